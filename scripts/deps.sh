@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# deps.sh: make sure the Debian packages fslab builds, tests and runs with are installed.
+# Usage: scripts/deps.sh [build|check|demo|bench]
+# As root, missing packages are installed with apt-get; otherwise they are named and we fail.
+set -eu
+
+BUILD="build-essential pkg-config libblkid-dev libmount-dev libext2fs-dev liburing-dev \
+libjansson-dev libinih-dev"
+RUNTIME="e2fsprogs xfsprogs ntfs-3g btrfs-progs util-linux gnuplot-nox"
+TEST="libcmocka-dev fio jq"
+
+case "${1:-build}" in
+build) want="$BUILD" ;;
+check|bench|demo) want="$BUILD $RUNTIME $TEST" ;;
+*) echo "deps.sh: unknown set '$1' (build, check, demo or bench)" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $want; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in
+	*" installed") ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "fslab: missing Debian packages:$missing" >&2
+	echo "fslab: install them with: sudo apt-get install$missing" >&2
+	exit 1
+fi
+echo "fslab: installing missing Debian packages:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing

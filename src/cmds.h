@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* cmds.h: the fslab subcommands.  Each parses its own argv (argv[0] is the subcommand name)
+ * and returns the process exit status (FSLAB_EXIT_*); only main() exits. */
+#ifndef FSLAB_CMDS_H
+#define FSLAB_CMDS_H
+
+int cmd_prep(int argc, char **argv);     /* fsprep/prep_cli.c */
+int cmd_teardown(int argc, char **argv); /* fsprep/prep_cli.c */
+int cmd_run(int argc, char **argv);      /* src/run.c */
+int cmd_compare(int argc, char **argv);  /* src/compare_cli.c */
+int cmd_sizing(int argc, char **argv);   /* src/compare_cli.c */
+int cmd_lab(int argc, char **argv);      /* src/lab.c */
+
+#endif

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/* result.h: the result of one `fslab run`: structs, JSON ("fslab-result/1") write and read. */
+#ifndef FSLAB_RESULT_H
+#define FSLAB_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "hist.h"
+
+#define RESULT_SCHEMA "fslab-result/1"
+
+/* The four measured I/O classes, in Jetstress's terms. */
+enum io_class {
+	CLS_DB_READ,   /* random 32 KiB database page reads (cache misses) */
+	CLS_DB_WRITE,  /* random 32 KiB database page writes (checkpoint / lazy writer) */
+	CLS_LOG_WRITE, /* sequential write-through log appends */
+	CLS_BDM_READ,  /* background database maintenance: throttled sequential reads */
+	CLS_NR,
+};
+/* "db_read", "db_write", "log_write", "bdm_read" */
+extern const char *const io_class_names[CLS_NR];
+/* Index of a class name, or -1. */
+int io_class_from_name(const char *name);
+
+/* Latency summary in microseconds. */
+struct lat_summary {
+	double min, mean, max, stddev;
+	double p50, p90, p99, p99_9, p99_99;
+};
+
+struct class_result {
+	uint64_t ops, bytes, errors;
+	double iops, mbps, avg_bytes;
+	struct lat_summary lat_us;
+	struct hist *hist; /* owned, may be NULL (written to JSON as sparse [index, count] pairs) */
+};
+
+/* One database instance (database file + its log stream + its BDM reader). */
+struct instance_result {
+	char *name;     /* "db1", ... */
+	char *db_file;  /* path of the database file */
+	char *log_dir;  /* directory of its log stream */
+	struct class_result classes[CLS_NR];
+	uint64_t log_rolls;            /* log files rolled (renamed) during the measurement */
+	uint64_t log_nonsequential;    /* log writes that did not continue the previous one */
+	bool pass;                     /* this instance's verdict */
+};
+
+/* /sys/block/DEV/stat difference over the measured period for one device. */
+struct device_result {
+	char *role;   /* "db", "log", or "db+log" when both directories share a device */
+	char *name;   /* kernel name, "loop0", "sda" */
+	char *model;  /* /sys/block/DEV/device/model or "loop:<backing file>", may be "" */
+	uint64_t read_ios, read_bytes, write_ios, write_bytes, discard_ios;
+	uint64_t io_ticks_ms;
+	double util_pct;            /* io_ticks / elapsed */
+	double write_amplification; /* device bytes written / workload bytes written, 0 if none */
+	double read_ratio;          /* device bytes read / workload bytes read, 0 if none */
+	bool cache_served_reads;    /* read_ratio < 0.5: a cache served the reads */
+};
+
+struct host_result {
+	double cpu_pct_avg, cpu_pct_max; /* all CPUs busy = 100 */
+	double cpu_user_pct, cpu_sys_pct, cpu_iowait_pct;
+	uint64_t mem_total, mem_used_avg, mem_used_max; /* bytes, host-wide (MemTotal - MemAvailable) */
+	uint64_t fslab_rss_max;                         /* bytes, this process (VmHWM) */
+	int ncpus;
+};
+
+struct verdict_check {
+	char *scope;  /* "overall" or an instance name */
+	char *name;   /* "db_read_avg_latency", "db_read_max_latency", "log_write_avg_latency",
+			 "log_write_max_latency", "io_errors", "checksum_errors" */
+	double value, limit;
+	char *unit;   /* "ms", "count" */
+	bool pass;
+	char *note;   /* e.g. "3 of 6 tolerated breaches", may be NULL */
+};
+
+struct verdict {
+	bool present, pass;
+	size_t nchecks;
+	struct verdict_check *checks;
+};
+
+struct checksum_result {
+	bool ran;
+	uint64_t pages, bad_pages, bytes;
+	double seconds, mbps;
+	char *first_bad; /* "db1 page 1234: crc mismatch", NULL when none */
+};
+
+/* Database initialisation: created fresh or reused. */
+struct init_result {
+	uint64_t bytes_written;
+	double seconds, mbps;
+	unsigned int reused, created; /* database files */
+};
+
+/* Per-second timeline of the measured period: columns named, rows of numbers. */
+struct timeline {
+	size_t ncols, nrows, cap;
+	char **cols;  /* owned */
+	double *data; /* nrows * ncols, row-major, owned */
+};
+
+struct run_config {
+	char *workload;         /* "jetstress", "randread", ... */
+	char *engine;           /* "io_uring" or "psync" */
+	unsigned int threads, databases, iodepth;
+	uint64_t db_size, bs, cache_size; /* bytes; db_size per database */
+	double duration_s, warmup_s;
+	uint64_t seed;
+	unsigned int compressibility; /* percent */
+	double bdm_mbps;              /* per database, 0 = off */
+	char **db_dirs, **log_dirs;
+	size_t ndb_dirs, nlog_dirs;
+};
+
+struct fslab_result {
+	char *schema;
+	char *label;
+	char *fslab_version;
+	char *started_at, *ended_at;
+	double duration_s; /* measured seconds, after warm-up */
+	bool aborted;
+	char *abort_reason; /* NULL unless aborted */
+	struct run_config config;
+	json_t *environment; /* owned object: kernel, cpu, volumes[] (with prep.json) ... */
+	struct class_result classes[CLS_NR];
+	double transactional_iops; /* db_read iops + db_write iops */
+	double transactions_per_s;
+	uint64_t transactions;
+	size_t ninstances;
+	struct instance_result *instances;
+	size_t ndevices;
+	struct device_result *devices;
+	struct host_result host;
+	struct init_result init;
+	struct timeline timeline;
+	struct verdict verdict;
+	struct checksum_result checksum;
+	json_t *notes; /* owned array of strings: loud warnings (O_DIRECT refused, ...) */
+};
+
+void result_init(struct fslab_result *r);
+void result_release(struct fslab_result *r);
+
+/* Fill ops/bytes-derived fields (iops, mbps, avg_bytes, lat_us from hist) for seconds. */
+void class_result_finish(struct class_result *c, double seconds);
+
+/* timeline_init: columns copied.  timeline_add_row: ncols values copied. */
+void timeline_init(struct timeline *t, const char *const *cols, size_t ncols);
+void timeline_add_row(struct timeline *t, const double *row);
+/* Column index by name, or -1. */
+int timeline_col(const struct timeline *t, const char *name);
+void timeline_release(struct timeline *t);
+
+/* Append a note (copied) to r->notes. */
+void result_add_note(struct fslab_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Append a verdict check (strings copied). */
+void verdict_add(struct verdict *v, const char *scope, const char *name, double value,
+		 double limit, const char *unit, bool pass, const char *note);
+
+/* result_to_json - new reference to the whole result as JSON. */
+json_t *result_to_json(const struct fslab_result *r);
+/* result_write - JSON to path atomically (temporary file + rename).  0 or -errno. */
+int result_write(const struct fslab_result *r, const char *path)
+	__attribute__((warn_unused_result));
+/*
+ * result_read - parse path into r (result_init()ed by it; result_release() it even on error).
+ * Returns 0, or -FSLAB_EINPUT after printing one line that names the file and the problem
+ * (missing, truncated/invalid JSON, not an fslab result, unknown schema version).
+ */
+int result_read(const char *path, struct fslab_result *r)
+	__attribute__((warn_unused_result));
+/* result_from_json - the same from an already parsed object; what names the source. */
+int result_from_json(json_t *root, const char *what, struct fslab_result *r)
+	__attribute__((warn_unused_result));
+
+#endif

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: MIT
+# lib.sh: helpers for integration tests (sourced).  Every test cleans up after itself on any
+# exit: loop devices it attached, mounts it made, its scratch directory.
+set -eu
+: "${FSLAB:?run through tests/run.sh or set FSLAB=/path/to/fslab}"
+: "${FSLAB_TOP:=$(cd "$(dirname "$FSLAB")" && pwd)}"
+
+T=$(mktemp -d /var/tmp/fslab-test.XXXXXX)
+_loops="" _mounts=""
+
+cleanup() {
+	local rc=$?
+	set +e
+	for m in $_mounts; do mountpoint -q "$m" && umount -l "$m"; done
+	# a test's own prep state, if any
+	[ -f "$T/mnt/.fslab-prep-state.json" ] && "$FSLAB" teardown --mount-root "$T/mnt" >/dev/null 2>&1
+	for l in $_loops; do losetup -d "$l" 2>/dev/null; done
+	# any loop device still backed by a file in our scratch directory
+	losetup -n -O NAME,BACK-FILE 2>/dev/null | while read -r dev back; do
+		case "$back" in "$T"/*) umount -l "$dev" 2>/dev/null; losetup -d "$dev" ;; esac
+	done
+	rm -rf "$T"
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "$*"; exit 77; }
+log() { echo "== $*"; }
+
+# assert CMD...: run, fail with the command line when it fails
+assert() { "$@" || fail "assertion failed: $*"; }
+# expect_status N CMD...: CMD must exit with status N; its stderr is kept in $T/stderr
+expect_status() {
+	local want=$1 rc=0; shift
+	"$@" >"$T/stdout" 2>"$T/stderr" || rc=$?
+	[ "$rc" -eq "$want" ] || { cat "$T/stderr" >&2; fail "expected exit $want, got $rc: $*"; }
+}
+# jqv FILE FILTER: one value from a JSON file (jq -r); jqt FILE EXPR: assert a jq boolean is true
+jqv() { jq -r "$2" "$1"; }
+jqt() { jq -e "$2" "$1" >/dev/null || fail "$1: expected true: $2 (got $(jq -c "$2" "$1" 2>&1 | head -c 300))"; }
+
+# new_loop SIZE: sparse image in $T attached with direct I/O; prints the device
+new_loop() {
+	local img dev
+	img=$(mktemp "$T/img.XXXXXX")
+	truncate -s "$1" "$img"
+	dev=$(losetup --find --show --direct-io=on "$img")
+	_loops="$_loops $dev"
+	echo "$dev"
+}
+track_mount() { _mounts="$1 $_mounts"; }

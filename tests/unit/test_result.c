@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/* test_result.c: fslab-result/1 JSON round trip and the errors for bad files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "result.h"
+#include "util.h"
+
+static void fill(struct fslab_result *r)
+{
+	static const char *const cols[] = { "t_s", "db_read_ops", "db_read_lat_mean_us" };
+	char *dirs[] = { xstrdup("/mnt/a/db") };
+	double row[3];
+
+	result_init(r);
+	r->label = xstrdup("ext4");
+	r->fslab_version = xstrdup("0.1.0 (test)");
+	r->started_at = xstrdup("2026-12-02T10:00:00Z");
+	r->duration_s = 10;
+	r->config.workload = xstrdup("jetstress");
+	r->config.engine = xstrdup("io_uring");
+	r->config.threads = 8;
+	r->config.databases = 1;
+	r->config.db_size = 1 * GiB;
+	r->config.seed = 42;
+	r->config.db_dirs = xcalloc(1, sizeof(char *));
+	r->config.db_dirs[0] = dirs[0];
+	r->config.ndb_dirs = 1;
+	r->environment = json_pack("{s:s}", "kernel", "6.1.0");
+	for (int c = 0; c < CLS_NR; c++) {
+		struct class_result *cr = &r->classes[c];
+
+		cr->hist = xmalloc(sizeof(*cr->hist));
+		hist_init(cr->hist);
+		for (uint64_t i = 1; i <= 1000; i++)
+			hist_add(cr->hist, i * 1000 * (c + 1));
+		cr->ops = 1000;
+		cr->bytes = 1000 * 32768;
+		class_result_finish(cr, r->duration_s);
+	}
+	r->transactional_iops = r->classes[CLS_DB_READ].iops + r->classes[CLS_DB_WRITE].iops;
+	timeline_init(&r->timeline, cols, 3);
+	for (int i = 0; i < 10; i++) {
+		row[0] = i;
+		row[1] = 100 + i;
+		row[2] = 500.5;
+		timeline_add_row(&r->timeline, row);
+	}
+	verdict_add(&r->verdict, "overall", "db_read_avg_latency", 1.5, 20, "ms", true, NULL);
+	r->verdict.pass = true;
+	result_add_note(r, "hello %d", 1);
+}
+
+static void test_round_trip(void **state)
+{
+	char path[] = "/tmp/fslab-result.XXXXXX";
+	struct fslab_result a, b;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	fill(&a);
+	assert_int_equal(result_write(&a, path), 0);
+	assert_int_equal(result_read(path, &b), 0);
+	assert_string_equal(b.label, "ext4");
+	assert_string_equal(b.config.workload, "jetstress");
+	assert_int_equal(b.config.threads, 8);
+	assert_int_equal(b.config.db_size, GiB);
+	assert_int_equal(b.config.ndb_dirs, 1);
+	assert_string_equal(b.config.db_dirs[0], "/mnt/a/db");
+	for (int c = 0; c < CLS_NR; c++) {
+		assert_int_equal(b.classes[c].ops, 1000);
+		assert_true(fabs(b.classes[c].iops - 100) < 1e-9);
+		assert_true(fabs(b.classes[c].lat_us.p99 - a.classes[c].lat_us.p99) < 1e-6);
+		assert_non_null(b.classes[c].hist);
+		assert_memory_equal(b.classes[c].hist->buckets, a.classes[c].hist->buckets,
+				    sizeof(a.classes[c].hist->buckets));
+		assert_int_equal(hist_percentile(b.classes[c].hist, 99.9),
+				 hist_percentile(a.classes[c].hist, 99.9));
+	}
+	/* p50 of 1..1000 ms-ish values is ~500 us for class 0 (values in us) */
+	assert_true(fabs(b.classes[0].lat_us.p50 - 500) / 500 < 0.01);
+	assert_int_equal(b.timeline.nrows, 10);
+	assert_int_equal(timeline_col(&b.timeline, "db_read_ops"), 1);
+	assert_true(b.timeline.data[9 * 3 + 1] == 109);
+	assert_true(b.verdict.present && b.verdict.pass);
+	assert_int_equal(b.verdict.nchecks, 1);
+	assert_string_equal(b.verdict.checks[0].name, "db_read_avg_latency");
+	assert_string_equal(json_string_value(json_object_get(b.environment, "kernel")), "6.1.0");
+	assert_string_equal(json_string_value(json_array_get(b.notes, 0)), "hello 1");
+	result_release(&a);
+	result_release(&b);
+	unlink(path);
+}
+
+static int read_text(const char *text)
+{
+	char path[] = "/tmp/fslab-result.XXXXXX";
+	struct fslab_result r;
+	int fd = mkstemp(path), ret;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	ret = result_read(path, &r);
+	result_release(&r);
+	unlink(path);
+	return ret;
+}
+
+static void test_bad_files(void **state)
+{
+	struct fslab_result r;
+
+	(void)state;
+	assert_int_equal(result_read("/nonexistent/r.json", &r), -FSLAB_EINPUT);
+	result_release(&r);
+	assert_int_equal(read_text(""), -FSLAB_EINPUT);
+	assert_int_equal(read_text("{\"schema\": \"fslab-result/1\", \"label\": "), -FSLAB_EINPUT);
+	assert_int_equal(read_text("[1,2,3]"), -FSLAB_EINPUT);
+	assert_int_equal(read_text("{\"hello\": 1}"), -FSLAB_EINPUT);
+	assert_int_equal(read_text("{\"schema\": \"fslab-result/9\", \"label\": \"x\"}"),
+			 -FSLAB_EINPUT);
+	/* no classes */
+	assert_int_equal(read_text("{\"schema\": \"fslab-result/1\", \"label\": \"x\", "
+				   "\"config\": {\"workload\": \"jetstress\"}}"), -FSLAB_EINPUT);
+	/* wrong type */
+	assert_int_equal(read_text("{\"schema\": \"fslab-result/1\", \"label\": \"x\", "
+				   "\"config\": {\"workload\": \"jetstress\", \"threads\": \"8\"},"
+				   "\"classes\": {}}"), -FSLAB_EINPUT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_bad_files),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

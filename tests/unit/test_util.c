@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/* test_util.c: human units, durations, lists, CRC32C, PRNG, atomic writes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static void test_parse_size(void **state)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		uint64_t want;
+	} cases[] = {
+		{ "4096", 0, 4096 },      { "512K", 0, 512 * KiB }, { "512k", 0, 512 * KiB },
+		{ "512M", 0, 512 * MiB }, { "4G", 0, 4 * GiB },      { "8GiB", 0, 8 * GiB },
+		{ "1T", 0, 1024 * GiB },  { "32KB", 0, 32 * KiB },   { "0", 0, 0 },
+		{ "", -EINVAL, 0 },       { "-1G", -EINVAL, 0 },     { "1.5G", -EINVAL, 0 },
+		{ "G", -EINVAL, 0 },      { "12Q", -EINVAL, 0 },     { "4 G", -EINVAL, 0 },
+		{ "99999999999999999999", -EINVAL, 0 }, { "20000000000T", -EINVAL, 0 },
+	};
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		uint64_t v = 12345;
+		int ret = parse_size(cases[i].in, &v);
+
+		assert_int_equal(ret, cases[i].ret);
+		if (!ret)
+			assert_int_equal(v, cases[i].want);
+	}
+	assert_int_equal(parse_size(NULL, &(uint64_t){ 0 }), -EINVAL);
+}
+
+static void test_parse_duration(void **state)
+{
+	static const struct {
+		const char *in;
+		int ret;
+		uint64_t want_ms;
+	} cases[] = {
+		{ "90", 0, 90000 },     { "90s", 0, 90000 },   { "500ms", 0, 500 },
+		{ "15m", 0, 900000 },   { "2h", 0, 7200000 },  { "1h30m", 0, 5400000 },
+		{ "1d", 0, 86400000 },  { "0", 0, 0 },         { "1m30s", 0, 90000 },
+		{ "", -EINVAL, 0 },     { "abc", -EINVAL, 0 }, { "-5s", -EINVAL, 0 },
+		{ "5x", -EINVAL, 0 },   { "1h30", -EINVAL, 0 }, { "1.5h", -EINVAL, 0 },
+		{ "s", -EINVAL, 0 },
+	};
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		uint64_t ns = 1;
+		int ret = parse_duration(cases[i].in, &ns);
+
+		assert_int_equal(ret, cases[i].ret);
+		if (!ret)
+			assert_int_equal(ns, cases[i].want_ms * NSEC_PER_MSEC);
+	}
+}
+
+static void test_parse_u64_and_list(void **state)
+{
+	uint64_t v, l[8];
+
+	(void)state;
+	assert_int_equal(parse_u64("8", 1, 1024, &v), 0);
+	assert_int_equal(v, 8);
+	assert_int_equal(parse_u64("0", 1, 1024, &v), -ERANGE);
+	assert_int_equal(parse_u64("5000", 1, 1024, &v), -ERANGE);
+	assert_int_equal(parse_u64("8x", 1, 1024, &v), -EINVAL);
+	assert_int_equal(parse_u64("", 1, 1024, &v), -EINVAL);
+	assert_int_equal(parse_list_u64("4,8,12", l, 8), 3);
+	assert_int_equal(l[0], 4);
+	assert_int_equal(l[2], 12);
+	assert_int_equal(parse_list_u64("4, 8", l, 8), 2);
+	assert_int_equal(parse_list_u64("4,,8", l, 8), -EINVAL);
+	assert_int_equal(parse_list_u64("4,8,", l, 8), -EINVAL);
+	assert_int_equal(parse_list_u64("1,2,3", l, 2), -EINVAL);
+}
+
+static void test_fmt(void **state)
+{
+	char b[64];
+
+	(void)state;
+	assert_string_equal(fmt_size(b, sizeof(b), 512 * MiB), "512 MiB");
+	assert_string_equal(fmt_size(b, sizeof(b), 1536 * MiB), "1.5 GiB");
+	assert_string_equal(fmt_size(b, sizeof(b), 100), "100 B");
+	assert_string_equal(fmt_duration(b, sizeof(b), 7200 * NSEC_PER_SEC), "2h");
+	assert_string_equal(fmt_duration(b, sizeof(b), 90 * NSEC_PER_SEC), "1m30s");
+	assert_string_equal(fmt_duration(b, sizeof(b), 45 * NSEC_PER_SEC), "45s");
+	assert_string_equal(fmt_duration(b, sizeof(b), 250 * NSEC_PER_MSEC), "250ms");
+	assert_string_equal(fmt_duration(b, sizeof(b), 5400 * NSEC_PER_SEC), "1h30m");
+}
+
+static void test_crc32c(void **state)
+{
+	/* RFC 3720 (iSCSI) B.4 test vectors use the final xor; ext2fs_crc32c_le does not. */
+	static const char check[] = "123456789";
+	uint8_t zeros[32] = { 0 };
+
+	(void)state;
+	assert_int_equal(~crc32c(~0U, check, 9), 0xe3069283);
+	assert_int_equal(~crc32c(~0U, zeros, 32), 0x8a9136aa);
+}
+
+static void test_rng(void **state)
+{
+	struct rng a, b;
+	uint64_t counts[10] = { 0 };
+
+	(void)state;
+	rng_seed(&a, 42);
+	rng_seed(&b, 42);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(rng_next(&a), rng_next(&b));
+	rng_seed(&b, 43);
+	assert_int_not_equal(rng_next(&a), rng_next(&b));
+	for (int i = 0; i < 100000; i++) {
+		uint64_t v = rng_below(&a, 10);
+
+		assert_true(v < 10);
+		counts[v]++;
+	}
+	for (int i = 0; i < 10; i++) /* 10000 expected, sd ~95 */
+		assert_true(counts[i] > 9500 && counts[i] < 10500);
+	for (int i = 0; i < 1000; i++) {
+		double d = rng_double(&a);
+
+		assert_true(d >= 0 && d < 1);
+	}
+}
+
+static void test_write_file_atomic(void **state)
+{
+	char dir[] = "/tmp/fslab-unit.XXXXXX";
+	char *path, *data;
+	size_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = path_join(dir, "r.json");
+	assert_int_equal(write_file_atomic(path, "old\n", 4), 0);
+	assert_int_equal(write_file_atomic(path, "new contents\n", 13), 0);
+	assert_int_equal(read_file(path, &data, &len), 0);
+	assert_int_equal(len, 13);
+	assert_string_equal(data, "new contents\n");
+	free(data);
+	/* no temporary file left behind */
+	{
+		char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+
+		assert_int_not_equal(access(tmp, F_OK), 0);
+		free(tmp);
+	}
+	/* a directory that does not exist: error, nothing written */
+	{
+		char *bad = path_join(dir, "nope/r.json");
+
+		assert_int_equal(write_file_atomic(bad, "x", 1), -ENOENT);
+		free(bad);
+	}
+	assert_int_equal(read_file("/nonexistent/x", &data, &len), -ENOENT);
+	unlink(path);
+	free(path);
+	rmdir(dir);
+}
+
+static void test_mkdir_p_and_run_cmd(void **state)
+{
+	char dir[] = "/tmp/fslab-unit.XXXXXX";
+	char *deep, *out = NULL;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	deep = path_join(dir, "a/b/c");
+	assert_int_equal(mkdir_p(deep, 0755), 0);
+	assert_int_equal(stat(deep, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(run_cmd((const char *[]){ "rm", "-r", dir, NULL }, NULL), 0);
+	assert_int_equal(run_cmd((const char *[]){ "sh", "-c", "echo hi; exit 3", NULL }, &out), 3);
+	assert_string_equal(out, "hi\n");
+	free(out);
+	assert_int_equal(run_cmd((const char *[]){ "/nonexistent-program", NULL }, NULL), 127);
+	assert_true(have_program("sh"));
+	assert_false(have_program("no-such-program-fslab"));
+	free(deep);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_parse_duration),
+		cmocka_unit_test(test_parse_u64_and_list),
+		cmocka_unit_test(test_fmt),
+		cmocka_unit_test(test_crc32c),
+		cmocka_unit_test(test_rng),
+		cmocka_unit_test(test_write_file_atomic),
+		cmocka_unit_test(test_mkdir_p_and_run_cmd),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
