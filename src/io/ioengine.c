@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/* ioengine.c: back-end table and the thin wrappers around it. */
+#include "io/ioengine.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "util.h"
+
+static const struct ioengine_ops *const engines[] = {
+	&ioengine_uring,
+	&ioengine_psync,
+};
+
+const struct ioengine_ops *ioengine_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(engines); i++)
+		if (!strcmp(engines[i]->name, name))
+			return engines[i];
+	return NULL;
+}
+
+int io_ctx_init(struct io_ctx *ctx, const char *engine, unsigned int depth)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->ops = ioengine_find(engine);
+	if (!ctx->ops)
+		return -ENOENT;
+	ctx->depth = depth ? depth : 1;
+	return ctx->ops->init(ctx, ctx->depth);
+}
+
+void io_ctx_release(struct io_ctx *ctx)
+{
+	if (ctx->ops && ctx->ops->cleanup)
+		ctx->ops->cleanup(ctx);
+	ctx->ops = NULL;
+	ctx->priv = NULL;
+}
+
+int io_submit(struct io_ctx *ctx, struct io_u **ios, unsigned int n)
+{
+	uint64_t now = now_ns();
+	int ret;
+
+	for (unsigned int i = 0; i < n; i++)
+		ios[i]->start_ns = now;
+	ret = ctx->ops->submit(ctx, ios, n);
+	if (!ret)
+		ctx->inflight += n;
+	return ret;
+}
+
+int io_reap(struct io_ctx *ctx, struct io_u **out, unsigned int min, unsigned int max)
+{
+	int n = ctx->ops->reap(ctx, out, min, max);
+
+	if (n > 0)
+		ctx->inflight -= n;
+	return n;
+}
+
+int io_sync(struct io_ctx *ctx, struct io_u *io)
+{
+	struct io_u *done;
+	int ret;
+
+	ret = io_submit(ctx, &io, 1);
+	if (ret)
+		return ret;
+	do {
+		ret = io_reap(ctx, &done, 1, 1);
+	} while (ret == 0);
+	if (ret < 0)
+		return ret;
+	return io->res;
+}

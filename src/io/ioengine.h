@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* ioengine.h: I/O back ends behind one ops table (fio's ioengine_ops shape). */
+#ifndef FSLAB_IOENGINE_H
+#define FSLAB_IOENGINE_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+enum io_op {
+	IO_READ,
+	IO_WRITE,
+};
+
+/*
+ * One I/O unit.  The caller owns it (and its buffer) from submit until it comes back from
+ * reap; the back end fills res (bytes transferred or -errno) and end_ns.
+ */
+struct io_u {
+	int fd;
+	uint8_t op;      /* enum io_op */
+	uint8_t cls;     /* measurement class (enum io_class), the back end ignores it */
+	uint16_t flags;  /* the workload's */
+	uint32_t len;
+	uint64_t off;
+	void *buf;
+	int res;
+	uint64_t start_ns, end_ns;
+	void *udata;     /* the workload's */
+};
+
+/*
+ * A back end.  Each thread owns one io_ctx; nothing here is shared between threads.
+ * - init:   set up for up to depth I/Os in flight; store private state in ctx->priv.
+ * - submit: start n I/Os (start_ns is set by io_submit()); psync performs them right away.
+ * - reap:   wait until at least min I/Os completed, store up to max of them in out[],
+ *           return how many (>= 0) or -errno.
+ * - cleanup: free ctx->priv.
+ */
+struct io_ctx;
+struct ioengine_ops {
+	const char *name;
+	unsigned int flags;
+	int (*init)(struct io_ctx *ctx, unsigned int depth);
+	int (*submit)(struct io_ctx *ctx, struct io_u **ios, unsigned int n);
+	int (*reap)(struct io_ctx *ctx, struct io_u **out, unsigned int min, unsigned int max);
+	void (*cleanup)(struct io_ctx *ctx);
+};
+
+#define IOENGINE_SYNC (1U << 0) /* completes inside submit: in-flight depth is 1 */
+
+struct io_ctx {
+	const struct ioengine_ops *ops;
+	void *priv;
+	unsigned int depth;
+	unsigned int inflight;
+};
+
+/* The back ends, in order of preference. */
+extern const struct ioengine_ops ioengine_uring;
+extern const struct ioengine_ops ioengine_psync;
+
+/* Back end by name ("io_uring", "psync"), or NULL. */
+const struct ioengine_ops *ioengine_find(const char *name);
+
+/* Set up ctx with the named back end.  0, -ENOENT (unknown name) or the back end's -errno. */
+int io_ctx_init(struct io_ctx *ctx, const char *engine, unsigned int depth)
+	__attribute__((warn_unused_result));
+void io_ctx_release(struct io_ctx *ctx);
+/* Stamp start_ns and submit n I/Os (n <= depth - inflight).  0 or -errno. */
+int io_submit(struct io_ctx *ctx, struct io_u **ios, unsigned int n)
+	__attribute__((warn_unused_result));
+/* Reap between min and max completions into out[].  Count or -errno. */
+int io_reap(struct io_ctx *ctx, struct io_u **out, unsigned int min, unsigned int max)
+	__attribute__((warn_unused_result));
+/* Submit one I/O and wait for it.  Returns io->res (bytes or -errno). */
+int io_sync(struct io_ctx *ctx, struct io_u *io);
+
+#endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* volume.h: what a directory lives on: mount (libmount), device (sysfs, libblkid), counters. */
+#ifndef FSLAB_VOLUME_H
+#define FSLAB_VOLUME_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* /sys/block/DEV/stat fields fslab uses (sectors are 512 bytes). */
+struct devstat {
+	uint64_t rd_ios, rd_sect, wr_ios, wr_sect, io_ticks, discard_ios;
+};
+
+struct volume {
+	char *role;       /* "db" or "log" */
+	char *dir;        /* absolute path of the directory */
+	char *mountpoint, *fstype, *source, *options;
+	char *fsname;     /* the filesystem's own name: fstype, or what libblkid finds under
+			     a FUSE mount ("ntfs" for ntfs-3g's "fuseblk") */
+	char *devname;    /* kernel name ("loop0", "sda1"), NULL when not on a block device */
+	char *stat_path;  /* /sys/dev/block/M:m/stat, NULL when not on a block device */
+	char *model;      /* device model, "loop: <backing file>" for loop devices, or "" */
+	dev_t fs_dev;     /* st_dev of dir: same value = same filesystem */
+	dev_t bdev;       /* block device number, 0 if none */
+	uint64_t block_size, fs_size, fs_free, fs_avail;
+	unsigned int logical_sector, physical_sector;
+	bool rotational, loop_dio;
+	int o_direct;     /* 1 accepted, 0 refused (EINVAL), -1 not probed */
+};
+
+/*
+ * volume_probe - fill v for directory dir (which must exist).  Reads the mount table with
+ * libmount, the device's queue and model from sysfs, its sector sizes with libblkid.
+ * Returns 0 or -errno; a directory not on a block device (tmpfs) is fine (devname NULL).
+ */
+int volume_probe(struct volume *v, const char *role, const char *dir)
+	__attribute__((warn_unused_result));
+void volume_release(struct volume *v);
+/* Probe whether the filesystem accepts O_DIRECT by creating (and removing) a small file. */
+void volume_probe_odirect(struct volume *v);
+json_t *volume_to_json(const struct volume *v);
+/* Refresh fs_size / fs_free / fs_avail (statvfs).  0 or -errno. */
+int volume_statfs(struct volume *v) __attribute__((warn_unused_result));
+
+/* Read a block device stat file.  0 or -errno. */
+int devstat_read(const char *path, struct devstat *d) __attribute__((warn_unused_result));
+
+#endif

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+/* dbfile.c: fslab database files: page stamping, verification, creation and reuse. */
+#include "dbfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "io/ioengine.h"
+
+#define TAG_BYTES 16
+
+void db_fill_payload(void *buf, size_t len, struct rng *r, unsigned int compressibility)
+{
+	uint64_t *p = buf;
+	size_t zero = 4096 * MIN(compressibility, 100U) / 100;
+
+	for (size_t i = 0; i < len / 8; i++)
+		p[i] = rng_next(r);
+	if (zero)
+		for (size_t off = 0; off < len; off += 4096)
+			memset((char *)buf + off + 4096 - zero, 0, zero);
+}
+
+static inline uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+void db_stamp_page(void *page, uint64_t dbid, uint64_t pgno, uint64_t gen)
+{
+	struct page_hdr *h = page;
+
+	for (unsigned int b = 1; b < DB_PAGE_SIZE / 4096; b++) {
+		uint64_t *tag = (uint64_t *)((char *)page + b * 4096);
+
+		tag[0] = mix(dbid ^ (pgno << 3 | b));
+		tag[1] = mix(gen + tag[0]);
+	}
+	h->magic = DB_PAGE_MAGIC;
+	h->pgno = pgno;
+	h->gen = gen;
+	h->dbid = dbid;
+	h->crc = ~crc32c(~0U, (const char *)page + 4, DB_PAGE_SIZE - 4);
+}
+
+const char *db_verify_page(const void *page, uint64_t dbid, uint64_t pgno)
+{
+	const struct page_hdr *h = page;
+
+	if (h->crc != ~crc32c(~0U, (const char *)page + 4, DB_PAGE_SIZE - 4))
+		return "crc mismatch";
+	if (h->magic != DB_PAGE_MAGIC)
+		return "bad magic";
+	if (h->pgno != pgno)
+		return "wrong page number";
+	if (dbid && h->dbid != dbid)
+		return "page from another database";
+	return NULL;
+}
+
+int db_open_flags(bool direct, bool dsync)
+{
+	return O_RDWR | O_CLOEXEC | (direct ? O_DIRECT : 0) | (dsync ? O_DSYNC : 0);
+}
+
+int db_inspect(const char *path, uint64_t npages, unsigned int compressibility,
+	       struct db_info *info)
+{
+	struct stat st;
+	void *buf;
+	const struct db_info *di;
+	int fd, ret;
+	ssize_t n;
+
+	memset(info, 0, sizeof(*info));
+	if (stat(path, &st))
+		return errno == ENOENT ? DB_MISSING : -errno;
+	if (!S_ISREG(st.st_mode))
+		return DB_FOREIGN;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = xmalloc_aligned(DB_PAGE_SIZE);
+	n = pread(fd, buf, DB_PAGE_SIZE, 0);
+	close(fd);
+	di = (const struct db_info *)((char *)buf + sizeof(struct page_hdr));
+	if (n != DB_PAGE_SIZE || db_verify_page(buf, 0, 0) ||
+	    strncmp(di->signature, DB_SIGNATURE, sizeof(di->signature))) {
+		ret = DB_FOREIGN;
+		goto out;
+	}
+	*info = *di;
+	if (di->page_size != DB_PAGE_SIZE || !di->complete || di->npages != npages ||
+	    (uint64_t)st.st_size != npages * DB_PAGE_SIZE || di->compressibility != compressibility)
+		ret = DB_OTHER_FSLAB;
+	else
+		ret = DB_VALID;
+out:
+	free(buf);
+	return ret;
+}
+
+#define CHUNK (1024 * 1024)
+#define CHUNK_PAGES (CHUNK / DB_PAGE_SIZE)
+#define DEPTH 4
+
+int db_create(const char *path, uint64_t npages, uint64_t seed, unsigned int compressibility,
+	      bool direct, const char *engine, const volatile int *stop, struct db_info *info,
+	      struct db_create_stats *st)
+{
+	struct io_u ios[DEPTH], *done[DEPTH], *free_ios[DEPTH];
+	unsigned int nfree = DEPTH;
+	struct io_ctx ctx;
+	struct rng r;
+	uint64_t next = 1, t0 = now_ns(), gen = 1;
+	void *payload, *bufs;
+	int fd, ret = 0;
+
+	memset(info, 0, sizeof(*info));
+	rng_seed(&r, seed ^ mix(npages));
+	info->dbid = rng_next(&r) | 1;
+	fd = open(path, db_open_flags(direct, false) | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return -errno;
+	ret = io_ctx_init(&ctx, engine, DEPTH);
+	if (ret) {
+		close(fd);
+		unlink(path);
+		return ret;
+	}
+	payload = xmalloc_aligned(CHUNK);
+	bufs = xmalloc_aligned((size_t)CHUNK * DEPTH);
+	db_fill_payload(payload, CHUNK, &r, compressibility);
+	for (unsigned int i = 0; i < DEPTH; i++) {
+		ios[i].buf = (char *)bufs + (size_t)i * CHUNK;
+		ios[i].fd = fd;
+		ios[i].op = IO_WRITE;
+		free_ios[i] = &ios[i];
+	}
+	while (!ret && (next < npages || nfree < DEPTH)) {
+		/* keep DEPTH chunks in flight */
+		while (nfree && next < npages && !(stop && *stop)) {
+			struct io_u *io = free_ios[--nfree];
+			uint64_t pages = MIN((uint64_t)CHUNK_PAGES, npages - next);
+
+			memcpy(io->buf, payload, pages * DB_PAGE_SIZE);
+			/* vary the payload between chunks so whole pages never repeat */
+			((uint64_t *)payload)[1 + (next & 511)] ^= rng_next(&r);
+			for (uint64_t p = 0; p < pages; p++)
+				db_stamp_page((char *)io->buf + p * DB_PAGE_SIZE, info->dbid, next + p, gen);
+			io->off = next * DB_PAGE_SIZE;
+			io->len = pages * DB_PAGE_SIZE;
+			next += pages;
+			ret = io_submit(&ctx, &io, 1);
+			if (ret)
+				break;
+		}
+		if (ret)
+			break;
+		if (nfree == DEPTH) { /* stopped */
+			ret = -EINTR;
+			break;
+		}
+		{
+			int n = io_reap(&ctx, done, 1, DEPTH);
+
+			if (n < 0) {
+				ret = n;
+				break;
+			}
+			for (int i = 0; i < n; i++) {
+				if (done[i]->res != (int)done[i]->len)
+					ret = done[i]->res < 0 ? done[i]->res : -EIO;
+				free_ios[nfree++] = done[i];
+			}
+		}
+		if (stop && *stop && !ret)
+			ret = nfree == DEPTH ? -EINTR : 0;
+	}
+	/* drain whatever is still in flight after an error */
+	while (nfree < DEPTH) {
+		int n = io_reap(&ctx, done, 1, DEPTH);
+
+		if (n <= 0)
+			break;
+		nfree += n;
+	}
+	if (!ret) {
+		/* header page last: until it is there, the file is not a valid database */
+		struct db_info *di = (struct db_info *)((char *)bufs + sizeof(struct page_hdr));
+
+		memcpy(bufs, payload, DB_PAGE_SIZE);
+		memset(di, 0, sizeof(*di));
+		strncpy(di->signature, DB_SIGNATURE, sizeof(di->signature));
+		di->page_size = DB_PAGE_SIZE;
+		di->npages = npages;
+		di->seed = seed;
+		di->created_unix = (uint64_t)time(NULL);
+		di->dbid = info->dbid;
+		di->compressibility = compressibility;
+		di->complete = 1;
+		*info = *di;
+		db_stamp_page(bufs, 0, 0, gen);
+		ios[0].off = 0;
+		ios[0].len = DB_PAGE_SIZE;
+		ios[0].buf = bufs;
+		ret = io_sync(&ctx, &ios[0]);
+		ret = ret == DB_PAGE_SIZE ? 0 : (ret < 0 ? ret : -EIO);
+	}
+	if (!ret && fsync(fd))
+		ret = -errno;
+	io_ctx_release(&ctx);
+	close(fd);
+	if (ret)
+		unlink(path);
+	st->bytes = npages * DB_PAGE_SIZE;
+	st->seconds = (now_ns() - t0) / 1e9;
+	free(payload);
+	free(bufs);
+	return ret;
+}

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: MIT
+/*
+ * simple.c: single-pattern workloads (randread, randwrite, randrw, seqwrite) with --bs and
+ * --iodepth, to calibrate fslab against fio on identical patterns.  Each thread keeps
+ * --iodepth I/Os in flight on the data file of its --db directory (fio: numjobs=threads,
+ * one shared filename, offset=32k: the first 32 KiB hold the file's header).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dbfile.h"
+#include "io/ioengine.h"
+#include "workload.h"
+
+enum pattern {
+	PAT_RANDREAD,
+	PAT_RANDWRITE,
+	PAT_RANDRW,
+	PAT_SEQWRITE,
+};
+
+struct sfile {
+	char *path;
+	int fd, state;
+	struct db_info info;
+};
+
+struct sthread {
+	struct run_ctx *rc;
+	struct sfile *f;
+	int id;
+	pthread_t tid;
+	bool started;
+	struct thread_stats *st;
+};
+
+struct simple {
+	enum pattern pat;
+	struct sfile *files;
+	size_t nfiles;
+	struct sthread *threads;
+	unsigned int nthreads;
+	uint64_t npages;
+};
+
+#define DATA_START DB_PAGE_SIZE /* never touch the header page */
+
+static enum pattern pattern_of(const struct run_ctx *rc)
+{
+	const char *w = rc->o->workload;
+
+	if (!strcmp(w, "randread"))
+		return PAT_RANDREAD;
+	if (!strcmp(w, "randwrite"))
+		return PAT_RANDWRITE;
+	if (!strcmp(w, "randrw"))
+		return PAT_RANDRW;
+	return PAT_SEQWRITE;
+}
+
+static int simple_check(struct run_ctx *rc)
+{
+	const struct run_opts *o = rc->o;
+	struct simple *s = xcalloc(1, sizeof(*s));
+	uint64_t *need = xcalloc(o->ndb_dirs, sizeof(uint64_t));
+	int ret = 0;
+
+	rc->priv = s;
+	s->pat = pattern_of(rc);
+	if (o->db_size % DB_PAGE_SIZE || o->db_size < 16 * MiB) {
+		ret = input_error("--db-size %llu: must be a multiple of 32 KiB and at least 16M; "
+				  "e.g. --db-size 1G", (unsigned long long)o->db_size);
+		goto out;
+	}
+	if (o->bs < 512 || o->bs % 512 || o->bs > 16 * MiB || DB_PAGE_SIZE % 512) {
+		ret = input_error("--bs %llu: must be a multiple of 512 bytes between 512 and 16M; "
+				  "e.g. --bs 4k", (unsigned long long)o->bs);
+		goto out;
+	}
+	for (size_t i = 0; i < o->ndb_dirs; i++) {
+		unsigned int ls = rc->db_vols[i].logical_sector;
+
+		if (rc->direct && ls && o->bs % ls) {
+			ret = input_error("--bs %llu is not a multiple of the %u-byte logical sector of "
+					  "%s (O_DIRECT needs it); use e.g. --bs 4k",
+					  (unsigned long long)o->bs, ls, rc->db_vols[i].source);
+			goto out;
+		}
+	}
+	if (o->bs > o->db_size - DATA_START) {
+		ret = input_error("--bs is larger than the data file (--db-size); lower --bs");
+		goto out;
+	}
+	s->npages = o->db_size / DB_PAGE_SIZE;
+	s->nfiles = o->ndb_dirs;
+	s->files = xcalloc(s->nfiles, sizeof(*s->files));
+	for (size_t i = 0; i < s->nfiles; i++) {
+		struct sfile *f = &s->files[i];
+
+		f->fd = -1;
+		f->path = xasprintf("%s/fslab-simple.edb", rc->db_vols[i].dir);
+		f->state = db_inspect(f->path, s->npages, o->compressibility, &f->info);
+		if (f->state < 0) {
+			ret = input_error("%s: cannot read it (%s)", f->path, strerror(-f->state));
+			goto out;
+		}
+		if (f->state == DB_FOREIGN) {
+			ret = input_error("%s exists and is not an fslab data file; remove or rename "
+					  "it, or use another --db directory", f->path);
+			goto out;
+		}
+		if (f->state != DB_VALID)
+			need[i] = o->db_size;
+	}
+	/* files on one filesystem add up */
+	for (size_t i = 0; i < s->nfiles && !ret; i++) {
+		uint64_t sum = 0;
+
+		for (size_t j = 0; j < s->nfiles; j++)
+			if (rc->db_vols[j].fs_dev == rc->db_vols[i].fs_dev)
+				sum += need[j];
+		if (sum)
+			ret = check_free_space(&rc->db_vols[i], sum, "the data files");
+	}
+out:
+	free(need);
+	return ret;
+}
+
+static int simple_prepare(struct run_ctx *rc)
+{
+	const struct run_opts *o = rc->o;
+	struct simple *s = rc->priv;
+	struct init_result *ir = &rc->res->init;
+	int ret = 0;
+
+	for (size_t i = 0; i < s->nfiles && !ret; i++) {
+		struct sfile *f = &s->files[i];
+
+		if (f->state == DB_VALID) {
+			ir->reused++;
+		} else {
+			struct db_create_stats st;
+
+			fslab_info("%s: creating the data file", f->path);
+			ret = db_create(f->path, s->npages, o->seed + i, o->compressibility, rc->direct,
+					o->engine, rc->stop, &f->info, &st);
+			if (ret) {
+				if (ret != -EINTR)
+					fslab_err("%s: creating the data file failed: %s", f->path,
+						  strerror(-ret));
+				break;
+			}
+			ir->created++;
+			ir->bytes_written += st.bytes;
+			ir->seconds += st.seconds;
+		}
+		/* plain O_DIRECT like fio's direct=1: no O_DSYNC for the calibration patterns */
+		f->fd = open(f->path, db_open_flags(rc->direct, false));
+		if (f->fd < 0) {
+			ret = -errno;
+			fslab_err("%s: cannot open: %s", f->path, strerror(errno));
+		}
+	}
+	ir->mbps = ir->seconds > 0 ? ir->bytes_written / ir->seconds / 1e6 : 0;
+	return ret;
+}
+
+static void *sthread_main(void *arg)
+{
+	struct sthread *t = arg;
+	struct run_ctx *rc = t->rc;
+	const struct run_opts *o = rc->o;
+	struct simple *s = rc->priv;
+	struct engine *e = &rc->eng;
+	unsigned int depth = o->iodepth;
+	struct io_u *ios = xcalloc(depth, sizeof(*ios));
+	struct io_u **batch = xcalloc(depth, sizeof(*batch));
+	void *bufs = xmalloc_aligned((size_t)depth * o->bs);
+	uint64_t blocks = (o->db_size - DATA_START) / o->bs;
+	/* seqwrite: each thread its own region, like fio jobs with offset_increment */
+	uint64_t region = MAX(blocks / s->nthreads, 1ULL), seq = region * t->id % blocks;
+	struct io_ctx ctx;
+	struct rng r;
+	unsigned int n;
+	int ret;
+
+	ret = io_ctx_init(&ctx, o->engine, depth);
+	if (ret) {
+		fslab_err("thread %d: cannot set up %s: %s", t->id, o->engine, strerror(-ret));
+		*rc->stop = RUN_STOP_FAILED;
+		goto out;
+	}
+	rng_seed(&r, o->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)t->id);
+	db_fill_payload(bufs, (size_t)depth * o->bs - ((size_t)depth * o->bs) % 4096, &r,
+			o->compressibility);
+	for (unsigned int i = 0; i < depth; i++) {
+		ios[i].fd = t->f->fd;
+		ios[i].buf = (char *)bufs + (size_t)i * o->bs;
+		ios[i].len = (uint32_t)o->bs;
+		batch[i] = &ios[i];
+	}
+	n = depth;
+	while (engine_running(e)) {
+		int k;
+
+		for (unsigned int i = 0; i < n; i++) {
+			struct io_u *io = batch[i];
+			bool rd;
+
+			switch (s->pat) {
+			case PAT_RANDREAD:
+				rd = true;
+				break;
+			case PAT_RANDWRITE:
+				rd = false;
+				break;
+			case PAT_RANDRW:
+				rd = rng_below(&r, 100) < o->rwmixread;
+				break;
+			default:
+				rd = false;
+				break;
+			}
+			io->op = rd ? IO_READ : IO_WRITE;
+			io->cls = rd ? CLS_DB_READ : CLS_DB_WRITE;
+			if (s->pat == PAT_SEQWRITE) {
+				io->off = DATA_START + seq * o->bs;
+				seq = seq + 1 < blocks ? seq + 1 : 0;
+			} else {
+				io->off = DATA_START + rng_below(&r, blocks) * o->bs;
+			}
+		}
+		ret = io_submit(&ctx, batch, n);
+		if (ret) {
+			fslab_err("thread %d: submit: %s", t->id, strerror(-ret));
+			*rc->stop = RUN_STOP_FAILED;
+			break;
+		}
+		k = io_reap(&ctx, batch, 1, depth);
+		if (k < 0) {
+			fslab_err("thread %d: reap: %s", t->id, strerror(-k));
+			*rc->stop = RUN_STOP_FAILED;
+			break;
+		}
+		for (int i = 0; i < k; i++) {
+			struct io_u *io = batch[i];
+
+			engine_account(e, t->st, io->cls, io->len, io->start_ns, io->end_ns,
+				       io->res != (int)io->len);
+		}
+		n = (unsigned int)k;
+	}
+	/* drain */
+	while (ctx.ops && ctx.inflight) {
+		int k = io_reap(&ctx, batch, 1, depth);
+
+		if (k <= 0)
+			break;
+	}
+	io_ctx_release(&ctx);
+out:
+	free(ios);
+	free(batch);
+	free(bufs);
+	return NULL;
+}
+
+static int simple_start(struct run_ctx *rc)
+{
+	struct simple *s = rc->priv;
+
+	s->nthreads = rc->o->threads;
+	s->threads = xcalloc(s->nthreads, sizeof(*s->threads));
+	for (unsigned int i = 0; i < s->nthreads; i++) {
+		struct sthread *t = &s->threads[i];
+		int ret;
+
+		t->rc = rc;
+		t->id = (int)i;
+		t->f = &s->files[i % s->nfiles];
+		t->st = engine_stats_new(&rc->eng, -1);
+		ret = pthread_create(&t->tid, NULL, sthread_main, t);
+		if (ret) {
+			fslab_err("cannot start thread %u: %s", i, strerror(ret));
+			return -ret;
+		}
+		t->started = true;
+	}
+	return 0;
+}
+
+static void simple_stop(struct run_ctx *rc)
+{
+	struct simple *s = rc->priv;
+
+	for (unsigned int i = 0; s && i < s->nthreads; i++)
+		if (s->threads[i].started)
+			pthread_join(s->threads[i].tid, NULL);
+}
+
+static int simple_finish(struct run_ctx *rc)
+{
+	rc->res->verdict.present = false;
+	return 0;
+}
+
+static void simple_cleanup(struct run_ctx *rc)
+{
+	struct simple *s = rc->priv;
+
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nfiles; i++) {
+		if (s->files[i].fd >= 0)
+			close(s->files[i].fd);
+		free(s->files[i].path);
+	}
+	free(s->files);
+	free(s->threads);
+	free(s);
+	rc->priv = NULL;
+}
+
+#define SIMPLE_OPS(n, h)                        \
+	{                                       \
+		.name = n,                      \
+		.help = h,                      \
+		.needs_log = false,             \
+		.check = simple_check,          \
+		.prepare = simple_prepare,      \
+		.start = simple_start,          \
+		.stop = simple_stop,            \
+		.finish = simple_finish,        \
+		.cleanup = simple_cleanup,      \
+	}
+
+const struct workload_ops wl_randread = SIMPLE_OPS("randread", "random reads, --bs, --iodepth");
+const struct workload_ops wl_randwrite = SIMPLE_OPS("randwrite", "random writes, --bs, --iodepth");
+const struct workload_ops wl_randrw = SIMPLE_OPS("randrw", "random reads and writes (--rwmixread)");
+const struct workload_ops wl_seqwrite = SIMPLE_OPS("seqwrite", "sequential writes, a region per thread");

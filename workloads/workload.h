@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/* workload.h: the interface between `fslab run` and a workload model. */
+#ifndef FSLAB_WORKLOAD_H
+#define FSLAB_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "result.h"
+#include "volume.h"
+
+/* Options of `fslab run` after parsing and defaulting. */
+struct run_opts {
+	const char *workload, *engine, *label, *output;
+	char **db_dirs, **log_dirs;
+	size_t ndb_dirs, nlog_dirs;
+	unsigned int threads, databases, iodepth, compressibility, rwmixread;
+	uint64_t db_size, bs, cache_size, seed;
+	uint64_t duration_ns, warmup_ns;
+	double bdm_mbps;
+	bool direct, checksum_pass, verify_reads;
+};
+
+/* Why a run ends early (*run_ctx.stop): 0 = it does not. */
+enum {
+	RUN_STOP_SIGNAL = 1, /* SIGINT / SIGTERM */
+	RUN_STOP_FAILED = 2, /* a load thread hit an error it cannot go on from */
+};
+
+/* Everything a workload needs while it runs. */
+struct run_ctx {
+	const struct run_opts *o;
+	struct engine eng;
+	struct fslab_result *res;
+	/* volumes of the database and log directories, in option order */
+	struct volume *db_vols, *log_vols;
+	bool direct;            /* O_DIRECT in use (false when a filesystem refused it) */
+	volatile int *stop;     /* RUN_STOP_* when the run must end early */
+	void *priv;             /* the workload's */
+};
+
+/*
+ * A workload.  Called in this order by run.c; each returns 0, -FSLAB_EINPUT (bad input, a
+ * message printed, nothing written) or -errno.
+ * - check:   validate options against the directories, find what exists, check free space.
+ *            Must not write anything.
+ * - prepare: create or reuse data files (phase PH_INIT, nothing measured); fill res->init.
+ * - start:   start the load threads (they run through PH_WARMUP and PH_MEASURE).
+ * - stop:    the phase is PH_STOP: wake and join every thread.
+ * - finish:  after the load: per-instance results, checksum pass, verdict.
+ * - cleanup: close files, free priv (also after a failed step).
+ */
+struct workload_ops {
+	const char *name;
+	const char *help;
+	bool needs_log;  /* requires --log */
+	int (*check)(struct run_ctx *rc);
+	int (*prepare)(struct run_ctx *rc);
+	int (*start)(struct run_ctx *rc);
+	void (*stop)(struct run_ctx *rc);
+	int (*finish)(struct run_ctx *rc);
+	void (*cleanup)(struct run_ctx *rc);
+};
+
+extern const struct workload_ops wl_jetstress;
+extern const struct workload_ops wl_randread, wl_randwrite, wl_randrw, wl_seqwrite;
+
+/* Workload by name, or NULL. */
+const struct workload_ops *workload_find(const char *name);
+/* Comma-separated list of workload names, for messages. */
+const char *workload_names(void);
+
+/* Filesystem free-space check shared by workloads: need bytes on the filesystem of vol
+ * (volumes on the same filesystem are summed by the caller).  -FSLAB_EINPUT when short. */
+int check_free_space(const struct volume *vol, uint64_t need, const char *what)
+	__attribute__((warn_unused_result));
+
+#endif
