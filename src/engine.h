@@ -40,6 +40,7 @@ struct thread_stats {
 	uint64_t transactions;
 	uint64_t checksum_errors;
 	uint64_t other_write_bytes[2]; /* written outside the classes (log spare files), [db, log] */
+	uint64_t cur_sec, sec_end_ns;  /* second of the measurement the last completion fell in */
 };
 
 struct engine {
@@ -98,7 +99,11 @@ static inline void engine_account(struct engine *e, struct thread_stats *ts, int
 	if (lat > e->breach_ns)
 		c->breaches++;
 	hist_add(&c->hist, lat);
-	sec = (end_ns - e->t_measure) / 1000000000ULL;
+	if (end_ns >= ts->sec_end_ns) { /* once a second: no division per I/O */
+		ts->cur_sec = (end_ns - e->t_measure) / 1000000000ULL;
+		ts->sec_end_ns = e->t_measure + (ts->cur_sec + 1) * 1000000000ULL;
+	}
+	sec = ts->cur_sec;
 	s = &c->slots[sec & 3];
 	if (LOAD(&s->tag) != sec + 1) {
 		STORE(&s->max, lat);

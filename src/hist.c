@@ -39,31 +39,23 @@ uint64_t hist_bucket_value(unsigned int idx)
 
 void hist_add(struct hist *h, uint64_t v)
 {
-	double d;
-
 	h->buckets[hist_index(v)]++;
 	h->n++;
 	if (v < h->min)
 		h->min = v;
 	if (v > h->max)
 		h->max = v;
-	d = (double)v - h->mean;
-	h->mean += d / (double)h->n;
-	h->m2 += d * ((double)v - h->mean);
+	h->sum += v;
+	h->sumsq += (unsigned __int128)v * v;
 }
 
 void hist_merge(struct hist *dst, const struct hist *src)
 {
-	uint64_t n;
-	double d;
-
 	if (!src->n)
 		return;
-	n = dst->n + src->n;
-	d = src->mean - dst->mean;
-	dst->m2 += src->m2 + d * d * (double)dst->n * (double)src->n / (double)n;
-	dst->mean += d * (double)src->n / (double)n;
-	dst->n = n;
+	dst->n += src->n;
+	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
 	if (src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max)
@@ -99,7 +91,23 @@ uint64_t hist_percentile(const struct hist *h, double p)
 	return v;
 }
 
+double hist_mean(const struct hist *h)
+{
+	return h->n ? (double)h->sum / (double)h->n : 0.0;
+}
+
+double hist_m2(const struct hist *h)
+{
+	long double m2;
+
+	if (!h->n)
+		return 0;
+	/* 64-bit mantissa: the cancellation costs well under a nanosecond squared per sample */
+	m2 = (long double)h->sumsq - (long double)h->sum * (long double)h->sum / (long double)h->n;
+	return m2 > 0 ? (double)m2 : 0.0;
+}
+
 double hist_stddev(const struct hist *h)
 {
-	return h->n > 1 ? sqrt(h->m2 / (double)(h->n - 1)) : 0.0;
+	return h->n > 1 ? sqrt(hist_m2(h) / (double)(h->n - 1)) : 0.0;
 }

@@ -16,17 +16,23 @@
 #define HIST_GROUPS 32
 #define HIST_NR (HIST_GROUPS * HIST_VAL)
 
+/*
+ * Mean and variance come from exact integer sums (sum and sum of squares in 128 bits) rather
+ * than Welford's update: values are integer nanoseconds, so the sums are exact, merging is
+ * addition, and the hot path has no division.  128 bits hold 2^37 ns squared times 2^53
+ * samples.
+ */
 struct hist {
 	uint64_t n;
 	uint64_t min, max;
-	double mean, m2; /* Welford running mean and sum of squared deviations */
+	unsigned __int128 sum, sumsq;
 	uint64_t buckets[HIST_NR];
 };
 
 void hist_init(struct hist *h);
 /* Record one value (ns).  Hot path: no allocation, no locking; one hist per thread. */
 void hist_add(struct hist *h, uint64_t v);
-/* dst += src (Chan et al. parallel merge for mean and variance). */
+/* dst += src. */
 void hist_merge(struct hist *dst, const struct hist *src);
 /* Value -> bucket index, and bucket index -> representative value (bucket midpoint). */
 unsigned int hist_index(uint64_t v);
@@ -35,5 +41,8 @@ uint64_t hist_bucket_value(unsigned int idx);
  * [min, max]; 0 for an empty histogram. */
 uint64_t hist_percentile(const struct hist *h, double p);
 double hist_stddev(const struct hist *h);
+double hist_mean(const struct hist *h);
+/* m2 = sum of squared deviations from the mean (for serialisation). */
+double hist_m2(const struct hist *h);
 
 #endif

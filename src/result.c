@@ -102,7 +102,7 @@ void class_result_finish(struct class_result *c, double seconds)
 		return;
 	c->lat_us.min = h->min / 1e3;
 	c->lat_us.max = h->max / 1e3;
-	c->lat_us.mean = h->mean / 1e3;
+	c->lat_us.mean = hist_mean(h) / 1e3;
 	c->lat_us.stddev = hist_stddev(h) / 1e3;
 	c->lat_us.p50 = hist_percentile(h, 50) / 1e3;
 	c->lat_us.p90 = hist_percentile(h, 90) / 1e3;
@@ -213,7 +213,8 @@ static json_t *hist_to_json(const struct hist *h)
 	return json_pack("{s:i, s:i, s:s, s:I, s:I, s:I, s:f, s:f, s:o}",
 			 "bits", HIST_BITS, "groups", HIST_GROUPS, "unit", "ns",
 			 "n", (json_int_t)h->n, "min", (json_int_t)(h->n ? h->min : 0),
-			 "max", (json_int_t)h->max, "mean", h->mean, "m2", h->m2, "buckets", b);
+			 "max", (json_int_t)h->max, "mean", hist_mean(h), "m2", hist_m2(h),
+			 "buckets", b);
 }
 
 static json_t *class_to_json(const struct class_result *c, bool with_hist)
@@ -530,8 +531,13 @@ static struct hist *rd_hist(struct rd *rd, json_t *o)
 	h->n = rd_u64(rd, o, "n");
 	h->min = h->n ? rd_u64(rd, o, "min") : UINT64_MAX;
 	h->max = rd_u64(rd, o, "max");
-	h->mean = rd_num(rd, o, "mean", 0);
-	h->m2 = rd_num(rd, o, "m2", 0);
+	/* rebuild the sums from mean and m2 (exact enough for reporting) */
+	{
+		long double mean = rd_num(rd, o, "mean", 0), m2 = rd_num(rd, o, "m2", 0);
+
+		h->sum = (unsigned __int128)(mean * h->n + 0.5L);
+		h->sumsq = (unsigned __int128)(m2 + mean * mean * h->n + 0.5L);
+	}
 	b = json_object_get(o, "buckets");
 	json_array_foreach(b, i, pair) {
 		json_int_t idx = json_integer_value(json_array_get(pair, 0));

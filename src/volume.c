@@ -202,9 +202,10 @@ void volume_probe_odirect(struct volume *v)
 		ssize_t n;
 
 		memset(buf, 0, 4096);
-		/* some filesystems accept the flag at open and refuse the I/O */
+		/* some filesystems accept the flag at open and refuse the I/O with EINVAL;
+		 * other errors (a full filesystem) say nothing about O_DIRECT */
 		n = pwrite(fd, buf, 4096, 0);
-		v->o_direct = n == 4096;
+		v->o_direct = n == 4096 ? 1 : (errno == EINVAL ? 0 : -1);
 		free(buf);
 		close(fd);
 		unlink(path);

@@ -63,28 +63,37 @@ static int uring_submit(struct io_ctx *ctx, struct io_u **ios, unsigned int n)
 static int uring_reap(struct io_ctx *ctx, struct io_u **out, unsigned int min, unsigned int max)
 {
 	struct uring_priv *p = ctx->priv;
+	struct io_uring_cqe *cqes[64];
 	unsigned int k = 0;
 
 	while (k < max) {
-		struct io_uring_cqe *cqe;
-		struct io_u *io;
-		int ret;
+		unsigned int got, want = MIN(max - k, (unsigned int)ARRAY_SIZE(cqes));
+		uint64_t now;
 
-		if (k < min)
+		got = io_uring_peek_batch_cqe(&p->ring, cqes, want);
+		if (!got) {
+			struct io_uring_cqe *cqe;
+			int ret;
+
+			if (k >= min)
+				break;
 			ret = io_uring_wait_cqe(&p->ring, &cqe);
-		else
-			ret = io_uring_peek_cqe(&p->ring, &cqe);
-		if (ret == -EAGAIN)
-			break;
-		if (ret == -EINTR)
+			if (ret == -EINTR || ret == -EAGAIN)
+				continue;
+			if (ret < 0)
+				return k ? (int)k : ret;
 			continue;
-		if (ret < 0)
-			return k ? (int)k : ret;
-		io = io_uring_cqe_get_data(cqe);
-		io->end_ns = now_ns();
-		io->res = cqe->res;
-		io_uring_cqe_seen(&p->ring, cqe);
-		out[k++] = io;
+		}
+		/* completions seen together get one timestamp: they were observed at once */
+		now = now_ns();
+		for (unsigned int i = 0; i < got; i++) {
+			struct io_u *io = io_uring_cqe_get_data(cqes[i]);
+
+			io->end_ns = now;
+			io->res = cqes[i]->res;
+			out[k++] = io;
+		}
+		io_uring_cq_advance(&p->ring, got);
 	}
 	return (int)k;
 }
