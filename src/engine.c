@@ -116,6 +116,11 @@ void engine_collect(struct engine *e, int instance, double seconds, struct class
 			cls[c].bytes += ts->cls[c].bytes;
 			cls[c].errors += ts->cls[c].errors;
 			x->breaches[c] += ts->cls[c].breaches;
+			if (ts->cls[c].max_bytes > cls[c].max_bytes)
+				cls[c].max_bytes = ts->cls[c].max_bytes;
+			if (ts->cls[c].min_bytes &&
+			    (!cls[c].min_bytes || ts->cls[c].min_bytes < cls[c].min_bytes))
+				cls[c].min_bytes = ts->cls[c].min_bytes;
 			hist_merge(cls[c].hist, &ts->cls[c].hist);
 		}
 		x->transactions += ts->transactions;

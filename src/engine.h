@@ -30,6 +30,7 @@ struct max_slot {
 struct cls_stats {
 	uint64_t ops, bytes, errors, lat_sum_ns;
 	uint64_t breaches; /* completions slower than engine.breach_ns */
+	uint64_t min_bytes, max_bytes; /* smallest and largest transfer */
 	struct max_slot slots[4];
 	struct hist hist;
 };
@@ -98,6 +99,10 @@ static inline void engine_account(struct engine *e, struct thread_stats *ts, int
 	STORE(&c->lat_sum_ns, c->lat_sum_ns + lat);
 	if (lat > e->breach_ns)
 		c->breaches++;
+	if (bytes > c->max_bytes)
+		c->max_bytes = bytes;
+	if (bytes < c->min_bytes || !c->min_bytes)
+		c->min_bytes = bytes;
 	hist_add(&c->hist, lat);
 	if (end_ns >= ts->sec_end_ns) { /* once a second: no division per I/O */
 		ts->cur_sec = (end_ns - e->t_measure) / 1000000000ULL;

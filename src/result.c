@@ -232,6 +232,8 @@ static json_t *class_to_json(const struct class_result *c, bool with_hist)
 				      "stddev", jnum(l->stddev), "p50", jnum(l->p50),
 				      "p90", jnum(l->p90), "p99", jnum(l->p99),
 				      "p99_9", jnum(l->p99_9), "p99_99", jnum(l->p99_99)));
+	json_object_set_new(o, "min_bytes", json_integer((json_int_t)c->min_bytes));
+	json_object_set_new(o, "max_bytes", json_integer((json_int_t)c->max_bytes));
 	if (with_hist && c->hist)
 		json_object_set_new(o, "hist", hist_to_json(c->hist));
 	return o;
@@ -562,6 +564,8 @@ static void rd_class(struct rd *rd, json_t *o, struct class_result *c)
 	c->ops = rd_u64(rd, o, "ops");
 	c->bytes = rd_u64(rd, o, "bytes");
 	c->errors = rd_u64(rd, o, "errors");
+	c->min_bytes = rd_u64(rd, o, "min_bytes");
+	c->max_bytes = rd_u64(rd, o, "max_bytes");
 	c->iops = rd_num(rd, o, "iops", 0);
 	c->mbps = rd_num(rd, o, "mbps", 0);
 	c->avg_bytes = rd_num(rd, o, "avg_bytes", 0);

@@ -32,6 +32,7 @@ struct lat_summary {
 
 struct class_result {
 	uint64_t ops, bytes, errors;
+	uint64_t min_bytes, max_bytes; /* smallest and largest single transfer */
 	double iops, mbps, avg_bytes;
 	struct lat_summary lat_us;
 	struct hist *hist; /* owned, may be NULL (written to JSON as sparse [index, count] pairs) */

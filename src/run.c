@@ -377,18 +377,6 @@ static int probe_volumes(struct run_state *s)
 			if (ret)
 				return input_error("%s: cannot find its filesystem (%s)", dirs[i],
 						   strerror(-ret));
-			if (o->direct) {
-				volume_probe_odirect(v);
-				if (v->o_direct == 0) {
-					fslab_warn("*** %s (%s on %s) REFUSES O_DIRECT: running with buffered "
-						   "I/O, reads may come from the page cache and flatter "
-						   "this filesystem ***", v->dir, v->fstype, v->source);
-					result_add_note(&s->res, "O_DIRECT refused by %s on %s (%s): buffered "
-							"I/O used for the whole run, O_DSYNC writes",
-							v->fstype, v->dir, v->source);
-					o->direct = false;
-				}
-			}
 		}
 	}
 	rc->direct = o->direct;
@@ -396,6 +384,33 @@ static int probe_volumes(struct run_state *s)
 		result_add_note(&s->res, "--buffered: no O_DIRECT, read latencies may reflect the "
 				"page cache, not the device");
 	return 0;
+}
+
+/*
+ * Does every filesystem accept O_DIRECT?  Probed with a small file created and removed in
+ * each directory, so only after all input checks passed.  A refusal is said loudly, recorded
+ * in the result, and the whole run goes buffered (the same mode for every volume).
+ */
+static void probe_odirect(struct run_state *s)
+{
+	struct run_ctx *rc = &s->rc;
+
+	if (!s->o.direct)
+		return;
+	for (size_t i = 0; i < s->ndb_vols + s->nlog_vols; i++) {
+		struct volume *v = i < s->ndb_vols ? &rc->db_vols[i] : &rc->log_vols[i - s->ndb_vols];
+
+		volume_probe_odirect(v);
+		if (v->o_direct != 0)
+			continue;
+		fslab_warn("*** %s (%s on %s) REFUSES O_DIRECT: running with buffered I/O, reads "
+			   "may come from the page cache and flatter this filesystem ***", v->dir,
+			   v->fsname, v->source);
+		result_add_note(&s->res, "O_DIRECT refused by %s on %s (%s): buffered I/O used for "
+				"the whole run, O_DSYNC writes", v->fsname, v->dir, v->source);
+		s->o.direct = false;
+	}
+	rc->direct = s->o.direct;
 }
 
 /* io_uring may be disabled (sysctl kernel.io_uring_disabled, seccomp): fall back to psync. */
@@ -696,9 +711,12 @@ static void print_summary(struct run_state *s, FILE *f)
 	if (r->aborted)
 		fprintf(f, "\n*** ABORTED: %s; the figures cover what was measured ***\n",
 			r->abort_reason ? r->abort_reason : "interrupted");
-	if (r->init.created || r->init.reused)
-		fprintf(f, "Initialisation: %u created (%s at %.0f MB/s), %u reused\n", r->init.created,
-			fmt_size(a, sizeof(a), r->init.bytes_written), r->init.mbps, r->init.reused);
+	if (r->init.created)
+		fprintf(f, "Initialisation: %u file(s) created, %s at %.0f MB/s; %u reused\n",
+			r->init.created, fmt_size(a, sizeof(a), r->init.bytes_written), r->init.mbps,
+			r->init.reused);
+	else if (r->init.reused)
+		fprintf(f, "Initialisation: %u existing file(s) reused, none written\n", r->init.reused);
 	fprintf(f, "\n");
 	if (js)
 		fprintf(f, "Achieved transactional I/O per second: %.1f   (transactions/s %.1f)\n\n",
@@ -814,6 +832,7 @@ int cmd_run(int argc, char **argv)
 		status = ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : FSLAB_EXIT_FAIL;
 		goto out_wl;
 	}
+	probe_odirect(s);
 
 	/* from here on, an interruption still produces a result marked aborted */
 	stop_flag = 0;

@@ -1162,8 +1162,9 @@ static int js_finish(struct run_ctx *rc)
 		io_err += ierr;
 		ck_err += x.checksum_errors;
 		if (db->rolls)
-			result_add_note(r, "%s: %llu log rolls, rename+spare creation mean %.2f ms, max "
-					"%.2f ms (included in the log write that needed the new file)",
+			result_add_note(r, "%s: %llu log rolls; close, renames and open took %.2f ms on "
+					"average, %.2f ms at most (counted in the log write that needed "
+					"the new file)",
 					db->name, (unsigned long long)db->rolls,
 					db->roll_ns_sum / 1e6 / db->rolls, db->roll_ns_max / 1e6);
 		if (db->first_bad)

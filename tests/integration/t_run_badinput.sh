@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t_run_badinput: every kind of bad input to `fslab run` gets one clear error line, exit
+# status 2, and nothing is created or overwritten.
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p $T/db $T/log $T/out
+mount -t tmpfs -o size=64M tmpfs $T/db && track_mount $T/db
+mount -t tmpfs -o size=64M tmpfs $T/log && track_mount $T/log
+mkdir -p $T/ro && mount -t tmpfs -o ro,size=1M tmpfs $T/ro && track_mount $T/ro
+
+snapshot() { (cd $T && find db log out -printf '%p %s %T@\n' | sort); }
+before=$(snapshot)
+
+# bad CMD... expected-substring: exit 2, one "fslab: error:" line naming the problem, no change
+bad() {
+	local want=${!#} rc=0
+	local args=("${@:1:$#-1}")
+	"$FSLAB" run "${args[@]}" >$T/stdout 2>$T/stderr || rc=$?
+	[ $rc -eq 2 ] || { cat $T/stderr; fail "exit $rc, expected 2: fslab run ${args[*]}"; }
+	[ "$(grep -c '^fslab: error:' $T/stderr)" -eq 1 ] || { cat $T/stderr; fail "expected one error line: ${args[*]}"; }
+	grep -qi -- "$want" $T/stderr || { cat $T/stderr; fail "error does not mention '$want': ${args[*]}"; }
+	[ "$(snapshot)" = "$before" ] || fail "something was created or changed by: fslab run ${args[*]}"
+	echo "ok: ${args[*]} -> $(cat $T/stderr)"
+}
+D=(--db $T/db --log $T/log --output $T/out/r.json --duration 2s)
+
+bad --db $T/nonexistent --log $T/log --duration 2s "nonexistent"
+bad --db $T/db --log $T/nope --duration 2s "--log"
+bad --log $T/log --duration 2s "no --db"
+bad --db $T/db --duration 2s "no --log"
+bad --db $T/ro --log $T/log --duration 2s "not writable"
+bad --db $T/db/../db/ --log $T/log --output $T/missing-dir/r.json "does not exist"
+bad "${D[@]}" --db-size 1G "not enough free space"
+bad "${D[@]}" --db-size 12Q "--db-size"
+bad "${D[@]}" --db-size 0 "--db-size"
+bad "${D[@]}" --db-size 1000000 "multiple of 32 KiB"
+bad "${D[@]}" --db-size 8M "at least 16M"
+bad "${D[@]}" --duration abc "--duration"
+bad "${D[@]}" --duration 0 "at least 1s"
+bad "${D[@]}" --duration 1h30 "--duration"
+bad "${D[@]}" --warmup -1 "--warmup"
+bad "${D[@]}" --threads 1000 "1 to 256"
+bad "${D[@]}" --threads 0 "1 to 256"
+bad "${D[@]}" --threads two "--threads"
+bad "${D[@]}" --databases 4 --threads 2 "at least one session"
+bad "${D[@]}" --iodepth 0 "--iodepth"
+bad "${D[@]}" --workload oltp "jetstress, randread"
+bad "${D[@]}" --engine aio "io_uring or psync"
+bad "${D[@]}" --label "a/b" "--label"
+bad "${D[@]}" --compressibility 101 "percentage"
+bad "${D[@]}" --bdm-rate fast "--bdm-rate"
+bad "${D[@]}" --frobnicate "unknown option"
+bad "${D[@]}" --db-size 16M --workload randread --bs 1000 "multiple of 512"
+bad "${D[@]}" extra-arg "unexpected argument"
+bad --db $T/db --log $T/log --output $T/out --duration 2s --db-size 16M "is a directory"
+
+# an existing file that is not an fslab database is never overwritten
+echo "precious data" > $T/db/fslab-db1.edb
+before=$(snapshot)
+sum=$(md5sum < $T/db/fslab-db1.edb)
+bad "${D[@]}" --db-size 16M "not an fslab database"
+[ "$(md5sum < $T/db/fslab-db1.edb)" = "$sum" ] || fail "foreign file was modified"
+rm $T/db/fslab-db1.edb
+before=$(snapshot)
+
+# --help is not an error
+"$FSLAB" run --help | grep -q -- "--db DIR" || fail "--help"
+echo "all good"

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t_run_signal: SIGINT and SIGTERM stop a run cleanly: the result is still written, marked
+# aborted with what was measured, and fslab exits non-zero.  Progress: a live line on a
+# terminal, none when stderr is not one.
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p $T/db $T/log
+mount -t tmpfs -o size=256M tmpfs $T/db && track_mount $T/db
+mount -t tmpfs -o size=128M tmpfs $T/log && track_mount $T/log
+
+for sig in INT TERM; do
+	log "SIG$sig during the measurement"
+	r=$T/$sig.json
+	rm -f $T/progress
+	"$FSLAB" run --db $T/db --log $T/log --db-size 64M --threads 2 --duration 60s --warmup 1s \
+		--output $r --progress-fd 3 3>$T/progress >$T/out 2>$T/err &
+	pid=$!
+	for _ in $(seq 100); do grep -q '"measure"' $T/progress 2>/dev/null && break; sleep 0.2; done
+	grep -q '"measure"' $T/progress || fail "run never reached the measurement"
+	sleep 2
+	start=$(date +%s)
+	kill -$sig $pid
+	rc=0
+	wait $pid || rc=$?
+	[ $rc -eq 1 ] || { cat $T/err; fail "SIG$sig: expected exit 1, got $rc"; }
+	[ $(( $(date +%s) - start )) -le 10 ] || fail "SIG$sig: took too long to stop"
+	jqt $r '.aborted == true'
+	jqt $r ".abort_reason | test(\"SIG$sig\")"
+	jqt $r '.duration_s > 1 and .duration_s < 30'
+	jqt $r '.classes.db_read.ops > 0 and (.timeline.rows | length) >= 1'
+	grep -q ABORTED $T/out || fail "summary does not say ABORTED"
+	# the progress fd got one JSON line a second with elapsed and total
+	jq -e -s 'length >= 2 and .[0].total_s == 61 and (.[-1].elapsed_s > 1)' $T/progress >/dev/null \
+		|| fail "progress lines: $(cat $T/progress)"
+	[ -z "$(ls $T/*.tmp.* 2>/dev/null)" ] || fail "temporary result file left behind"
+done
+
+log "progress line only on a terminal"
+"$FSLAB" run --db $T/db --log $T/log --db-size 64M --threads 2 --duration 2s --warmup 0 \
+	--no-checksum-pass --output $T/p.json >/dev/null 2>$T/err
+! grep -q ETA $T/err || fail "progress line written although stderr is not a terminal"
+command -v script >/dev/null || fail "script(1) missing (bsdutils)"
+script -qec "$FSLAB run --db $T/db --log $T/log --db-size 64M --threads 2 --duration 3s \
+	--warmup 0 --no-checksum-pass --output $T/p.json" /dev/null >$T/tty 2>&1 || true
+grep -q "ETA" $T/tty || fail "no progress line on a terminal: $(head -c 400 $T/tty)"
+grep -q "IOPS" $T/tty || fail "progress line without IOPS"
+echo "all good"

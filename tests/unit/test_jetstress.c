@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+/* test_jetstress.c: transaction mix, log roll naming, verdict rules, page stamps and CRC32C
+ * verification (a flipped bit is caught), database header detection. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "result.h"
+#include "util.h"
+#include "workloads/dbfile.h"
+#include "workloads/jetstress.h"
+
+static void test_mix_converges(void **state)
+{
+	const unsigned int n = 1000000;
+	unsigned int count[JS_TXN_NR] = { 0 };
+	unsigned int sum = 0;
+	struct rng r;
+
+	(void)state;
+	for (int t = 0; t < JS_TXN_NR; t++)
+		sum += js_txn_weights[t];
+	assert_int_equal(sum, 100);
+	assert_int_equal(js_txn_weights[JS_INSERT], 40);
+	assert_int_equal(js_txn_weights[JS_DELETE], 20);
+	assert_int_equal(js_txn_weights[JS_REPLACE], 5);
+	assert_int_equal(js_txn_weights[JS_READ], 35);
+	rng_seed(&r, 2026);
+	for (unsigned int i = 0; i < n; i++)
+		count[js_pick_txn(&r)]++;
+	/* binomial sd at n = 1e6 is at most 0.05 percentage points: 0.3 is > 6 sd */
+	for (int t = 0; t < JS_TXN_NR; t++) {
+		double pct = 100.0 * count[t] / n;
+
+		assert_true(fabs(pct - js_txn_weights[t]) < 0.3);
+	}
+	/* the same seed gives the same sequence */
+	{
+		struct rng a, b;
+
+		rng_seed(&a, 5);
+		rng_seed(&b, 5);
+		for (int i = 0; i < 1000; i++)
+			assert_int_equal(js_pick_txn(&a), js_pick_txn(&b));
+	}
+}
+
+static void test_log_names(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(js_log_name(b, sizeof(b), 1), "E0000000001.log");
+	assert_string_equal(js_log_name(b, sizeof(b), 0x1A), "E000000001A.log");
+	assert_string_equal(js_log_name(b, sizeof(b), 0xFFFFFFFF), "E00FFFFFFFF.log");
+	assert_int_equal(js_log_gen("E0000000001.log"), 1);
+	assert_int_equal(js_log_gen("E000000001A.log"), 0x1A);
+	for (uint64_t g = 1; g < 5000; g += 37)
+		assert_int_equal(js_log_gen(js_log_name(b, sizeof(b), g)), g);
+	/* the current and spare files, and anything else, are not rolled generations */
+	assert_int_equal(js_log_gen(JS_LOG_CURRENT), 0);
+	assert_int_equal(js_log_gen(JS_LOG_SPARE), 0);
+	assert_int_equal(js_log_gen("E000000001a.log"), 0);
+	assert_int_equal(js_log_gen("E01000000001.log"), 0);
+	assert_int_equal(js_log_gen("E0000000001.chk"), 0);
+	assert_int_equal(js_log_gen("notes.txt"), 0);
+	/* ESE geometry */
+	assert_int_equal(JS_LOG_FILE_SIZE, 1024 * 1024);
+	assert_int_equal(JS_LOG_MAX_WRITE, 64 * 1024);
+	assert_int_equal(DB_PAGE_SIZE, 32 * 1024);
+}
+
+static void set_class(struct class_result *c, uint64_t ops, double mean_ms, double max_ms)
+{
+	memset(c, 0, sizeof(*c));
+	c->ops = ops;
+	c->lat_us.mean = mean_ms * 1e3;
+	c->lat_us.max = max_ms * 1e3;
+}
+
+static const struct verdict_check *find(const struct verdict *v, const char *name)
+{
+	for (size_t i = 0; i < v->nchecks; i++)
+		if (!strcmp(v->checks[i].name, name))
+			return &v->checks[i];
+	return NULL;
+}
+
+static void free_verdict(struct verdict *v)
+{
+	struct fslab_result r;
+
+	result_init(&r);
+	r.verdict = *v;
+	result_release(&r);
+	memset(v, 0, sizeof(*v));
+}
+
+static void test_verdict(void **state)
+{
+	struct class_result cls[CLS_NR];
+	uint64_t br[CLS_NR] = { 0 };
+	struct verdict v = { 0 };
+
+	(void)state;
+	set_class(&cls[CLS_DB_READ], 1000, 5, 40);
+	set_class(&cls[CLS_DB_WRITE], 600, 9, 300); /* db writes have no threshold */
+	set_class(&cls[CLS_LOG_WRITE], 100, 1, 20);
+	set_class(&cls[CLS_BDM_READ], 10, 3, 4);
+	assert_true(js_verdict_scope(&v, "overall", cls, br, 0, 0));
+	assert_int_equal(v.nchecks, 6);
+	assert_non_null(find(&v, "db_read_avg_latency"));
+	assert_true(find(&v, "db_read_avg_latency")->limit == 20);
+	assert_true(find(&v, "log_write_avg_latency")->limit == 10);
+	assert_true(find(&v, "log_write_max_latency")->limit == 100);
+	free_verdict(&v);
+
+	/* average over the limit fails, and names value and limit */
+	set_class(&cls[CLS_DB_READ], 1000, 20.5, 40);
+	assert_false(js_verdict_scope(&v, "db1", cls, br, 0, 0));
+	assert_false(find(&v, "db_read_avg_latency")->pass);
+	assert_true(find(&v, "db_read_avg_latency")->value == 20.5);
+	assert_string_equal(find(&v, "db_read_avg_latency")->scope, "db1");
+	free_verdict(&v);
+
+	/* 6 breaches of 100 ms are tolerated, 7 are not */
+	set_class(&cls[CLS_DB_READ], 1000, 5, 250);
+	br[CLS_DB_READ] = 6;
+	assert_true(js_verdict_scope(&v, "overall", cls, br, 0, 0));
+	free_verdict(&v);
+	br[CLS_DB_READ] = 7;
+	assert_false(js_verdict_scope(&v, "overall", cls, br, 0, 0));
+	assert_false(find(&v, "db_read_max_latency")->pass);
+	free_verdict(&v);
+	br[CLS_DB_READ] = 0;
+
+	/* log write average limit is 10 ms */
+	set_class(&cls[CLS_LOG_WRITE], 100, 10.01, 20);
+	assert_false(js_verdict_scope(&v, "overall", cls, br, 0, 0));
+	free_verdict(&v);
+	set_class(&cls[CLS_LOG_WRITE], 100, 1, 20);
+
+	/* any I/O or checksum error fails */
+	assert_false(js_verdict_scope(&v, "overall", cls, br, 1, 0));
+	free_verdict(&v);
+	assert_false(js_verdict_scope(&v, "overall", cls, br, 0, 1));
+	assert_false(find(&v, "checksum_errors")->pass);
+	free_verdict(&v);
+
+	/* nothing measured is not a pass */
+	set_class(&cls[CLS_DB_READ], 0, 0, 0);
+	assert_false(js_verdict_scope(&v, "overall", cls, br, 0, 0));
+	free_verdict(&v);
+}
+
+static void test_page_stamp_and_crc(void **state)
+{
+	uint8_t *page = xmalloc_aligned(DB_PAGE_SIZE), *copy = xmalloc_aligned(DB_PAGE_SIZE);
+	struct rng r;
+
+	(void)state;
+	rng_seed(&r, 9);
+	db_fill_payload(page, DB_PAGE_SIZE, &r, 0);
+	db_stamp_page(page, 0x1234, 77, 3);
+	assert_null(db_verify_page(page, 0x1234, 77));
+	assert_null(db_verify_page(page, 0, 77)); /* dbid 0: not checked */
+	assert_string_equal(db_verify_page(page, 0x1234, 78), "wrong page number");
+	assert_string_equal(db_verify_page(page, 0x9999, 77), "page from another database");
+	/* every single flipped bit, anywhere in the page, is caught */
+	memcpy(copy, page, DB_PAGE_SIZE);
+	for (size_t bit = 0; bit < DB_PAGE_SIZE * 8; bit += 97) {
+		copy[bit / 8] ^= (uint8_t)(1 << (bit % 8));
+		assert_non_null(db_verify_page(copy, 0x1234, 77));
+		copy[bit / 8] ^= (uint8_t)(1 << (bit % 8));
+	}
+	copy[DB_PAGE_SIZE - 1] ^= 0x80;
+	assert_string_equal(db_verify_page(copy, 0x1234, 77), "crc mismatch");
+	/* no two 4 KiB blocks repeat across pages or generations (non-deduplicable) */
+	memcpy(copy, page, DB_PAGE_SIZE);
+	db_stamp_page(copy, 0x1234, 78, 3);
+	for (int b = 0; b < DB_PAGE_SIZE / 4096; b++)
+		assert_memory_not_equal(page + b * 4096, copy + b * 4096, 4096);
+	memcpy(copy, page, DB_PAGE_SIZE);
+	db_stamp_page(copy, 0x1234, 77, 4);
+	for (int b = 0; b < DB_PAGE_SIZE / 4096; b++)
+		assert_memory_not_equal(page + b * 4096, copy + b * 4096, 4096);
+	for (int b = 1; b < DB_PAGE_SIZE / 4096; b++)
+		assert_memory_not_equal(page, page + b * 4096, 4096);
+	free(page);
+	free(copy);
+}
+
+static void test_compressibility(void **state)
+{
+	uint8_t *buf = xmalloc_aligned(8192);
+	struct rng r;
+	size_t zeros = 0;
+
+	(void)state;
+	rng_seed(&r, 3);
+	db_fill_payload(buf, 8192, &r, 50);
+	for (size_t i = 0; i < 8192; i++)
+		zeros += buf[i] == 0;
+	/* 50 % zeros plus ~1/256 of the random half */
+	assert_true(zeros >= 4096 && zeros < 4096 + 64);
+	db_fill_payload(buf, 8192, &r, 0);
+	zeros = 0;
+	for (size_t i = 0; i < 8192; i++)
+		zeros += buf[i] == 0;
+	assert_true(zeros < 100);
+	free(buf);
+}
+
+static void test_db_create_and_inspect(void **state)
+{
+	char dir[] = "/tmp/fslab-db.XXXXXX";
+	struct db_create_stats st;
+	struct db_info info, info2;
+	char *path, *other;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = path_join(dir, "fslab-db1.edb");
+	other = path_join(dir, "other.bin");
+	assert_int_equal(db_inspect(path, 64, 0, &info), DB_MISSING);
+	/* buffered (tmpfs-like dirs may refuse O_DIRECT) and psync: no kernel features needed */
+	assert_int_equal(db_create(path, 64, 42, 0, false, "psync", NULL, &info, &st), 0);
+	assert_int_equal(st.bytes, 64 * DB_PAGE_SIZE);
+	assert_int_equal(db_inspect(path, 64, 0, &info2), DB_VALID);
+	assert_int_equal(info2.dbid, info.dbid);
+	assert_int_equal(info2.npages, 64);
+	/* another geometry or compressibility: ours, to recreate */
+	assert_int_equal(db_inspect(path, 128, 0, &info2), DB_OTHER_FSLAB);
+	assert_int_equal(db_inspect(path, 64, 30, &info2), DB_OTHER_FSLAB);
+	/* every page verifies; a corrupted one does not */
+	{
+		uint8_t *page = xmalloc_aligned(DB_PAGE_SIZE);
+
+		fd = open(path, O_RDWR);
+		assert_true(fd >= 0);
+		for (uint64_t p = 1; p < 64; p++) {
+			assert_int_equal(pread(fd, page, DB_PAGE_SIZE, p * DB_PAGE_SIZE), DB_PAGE_SIZE);
+			assert_null(db_verify_page(page, info.dbid, p));
+		}
+		{
+			uint8_t b;
+
+			assert_int_equal(pread(fd, &b, 1, 10 * DB_PAGE_SIZE + 5000), 1);
+			b ^= 0x10; /* one flipped bit on disk */
+			assert_int_equal(pwrite(fd, &b, 1, 10 * DB_PAGE_SIZE + 5000), 1);
+		}
+		assert_int_equal(pread(fd, page, DB_PAGE_SIZE, 10 * DB_PAGE_SIZE), DB_PAGE_SIZE);
+		assert_non_null(db_verify_page(page, info.dbid, 10));
+		close(fd);
+		free(page);
+	}
+	/* a file that is not an fslab database */
+	fd = open(other, O_CREAT | O_WRONLY, 0644);
+	assert_int_equal(write(fd, "hello world\n", 12), 12);
+	close(fd);
+	assert_int_equal(db_inspect(other, 64, 0, &info2), DB_FOREIGN);
+	assert_int_equal(db_inspect(dir, 64, 0, &info2), DB_FOREIGN);
+	/* a damaged header makes it foreign, never silently reused or overwritten */
+	fd = open(path, O_RDWR);
+	{
+		uint8_t b;
+
+		assert_int_equal(pread(fd, &b, 1, 100), 1);
+		b ^= 1;
+		assert_int_equal(pwrite(fd, &b, 1, 100), 1);
+	}
+	close(fd);
+	assert_int_equal(db_inspect(path, 64, 0, &info2), DB_FOREIGN);
+	unlink(path);
+	unlink(other);
+	rmdir(dir);
+	free(path);
+	free(other);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mix_converges),
+		cmocka_unit_test(test_log_names),
+		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_page_stamp_and_crc),
+		cmocka_unit_test(test_compressibility),
+		cmocka_unit_test(test_db_create_and_inspect),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
