@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: MIT
+/* labcfg.c: lab config parsing with inih; every error names file:line. */
+#include "labcfg.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util.h"
+
+struct parse {
+	struct lab_cfg *cfg;
+	FILE *f;
+	int line;         /* line just read by the reader */
+	int section_line; /* line of the current section header */
+	char section[128];
+	int errors;
+	bool seen_lab, seen_devices, seen_workload;
+};
+
+static void perr(struct parse *p, int line, const char *fmt, ...) __printf(3, 4);
+static void perr(struct parse *p, int line, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fslab_err("%s:%d: %s", p->cfg->path, line, buf);
+	p->errors++;
+}
+
+static struct lab_fs *new_fs_section(struct parse *p, const char *section);
+
+/*
+ * fgets that counts lines and sees section headers as inih will (trimmed text between [ and
+ * ]), so that a section without keys still exists and every message has its line.
+ */
+static char *reader(char *str, int num, void *stream)
+{
+	struct parse *p = stream;
+	char *s = fgets(str, num, p->f), *t, *end;
+	char name[128];
+	size_t n;
+
+	if (!s)
+		return NULL;
+	p->line++;
+	for (t = s; *t == ' ' || *t == '\t'; t++)
+		;
+	if (*t != '[' || !(end = strchr(t, ']')))
+		return s;
+	p->section_line = p->line;
+	t++;
+	while (*t == ' ' || *t == '\t')
+		t++;
+	n = MIN((size_t)(end - t), sizeof(name) - 1);
+	memcpy(name, t, n);
+	while (n && (name[n - 1] == ' ' || name[n - 1] == '\t'))
+		n--;
+	name[n] = 0;
+	if (!strcmp(name, "devices") && !p->seen_devices) {
+		p->cfg->devices_line = p->line;
+		p->seen_devices = true;
+	} else if (!strcmp(name, "workload") && !p->seen_workload) {
+		p->cfg->workload_line = p->line;
+		p->seen_workload = true;
+	} else if (!strcmp(name, "lab")) {
+		p->seen_lab = true;
+	} else if (!strncmp(name, "fs ", 3)) {
+		new_fs_section(p, name);
+	} else if (strcmp(name, "devices") && strcmp(name, "workload")) {
+		perr(p, p->line, "unknown section [%s]; sections are [lab], [devices], [workload] "
+		     "and [fs NAME]", name);
+	}
+	return s;
+}
+
+static bool parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = { "1", "yes", "true", "on" };
+	static const char *const no[] = { "0", "no", "false", "off" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!strcasecmp(v, yes[i])) {
+			*out = true;
+			return true;
+		}
+		if (!strcasecmp(v, no[i])) {
+			*out = false;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = xstrdup(v);
+}
+
+static struct lab_fs *fs_section(struct parse *p, const char *name)
+{
+	struct lab_cfg *c = p->cfg;
+
+	for (int i = 0; i < c->nfs; i++)
+		if (!strcmp(c->fs[i].name, name))
+			return &c->fs[i];
+	return NULL;
+}
+
+static const char *const lab_keys = "title, output, baseline, repeats, raw_baseline, keep_images";
+static const char *const dev_keys = "image_dir, db_size, log_size, db_dev, log_dev, force";
+static const char *const wl_keys = "name, threads, databases, db_size, duration, warmup, seed, "
+				   "bs, iodepth, engine, bdm_rate, compressibility, cache";
+static const char *const fs_keys = "fs, mkfs_opts, mount_opts, cluster";
+
+static void key_lab(struct parse *p, const char *k, const char *v)
+{
+	struct lab_cfg *c = p->cfg;
+	uint64_t n;
+
+	if (!strcmp(k, "title"))
+		set_str(&c->title, v);
+	else if (!strcmp(k, "output"))
+		set_str(&c->output, v);
+	else if (!strcmp(k, "baseline"))
+		set_str(&c->baseline, v);
+	else if (!strcmp(k, "repeats")) {
+		if (parse_u64(v, 1, 100, &n))
+			perr(p, p->line, "repeats = '%s': give 1 to 100 runs per configuration", v);
+		else
+			c->repeats = (unsigned int)n;
+	} else if (!strcmp(k, "raw_baseline")) {
+		if (!parse_bool(v, &c->raw_baseline))
+			perr(p, p->line, "raw_baseline = '%s': give yes or no", v);
+	} else if (!strcmp(k, "keep_images")) {
+		if (!parse_bool(v, &c->keep_images))
+			perr(p, p->line, "keep_images = '%s': give yes or no", v);
+	} else
+		perr(p, p->line, "unknown key '%s' in [lab]; known keys: %s", k, lab_keys);
+}
+
+static void key_devices(struct parse *p, const char *k, const char *v)
+{
+	struct lab_cfg *c = p->cfg;
+
+	if (!strcmp(k, "image_dir")) {
+		set_str(&c->image_dir, v);
+		c->image_dir_line = p->line;
+	} else if (!strcmp(k, "db_dev")) {
+		set_str(&c->db_dev, v);
+		c->db_dev_line = p->line;
+	} else if (!strcmp(k, "log_dev")) {
+		set_str(&c->log_dev, v);
+		c->log_dev_line = p->line;
+	} else if (!strcmp(k, "db_size")) {
+		if (parse_size(v, &c->db_image_size) || c->db_image_size < 64 * MiB)
+			perr(p, p->line, "db_size = '%s': give the database image size, at least 64M, "
+			     "e.g. 3G", v);
+	} else if (!strcmp(k, "log_size")) {
+		if (parse_size(v, &c->log_image_size) || c->log_image_size < 64 * MiB)
+			perr(p, p->line, "log_size = '%s': give the log image size, at least 64M, "
+			     "e.g. 1G", v);
+	} else if (!strcmp(k, "force")) {
+		if (!parse_bool(v, &c->force))
+			perr(p, p->line, "force = '%s': give yes or no", v);
+	} else
+		perr(p, p->line, "unknown key '%s' in [devices]; known keys: %s", k, dev_keys);
+}
+
+static void key_workload(struct parse *p, const char *k, const char *v)
+{
+	struct lab_cfg *c = p->cfg;
+	uint64_t n;
+
+	if (!strcmp(k, "name")) {
+		static const char *const ok[] = { "jetstress", "randread", "randwrite", "randrw",
+						  "seqwrite" };
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(ok) && strcmp(v, ok[i]); i++)
+			;
+		if (i == ARRAY_SIZE(ok))
+			perr(p, p->line, "name = '%s': unknown workload; give jetstress, randread, "
+			     "randwrite, randrw or seqwrite", v);
+		else
+			set_str(&c->workload, v);
+	} else if (!strcmp(k, "threads")) {
+		int cnt = parse_list_u64(v, c->threads, LAB_MAX_THREADS);
+
+		if (cnt < 0) {
+			perr(p, p->line, "threads = '%s': give a thread count or a list such as 4,8,12 "
+			     "(at most %d entries)", v, LAB_MAX_THREADS);
+			return;
+		}
+		for (int i = 0; i < cnt; i++)
+			if (c->threads[i] < 1 || c->threads[i] > 256) {
+				perr(p, p->line, "threads = '%s': %llu is not a valid thread count; each "
+				     "must be 1 to 256", v, (unsigned long long)c->threads[i]);
+				return;
+			}
+		c->nthreads = cnt;
+	} else if (!strcmp(k, "databases")) {
+		if (parse_u64(v, 1, 64, &n))
+			perr(p, p->line, "databases = '%s': give 1 to 64", v);
+		else
+			c->databases = (unsigned int)n;
+	} else if (!strcmp(k, "db_size")) {
+		if (parse_size(v, &c->db_size) || c->db_size < 16 * MiB || c->db_size % (32 * KiB))
+			perr(p, p->line, "db_size = '%s': give each database's size, a multiple of "
+			     "32K and at least 16M, e.g. 1G", v);
+	} else if (!strcmp(k, "duration")) {
+		if (parse_duration(v, &c->duration_ns) || c->duration_ns < NSEC_PER_SEC)
+			perr(p, p->line, "duration = '%s': give a time of at least 1s, e.g. 60s or 2h",
+			     v);
+	} else if (!strcmp(k, "warmup")) {
+		if (parse_duration(v, &c->warmup_ns))
+			perr(p, p->line, "warmup = '%s': give a time, e.g. 0, 10s or 5m", v);
+		c->warmup_set = true;
+	} else if (!strcmp(k, "seed")) {
+		if (parse_u64(v, 0, INT64_MAX, &c->seed))
+			perr(p, p->line, "seed = '%s': give a whole number", v);
+	} else if (!strcmp(k, "bs")) {
+		if (parse_size(v, &c->bs) || !c->bs)
+			perr(p, p->line, "bs = '%s': give a block size such as 4k", v);
+	} else if (!strcmp(k, "iodepth")) {
+		if (parse_u64(v, 1, 1024, &n))
+			perr(p, p->line, "iodepth = '%s': give 1 to 1024", v);
+		else
+			c->iodepth = (unsigned int)n;
+	} else if (!strcmp(k, "engine")) {
+		if (strcmp(v, "io_uring") && strcmp(v, "psync"))
+			perr(p, p->line, "engine = '%s': give io_uring or psync", v);
+		else
+			set_str(&c->engine, v);
+	} else if (!strcmp(k, "bdm_rate")) {
+		char *end;
+		double d = strtod(v, &end);
+
+		if (end == v || *end || !(d >= 0))
+			perr(p, p->line, "bdm_rate = '%s': give MB/s per database, e.g. 1; 0 is off", v);
+		else
+			set_str(&c->bdm_rate, v);
+	} else if (!strcmp(k, "compressibility")) {
+		if (parse_u64(v, 0, 100, &n))
+			perr(p, p->line, "compressibility = '%s': give a percentage 0 to 100", v);
+		else
+			c->compressibility = (unsigned int)n;
+	} else if (!strcmp(k, "cache")) {
+		if (parse_size(v, &c->cache_size))
+			perr(p, p->line, "cache = '%s': give a size such as 64M", v);
+	} else
+		perr(p, p->line, "unknown key '%s' in [workload]; known keys: %s", k, wl_keys);
+}
+
+static void key_fs(struct parse *p, struct lab_fs *f, const char *k, const char *v)
+{
+	if (!strcmp(k, "fs")) {
+		set_str(&f->fs, v);
+	} else if (!strcmp(k, "mkfs_opts")) {
+		set_str(&f->mkfs_opts, v);
+	} else if (!strcmp(k, "mount_opts")) {
+		set_str(&f->mount_opts, v);
+	} else if (!strcmp(k, "cluster")) {
+		uint64_t sz;
+
+		if (parse_size(v, &sz) || !sz)
+			perr(p, p->line, "cluster = '%s': give a size such as 4K or 64K", v);
+		else
+			set_str(&f->cluster, v);
+	} else
+		perr(p, p->line, "unknown key '%s' in [fs %s]; known keys: %s", k, f->name, fs_keys);
+}
+
+/* "[fs NAME]" with a valid label-like NAME. */
+static struct lab_fs *new_fs_section(struct parse *p, const char *section)
+{
+	struct lab_cfg *c = p->cfg;
+	const char *name = section + 3;
+	struct lab_fs *f;
+	size_t n;
+
+	while (*name == ' ')
+		name++;
+	n = strlen(name);
+	if (!n || n > 48 || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789._+-") != n) {
+		perr(p, p->section_line, "[%s]: give the filesystem a name of letters, digits, '.', "
+		     "'_', '+' or '-', e.g. [fs ext4] or [fs xfs-nobarrier]", section);
+		return NULL;
+	}
+	f = fs_section(p, name);
+	if (f)
+		return f;
+	if (c->nfs == LAB_MAX_FS) {
+		perr(p, p->section_line, "more than %d [fs ...] sections", LAB_MAX_FS);
+		return NULL;
+	}
+	f = &c->fs[c->nfs++];
+	f->name = xstrdup(name);
+	f->line = p->section_line;
+	return f;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse *p = user;
+
+	if (!strcmp(section, "lab")) {
+		key_lab(p, name, value);
+	} else if (!strcmp(section, "devices")) {
+		key_devices(p, name, value);
+	} else if (!strcmp(section, "workload")) {
+		key_workload(p, name, value);
+	} else if (!strncmp(section, "fs ", 3)) {
+		struct lab_fs *f = fs_section(p, section + 3 + strspn(section + 3, " "));
+
+		if (f) /* NULL: the reader already reported a bad name */
+			key_fs(p, f, name, value);
+	} else if (!*section) {
+		perr(p, p->line, "'%s' is outside any section; put it under [lab], [devices], "
+		     "[workload] or [fs NAME]", name);
+	}
+	/* keys of an unknown section: the reader reported the section once */
+	return 1; /* keep going: report every problem */
+}
+
+static const char *const known_fs[] = { "ext4", "xfs", "ntfs", "btrfs" };
+
+static void check_required(struct parse *p)
+{
+	struct lab_cfg *c = p->cfg;
+
+	if (!c->nfs)
+		perr(p, p->line, "no [fs NAME] section: name at least one filesystem, e.g. [fs ext4]");
+	for (int i = 0; i < c->nfs; i++) {
+		struct lab_fs *f = &c->fs[i];
+		size_t k;
+
+		if (!f->fs)
+			f->fs = xstrdup(f->name);
+		for (k = 0; k < ARRAY_SIZE(known_fs) && strcmp(f->fs, known_fs[k]); k++)
+			;
+		if (!strcmp(f->fs, "refs"))
+			perr(p, f->line, "[fs %s]: ReFS can only be formatted by Windows; run ReFS cells "
+			     "on the Windows side of the lab", f->name);
+		else if (k == ARRAY_SIZE(known_fs))
+			perr(p, f->line, "[fs %s]: unknown filesystem '%s'; add fs = ext4, xfs, ntfs or "
+			     "btrfs to the section", f->name, f->fs);
+	}
+	if (!p->seen_devices)
+		perr(p, p->line, "no [devices] section: give image_dir (loop devices on sparse "
+		     "images) or db_dev and log_dev");
+	else if (c->image_dir && (c->db_dev || c->log_dev))
+		perr(p, c->image_dir_line, "[devices]: give either image_dir or db_dev/log_dev, not "
+		     "both");
+	else if (!c->image_dir && (!c->db_dev || !c->log_dev))
+		perr(p, c->devices_line, "[devices]: missing device: give image_dir, or both db_dev "
+		     "and log_dev (separate devices for the database and the log)");
+	else if (c->db_dev && c->log_dev && !strcmp(c->db_dev, c->log_dev))
+		perr(p, c->log_dev_line, "[devices]: db_dev and log_dev are the same device; the lab "
+		     "formats them separately, give two devices");
+	if (!p->seen_workload)
+		perr(p, p->line, "no [workload] section: give at least duration and db_size");
+	if (c->baseline && !fs_section(p, c->baseline)) {
+		bool label_ok = false;
+
+		/* a sweep's labels are NAME-Nt */
+		for (int i = 0; i < c->nfs && !label_ok; i++)
+			label_ok = !strncmp(c->baseline, c->fs[i].name, strlen(c->fs[i].name));
+		if (!label_ok)
+			perr(p, p->line, "baseline = '%s' names no [fs ...] section", c->baseline);
+	}
+	if (c->image_dir && c->db_image_size &&
+	    c->db_image_size < (uint64_t)c->databases * c->db_size + 64 * MiB)
+		perr(p, c->devices_line, "[devices] db_size %llu MiB cannot hold %u database(s) of "
+		     "%llu MiB plus filesystem overhead; raise it to at least %llu MiB",
+		     (unsigned long long)(c->db_image_size / MiB), c->databases,
+		     (unsigned long long)(c->db_size / MiB),
+		     (unsigned long long)((c->databases * c->db_size * 11 / 10 + 256 * MiB) / MiB));
+}
+
+int lab_cfg_load(struct lab_cfg *cfg, const char *path)
+{
+	struct parse p = { .cfg = cfg };
+	int ret;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->path = xstrdup(path);
+	cfg->repeats = 1;
+	cfg->databases = 1;
+	cfg->iodepth = 1;
+	cfg->threads[0] = 8;
+	cfg->nthreads = 1;
+	cfg->db_size = 4 * GiB;
+	cfg->duration_ns = 2 * 3600 * NSEC_PER_SEC; /* Jetstress's customary two hours */
+	cfg->seed = 1;
+	cfg->bs = 32 * KiB;
+	cfg->workload = xstrdup("jetstress");
+	cfg->engine = xstrdup("io_uring");
+	cfg->db_image_size = 0;
+	cfg->log_image_size = 0;
+	cfg->output = NULL;
+
+	p.f = fopen(path, "re");
+	if (!p.f)
+		return input_error("%s: cannot open the lab config (%s)", path, strerror(errno));
+	ini_allow_multiline = false;
+	ini_allow_inline_comments = true;
+	ini_inline_comment_prefixes = (char *)";#";
+	ret = ini_parse_stream(reader, &p, handler, &p);
+	fclose(p.f);
+	if (ret > 0 && !p.errors)
+		perr(&p, ret, "cannot parse this line; lines are [section], key = value, or ; comments");
+	if (ret < 0)
+		return input_error("%s: cannot read the lab config", path);
+	if (!cfg->db_image_size)
+		cfg->db_image_size = MAX((uint64_t)cfg->databases * cfg->db_size * 11 / 10 + 512 * MiB,
+					 1 * GiB);
+	if (!cfg->log_image_size)
+		cfg->log_image_size = MAX((uint64_t)cfg->databases * 64 * MiB + 256 * MiB, 512 * MiB);
+	check_required(&p);
+	return p.errors ? -FSLAB_EINPUT : 0;
+}
+
+void lab_cfg_release(struct lab_cfg *c)
+{
+	free(c->path);
+	free(c->title);
+	free(c->output);
+	free(c->baseline);
+	free(c->image_dir);
+	free(c->db_dev);
+	free(c->log_dev);
+	free(c->workload);
+	free(c->engine);
+	free(c->bdm_rate);
+	for (int i = 0; i < c->nfs; i++) {
+		free(c->fs[i].name);
+		free(c->fs[i].fs);
+		free(c->fs[i].mkfs_opts);
+		free(c->fs[i].mount_opts);
+		free(c->fs[i].cluster);
+	}
+	memset(c, 0, sizeof(*c));
+}
+
+unsigned int lab_cfg_ncells(const struct lab_cfg *c)
+{
+	return (unsigned int)c->nfs * (unsigned int)c->nthreads * c->repeats;
+}

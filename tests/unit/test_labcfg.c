@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/* test_labcfg.c: lab configs: defaults, thread lists, and every bad config named file:line. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "labcfg.h"
+#include "util.h"
+
+static char path[64];
+static char errors[8192];
+
+/* Load text as a config; stderr (the error lines) lands in errors[]. */
+static int load(const char *text, struct lab_cfg *cfg)
+{
+	char errpath[] = "/tmp/fslab-labcfg-err.XXXXXX";
+	int fd = mkstemp(errpath), saved = dup(2), ret;
+	FILE *f;
+	ssize_t n;
+
+	strcpy(path, "/tmp/fslab-labcfg.XXXXXX");
+	f = fdopen(mkstemp(path), "w");
+	fputs(text, f);
+	fclose(f);
+	fflush(stderr);
+	dup2(fd, 2);
+	ret = lab_cfg_load(cfg, path);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, errors, sizeof(errors) - 1, 0);
+	errors[n > 0 ? n : 0] = 0;
+	close(fd);
+	unlink(errpath);
+	unlink(path);
+	return ret;
+}
+
+/* errors contains "PATH:LINE: ...needle..." */
+static void assert_error_at(int line, const char *needle)
+{
+	char want[128];
+
+	snprintf(want, sizeof(want), "%s:%d: ", path, line);
+	if (!strstr(errors, want) || !strstr(errors, needle)) {
+		fprintf(stderr, "expected %s...%s in:\n%s", want, needle, errors);
+		fail();
+	}
+}
+
+static const char good[] =
+	"; a comment\n"
+	"[lab]\n"
+	"title = A vs B\n"
+	"repeats = 2\n"
+	"\n"
+	"[devices]\n"
+	"image_dir = /var/tmp/x   ; inline comment\n"
+	"\n"
+	"[workload]\n"
+	"threads = 4, 8,12\n"
+	"db_size = 1G\n"
+	"duration = 90s\n"
+	"\n"
+	"[fs ext4]\n"
+	"\n"
+	"[fs xfs-big]\n"
+	"fs = xfs\n"
+	"mkfs_opts = -i size=512\n";
+
+static void test_good(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load(good, &c), 0);
+	assert_string_equal(c.title, "A vs B");
+	assert_int_equal(c.repeats, 2);
+	assert_string_equal(c.image_dir, "/var/tmp/x");
+	assert_int_equal(c.nthreads, 3);
+	assert_int_equal(c.threads[0], 4);
+	assert_int_equal(c.threads[2], 12);
+	assert_int_equal(c.db_size, GiB);
+	assert_int_equal(c.duration_ns, 90 * NSEC_PER_SEC);
+	assert_int_equal(c.seed, 1);
+	assert_string_equal(c.workload, "jetstress");
+	assert_int_equal(c.nfs, 2);
+	assert_string_equal(c.fs[0].name, "ext4");
+	assert_string_equal(c.fs[0].fs, "ext4");
+	assert_string_equal(c.fs[1].name, "xfs-big");
+	assert_string_equal(c.fs[1].fs, "xfs");
+	assert_string_equal(c.fs[1].mkfs_opts, "-i size=512");
+	assert_int_equal(lab_cfg_ncells(&c), 2 * 3 * 2);
+	/* image sizes default to what the databases need */
+	assert_true(c.db_image_size >= GiB + GiB / 10);
+	lab_cfg_release(&c);
+}
+
+static void test_default_duration(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load("[devices]\nimage_dir=/x\n[workload]\ndb_size=64M\n[fs btrfs]\n", &c), 0);
+	assert_int_equal(c.duration_ns, 7200 * NSEC_PER_SEC); /* two hours, as Jetstress */
+	assert_int_equal(c.nthreads, 1);
+	assert_int_equal(c.threads[0], 8);
+	lab_cfg_release(&c);
+}
+
+static void test_bad(void **state)
+{
+	static const struct {
+		const char *text;
+		int line;
+		const char *needle;
+	} cases[] = {
+		/* unknown key */
+		{ "[devices]\nimage_dir=/x\n[workload]\nthreds = 4\n[fs ext4]\n", 4, "unknown key 'threds'" },
+		{ "[lab]\ncolour = red\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 2, "unknown key 'colour'" },
+		{ "[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\nblocksize = 4k\n", 5, "unknown key 'blocksize'" },
+		/* unknown section */
+		{ "[devices]\nimage_dir=/x\n[workload]\n[filesystem ext4]\n[fs ext4]\n", 4, "unknown section" },
+		/* missing device */
+		{ "[lab]\n[devices]\n\n[workload]\n[fs ext4]\n", 2, "missing device" },
+		{ "[devices]\ndb_dev = /dev/sdb\n[workload]\n[fs ext4]\n", 1, "missing device" },
+		/* duration 0 */
+		{ "[devices]\nimage_dir=/x\n[workload]\nduration = 0\n[fs ext4]\n", 4, "duration = '0'" },
+		/* thread list with 0 */
+		{ "[devices]\nimage_dir=/x\n[workload]\nthreads = 4,0,12\n[fs ext4]\n", 4, "0 is not a valid thread count" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nthreads = 4,,8\n[fs ext4]\n", 4, "threads" },
+		/* other bad values */
+		{ "[devices]\nimage_dir=/x\n[workload]\ndb_size = lots\n[fs ext4]\n", 4, "db_size = 'lots'" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nname = oltp\n[fs ext4]\n", 4, "unknown workload" },
+		{ "[lab]\nrepeats = 0\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 2, "repeats" },
+		{ "[devices]\nimage_dir=/x\nforce = maybe\n[workload]\n[fs ext4]\n", 3, "yes or no" },
+		{ "[devices]\nimage_dir=/x\n[workload]\n[fs zfs]\n", 4, "unknown filesystem 'zfs'" },
+		{ "[devices]\nimage_dir=/x\n[workload]\n[fs refs]\n", 4, "only be formatted by Windows" },
+		{ "[devices]\nimage_dir=/x\n[workload]\n[fs a/b]\n", 4, "give the filesystem a name" },
+		{ "threads = 4\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 1, "outside any section" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nthis line has no equals sign\n[fs ext4]\n", 4, "cannot parse" },
+		{ "[devices]\nimage_dir=/x\ndb_dev=/dev/sdb\nlog_dev=/dev/sdc\n[workload]\n[fs ext4]\n", 2, "not both" },
+		{ "[devices]\ndb_dev=/dev/sdb\nlog_dev=/dev/sdb\n[workload]\n[fs ext4]\n", 3, "same device" },
+		/* no filesystem at all: reported at the end of the file */
+		{ "[devices]\nimage_dir=/x\n[workload]\n", 3, "no [fs NAME] section" },
+	};
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct lab_cfg c;
+
+		assert_int_equal(load(cases[i].text, &c), -FSLAB_EINPUT);
+		assert_error_at(cases[i].line, cases[i].needle);
+		lab_cfg_release(&c);
+	}
+}
+
+static void test_all_errors_listed(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load("[devices]\nimage_dir=/x\n[workload]\nduration = 0\nthreads = 0\n"
+			      "bogus = 1\n[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(4, "duration");
+	assert_error_at(5, "threads");
+	assert_error_at(6, "bogus");
+	lab_cfg_release(&c);
+}
+
+static void test_missing_file(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(lab_cfg_load(&c, "/nonexistent/lab.ini"), -FSLAB_EINPUT);
+	lab_cfg_release(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_default_duration),
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_all_errors_listed),
+		cmocka_unit_test(test_missing_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
