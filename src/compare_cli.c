@@ -1,18 +1,432 @@
 // SPDX-License-Identifier: MIT
-/* compare_cli.c: placeholder until implemented. */
+/* compare_cli.c: `fslab compare` (tables, charts, report) and `fslab sizing` (mailboxes). */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
 #include "cmds.h"
+#include "compare.h"
+#include "plot.h"
+#include "report.h"
+#include "sizing.h"
 #include "util.h"
+
+enum out_format { OUT_TEXT, OUT_MD, OUT_CSV, OUT_JSON };
+
+/* Options shared by compare and sizing. */
+struct cli {
+	struct compare_opts copts;
+	struct sizing_opts sizing;
+	enum out_format format;
+	const char *output, *title;
+	bool force, no_charts;
+};
+
+enum {
+	OPT_BASELINE = 256, OPT_FORMAT, OPT_TITLE, OPT_NO_CHARTS, OPT_ALLOW_MISMATCH,
+	OPT_ALLOW_ABORTED, OPT_FORCE, OPT_MESSAGES, OPT_OVERHEAD, OPT_IOPS_PER_MESSAGE,
+};
+
+static const char compare_usage[] =
+	"usage: fslab compare RESULT.json... [--output DIR [--force]] [--baseline LABEL]\n"
+	"                     [--format text|md|csv|json] [--title \"...\"] [--no-charts]\n"
+	"                     [--allow-mismatch] [--allow-aborted]\n"
+	"                     [--messages-per-day N[,N...]] [--overhead PCT] [--iops-per-message F]\n"
+	"\n"
+	"Compares result files of `fslab run`.  Results with the same label are repeats of one\n"
+	"configuration.  Each cell is a mean with its 95 % confidence interval (repeats, or batch\n"
+	"means over the per-second timeline when a label has one run); a difference is called\n"
+	"significant only when Welch's t-test gives p < 0.05.\n"
+	"\n"
+	"  --output DIR       also write report.md, report.html, tables.csv, compare.json and\n"
+	"                     charts/ (gnuplot) into DIR; an existing non-empty DIR needs --force\n"
+	"  --baseline LABEL   the label the others are compared with (default: the first)\n"
+	"  --format F         what to print: text (default), md, csv or json\n"
+	"  --title TEXT       report title (default \"fslab comparison: A vs B ...\")\n"
+	"  --no-charts        no charts in DIR\n"
+	"  --allow-mismatch   compare results that differ in workload, duration, database size\n"
+	"                     or count, seed or fslab version, with a warning row\n"
+	"  --allow-aborted    show aborted runs, marked ABORTED, instead of refusing them\n"
+	"  --messages-per-day, --overhead, --iops-per-message: the report's sizing section\n"
+	"                     (see fslab sizing --help)\n"
+	"Exit status: 0 ok, 1 failure, 2 bad input (nothing written).\n";
+
+static const char sizing_usage[] =
+	"usage: fslab sizing RESULT.json... [--messages-per-day N[,N...]] [--overhead PCT]\n"
+	"                    [--iops-per-message F] [--format text|md|csv|json] [--allow-aborted]\n"
+	"\n"
+	"Turns achieved transactional IOPS into Exchange mailboxes supported per message profile:\n"
+	"mailboxes = IOPS / (messages/day x F x (1 + PCT/100)).  Defaults: profiles 50,100,...,500\n"
+	"messages/day, F = 0.00067 IOPS per message/day per mailbox (Exchange 2013 sizing:\n"
+	"150 messages/day = 0.101 IOPS), overhead 20 %.  A planning estimate, not a measurement.\n"
+	"Exit status: 0 ok, 2 bad input.\n";
+
+static int parse_double(const char *opt, const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
+		return input_error("%s %s: expected a number from %g to %g", opt, s, min, max);
+	*out = v;
+	return 0;
+}
+
+/* Parse the options of both subcommands; *first gets the index of the first file. */
+static int parse(int argc, char **argv, bool sizing, struct cli *cli, int *first)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "no-charts", no_argument, NULL, OPT_NO_CHARTS },
+		{ "allow-mismatch", no_argument, NULL, OPT_ALLOW_MISMATCH },
+		{ "allow-aborted", no_argument, NULL, OPT_ALLOW_ABORTED },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "messages-per-day", required_argument, NULL, OPT_MESSAGES },
+		{ "overhead", required_argument, NULL, OPT_OVERHEAD },
+		{ "iops-per-message", required_argument, NULL, OPT_IOPS_PER_MESSAGE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, ret = 0, n;
+
+	memset(cli, 0, sizeof(*cli));
+	sizing_opts_default(&cli->sizing);
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		if (sizing && (opt == 'o' || opt == OPT_BASELINE || opt == OPT_TITLE ||
+			       opt == OPT_NO_CHARTS || opt == OPT_ALLOW_MISMATCH || opt == OPT_FORCE)) {
+			const struct option *lo = longopts;
+
+			while (lo->val != opt)
+				lo++;
+			return input_error("sizing: --%s is an option of 'fslab compare'; see 'fslab "
+					   "sizing --help'", lo->name);
+		}
+		switch (opt) {
+		case 'o':
+			cli->output = optarg;
+			break;
+		case OPT_BASELINE:
+			cli->copts.baseline = optarg;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text"))
+				cli->format = OUT_TEXT;
+			else if (!strcmp(optarg, "md"))
+				cli->format = OUT_MD;
+			else if (!strcmp(optarg, "csv"))
+				cli->format = OUT_CSV;
+			else if (!strcmp(optarg, "json"))
+				cli->format = OUT_JSON;
+			else
+				return input_error("--format %s: expected text, md, csv or json", optarg);
+			break;
+		case OPT_TITLE:
+			cli->title = optarg;
+			break;
+		case OPT_NO_CHARTS:
+			cli->no_charts = true;
+			break;
+		case OPT_ALLOW_MISMATCH:
+			cli->copts.allow_mismatch = true;
+			break;
+		case OPT_ALLOW_ABORTED:
+			cli->copts.allow_aborted = true;
+			break;
+		case OPT_FORCE:
+			cli->force = true;
+			break;
+		case OPT_MESSAGES:
+			n = parse_list_u64(optarg, cli->sizing.profiles, SIZING_MAX_PROFILES);
+			if (n <= 0)
+				return input_error("--messages-per-day %s: expected a comma-separated list "
+						   "of up to %d message counts, e.g. 50,150,300", optarg,
+						   SIZING_MAX_PROFILES);
+			for (int i = 0; i < n; i++)
+				if (!cli->sizing.profiles[i])
+					return input_error("--messages-per-day %s: a profile of 0 "
+							   "messages/day sizes nothing", optarg);
+			cli->sizing.nprofiles = (size_t)n;
+			break;
+		case OPT_OVERHEAD:
+			ret = parse_double("--overhead", optarg, 0, 1000, &cli->sizing.overhead_pct);
+			break;
+		case OPT_IOPS_PER_MESSAGE:
+			ret = parse_double("--iops-per-message", optarg, 1e-9, 1,
+					   &cli->sizing.iops_per_message);
+			break;
+		case 'h':
+			fputs(sizing ? sizing_usage : compare_usage, stdout);
+			*first = -1;
+			return 0;
+		default:
+			return input_error("%s: unknown option or missing value '%s'; see 'fslab %s "
+					   "--help'", argv[0], argv[optind - 1], argv[0]);
+		}
+		if (ret)
+			return ret;
+	}
+	if (cli->force && !cli->output)
+		return input_error("--force only makes sense with --output DIR");
+	*first = optind;
+	return 0;
+}
+
+/* An existing non-empty output directory is not clobbered without --force. */
+static int check_output(const struct cli *cli)
+{
+	struct stat st;
+	struct dirent *e;
+	bool empty = true;
+	DIR *d;
+
+	if (!cli->output)
+		return 0;
+	if (stat(cli->output, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		return input_error("--output %s: %s", cli->output, strerror(errno));
+	}
+	if (!S_ISDIR(st.st_mode))
+		return input_error("--output %s: exists and is not a directory; name a new directory",
+				   cli->output);
+	d = opendir(cli->output);
+	if (!d)
+		return input_error("--output %s: %s", cli->output, strerror(errno));
+	while ((e = readdir(d)) && empty)
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	if (!empty && !cli->force)
+		return input_error("--output %s: the directory exists and is not empty; pass --force "
+				   "to overwrite the report in it, or name a new directory",
+				   cli->output);
+	return 0;
+}
+
+/* Render into memory with fn(f, arg) and write dir/name atomically. */
+static int write_out(const char *dir, const char *name, void (*fn)(FILE *f, const void *arg),
+		     const void *arg)
+{
+	char *buf = NULL, *path = path_join(dir, name);
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int ret;
+
+	fn(m, arg);
+	fclose(m);
+	ret = write_file_atomic(path, buf, len);
+	if (ret)
+		fslab_err("%s: cannot write (%s)", path, strerror(-ret));
+	free(buf);
+	free(path);
+	return ret;
+}
+
+/* What the renderers need, behind the void * of write_out(). */
+struct render {
+	const struct compare *c;
+	const struct report_opts *o;
+	const struct sizing_opts *s;
+	enum doc_format fmt;
+};
+
+static void put_json(FILE *f, json_t *j)
+{
+	char *s = json_dumps(j, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+
+	if (s)
+		fprintf(f, "%s\n", s);
+	free(s);
+	json_decref(j);
+}
+
+static void r_article(FILE *f, const void *arg)
+{
+	const struct render *r = arg;
+
+	report_article(f, r->fmt, r->c, r->o);
+}
+
+static void r_tables(FILE *f, const void *arg)
+{
+	const struct render *r = arg;
+
+	report_tables(f, r->fmt, r->c, r->o);
+}
+
+static void r_csv(FILE *f, const void *arg)
+{
+	const struct render *r = arg;
+
+	report_csv(f, r->c);
+}
+
+static void r_json(FILE *f, const void *arg)
+{
+	const struct render *r = arg;
+
+	put_json(f, report_json(r->c, r->o));
+}
+
+static void r_sizing(FILE *f, const void *arg)
+{
+	const struct render *r = arg;
+
+	report_sizing(f, r->fmt, r->c, r->s);
+}
+
+static void r_sizing_csv(FILE *f, const void *arg)
+{
+	const struct render *r = arg;
+
+	report_sizing_csv(f, r->c, r->s);
+}
+
+static void r_sizing_json(FILE *f, const void *arg)
+{
+	const struct render *r = arg;
+
+	put_json(f, report_sizing_json(r->c, r->s));
+}
+
+/* SOURCE_DATE_EPOCH (reproducible builds) or now. */
+static long long generated_at(void)
+{
+	const char *e = getenv("SOURCE_DATE_EPOCH");
+	uint64_t v;
+
+	if (e && !parse_u64(e, 0, INT64_MAX, &v))
+		return (long long)v;
+	return (long long)time(NULL);
+}
+
+static int write_report(const struct cli *cli, const struct compare *c, struct report_opts *o,
+			struct plot_set *ps)
+{
+	struct render r = { .c = c, .o = o, .s = &cli->sizing };
+	int ret;
+
+	ret = mkdir_p(cli->output, 0755);
+	if (ret) {
+		fslab_err("--output %s: cannot create the directory (%s)", cli->output,
+			  strerror(-ret));
+		return ret;
+	}
+	if (!cli->no_charts) {
+		ret = plot_all(c, cli->output, ps);
+		if (ret)
+			return ret;
+		if (ps->skipped)
+			fslab_info("%s", ps->skipped);
+	}
+	o->charts = ps;
+	if ((ret = write_out(cli->output, "tables.csv", r_csv, &r)) ||
+	    (ret = write_out(cli->output, "compare.json", r_json, &r)))
+		return ret;
+	r.fmt = DOC_MD;
+	if ((ret = write_out(cli->output, "report.md", r_article, &r)))
+		return ret;
+	r.fmt = DOC_HTML;
+	return write_out(cli->output, "report.html", r_article, &r);
+}
+
+/* 0 -> ok, -FSLAB_EINPUT -> bad input (2), any other error -> failure (1). */
+static int exit_status(int ret)
+{
+	if (ret == -FSLAB_EINPUT)
+		return FSLAB_EXIT_USAGE;
+	return ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
+}
 
 int cmd_compare(int argc, char **argv)
 {
-	(void)argc;
-	fslab_err("%s: not implemented yet", argv[0]);
-	return FSLAB_EXIT_FAIL;
+	struct report_opts o = { .generated = -1 };
+	struct plot_set ps = { 0 };
+	struct compare c;
+	struct render r;
+	struct cli cli;
+	int first, ret;
+
+	compare_init(&c);
+	ret = parse(argc, argv, false, &cli, &first);
+	if (ret || first < 0)
+		goto out;
+	if ((ret = check_output(&cli)))
+		goto out;
+	ret = compare_build(&c, argv + first, (size_t)(argc - first), &cli.copts);
+	if (ret)
+		goto out;
+	o.title = cli.title;
+	o.sizing = &cli.sizing;
+	o.out_dir = cli.output;
+	if (cli.output) {
+		o.generated = generated_at();
+		ret = write_report(&cli, &c, &o, &ps);
+		if (ret)
+			goto out;
+	}
+	r = (struct render){ .c = &c, .o = &o, .fmt = cli.format == OUT_MD ? DOC_MD : DOC_TEXT };
+	switch (cli.format) {
+	case OUT_CSV:
+		r_csv(stdout, &r);
+		break;
+	case OUT_JSON:
+		r_json(stdout, &r);
+		break;
+	default:
+		r_tables(stdout, &r);
+	}
+	if (cli.output)
+		fslab_info("report written to %s/report.md and %s/report.html%s", cli.output,
+			   cli.output, ps.n ? " (with charts)" : "");
+out:
+	plot_set_release(&ps);
+	compare_release(&c);
+	return exit_status(ret);
 }
 
 int cmd_sizing(int argc, char **argv)
 {
-	(void)argc;
-	fslab_err("%s: not implemented yet", argv[0]);
-	return FSLAB_EXIT_FAIL;
+	struct render r = { 0 };
+	struct compare c;
+	struct cli cli;
+	int first, ret;
+
+	compare_init(&c);
+	ret = parse(argc, argv, true, &cli, &first);
+	if (ret || first < 0)
+		goto out;
+	/* Sizing reads each label on its own: no comparability guard. */
+	cli.copts.no_guard = true;
+	ret = compare_build(&c, argv + first, (size_t)(argc - first), &cli.copts);
+	if (ret)
+		goto out;
+	r.c = &c;
+	r.s = &cli.sizing;
+	switch (cli.format) {
+	case OUT_CSV:
+		r_sizing_csv(stdout, &r);
+		break;
+	case OUT_JSON:
+		r_sizing_json(stdout, &r);
+		break;
+	default:
+		r.fmt = cli.format == OUT_MD ? DOC_MD : DOC_TEXT;
+		r_sizing(stdout, &r);
+	}
+out:
+	compare_release(&c);
+	return exit_status(ret);
 }

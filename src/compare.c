@@ -1,0 +1,851 @@
+// SPDX-License-Identifier: MIT
+/* compare.c: result files -> groups of repeats -> comparability guard -> table model. */
+#include "compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define ROW(id, name, what, kind, cls, role, dir, prec) \
+	{ id, name, what, kind, cls, role, dir, prec, false }
+#define HIDDEN(id, name, kind, cls, dir, prec) \
+	{ id, name, name, kind, cls, NULL, dir, prec, true }
+#define CLASS_ROWS(kind, prefix, suffix, dir, prec) \
+	ROW(prefix "db_read" suffix, NULL, NULL, kind, CLS_DB_READ, NULL, dir, prec), \
+	ROW(prefix "db_write" suffix, NULL, NULL, kind, CLS_DB_WRITE, NULL, dir, prec), \
+	ROW(prefix "log_write" suffix, NULL, NULL, kind, CLS_LOG_WRITE, NULL, dir, prec), \
+	ROW(prefix "bdm_read" suffix, NULL, NULL, kind, CLS_BDM_READ, NULL, dir, prec)
+
+/*
+ * The rows, in the order of the issue (Jetstress's report order).  Rows with a NULL name are
+ * per-class percentile rows whose titles are built from class_titles[] below.
+ */
+const struct metric_def compare_metrics[] = {
+	ROW("runs", "Runs", NULL, MK_RUNS, -1, NULL, DIR_NEUTRAL, 0),
+	ROW("threads", "Threads", NULL, MK_THREADS, -1, NULL, DIR_NEUTRAL, 0),
+	ROW("mismatch", "WARNING: differs from the reference", NULL, MK_MISMATCH, -1, NULL,
+	    DIR_NEUTRAL, 0),
+	ROW("trans_iops", "Achieved transactional IOPS", "transactional IOPS", MK_TRANS_IOPS, -1,
+	    NULL, DIR_HIGHER, 0),
+	ROW("db_read_iops", "I/O database reads/s", "database reads/s", MK_IOPS, CLS_DB_READ, NULL,
+	    DIR_HIGHER, 0),
+	ROW("db_write_iops", "I/O database writes/s", "database writes/s", MK_IOPS, CLS_DB_WRITE,
+	    NULL, DIR_HIGHER, 0),
+	ROW("db_read_lat_avg", "I/O database reads average latency (ms)", "database read latency",
+	    MK_LAT_MEAN, CLS_DB_READ, NULL, DIR_LOWER, 3),
+	ROW("db_write_lat_avg", "I/O database writes average latency (ms)",
+	    "database write latency", MK_LAT_MEAN, CLS_DB_WRITE, NULL, DIR_LOWER, 3),
+	ROW("log_write_iops", "I/O log writes/s", "log writes/s", MK_IOPS, CLS_LOG_WRITE, NULL,
+	    DIR_HIGHER, 0),
+	ROW("log_write_lat_avg", "I/O log writes average latency (ms)", "log write latency",
+	    MK_LAT_MEAN, CLS_LOG_WRITE, NULL, DIR_LOWER, 3),
+	ROW("log_write_avg_bytes", "I/O log writes average bytes", "log write size", MK_AVG_BYTES,
+	    CLS_LOG_WRITE, NULL, DIR_NEUTRAL, 0),
+	ROW("bdm_read_iops", "BDM reads/s", "BDM reads/s", MK_IOPS, CLS_BDM_READ, NULL, DIR_HIGHER,
+	    1),
+	ROW("bdm_read_mbps", "BDM throughput (MB/s)", "BDM throughput", MK_MBPS, CLS_BDM_READ, NULL,
+	    DIR_HIGHER, 2),
+	ROW("total_mbps", "Total throughput (MB/s)", "total throughput", MK_TOTAL_MBPS, -1, NULL,
+	    DIR_HIGHER, 1),
+	CLASS_ROWS(MK_LAT_P99, "", "_lat_p99", DIR_LOWER, 3),
+	CLASS_ROWS(MK_LAT_P999, "", "_lat_p99_9", DIR_LOWER, 3),
+	CLASS_ROWS(MK_LAT_MAX, "", "_lat_max", DIR_LOWER, 3),
+	ROW("db_wa", "Write amplification, database volume", "database volume write amplification",
+	    MK_WA, -1, "db", DIR_LOWER, 2),
+	ROW("log_wa", "Write amplification, log volume", "log volume write amplification", MK_WA,
+	    -1, "log", DIR_LOWER, 2),
+	ROW("cache_reads", "Cache-served reads (database volume)", NULL, MK_CACHE, -1, "db",
+	    DIR_NEUTRAL, 0),
+	ROW("cpu", "Host CPU (%)", "host CPU", MK_CPU, -1, NULL, DIR_LOWER, 1),
+	ROW("verdict", "Verdict", NULL, MK_VERDICT, -1, NULL, DIR_NEUTRAL, 0),
+	/* for the charts */
+	HIDDEN("db_read_mbps", "database read throughput (MB/s)", MK_MBPS, CLS_DB_READ, DIR_HIGHER,
+	       2),
+	HIDDEN("db_write_mbps", "database write throughput (MB/s)", MK_MBPS, CLS_DB_WRITE,
+	       DIR_HIGHER, 2),
+	HIDDEN("log_write_mbps", "log write throughput (MB/s)", MK_MBPS, CLS_LOG_WRITE, DIR_HIGHER,
+	       2),
+	HIDDEN("bdm_read_lat_avg", "BDM read average latency (ms)", MK_LAT_MEAN, CLS_BDM_READ,
+	       DIR_LOWER, 3),
+};
+const size_t compare_nmetrics = ARRAY_SIZE(compare_metrics);
+
+/* Titles of the generated per-class rows (p99, p99.9, max) and their sentence nouns. */
+static const char *const class_titles[CLS_NR] = {
+	"database reads", "database writes", "log writes", "BDM reads",
+};
+
+static const char *kind_title(enum metric_kind k)
+{
+	switch (k) {
+	case MK_LAT_P99: return "p99 latency";
+	case MK_LAT_P999: return "p99.9 latency";
+	default: return "Maximum latency";
+	}
+}
+
+/* Row titles of the per-class rows are built once, on first use. */
+static char *class_row_names[ARRAY_SIZE(compare_metrics)];
+
+static const struct metric_def *metric_named(size_t i, struct metric_def *tmp)
+{
+	const struct metric_def *m = &compare_metrics[i];
+
+	if (m->name)
+		return m;
+	if (!class_row_names[i])
+		class_row_names[i] = xasprintf("%s, %s (ms)", kind_title(m->kind),
+					       class_titles[m->cls]);
+	*tmp = *m;
+	tmp->name = class_row_names[i];
+	tmp->what = class_row_names[i];
+	return tmp;
+}
+
+bool compare_metric_is_text(const struct metric_def *m)
+{
+	switch (m->kind) {
+	case MK_RUNS:
+	case MK_THREADS:
+	case MK_MISMATCH:
+	case MK_CACHE:
+	case MK_VERDICT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void compare_init(struct compare *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->baseline = -1;
+}
+
+void compare_release(struct compare *c)
+{
+	for (size_t i = 0; i < c->nresults; i++) {
+		result_release(&c->results[i]);
+		free(c->files[i]);
+	}
+	free(c->results);
+	free(c->files);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		free(c->groups[g].label);
+		free(c->groups[g].runs);
+		free(c->groups[g].mismatch);
+	}
+	free(c->groups);
+	for (size_t r = 0; r < c->nrows; r++) {
+		for (size_t g = 0; g < c->ngroups; g++)
+			free(c->rows[r].cells[g].text);
+		free(c->rows[r].cells);
+		free(c->rows[r].deltas);
+		free((void *)c->rows[r].m);
+	}
+	free(c->rows);
+	for (size_t i = 0; i < c->nwarnings; i++)
+		free(c->warnings[i]);
+	free(c->warnings);
+	for (size_t s = 0; s < c->nsweeps; s++) {
+		free(c->sweeps[s].groups);
+		free(c->sweeps[s].eff);
+	}
+	free(c->sweeps);
+	compare_init(c);
+}
+
+/* ---- facts of one result ---- */
+
+const char *compare_result_fs(const struct fslab_result *r)
+{
+	json_t *vols = json_object_get(r->environment, "volumes"), *v, *prep;
+	size_t i;
+
+	json_array_foreach(vols, i, v) {
+		const char *role = json_string_value(json_object_get(v, "role"));
+		const char *fs = json_string_value(json_object_get(v, "fstype"));
+
+		if (role && fs && !strcmp(role, "db"))
+			return fs;
+	}
+	prep = json_object_get(r->environment, "prep");
+	if (json_is_string(json_object_get(prep, "fs")))
+		return json_string_value(json_object_get(prep, "fs"));
+	return r->label;
+}
+
+const struct device_result *compare_device(const struct fslab_result *r, const char *role)
+{
+	for (size_t i = 0; i < r->ndevices; i++)
+		if (r->devices[i].role && !strcmp(r->devices[i].role, role))
+			return &r->devices[i];
+	for (size_t i = 0; i < r->ndevices; i++)
+		if (r->devices[i].role && !strcmp(r->devices[i].role, "db+log"))
+			return &r->devices[i];
+	return NULL;
+}
+
+/* Milliseconds from microseconds, NAN for a class that did no I/O. */
+static double lat_ms(const struct class_result *cl, double us)
+{
+	return cl->ops ? us / 1e3 : NAN;
+}
+
+double compare_run_value(const struct fslab_result *r, const struct metric_def *m)
+{
+	const struct class_result *cl = m->cls >= 0 ? &r->classes[m->cls] : NULL;
+	const struct device_result *d;
+	double sum = 0;
+
+	switch (m->kind) {
+	case MK_TRANS_IOPS:
+		return r->transactional_iops;
+	case MK_IOPS:
+		return cl->iops;
+	case MK_MBPS:
+		return cl->mbps;
+	case MK_TOTAL_MBPS:
+		for (int i = 0; i < CLS_NR; i++)
+			sum += r->classes[i].mbps;
+		return sum;
+	case MK_LAT_MEAN:
+		return lat_ms(cl, cl->lat_us.mean);
+	case MK_AVG_BYTES:
+		return cl->ops ? cl->avg_bytes : NAN;
+	case MK_LAT_P99:
+		return lat_ms(cl, cl->lat_us.p99);
+	case MK_LAT_P999:
+		return lat_ms(cl, cl->lat_us.p99_9);
+	case MK_LAT_MAX:
+		return lat_ms(cl, cl->lat_us.max);
+	case MK_WA:
+		d = compare_device(r, m->role);
+		return d && d->write_amplification > 0 ? d->write_amplification : NAN;
+	case MK_CPU:
+		return r->host.cpu_pct_avg;
+	default:
+		return NAN;
+	}
+}
+
+double compare_limit(const struct compare *c, const char *check, double dflt)
+{
+	for (size_t i = 0; i < c->nresults; i++) {
+		const struct verdict *v = &c->results[i].verdict;
+
+		for (size_t k = 0; k < v->nchecks; k++)
+			if (!strcmp(v->checks[k].name, check) && v->checks[k].limit > 0)
+				return v->checks[k].limit;
+	}
+	return dflt;
+}
+
+/* ---- timeline series for batch means ---- */
+
+static int tl_col(const struct timeline *t, const char *cls, const char *what)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s_%s", cls, what);
+	return timeline_col(t, name);
+}
+
+int compare_timeline_series(const struct timeline *t, const struct metric_def *m, double *num,
+			    double *den)
+{
+	int cols[CLS_NR][2], ncols = 0;
+	double scale = 1;
+	bool weighted = false;
+
+	switch (m->kind) {
+	case MK_TRANS_IOPS:
+		cols[0][0] = tl_col(t, io_class_names[CLS_DB_READ], "ops");
+		cols[1][0] = tl_col(t, io_class_names[CLS_DB_WRITE], "ops");
+		ncols = 2;
+		break;
+	case MK_IOPS:
+		cols[0][0] = tl_col(t, io_class_names[m->cls], "ops");
+		ncols = 1;
+		break;
+	case MK_MBPS:
+		cols[0][0] = tl_col(t, io_class_names[m->cls], "bytes");
+		ncols = 1;
+		scale = 1e-6;
+		break;
+	case MK_TOTAL_MBPS:
+		for (int i = 0; i < CLS_NR; i++)
+			cols[i][0] = tl_col(t, io_class_names[i], "bytes");
+		ncols = CLS_NR;
+		scale = 1e-6;
+		break;
+	case MK_LAT_MEAN: /* sum(ops * mean) / sum(ops), in ms */
+		cols[0][0] = tl_col(t, io_class_names[m->cls], "lat_mean_us");
+		cols[0][1] = tl_col(t, io_class_names[m->cls], "ops");
+		ncols = 1;
+		scale = 1e-3;
+		weighted = true;
+		break;
+	case MK_AVG_BYTES: /* sum(bytes) / sum(ops) */
+		cols[0][0] = tl_col(t, io_class_names[m->cls], "bytes");
+		cols[0][1] = tl_col(t, io_class_names[m->cls], "ops");
+		ncols = 1;
+		weighted = true;
+		break;
+	case MK_CPU:
+		cols[0][0] = timeline_col(t, "cpu_pct");
+		ncols = 1;
+		break;
+	default:
+		return -ENOENT;
+	}
+	for (int i = 0; i < ncols; i++)
+		if (cols[i][0] < 0 || (weighted && cols[i][1] < 0))
+			return -ENOENT;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const double *row = t->data + r * t->ncols;
+		double w = weighted ? row[cols[0][1]] : 1;
+
+		num[r] = 0;
+		den[r] = isfinite(w) ? w : 0;
+		if (den[r] <= 0)
+			continue;
+		for (int i = 0; i < ncols; i++) {
+			double v = row[cols[i][0]];
+
+			if (isfinite(v))
+				num[r] += scale * (m->kind == MK_LAT_MEAN ? v * w : v);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Batch means of a metric pooled over a group's runs into out (room for nruns * STATS_BATCHES).
+ * Returns the number of batch values, or -ENOENT when any run has no usable timeline.
+ */
+static int group_batches(const struct compare *c, const struct cmp_group *g,
+			 const struct metric_def *m, double *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nruns; i++) {
+		const struct timeline *t = &c->results[g->runs[i]].timeline;
+		struct batch_plan bp;
+		double *num, *den;
+		int ret;
+
+		if (stats_batch_plan(t->nrows, &bp))
+			return -ENOENT;
+		num = xcalloc(t->nrows, sizeof(double));
+		den = xcalloc(t->nrows, sizeof(double));
+		ret = compare_timeline_series(t, m, num, den);
+		if (!ret)
+			n += stats_batch_means(num, den, &bp, out + n);
+		free(num);
+		free(den);
+		if (ret)
+			return ret;
+	}
+	return (int)n;
+}
+
+/* ---- text cells ---- */
+
+static char *verdict_text(const struct compare *c, const struct cmp_group *g)
+{
+	char *names = NULL, *out;
+	size_t nfail = 0, nverdict = 0;
+
+	for (size_t i = 0; i < g->nruns; i++) {
+		const struct verdict *v = &c->results[g->runs[i]].verdict;
+
+		if (!v->present)
+			continue;
+		nverdict++;
+		nfail += !v->pass;
+		for (size_t k = 0; k < v->nchecks; k++) {
+			const char *n = v->checks[k].name;
+			char *tmp;
+
+			if (v->checks[k].pass || (names && strstr(names, n)))
+				continue;
+			tmp = names ? xasprintf("%s, %s", names, n) : xstrdup(n);
+			free(names);
+			names = tmp;
+		}
+	}
+	if (!nverdict)
+		out = xstrdup("no verdict");
+	else if (!nfail)
+		out = xstrdup("PASS");
+	else if (nfail == nverdict)
+		out = xasprintf("FAIL (%s)", names ? names : "see the verdict");
+	else
+		out = xasprintf("FAIL in %zu of %zu runs (%s)", nfail, nverdict,
+				names ? names : "see the verdict");
+	free(names);
+	return out;
+}
+
+/* Did a cache serve the database reads of any of the group's runs? */
+static void find_cache(const struct compare *c, struct cmp_group *g)
+{
+	for (size_t i = 0; i < g->nruns; i++) {
+		const struct device_result *d = compare_device(&c->results[g->runs[i]], "db");
+
+		if (d && d->cache_served_reads && !g->cache_served) {
+			g->cache_served = true;
+			g->read_ratio = d->read_ratio;
+		}
+	}
+}
+
+static char *cache_text(const struct compare *c, const struct cmp_group *g)
+{
+	size_t yes = 0, known = 0;
+
+	for (size_t i = 0; i < g->nruns; i++) {
+		const struct device_result *d = compare_device(&c->results[g->runs[i]], "db");
+
+		known += d != NULL;
+		yes += d && d->cache_served_reads;
+	}
+	if (!known)
+		return xstrdup("-");
+	if (!yes)
+		return xstrdup("no");
+	if (yes == known)
+		return xasprintf("YES (device read ratio %.2f)", g->read_ratio);
+	return xasprintf("YES in %zu of %zu runs", yes, known);
+}
+
+static char *text_cell(const struct compare *c, const struct cmp_group *g,
+		       const struct metric_def *m)
+{
+	switch (m->kind) {
+	case MK_RUNS:
+		return g->aborted ? xasprintf("%zu ABORTED", g->nruns) : xasprintf("%zu", g->nruns);
+	case MK_THREADS:
+		return xasprintf("%u", g->threads);
+	case MK_MISMATCH:
+		return xstrdup(g->mismatch ? g->mismatch : "-");
+	case MK_CACHE:
+		return cache_text(c, g);
+	default:
+		return verdict_text(c, g);
+	}
+}
+
+/* ---- cells and deltas ---- */
+
+static void fill_cell(const struct compare *c, const struct cmp_group *g,
+		      const struct metric_def *m, struct cmp_cell *cell)
+{
+	double *vals = xcalloc(g->nruns, sizeof(double));
+	double *batches = NULL;
+	struct sample runs;
+	int nb = -ENOENT;
+
+	for (size_t i = 0; i < g->nruns; i++)
+		vals[i] = compare_run_value(&c->results[g->runs[i]], m);
+	stats_sample(vals, g->nruns, &runs);
+	cell->s = runs;
+	if (!runs.n) {
+		cell->kind = CELL_NONE;
+		goto out;
+	}
+	if (c->method == CMP_BATCH) {
+		batches = xcalloc(g->nruns * STATS_BATCHES, sizeof(double));
+		nb = group_batches(c, g, m, batches);
+	}
+	if (nb >= 2) {
+		/* Point estimate: the runs' own value (what `fslab run` printed); spread: batches. */
+		struct sample b;
+
+		stats_sample(batches, (size_t)nb, &b);
+		cell->kind = CELL_BATCH;
+		cell->s.n = b.n;
+		cell->s.sd = b.sd;
+		cell->s.half = b.half;
+	} else if (runs.n >= 2) {
+		cell->kind = CELL_REPEATS;
+	} else {
+		cell->kind = CELL_VALUE;
+		cell->s.half = NAN;
+	}
+out:
+	free(vals);
+	free(batches);
+}
+
+static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row *row,
+		       struct cmp_delta *d)
+{
+	const struct cmp_group *g = &c->groups[gi];
+	const struct cmp_cell *a = &row->cells[gi], *b;
+	struct welch w;
+
+	memset(d, 0, sizeof(*d));
+	d->base = g->base;
+	if (g->base < 0 || compare_metric_is_text(row->m))
+		return;
+	b = &row->cells[g->base];
+	if (a->kind == CELL_NONE || b->kind == CELL_NONE)
+		return;
+	d->present = true;
+	d->abs = a->s.mean - b->s.mean;
+	d->pct = b->s.mean != 0 ? d->abs / fabs(b->s.mean) * 100 : NAN;
+	d->sig = SIG_NA;
+	if (g->aborted || c->groups[g->base].aborted)
+		d->na_why = "aborted run";
+	else if (g->cache_served || c->groups[g->base].cache_served)
+		d->na_why = "cache-served reads"; /* measures a cache, not the device: never a win */
+	else if (a->kind == CELL_VALUE || b->kind == CELL_VALUE)
+		d->na_why = "single values";
+	else if (a->kind != b->kind)
+		d->na_why = "different methods";
+	else if (stats_welch(&a->s, &b->s, &w))
+		d->na_why = "too few samples";
+	else {
+		d->p = w.p;
+		d->sig = w.p < STATS_ALPHA ? SIG_YES : SIG_NO;
+		if (d->sig == SIG_YES)
+			d->better = (int)row->m->dir * (d->abs > 0 ? 1 : -1);
+	}
+}
+
+static void compute_rows(struct compare *c)
+{
+	c->rows = xcalloc(compare_nmetrics, sizeof(*c->rows));
+	for (size_t i = 0; i < compare_nmetrics; i++) {
+		struct metric_def tmp, *m = xmalloc(sizeof(*m));
+		struct cmp_row *row;
+
+		*m = *metric_named(i, &tmp);
+		if ((m->kind == MK_THREADS && !c->threads_differ) ||
+		    (m->kind == MK_MISMATCH && !c->nwarnings)) {
+			free(m);
+			continue;
+		}
+		row = &c->rows[c->nrows++];
+		row->m = m;
+		row->cells = xcalloc(c->ngroups, sizeof(*row->cells));
+		row->deltas = xcalloc(c->ngroups, sizeof(*row->deltas));
+		for (size_t g = 0; g < c->ngroups; g++) {
+			if (compare_metric_is_text(m)) {
+				row->cells[g].kind = CELL_TEXT;
+				row->cells[g].text = text_cell(c, &c->groups[g], m);
+			} else {
+				fill_cell(c, &c->groups[g], m, &row->cells[g]);
+			}
+		}
+		for (size_t g = 0; g < c->ngroups; g++)
+			fill_delta(c, g, row, &row->deltas[g]);
+	}
+}
+
+const struct cmp_row *compare_row(const struct compare *c, const char *id)
+{
+	for (size_t r = 0; r < c->nrows; r++)
+		if (!strcmp(c->rows[r].m->id, id))
+			return &c->rows[r];
+	return NULL;
+}
+
+double compare_mean(const struct compare *c, const char *id, size_t g)
+{
+	const struct cmp_row *row = compare_row(c, id);
+
+	return row && row->cells[g].kind != CELL_NONE ? row->cells[g].s.mean : NAN;
+}
+
+/* ---- loading, grouping, the guard ---- */
+
+static void strv_push(char ***v, size_t *n, char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(char *));
+	(*v)[(*n)++] = s;
+}
+
+/* Append ", <formatted>" (or just it, for the first) to *s. */
+static void appendf(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void appendf(char **s, const char *fmt, ...)
+{
+	char *what, *tmp;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&what, fmt, ap) < 0)
+		what = NULL;
+	va_end(ap);
+	if (!what)
+		return;
+	tmp = *s ? xasprintf("%s, %s", *s, what) : xstrdup(what);
+	free(*s);
+	free(what);
+	*s = tmp;
+}
+
+/* How r differs from ref in what must be equal for a comparison; heap string or NULL. */
+static char *differences(const struct fslab_result *r, const struct fslab_result *ref,
+			 bool same_label)
+{
+	const struct run_config *a = &r->config, *b = &ref->config;
+	const char *va = r->fslab_version ? r->fslab_version : "?";
+	const char *vb = ref->fslab_version ? ref->fslab_version : "?";
+	char *out = NULL, x[32], y[32];
+
+	if (strcmp(a->workload, b->workload))
+		appendf(&out, "workload %s vs %s", a->workload, b->workload);
+	if (a->duration_s != b->duration_s)
+		appendf(&out, "duration %gs vs %gs", a->duration_s, b->duration_s);
+	if (a->db_size != b->db_size)
+		appendf(&out, "db size %s vs %s", fmt_size(x, sizeof(x), a->db_size),
+			fmt_size(y, sizeof(y), b->db_size));
+	if (a->databases != b->databases)
+		appendf(&out, "databases %u vs %u", a->databases, b->databases);
+	if (a->seed != b->seed)
+		appendf(&out, "seed %llu vs %llu", (unsigned long long)a->seed,
+			(unsigned long long)b->seed);
+	if (strcmp(va, vb))
+		appendf(&out, "fslab version %s vs %s", va, vb);
+	/* Repeats of one label must be the same configuration, threads included. */
+	if (same_label && a->threads != b->threads)
+		appendf(&out, "threads %u vs %u within label '%s'", a->threads, b->threads, r->label);
+	return out;
+}
+
+/* Group index of (label, aborted), created when new. */
+static size_t group_of(struct compare *c, size_t ri)
+{
+	const struct fslab_result *r = &c->results[ri];
+	struct cmp_group *g;
+
+	for (size_t i = 0; i < c->ngroups; i++) {
+		g = &c->groups[i];
+		if (g->aborted == r->aborted &&
+		    !strcmp(c->results[g->runs[0]].label, r->label))
+			return i;
+	}
+	c->groups = xrealloc(c->groups, (c->ngroups + 1) * sizeof(*c->groups));
+	g = &c->groups[c->ngroups];
+	memset(g, 0, sizeof(*g));
+	g->label = r->aborted ? xasprintf("%s [ABORTED]", r->label) : xstrdup(r->label);
+	g->fs = compare_result_fs(r);
+	g->threads = r->config.threads;
+	g->aborted = r->aborted;
+	g->base = -1;
+	return c->ngroups++;
+}
+
+static int guard(struct compare *c, const struct compare_opts *o)
+{
+	const struct fslab_result *ref = &c->results[0];
+	int ret = 0;
+
+	for (size_t i = 1; i < c->nresults; i++) {
+		const struct fslab_result *r = &c->results[i];
+		const struct fslab_result *first = NULL;
+		char *diff, *rep;
+
+		/* the first run of the same label, to check repeats against */
+		for (size_t k = 0; k < i && !first; k++)
+			if (!strcmp(c->results[k].label, r->label))
+				first = &c->results[k];
+		diff = differences(r, ref, false);
+		rep = first ? differences(r, first, true) : NULL;
+		if (rep && strstr(rep, "within label")) {
+			const char *t = strstr(rep, "threads");
+
+			appendf(&diff, "%s", t);
+		}
+		free(rep);
+		if (!diff)
+			continue;
+		if (!o->allow_mismatch) {
+			ret = input_error("%s: not comparable with %s: %s; compare like with like, or "
+					  "pass --allow-mismatch to show them with a warning",
+					  c->files[i], c->files[0], diff);
+		} else {
+			size_t gi = group_of(c, i);
+			struct cmp_group *g = &c->groups[gi];
+
+			strv_push(&c->warnings, &c->nwarnings,
+				  xasprintf("%s differs from %s: %s", c->files[i], c->files[0], diff));
+			if (!g->mismatch || !strstr(g->mismatch, diff))
+				appendf(&g->mismatch, "%s", diff);
+		}
+		free(diff);
+	}
+	return ret;
+}
+
+/* Delta targets: the baseline, or in a thread sweep the baseline filesystem's group with the
+ * same thread count. */
+static void assign_bases(struct compare *c)
+{
+	const struct cmp_group *bl = &c->groups[c->baseline];
+
+	for (size_t g = 0; g < c->ngroups; g++) {
+		c->groups[g].base = (int)g == c->baseline ? -1 : c->baseline;
+		if (!c->threads_differ || (int)g == c->baseline)
+			continue;
+		for (size_t h = 0; h < c->ngroups; h++) {
+			const struct cmp_group *x = &c->groups[h];
+
+			if (x->aborted || strcmp(x->fs, bl->fs) || x->threads != c->groups[g].threads)
+				continue;
+			if (h != g)
+				c->groups[g].base = (int)h;
+			break;
+		}
+	}
+}
+
+static int cmp_threads(const void *a, const void *b, void *arg)
+{
+	const struct compare *c = arg;
+	unsigned int x = c->groups[*(const size_t *)a].threads;
+	unsigned int y = c->groups[*(const size_t *)b].threads;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Filesystems run at >= 2 thread counts, with the scaling efficiency of each point. */
+static void find_sweeps(struct compare *c)
+{
+	const struct cmp_row *iops = compare_row(c, "trans_iops");
+
+	for (size_t g = 0; g < c->ngroups; g++) {
+		struct cmp_sweep sw = { .fs = c->groups[g].fs };
+		bool seen = false;
+
+		if (c->groups[g].aborted)
+			continue;
+		for (size_t s = 0; s < c->nsweeps && !seen; s++)
+			seen = !strcmp(c->sweeps[s].fs, sw.fs);
+		if (seen)
+			continue;
+		sw.groups = xcalloc(c->ngroups, sizeof(size_t));
+		for (size_t h = g; h < c->ngroups; h++) {
+			const struct cmp_group *x = &c->groups[h];
+			bool dup = false;
+
+			if (x->aborted || strcmp(x->fs, sw.fs))
+				continue;
+			for (size_t k = 0; k < sw.n; k++)
+				dup |= c->groups[sw.groups[k]].threads == x->threads;
+			if (!dup)
+				sw.groups[sw.n++] = h;
+		}
+		if (sw.n < 2) {
+			free(sw.groups);
+			continue;
+		}
+		qsort_r(sw.groups, sw.n, sizeof(size_t), cmp_threads, c);
+		sw.eff = xcalloc(sw.n, sizeof(double));
+		for (size_t k = 0; k < sw.n; k++) {
+			double i0 = iops->cells[sw.groups[0]].s.mean, ik = iops->cells[sw.groups[k]].s.mean;
+			double t0 = c->groups[sw.groups[0]].threads, tk = c->groups[sw.groups[k]].threads;
+
+			sw.eff[k] = i0 > 0 && t0 > 0 ? ik / (i0 * tk / t0) * 100 : NAN;
+		}
+		c->sweeps = xrealloc(c->sweeps, (c->nsweeps + 1) * sizeof(*c->sweeps));
+		c->sweeps[c->nsweeps++] = sw;
+	}
+}
+
+static int pick_baseline(struct compare *c, const struct compare_opts *o)
+{
+	c->baseline = -1;
+	for (size_t g = 0; g < c->ngroups && c->baseline < 0; g++) {
+		const struct cmp_group *x = &c->groups[g];
+
+		if (o->baseline ? !strcmp(c->results[x->runs[0]].label, o->baseline) && !x->aborted
+				: !x->aborted)
+			c->baseline = (int)g;
+	}
+	if (c->baseline >= 0)
+		return 0;
+	if (o->baseline) {
+		char *labels = NULL;
+		int ret;
+
+		for (size_t g = 0; g < c->ngroups; g++)
+			appendf(&labels, "%s", c->groups[g].label);
+		ret = input_error("--baseline %s: no result has that label (labels: %s); name one of "
+				  "them", o->baseline, labels);
+		free(labels);
+		return ret;
+	}
+	c->baseline = 0; /* only aborted groups, shown with --allow-aborted */
+	return 0;
+}
+
+int compare_build(struct compare *c, char *const *files, size_t n, const struct compare_opts *o)
+{
+	int ret = 0;
+
+	compare_init(c);
+	if (!n)
+		return input_error("no result files given; usage: fslab compare RESULT.json...");
+	c->results = xcalloc(n, sizeof(*c->results));
+	c->files = xcalloc(n, sizeof(char *));
+	for (size_t i = 0; i < n; i++) {
+		int r = result_read(files[i], &c->results[i]);
+
+		c->files[i] = xstrdup(files[i]);
+		c->nresults++;
+		if (r)
+			ret = r;
+		else if (c->results[i].aborted && !o->allow_aborted)
+			ret = input_error("%s: run '%s' was aborted (%s); an aborted run is never mixed "
+					  "into a comparison: re-run it, or pass --allow-aborted to "
+					  "show it marked ABORTED", files[i], c->results[i].label,
+					  c->results[i].abort_reason ? c->results[i].abort_reason
+								     : "no reason recorded");
+	}
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		size_t gi = group_of(c, i); /* may move c->groups */
+		struct cmp_group *g = &c->groups[gi];
+
+		g->runs = xrealloc(g->runs, (g->nruns + 1) * sizeof(size_t));
+		g->runs[g->nruns++] = i;
+	}
+	if (!o->no_guard && (ret = guard(c, o)))
+		return ret;
+	if ((ret = pick_baseline(c, o)))
+		return ret;
+
+	c->method = CMP_REPEATS;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		struct cmp_group *x = &c->groups[g];
+
+		/* aborted runs do not decide the method, unless there is nothing else */
+		if ((!x->aborted || c->groups[c->baseline].aborted) && x->nruns < 2)
+			c->method = CMP_BATCH;
+		if (x->threads != c->groups[0].threads)
+			c->threads_differ = true;
+		if (stats_batch_plan(c->results[x->runs[0]].timeline.nrows, &x->plan))
+			x->plan.k = 0;
+		find_cache(c, x);
+	}
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct batch_plan *a = &c->groups[g].plan, *b = &c->groups[c->baseline].plan;
+
+		if (!c->groups[g].aborted && (a->k != b->k || a->len != b->len))
+			c->plans_differ = true;
+	}
+	assign_bases(c);
+	compute_rows(c);
+	find_sweeps(c);
+	return 0;
+}

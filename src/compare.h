@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/* compare.h: load result files, group repeats by label, refuse what is not comparable and
+ * compute the comparison table model (values, intervals, deltas, significance).  No output. */
+#ifndef FSLAB_COMPARE_H
+#define FSLAB_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "result.h"
+#include "stats.h"
+
+/* Which way is better for a metric. */
+enum metric_dir {
+	DIR_NEUTRAL = 0, /* neither (log write average bytes) */
+	DIR_HIGHER = 1,  /* IOPS, MB/s */
+	DIR_LOWER = -1,  /* latencies, write amplification, CPU */
+};
+
+enum metric_kind {
+	MK_RUNS,        /* text: number of runs (repeats) */
+	MK_THREADS,     /* text: threads, shown when they differ */
+	MK_MISMATCH,    /* text: --allow-mismatch differences */
+	MK_TRANS_IOPS,  /* achieved transactional IOPS */
+	MK_IOPS,        /* class ops/s */
+	MK_MBPS,        /* class MB/s */
+	MK_TOTAL_MBPS,  /* all classes MB/s */
+	MK_LAT_MEAN,    /* class average latency, ms */
+	MK_AVG_BYTES,   /* class average transfer size, bytes */
+	MK_LAT_P99,     /* class p99 latency, ms */
+	MK_LAT_P999,    /* class p99.9 latency, ms */
+	MK_LAT_MAX,     /* class maximum latency, ms */
+	MK_WA,          /* write amplification of the db or log device */
+	MK_CACHE,       /* text: cache-served reads on the db device */
+	MK_CPU,         /* host CPU %, all CPUs busy = 100 */
+	MK_VERDICT,     /* text: PASS / FAIL with the failing checks */
+};
+
+/* One row of the comparison table, in Jetstress's terms. */
+struct metric_def {
+	const char *id;   /* stable key for CSV/JSON: "trans_iops", "db_read_lat_avg", ... */
+	const char *name; /* row title: "Database reads average latency (ms)" */
+	const char *what; /* noun for generated sentences: "database read latency" */
+	enum metric_kind kind;
+	int cls;          /* enum io_class, or -1 */
+	const char *role; /* MK_WA: device role "db" or "log" */
+	enum metric_dir dir;
+	int prec;         /* decimals when printed */
+	bool hidden;      /* computed for charts, CSV and JSON, not a row of the printed tables */
+};
+
+enum cell_kind {
+	CELL_NONE,    /* no data ("-") */
+	CELL_TEXT,    /* text rows */
+	CELL_VALUE,   /* one value, no interval */
+	CELL_REPEATS, /* mean of the runs' values, interval from the repeats */
+	CELL_BATCH,   /* the run value(s), interval from batch means over the timeline */
+};
+
+struct cmp_cell {
+	enum cell_kind kind;
+	struct sample s; /* n = samples (runs or batches), mean, sd, half width (NAN: none) */
+	char *text;      /* CELL_TEXT, owned */
+};
+
+enum cmp_sig {
+	SIG_NA,  /* not tested: single values, aborted run, cache-served reads, different methods */
+	SIG_NO,  /* Welch's t-test p >= STATS_ALPHA: "no significant difference" */
+	SIG_YES, /* p < STATS_ALPHA */
+};
+
+/* A group's difference from the group it is compared against, for one metric. */
+struct cmp_delta {
+	bool present;
+	int base;           /* group index compared against */
+	double abs, pct;    /* group - base, and in % of base (NAN when base is 0) */
+	enum cmp_sig sig;
+	double p;           /* SIG_YES / SIG_NO */
+	const char *na_why; /* SIG_NA: why ("single values", "aborted run", ...) */
+	int better;         /* SIG_YES only: +1 better, -1 worse, 0 for a neutral metric */
+};
+
+struct cmp_row {
+	const struct metric_def *m;
+	struct cmp_cell *cells;   /* one per group */
+	struct cmp_delta *deltas; /* one per group (not present for the baseline) */
+};
+
+/* Results with the same label (and the same aborted state) are repeats of one configuration. */
+struct cmp_group {
+	char *label;       /* the results' label, "+ [ABORTED]" for aborted runs */
+	const char *fs;    /* filesystem of its db volume (borrowed from the first run) */
+	unsigned int threads;
+	bool aborted;
+	size_t nruns;
+	size_t *runs;      /* indexes into compare.results */
+	int base;          /* group index its deltas are against; -1 for the baseline */
+	char *mismatch;    /* --allow-mismatch: how its runs differ from the reference, or NULL */
+	bool cache_served; /* a run's db device read far less than the workload: a cache answered */
+	double read_ratio; /* device bytes read / workload bytes read of that run */
+	struct batch_plan plan; /* batch layout of its first run (k = 0: none) */
+};
+
+/* One filesystem run at several thread counts. */
+struct cmp_sweep {
+	const char *fs;
+	size_t n;
+	size_t *groups; /* sorted by threads */
+	double *eff;    /* scaling efficiency against linear from the first point, % */
+};
+
+enum cmp_method {
+	CMP_REPEATS, /* every label has >= 2 runs: each run is one sample */
+	CMP_BATCH,   /* some label has one run: batch means over the per-second timeline */
+};
+
+struct compare_opts {
+	const char *baseline; /* label, NULL: the first */
+	bool allow_mismatch;  /* warn instead of refusing results that differ */
+	bool allow_aborted;   /* show aborted runs, marked, instead of refusing them */
+	bool no_guard;        /* sizing: no comparability guard */
+};
+
+struct compare {
+	size_t nresults;
+	struct fslab_result *results;
+	char **files;
+	size_t ngroups;
+	struct cmp_group *groups;
+	int baseline;
+	enum cmp_method method;
+	bool plans_differ;    /* batch layouts differ between groups */
+	bool threads_differ;
+	size_t nrows;
+	struct cmp_row *rows;
+	size_t nwarnings;
+	char **warnings;      /* --allow-mismatch: one line per differing file */
+	size_t nsweeps;
+	struct cmp_sweep *sweeps;
+};
+
+/* The rows, in table order. */
+extern const struct metric_def compare_metrics[];
+extern const size_t compare_nmetrics;
+
+void compare_init(struct compare *c);
+/*
+ * compare_build - read files[0..n) with result_read(), group them by label, apply the
+ * comparability guard and the aborted-run rule, pick the baseline and compute every row.
+ * Returns 0, or -FSLAB_EINPUT after printing one line per problem (naming the file).
+ * compare_release() c in every case.
+ */
+int compare_build(struct compare *c, char *const *files, size_t n, const struct compare_opts *o)
+	__attribute__((warn_unused_result));
+void compare_release(struct compare *c);
+
+/* The row with metric id, or NULL. */
+const struct cmp_row *compare_row(const struct compare *c, const char *id);
+/* The cell mean of metric id for group g (NAN when the row or the value is missing). */
+double compare_mean(const struct compare *c, const char *id, size_t g);
+/* Value of a numeric metric for one run (NAN when it has none). */
+double compare_run_value(const struct fslab_result *r, const struct metric_def *m);
+/*
+ * compare_timeline_series - per-row numerator and denominator of a metric over a timeline (num
+ * and den have t->nrows room; den is 1 for rates, ops for per-op averages, 0 for a second
+ * without ops): ops or bytes per second, ops-weighted mean latency in ms, bytes per op, CPU %.
+ * Returns 0, or -ENOENT when the metric has no timeline form or a column is missing.
+ */
+int compare_timeline_series(const struct timeline *t, const struct metric_def *m, double *num,
+			    double *den);
+/* Limit of a Jetstress verdict check ("db_read_avg_latency", ...) from the first result that
+ * has it, else dflt. */
+double compare_limit(const struct compare *c, const char *check, double dflt);
+/* The filesystem of a result: environment.volumes[role=db].fstype, else environment.prep.fs,
+ * else the label.  Borrowed. */
+const char *compare_result_fs(const struct fslab_result *r);
+/* The device of role "db" or "log" (or the shared "db+log" one), or NULL. */
+const struct device_result *compare_device(const struct fslab_result *r, const char *role);
+/* Is a metric a text row? */
+bool compare_metric_is_text(const struct metric_def *m);
+
+#endif

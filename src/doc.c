@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: MIT
+/* doc.c: text, Markdown and HTML back ends of the report document model. */
+#include "doc.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+struct doc_table *doc_table_new(size_t ncols, bool numeric)
+{
+	struct doc_table *t = xcalloc(1, sizeof(*t));
+
+	t->ncols = ncols;
+	t->numeric = numeric;
+	doc_table_row(t);
+	return t;
+}
+
+void doc_table_free(struct doc_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(t->strong);
+	free(t);
+}
+
+size_t doc_table_row(struct doc_table *t)
+{
+	size_t n = (t->nrows + 1) * t->ncols;
+
+	t->cells = xrealloc(t->cells, n * sizeof(char *));
+	t->strong = xrealloc(t->strong, n * sizeof(bool));
+	for (size_t c = 0; c < t->ncols; c++) {
+		t->cells[t->nrows * t->ncols + c] = NULL;
+		t->strong[t->nrows * t->ncols + c] = false;
+	}
+	return t->nrows++;
+}
+
+void doc_table_set(struct doc_table *t, size_t row, size_t col, const char *fmt, ...)
+{
+	char **cell = &t->cells[row * t->ncols + col];
+	va_list ap;
+
+	free(*cell);
+	va_start(ap, fmt);
+	if (vasprintf(cell, fmt, ap) < 0)
+		*cell = NULL;
+	va_end(ap);
+}
+
+const char *doc_table_get(const struct doc_table *t, size_t row, size_t col)
+{
+	const char *s = t->cells[row * t->ncols + col];
+
+	return s ? s : "";
+}
+
+void doc_table_strong(struct doc_table *t, size_t row, size_t col)
+{
+	t->strong[row * t->ncols + col] = true;
+}
+
+/* ---- escaping ---- */
+
+static void html_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+/* Display width of UTF-8 text: code points, not bytes ("±" is one column). */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void close_list(struct doc *d)
+{
+	if (!d->in_list)
+		return;
+	d->in_list = false;
+	fputs(d->fmt == DOC_HTML ? "</ul>\n" : "\n", d->f);
+}
+
+/* ---- document ---- */
+
+static const char html_style[] =
+	"body{font-family:system-ui,sans-serif;max-width:1280px;margin:2em auto;padding:0 1em;"
+	"line-height:1.45;color:#222}\n"
+	"table{border-collapse:collapse;margin:1em 0;font-size:90%}\n"
+	"th,td{border:1px solid #ccc;padding:3px 8px;vertical-align:top}\n"
+	"th{background:#f2f2f2;text-align:left}\n"
+	"td.n{text-align:right;white-space:nowrap}\n"
+	"figure{margin:1.5em 0}figure svg{max-width:100%;height:auto}\n"
+	"figcaption{font-size:90%;color:#555}\n";
+
+void doc_begin(struct doc *d, enum doc_format fmt, FILE *f, const char *title)
+{
+	memset(d, 0, sizeof(*d));
+	d->fmt = fmt;
+	d->f = f;
+	switch (fmt) {
+	case DOC_TEXT:
+		fprintf(f, "%s\n", title);
+		for (size_t i = width(title); i; i--)
+			fputc('=', f);
+		fputs("\n\n", f);
+		break;
+	case DOC_MD:
+		fprintf(f, "# %s\n\n", title);
+		break;
+	case DOC_HTML:
+		fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
+		      f);
+		html_escape(f, title);
+		fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", html_style);
+		html_escape(f, title);
+		fputs("</h1>\n", f);
+		break;
+	}
+}
+
+void doc_end(struct doc *d)
+{
+	close_list(d);
+	if (d->fmt == DOC_HTML)
+		fputs("</body>\n</html>\n", d->f);
+}
+
+void doc_heading(struct doc *d, int level, const char *text)
+{
+	close_list(d);
+	switch (d->fmt) {
+	case DOC_TEXT:
+		fprintf(d->f, "%s\n", text);
+		for (size_t i = width(text); i; i--)
+			fputc(level <= 2 ? '-' : '~', d->f);
+		fputs("\n\n", d->f);
+		break;
+	case DOC_MD:
+		fprintf(d->f, "%.*s %s\n\n", level, "######", text);
+		break;
+	case DOC_HTML:
+		fprintf(d->f, "<h%d>", level);
+		html_escape(d->f, text);
+		fprintf(d->f, "</h%d>\n", level);
+		break;
+	}
+}
+
+static void vtext(struct doc *d, const char *open, const char *close, const char *fmt,
+		  va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		return;
+	if (d->fmt == DOC_HTML) {
+		fputs(open, d->f);
+		html_escape(d->f, s);
+		fputs(close, d->f);
+	} else {
+		fprintf(d->f, "%s%s%s", open, s, close);
+	}
+	free(s);
+}
+
+void doc_para(struct doc *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	close_list(d);
+	va_start(ap, fmt);
+	if (d->fmt == DOC_HTML)
+		vtext(d, "<p>", "</p>\n", fmt, ap);
+	else
+		vtext(d, "", "\n\n", fmt, ap);
+	va_end(ap);
+}
+
+void doc_item(struct doc *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d->in_list && d->fmt == DOC_HTML)
+		fputs("<ul>\n", d->f);
+	d->in_list = true;
+	va_start(ap, fmt);
+	if (d->fmt == DOC_HTML)
+		vtext(d, "<li>", "</li>\n", fmt, ap);
+	else
+		vtext(d, "- ", "\n", fmt, ap);
+	va_end(ap);
+}
+
+static void table_text(struct doc *d, const struct doc_table *t)
+{
+	size_t *w = xcalloc(t->ncols, sizeof(size_t));
+
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncols; c++)
+			w[c] = MAX(w[c], width(doc_table_get(t, r, c)));
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *s = doc_table_get(t, r, c);
+			size_t pad = w[c] - width(s);
+			bool right = t->numeric && c > 0 && r > 0;
+			bool last = c + 1 == t->ncols;
+
+			fprintf(d->f, "%s%*s%s%*s", c ? "  " : "", right ? (int)pad : 0, "", s,
+				right || last ? 0 : (int)pad, "");
+		}
+		fputc('\n', d->f);
+		if (r == 0) {
+			for (size_t c = 0; c < t->ncols; c++) {
+				fputs(c ? "  " : "", d->f);
+				for (size_t i = 0; i < w[c]; i++)
+					fputc('-', d->f);
+			}
+			fputc('\n', d->f);
+		}
+	}
+	fputc('\n', d->f);
+	free(w);
+}
+
+static void table_md(struct doc *d, const struct doc_table *t)
+{
+	for (size_t r = 0; r < t->nrows; r++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *em = t->strong[r * t->ncols + c] ? "**" : "";
+
+			fprintf(d->f, "| %s", em);
+			md_cell(d->f, doc_table_get(t, r, c));
+			fprintf(d->f, "%s ", em);
+		}
+		fputs("|\n", d->f);
+		if (r == 0) {
+			fputc('|', d->f);
+			for (size_t c = 0; c < t->ncols; c++)
+				fputs(t->numeric && c ? " ---: |" : " --- |", d->f);
+			fputc('\n', d->f);
+		}
+	}
+	fputc('\n', d->f);
+}
+
+static void table_html(struct doc *d, const struct doc_table *t)
+{
+	fputs("<table>\n", d->f);
+	for (size_t r = 0; r < t->nrows; r++) {
+		fputs("<tr>", d->f);
+		for (size_t c = 0; c < t->ncols; c++) {
+			bool strong = t->strong[r * t->ncols + c];
+
+			fputs(r == 0 ? "<th>" : t->numeric && c ? "<td class=\"n\">" : "<td>", d->f);
+			fputs(strong ? "<strong>" : "", d->f);
+			html_escape(d->f, doc_table_get(t, r, c));
+			fputs(strong ? "</strong>" : "", d->f);
+			fputs(r == 0 ? "</th>" : "</td>", d->f);
+		}
+		fputs("</tr>\n", d->f);
+	}
+	fputs("</table>\n", d->f);
+}
+
+void doc_table(struct doc *d, const struct doc_table *t)
+{
+	close_list(d);
+	switch (d->fmt) {
+	case DOC_TEXT:
+		table_text(d, t);
+		break;
+	case DOC_MD:
+		table_md(d, t);
+		break;
+	case DOC_HTML:
+		table_html(d, t);
+		break;
+	}
+}
+
+/*
+ * Inline an SVG file: drop the XML prolog, and prefix every id (and its references) with
+ * "cN-" so several gnuplot SVGs (which all define "gnuplot_canvas", "gpPt0", ...) can share one
+ * HTML document.
+ */
+static void inline_svg(struct doc *d, const char *text)
+{
+	static const char *const refs[] = { "id=\"", "href=\"#", "url(#" };
+	const char *p = strstr(text, "<svg");
+
+	if (!p)
+		return;
+	while (*p) {
+		size_t best = strlen(p), which = 0;
+
+		for (size_t i = 0; i < ARRAY_SIZE(refs); i++) {
+			const char *q = strstr(p, refs[i]);
+
+			if (q && (size_t)(q - p) < best) {
+				best = q - p;
+				which = i;
+			}
+		}
+		fwrite(p, 1, best, d->f);
+		p += best;
+		if (!*p)
+			break;
+		fprintf(d->f, "%sc%d-", refs[which], d->ncharts);
+		p += strlen(refs[which]);
+	}
+	fputc('\n', d->f);
+}
+
+void doc_chart(struct doc *d, const char *title, const char *png, const char *svg)
+{
+	char *path, *text;
+
+	close_list(d);
+	switch (d->fmt) {
+	case DOC_TEXT:
+		break;
+	case DOC_MD:
+		fprintf(d->f, "![%s](%s)\n\n", title, png);
+		break;
+	case DOC_HTML:
+		path = d->svg_root ? path_join(d->svg_root, svg) : xstrdup(svg);
+		if (!read_file(path, &text, NULL)) {
+			d->ncharts++;
+			fputs("<figure>\n", d->f);
+			inline_svg(d, text);
+			fputs("<figcaption>", d->f);
+			html_escape(d->f, title);
+			fputs("</figcaption>\n</figure>\n", d->f);
+			free(text);
+		}
+		free(path);
+		break;
+	}
+}

@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: MIT
+/* plot.c: comparison charts: data files, filled plots/NAME.gp templates, gnuplot for PNG + SVG. */
+#include "plot.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* Both terminals come with Debian's gnuplot-nox (cairo and the SVG writer). */
+#define PNG_TERMINAL "pngcairo size 1100,620 noenhanced font 'sans,10'"
+#define SVG_TERMINAL "svg size 1100,620 noenhanced font 'sans,10' background rgb 'white'"
+#define GNUPLOT_PACKAGE "gnuplot-nox"
+
+/* Everything a chart needs: where to write, where the templates are. */
+struct plot_ctx {
+	const struct compare *c;
+	char *dir;   /* outdir/charts */
+	char *tdir;  /* templates */
+	char *labels; /* gnuplot array literal of the group labels */
+	struct plot_set *ps;
+};
+
+void plot_set_release(struct plot_set *ps)
+{
+	for (size_t i = 0; i < ps->n; i++) {
+		free(ps->charts[i].name);
+		free(ps->charts[i].title);
+	}
+	free(ps->charts);
+	free(ps->skipped);
+	memset(ps, 0, sizeof(*ps));
+}
+
+static bool has_templates(const char *dir)
+{
+	char *p = path_join(dir, "bars.gp");
+	bool ok = access(p, R_OK) == 0;
+
+	free(p);
+	return ok;
+}
+
+char *plot_templates_dir(void)
+{
+	const char *env = getenv("FSLAB_PLOTS_DIR");
+	char exe[PATH_MAX], *slash, *dir;
+	ssize_t n;
+
+	if (env && *env)
+		return has_templates(env) ? xstrdup(env) : NULL;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = 0;
+	dir = path_join(exe, "plots");
+	if (has_templates(dir))
+		return dir;
+	free(dir);
+	dir = path_join(exe, "../share/fslab/plots");
+	if (has_templates(dir))
+		return dir;
+	free(dir);
+	return NULL;
+}
+
+/* ---- small writers ---- */
+
+/* s with ' doubled, for a gnuplot single-quoted string; heap. */
+static char *gp_escape(const char *s)
+{
+	size_t n = strlen(s);
+	char *out = xmalloc(2 * n + 1), *o = out;
+
+	for (; *s; s++) {
+		if (*s == '\'')
+			*o++ = '\'';
+		*o++ = *s;
+	}
+	*o = 0;
+	return out;
+}
+
+/* gnuplot array literal of n strings: ['a', 'b']; heap. */
+static char *gp_str_array(const char *const *v, size_t n)
+{
+	char *out = xstrdup("[");
+
+	for (size_t i = 0; i < n; i++) {
+		char *e = gp_escape(v[i]), *tmp = xasprintf("%s%s'%s'", out, i ? ", " : "", e);
+
+		free(e);
+		free(out);
+		out = tmp;
+	}
+	return strcat(xrealloc(out, strlen(out) + 2), "]");
+}
+
+static char *gp_num_array(const double *v, size_t n)
+{
+	char *out = xstrdup("[");
+
+	for (size_t i = 0; i < n; i++) {
+		char *tmp = xasprintf("%s%s%g", out, i ? ", " : "", v[i]);
+
+		free(out);
+		out = tmp;
+	}
+	return strcat(xrealloc(out, strlen(out) + 2), "]");
+}
+
+static void put_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, " %.6g", v);
+	else
+		fputs(" NaN", f);
+}
+
+/*
+ * Fill @NAME@ placeholders from kv (name, value pairs, NULL-terminated); comment lines are left
+ * alone.  Returns the text, or NULL after a warning naming the first placeholder that has no
+ * value.
+ */
+static char *fill(const char *tmpl, const char *name, const char *const *kv)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	const char *p = tmpl;
+	bool bad = false;
+
+	while (*p) {
+		const char *end = *p == '@' ? p + 1 : NULL;
+		size_t klen;
+
+		/* comment lines document the placeholders: copied as they are */
+		if (*p == '#' && (p == tmpl || p[-1] == '\n')) {
+			const char *nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
+
+			fwrite(p, 1, n, m);
+			p += n;
+			continue;
+		}
+
+		while (end && *end && ((*end >= 'A' && *end <= 'Z') || *end == '_'))
+			end++;
+		if (!end || *end != '@' || end == p + 1) {
+			fputc(*p++, m);
+			continue;
+		}
+		klen = end - p - 1;
+		for (size_t i = 0; kv[i]; i += 2) {
+			if (strlen(kv[i]) == klen && !strncmp(kv[i], p + 1, klen)) {
+				fputs(kv[i + 1], m);
+				goto next;
+			}
+		}
+		fslab_warn("plots/%s: no value for placeholder %.*s; chart skipped", name,
+			   (int)klen + 2, p);
+		bad = true;
+		break;
+next:
+		p = end + 1;
+	}
+	fclose(m);
+	if (bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int write_mem(const char *dir, const char *name, const char *ext, const char *data,
+		     size_t len)
+{
+	char *file = xasprintf("%s/%s.%s", dir, name, ext);
+	int ret = write_file_atomic(file, data, len);
+
+	if (ret)
+		fslab_err("%s: cannot write (%s)", file, strerror(-ret));
+	free(file);
+	return ret;
+}
+
+static bool nonempty(const char *dir, const char *name, const char *ext)
+{
+	char *file = xasprintf("%s/%s.%s", dir, name, ext);
+	struct stat st;
+	bool ok = !stat(file, &st) && st.st_size > 0;
+
+	free(file);
+	return ok;
+}
+
+/* A chart gnuplot failed on: no half-written image is left behind. */
+static void remove_images(const char *dir, const char *name)
+{
+	static const char *const ext[] = { "png", "svg" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(ext); i++) {
+		char *file = xasprintf("%s/%s.%s", dir, name, ext[i]);
+
+		unlink(file);
+		free(file);
+	}
+}
+
+/*
+ * Draw chart name from template tmpl with the data in data/len and the placeholders kv (DATA
+ * added here): writes NAME.dat and NAME.gp, runs gnuplot in the charts directory for NAME.png
+ * and NAME.svg.  A gnuplot failure is a warning (the chart is left out), not an error.
+ */
+static int draw(struct plot_ctx *x, const char *name, const char *title, const char *tmpl,
+		const char *data, size_t len, const char *const *kv)
+{
+	const char *all[64];
+	char *tpath = xasprintf("%s/%s.gp", x->tdir, tmpl), *text = NULL, *body = NULL;
+	char *script = NULL, *datafile = xasprintf("%s.dat", name), *cd = NULL, *out = NULL;
+	size_t n = 0;
+	int ret;
+
+	all[n++] = "DATA";
+	all[n++] = datafile;
+	for (size_t i = 0; kv[i] && n < ARRAY_SIZE(all) - 2; i++)
+		all[n++] = kv[i];
+	all[n] = NULL;
+	ret = write_mem(x->dir, name, "dat", data, len);
+	if (ret)
+		goto out;
+	if (read_file(tpath, &text, NULL)) {
+		fslab_warn("%s: cannot read the gnuplot template; chart %s skipped", tpath, name);
+		goto out;
+	}
+	body = fill(text, tmpl, all);
+	if (!body)
+		goto out;
+	script = xasprintf("# %s: generated by fslab compare from plots/%s.gp; redraw with "
+			   "`gnuplot %s.gp` in this directory\n"
+			   "set terminal " PNG_TERMINAL "\nset output '%s.png'\n%s\nunset output\n"
+			   "reset\nset terminal " SVG_TERMINAL "\nset output '%s.svg'\n%s\n"
+			   "unset output\n", name, tmpl, name, name, body, name, body);
+	ret = write_mem(x->dir, name, "gp", script, strlen(script));
+	if (ret)
+		goto out;
+	{
+		char *esc = gp_escape(x->dir), *gp = xasprintf("%s.gp", name);
+		const char *argv[] = { "gnuplot", "-e", NULL, gp, NULL };
+		int st;
+
+		cd = xasprintf("cd '%s'", esc);
+		argv[2] = cd;
+		st = run_cmd(argv, &out);
+		if (st || !nonempty(x->dir, name, "png") || !nonempty(x->dir, name, "svg")) {
+			char *nl = out ? strchr(out, '\n') : NULL;
+
+			if (nl)
+				*nl = 0;
+			fslab_warn("chart %s: gnuplot failed (status %d%s%s); left out", name, st,
+				   out && *out ? ": " : "", out ? out : "");
+			remove_images(x->dir, name);
+		} else {
+			struct plot_set *ps = x->ps;
+
+			ps->charts = xrealloc(ps->charts, (ps->n + 1) * sizeof(*ps->charts));
+			ps->charts[ps->n].name = xstrdup(name);
+			ps->charts[ps->n].title = xstrdup(title);
+			ps->n++;
+		}
+		free(esc);
+		free(gp);
+	}
+out:
+	free(tpath);
+	free(text);
+	free(body);
+	free(script);
+	free(datafile);
+	free(cd);
+	free(out);
+	return ret;
+}
+
+/* ---- the charts ---- */
+
+struct bars {
+	const char *name, *title, *ylabel, *unit, *limit_name;
+	bool logy;
+	size_t ncat;
+	const char *cats[6];
+	const char *ids[6];     /* metric row per category */
+	double limits[6];
+};
+
+static int bars(struct plot_ctx *x, const struct bars *b)
+{
+	const struct compare *c = x->c;
+	double ymin = INFINITY, ymax = 0;
+	char *buf = NULL, *lim, *title, *ylabel, ns[16], nc[16], lo[32], hi[32];
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int ret = 0;
+
+	fprintf(m, "# category, then mean, 95 %% CI low, CI high per label\n");
+	for (size_t k = 0; k < b->ncat; k++) {
+		const struct cmp_row *row = compare_row(c, b->ids[k]);
+
+		fprintf(m, "\"%s\"", b->cats[k]);
+		for (size_t g = 0; g < c->ngroups; g++) {
+			const struct cmp_cell *cell = row ? &row->cells[g] : NULL;
+			double v = cell && cell->kind != CELL_NONE ? cell->s.mean : NAN;
+			double h = cell && isfinite(cell->s.half) ? cell->s.half : 0;
+
+			if (b->logy && !(v > 0))
+				v = NAN;
+			put_num(m, v);
+			put_num(m, v - h);
+			put_num(m, v + h);
+			if (isfinite(v)) {
+				ymin = fmin(ymin, fmax(v - h, v / 2));
+				ymax = fmax(ymax, v + h);
+			}
+		}
+		fputc('\n', m);
+		ymax = fmax(ymax, b->limits[k]);
+	}
+	fclose(m);
+	if (!(ymax > 0))
+		goto out; /* nothing to draw */
+	if (b->logy) {
+		snprintf(lo, sizeof(lo), "%g", pow(10, floor(log10(ymin))));
+		snprintf(hi, sizeof(hi), "%g", pow(10, ceil(log10(ymax * 1.5))));
+	} else {
+		snprintf(lo, sizeof(lo), "0");
+		snprintf(hi, sizeof(hi), "%g", ymax * 1.15);
+	}
+	snprintf(ns, sizeof(ns), "%zu", c->ngroups);
+	snprintf(nc, sizeof(nc), "%zu", b->ncat);
+	lim = gp_num_array(b->limits, b->ncat);
+	title = gp_escape(b->title);
+	ylabel = gp_escape(b->ylabel);
+	{
+		const char *kv[] = {
+			"TITLE", title, "YLABEL", ylabel, "N", ns, "LABELS", x->labels, "NCAT", nc,
+			"LOGY", b->logy ? "1" : "0", "YMIN", lo, "YMAX", hi, "LIMITS", lim,
+			"LIMIT_NAME", b->limit_name ? b->limit_name : "limit", "UNIT", b->unit, NULL,
+		};
+
+		ret = draw(x, b->name, b->title, "bars", buf, len, kv);
+	}
+	free(lim);
+	free(title);
+	free(ylabel);
+out:
+	free(buf);
+	return ret;
+}
+
+/* Per-second series of a metric for a group: the mean over its runs, NaN where none has one. */
+static double *group_series(const struct compare *c, const struct cmp_group *g,
+			    const struct metric_def *m, size_t nrows)
+{
+	double *sum = xcalloc(nrows, sizeof(double)), *cnt = xcalloc(nrows, sizeof(double));
+
+	for (size_t i = 0; i < g->nruns; i++) {
+		const struct timeline *t = &c->results[g->runs[i]].timeline;
+		double *num = xcalloc(t->nrows + 1, sizeof(double));
+		double *den = xcalloc(t->nrows + 1, sizeof(double));
+
+		if (!compare_timeline_series(t, m, num, den))
+			for (size_t r = 0; r < t->nrows && r < nrows; r++)
+				if (den[r] > 0) {
+					sum[r] += num[r] / den[r];
+					cnt[r]++;
+				}
+		free(num);
+		free(den);
+	}
+	for (size_t r = 0; r < nrows; r++)
+		sum[r] = cnt[r] ? sum[r] / cnt[r] : NAN;
+	free(cnt);
+	return sum;
+}
+
+static int timeline(struct plot_ctx *x, const char *name, const char *title, const char *id,
+		    const char *ylabel, double limit)
+{
+	const struct compare *c = x->c;
+	const struct cmp_row *row = compare_row(c, id);
+	double **series = xcalloc(c->ngroups, sizeof(double *)), ymax = 0;
+	size_t nrows = 0, len = 0;
+	char *buf = NULL, *t, *y, ns[16], lim[32];
+	FILE *m;
+	int ret = 0;
+
+	for (size_t i = 0; i < c->nresults; i++)
+		nrows = MAX(nrows, c->results[i].timeline.nrows);
+	if (!row || !nrows)
+		goto out;
+	for (size_t g = 0; g < c->ngroups; g++)
+		series[g] = group_series(c, &c->groups[g], row->m, nrows);
+	m = open_memstream(&buf, &len);
+	fprintf(m, "# second, then one column per label\n");
+	for (size_t r = 0; r < nrows; r++) {
+		fprintf(m, "%zu", r + 1);
+		for (size_t g = 0; g < c->ngroups; g++) {
+			put_num(m, series[g][r]);
+			if (isfinite(series[g][r]))
+				ymax = fmax(ymax, series[g][r]);
+		}
+		fputc('\n', m);
+	}
+	fclose(m);
+	/* a limit far above the data would flatten it: draw it only when it is in sight */
+	snprintf(lim, sizeof(lim), "%g", limit > 0 && ymax * 3 >= limit ? limit : 0.0);
+	snprintf(ns, sizeof(ns), "%zu", c->ngroups);
+	t = gp_escape(title);
+	y = gp_escape(ylabel);
+	{
+		const char *kv[] = {
+			"TITLE", t, "YLABEL", y, "N", ns, "LABELS", x->labels, "LIMIT", lim,
+			"LIMIT_NAME", "Jetstress limit", NULL,
+		};
+
+		ret = draw(x, name, title, "timeline", buf, len, kv);
+	}
+	free(t);
+	free(y);
+out:
+	for (size_t g = 0; g < c->ngroups; g++)
+		free(series[g]);
+	free(series);
+	free(buf);
+	return ret;
+}
+
+/* Mean over a group's runs of one latency percentile (ms), NaN when the class did no I/O. */
+static double group_pct(const struct compare *c, const struct cmp_group *g, int cls, int which)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nruns; i++) {
+		const struct class_result *cl = &c->results[g->runs[i]].classes[cls];
+		const double v[] = { cl->lat_us.p50, cl->lat_us.p90, cl->lat_us.p99, cl->lat_us.p99_9,
+				     cl->lat_us.p99_99 };
+
+		if (cl->ops && v[which] > 0) {
+			sum += v[which] / 1e3;
+			n++;
+		}
+	}
+	return n ? sum / n : NAN;
+}
+
+static int percentiles(struct plot_ctx *x)
+{
+	static const char *const names[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+	static const double nines[] = { 0.30103, 1, 2, 3, 4 }; /* -log10(1 - p) */
+	const struct compare *c = x->c;
+	double has[CLS_NR] = { 0 };
+	char *buf = NULL, *hs, ns[16];
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int ret;
+
+	for (int cls = 0; cls < CLS_NR; cls++) {
+		fprintf(m, "# %s: nines, percentile, then ms per label\n", io_class_names[cls]);
+		for (size_t p = 0; p < ARRAY_SIZE(names); p++) {
+			fprintf(m, "%g %s", nines[p], names[p]);
+			for (size_t g = 0; g < c->ngroups; g++) {
+				double v = group_pct(c, &c->groups[g], cls, (int)p);
+
+				put_num(m, v);
+				if (isfinite(v))
+					has[cls] = 1;
+			}
+			fputc('\n', m);
+		}
+		fputs("\n\n", m);
+	}
+	fclose(m);
+	hs = gp_num_array(has, CLS_NR);
+	snprintf(ns, sizeof(ns), "%zu", c->ngroups);
+	{
+		const char *kv[] = {
+			"TITLE", "Latency percentiles (log scale)", "N", ns, "LABELS", x->labels,
+			"HAS", hs, NULL,
+		};
+
+		ret = draw(x, "percentiles", "Latency percentiles p50 ... p99.99 per class",
+			   "percentiles", buf, len, kv);
+	}
+	free(hs);
+	free(buf);
+	return ret;
+}
+
+static int sweep(struct plot_ctx *x)
+{
+	const struct compare *c = x->c;
+	const struct cmp_row *iops = compare_row(c, "trans_iops");
+	const char **fs = xcalloc(c->nsweeps, sizeof(char *));
+	char *buf = NULL, *fsa, ns[16];
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int ret;
+
+	for (size_t s = 0; s < c->nsweeps; s++) {
+		const struct cmp_sweep *sw = &c->sweeps[s];
+		double i0 = iops->cells[sw->groups[0]].s.mean;
+		double t0 = c->groups[sw->groups[0]].threads;
+
+		fs[s] = sw->fs;
+		fprintf(m, "# %s: threads, IOPS, CI low, CI high, linear, efficiency %%, "
+			"db read ms, log write ms\n", sw->fs);
+		for (size_t k = 0; k < sw->n; k++) {
+			size_t g = sw->groups[k];
+			const struct cmp_cell *cell = &iops->cells[g];
+			double h = isfinite(cell->s.half) ? cell->s.half : 0;
+
+			fprintf(m, "%u", c->groups[g].threads);
+			put_num(m, cell->s.mean);
+			put_num(m, cell->s.mean - h);
+			put_num(m, cell->s.mean + h);
+			put_num(m, i0 * c->groups[g].threads / t0);
+			put_num(m, sw->eff[k]);
+			put_num(m, compare_mean(c, "db_read_lat_avg", g));
+			put_num(m, compare_mean(c, "log_write_lat_avg", g));
+			fputc('\n', m);
+		}
+		fputs("\n\n", m);
+	}
+	fclose(m);
+	fsa = gp_str_array(fs, c->nsweeps);
+	snprintf(ns, sizeof(ns), "%zu", c->nsweeps);
+	{
+		const char *kv[] = {
+			"TITLE", "Thread sweep: scaling against linear", "NFS", ns, "FS", fsa, NULL,
+		};
+
+		ret = draw(x, "sweep", "Thread sweep: IOPS and latency against threads, scaling "
+			   "efficiency against linear", "sweep", buf, len, kv);
+	}
+	free(fsa);
+	free(fs);
+	free(buf);
+	return ret;
+}
+
+int plot_all(const struct compare *c, const char *outdir, struct plot_set *ps)
+{
+	const struct bars charts[] = {
+		{ "iops", "IOPS per class (95 % CI)", "operations per second", "", NULL, false, 5,
+		  { "transactional", "database reads", "database writes", "log writes", "BDM reads" },
+		  { "trans_iops", "db_read_iops", "db_write_iops", "log_write_iops",
+		    "bdm_read_iops" }, { 0 } },
+		{ "latency-avg", "Average latency per class (95 % CI, log scale)", "ms", "ms",
+		  "Jetstress limit", true, 4,
+		  { "database reads", "database writes", "log writes", "BDM reads" },
+		  { "db_read_lat_avg", "db_write_lat_avg", "log_write_lat_avg", "bdm_read_lat_avg" },
+		  { compare_limit(c, "db_read_avg_latency", 20), 0,
+		    compare_limit(c, "log_write_avg_latency", 10), 0 } },
+		{ "latency-p99", "p99 latency per class (log scale)", "ms", "ms",
+		  "Jetstress maximum", true, 4,
+		  { "database reads", "database writes", "log writes", "BDM reads" },
+		  { "db_read_lat_p99", "db_write_lat_p99", "log_write_lat_p99", "bdm_read_lat_p99" },
+		  { compare_limit(c, "db_read_max_latency", 100), 0,
+		    compare_limit(c, "log_write_max_latency", 100), 0 } },
+		{ "throughput", "Throughput (MB/s, 95 % CI)", "MB/s", "MB/s", NULL, false, 5,
+		  { "total", "database reads", "database writes", "log writes", "BDM reads" },
+		  { "total_mbps", "db_read_mbps", "db_write_mbps", "log_write_mbps",
+		    "bdm_read_mbps" }, { 0 } },
+		{ "write-amplification", "Write amplification (device bytes written / bytes "
+		  "written by the workload)", "ratio", "", NULL, false, 2,
+		  { "database volume", "log volume" }, { "db_wa", "log_wa" }, { 0 } },
+	};
+	struct plot_ctx x = { .c = c, .ps = ps };
+	const char **labels;
+	int ret = 0;
+
+	memset(ps, 0, sizeof(*ps));
+	if (!have_program("gnuplot")) {
+		ps->skipped = xstrdup("charts skipped: gnuplot not found; install the Debian package "
+				      GNUPLOT_PACKAGE);
+		return 0;
+	}
+	x.tdir = plot_templates_dir();
+	if (!x.tdir) {
+		ps->skipped = xstrdup("charts skipped: the gnuplot templates (plots/*.gp) were not "
+				      "found next to the fslab binary nor in ../share/fslab/plots; "
+				      "set FSLAB_PLOTS_DIR to their directory");
+		return 0;
+	}
+	x.dir = path_join(outdir, "charts");
+	ret = mkdir_p(x.dir, 0755);
+	if (ret) {
+		fslab_err("%s: cannot create (%s)", x.dir, strerror(-ret));
+		goto out;
+	}
+	labels = xcalloc(c->ngroups, sizeof(char *));
+	for (size_t g = 0; g < c->ngroups; g++)
+		labels[g] = c->groups[g].label;
+	x.labels = gp_str_array(labels, c->ngroups);
+	free(labels);
+
+	for (size_t i = 0; i < ARRAY_SIZE(charts) && !ret; i++)
+		ret = bars(&x, &charts[i]);
+	if (!ret)
+		ret = timeline(&x, "timeline-iops", "Transactional IOPS over time", "trans_iops",
+			       "IOPS", 0);
+	if (!ret)
+		ret = timeline(&x, "timeline-db-read-latency",
+			       "Database read average latency over time", "db_read_lat_avg", "ms",
+			       compare_limit(c, "db_read_avg_latency", 20));
+	if (!ret)
+		ret = timeline(&x, "timeline-log-write-latency",
+			       "Log write average latency over time", "log_write_lat_avg", "ms",
+			       compare_limit(c, "log_write_avg_latency", 10));
+	if (!ret)
+		ret = percentiles(&x);
+	if (!ret && c->nsweeps)
+		ret = sweep(&x);
+out:
+	free(x.dir);
+	free(x.tdir);
+	free(x.labels);
+	return ret;
+}

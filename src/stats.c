@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/* stats.c: Student t distribution, confidence intervals, Welch's t-test and batch means. */
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+
+/* One step of the modified Lentz algorithm for the coefficient aa; returns the factor for h. */
+static double lentz(double aa, double *c, double *d)
+{
+	const double tiny = 1e-300;
+
+	*d = 1 + aa * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
+/* Continued fraction of the incomplete beta function (modified Lentz), NR 6.4 betacf. */
+static double betacf(double a, double b, double x)
+{
+	double qab = a + b, qap = a + 1, qam = a - 1;
+	double c = 1, d = 1, h;
+
+	/* the first term: d = 1 / (1 - qab x / qap), c = 1, h = d */
+	lentz(-qab * x / qap, &c, &d);
+	c = 1;
+	h = d;
+	for (int m = 1; m <= 1000; m++) {
+		int m2 = 2 * m;
+		double del;
+
+		h *= lentz(m * (b - m) * x / ((qam + m2) * (a + m2)), &c, &d);
+		del = lentz(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &c, &d);
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+double stats_ibeta(double a, double b, double x)
+{
+	double bt;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	/* The continued fraction converges fast for x below the mean; use the symmetry above. */
+	if (x < (a + 1) / (a + b + 2))
+		return bt * betacf(a, b, x) / a;
+	return 1 - bt * betacf(b, a, 1 - x) / b;
+}
+
+/* P(|T| >= |t|): the two-sided tail, computed directly so small p-values keep precision. */
+static double t_two_sided(double t, double df)
+{
+	if (isinf(t))
+		return 0;
+	return stats_ibeta(df / 2, 0.5, df / (df + t * t));
+}
+
+double stats_t_cdf(double t, double df)
+{
+	double tail = t_two_sided(t, df) / 2;
+
+	return t > 0 ? 1 - tail : tail;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	double lo, hi;
+
+	if (p <= 0)
+		return -INFINITY;
+	if (p >= 1)
+		return INFINITY;
+	if (p < 0.5)
+		return -stats_t_quantile(1 - p, df);
+	lo = 0;
+	hi = 1;
+	while (stats_t_cdf(hi, df) < p && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (stats_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double stats_ci_half(size_t n, double sd)
+{
+	if (n < 2)
+		return NAN;
+	return stats_t_quantile(1 - (1 - STATS_CONF) / 2, (double)(n - 1)) * sd / sqrt((double)n);
+}
+
+void stats_sample(const double *x, size_t n, struct sample *s)
+{
+	double mean = 0, m2 = 0;
+	size_t k = 0;
+
+	/* Welford: one pass, no cancellation. */
+	for (size_t i = 0; i < n; i++) {
+		double d;
+
+		if (isnan(x[i]))
+			continue;
+		k++;
+		d = x[i] - mean;
+		mean += d / (double)k;
+		m2 += d * (x[i] - mean);
+	}
+	s->n = k;
+	s->mean = k ? mean : NAN;
+	s->sd = k > 1 ? sqrt(m2 / (double)(k - 1)) : NAN;
+	s->half = stats_ci_half(k, s->sd);
+}
+
+int stats_welch(const struct sample *a, const struct sample *b, struct welch *w)
+{
+	double va, vb, se2;
+
+	if (a->n < 2 || b->n < 2)
+		return -EINVAL;
+	va = a->sd * a->sd / (double)a->n;
+	vb = b->sd * b->sd / (double)b->n;
+	se2 = va + vb;
+	if (se2 == 0) {
+		/* No spread on either side: equal means are equal, anything else is certain. */
+		w->df = (double)(a->n + b->n - 2);
+		w->t = a->mean == b->mean ? 0 : copysign(INFINITY, a->mean - b->mean);
+		w->p = a->mean == b->mean ? 1 : 0;
+		return 0;
+	}
+	w->t = (a->mean - b->mean) / sqrt(se2);
+	w->df = se2 * se2 / (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
+	w->p = t_two_sided(w->t, w->df);
+	return 0;
+}
+
+int stats_batch_plan(size_t nrows, struct batch_plan *bp)
+{
+	size_t k = STATS_BATCHES;
+
+	if (nrows < k * STATS_MIN_BATCH_LEN)
+		k = nrows / STATS_MIN_BATCH_LEN;
+	if (k < STATS_MIN_BATCHES) {
+		bp->k = bp->len = bp->skip = 0;
+		return -EINVAL;
+	}
+	bp->k = k;
+	bp->len = nrows / k;
+	bp->skip = nrows - bp->k * bp->len;
+	return 0;
+}
+
+size_t stats_batch_means(const double *num, const double *den, const struct batch_plan *bp,
+			 double *out)
+{
+	size_t nout = 0;
+
+	for (size_t b = 0; b < bp->k; b++) {
+		size_t first = bp->skip + b * bp->len;
+		double sn = 0, sd = 0;
+
+		for (size_t i = first; i < first + bp->len; i++) {
+			sn += num[i];
+			sd += den ? den[i] : 1;
+		}
+		if (sd > 0 && isfinite(sn))
+			out[nout++] = sn / sd;
+	}
+	return nout;
+}

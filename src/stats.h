@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* stats.h: Student t distribution, confidence intervals, Welch's t-test and batch means. */
+#ifndef FSLAB_STATS_H
+#define FSLAB_STATS_H
+
+#include <stddef.h>
+
+/* Confidence level of every interval fslab prints, and the significance level of its tests. */
+#define STATS_CONF 0.95
+#define STATS_ALPHA 0.05
+
+/*
+ * Batch means (docs/COMPARE.md): a single run's per-second timeline is cut into
+ * STATS_BATCHES batches of equal length (at least STATS_MIN_BATCH_LEN rows each).  Shorter
+ * runs get fewer batches of STATS_MIN_BATCH_LEN rows, down to STATS_MIN_BATCHES; below that
+ * there is no interval.  The rows left over by the integer division are dropped from the
+ * start of the timeline (the seconds nearest to the warm-up).
+ */
+#define STATS_BATCHES 10
+#define STATS_MIN_BATCH_LEN 2
+#define STATS_MIN_BATCHES 3
+
+/* A sample summary: n values, their mean and standard deviation, and the half width of the
+ * STATS_CONF confidence interval of the mean (NAN when n < 2). */
+struct sample {
+	size_t n;
+	double mean, sd, half;
+};
+
+/* Result of Welch's unequal-variances t-test. */
+struct welch {
+	double t;  /* (mean a - mean b) / standard error */
+	double df; /* Welch-Satterthwaite degrees of freedom */
+	double p;  /* two-sided p-value */
+};
+
+/* How a timeline of nrows rows is cut into batches. */
+struct batch_plan {
+	size_t k;    /* number of batches */
+	size_t len;  /* rows per batch */
+	size_t skip; /* rows dropped at the start */
+};
+
+/* stats_ibeta - regularized incomplete beta function I_x(a, b), a, b > 0, x in [0, 1]
+ * (continued fraction, Numerical Recipes 6.4, with lgamma from libm). */
+double stats_ibeta(double a, double b, double x);
+/* stats_t_cdf - P(T <= t) for Student's t with df > 0 degrees of freedom. */
+double stats_t_cdf(double t, double df);
+/* stats_t_quantile - the t with P(T <= t) = p, p in (0, 1), by bisection on stats_t_cdf(). */
+double stats_t_quantile(double p, double df);
+
+/* stats_sample - summarize x[0..n) (NaN values are skipped) into s, with the STATS_CONF
+ * interval.  n = 0 gives mean NAN. */
+void stats_sample(const double *x, size_t n, struct sample *s);
+/* stats_ci_half - half width of the STATS_CONF interval for n values of standard deviation sd:
+ * t(1 - (1 - STATS_CONF) / 2, n - 1) * sd / sqrt(n); NAN when n < 2. */
+double stats_ci_half(size_t n, double sd);
+/*
+ * stats_welch - Welch's t-test of a against b.  Returns 0, or -EINVAL when either side has fewer
+ * than 2 values.  Both standard deviations 0: p = 1 for equal means, else 0.
+ */
+int stats_welch(const struct sample *a, const struct sample *b, struct welch *w);
+
+/* stats_batch_plan - the batch layout for a timeline of nrows rows (see STATS_BATCHES).
+ * Returns 0, or -EINVAL when the timeline is too short for STATS_MIN_BATCHES batches. */
+int stats_batch_plan(size_t nrows, struct batch_plan *bp);
+/*
+ * stats_batch_means - out[b] = sum(num) / sum(den) over the rows of batch b (den NULL: the
+ * number of rows, i.e. a per-second rate).  Batches whose den sum is 0 are left out.  out has
+ * room for bp->k values.  Returns the number of values stored.
+ */
+size_t stats_batch_means(const double *num, const double *den, const struct batch_plan *bp,
+			 double *out);
+
+#endif

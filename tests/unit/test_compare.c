@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+/* test_compare.c: the comparison model from fixtures: grouping, method, significance and its
+ * wording, baselines in thread sweeps, the comparability guard, aborted runs, sizing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "report.h"
+#include "sizing.h"
+#include "util.h"
+
+/* Fixture paths relative to the tree top (tests/run.sh runs us there; FSLAB_TOP overrides). */
+static char *fx(const char *name)
+{
+	const char *top = getenv("FSLAB_TOP");
+
+	return xasprintf("%s/tests/fixtures/%s", top ? top : ".", name);
+}
+
+/* Build c from a NULL-terminated list of fixture names. */
+static int build(struct compare *c, const struct compare_opts *o, ...)
+{
+	char *files[16];
+	size_t n = 0;
+	const char *name;
+	va_list ap;
+	int ret;
+
+	va_start(ap, o);
+	while ((name = va_arg(ap, const char *)) && n < ARRAY_SIZE(files))
+		files[n++] = fx(name);
+	va_end(ap);
+	ret = compare_build(c, files, n, o);
+	for (size_t i = 0; i < n; i++)
+		free(files[i]);
+	return ret;
+}
+
+static const struct cmp_delta *delta(const struct compare *c, const char *id, size_t g)
+{
+	const struct cmp_row *row = compare_row(c, id);
+
+	assert_non_null(row);
+	return &row->deltas[g];
+}
+
+static const struct cmp_cell *cell(const struct compare *c, const char *id, size_t g)
+{
+	const struct cmp_row *row = compare_row(c, id);
+
+	assert_non_null(row);
+	return &row->cells[g];
+}
+
+/* The first summary sentence, heap. */
+static char *first_sentence(const struct compare *c)
+{
+	size_t n;
+	char **v = report_summary(c, &n), *s;
+
+	assert_true(n >= 1);
+	s = v[0];
+	for (size_t i = 1; i < n; i++)
+		free(v[i]);
+	free(v);
+	return s;
+}
+
+static void test_repeats(void **state)
+{
+	struct compare_opts o = { 0 };
+	struct compare c;
+	char *s;
+
+	(void)state;
+	assert_int_equal(build(&c, &o, "ext4-1.json", "xfs-1.json", "ext4-2.json", "xfs-2.json",
+			       NULL), 0);
+	/* same label = repeats, groups in first-appearance order */
+	assert_int_equal(c.ngroups, 2);
+	assert_string_equal(c.groups[0].label, "ext4");
+	assert_string_equal(c.groups[1].label, "xfs");
+	assert_int_equal(c.groups[0].nruns, 2);
+	assert_int_equal(c.groups[0].runs[1], 2);
+	assert_string_equal(c.groups[1].fs, "xfs");
+	assert_int_equal(c.method, CMP_REPEATS);
+	assert_int_equal(c.baseline, 0);
+	assert_int_equal(c.groups[1].base, 0);
+	assert_int_equal(c.groups[0].base, -1);
+	assert_false(c.threads_differ);
+	assert_null(compare_row(&c, "threads"));
+	assert_null(compare_row(&c, "mismatch"));
+
+	/* the cell is the mean of the two runs' values */
+	assert_int_equal(cell(&c, "trans_iops", 0)->kind, CELL_REPEATS);
+	assert_int_equal(cell(&c, "trans_iops", 0)->s.n, 2);
+	assert_true(fabs(cell(&c, "trans_iops", 0)->s.mean -
+			 (c.results[0].transactional_iops + c.results[2].transactional_iops) / 2) <
+		    1e-9);
+	/* xfs ~12 % more IOPS: significant and better; log write latency equal: not */
+	assert_int_equal(delta(&c, "trans_iops", 1)->sig, SIG_YES);
+	assert_int_equal(delta(&c, "trans_iops", 1)->better, 1);
+	assert_true(delta(&c, "trans_iops", 1)->pct > 10 && delta(&c, "trans_iops", 1)->pct < 14);
+	assert_int_equal(delta(&c, "db_read_lat_avg", 1)->sig, SIG_YES);
+	assert_int_equal(delta(&c, "db_read_lat_avg", 1)->better, 1); /* lower latency */
+	assert_int_equal(delta(&c, "log_write_lat_avg", 1)->sig, SIG_NO);
+	assert_int_equal(delta(&c, "log_write_lat_avg", 1)->better, 0);
+	/* with repeats, percentiles have samples too */
+	assert_int_equal(cell(&c, "db_read_lat_p99", 0)->kind, CELL_REPEATS);
+	assert_false(delta(&c, "trans_iops", 0)->present);
+
+	s = first_sentence(&c);
+	assert_non_null(strstr(s, "On this setup xfs delivered 12 % more transactional IOPS than "
+				  "ext4"));
+	assert_non_null(strstr(s, "significant, Welch's t-test p"));
+	assert_non_null(strstr(s, "log write latency showed no significant difference"));
+	assert_non_null(strstr(s, "database read latency was 10 % lower (significant"));
+	free(s);
+	compare_release(&c);
+}
+
+static void test_batch_means(void **state)
+{
+	struct compare_opts o = { 0 };
+	struct compare c;
+
+	(void)state;
+	assert_int_equal(build(&c, &o, "ext4-1.json", "xfs-1.json", NULL), 0);
+	assert_int_equal(c.method, CMP_BATCH);
+	assert_int_equal(c.groups[0].plan.k, 10);
+	assert_int_equal(c.groups[0].plan.len, 6);
+	/* point estimate: the run's own value; spread: 10 batch means */
+	assert_int_equal(cell(&c, "trans_iops", 0)->kind, CELL_BATCH);
+	assert_int_equal(cell(&c, "trans_iops", 0)->s.n, 10);
+	assert_true(cell(&c, "trans_iops", 0)->s.mean == c.results[0].transactional_iops);
+	assert_true(cell(&c, "trans_iops", 0)->s.half > 0);
+	assert_int_equal(cell(&c, "cpu", 0)->kind, CELL_BATCH);
+	/* no per-second data: a value, never a win */
+	assert_int_equal(cell(&c, "db_read_lat_p99", 1)->kind, CELL_VALUE);
+	assert_int_equal(delta(&c, "db_read_lat_p99", 1)->sig, SIG_NA);
+	assert_string_equal(delta(&c, "db_read_lat_p99", 1)->na_why, "single values");
+	assert_int_equal(delta(&c, "db_read_lat_p99", 1)->better, 0);
+	assert_int_equal(delta(&c, "db_wa", 1)->sig, SIG_NA);
+	assert_int_equal(delta(&c, "trans_iops", 1)->sig, SIG_YES);
+	assert_int_equal(delta(&c, "log_write_lat_avg", 1)->sig, SIG_NO);
+	/* text rows */
+	assert_string_equal(cell(&c, "verdict", 0)->text, "PASS");
+	assert_string_equal(cell(&c, "cache_reads", 0)->text, "no");
+	assert_string_equal(cell(&c, "runs", 1)->text, "1");
+	compare_release(&c);
+}
+
+/* A copy of a fixture under another label, for a pair with no real difference. */
+static char *relabel(const char *name, const char *label)
+{
+	char *src = fx(name), path[] = "/tmp/fslab-test-relabel.XXXXXX";
+	json_error_t err;
+	json_t *root = json_load_file(src, 0, &err);
+	int fd = mkstemp(path);
+
+	assert_non_null(root);
+	assert_true(fd >= 0);
+	close(fd);
+	json_object_set_new(root, "label", json_string(label));
+	assert_int_equal(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+	free(src);
+	return xstrdup(path);
+}
+
+static void test_no_difference_wording(void **state)
+{
+	struct compare_opts o = { 0 };
+	char *files[2] = { fx("ext4-1.json"), relabel("ext4-2.json", "ext4-again") };
+	struct compare c;
+	char *s;
+
+	(void)state;
+	assert_int_equal(compare_build(&c, files, 2, &o), 0);
+	assert_int_equal(delta(&c, "trans_iops", 1)->sig, SIG_NO);
+	s = first_sentence(&c);
+	assert_non_null(strstr(s, "On this setup ext4-again and ext4 showed no significant "
+				  "difference in transactional IOPS"));
+	assert_null(strstr(s, "more transactional"));
+	assert_null(strstr(s, "fewer transactional"));
+	free(s);
+	compare_release(&c);
+	unlink(files[1]);
+	free(files[0]);
+	free(files[1]);
+}
+
+static void test_sweep(void **state)
+{
+	struct compare_opts o = { 0 };
+	struct compare c;
+
+	(void)state;
+	assert_int_equal(build(&c, &o, "ext4-4t.json", "ext4-8t.json", "ext4-12t.json",
+			       "xfs-4t.json", "xfs-8t.json", "xfs-12t.json", NULL), 0);
+	assert_true(c.threads_differ);
+	assert_non_null(compare_row(&c, "threads"));
+	/* ext4 at 8 and 12 threads against the baseline; xfs against ext4 at its thread count */
+	assert_int_equal(c.groups[1].base, 0);
+	assert_int_equal(c.groups[2].base, 0);
+	assert_int_equal(c.groups[3].base, 0);
+	assert_int_equal(c.groups[4].base, 1);
+	assert_int_equal(c.groups[5].base, 2);
+	assert_int_equal(c.nsweeps, 2);
+	assert_string_equal(c.sweeps[0].fs, "ext4");
+	assert_int_equal(c.sweeps[0].n, 3);
+	assert_true(fabs(c.sweeps[0].eff[0] - 100) < 1e-9);
+	/* efficiency = IOPS(n) / (IOPS(4) * n / 4) */
+	assert_true(fabs(c.sweeps[0].eff[2] - cell(&c, "trans_iops", 2)->s.mean /
+			 (cell(&c, "trans_iops", 0)->s.mean * 3) * 100) < 1e-9);
+	assert_true(c.sweeps[0].eff[2] > 80 && c.sweeps[0].eff[2] < 90);
+	assert_non_null(strstr(cell(&c, "verdict", 2)->text, "FAIL (db_read_max_latency)"));
+	compare_release(&c);
+
+	/* a single-filesystem sweep in any order is sorted by threads */
+	assert_int_equal(build(&c, &o, "ext4-12t.json", "ext4-4t.json", "ext4-8t.json", NULL), 0);
+	assert_int_equal(c.nsweeps, 1);
+	assert_int_equal(c.groups[c.sweeps[0].groups[0]].threads, 4);
+	assert_int_equal(c.groups[c.sweeps[0].groups[2]].threads, 12);
+	compare_release(&c);
+}
+
+static void test_baseline(void **state)
+{
+	struct compare_opts o = { .baseline = "xfs" };
+	struct compare c;
+
+	(void)state;
+	assert_int_equal(build(&c, &o, "ext4-1.json", "xfs-1.json", NULL), 0);
+	assert_int_equal(c.baseline, 1);
+	assert_int_equal(c.groups[0].base, 1);
+	assert_int_equal(delta(&c, "trans_iops", 0)->better, -1);
+	compare_release(&c);
+	o.baseline = "btrfs";
+	assert_int_equal(build(&c, &o, "ext4-1.json", "xfs-1.json", NULL), -FSLAB_EINPUT);
+	compare_release(&c);
+}
+
+static void test_guard(void **state)
+{
+	struct compare_opts o = { 0 };
+	struct compare c;
+
+	(void)state;
+	assert_int_equal(build(&c, &o, "ext4-1.json", "xfs-seed7.json", NULL), -FSLAB_EINPUT);
+	compare_release(&c);
+	o.allow_mismatch = true;
+	assert_int_equal(build(&c, &o, "ext4-1.json", "xfs-seed7.json", NULL), 0);
+	assert_int_equal(c.nwarnings, 1);
+	assert_non_null(strstr(c.warnings[0], "seed 7 vs 42"));
+	assert_string_equal(cell(&c, "mismatch", 1)->text, "seed 7 vs 42");
+	assert_string_equal(cell(&c, "mismatch", 0)->text, "-");
+	compare_release(&c);
+	/* threads may differ between labels (a sweep), not between repeats of one label */
+	o.allow_mismatch = false;
+	assert_int_equal(build(&c, &o, "ext4-4t.json", "ext4-8t.json", NULL), 0);
+	compare_release(&c);
+}
+
+static void test_aborted(void **state)
+{
+	struct compare_opts o = { 0 };
+	struct compare c;
+
+	(void)state;
+	assert_int_equal(build(&c, &o, "xfs-1.json", "xfs-aborted.json", NULL), -FSLAB_EINPUT);
+	compare_release(&c);
+	o.allow_aborted = true;
+	assert_int_equal(build(&c, &o, "xfs-1.json", "xfs-aborted.json", NULL), 0);
+	/* never pooled with the complete run of the same label */
+	assert_int_equal(c.ngroups, 2);
+	assert_int_equal(c.groups[0].nruns, 1);
+	assert_true(c.groups[1].aborted);
+	assert_string_equal(c.groups[1].label, "xfs [ABORTED]");
+	assert_int_equal(delta(&c, "trans_iops", 1)->sig, SIG_NA);
+	assert_string_equal(delta(&c, "trans_iops", 1)->na_why, "aborted run");
+	assert_string_equal(cell(&c, "runs", 1)->text, "1 ABORTED");
+	compare_release(&c);
+}
+
+static void test_bad_files(void **state)
+{
+	static const char *const bad[] = {
+		"truncated.json", "not-fslab.json", "wrong-schema.json", "no-such-file.json",
+	};
+	struct compare_opts o = { 0 };
+	struct compare c;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		assert_int_equal(build(&c, &o, "ext4-1.json", bad[i], NULL), -FSLAB_EINPUT);
+		compare_release(&c);
+	}
+	assert_int_equal(compare_build(&c, NULL, 0, &o), -FSLAB_EINPUT);
+	compare_release(&c);
+}
+
+static void test_cache_and_fs(void **state)
+{
+	struct compare_opts o = { .allow_mismatch = true };
+	struct compare c;
+	size_t n;
+	char **v;
+	bool warned = false;
+
+	(void)state;
+	assert_int_equal(build(&c, &o, "ext4-1.json", "ntfs-cached.json", NULL), 0);
+	assert_non_null(strstr(cell(&c, "cache_reads", 1)->text, "YES"));
+	v = report_summary(&c, &n);
+	for (size_t i = 0; i < n; i++) {
+		warned |= strstr(v[i], "Warning: on ntfs a cache served the database reads") != NULL;
+		free(v[i]);
+	}
+	free(v);
+	assert_true(warned);
+
+	/* filesystem: db volume fstype, else prep.fs, else the label */
+	assert_string_equal(compare_result_fs(&c.results[0]), "ext4");
+	json_object_del(c.results[0].environment, "volumes");
+	assert_string_equal(compare_result_fs(&c.results[0]), "ext4");
+	json_object_del(c.results[0].environment, "prep");
+	free(c.results[0].label);
+	c.results[0].label = xstrdup("mylabel");
+	assert_string_equal(compare_result_fs(&c.results[0]), "mylabel");
+	compare_release(&c);
+}
+
+static void test_sizing(void **state)
+{
+	struct sizing_opts s;
+
+	(void)state;
+	sizing_opts_default(&s);
+	assert_int_equal(s.nprofiles, 10);
+	assert_int_equal(s.profiles[2], 150);
+	/* 150 messages/day: 150 x 0.00067 = 0.1005 IOPS, + 20 % = 0.1206 */
+	assert_true(fabs(sizing_iops_per_mailbox(&s, 150) - 0.1206) < 1e-12);
+	assert_int_equal(sizing_mailboxes(&s, 150, 1206), 10000);
+	assert_int_equal(sizing_mailboxes(&s, 150, 1205.9), 9999);
+	assert_int_equal(sizing_mailboxes(&s, 150, 0), 0);
+	s.overhead_pct = 0;
+	assert_int_equal(sizing_mailboxes(&s, 150, 5580), 55522);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_repeats),
+		cmocka_unit_test(test_batch_means),
+		cmocka_unit_test(test_no_difference_wording),
+		cmocka_unit_test(test_sweep),
+		cmocka_unit_test(test_baseline),
+		cmocka_unit_test(test_guard),
+		cmocka_unit_test(test_aborted),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_cache_and_fs),
+		cmocka_unit_test(test_sizing),
+	};
+
+	fslab_set_quiet(true);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
