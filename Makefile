@@ -89,6 +89,8 @@ demo:
 
 install: fslab
 	install -D -m 0755 fslab $(DESTDIR)/usr/local/bin/fslab
+	install -d $(DESTDIR)/usr/local/share/fslab/plots
+	install -m 0644 plots/*.gp $(DESTDIR)/usr/local/share/fslab/plots/
 
 clean:
 	rm -rf $(B) fslab
