@@ -42,6 +42,11 @@ static void usage(FILE *f)
 "  --db DIR              database directory (repeat for several volumes; databases are\n"
 "                        spread over them round-robin)\n"
 "  --log DIR             log directory (repeat likewise; not needed by simple workloads)\n"
+"                        A block device instead of directories (--db DEV --log DEV) runs\n"
+"                        the same load on the raw devices: the baseline without a\n"
+"                        filesystem.  It overwrites them: refused when mounted or in use,\n"
+"                        and when they carry a signature unless --force.\n"
+"  --force               let a raw-device run overwrite devices with a signature\n"
 "  --workload W          jetstress (default), randread, randwrite, randrw, seqwrite\n"
 "  --threads N           sessions (jetstress) or jobs (simple workloads); default 8\n"
 "  --databases N         database instances, each with its own log stream; default 1\n"
@@ -74,7 +79,7 @@ enum {
 	OPT_DB = 1000, OPT_LOG, OPT_THREADS, OPT_DATABASES, OPT_DBSIZE, OPT_DURATION, OPT_WARMUP,
 	OPT_SEED, OPT_LABEL, OPT_WORKLOAD, OPT_BS, OPT_IODEPTH, OPT_OUTPUT, OPT_ENGINE,
 	OPT_CACHE, OPT_BDM, OPT_COMPRESS, OPT_BUFFERED, OPT_NOCHECK, OPT_RWMIX, OPT_NODROP,
-	OPT_QUIET, OPT_PROGRESS_FD, OPT_NOVERIFY,
+	OPT_QUIET, OPT_PROGRESS_FD, OPT_NOVERIFY, OPT_FORCE,
 };
 
 static const struct option long_opts[] = {
@@ -101,6 +106,7 @@ static const struct option long_opts[] = {
 	{ "no-verify", no_argument, NULL, OPT_NOVERIFY },
 	{ "no-drop-caches", no_argument, NULL, OPT_NODROP },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "progress-fd", required_argument, NULL, OPT_PROGRESS_FD },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -113,7 +119,7 @@ static const struct option long_opts[] = {
 
 struct run_state {
 	struct run_opts o;
-	bool drop_caches, quiet, warmup_set;
+	bool drop_caches, quiet, warmup_set, force, raw;
 	int progress_fd;
 	char *label_buf, *output_buf;
 	const struct workload_ops *wl;
@@ -260,6 +266,9 @@ static int parse_args(struct run_state *s, int argc, char **argv)
 		case OPT_QUIET:
 			s->quiet = true;
 			break;
+		case OPT_FORCE:
+			s->force = true;
+			break;
 		case OPT_PROGRESS_FD:
 			if (parse_u64(optarg, 0, 1 << 20, &v))
 				return bad_value("progress-fd", optarg, "give an open file descriptor");
@@ -308,10 +317,12 @@ static int parse_args(struct run_state *s, int argc, char **argv)
 	return 0;
 }
 
-/* Directories exist, are directories, are writable; the output's directory too. */
+/* Directories exist, are directories, are writable (or all are block devices: raw); the
+ * output's directory too. */
 static int check_dirs(struct run_state *s)
 {
 	const struct run_opts *o = &s->o;
+	size_t nblk = 0;
 
 	for (int pass = 0; pass < 2; pass++) {
 		char **v = pass ? o->log_dirs : o->db_dirs;
@@ -324,6 +335,10 @@ static int check_dirs(struct run_state *s)
 			if (stat(v[i], &st))
 				return input_error("%s %s: %s; create it, or mount the volume under test "
 						   "there (fslab prep does both)", opt, v[i], strerror(errno));
+			if (S_ISBLK(st.st_mode)) {
+				nblk++;
+				continue;
+			}
 			if (!S_ISDIR(st.st_mode))
 				return input_error("%s %s: not a directory; give the directory on the "
 						   "volume under test", opt, v[i]);
@@ -332,6 +347,10 @@ static int check_dirs(struct run_state *s)
 						   "there, or fix its permissions", opt, v[i], strerror(errno));
 		}
 	}
+	if (nblk && nblk != o->ndb_dirs + o->nlog_dirs)
+		return input_error("give directories for every --db and --log, or block devices for "
+				   "all of them (a raw-device baseline), not a mix");
+	s->raw = nblk > 0;
 	if (o->output) {
 		char *copy = xstrdup(o->output), *slash = strrchr(copy, '/');
 		const char *dir = slash ? (slash == copy ? "/" : (*slash = 0, copy)) : ".";
@@ -368,17 +387,30 @@ static int probe_volumes(struct run_state *s)
 
 		for (size_t i = 0; i < n; i++) {
 			struct volume *v = &vv[i];
-			int ret = volume_probe(v, pass ? "log" : "db", dirs[i]);
+			int ret;
 
+			for (size_t j = 0; s->raw && j < i; j++)
+				if (!strcmp(dirs[j], dirs[i]))
+					return input_error("%s is given twice: a raw device holds one "
+							   "%s region", dirs[i], pass ? "log" : "database");
+			ret = s->raw ? volume_probe_raw(v, pass ? "log" : "db", dirs[i], s->force)
+				     : volume_probe(v, pass ? "log" : "db", dirs[i]);
 			if (pass)
 				s->nlog_vols++;
 			else
 				s->ndb_vols++;
+			if (ret == -FSLAB_EINPUT)
+				return ret;
 			if (ret)
 				return input_error("%s: cannot find its filesystem (%s)", dirs[i],
 						   strerror(-ret));
 		}
 	}
+	for (size_t i = 0; s->raw && i < s->ndb_vols; i++)
+		for (size_t j = 0; j < s->nlog_vols; j++)
+			if (rc->db_vols[i].bdev == rc->log_vols[j].bdev)
+				return input_error("%s is both a --db and a --log device; give separate "
+						   "devices", rc->db_vols[i].dir);
 	rc->direct = o->direct;
 	if (user_buffered)
 		result_add_note(&s->res, "--buffered: no O_DIRECT, read latencies may reflect the "

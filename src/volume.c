@@ -156,6 +156,8 @@ int volume_statfs(struct volume *v)
 {
 	struct statvfs sv;
 
+	if (v->raw)
+		return 0;
 	if (statvfs(v->dir, &sv))
 		return -errno;
 	v->block_size = sv.f_bsize;
@@ -192,10 +194,121 @@ int volume_probe(struct volume *v, const char *role, const char *dir)
 	return 0;
 }
 
+/* realpath of /sys/dev/block/MAJ:MIN, or NULL */
+static char *sysfs_dir(dev_t rdev)
+{
+	char link[64], real[PATH_MAX];
+
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
+	return realpath(link, real) ? xstrdup(real) : NULL;
+}
+
+/* Is the block device rdev, or a partition of it, mounted?  Returns the mount point or NULL. */
+static char *mounted_on(dev_t rdev)
+{
+	struct libmnt_table *tb = mnt_new_table();
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+	char *dir = sysfs_dir(rdev), *found = NULL;
+	struct libmnt_fs *fs;
+
+	if (!tb || !it || !dir || mnt_table_parse_mtab(tb, NULL))
+		goto out;
+	while (!found && mnt_table_next_fs(tb, it, &fs) == 0) {
+		const char *src = mnt_fs_get_srcpath(fs);
+		struct stat st;
+		char *d, *slash;
+
+		if (!src || stat(src, &st) || !S_ISBLK(st.st_mode))
+			continue;
+		d = sysfs_dir(st.st_rdev);
+		if (!d)
+			continue;
+		/* the device itself, or a partition: a directory below the disk's in sysfs */
+		slash = strrchr(d, '/');
+		if (!strcmp(d, dir) || (slash && (size_t)(slash - d) == strlen(dir) &&
+					!strncmp(d, dir, slash - d)))
+			found = xstrdup(mnt_fs_get_target(fs));
+		free(d);
+	}
+out:
+	free(dir);
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	return found;
+}
+
+int volume_probe_raw(struct volume *v, const char *role, const char *dev, bool force)
+{
+	blkid_probe pr;
+	struct stat st;
+	char *mnt;
+	int fd;
+
+	memset(v, 0, sizeof(*v));
+	v->o_direct = -1;
+	v->raw = true;
+	v->role = xstrdup(role);
+	v->dir = xstrdup(dev);
+	v->source = xstrdup(dev);
+	v->fstype = xstrdup("raw");
+	v->fsname = xstrdup("raw");
+	v->mountpoint = xstrdup("");
+	v->options = xstrdup("");
+	if (stat(dev, &st) || !S_ISBLK(st.st_mode))
+		return input_error("%s is not a block device; give a directory or a block device",
+				   dev);
+	mnt = mounted_on(st.st_rdev);
+	if (mnt) {
+		input_error("%s is mounted on %s: a raw-device run would destroy that filesystem; "
+			    "unmount it first", dev, mnt);
+		free(mnt);
+		return -FSLAB_EINPUT;
+	}
+	fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0)
+		return input_error("%s is in use (%s): swap, LVM, RAID or another process holds it",
+				   dev, strerror(errno));
+	v->fs_size = v->fs_avail = v->fs_free = (uint64_t)lseek(fd, 0, SEEK_END);
+	close(fd);
+	pr = blkid_new_probe_from_filename(dev);
+	if (pr) {
+		const char *type = NULL;
+		int rc;
+
+		blkid_probe_enable_partitions(pr, 1);
+		blkid_probe_enable_superblocks(pr, 1);
+		rc = blkid_do_safeprobe(pr);
+		if (rc == 0 && blkid_probe_lookup_value(pr, "TYPE", &type, NULL) &&
+		    blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL))
+			type = "unknown signature";
+		if ((rc == 0 || rc == -2) && !force) {
+			input_error("%s holds %s%s: a raw-device run overwrites it; add --force if it "
+				    "may be destroyed", dev, rc == -2 ? "ambiguous signatures" : "",
+				    rc == -2 ? "" : type);
+			blkid_free_probe(pr);
+			return -FSLAB_EINPUT;
+		}
+		blkid_free_probe(pr);
+	}
+	v->fs_dev = st.st_rdev;
+	probe_device(v);
+	if (!v->model)
+		v->model = xstrdup("");
+	v->block_size = v->logical_sector;
+	return 0;
+}
+
 void volume_probe_odirect(struct volume *v)
 {
-	char *path = xasprintf("%s/.fslab-odirect-probe.%d", v->dir, (int)getpid());
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
+	char *path;
+	int fd;
+
+	if (v->raw) { /* block devices take O_DIRECT */
+		v->o_direct = 1;
+		return;
+	}
+	path = xasprintf("%s/.fslab-odirect-probe.%d", v->dir, (int)getpid());
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
 
 	if (fd >= 0) {
 		void *buf = xmalloc_aligned(4096);
@@ -239,6 +352,7 @@ json_t *volume_to_json(const struct volume *v)
 			      "fs_size", (json_int_t)v->fs_size, "fs_free", (json_int_t)v->fs_free);
 
 	json_object_set_new(o, "vfs_type", json_string(v->fstype));
+	json_object_set_new(o, "raw", json_boolean(v->raw));
 	json_object_set_new(o, "device", v->devname ? json_string(v->devname) : json_null());
 	json_object_set_new(o, "device_model", json_string(v->model ? v->model : ""));
 	json_object_set_new(o, "o_direct", v->o_direct < 0 ? json_null() : json_boolean(v->o_direct));

@@ -27,6 +27,7 @@ struct volume {
 	uint64_t block_size, fs_size, fs_free, fs_avail;
 	unsigned int logical_sector, physical_sector;
 	bool rotational, loop_dio;
+	bool raw;         /* a block device used directly (raw-device baseline), no filesystem */
 	int o_direct;     /* 1 accepted, 0 refused (EINVAL), -1 not probed */
 };
 
@@ -36,6 +37,15 @@ struct volume {
  * Returns 0 or -errno; a directory not on a block device (tmpfs) is fine (devname NULL).
  */
 int volume_probe(struct volume *v, const char *role, const char *dir)
+	__attribute__((warn_unused_result));
+/*
+ * volume_probe_raw - fill v for a block device used without a filesystem (the raw-device
+ * baseline): dir and source are the device, fsname "raw", fs_avail its size.  Refuses with
+ * -FSLAB_EINPUT (message printed) a device that is mounted (or has a mounted partition), is in
+ * use (exclusive open fails), or, unless force, carries a filesystem or partition-table
+ * signature (libblkid).  Nothing is written.
+ */
+int volume_probe_raw(struct volume *v, const char *role, const char *dev, bool force)
 	__attribute__((warn_unused_result));
 void volume_release(struct volume *v);
 /* Probe whether the filesystem accepts O_DIRECT by creating (and removing) a small file. */

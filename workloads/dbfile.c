@@ -73,35 +73,39 @@ int db_open_flags(bool direct, bool dsync)
 	return O_RDWR | O_CLOEXEC | (direct ? O_DIRECT : 0) | (dsync ? O_DSYNC : 0);
 }
 
-int db_inspect(const char *path, uint64_t npages, unsigned int compressibility,
+int db_inspect(const struct db_place *pl, uint64_t npages, unsigned int compressibility,
 	       struct db_info *info)
 {
-	struct stat st;
-	void *buf;
+	const uint64_t want = npages * DB_PAGE_SIZE;
 	const struct db_info *di;
+	struct stat st;
+	uint64_t size;
+	void *buf;
 	int fd, ret;
 	ssize_t n;
 
 	memset(info, 0, sizeof(*info));
-	if (stat(path, &st))
-		return errno == ENOENT ? DB_MISSING : -errno;
-	if (!S_ISREG(st.st_mode))
+	if (stat(pl->path, &st))
+		return errno == ENOENT && !pl->raw ? DB_MISSING : -errno;
+	if (pl->raw ? !S_ISBLK(st.st_mode) : !S_ISREG(st.st_mode))
 		return DB_FOREIGN;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(pl->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	size = pl->raw ? (uint64_t)lseek(fd, 0, SEEK_END) : (uint64_t)st.st_size;
 	buf = xmalloc_aligned(DB_PAGE_SIZE);
-	n = pread(fd, buf, DB_PAGE_SIZE, 0);
+	n = pread(fd, buf, DB_PAGE_SIZE, (off_t)pl->base);
 	close(fd);
 	di = (const struct db_info *)((char *)buf + sizeof(struct page_hdr));
 	if (n != DB_PAGE_SIZE || db_verify_page(buf, 0, 0) ||
 	    strncmp(di->signature, DB_SIGNATURE, sizeof(di->signature))) {
-		ret = DB_FOREIGN;
+		ret = pl->raw ? DB_OTHER_FSLAB : DB_FOREIGN;
 		goto out;
 	}
 	*info = *di;
 	if (di->page_size != DB_PAGE_SIZE || !di->complete || di->npages != npages ||
-	    (uint64_t)st.st_size != npages * DB_PAGE_SIZE || di->compressibility != compressibility)
+	    di->compressibility != compressibility ||
+	    (pl->raw ? size < pl->base + want : size != want))
 		ret = DB_OTHER_FSLAB;
 	else
 		ret = DB_VALID;
@@ -114,10 +118,11 @@ out:
 #define CHUNK_PAGES (CHUNK / DB_PAGE_SIZE)
 #define DEPTH 4
 
-int db_create(const char *path, uint64_t npages, uint64_t seed, unsigned int compressibility,
-	      bool direct, const char *engine, const volatile int *stop, struct db_info *info,
-	      struct db_create_stats *st)
+int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
+	      unsigned int compressibility, bool direct, const char *engine,
+	      const volatile int *stop, struct db_info *info, struct db_create_stats *st)
 {
+	const uint64_t base = pl->base;
 	struct io_u ios[DEPTH], *done[DEPTH], *free_ios[DEPTH];
 	unsigned int nfree = DEPTH;
 	struct io_ctx ctx;
@@ -129,13 +134,14 @@ int db_create(const char *path, uint64_t npages, uint64_t seed, unsigned int com
 	memset(info, 0, sizeof(*info));
 	rng_seed(&r, seed ^ mix(npages));
 	info->dbid = rng_next(&r) | 1;
-	fd = open(path, db_open_flags(direct, false) | O_CREAT | O_TRUNC, 0644);
+	fd = open(pl->path, db_open_flags(direct, false) | (pl->raw ? 0 : O_CREAT | O_TRUNC), 0644);
 	if (fd < 0)
 		return -errno;
 	ret = io_ctx_init(&ctx, engine, DEPTH);
 	if (ret) {
 		close(fd);
-		unlink(path);
+		if (!pl->raw)
+			unlink(pl->path);
 		return ret;
 	}
 	payload = xmalloc_aligned(CHUNK);
@@ -158,7 +164,7 @@ int db_create(const char *path, uint64_t npages, uint64_t seed, unsigned int com
 			((uint64_t *)payload)[1 + (next & 511)] ^= rng_next(&r);
 			for (uint64_t p = 0; p < pages; p++)
 				db_stamp_page((char *)io->buf + p * DB_PAGE_SIZE, info->dbid, next + p, gen);
-			io->off = next * DB_PAGE_SIZE;
+			io->off = base + next * DB_PAGE_SIZE;
 			io->len = pages * DB_PAGE_SIZE;
 			next += pages;
 			ret = io_submit(&ctx, &io, 1);
@@ -211,7 +217,7 @@ int db_create(const char *path, uint64_t npages, uint64_t seed, unsigned int com
 		di->complete = 1;
 		*info = *di;
 		db_stamp_page(bufs, 0, 0, gen);
-		ios[0].off = 0;
+		ios[0].off = base;
 		ios[0].len = DB_PAGE_SIZE;
 		ios[0].buf = bufs;
 		ret = io_sync(&ctx, &ios[0]);
@@ -221,8 +227,8 @@ int db_create(const char *path, uint64_t npages, uint64_t seed, unsigned int com
 		ret = -errno;
 	io_ctx_release(&ctx);
 	close(fd);
-	if (ret)
-		unlink(path);
+	if (ret && !pl->raw)
+		unlink(pl->path);
 	st->bytes = npages * DB_PAGE_SIZE;
 	st->seconds = (now_ns() - t0) / 1e9;
 	free(payload);

@@ -54,10 +54,22 @@ enum db_state {
 	DB_FOREIGN,    /* something else: refuse to touch it */
 };
 /*
- * db_inspect - classify path for a database of npages pages.  *info gets the header of a
- * fslab database.  Returns the state, or -errno when the file cannot be read.
+ * A database lives in a regular file (base 0, the whole file) or, for a raw-device baseline,
+ * in a slice of a block device starting at base.
  */
-int db_inspect(const char *path, uint64_t npages, unsigned int compressibility,
+struct db_place {
+	const char *path;
+	uint64_t base;
+	bool raw;
+};
+
+/*
+ * db_inspect - classify what is at place for a database of npages pages.  *info gets the
+ * header of a fslab database.  On a raw device anything that is not an fslab database of
+ * the right geometry is DB_OTHER_FSLAB: the device as a whole was checked before.  Returns
+ * the state, or -errno when it cannot be read.
+ */
+int db_inspect(const struct db_place *pl, uint64_t npages, unsigned int compressibility,
 	       struct db_info *info);
 
 struct db_create_stats {
@@ -65,12 +77,14 @@ struct db_create_stats {
 	double seconds;
 };
 /*
- * db_create - write a complete database file (pages 1..npages-1 sequentially with 1 MiB
+ * db_create - write a complete database (pages 1..npages-1 sequentially with 1 MiB
  * writes, the header page last, then fsync): an interrupted creation never looks valid.
+ * A file is created (truncated); a raw device slice is overwritten.
  * engine names the I/O back end; *stop is polled (returns -EINTR when set).  0 or -errno.
  */
-int db_create(const char *path, uint64_t npages, uint64_t seed, unsigned int compressibility,
-	      bool direct, const char *engine, const volatile int *stop, struct db_info *info,
-	      struct db_create_stats *st) __attribute__((warn_unused_result));
+int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
+	      unsigned int compressibility, bool direct, const char *engine,
+	      const volatile int *stop, struct db_info *info, struct db_create_stats *st)
+	__attribute__((warn_unused_result));
 
 #endif

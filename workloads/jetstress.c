@@ -66,10 +66,18 @@ static const struct {
 #define LOG_LAZY_FLUSH_BYTES (32 * 1024)
 #define LOG_LAZY_FLUSH_NS (100 * NSEC_PER_MSEC)
 
+/* Raw-device baseline: each database's log stream is a region of the log device holding
+ * this many 1 MiB "files" used round-robin (current, spare, kept generations). */
+#define RAW_LOG_SEGS (JS_LOG_KEEP + 2)
+#define RAW_LOG_REGION ((uint64_t)RAW_LOG_SEGS * JS_LOG_FILE_SIZE)
+
 struct js_db {
 	int idx;
 	char name[16];
-	char *path, *log_dir;
+	char *path, *log_dir; /* raw: the devices */
+	bool raw;             /* the database and its log live on raw devices */
+	uint64_t base;        /* byte offset of page 0 (raw: the slice of the device) */
+	uint64_t log_base;    /* raw: byte offset of this log stream's region */
 	int fd;
 	int state; /* enum db_state before prepare */
 	struct db_info info;
@@ -233,7 +241,7 @@ static void read_page(struct js_session *se, struct io_ctx *ctx, void *buf, uint
 {
 	struct js_db *db = se->db;
 	struct io_u io = { .fd = db->fd, .op = IO_READ, .cls = CLS_DB_READ, .buf = buf,
-			   .len = DB_PAGE_SIZE, .off = pgno * DB_PAGE_SIZE };
+			   .len = DB_PAGE_SIZE, .off = db->base + pgno * DB_PAGE_SIZE };
 	int res = io_sync(ctx, &io);
 	bool err = res != DB_PAGE_SIZE;
 
@@ -397,7 +405,8 @@ static void *writer_main(void *arg)
 			gen_of[n] = sl->gen;
 			ios[n] = (struct io_u){ .fd = db->fd, .op = IO_WRITE, .cls = CLS_DB_WRITE,
 						.buf = (char *)bufs + (size_t)n * DB_PAGE_SIZE,
-						.len = DB_PAGE_SIZE, .off = sl->pgno * DB_PAGE_SIZE };
+						.len = DB_PAGE_SIZE,
+						.off = db->base + sl->pgno * DB_PAGE_SIZE };
 			n++;
 		}
 		if (!n) { /* only pages under the BDM reader: let it finish */
@@ -408,7 +417,7 @@ static void *writer_main(void *arg)
 
 		for (unsigned int i = 0; i < n; i++) {
 			memcpy(ios[i].buf, payload, DB_PAGE_SIZE);
-			db_stamp_page(ios[i].buf, db->info.dbid, ios[i].off / DB_PAGE_SIZE,
+			db_stamp_page(ios[i].buf, db->info.dbid, (ios[i].off - db->base) / DB_PAGE_SIZE,
 				      ((uint64_t)gen_of[i] << 16) | 1);
 			sub[i] = &ios[i];
 		}
@@ -459,23 +468,34 @@ static int log_path(char *buf, size_t len, const struct js_db *db, const char *n
 	return snprintf(buf, len, "%s/%s", db->log_dir, name) >= (int)len ? -ENAMETOOLONG : 0;
 }
 
-/* Create a filled 1 MiB log file (header sector + zeroed data), fsynced.  Returns bytes
- * written or -errno. */
-static int64_t create_log_file(struct js_db *db, const char *name, bool direct)
+/* Raw: byte offset of the segment holding generation gen. */
+static uint64_t raw_seg(const struct js_db *db, uint64_t gen)
+{
+	return db->log_base + (gen - 1) % RAW_LOG_SEGS * JS_LOG_FILE_SIZE;
+}
+
+/*
+ * Create a filled 1 MiB log file (header sector + zeroed data), fsynced; raw: fill the
+ * segment of generation gen instead.  Returns bytes written or -errno.
+ */
+static int64_t create_log_file(struct js_db *db, const char *name, bool direct, uint64_t gen)
 {
 	char path[4096];
 	void *buf;
 	int fd, ret = 0;
 
-	if (log_path(path, sizeof(path), db, name))
+	if (db->raw)
+		snprintf(path, sizeof(path), "%s", db->log_dir);
+	else if (log_path(path, sizeof(path), db, name))
 		return -ENAMETOOLONG;
-	fd = open(path, db_open_flags(direct, false) | O_CREAT | O_TRUNC, 0644);
+	fd = open(path, db_open_flags(direct, false) | (db->raw ? 0 : O_CREAT | O_TRUNC), 0644);
 	if (fd < 0)
 		return -errno;
 	buf = xmalloc_aligned(JS_LOG_FILE_SIZE);
 	memset(buf, 0, JS_LOG_FILE_SIZE);
 	snprintf(buf, JS_LOG_HDR, "fslab log file for %s\n", db->name);
-	if (pwrite(fd, buf, JS_LOG_FILE_SIZE, 0) != JS_LOG_FILE_SIZE)
+	if (pwrite(fd, buf, JS_LOG_FILE_SIZE, db->raw ? (off_t)raw_seg(db, gen) : 0) !=
+	    JS_LOG_FILE_SIZE)
 		ret = errno ? -errno : -EIO;
 	if (!ret && fsync(fd))
 		ret = -errno;
@@ -488,6 +508,10 @@ static int open_current_log(struct js_db *db, bool direct)
 {
 	char path[4096];
 
+	if (db->raw) {
+		db->log_fd = open(db->log_dir, db_open_flags(direct, true));
+		return db->log_fd < 0 ? -errno : 0;
+	}
 	if (log_path(path, sizeof(path), db, JS_LOG_CURRENT))
 		return -ENAMETOOLONG;
 	db->log_fd = open(path, db_open_flags(direct, true));
@@ -504,6 +528,11 @@ static int roll_log(struct js_db *db)
 {
 	char cur[4096], old[4096], spare[4096], name[32];
 
+	if (db->raw) { /* no files: the next segment of the region */
+		db->log_gen++;
+		db->rolls++;
+		return 0;
+	}
 	close(db->log_fd);
 	db->log_fd = -1;
 	if (log_path(cur, sizeof(cur), db, JS_LOG_CURRENT) ||
@@ -528,7 +557,7 @@ static int roll_log(struct js_db *db)
 
 static int make_spare(struct js_db *db)
 {
-	int64_t n = create_log_file(db, JS_LOG_SPARE, db->rc->direct);
+	int64_t n = create_log_file(db, JS_LOG_SPARE, db->rc->direct, db->log_gen + 1);
 
 	if (n < 0)
 		return (int)n;
@@ -601,7 +630,8 @@ static void *logger_main(void *arg)
 		pthread_mutex_unlock(&db->lmu);
 
 		io = (struct io_u){ .fd = db->log_fd, .op = IO_WRITE, .cls = CLS_LOG_WRITE,
-				    .buf = buf, .len = (uint32_t)len, .off = JS_LOG_HDR + start };
+				    .buf = buf, .len = (uint32_t)len,
+				    .off = (db->raw ? raw_seg(db, db->log_gen) : 0) + JS_LOG_HDR + start };
 		((uint64_t *)buf)[0] = file_base + start; /* record header: its LSN */
 		res = io_sync(&ctx, &io);
 		/* a roll is part of the write that needed it (keep it in the measured path) */
@@ -616,12 +646,18 @@ static void *logger_main(void *arg)
 			if (d > db->roll_ns_max)
 				db->roll_ns_max = d;
 		}
-		if (db->prev_end && !(io.off >= db->prev_off && io.off <= db->prev_end))
-			db->nonseq++;
-		else if (!db->prev_end && io.off != JS_LOG_HDR)
-			db->nonseq++;
-		db->prev_off = io.off;
-		db->prev_end = io.off + len;
+		/* sequential within the file: it starts at or after the previous write's start and
+		 * no later than its end (the last partial sector is written again) */
+		{
+			uint64_t rel = io.off - (db->raw ? raw_seg(db, db->log_gen) : 0);
+
+			if (db->prev_end && !(rel >= db->prev_off && rel <= db->prev_end))
+				db->nonseq++;
+			else if (!db->prev_end && rel != JS_LOG_HDR)
+				db->nonseq++;
+			db->prev_off = rel;
+			db->prev_end = rel + len;
+		}
 		if (res != (int)len) {
 			db->log_write_err++;
 			if (db->log_write_err == 1)
@@ -680,7 +716,8 @@ static void *bdm_main(void *arg)
 	while (engine_running(e)) {
 		uint64_t n = MIN(pages_per_io, db->npages - pos), due;
 		struct io_u io = { .fd = db->fd, .op = IO_READ, .cls = CLS_BDM_READ, .buf = buf,
-				   .len = (uint32_t)(n * DB_PAGE_SIZE), .off = pos * DB_PAGE_SIZE };
+				   .len = (uint32_t)(n * DB_PAGE_SIZE),
+				   .off = db->base + pos * DB_PAGE_SIZE };
 		bool busy;
 		int res;
 
@@ -837,9 +874,18 @@ static int js_check(struct run_ctx *rc)
 		db->idx = (int)i;
 		db->rc = rc;
 		db->fd = db->log_fd = -1;
+		db->raw = rc->db_vols[dd].raw;
 		snprintf(db->name, sizeof(db->name), "db%u", i + 1);
-		db->path = xasprintf("%s/fslab-%s.edb", rc->db_vols[dd].dir, db->name);
-		db->log_dir = xasprintf("%s/fslab-%s-logs", rc->log_vols[ld].dir, db->name);
+		if (db->raw) {
+			/* databases and log streams side by side on the devices */
+			db->path = xstrdup(rc->db_vols[dd].dir);
+			db->log_dir = xstrdup(rc->log_vols[ld].dir);
+			db->base = (i / o->ndb_dirs) * o->db_size;
+			db->log_base = (i / o->nlog_dirs) * RAW_LOG_REGION;
+		} else {
+			db->path = xasprintf("%s/fslab-%s.edb", rc->db_vols[dd].dir, db->name);
+			db->log_dir = xasprintf("%s/fslab-%s-logs", rc->log_vols[ld].dir, db->name);
+		}
 		db->npages = npages;
 		pthread_mutex_init(&db->mu, NULL);
 		pthread_mutex_init(&db->lmu, NULL);
@@ -847,7 +893,11 @@ static int js_check(struct run_ctx *rc)
 		pthread_cond_init(&db->cv_dirty, NULL);
 		pthread_cond_init(&db->lcv_work, NULL);
 		pthread_cond_init(&db->lcv_done, NULL);
-		db->state = db_inspect(db->path, npages, o->compressibility, &db->info);
+		{
+			struct db_place pl = { .path = db->path, .base = db->base, .raw = db->raw };
+
+			db->state = db_inspect(&pl, npages, o->compressibility, &db->info);
+		}
 		if (db->state < 0) {
 			ret = input_error("%s: cannot read it (%s); check permissions or remove it",
 					  db->path, strerror(-db->state));
@@ -858,11 +908,11 @@ static int js_check(struct run_ctx *rc)
 					  "it, or use another --db directory", db->path);
 			goto out;
 		}
-		if (db->state != DB_VALID)
+		if (db->state != DB_VALID || db->raw) /* a raw device must hold every slice */
 			need_db[dd] += o->db_size;
 		/* current + spare + kept generations, and slack for one roll */
-		need_log[ld] += (uint64_t)(JS_LOG_KEEP + 3) * JS_LOG_FILE_SIZE;
-		{
+		need_log[ld] += db->raw ? RAW_LOG_REGION : (uint64_t)(JS_LOG_KEEP + 3) * JS_LOG_FILE_SIZE;
+		if (!db->raw) {
 			struct stat st;
 
 			if (stat(db->log_dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
@@ -887,6 +937,15 @@ static int reset_logs(struct js_db *db)
 	int64_t n;
 	int ret;
 
+	if (db->raw) {
+		n = create_log_file(db, NULL, db->rc->direct, 1);
+		if (n >= 0)
+			n = create_log_file(db, NULL, db->rc->direct, 2);
+		if (n < 0)
+			return (int)n;
+		db->log_gen = 1;
+		return open_current_log(db, db->rc->direct);
+	}
 	ret = mkdir_p(db->log_dir, 0755);
 	if (ret)
 		return ret;
@@ -899,9 +958,9 @@ static int reset_logs(struct js_db *db)
 			unlinkat(dirfd(d), de->d_name, 0);
 	}
 	closedir(d);
-	n = create_log_file(db, JS_LOG_CURRENT, db->rc->direct);
+	n = create_log_file(db, JS_LOG_CURRENT, db->rc->direct, 1);
 	if (n >= 0)
-		n = create_log_file(db, JS_LOG_SPARE, db->rc->direct);
+		n = create_log_file(db, JS_LOG_SPARE, db->rc->direct, 2);
 	if (n < 0)
 		return (int)n;
 	db->log_gen = 1;
@@ -940,7 +999,9 @@ static int js_prepare(struct run_ctx *rc)
 			fslab_info("%s: %s %s database (32 KiB pages, %u %% compressible)", db->path,
 				   db->state == DB_OTHER_FSLAB ? "recreating (other geometry)" : "creating",
 				   fmt_size(sz, sizeof(sz), o->db_size), o->compressibility);
-			ret = db_create(db->path, db->npages, o->seed + i, o->compressibility, rc->direct,
+			struct db_place pl = { .path = db->path, .base = db->base, .raw = db->raw };
+
+			ret = db_create(&pl, db->npages, o->seed + i, o->compressibility, rc->direct,
 					o->engine, rc->stop, &db->info, &st);
 			if (ret) {
 				if (ret != -EINTR)
@@ -1082,7 +1143,7 @@ static void checksum_pass(struct run_ctx *rc)
 				struct io_u *io = fr[--nfree];
 				uint64_t n = MIN((uint64_t)chunk_pages, db->npages - next);
 
-				io->off = next * DB_PAGE_SIZE;
+				io->off = db->base + next * DB_PAGE_SIZE;
 				io->len = (uint32_t)(n * DB_PAGE_SIZE);
 				next += n;
 				if (io_submit(&ctx, &io, 1)) {
@@ -1097,7 +1158,8 @@ static void checksum_pass(struct run_ctx *rc)
 				break;
 			for (int i = 0; i < k; i++) {
 				struct io_u *io = done[i];
-				uint64_t first = io->off / DB_PAGE_SIZE, n = io->len / DB_PAGE_SIZE;
+				uint64_t first = (io->off - db->base) / DB_PAGE_SIZE;
+				uint64_t n = io->len / DB_PAGE_SIZE;
 
 				if (io->res != (int)io->len) {
 					cs->bad_pages += n;
@@ -1161,7 +1223,7 @@ static int js_finish(struct run_ctx *rc)
 		pass = pass && in->pass;
 		io_err += ierr;
 		ck_err += x.checksum_errors;
-		if (db->rolls)
+		if (db->rolls && !db->raw)
 			result_add_note(r, "%s: %llu log rolls; close, renames and open took %.2f ms on "
 					"average, %.2f ms at most (counted in the log write that needed "
 					"the new file)",

@@ -25,6 +25,7 @@ enum pattern {
 
 struct sfile {
 	char *path;
+	struct db_place place;
 	int fd, state;
 	struct db_info info;
 };
@@ -102,8 +103,11 @@ static int simple_check(struct run_ctx *rc)
 		struct sfile *f = &s->files[i];
 
 		f->fd = -1;
-		f->path = xasprintf("%s/fslab-simple.edb", rc->db_vols[i].dir);
-		f->state = db_inspect(f->path, s->npages, o->compressibility, &f->info);
+		/* a raw device: the data file is its first db_size bytes */
+		f->path = rc->db_vols[i].raw ? xstrdup(rc->db_vols[i].dir)
+					     : xasprintf("%s/fslab-simple.edb", rc->db_vols[i].dir);
+		f->place = (struct db_place){ .path = f->path, .raw = rc->db_vols[i].raw };
+		f->state = db_inspect(&f->place, s->npages, o->compressibility, &f->info);
 		if (f->state < 0) {
 			ret = input_error("%s: cannot read it (%s)", f->path, strerror(-f->state));
 			goto out;
@@ -147,8 +151,8 @@ static int simple_prepare(struct run_ctx *rc)
 			struct db_create_stats st;
 
 			fslab_info("%s: creating the data file", f->path);
-			ret = db_create(f->path, s->npages, o->seed + i, o->compressibility, rc->direct,
-					o->engine, rc->stop, &f->info, &st);
+			ret = db_create(&f->place, s->npages, o->seed + i, o->compressibility,
+					rc->direct, o->engine, rc->stop, &f->info, &st);
 			if (ret) {
 				if (ret != -EINTR)
 					fslab_err("%s: creating the data file failed: %s", f->path,
