@@ -223,6 +223,7 @@ static void test_db_create_and_inspect(void **state)
 	char dir[] = "/tmp/fslab-db.XXXXXX";
 	struct db_create_stats st;
 	struct db_info info, info2;
+	struct db_place pl = { 0 }, po = { 0 }, pd = { 0 };
 	char *path, *other;
 	int fd;
 
@@ -230,16 +231,19 @@ static void test_db_create_and_inspect(void **state)
 	assert_non_null(mkdtemp(dir));
 	path = path_join(dir, "fslab-db1.edb");
 	other = path_join(dir, "other.bin");
-	assert_int_equal(db_inspect(path, 64, 0, &info), DB_MISSING);
+	pl.path = path;
+	po.path = other;
+	pd.path = dir;
+	assert_int_equal(db_inspect(&pl, 64, 0, &info), DB_MISSING);
 	/* buffered (tmpfs-like dirs may refuse O_DIRECT) and psync: no kernel features needed */
-	assert_int_equal(db_create(path, 64, 42, 0, false, "psync", NULL, &info, &st), 0);
+	assert_int_equal(db_create(&pl, 64, 42, 0, false, "psync", NULL, &info, &st), 0);
 	assert_int_equal(st.bytes, 64 * DB_PAGE_SIZE);
-	assert_int_equal(db_inspect(path, 64, 0, &info2), DB_VALID);
+	assert_int_equal(db_inspect(&pl, 64, 0, &info2), DB_VALID);
 	assert_int_equal(info2.dbid, info.dbid);
 	assert_int_equal(info2.npages, 64);
 	/* another geometry or compressibility: ours, to recreate */
-	assert_int_equal(db_inspect(path, 128, 0, &info2), DB_OTHER_FSLAB);
-	assert_int_equal(db_inspect(path, 64, 30, &info2), DB_OTHER_FSLAB);
+	assert_int_equal(db_inspect(&pl, 128, 0, &info2), DB_OTHER_FSLAB);
+	assert_int_equal(db_inspect(&pl, 64, 30, &info2), DB_OTHER_FSLAB);
 	/* every page verifies; a corrupted one does not */
 	{
 		uint8_t *page = xmalloc_aligned(DB_PAGE_SIZE);
@@ -266,8 +270,8 @@ static void test_db_create_and_inspect(void **state)
 	fd = open(other, O_CREAT | O_WRONLY, 0644);
 	assert_int_equal(write(fd, "hello world\n", 12), 12);
 	close(fd);
-	assert_int_equal(db_inspect(other, 64, 0, &info2), DB_FOREIGN);
-	assert_int_equal(db_inspect(dir, 64, 0, &info2), DB_FOREIGN);
+	assert_int_equal(db_inspect(&po, 64, 0, &info2), DB_FOREIGN);
+	assert_int_equal(db_inspect(&pd, 64, 0, &info2), DB_FOREIGN);
 	/* a damaged header makes it foreign, never silently reused or overwritten */
 	fd = open(path, O_RDWR);
 	{
@@ -278,7 +282,7 @@ static void test_db_create_and_inspect(void **state)
 		assert_int_equal(pwrite(fd, &b, 1, 100), 1);
 	}
 	close(fd);
-	assert_int_equal(db_inspect(path, 64, 0, &info2), DB_FOREIGN);
+	assert_int_equal(db_inspect(&pl, 64, 0, &info2), DB_FOREIGN);
 	unlink(path);
 	unlink(other);
 	rmdir(dir);
