@@ -1,18 +1,311 @@
 // SPDX-License-Identifier: MIT
-/* prep_cli.c: placeholder until implemented. */
+/* prep_cli.c: `fslab prep` and `fslab teardown`: options, help, exit statuses. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
 #include "cmds.h"
-#include "util.h"
+#include "fsprep/prepP.h"
+
+static void prep_usage(FILE *f)
+{
+	fprintf(f,
+"usage: fslab prep --fs ext4|xfs|ntfs|btrfs --db-dev DEV --log-dev DEV --mount-root DIR [options]\n"
+"       fslab prep --fs FS --image-dir DIR [--db-size 8G] [--log-size 2G] --mount-root DIR [options]\n"
+"\n"
+"Format a database and a log volume with one filesystem, aligned to each device's topology\n"
+"(libblkid), verify the result independently, mount them on DIR/db and DIR/log (libmount) and\n"
+"record everything in DIR/prep.json.  Destructive: refuses devices that are mounted, in use,\n"
+"hold /, or carry a filesystem or partition-table signature (the last one unless --force).\n"
+"\n"
+"  --fs FS              ext4, xfs, ntfs (ntfs-3g) or btrfs.  ReFS is formatted by Windows only:\n"
+"                       it runs on the Windows side of the lab\n"
+"  --db-dev DEV         block device for the database volume\n"
+"  --log-dev DEV        block device for the log volume\n"
+"  --image-dir DIR      instead of devices: sparse images DIR/db.img and DIR/log.img on loop\n"
+"                       devices with direct I/O (no spare disk needed)\n"
+"  --db-size SIZE       database image size (default 8G; --image-dir only)\n"
+"  --log-size SIZE      log image size (default 2G; --image-dir only)\n"
+"  --mount-root DIR     mount on DIR/db and DIR/log; DIR/prep.json records what was done\n"
+"  --cluster SIZE       NTFS cluster size (default 64K, Exchange's recommendation); for ext4\n"
+"                       and xfs the block size (1024, 2048, 4096); btrfs takes only 4096\n"
+"  --mkfs-opts \"...\"    extra mkfs options, appended (split on blanks, no shell)\n"
+"  --mount-opts \"...\"   extra mount options, appended to the defaults (noatime; ntfs-3g:\n"
+"                       noatime,big_writes)\n"
+"  --ntfs-cache-limit SIZE  memory limit of the cgroup ntfs-3g runs in (default 64M; 0 = no\n"
+"                       limit, and ntfs-3g's page cache then inflates measured reads)\n"
+"  --dry-run            print the plan (every command and mount with options); change nothing\n"
+"  --force              overwrite an existing signature (or existing image files); never\n"
+"                       overrides mounted or in-use devices\n"
+"  -h, --help           this text\n"
+"\n"
+"Every step is recorded first in DIR/.fslab-prep-state.json (indexed in /var/lib/fslab/preps);\n"
+"`fslab teardown --mount-root DIR` undoes exactly that, also after a crash.  SIGINT, SIGTERM or\n"
+"SIGHUP during prep roll back what was done.\n"
+"Exit status: 0 ok, 1 failure (rolled back), 2 bad input or refused (nothing touched).\n");
+}
+
+static void teardown_usage(FILE *f)
+{
+	fprintf(f,
+"usage: fslab teardown [--mount-root DIR] [--keep-images]\n"
+"\n"
+"Undo what `fslab prep` recorded: unmount, wait for ntfs-3g to exit, remove its cgroup, detach\n"
+"the loop devices, delete the images, prep.json and the mount directories prep made.\n"
+"Idempotent; works after a crash or kill -9 of prep.  Devices given with --db-dev/--log-dev\n"
+"are only unmounted (they keep their new filesystem).\n"
+"\n"
+"  --mount-root DIR     tear down the prep on DIR (default: every recorded prep)\n"
+"  --keep-images        keep the image files (detach them only)\n"
+"  -h, --help           this text\n"
+"\n"
+"Exit status: 0 ok (also when nothing was recorded), 1 something could not be undone (the\n"
+"record keeps what is left), 2 bad input.\n");
+}
+
+static int size_opt(const char *opt, const char *arg, uint64_t *out)
+{
+	if (parse_size(arg, out) || !*out)
+		return input_error("%s %s: not a size; use e.g. 512M, 8G or 65536", opt, arg);
+	return 0;
+}
+
+static int pick_fs(const char *arg, const struct fs_desc **fs)
+{
+	char name[16];
+	size_t i;
+
+	for (i = 0; arg[i] && i < sizeof(name) - 1; i++)
+		name[i] = (char)tolower((unsigned char)arg[i]);
+	name[i] = 0;
+	if (!strcmp(name, "refs"))
+		return input_error("--fs refs: ReFS can only be formatted by Windows; run the ReFS side of the comparison on the Windows side of the lab (fslab prep on Linux formats ext4, xfs, ntfs, btrfs)");
+	*fs = arg[i] ? NULL : fs_desc_find(name);
+	if (!*fs)
+		return input_error("--fs %s: unknown filesystem; valid ones are %s (refs runs on the Windows side of the lab)",
+				   arg, fs_desc_names());
+	return 0;
+}
+
+enum {
+	OPT_FS = 256, OPT_DB_DEV, OPT_LOG_DEV, OPT_IMAGE_DIR, OPT_DB_SIZE, OPT_LOG_SIZE,
+	OPT_MOUNT_ROOT, OPT_CLUSTER, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_NTFS_LIMIT, OPT_DRY_RUN,
+	OPT_FORCE, OPT_KEEP_IMAGES,
+};
+
+static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
+{
+	static const struct option longopts[] = {
+		{ "fs", required_argument, NULL, OPT_FS },
+		{ "db-dev", required_argument, NULL, OPT_DB_DEV },
+		{ "log-dev", required_argument, NULL, OPT_LOG_DEV },
+		{ "image-dir", required_argument, NULL, OPT_IMAGE_DIR },
+		{ "db-size", required_argument, NULL, OPT_DB_SIZE },
+		{ "log-size", required_argument, NULL, OPT_LOG_SIZE },
+		{ "mount-root", required_argument, NULL, OPT_MOUNT_ROOT },
+		{ "cluster", required_argument, NULL, OPT_CLUSTER },
+		{ "mkfs-opts", required_argument, NULL, OPT_MKFS_OPTS },
+		{ "mount-opts", required_argument, NULL, OPT_MOUNT_OPTS },
+		{ "ntfs-cache-limit", required_argument, NULL, OPT_NTFS_LIMIT },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool sized = false, limit_given = false;
+	const char *fs = NULL;
+	int c, ret = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->image_size[VOL_DB] = 8 * GiB;
+	o->image_size[VOL_LOG] = 2 * GiB;
+	o->ntfs_cache_limit = NTFS_CACHE_LIMIT_DEFAULT;
+	while (!ret && (c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FS: fs = optarg; break;
+		case OPT_DB_DEV: o->dev[VOL_DB] = optarg; break;
+		case OPT_LOG_DEV: o->dev[VOL_LOG] = optarg; break;
+		case OPT_IMAGE_DIR: o->image_dir = optarg; break;
+		case OPT_DB_SIZE:
+			ret = size_opt("--db-size", optarg, &o->image_size[VOL_DB]);
+			sized = true;
+			break;
+		case OPT_LOG_SIZE:
+			ret = size_opt("--log-size", optarg, &o->image_size[VOL_LOG]);
+			sized = true;
+			break;
+		case OPT_MOUNT_ROOT: o->mount_root = optarg; break;
+		case OPT_CLUSTER: ret = size_opt("--cluster", optarg, &o->cluster); break;
+		case OPT_MKFS_OPTS: o->mkfs_opts = optarg; break;
+		case OPT_MOUNT_OPTS: o->mount_opts = optarg; break;
+		case OPT_NTFS_LIMIT:
+			if (parse_size(optarg, &o->ntfs_cache_limit))
+				ret = input_error("--ntfs-cache-limit %s: not a size; use e.g. 64M, or 0 for none",
+						  optarg);
+			else if (o->ntfs_cache_limit && o->ntfs_cache_limit < 16 * MiB)
+				ret = input_error("--ntfs-cache-limit %s: below 16M the ntfs-3g daemon itself may be killed for lack of memory; use 16M or more (or 0 for none)",
+						  optarg);
+			limit_given = true;
+			break;
+		case OPT_DRY_RUN: o->dry_run = true; break;
+		case OPT_FORCE: o->force = true; break;
+		case 'h': *help = true; return 0;
+		default: return input_error("run 'fslab prep --help' for the options");
+		}
+	}
+	if (ret)
+		return ret;
+	if (optind < argc)
+		return input_error("unexpected argument '%s'; run 'fslab prep --help'", argv[optind]);
+	if (!fs)
+		return input_error("--fs is required: %s", fs_desc_names());
+	ret = pick_fs(fs, &o->fs);
+	if (ret)
+		return ret;
+	if (o->image_dir && (o->dev[VOL_DB] || o->dev[VOL_LOG]))
+		return input_error("give either --image-dir or --db-dev and --log-dev, not both");
+	if (!o->image_dir && (!o->dev[VOL_DB] || !o->dev[VOL_LOG]))
+		return input_error("give both --db-dev and --log-dev (or --image-dir for image files)");
+	if (sized && !o->image_dir)
+		return input_error("--db-size and --log-size apply to --image-dir only; device sizes are what they are");
+	if (!o->mount_root)
+		return input_error("--mount-root is required: the volumes are mounted on DIR/db and DIR/log");
+	if (limit_given && o->fs->kind != FS_NTFS)
+		return input_error("--ntfs-cache-limit applies to --fs ntfs only");
+	if (geteuid())
+		return input_error("fslab prep needs root (block devices, loop devices, mkfs, mount); run it with sudo");
+	return 0;
+}
 
 int cmd_prep(int argc, char **argv)
 {
-	(void)argc;
-	fslab_err("%s: not implemented yet", argv[0]);
-	return FSLAB_EXIT_FAIL;
+	struct prep_opts o;
+	bool help = false;
+	int ret;
+
+	ret = parse_prep(argc, argv, &o, &help);
+	if (help) {
+		prep_usage(stdout);
+		return FSLAB_EXIT_OK;
+	}
+	if (ret)
+		return FSLAB_EXIT_USAGE;
+	return prep_run(&o);
+}
+
+/* Is the prep that wrote the record still running (as a process other than us)? */
+static bool prep_still_running(pid_t pid)
+{
+	char buf[256];
+	ssize_t n;
+
+	if (pid <= 0 || pid == getpid() || !pid_alive(pid))
+		return false;
+	/* A pid reused by something else: argv must be "<fslab> prep ...". */
+	n = read_cmdline(pid, buf, sizeof(buf));
+	return n > 0 && (size_t)n > strlen(buf) + 1 && !strcmp(buf + strlen(buf) + 1, "prep");
+}
+
+static int teardown_root(const char *given, bool keep_images)
+{
+	struct prep_state st;
+	char *root = abs_path(given);
+	pid_t pid;
+	int ret;
+
+	if (!root)
+		return input_error("--mount-root %s: %s", given, strerror(errno));
+	if (!state_exists(root)) {
+		state_unregister(root);
+		fslab_info("nothing recorded for %s: nothing to tear down", root);
+		free(root);
+		return 0;
+	}
+	ret = state_load(&st, root);
+	if (ret == -ENODATA) {
+		char *path = path_join(root, STATE_NAME);
+
+		unlink(path);
+		state_unregister(root);
+		free(path);
+		ret = 0;
+	}
+	free(root);
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	pid = (pid_t)json_integer_value(json_object_get(st.j, "pid"));
+	if (prep_still_running(pid)) {
+		ret = input_error("fslab prep (pid %d) is still running on %s; stop it (it rolls back by itself) or let it finish",
+				  (int)pid, st.root);
+		goto out;
+	}
+	ret = prep_undo(&st, keep_images);
+	if (ret)
+		fslab_err("teardown of %s incomplete; what is left stays recorded in %s", st.root,
+			  st.path);
+	else
+		fslab_info("teardown of %s complete", st.root);
+out:
+	state_release(&st);
+	return ret;
 }
 
 int cmd_teardown(int argc, char **argv)
 {
-	(void)argc;
-	fslab_err("%s: not implemented yet", argv[0]);
-	return FSLAB_EXIT_FAIL;
+	static const struct option longopts[] = {
+		{ "mount-root", required_argument, NULL, OPT_MOUNT_ROOT },
+		{ "keep-images", no_argument, NULL, OPT_KEEP_IMAGES },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *root = NULL;
+	bool keep = false;
+	json_t *roots, *r;
+	size_t i;
+	int c, ret = 0, first = 0;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_MOUNT_ROOT: root = optarg; break;
+		case OPT_KEEP_IMAGES: keep = true; break;
+		case 'h': teardown_usage(stdout); return FSLAB_EXIT_OK;
+		default:
+			input_error("run 'fslab teardown --help' for the options");
+			return FSLAB_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		input_error("unexpected argument '%s'; run 'fslab teardown --help'", argv[optind]);
+		return FSLAB_EXIT_USAGE;
+	}
+	if (geteuid()) {
+		input_error("fslab teardown needs root (umount, loop devices); run it with sudo");
+		return FSLAB_EXIT_USAGE;
+	}
+	if (root) {
+		ret = teardown_root(root, keep);
+	} else {
+		roots = json_array();
+		ret = state_registry_roots(roots);
+		if (ret)
+			fslab_err("cannot read %s: %s", STATE_REGISTRY, strerror(-ret));
+		if (!ret && !json_array_size(roots))
+			fslab_info("no prep recorded in %s: nothing to tear down", STATE_REGISTRY);
+		json_array_foreach(roots, i, r) {
+			ret = teardown_root(json_string_value(r), keep);
+			if (ret && !first)
+				first = ret;
+		}
+		json_decref(roots);
+		ret = first ? first : ret;
+	}
+	if (!ret)
+		return FSLAB_EXIT_OK;
+	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : FSLAB_EXIT_FAIL;
 }

@@ -14,6 +14,7 @@
 
 #include "cmds.h"
 #include "engine.h"
+#include "fsprep/prep.h"
 #include "host.h"
 #include "io/ioengine.h"
 #include "result.h"
@@ -935,6 +936,5 @@ out:
 
 json_t *run_find_prep(const char *dir)
 {
-	(void)dir; /* wired to fsprep's prep_json_for_dir() once it lands */
-	return NULL;
+	return prep_json_for_dir(dir);
 }

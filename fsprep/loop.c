@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+/*
+ * loop.c: image files and loop devices with direct I/O on the backing file.  No chosen library
+ * has a public loop API (util-linux's loopdev code is internal to losetup), so this uses the
+ * linux/loop.h ioctls directly.  Loop devices are found back by their backing file (sysfs
+ * loop/backing_file), never by number alone: a number may have been reused since.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/loop.h>
+
+#include "fsprep/prepP.h"
+
+#define ATTACH_TRIES 32       /* LOOP_CTL_GET_FREE races with other attachers */
+#define DETACH_WAIT_MS 10000  /* the kernel detaches once the last opener closes */
+
+int image_create(const char *path, uint64_t size, bool replace)
+{
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replace ? O_TRUNC : O_EXCL), 0600);
+	if (fd < 0)
+		return -errno;
+	/* Sparse: ftruncate allocates nothing; blocks appear as the filesystem writes them. */
+	if (ftruncate(fd, (off_t)size))
+		ret = -errno;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (ret)
+		unlink(path);
+	return ret;
+}
+
+/* Old kernels (< 5.8): LOOP_SET_FD, LOOP_SET_STATUS64, then LOOP_SET_DIRECT_IO. */
+static int attach_legacy(int lfd, int ffd, const struct loop_info64 *info)
+{
+	if (ioctl(lfd, LOOP_SET_FD, ffd))
+		return -errno;
+	if (ioctl(lfd, LOOP_SET_STATUS64, info)) {
+		int e = errno;
+
+		ioctl(lfd, LOOP_CLR_FD, 0);
+		return -e;
+	}
+	/* Direct I/O may be refused (backing filesystem without O_DIRECT): checked in sysfs. */
+	ioctl(lfd, LOOP_SET_DIRECT_IO, 1UL);
+	return 0;
+}
+
+int loop_attach(const char *image, char **dev, bool *dio)
+{
+	struct loop_config cfg;
+	int ctl, ffd, lfd, n, ret = -EBUSY;
+	char path[64], attr[96], val[16];
+
+	*dev = NULL;
+	*dio = false;
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return -errno;
+	ffd = open(image, O_RDWR | O_CLOEXEC);
+	if (ffd < 0) {
+		ret = -errno;
+		close(ctl);
+		return ret;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.fd = (uint32_t)ffd;
+	cfg.info.lo_flags = LO_FLAGS_DIRECT_IO;
+	snprintf((char *)cfg.info.lo_file_name, sizeof(cfg.info.lo_file_name), "%s", image);
+
+	for (int tries = 0; tries < ATTACH_TRIES && ret == -EBUSY; tries++) {
+		n = ioctl(ctl, LOOP_CTL_GET_FREE);
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		snprintf(path, sizeof(path), "/dev/loop%d", n);
+		lfd = open(path, O_RDWR | O_CLOEXEC);
+		if (lfd < 0) {
+			/* The node may lag behind the kernel for a moment. */
+			ret = errno == ENOENT ? -EBUSY : -errno;
+			sleep_ms(10);
+			continue;
+		}
+		if (!ioctl(lfd, LOOP_CONFIGURE, &cfg))
+			ret = 0;
+		else if (errno == EBUSY)
+			ret = -EBUSY; /* someone else took it between GET_FREE and CONFIGURE */
+		else if (errno == EINVAL || errno == ENOTTY)
+			ret = attach_legacy(lfd, ffd, &cfg.info);
+		else
+			ret = -errno;
+		close(lfd);
+	}
+	close(ffd);
+	close(ctl);
+	if (ret)
+		return ret;
+	*dev = xstrdup(path);
+	snprintf(attr, sizeof(attr), "/sys/block/loop%d/loop/dio", n);
+	*dio = !read_line_file(attr, val, sizeof(val)) && !strcmp(val, "1");
+	return 0;
+}
+
+int loop_find_image(const char *image, json_t *devs)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *e;
+	size_t ilen = strlen(image);
+	int count = 0;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		char *attr, back[4096];
+		bool match;
+
+		if (strncmp(e->d_name, "loop", 4))
+			continue;
+		attr = xasprintf("/sys/block/%s/loop/backing_file", e->d_name);
+		/* Unbound loop devices have no backing_file.  A deleted image reads "... (deleted)". */
+		match = !read_line_file(attr, back, sizeof(back)) && !strncmp(back, image, ilen) &&
+			(!back[ilen] || !strcmp(back + ilen, " (deleted)"));
+		free(attr);
+		if (match) {
+			char *dev = xasprintf("/dev/%s", e->d_name);
+
+			json_array_append_new(devs, json_string(dev));
+			free(dev);
+			count++;
+		}
+	}
+	closedir(d);
+	return count;
+}
+
+int loop_detach_image(const char *image)
+{
+	json_t *devs = json_array(), *v;
+	size_t i;
+	int ret, n;
+
+	n = loop_find_image(image, devs);
+	if (n < 0) {
+		ret = n;
+		goto out;
+	}
+	ret = 0;
+	json_array_foreach(devs, i, v) {
+		const char *dev = json_string_value(v);
+		int fd = open(dev, O_RDWR | O_CLOEXEC);
+
+		/* ENXIO: no longer bound.  A busy device is only marked autoclear by the kernel. */
+		if (fd < 0 || (ioctl(fd, LOOP_CLR_FD, 0) && errno != ENXIO)) {
+			int e = errno;
+
+			fslab_err("detaching %s (backed by %s) failed: %s", dev, image, strerror(e));
+			if (!ret)
+				ret = -e;
+		} else {
+			fslab_info("detached %s (%s)", dev, image);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	for (unsigned waited = 0; n > 0 && !ret; waited += 50) {
+		json_t *left = json_array();
+
+		n = loop_find_image(image, left);
+		json_decref(left);
+		if (n <= 0)
+			break;
+		if (waited >= DETACH_WAIT_MS) {
+			fslab_err("%s is still attached to a loop device: something keeps it open; find it with lsof or fuser, then run fslab teardown again",
+				  image);
+			ret = -EBUSY;
+			break;
+		}
+		sleep_ms(50);
+	}
+out:
+	json_decref(devs);
+	return ret;
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/* misc.c: small helpers shared by the fsprep/ modules: sysfs files, pids, paths. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fsprep/prepP.h"
+
+int read_line_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	close(fd);
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+int read_u64_file(const char *path, uint64_t *v)
+{
+	char buf[64];
+	int ret = read_line_file(path, buf, sizeof(buf));
+
+	if (ret)
+		return ret;
+	return parse_u64(buf, 0, UINT64_MAX, v);
+}
+
+int write_str_file(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, len);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+char *sysblock_path(dev_t devno, const char *attr)
+{
+	return xasprintf("/sys/dev/block/%u:%u/%s", major(devno), minor(devno), attr);
+}
+
+bool pid_alive(pid_t pid)
+{
+	char path[64], buf[512], *p;
+
+	if (pid <= 0 || (kill(pid, 0) && errno == ESRCH))
+		return false;
+	/* A zombie no longer holds files or mounts: count it as gone. */
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_line_file(path, buf, sizeof(buf)))
+		return false;
+	p = strrchr(buf, ')');
+	return !(p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'));
+}
+
+ssize_t read_cmdline(pid_t pid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n >= 0)
+		buf[n] = 0;
+	return n;
+}
+
+void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+char *escape_name(const char *path)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *s = xmalloc(strlen(path) * 3 + 1), *o = s;
+
+	/* '/' -> '-'; letters, digits and '.' kept; anything else (including '-' and '_')
+	 * -> "_xx", so different paths never give the same name. */
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if (*c == '/') {
+			*o++ = '-';
+		} else if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			   (*c >= '0' && *c <= '9') || *c == '.') {
+			*o++ = (char)*c;
+		} else {
+			*o++ = '_';
+			*o++ = hex[*c >> 4];
+			*o++ = hex[*c & 15];
+		}
+	}
+	*o = 0;
+	return s;
+}
+
+char *abs_path(const char *path)
+{
+	char *full, *real, *out = NULL;
+	size_t n;
+
+	if (!*path) {
+		errno = ENOENT;
+		return NULL;
+	}
+	real = realpath(path, NULL);
+	if (real || errno != ENOENT)
+		return real;
+	if (path[0] == '/') {
+		full = xstrdup(path);
+	} else {
+		char *cwd = getcwd(NULL, 0);
+
+		if (!cwd)
+			return NULL;
+		full = xasprintf("%s/%s", cwd, path);
+		free(cwd);
+	}
+	/* Resolve the longest existing prefix, then append the missing rest as given. */
+	for (n = strlen(full); ; n--) {
+		char *prefix;
+
+		while (n > 0 && full[n] != '/')
+			n--;
+		prefix = n ? xasprintf("%.*s", (int)n, full) : xstrdup("/");
+		real = realpath(prefix, NULL);
+		free(prefix);
+		if (real || errno != ENOENT || n == 0)
+			break;
+	}
+	if (!real)
+		goto out;
+	/* ".." or "." in the part that does not exist yet cannot be resolved honestly. */
+	if (strstr(full + n, "/../") || strstr(full + n, "/./") ||
+	    (strlen(full + n) >= 3 && !strcmp(full + strlen(full) - 3, "/..")) ||
+	    (strlen(full + n) >= 2 && !strcmp(full + strlen(full) - 2, "/."))) {
+		errno = EINVAL;
+		goto out;
+	}
+	out = xasprintf("%s%s", strcmp(real, "/") ? real : "", full + n);
+	for (char *p = out; *p; p++)
+		while (p[0] == '/' && p[1] == '/')
+			memmove(p, p + 1, strlen(p));
+	if (strlen(out) > 1 && out[strlen(out) - 1] == '/')
+		out[strlen(out) - 1] = 0;
+out:
+	free(real);
+	free(full);
+	return out;
+}
+
+bool dir_is_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	bool empty = true;
+
+	if (!d)
+		return false;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			empty = false;
+			break;
+		}
+	closedir(d);
+	return empty;
+}

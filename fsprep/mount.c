@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+/* mount.c: libmount: mount and unmount (helpers such as mount.ntfs-3g included), and questions
+ * answered from the kernel mount table (/proc/self/mountinfo). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <blkid/blkid.h>
+#include <libmount/libmount.h>
+
+#include "fsprep/prepP.h"
+
+static struct libmnt_table *kernel_table(void)
+{
+	return mnt_new_table_from_file("/proc/self/mountinfo");
+}
+
+/* The libmount error of a failed mount/umount as -errno, after printing its message. */
+static int context_error(struct libmnt_context *cxt, int rc, const char *what)
+{
+	char buf[BUFSIZ] = "";
+	int err;
+
+	mnt_context_get_excode(cxt, rc, buf, sizeof(buf));
+	fslab_err("%s failed: %s", what, buf[0] ? buf : "unknown libmount error");
+	err = mnt_context_syscall_called(cxt) ? mnt_context_get_syscall_errno(cxt) : 0;
+	if (err > 0)
+		return -err;
+	return rc < 0 && rc > -4096 ? rc : -EIO;
+}
+
+int mount_volume(const char *src, const char *target, const struct fs_desc *fs, const char *opts)
+{
+	struct libmnt_context *cxt = mnt_new_context();
+	int rc, ret = 0;
+
+	if (!cxt)
+		return -ENOMEM;
+	if (mnt_context_set_source(cxt, src) || mnt_context_set_target(cxt, target) ||
+	    mnt_context_set_fstype(cxt, fs->mount_type) || mnt_context_set_options(cxt, opts)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	rc = mnt_context_mount(cxt);
+	if (rc || mnt_context_get_status(cxt) != 1) {
+		char *what = xasprintf("mounting %s on %s (-t %s -o %s)", src, target,
+				       fs->mount_type, opts);
+
+		ret = context_error(cxt, rc, what);
+		free(what);
+	}
+out:
+	mnt_free_context(cxt);
+	return ret;
+}
+
+int umount_target(const char *target)
+{
+	struct libmnt_context *cxt = mnt_new_context();
+	int rc, ret = 0;
+
+	if (!cxt)
+		return -ENOMEM;
+	if (mnt_context_set_target(cxt, target)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	rc = mnt_context_umount(cxt);
+	if (rc || mnt_context_get_status(cxt) != 1) {
+		/* Quiet: the caller retries while busy and reports the errno. */
+		int err = mnt_context_syscall_called(cxt) ? mnt_context_get_syscall_errno(cxt) : 0;
+
+		ret = err > 0 ? -err : rc < 0 && rc > -4096 ? rc : -EIO;
+	}
+out:
+	mnt_free_context(cxt);
+	return ret;
+}
+
+/* Topmost mount whose mount point is exactly @target (later lines stack over earlier ones). */
+static struct libmnt_fs *find_target(struct libmnt_table *tb, const char *target)
+{
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_BACKWARD);
+	struct libmnt_fs *fs, *found = NULL;
+
+	if (!it)
+		return NULL;
+	while (!found && !mnt_table_next_fs(tb, it, &fs))
+		if (mnt_fs_get_target(fs) && !strcmp(mnt_fs_get_target(fs), target))
+			found = fs;
+	mnt_free_iter(it);
+	return found;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+int mount_at(const char *target, char **source, char **fstype, char **options)
+{
+	struct libmnt_table *tb = kernel_table();
+	struct libmnt_fs *fs;
+
+	if (!tb)
+		return errno > 0 ? -errno : -EIO;
+	fs = find_target(tb, target);
+	if (fs) {
+		if (source)
+			*source = dup_or_null(mnt_fs_get_source(fs));
+		if (fstype)
+			*fstype = dup_or_null(mnt_fs_get_fstype(fs));
+		if (options)
+			*options = dup_or_null(mnt_fs_get_options(fs));
+	}
+	mnt_unref_table(tb);
+	return fs ? 1 : 0;
+}
+
+/* The block device behind a mount: its devno, or for anonymous devnos (fuseblk, btrfs) the
+ * device its source path names.  0 when it is not a block device. */
+static dev_t fs_block_devno(struct libmnt_fs *fs)
+{
+	const char *src = mnt_fs_get_srcpath(fs);
+	dev_t d = mnt_fs_get_devno(fs);
+	struct stat sb;
+
+	if (major(d))
+		return d;
+	if (src && src[0] == '/' && !stat(src, &sb) && S_ISBLK(sb.st_mode))
+		return sb.st_rdev;
+	return 0;
+}
+
+int mount_find_device(dev_t rdev, const char *devpath, char **target, char **what)
+{
+	struct libmnt_table *tb = kernel_table();
+	struct libmnt_iter *it;
+	struct libmnt_fs *fs;
+	int found = 0;
+
+	if (!tb)
+		return errno > 0 ? -errno : -EIO;
+	it = mnt_new_iter(MNT_ITER_FORWARD);
+	while (it && !found && !mnt_table_next_fs(tb, it, &fs)) {
+		dev_t d = fs_block_devno(fs), disk = 0;
+
+		if (!d)
+			continue;
+		if (d == rdev) {
+			*what = xstrdup(devpath);
+			found = 1;
+		} else if (!blkid_devno_to_wholedisk(d, NULL, 0, &disk) && disk == rdev) {
+			*what = xstrdup(mnt_fs_get_source(fs) ? mnt_fs_get_source(fs) : "?");
+			found = 1;
+		}
+		if (found)
+			*target = xstrdup(mnt_fs_get_target(fs));
+	}
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	return found;
+}
+
+dev_t mount_root_devno(void)
+{
+	struct libmnt_table *tb = kernel_table();
+	struct libmnt_fs *fs;
+	dev_t d = 0;
+
+	if (!tb)
+		return 0;
+	fs = find_target(tb, "/");
+	if (fs)
+		d = fs_block_devno(fs);
+	mnt_unref_table(tb);
+	return d;
+}
+
+char *mount_point_of(const char *path)
+{
+	struct libmnt_table *tb = kernel_table();
+	struct libmnt_fs *fs;
+	char *real = realpath(path, NULL), *mp = NULL;
+
+	if (tb && real) {
+		fs = mnt_table_find_mountpoint(tb, real, MNT_ITER_BACKWARD);
+		if (fs && mnt_fs_get_target(fs))
+			mp = xstrdup(mnt_fs_get_target(fs));
+	}
+	free(real);
+	mnt_unref_table(tb);
+	return mp;
+}
+
+/* Does the NUL-separated command line of @pid look like an ntfs-3g serving dev on target? */
+static bool ntfs_cmdline_matches(pid_t pid, const char *dev, const char *target)
+{
+	char buf[4096];
+	bool has_dev = false, has_target = false;
+	ssize_t n = read_cmdline(pid, buf, sizeof(buf));
+
+	/* argv[0] is ntfs-3g or mount.ntfs-3g; the device and mount point follow. */
+	if (n <= 0 || !strstr(buf, "ntfs-3g"))
+		return false;
+	for (char *a = buf; a < buf + n; a += strlen(a) + 1) {
+		has_dev |= !strcmp(a, dev);
+		has_target |= !strcmp(a, target);
+	}
+	return has_dev && has_target;
+}
+
+pid_t ntfs_daemon_find(const char *dev, const char *target)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *e;
+	pid_t found = 0;
+
+	if (!proc)
+		return 0;
+	while (!found && (e = readdir(proc))) {
+		pid_t pid = (pid_t)atoi(e->d_name);
+
+		if (pid > 0 && ntfs_cmdline_matches(pid, dev, target) && pid_alive(pid))
+			found = pid;
+	}
+	closedir(proc);
+	return found;
+}

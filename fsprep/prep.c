@@ -1,0 +1,699 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prep.c: one `fslab prep`: check everything (nothing is touched before all checks pass),
+ * print the plan for --dry-run, or carry it out step by step, recording each step in the state
+ * file before (intent) and after it.  A failure or SIGINT/SIGTERM/SIGHUP rolls back through
+ * prep_undo(), the code `fslab teardown` runs.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "fsprep/prepP.h"
+
+const char *const vol_names[VOL_NR] = { "db", "log" };
+
+static volatile sig_atomic_t signalled;
+
+static void on_signal(int sig)
+{
+	signalled = sig;
+}
+
+static void catch_signals(void)
+{
+	/* SA_RESTART: libmount's waitpid() for a mount helper does not retry on EINTR. */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/*
+ * End of a step: -EINTR when a signal asked us to stop.  FSLAB_TEST_PREP_STALL=<step> makes
+ * prep wait here (up to a minute) so tests can kill it at a known point.
+ */
+static int step_done(const char *step)
+{
+	const char *stall = getenv("FSLAB_TEST_PREP_STALL");
+
+	if (stall && !strcmp(stall, step)) {
+		fslab_info("test hook: stalled after step %s", step);
+		for (int i = 0; i < 600 && !signalled; i++)
+			sleep_ms(100);
+	}
+	return signalled ? -EINTR : 0;
+}
+
+/* step_done() for a per-volume step: "mkfs-db", "mount-log"... */
+static int role_step_done(const char *step, const char *role)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "%s-%s", step, role);
+	return step_done(name);
+}
+
+static bool is_dir(const char *p)
+{
+	struct stat sb;
+
+	return !stat(p, &sb) && S_ISDIR(sb.st_mode);
+}
+
+static bool exists(const char *p)
+{
+	struct stat sb;
+
+	return !lstat(p, &sb);
+}
+
+/* Does path lie in (or equal) dir? */
+static bool path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
+/* ---- checks (no side effects) ------------------------------------------------------------ */
+
+static int check_mount_root(struct prep_ctx *c)
+{
+	const char *given = c->o->mount_root;
+
+	c->root = abs_path(given);
+	if (!c->root)
+		return input_error("--mount-root %s: %s; give a directory path", given, strerror(errno));
+	if (!strcmp(c->root, "/"))
+		return input_error("--mount-root /: give a directory of its own (prep mounts <root>/db and <root>/log)");
+	if (path_under(c->root, "/dev") || path_under(c->root, "/proc") || path_under(c->root, "/sys"))
+		return input_error("--mount-root %s is inside a kernel filesystem; choose another directory",
+				   c->root);
+	if (exists(c->root) && !is_dir(c->root))
+		return input_error("--mount-root %s is not a directory; give a directory", c->root);
+	if (state_exists(c->root))
+		return input_error("%s already holds a prep (%s); run fslab teardown --mount-root %s first",
+				   c->root, STATE_NAME, c->root);
+	for (int i = 0; i < VOL_NR; i++) {
+		struct volume *v = &c->vol[i];
+		int r;
+
+		v->mountpoint = path_join(c->root, v->role);
+		if (!exists(v->mountpoint))
+			continue;
+		if (!is_dir(v->mountpoint))
+			return input_error("%s exists and is not a directory; remove it or choose another --mount-root",
+					   v->mountpoint);
+		r = mount_at(v->mountpoint, NULL, NULL, NULL);
+		if (r > 0)
+			return input_error("something is already mounted on %s; unmount it or choose another --mount-root",
+					   v->mountpoint);
+		if (!dir_is_empty(v->mountpoint))
+			return input_error("%s is not empty; empty it or choose another --mount-root",
+					   v->mountpoint);
+	}
+	return 0;
+}
+
+/* Free space where the images go must hold them fully written. */
+static int check_image_space(struct prep_ctx *c)
+{
+	char *dir = xstrdup(c->image_dir), a[32], b[32], d[32], l[32];
+	uint64_t need = c->o->image_size[VOL_DB] + c->o->image_size[VOL_LOG], avail;
+	struct statvfs vfs;
+	int ret = 0;
+
+	while (!is_dir(dir) && strrchr(dir, '/') && strrchr(dir, '/') != dir)
+		*strrchr(dir, '/') = 0;
+	if (!is_dir(dir))
+		strcpy(dir, "/");
+	if (statvfs(dir, &vfs)) {
+		ret = input_error("cannot check free space in %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	if (avail < need)
+		ret = input_error("%s has %s free, the images need %s when fully written (db %s + log %s); free space or give smaller --db-size/--log-size",
+				  dir, fmt_size(a, sizeof(a), avail), fmt_size(b, sizeof(b), need),
+				  fmt_size(d, sizeof(d), c->o->image_size[VOL_DB]),
+				  fmt_size(l, sizeof(l), c->o->image_size[VOL_LOG]));
+out:
+	free(dir);
+	return ret;
+}
+
+static int check_images(struct prep_ctx *c)
+{
+	const struct prep_opts *o = c->o;
+	char a[32], b[32];
+
+	c->image_dir = abs_path(o->image_dir);
+	if (!c->image_dir)
+		return input_error("--image-dir %s: %s; give a directory path", o->image_dir,
+				   strerror(errno));
+	if (exists(c->image_dir) && !is_dir(c->image_dir))
+		return input_error("--image-dir %s is not a directory; give a directory", c->image_dir);
+	for (int i = 0; i < VOL_NR; i++) {
+		struct volume *v = &c->vol[i];
+		char *name = xasprintf("%s.img", v->role);
+		json_t *loops;
+		int n;
+
+		if (path_under(c->image_dir, v->mountpoint))
+			return input_error("--image-dir %s is inside %s, where the %s volume gets mounted; put the images elsewhere",
+					   c->image_dir, v->mountpoint, v->role);
+		v->image = path_join(c->image_dir, name);
+		free(name);
+		v->size = o->image_size[i];
+		if (v->size < o->fs->min_size)
+			return input_error("--%s-size %s is too small: %s needs at least %s", v->role,
+					   fmt_size(a, sizeof(a), v->size), o->fs->name,
+					   fmt_size(b, sizeof(b), o->fs->min_size));
+		if (!exists(v->image))
+			continue;
+		if (!o->force)
+			return input_error("%s already exists; remove it, run fslab teardown, or pass --force to overwrite it",
+					   v->image);
+		loops = json_array();
+		n = loop_find_image(v->image, loops);
+		if (n > 0) {
+			int r = input_error("%s is attached to %s; detach it first, --force does not override this",
+					    v->image, json_string_value(json_array_get(loops, 0)));
+
+			json_decref(loops);
+			return r;
+		}
+		json_decref(loops);
+	}
+	return check_image_space(c);
+}
+
+static int build_plan(struct prep_ctx *c, struct volume *v)
+{
+	char *label = xasprintf("fslab-%s", v->role);
+	struct mkfs_req r = {
+		.fs = c->o->fs,
+		.device = v->device,
+		.label = label,
+		.cluster = c->o->cluster,
+		.force = c->o->force,
+		.extra = c->o->mkfs_opts,
+	};
+	int ret;
+
+	mkfs_plan_release(&v->plan);
+	ret = mkfs_plan_build(&v->plan, &v->topo, &r);
+	free(label);
+	return ret;
+}
+
+static int check_devices(struct prep_ctx *c)
+{
+	const struct prep_opts *o = c->o;
+	int ret;
+
+	ret = safety_check_pair(o->dev[VOL_DB], o->dev[VOL_LOG]);
+	for (int i = 0; i < VOL_NR && !ret; i++)
+		ret = safety_check_device(o->dev[i], vol_names[i], o->fs, o->force,
+					  &c->vol[i].signature);
+	for (int i = 0; i < VOL_NR && !ret; i++) {
+		struct volume *v = &c->vol[i];
+
+		v->device = realpath(o->dev[i], NULL);
+		if (!v->device)
+			return input_error("cannot resolve %s: %s", o->dev[i], strerror(errno));
+		ret = probe_topology(v->device, &v->topo);
+		if (ret)
+			return input_error("cannot read the topology of %s: %s", v->device, strerror(-ret));
+		v->size = v->topo.size;
+	}
+	return ret;
+}
+
+static void plan_cache_fix(struct prep_ctx *c)
+{
+	const struct prep_opts *o = c->o;
+	char a[32];
+
+	if (o->fs->kind != FS_NTFS)
+		return;
+	if (!o->ntfs_cache_limit) {
+		c->cache_fix = json_pack("{s:s, s:s}", "method", "none", "reason",
+					 "disabled with --ntfs-cache-limit 0");
+		prep_note(c, "ntfs-3g cache fix disabled: ntfs-3g reads the device through the page cache, so measured reads will be inflated");
+	} else if (!cgroup_v1_memory_root()) {
+		c->cache_fix = json_pack("{s:s, s:s}", "method", "none", "reason",
+					 "cgroup v1 memory controller not mounted at /sys/fs/cgroup/memory");
+		prep_note(c, "no cgroup v1 memory controller: ntfs-3g runs without a memory limit and its page cache will inflate measured reads");
+	} else {
+		char *cg = cgroup_path_for(c->root);
+
+		c->cache_fix = json_pack("{s:s, s:I, s:s, s:n}", "method", "cgroup-v1-memory",
+					 "limit_bytes", (json_int_t)o->ntfs_cache_limit,
+					 "cgroup", cg, "pid");
+		free(cg);
+		fslab_info("ntfs-3g will run in a memory cgroup limited to %s",
+			   fmt_size(a, sizeof(a), o->ntfs_cache_limit));
+	}
+}
+
+/* Everything that can be checked before touching anything. */
+static int prep_check(struct prep_ctx *c)
+{
+	const struct prep_opts *o = c->o;
+	int ret;
+
+	ret = format_tool_check(o->fs);
+	if (!ret)
+		ret = check_mount_root(c);
+	if (!ret)
+		ret = o->image_dir ? check_images(c) : check_devices(c);
+	for (int i = 0; i < VOL_NR && !ret; i++) {
+		struct volume *v = &c->vol[i];
+
+		if (o->image_dir) {
+			/* Until attached, plan for what a loop device reports here. */
+			v->device = xasprintf("/dev/loopN");
+			v->topo = (struct topology){ .logical_sector = 512, .physical_sector = 512,
+						     .min_io = 512, .size = v->size };
+		}
+		ret = build_plan(c, v);
+		v->mount_opts = o->mount_opts ? xasprintf("%s,%s", o->fs->mount_opts, o->mount_opts) :
+						xstrdup(o->fs->mount_opts);
+	}
+	if (ret)
+		return ret;
+	/* Only now that every check passed, so that a refusal stays one line. */
+	for (int i = 0; i < VOL_NR; i++)
+		if (c->vol[i].signature)
+			fslab_warn("%s (--%s-dev) holds %s; --force: it will be wiped",
+				   o->dev[i], c->vol[i].role, c->vol[i].signature);
+	plan_cache_fix(c);
+	return 0;
+}
+
+/* ---- dry run ----------------------------------------------------------------------------- */
+
+static void print_topology(const struct volume *v)
+{
+	const struct topology *t = &v->topo;
+
+	printf("  %-4s %s: logical sector %llu, physical sector %llu, min I/O %llu, optimal I/O %llu, alignment offset %llu, partition start %llu (%s)%s\n",
+	       v->role, v->device, (unsigned long long)t->logical_sector,
+	       (unsigned long long)t->physical_sector, (unsigned long long)t->min_io,
+	       (unsigned long long)t->opt_io, (unsigned long long)t->alignment_offset,
+	       (unsigned long long)t->partition_start,
+	       topology_aligned(t) ? "aligned" : "NOT aligned",
+	       v->image ? "; assumed until attached, mkfs options follow the real one" : "");
+}
+
+static void print_plan(struct prep_ctx *c)
+{
+	const struct prep_opts *o = c->o;
+	const char *cg = json_string_value(json_object_get(c->cache_fix, "cgroup"));
+	char a[32];
+
+	printf("fslab prep --dry-run: nothing is changed.  Plan for %s:\n", o->fs->name);
+	printf("  mkdir -p %s\n  record state in %s/%s\n", c->root, c->root, STATE_NAME);
+	for (int i = 0; i < VOL_NR; i++) {
+		struct volume *v = &c->vol[i];
+
+		if (!v->image)
+			continue;
+		printf("  %-4s create %s (sparse, %s)%s\n", v->role, v->image,
+		       fmt_size(a, sizeof(a), v->size), exists(v->image) ? ", replacing it (--force)" : "");
+		printf("  %-4s attach %s to a free loop device (/dev/loopN) with direct I/O\n",
+		       v->role, v->image);
+	}
+	for (int i = 0; i < VOL_NR; i++) {
+		struct volume *v = &c->vol[i];
+		char *cmd = argv_join(v->plan.argv);
+
+		print_topology(v);
+		printf("  %-4s discard %s (BLKDISCARD, whole device)\n", v->role, v->device);
+		if (v->signature)
+			printf("  %-4s wipe %s on %s (--force)\n", v->role, v->signature, v->device);
+		printf("  %-4s %s\n", v->role, cmd);
+		printf("  %-4s verify with %s\n", v->role, o->fs->kind == FS_EXT4 ? "libext2fs" : "libblkid");
+		free(cmd);
+	}
+	if (cg)
+		printf("  cgroup %s with memory.limit_in_bytes %llu; ntfs-3g is started inside it\n",
+		       cg, (unsigned long long)o->ntfs_cache_limit);
+	for (int i = 0; i < VOL_NR; i++) {
+		struct volume *v = &c->vol[i];
+
+		printf("  %-4s mkdir %s\n", v->role, v->mountpoint);
+		printf("  %-4s mount -t %s -o %s %s %s", v->role, o->fs->mount_type,
+		       v->mount_opts, v->device, v->mountpoint);
+		if (o->fs->mount_helper)
+			printf("   (libmount runs %s)", o->fs->mount_helper);
+		printf("\n");
+	}
+	printf("  write %s/%s\n", c->root, PREP_JSON_NAME);
+}
+
+/* ---- doing it ---------------------------------------------------------------------------- */
+
+static int save_state(struct prep_ctx *c)
+{
+	int ret = state_save(&c->st);
+
+	if (ret)
+		fslab_err("cannot write the prep state %s: %s", c->st.path, strerror(-ret));
+	return ret;
+}
+
+static int make_images(struct prep_ctx *c)
+{
+	int ret;
+
+	if (!is_dir(c->image_dir)) {
+		json_object_set_new(c->st.j, "image_dir_created", json_true());
+		ret = save_state(c);
+		if (!ret)
+			ret = mkdir_p(c->image_dir, 0755);
+		if (ret)
+			return ret;
+	}
+	for (int i = 0; i < VOL_NR; i++) {
+		struct volume *v = &c->vol[i];
+		json_t *sv = state_vol(&c->st, v->role);
+
+		json_object_set_new(sv, "image", json_string(v->image));
+		ret = save_state(c);
+		if (!ret)
+			ret = image_create(v->image, v->size, c->o->force);
+		if (ret) {
+			fslab_err("cannot create %s: %s", v->image, strerror(-ret));
+			return ret;
+		}
+	}
+	for (int i = 0; i < VOL_NR; i++) {
+		struct volume *v = &c->vol[i];
+		json_t *sv = state_vol(&c->st, v->role);
+
+		free(v->device);
+		v->device = NULL;
+		json_object_set_new(sv, "loop", json_string("attaching"));
+		ret = save_state(c);
+		if (!ret)
+			ret = loop_attach(v->image, &v->device, &v->direct_io);
+		if (ret) {
+			fslab_err("cannot attach %s to a loop device: %s", v->image, strerror(-ret));
+			return ret;
+		}
+		json_object_set_new(sv, "loop", json_string(v->device));
+		json_object_set_new(sv, "device", json_string(v->device));
+		ret = save_state(c);
+		if (ret)
+			return ret;
+		fslab_info("attached %s to %s (direct I/O %s)", v->image, v->device,
+			   v->direct_io ? "on" : "OFF");
+		if (!v->direct_io)
+			prep_note(c, "%s: the loop device does not do direct I/O on %s (the backing filesystem refused O_DIRECT): the host page cache will inflate results",
+				  v->role, v->image);
+		ret = probe_topology(v->device, &v->topo);
+		if (ret) {
+			fslab_err("cannot read the topology of %s: %s", v->device, strerror(-ret));
+			return ret;
+		}
+		ret = build_plan(c, v);
+		if (ret)
+			return ret;
+	}
+	return step_done("attach");
+}
+
+static int format_volume(struct prep_ctx *c, struct volume *v)
+{
+	char *cmd;
+	int ret;
+
+	if (!v->plan.aligned)
+		prep_note(c, "%s: %s is not aligned (partition start %llu, alignment offset %llu, grain %llu): every I/O may straddle physical boundaries; repartition on a %llu-byte boundary",
+			  v->role, v->device, (unsigned long long)v->topo.partition_start,
+			  (unsigned long long)v->topo.alignment_offset,
+			  (unsigned long long)topology_grain(&v->topo),
+			  (unsigned long long)topology_grain(&v->topo));
+	ret = discard_device(v->device, &v->discarded);
+	if (ret) {
+		fslab_err("discarding %s failed: %s", v->device, strerror(-ret));
+		return ret;
+	}
+	if (!v->discarded)
+		prep_note(c, "%s: %s does not support discard; it was not discarded before mkfs",
+			  v->role, v->device);
+	if (c->o->force && !v->image) {
+		v->wiped = json_array();
+		ret = probe_wipe(v->device, v->wiped);
+		if (ret) {
+			fslab_err("wiping the signatures on %s failed: %s", v->device, strerror(-ret));
+			return ret;
+		}
+	}
+	cmd = argv_join(v->plan.argv);
+	fslab_info("%s: %s", v->role, cmd);
+	free(cmd);
+	ret = format_run(&v->plan);
+	if (ret)
+		return ret;
+	v->tool_version = format_tool_version(c->o->fs);
+	ret = verify_volume(c->o->fs, v->device, &v->plan, &v->verified);
+	if (ret)
+		return ret;
+	return role_step_done("mkfs", v->role);
+}
+
+static int make_cgroup(struct prep_ctx *c)
+{
+	const char *cg = json_string_value(json_object_get(c->cache_fix, "cgroup"));
+	int ret;
+
+	if (!cg)
+		return 0;
+	json_object_set_new(c->st.j, "cgroup", json_string(cg));
+	ret = save_state(c);
+	if (ret)
+		return ret;
+	ret = cgroup_create(cg, c->o->ntfs_cache_limit);
+	if (ret)
+		fslab_err("cannot create the memory cgroup %s: %s", cg, strerror(-ret));
+	return ret;
+}
+
+static int mount_one(struct prep_ctx *c, struct volume *v)
+{
+	const char *cg = json_string_value(json_object_get(c->cache_fix, "cgroup"));
+	json_t *sv = state_vol(&c->st, v->role);
+	char *prev = NULL;
+	int ret, r;
+
+	if (!exists(v->mountpoint)) {
+		json_object_set_new(sv, "mountpoint", json_string(v->mountpoint));
+		json_object_set_new(sv, "mountpoint_created", json_true());
+		ret = save_state(c);
+		if (!ret && mkdir(v->mountpoint, 0755))
+			ret = -errno;
+		if (ret) {
+			fslab_err("cannot create %s: %s", v->mountpoint, strerror(-ret));
+			return ret;
+		}
+	}
+	json_object_set_new(sv, "mount", json_pack("{s:s, s:s}", "target", v->mountpoint,
+						   "source", v->device));
+	ret = save_state(c);
+	if (ret)
+		return ret;
+	/* The helper and the daemon it forks inherit our cgroup: enter it just for the mount. */
+	if (cg) {
+		r = cgroup_enter(cg, &prev);
+		if (r)
+			prep_note(c, "cannot enter the cgroup %s (%s): ntfs-3g runs without a memory limit",
+				  cg, strerror(-r));
+	}
+	ret = mount_volume(v->device, v->mountpoint, c->o->fs, v->mount_opts);
+	if (prev) {
+		r = cgroup_leave(prev);
+		if (r)
+			fslab_warn("cannot leave the cgroup %s: %s", cg, strerror(-r));
+	}
+	if (ret)
+		return ret;
+	json_object_set_new(json_object_get(sv, "mount"), "done", json_true());
+	ret = save_state(c);
+	if (ret)
+		return ret;
+	if (mount_at(v->mountpoint, NULL, &v->kernel_fstype, &v->vfs_options) <= 0)
+		fslab_warn("%s is not in the mount table after mounting it", v->mountpoint);
+	if (c->o->fs->mount_helper) {
+		v->daemon = ntfs_daemon_find(v->device, v->mountpoint);
+		if (!v->daemon)
+			prep_note(c, "%s: cannot find the ntfs-3g process serving %s", v->role,
+				  v->mountpoint);
+		else if (cg && !cgroup_has_pid(cg, v->daemon))
+			prep_note(c, "%s: ntfs-3g (pid %d) is not in the cgroup %s: its reads may be served from the page cache",
+				  v->role, (int)v->daemon, cg);
+	}
+	fslab_info("%s: mounted %s on %s (%s, %s)", v->role, v->device, v->mountpoint,
+		   v->kernel_fstype ? v->kernel_fstype : c->o->fs->mount_type,
+		   v->vfs_options ? v->vfs_options : v->mount_opts);
+	return role_step_done("mount", v->role);
+}
+
+static int write_prep_json(struct prep_ctx *c)
+{
+	char *path = path_join(c->root, PREP_JSON_NAME), *s;
+	json_t *j;
+	int ret;
+
+	if (c->cache_fix && json_object_get(c->cache_fix, "cgroup")) {
+		json_t *pids = json_object();
+
+		for (int i = 0; i < VOL_NR; i++)
+			json_object_set_new(pids, c->vol[i].role, c->vol[i].daemon ?
+					    json_integer(c->vol[i].daemon) : json_null());
+		json_object_set_new(c->cache_fix, "pid", c->vol[VOL_DB].daemon ?
+				    json_integer(c->vol[VOL_DB].daemon) : json_null());
+		json_object_set_new(c->cache_fix, "pids", pids);
+	}
+	j = prep_json_build(c);
+	s = json_dumps(j, JSON_INDENT(2));
+	json_decref(j);
+	json_object_set_new(c->st.j, "prep_json", json_true());
+	ret = save_state(c);
+	if (!ret)
+		ret = s ? write_file_atomic(path, s, strlen(s)) : -ENOMEM;
+	if (ret)
+		fslab_err("cannot write %s: %s", path, strerror(-ret));
+	free(s);
+	free(path);
+	return ret;
+}
+
+static int prep_execute(struct prep_ctx *c)
+{
+	bool created_root = !exists(c->root);
+	int ret;
+
+	if (created_root) {
+		ret = mkdir_p(c->root, 0755);
+		if (ret) {
+			fslab_err("cannot create %s: %s", c->root, strerror(-ret));
+			return ret;
+		}
+	}
+	ret = state_create(&c->st, c->root);
+	if (ret) {
+		if (created_root)
+			rmdir(c->root);
+		if (ret == -EEXIST)
+			return input_error("another prep just claimed %s; run fslab teardown --mount-root %s",
+					   c->root, c->root);
+		fslab_err("cannot create the prep state in %s: %s", c->root, strerror(-ret));
+		return ret;
+	}
+	json_object_set_new(c->st.j, "fs", json_string(c->o->fs->name));
+	json_object_set_new(c->st.j, "created_root", json_boolean(created_root));
+	json_object_set_new(c->st.j, "image_dir", c->image_dir ? json_string(c->image_dir) : json_null());
+	for (int i = 0; i < VOL_NR; i++) {
+		json_t *sv = state_vol(&c->st, c->vol[i].role);
+
+		json_object_set_new(sv, "mountpoint", json_string(c->vol[i].mountpoint));
+		if (!c->image_dir)
+			json_object_set_new(sv, "device", json_string(c->vol[i].device));
+	}
+	ret = save_state(c);
+	if (!ret)
+		ret = step_done("state");
+	if (!ret && c->image_dir)
+		ret = make_images(c);
+	for (int i = 0; i < VOL_NR && !ret; i++)
+		ret = format_volume(c, &c->vol[i]);
+	if (!ret)
+		ret = make_cgroup(c);
+	for (int i = 0; i < VOL_NR && !ret; i++)
+		ret = mount_one(c, &c->vol[i]);
+	if (!ret)
+		ret = write_prep_json(c);
+	if (!ret) {
+		json_object_set_new(c->st.j, "status", json_string("ready"));
+		ret = save_state(c);
+	}
+	return ret ? ret : step_done("done");
+}
+
+static void ctx_release(struct prep_ctx *c)
+{
+	for (int i = 0; i < VOL_NR; i++) {
+		struct volume *v = &c->vol[i];
+
+		free(v->device);
+		free(v->image);
+		free(v->mountpoint);
+		free(v->tool_version);
+		free(v->mount_opts);
+		free(v->kernel_fstype);
+		free(v->vfs_options);
+		free(v->signature);
+		mkfs_plan_release(&v->plan);
+		json_decref(v->verified);
+		json_decref(v->wiped);
+	}
+	free(c->root);
+	free(c->image_dir);
+	json_decref(c->cache_fix);
+	json_decref(c->notes);
+	if (c->st.j)
+		state_release(&c->st);
+}
+
+int prep_run(const struct prep_opts *o)
+{
+	struct prep_ctx c = { .o = o };
+	int ret, r;
+
+	c.notes = json_array();
+	for (int i = 0; i < VOL_NR; i++)
+		c.vol[i].role = vol_names[i];
+	ret = prep_check(&c);
+	if (ret)
+		goto out;
+	if (o->dry_run) {
+		print_plan(&c);
+		goto out;
+	}
+	catch_signals();
+	ret = prep_execute(&c);
+	if (ret && c.st.j) {
+		if (ret == -EINTR)
+			fslab_err("interrupted by signal %d: rolling back", (int)signalled);
+		else
+			fslab_err("prep failed: rolling back what was done");
+		/* Further signals must not cut the rollback short: they only set the flag. */
+		r = prep_undo(&c.st, false);
+		if (r)
+			fslab_err("rollback incomplete (%s): run fslab teardown --mount-root %s",
+				  strerror(-r), c.root);
+		else
+			fslab_info("rolled back: nothing of this prep is left");
+	}
+	if (!ret) {
+		printf("%s on %s (db, %s) and %s (log, %s); record in %s/%s\n", o->fs->name,
+		       c.vol[VOL_DB].device, c.vol[VOL_DB].mountpoint, c.vol[VOL_LOG].device,
+		       c.vol[VOL_LOG].mountpoint, c.root, PREP_JSON_NAME);
+	}
+out:
+	ctx_release(&c);
+	if (!ret)
+		return FSLAB_EXIT_OK;
+	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : FSLAB_EXIT_FAIL;
+}

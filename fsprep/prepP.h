@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+/* prepP.h: private interfaces between the modules of fsprep/ (as libmount's mountP.h). */
+#ifndef FSLAB_PREPP_H
+#define FSLAB_PREPP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <jansson.h>
+
+#include "util.h"
+#include "fsprep/prep.h"
+
+/* ---- filesystems (fs.c) ------------------------------------------------------------------ */
+
+enum fs_kind { FS_EXT4, FS_XFS, FS_NTFS, FS_BTRFS };
+
+/* What prep knows about one filesystem; one static table, fixed order. */
+struct fs_desc {
+	enum fs_kind kind;
+	const char *name;         /* --fs value and prep.json "fs" */
+	const char *mkfs;         /* formatting tool */
+	const char *version_flag; /* makes the tool print its version */
+	const char *force_flag;   /* makes the tool overwrite an existing signature (--force) */
+	const char *package;      /* Debian package that ships the tool */
+	const char *blkid_type;   /* TYPE libblkid reports once formatted */
+	const char *mount_type;   /* fstype handed to libmount */
+	const char *mount_helper; /* /sbin/mount.<type> helper libmount runs, or NULL */
+	const char *mount_opts;   /* default mount options (noatime plus per-filesystem ones) */
+	uint64_t min_size;        /* smallest volume the tool formats, bytes */
+};
+
+/* fs_desc_find - the entry for a --fs value, or NULL. */
+const struct fs_desc *fs_desc_find(const char *name);
+/* fs_desc_names - "ext4, xfs, ntfs, btrfs" (static string), for messages. */
+const char *fs_desc_names(void);
+
+/* ---- alignment (align.c, pure: no I/O, unit-tested) -------------------------------------- */
+
+/* The I/O topology of a block device, in bytes, as libblkid and sysfs report it. */
+struct topology {
+	uint64_t logical_sector;   /* smallest addressable unit */
+	uint64_t physical_sector;  /* smallest unit written without read-modify-write */
+	uint64_t min_io;           /* preferred minimum I/O (RAID chunk) */
+	uint64_t opt_io;           /* optimal I/O (RAID stripe), 0 = not reported */
+	uint64_t alignment_offset; /* offset of the first aligned sector */
+	uint64_t partition_start;  /* start of a partition on its disk, 0 for a whole device */
+	uint64_t size;             /* device size */
+};
+
+/* Largest opt_io taken as an alignment grain; bigger values are often bogus (USB bridges). */
+#define TOPO_MAX_GRAIN (16 * MiB)
+
+/*
+ * topology_grain - the boundary a partition should start on: the largest of the physical
+ * sector, min_io and 4 KiB, or opt_io when it is a multiple of that and at most TOPO_MAX_GRAIN.
+ */
+uint64_t topology_grain(const struct topology *t);
+/* topology_aligned - alignment offset 0 and partition start a multiple of topology_grain(). */
+bool topology_aligned(const struct topology *t);
+
+/* What the user asked for one volume. */
+struct mkfs_req {
+	const struct fs_desc *fs;
+	const char *device; /* last argument of the mkfs command */
+	const char *label;  /* "fslab-db" */
+	uint64_t cluster;   /* --cluster, 0 = default (4096, or 64 KiB for NTFS) */
+	bool force;         /* pass the tool's own force flag */
+	const char *extra;  /* --mkfs-opts, split on blanks (no shell), or NULL */
+};
+
+/* The mkfs command derived from a topology, and the geometry it asks for. */
+struct mkfs_plan {
+	char **argv;           /* NULL-terminated, owned */
+	size_t argc;
+	uint32_t block_size;   /* filesystem block (btrfs: sector) size */
+	uint32_t cluster_size; /* NTFS cluster size; equals block_size elsewhere */
+	uint32_t sector_size;  /* XFS -s / NTFS -s when set explicitly, else 0 */
+	uint32_t stride;       /* ext4 -E stride=, in blocks, 0 = not set */
+	uint32_t stripe_width; /* ext4 -E stripe_width=, in blocks, 0 = not set */
+	uint32_t su;           /* XFS -d su=, bytes, 0 = not set */
+	uint32_t sw;           /* XFS -d sw= */
+	bool aligned;          /* topology_aligned() */
+};
+
+/*
+ * mkfs_plan_build - derive the mkfs argv for @r on a device with topology @t.
+ * Fills @p (release with mkfs_plan_release()).  Returns 0, or -FSLAB_EINPUT after printing
+ * why (a --cluster the filesystem cannot use, a blank --mkfs-opts).  Does no I/O otherwise.
+ */
+int mkfs_plan_build(struct mkfs_plan *p, const struct topology *t,
+		    const struct mkfs_req *r) __must_check;
+/* mkfs_plan_release - free the argv; the struct may be built again. */
+void mkfs_plan_release(struct mkfs_plan *p);
+/* argv_join - argv as one display line, words with blanks single-quoted; caller frees. */
+char *argv_join(char *const *argv);
+
+/* ---- small helpers (misc.c) -------------------------------------------------------------- */
+
+/* read_line_file - first line of a (sysfs, proc) file, newline stripped.  0 or -errno. */
+int read_line_file(const char *path, char *buf, size_t len) __must_check;
+/* read_u64_file - a decimal number from a sysfs file.  0 or -errno. */
+int read_u64_file(const char *path, uint64_t *v) __must_check;
+/* write_str_file - write s to an existing file (sysfs, cgroupfs), no temp file.  0 or -errno. */
+int write_str_file(const char *path, const char *s) __must_check;
+/* sysblock_path - "/sys/dev/block/MAJ:MIN/<attr>" for a device number; caller frees. */
+char *sysblock_path(dev_t devno, const char *attr);
+/* pid_alive - does pid still exist (and is not a zombie)? */
+bool pid_alive(pid_t pid);
+/* read_cmdline - /proc/<pid>/cmdline (arguments separated by NULs) into buf, NUL-terminated;
+ * returns its length, or -errno. */
+ssize_t read_cmdline(pid_t pid, char *buf, size_t len);
+/* sleep_ms - sleep, returning early when a signal arrives. */
+void sleep_ms(unsigned ms);
+/* escape_name - "/var/tmp/x" -> "-var-tmp-x": a unique file name for a path; caller frees. */
+char *escape_name(const char *path);
+/* abs_path - absolute, symlink-free path of a file that may not exist yet (its parent must,
+ * or the nearest existing ancestor); caller frees.  NULL with errno set on failure. */
+char *abs_path(const char *path);
+/* dir_is_empty - true when path is a directory with no entries. */
+bool dir_is_empty(const char *path);
+
+/* ---- probing (probe.c, libblkid) --------------------------------------------------------- */
+
+/* probe_topology - read @dev's topology with libblkid (partition start from sysfs). 0/-errno. */
+int probe_topology(const char *dev, struct topology *t) __must_check;
+/*
+ * probe_signature - look for filesystem, RAID or partition-table signatures (libblkid
+ * safeprobe).  Returns 0 when there is none, 1 with a description in *what (caller frees),
+ * or -errno.
+ */
+int probe_signature(const char *dev, char **what) __must_check;
+/* probe_wipe - erase every signature libblkid finds (like wipefs -a); appends the type of
+ * each to @wiped (a JSON array).  0 or -errno. */
+int probe_wipe(const char *dev, json_t *wiped) __must_check;
+/* probe_superblock - TYPE, UUID and BLOCK_SIZE of a formatted device into @out (a JSON
+ * object: "type", "uuid", "block_size").  0, -ENOENT when nothing is found, or -errno. */
+int probe_superblock(const char *dev, json_t *out) __must_check;
+
+/* ---- safety (safety.c) ------------------------------------------------------------------- */
+
+/*
+ * safety_check_device - refuse a device that must not be formatted: missing, not a block
+ * device, holding /, mounted (or a partition of it), swap, held by device-mapper/RAID, open
+ * exclusively or by another process, too small, or (unless @force) carrying a signature.
+ * Returns 0, or -FSLAB_EINPUT after printing one line naming the device, the problem and the
+ * fix.  Changes nothing.  With @force, *sig describes the signature that will be wiped
+ * (caller frees), or is NULL.
+ */
+int safety_check_device(const char *dev, const char *role, const struct fs_desc *fs, bool force,
+			char **sig) __must_check;
+/* safety_check_pair - db and log must be different devices, neither containing the other. */
+int safety_check_pair(const char *db, const char *log) __must_check;
+
+/* ---- formatting (format.c) --------------------------------------------------------------- */
+
+/* format_tool_check - -FSLAB_EINPUT naming the Debian package when the tool is missing. */
+int format_tool_check(const struct fs_desc *fs) __must_check;
+/* format_tool_version - first line the tool prints for its version flag; caller frees. */
+char *format_tool_version(const struct fs_desc *fs);
+/* format_run - run the plan's argv (no shell); on failure print its output.  0 or -EIO. */
+int format_run(const struct mkfs_plan *p) __must_check;
+/* discard_device - BLKDISCARD the whole device.  *done says whether it was discarded;
+ * unsupported is not an error.  0 or -errno. */
+int discard_device(const char *dev, bool *done) __must_check;
+
+/* ---- verification (verify.c) ------------------------------------------------------------- */
+
+/*
+ * verify_volume - read the new filesystem back independently of mkfs (libext2fs for ext4,
+ * libblkid plus the superblock for the others) and compare it with @p.  Stores the verified
+ * values in *out (new JSON object, caller owns).  Returns 0, -EPROTO after printing what
+ * differs, or -errno.
+ */
+int verify_volume(const struct fs_desc *fs, const char *dev, const struct mkfs_plan *p,
+		  json_t **out) __must_check;
+
+/* ---- mounting (mount.c, libmount) -------------------------------------------------------- */
+
+/* mount_volume - mount @src on @target as @fs with @opts (libmount, runs helpers). 0/-errno. */
+int mount_volume(const char *src, const char *target, const struct fs_desc *fs,
+		 const char *opts) __must_check;
+/* umount_target - unmount the top mount on @target (libmount).  0 or -errno (-EBUSY...);
+ * prints nothing. */
+int umount_target(const char *target) __must_check;
+/*
+ * mount_at - the mount whose mount point is exactly @target, from /proc/self/mountinfo.
+ * Returns 1 and, for non-NULL pointers, the source, fstype and VFS+fs options (caller frees),
+ * 0 when nothing is mounted there, or -errno.
+ */
+int mount_at(const char *target, char **source, char **fstype, char **options) __must_check;
+/*
+ * mount_find_device - is the block device @rdev (path @devpath), or a partition of it, mounted?
+ * Returns 1 with the mount point and mounted device in *target and *what (caller frees), 0
+ * when not, or -errno.
+ */
+int mount_find_device(dev_t rdev, const char *devpath, char **target, char **what) __must_check;
+/* mount_point_of - mount point of the filesystem holding @path (libmount); caller frees,
+ * NULL when unknown. */
+char *mount_point_of(const char *path);
+/* mount_root_devno - device number of the block device holding /, or 0 when unknown. */
+dev_t mount_root_devno(void);
+/* ntfs_daemon_find - pid of the ntfs-3g process serving @dev on @target, or 0. */
+pid_t ntfs_daemon_find(const char *dev, const char *target);
+
+/* ---- loop devices and images (loop.c) ---------------------------------------------------- */
+
+/* image_create - a sparse file of @size at @path; with @replace an existing file is truncated
+ * and re-created (the caller checked it is not attached).  0 or -errno. */
+int image_create(const char *path, uint64_t size, bool replace) __must_check;
+/* loop_attach - attach @image to a free loop device with direct I/O (LOOP_CONFIGURE, or
+ * LOOP_SET_FD + LOOP_SET_STATUS64 on old kernels).  *dev is "/dev/loopN" (caller frees), *dio
+ * whether the kernel kept direct I/O on (sysfs loop/dio).  0 or -errno. */
+int loop_attach(const char *image, char **dev, bool *dio) __must_check;
+/* loop_find_image - loop devices backed by @image ("/dev/loopN" strings appended to @devs, a
+ * JSON array).  Returns how many, or -errno. */
+int loop_find_image(const char *image, json_t *devs) __must_check;
+/* loop_detach_image - detach every loop device backed by @image and wait until they are gone.
+ * Returns 0 or -errno (-EBUSY when one is still open by someone). */
+int loop_detach_image(const char *image) __must_check;
+
+/* ---- cgroup v1 memory limit for ntfs-3g (cgroup.c) --------------------------------------- */
+
+#define NTFS_CACHE_LIMIT_DEFAULT (64 * MiB)
+
+/* cgroup_v1_memory_root - "/sys/fs/cgroup/memory" when the v1 memory controller is mounted
+ * there, else NULL. */
+const char *cgroup_v1_memory_root(void);
+/* cgroup_path_for - the cgroup prep uses for a mount root; caller frees. */
+char *cgroup_path_for(const char *mount_root);
+/* cgroup_create - mkdir the cgroup (parents too) and set memory.limit_in_bytes. 0/-errno. */
+int cgroup_create(const char *cg, uint64_t limit) __must_check;
+/* cgroup_enter - move this process into @cg; *prev is the cgroup to return to. 0/-errno. */
+int cgroup_enter(const char *cg, char **prev) __must_check;
+/* cgroup_leave - move this process back into @prev (from cgroup_enter) and free it. */
+int cgroup_leave(char *prev) __must_check;
+/* cgroup_has_pid - is @pid a member of @cg? */
+bool cgroup_has_pid(const char *cg, pid_t pid);
+/* cgroup_remove - rmdir @cg, waiting a little for its processes to exit; 0 or -errno. */
+int cgroup_remove(const char *cg) __must_check;
+
+/* ---- state registry (state.c) ------------------------------------------------------------ */
+
+/*
+ * The record of what one prep created, kept at <mount-root>/.fslab-prep-state.json and
+ * indexed by /var/lib/fslab/preps/<escaped-mount-root>.json, written atomically before each
+ * step that creates something (intent) and after it.  teardown undoes exactly what it lists.
+ */
+#define STATE_NAME ".fslab-prep-state.json"
+#define STATE_SCHEMA "fslab-prep-state/1"
+#define STATE_REGISTRY "/var/lib/fslab/preps"
+
+struct prep_state {
+	char *root; /* mount root, absolute */
+	char *path; /* the state file */
+	char *reg;  /* the registry entry */
+	json_t *j;  /* the record, saved by state_save() */
+};
+
+/* state_create - a new record for @root (O_EXCL: -EEXIST when one is there). */
+int state_create(struct prep_state *st, const char *root) __must_check;
+/* state_load - read the record of @root; -ENOENT when there is none, -ENODATA when it is
+ * empty (prep died right after creating it, before doing anything). */
+int state_load(struct prep_state *st, const char *root) __must_check;
+/* state_save - write the record atomically.  0 or -errno. */
+int state_save(struct prep_state *st) __must_check;
+/* state_vol - the record of volume "db" or "log" (borrowed, created on first use). */
+json_t *state_vol(struct prep_state *st, const char *role);
+/* state_destroy - remove the record and its registry entry. */
+int state_destroy(struct prep_state *st) __must_check;
+/* state_release - free memory; the files stay. */
+void state_release(struct prep_state *st);
+/* state_exists - is there a record for @root? */
+bool state_exists(const char *root);
+/* state_registry_roots - mount roots of every registered prep, appended to @roots (JSON
+ * array of strings).  0 or -errno. */
+int state_registry_roots(json_t *roots) __must_check;
+/* state_unregister - drop the registry entry of @root (when its record is gone). */
+void state_unregister(const char *root);
+
+/* ---- undo (teardown.c) ------------------------------------------------------------------- */
+
+/*
+ * prep_undo - undo everything @st records, newest first: unmount, wait for ntfs-3g, remove the
+ * cgroup, detach loop devices, delete images (unless @keep_images), prep.json, the mount dirs
+ * it made and finally the record itself.  Checks reality before each step, so it is idempotent
+ * and safe after a crash.  Keeps going past failures; returns the first -errno (the record
+ * then stays, listing what is left), or 0.
+ */
+int prep_undo(struct prep_state *st, bool keep_images) __must_check;
+
+/* ---- the prep run (prep.c) and prep.json (prepjson.c) ------------------------------------ */
+
+enum { VOL_DB, VOL_LOG, VOL_NR };
+extern const char *const vol_names[VOL_NR]; /* "db", "log" */
+
+/* Parsed `fslab prep` command line. */
+struct prep_opts {
+	const struct fs_desc *fs;
+	const char *dev[VOL_NR];       /* --db-dev, --log-dev */
+	const char *image_dir;         /* --image-dir */
+	uint64_t image_size[VOL_NR];   /* --db-size, --log-size */
+	const char *mount_root;        /* --mount-root */
+	uint64_t cluster;              /* --cluster, 0 = default */
+	const char *mkfs_opts;         /* --mkfs-opts */
+	const char *mount_opts;        /* --mount-opts */
+	uint64_t ntfs_cache_limit;     /* --ntfs-cache-limit, 0 = off */
+	bool dry_run, force;
+};
+
+/* One volume as prep builds it. */
+struct volume {
+	const char *role;      /* "db" or "log" */
+	char *device;          /* block device formatted */
+	char *image;           /* backing image in --image-dir mode, else NULL */
+	char *mountpoint;      /* <root>/<role> */
+	uint64_t size;
+	struct topology topo;
+	struct mkfs_plan plan;
+	char *tool_version;
+	char *mount_opts;      /* options given to libmount */
+	char *kernel_fstype;   /* as the mount table shows it ("fuseblk" for ntfs-3g) */
+	char *vfs_options;     /* as the mount table shows them */
+	json_t *verified;      /* from verify_volume() */
+	char *signature;       /* what --force will wipe (safety_check_device), or NULL */
+	json_t *wiped;         /* signatures erased under --force */
+	bool discarded;
+	bool direct_io;        /* loop device kept direct I/O on */
+	pid_t daemon;          /* ntfs-3g process, 0 for kernel filesystems */
+};
+
+/* Everything one prep knows; prep.json is written from it. */
+struct prep_ctx {
+	const struct prep_opts *o;
+	char *root;            /* absolute mount root */
+	char *image_dir;       /* absolute --image-dir, or NULL */
+	struct volume vol[VOL_NR];
+	json_t *cache_fix;     /* prep.json "ntfs_cache_fix" (null for kernel filesystems) */
+	json_t *notes;         /* prep.json "notes" */
+	struct prep_state st;
+};
+
+/* prep_run - the whole prep (or the dry-run plan).  Returns an exit status (FSLAB_EXIT_*). */
+int prep_run(const struct prep_opts *o);
+/* prep_json_build - prep.json for @c (new reference). */
+json_t *prep_json_build(const struct prep_ctx *c);
+/* prep_note - add a line to prep.json "notes" and print it as a warning. */
+void prep_note(struct prep_ctx *c, const char *fmt, ...) __printf(2, 3);
+
+#endif
