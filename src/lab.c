@@ -715,8 +715,19 @@ static int compare_all(struct lab *L)
 	arg(&a, "--force");
 	if (L->cfg.title)
 		argf(&a, "--title=%s", L->cfg.title);
-	if (L->cfg.baseline)
-		argf(&a, "--baseline=%s", L->cfg.baseline);
+	if (L->cfg.baseline) {
+		bool section = false;
+
+		for (int i = 0; i < L->cfg.nfs; i++)
+			section = section || !strcmp(L->cfg.fs[i].name, L->cfg.baseline);
+		/* in a thread sweep labels are NAME-Nt: name the baseline filesystem's first label;
+		 * compare pairs every thread count with the baseline's at the same count */
+		if (section && L->cfg.nthreads > 1)
+			argf(&a, "--baseline=%s-%llut", L->cfg.baseline,
+			     (unsigned long long)L->cfg.threads[0]);
+		else
+			argf(&a, "--baseline=%s", L->cfg.baseline);
+	}
 	L->step = "compare";
 	lab_log(L, "compare: %u result(s) into %s", n, L->report);
 	rc = child(L, a.v, clog, false, false);

@@ -561,7 +561,10 @@ static int make_spare(struct js_db *db)
 
 	if (n < 0)
 		return (int)n;
-	STORE(&db->lst->other_write_bytes[1], db->lst->other_write_bytes[1] + (uint64_t)n);
+	/* what the log device wrote besides log records, for write amplification: only what
+	 * falls in the measured window, like the device counters */
+	if (engine_phase(&db->rc->eng) == PH_MEASURE)
+		STORE(&db->lst->other_write_bytes[1], db->lst->other_write_bytes[1] + (uint64_t)n);
 	return 0;
 }
 
