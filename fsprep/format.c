@@ -13,6 +13,8 @@
 
 int format_tool_check(const struct fs_desc *fs)
 {
+	if (!fs->mkfs)
+		return 0;
 	if (!have_program(fs->mkfs))
 		return input_error("%s is not installed; install the Debian package %s (apt-get install %s)",
 				   fs->mkfs, fs->package, fs->package);

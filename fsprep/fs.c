@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* fs.c: the filesystems prep formats: tools, Debian packages, mount types and options. */
+/* fs.c: the filesystems prep formats: tools, Debian packages, mount types and options; and
+ * "raw", no filesystem at all. */
 #include <string.h>
 
 #include "fsprep/prepP.h"
@@ -11,6 +12,10 @@
  *
  * Minimum sizes: mkfs.xfs 6.x refuses filesystems under 300 MiB; mkfs.btrfs needs about
  * 114 MiB for its default (non-mixed) profiles; the others are far below anything useful.
+ *
+ * raw: the baseline `fslab run --db DEV --log DEV` measures without a filesystem.  prep only
+ * attaches, discards and (--force) wipes; no tool, no mount.  fslab run checks its --db-size
+ * against the device itself; 16 MiB only keeps out sizes nothing fits on.
  */
 static const struct fs_desc fs_table[] = {
 	{
@@ -62,6 +67,11 @@ static const struct fs_desc fs_table[] = {
 		.mount_opts = "noatime",
 		.min_size = 128 * MiB,
 	},
+	{
+		.kind = FS_RAW,
+		.name = "raw",
+		.min_size = 16 * MiB,
+	},
 };
 
 const struct fs_desc *fs_desc_find(const char *name)
@@ -74,5 +84,5 @@ const struct fs_desc *fs_desc_find(const char *name)
 
 const char *fs_desc_names(void)
 {
-	return "ext4, xfs, ntfs, btrfs";
+	return "ext4, xfs, ntfs, btrfs, raw";
 }

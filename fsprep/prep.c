@@ -3,7 +3,8 @@
  * prep.c: one `fslab prep`: check everything (nothing is touched before all checks pass),
  * print the plan for --dry-run, or carry it out step by step, recording each step in the state
  * file before (intent) and after it.  A failure or SIGINT/SIGTERM/SIGHUP rolls back through
- * prep_undo(), the code `fslab teardown` runs.
+ * prep_undo(), the code `fslab teardown` runs.  --fs raw stops after attach, discard and wipe:
+ * the devices are the baseline fslab run measures without a filesystem.
  */
 #include <errno.h>
 #include <signal.h>
@@ -17,6 +18,8 @@
 #include "fsprep/prepP.h"
 
 const char *const vol_names[VOL_NR] = { "db", "log" };
+
+#define RAW_NOTE "raw devices: no filesystem; the lab's baseline"
 
 static volatile sig_atomic_t signalled;
 
@@ -83,6 +86,12 @@ static bool path_under(const char *path, const char *dir)
 	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
 }
 
+/* No filesystem: nothing to format, verify or mount. */
+static bool is_raw(const struct prep_ctx *c)
+{
+	return c->o->fs->kind == FS_RAW;
+}
+
 /* ---- checks (no side effects) ------------------------------------------------------------ */
 
 static int check_mount_root(struct prep_ctx *c)
@@ -102,7 +111,8 @@ static int check_mount_root(struct prep_ctx *c)
 	if (state_exists(c->root))
 		return input_error("%s already holds a prep (%s); run fslab teardown --mount-root %s first",
 				   c->root, STATE_NAME, c->root);
-	for (int i = 0; i < VOL_NR; i++) {
+	/* raw mounts nothing and makes no <root>/db, <root>/log (see print_plan()). */
+	for (int i = 0; i < VOL_NR && !is_raw(c); i++) {
 		struct volume *v = &c->vol[i];
 		int r;
 
@@ -167,7 +177,7 @@ static int check_images(struct prep_ctx *c)
 		json_t *loops;
 		int n;
 
-		if (path_under(c->image_dir, v->mountpoint))
+		if (v->mountpoint && path_under(c->image_dir, v->mountpoint))
 			return input_error("--image-dir %s is inside %s, where the %s volume gets mounted; put the images elsewhere",
 					   c->image_dir, v->mountpoint, v->role);
 		v->image = path_join(c->image_dir, name);
@@ -285,6 +295,8 @@ static int prep_check(struct prep_ctx *c)
 			v->topo = (struct topology){ .logical_sector = 512, .physical_sector = 512,
 						     .min_io = 512, .size = v->size };
 		}
+		if (is_raw(c))
+			continue;
 		ret = build_plan(c, v);
 		v->mount_opts = o->mount_opts ? xasprintf("%s,%s", o->fs->mount_opts, o->mount_opts) :
 						xstrdup(o->fs->mount_opts);
@@ -297,12 +309,14 @@ static int prep_check(struct prep_ctx *c)
 			fslab_warn("%s (--%s-dev) holds %s; --force: it will be wiped",
 				   o->dev[i], c->vol[i].role, c->vol[i].signature);
 	plan_cache_fix(c);
+	if (is_raw(c))
+		json_array_append_new(c->notes, json_string(RAW_NOTE));
 	return 0;
 }
 
 /* ---- dry run ----------------------------------------------------------------------------- */
 
-static void print_topology(const struct volume *v)
+static void print_topology(const struct prep_ctx *c, const struct volume *v)
 {
 	const struct topology *t = &v->topo;
 
@@ -312,7 +326,8 @@ static void print_topology(const struct volume *v)
 	       (unsigned long long)t->opt_io, (unsigned long long)t->alignment_offset,
 	       (unsigned long long)t->partition_start,
 	       topology_aligned(t) ? "aligned" : "NOT aligned",
-	       v->image ? "; assumed until attached, mkfs options follow the real one" : "");
+	       !v->image ? "" : is_raw(c) ? "; assumed until attached" :
+	       "; assumed until attached, mkfs options follow the real one");
 }
 
 static void print_plan(struct prep_ctx *c)
@@ -335,12 +350,15 @@ static void print_plan(struct prep_ctx *c)
 	}
 	for (int i = 0; i < VOL_NR; i++) {
 		struct volume *v = &c->vol[i];
-		char *cmd = argv_join(v->plan.argv);
+		char *cmd;
 
-		print_topology(v);
+		print_topology(c, v);
 		printf("  %-4s discard %s (BLKDISCARD, whole device)\n", v->role, v->device);
 		if (v->signature)
 			printf("  %-4s wipe %s on %s (--force)\n", v->role, v->signature, v->device);
+		if (is_raw(c))
+			continue;
+		cmd = argv_join(v->plan.argv);
 		printf("  %-4s %s\n", v->role, cmd);
 		printf("  %-4s verify with %s\n", v->role, o->fs->kind == FS_EXT4 ? "libext2fs" : "libblkid");
 		free(cmd);
@@ -348,7 +366,14 @@ static void print_plan(struct prep_ctx *c)
 	if (cg)
 		printf("  cgroup %s with memory.limit_in_bytes %llu; ntfs-3g is started inside it\n",
 		       cg, (unsigned long long)o->ntfs_cache_limit);
-	for (int i = 0; i < VOL_NR; i++) {
+	/*
+	 * raw: no <root>/db and <root>/log either.  An empty directory there would let
+	 * `fslab run --db <root>/db` measure the mount root's filesystem and call it the
+	 * baseline; without it that mistake fails at once.
+	 */
+	if (is_raw(c))
+		printf("  no mkfs, no mount (raw): fslab run --db DEV --log DEV uses the devices\n");
+	for (int i = 0; i < VOL_NR && !is_raw(c); i++) {
 		struct volume *v = &c->vol[i];
 
 		printf("  %-4s mkdir %s\n", v->role, v->mountpoint);
@@ -426,6 +451,8 @@ static int make_images(struct prep_ctx *c)
 			fslab_err("cannot read the topology of %s: %s", v->device, strerror(-ret));
 			return ret;
 		}
+		if (is_raw(c))
+			continue;
 		ret = build_plan(c, v);
 		if (ret)
 			return ret;
@@ -433,12 +460,16 @@ static int make_images(struct prep_ctx *c)
 	return step_done("attach");
 }
 
-static int format_volume(struct prep_ctx *c, struct volume *v)
+/*
+ * Discard the whole device, then (--force, device mode) wipe the signatures left: what a new
+ * filesystem starts from, and for raw the device fslab run then accepts without its own
+ * --force (it refuses signature-bearing devices).
+ */
+static int clean_device(struct prep_ctx *c, struct volume *v)
 {
-	char *cmd;
 	int ret;
 
-	if (!v->plan.aligned)
+	if (!topology_aligned(&v->topo))
 		prep_note(c, "%s: %s is not aligned (partition start %llu, alignment offset %llu, grain %llu): every I/O may straddle physical boundaries; repartition on a %llu-byte boundary",
 			  v->role, v->device, (unsigned long long)v->topo.partition_start,
 			  (unsigned long long)v->topo.alignment_offset,
@@ -450,8 +481,8 @@ static int format_volume(struct prep_ctx *c, struct volume *v)
 		return ret;
 	}
 	if (!v->discarded)
-		prep_note(c, "%s: %s does not support discard; it was not discarded before mkfs",
-			  v->role, v->device);
+		prep_note(c, "%s: %s does not support discard; it was not discarded before %s",
+			  v->role, v->device, is_raw(c) ? "use" : "mkfs");
 	if (c->o->force && !v->image) {
 		v->wiped = json_array();
 		ret = probe_wipe(v->device, v->wiped);
@@ -460,6 +491,14 @@ static int format_volume(struct prep_ctx *c, struct volume *v)
 			return ret;
 		}
 	}
+	return role_step_done("discard", v->role);
+}
+
+static int format_volume(struct prep_ctx *c, struct volume *v)
+{
+	char *cmd;
+	int ret;
+
 	cmd = argv_join(v->plan.argv);
 	fslab_info("%s: %s", v->role, cmd);
 	free(cmd);
@@ -607,7 +646,8 @@ static int prep_execute(struct prep_ctx *c)
 	for (int i = 0; i < VOL_NR; i++) {
 		json_t *sv = state_vol(&c->st, c->vol[i].role);
 
-		json_object_set_new(sv, "mountpoint", json_string(c->vol[i].mountpoint));
+		if (c->vol[i].mountpoint)
+			json_object_set_new(sv, "mountpoint", json_string(c->vol[i].mountpoint));
 		if (!c->image_dir)
 			json_object_set_new(sv, "device", json_string(c->vol[i].device));
 	}
@@ -616,11 +656,14 @@ static int prep_execute(struct prep_ctx *c)
 		ret = step_done("state");
 	if (!ret && c->image_dir)
 		ret = make_images(c);
-	for (int i = 0; i < VOL_NR && !ret; i++)
-		ret = format_volume(c, &c->vol[i]);
+	for (int i = 0; i < VOL_NR && !ret; i++) {
+		ret = clean_device(c, &c->vol[i]);
+		if (!ret && !is_raw(c))
+			ret = format_volume(c, &c->vol[i]);
+	}
 	if (!ret)
 		ret = make_cgroup(c);
-	for (int i = 0; i < VOL_NR && !ret; i++)
+	for (int i = 0; i < VOL_NR && !ret && !is_raw(c); i++)
 		ret = mount_one(c, &c->vol[i]);
 	if (!ret)
 		ret = write_prep_json(c);
@@ -686,7 +729,10 @@ int prep_run(const struct prep_opts *o)
 		else
 			fslab_info("rolled back: nothing of this prep is left");
 	}
-	if (!ret) {
+	if (!ret && is_raw(&c)) {
+		printf("raw: %s (db) and %s (log), no filesystem; record in %s/%s\n",
+		       c.vol[VOL_DB].device, c.vol[VOL_LOG].device, c.root, PREP_JSON_NAME);
+	} else if (!ret) {
 		printf("%s on %s (db, %s) and %s (log, %s); record in %s/%s\n", o->fs->name,
 		       c.vol[VOL_DB].device, c.vol[VOL_DB].mountpoint, c.vol[VOL_LOG].device,
 		       c.vol[VOL_LOG].mountpoint, c.root, PREP_JSON_NAME);

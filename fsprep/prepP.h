@@ -13,18 +13,19 @@
 
 /* ---- filesystems (fs.c) ------------------------------------------------------------------ */
 
-enum fs_kind { FS_EXT4, FS_XFS, FS_NTFS, FS_BTRFS };
+/* FS_RAW: no filesystem (the raw-device baseline); its entry has no tool and no mount type. */
+enum fs_kind { FS_EXT4, FS_XFS, FS_NTFS, FS_BTRFS, FS_RAW };
 
 /* What prep knows about one filesystem; one static table, fixed order. */
 struct fs_desc {
 	enum fs_kind kind;
 	const char *name;         /* --fs value and prep.json "fs" */
-	const char *mkfs;         /* formatting tool */
+	const char *mkfs;         /* formatting tool, NULL for raw */
 	const char *version_flag; /* makes the tool print its version */
 	const char *force_flag;   /* makes the tool overwrite an existing signature (--force) */
 	const char *package;      /* Debian package that ships the tool */
 	const char *blkid_type;   /* TYPE libblkid reports once formatted */
-	const char *mount_type;   /* fstype handed to libmount */
+	const char *mount_type;   /* fstype handed to libmount, NULL for raw */
 	const char *mount_helper; /* /sbin/mount.<type> helper libmount runs, or NULL */
 	const char *mount_opts;   /* default mount options (noatime plus per-filesystem ones) */
 	uint64_t min_size;        /* smallest volume the tool formats, bytes */
@@ -32,7 +33,7 @@ struct fs_desc {
 
 /* fs_desc_find - the entry for a --fs value, or NULL. */
 const struct fs_desc *fs_desc_find(const char *name);
-/* fs_desc_names - "ext4, xfs, ntfs, btrfs" (static string), for messages. */
+/* fs_desc_names - "ext4, xfs, ntfs, btrfs, raw" (static string), for messages. */
 const char *fs_desc_names(void);
 
 /* ---- alignment (align.c, pure: no I/O, unit-tested) -------------------------------------- */
@@ -154,7 +155,8 @@ int safety_check_pair(const char *db, const char *log) __must_check;
 
 /* ---- formatting (format.c) --------------------------------------------------------------- */
 
-/* format_tool_check - -FSLAB_EINPUT naming the Debian package when the tool is missing. */
+/* format_tool_check - -FSLAB_EINPUT naming the Debian package when the tool is missing; 0 for
+ * raw, which needs none. */
 int format_tool_check(const struct fs_desc *fs) __must_check;
 /* format_tool_version - first line the tool prints for its version flag; caller frees. */
 char *format_tool_version(const struct fs_desc *fs);
@@ -313,7 +315,7 @@ struct volume {
 	const char *role;      /* "db" or "log" */
 	char *device;          /* block device formatted */
 	char *image;           /* backing image in --image-dir mode, else NULL */
-	char *mountpoint;      /* <root>/<role> */
+	char *mountpoint;      /* <root>/<role>, NULL for raw (nothing is mounted) */
 	uint64_t size;
 	struct topology topo;
 	struct mkfs_plan plan;

@@ -16,16 +16,19 @@
 static void prep_usage(FILE *f)
 {
 	fprintf(f,
-"usage: fslab prep --fs ext4|xfs|ntfs|btrfs --db-dev DEV --log-dev DEV --mount-root DIR [options]\n"
+"usage: fslab prep --fs ext4|xfs|ntfs|btrfs|raw --db-dev DEV --log-dev DEV --mount-root DIR [options]\n"
 "       fslab prep --fs FS --image-dir DIR [--db-size 8G] [--log-size 2G] --mount-root DIR [options]\n"
 "\n"
 "Format a database and a log volume with one filesystem, aligned to each device's topology\n"
 "(libblkid), verify the result independently, mount them on DIR/db and DIR/log (libmount) and\n"
 "record everything in DIR/prep.json.  Destructive: refuses devices that are mounted, in use,\n"
 "hold /, or carry a filesystem or partition-table signature (the last one unless --force).\n"
+"With --fs raw the devices are only discarded (and wiped with --force): nothing is formatted\n"
+"or mounted, and DIR holds just the record.\n"
 "\n"
 "  --fs FS              ext4, xfs, ntfs (ntfs-3g) or btrfs.  ReFS is formatted by Windows only:\n"
-"                       it runs on the Windows side of the lab\n"
+"                       it runs on the Windows side of the lab.\n"
+"                       raw: no filesystem (the raw-device baseline for fslab run)\n"
 "  --db-dev DEV         block device for the database volume\n"
 "  --log-dev DEV        block device for the log volume\n"
 "  --image-dir DIR      instead of devices: sparse images DIR/db.img and DIR/log.img on loop\n"
@@ -42,7 +45,8 @@ static void prep_usage(FILE *f)
 "                       limit, and ntfs-3g's page cache then inflates measured reads)\n"
 "  --dry-run            print the plan (every command and mount with options); change nothing\n"
 "  --force              overwrite an existing signature (or existing image files); never\n"
-"                       overrides mounted or in-use devices\n"
+"                       overrides mounted or in-use devices.  The signature is wiped after\n"
+"                       the discard (raw too, so fslab run needs no --force of its own)\n"
 "  -h, --help           this text\n"
 "\n"
 "Every step is recorded first in DIR/.fslab-prep-state.json (indexed in /var/lib/fslab/preps);\n"
@@ -59,7 +63,7 @@ static void teardown_usage(FILE *f)
 "Undo what `fslab prep` recorded: unmount, wait for ntfs-3g to exit, remove its cgroup, detach\n"
 "the loop devices, delete the images, prep.json and the mount directories prep made.\n"
 "Idempotent; works after a crash or kill -9 of prep.  Devices given with --db-dev/--log-dev\n"
-"are only unmounted (they keep their new filesystem).\n"
+"are only unmounted (they keep their new filesystem; raw devices are left as they are).\n"
 "\n"
 "  --mount-root DIR     tear down the prep on DIR (default: every recorded prep)\n"
 "  --keep-images        keep the image files (detach them only)\n"
@@ -176,6 +180,15 @@ static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 		return input_error("--db-size and --log-size apply to --image-dir only; device sizes are what they are");
 	if (!o->mount_root)
 		return input_error("--mount-root is required: the volumes are mounted on DIR/db and DIR/log");
+	if (o->fs->kind == FS_RAW) {
+		const char *opt = o->cluster ? "--cluster" : o->mkfs_opts ? "--mkfs-opts" :
+				  o->mount_opts ? "--mount-opts" : limit_given ? "--ntfs-cache-limit" :
+				  NULL;
+
+		if (opt)
+			return input_error("%s does not apply to --fs raw: no filesystem is made or mounted; drop it",
+					   opt);
+	}
 	if (limit_given && o->fs->kind != FS_NTFS)
 		return input_error("--ntfs-cache-limit applies to --fs ntfs only");
 	if (geteuid())

@@ -39,30 +39,51 @@ static json_t *topology_json(const struct topology *t)
 			 "grain", (json_int_t)topology_grain(t));
 }
 
-static json_t *volume_json(const struct prep_ctx *c, const struct volume *v)
+/* "mkfs" of a volume: argv, the same as one line, the tool's version; null when no filesystem
+ * was made (raw). */
+static json_t *mkfs_json(const struct volume *v)
 {
-	const struct fs_desc *fs = c->o->fs;
-	json_t *argv = json_array(), *o;
-	char *cmd = argv_join(v->plan.argv);
+	json_t *argv, *o;
+	char *cmd;
 
+	if (!v->plan.argv)
+		return json_null();
+	argv = json_array();
 	for (size_t i = 0; i < v->plan.argc; i++)
 		json_array_append_new(argv, json_string(v->plan.argv[i]));
-	o = json_pack("{s:s, s:o, s:I, s:s, s:{s:o, s:s, s:s}, s:{s:s, s:s, s:o, s:o, s:o},"
-		      " s:o, s:O, s:b, s:O}",
+	cmd = argv_join(v->plan.argv);
+	o = json_pack("{s:o, s:s, s:s}", "argv", argv, "command", cmd,
+		      "tool_version", v->tool_version);
+	free(cmd);
+	return o;
+}
+
+/* "mount" of a volume: what libmount was given and what the kernel shows; null for raw. */
+static json_t *mount_json(const struct fs_desc *fs, const struct volume *v)
+{
+	if (!fs->mount_type)
+		return json_null();
+	return json_pack("{s:s, s:s, s:o, s:o, s:o}", "fstype", fs->mount_type,
+			 "options", v->mount_opts, "helper", jstr_or_null(fs->mount_helper),
+			 "kernel_fstype", jstr_or_null(v->kernel_fstype),
+			 "kernel_options", jstr_or_null(v->vfs_options));
+}
+
+static json_t *volume_json(const struct prep_ctx *c, const struct volume *v)
+{
+	json_t *o;
+
+	o = json_pack("{s:s, s:o, s:I, s:o, s:o, s:o, s:o, s:O, s:b, s:O}",
 		      "device", v->device,
 		      "image", jstr_or_null(v->image),
 		      "size", (json_int_t)v->size,
-		      "mountpoint", v->mountpoint,
-		      "mkfs", "argv", argv, "command", cmd, "tool_version", v->tool_version,
-		      "mount", "fstype", fs->mount_type, "options", v->mount_opts,
-		      "helper", jstr_or_null(fs->mount_helper),
-		      "kernel_fstype", jstr_or_null(v->kernel_fstype),
-		      "kernel_options", jstr_or_null(v->vfs_options),
+		      "mountpoint", jstr_or_null(v->mountpoint),
+		      "mkfs", mkfs_json(v),
+		      "mount", mount_json(c->o->fs, v),
 		      "topology", topology_json(&v->topo),
 		      "verified", v->verified ? v->verified : json_null(),
 		      "discarded", v->discarded,
 		      "wiped", v->wiped ? v->wiped : json_null());
-	free(cmd);
 	if (v->image)
 		json_object_set_new(o, "loop_direct_io", json_boolean(v->direct_io));
 	if (v->daemon)

@@ -34,6 +34,9 @@ enum cell_status { CELL_PENDING, CELL_RUNNING, CELL_DONE, CELL_FAILED, CELL_INTE
 static const char *const status_names[] = { "pending", "running", "done", "failed",
 					    "interrupted" };
 
+/* The raw-device baseline: the same load on the devices without a filesystem. */
+static const struct lab_fs raw_fs = { .name = (char *)"raw", .fs = (char *)"raw" };
+
 struct cell {
 	char *id;     /* ext4-8t-r1 */
 	char *label;  /* ext4, or ext4-8t in a thread sweep */
@@ -435,9 +438,6 @@ static int preflight(struct lab *L)
 					"needs a session thread", c->path, c->workload_line,
 					(unsigned long long)c->threads[i], c->databases);
 	}
-	if (c->raw_baseline)
-		problem(&p, "%s: raw_baseline = yes: a raw-device baseline is not available in this "
-			"fslab version; remove the key", c->path);
 	if (c->image_dir) {
 		char *anc = existing_ancestor(c->image_dir), a[32], b[32];
 		/* images are sparse and removed after each cell: one cell's data at a time */
@@ -485,18 +485,20 @@ static void build_cells(struct lab *L)
 
 	L->ncells = lab_cfg_ncells(c);
 	L->cells = xcalloc(L->ncells, sizeof(*L->cells));
-	for (int f = 0; f < c->nfs; f++)
+	/* the raw baseline first, then the filesystems in config order */
+	for (int f = c->raw_baseline ? -1 : 0; f < c->nfs; f++)
 		for (int t = 0; t < c->nthreads; t++)
 			for (unsigned int r = 1; r <= c->repeats; r++) {
 				struct cell *cell = &L->cells[n++];
+				const struct lab_fs *fs = f < 0 ? &raw_fs : &c->fs[f];
 
-				cell->fs = &c->fs[f];
+				cell->fs = fs;
 				cell->threads = (unsigned int)c->threads[t];
 				cell->repeat = r;
-				cell->id = xasprintf("%s-%ut-r%u", c->fs[f].name, cell->threads, r);
+				cell->id = xasprintf("%s-%ut-r%u", fs->name, cell->threads, r);
 				cell->label = c->nthreads > 1
-					? xasprintf("%s-%ut", c->fs[f].name, cell->threads)
-					: xstrdup(c->fs[f].name);
+					? xasprintf("%s-%ut", fs->name, cell->threads)
+					: xstrdup(fs->name);
 				cell->result = xasprintf("%s/%s.json", L->results, cell->id);
 			}
 }
@@ -573,13 +575,39 @@ static void prep_args(struct lab *L, const struct cell *cell, struct argv *a)
 	}
 }
 
+/* Raw cell: the device prep recorded for role in MNT/prep.json (heap), or NULL. */
+static char *raw_device(struct lab *L, const char *role)
+{
+	char *path = path_join(L->mnt, "prep.json");
+	json_t *j = json_load_file(path, 0, NULL);
+	const char *dev = json_string_value(json_object_get(
+		json_object_get(json_object_get(j, "volumes"), role), "device"));
+	char *out = dev ? xstrdup(dev) : NULL;
+
+	json_decref(j);
+	free(path);
+	return out;
+}
+
 static void run_args(struct lab *L, const struct cell *cell, struct argv *a)
 {
 	const struct lab_cfg *c = &L->cfg;
 
 	arg(a, "run");
-	argf(a, "--db=%s/db", L->mnt);
-	argf(a, "--log=%s/log", L->mnt);
+	if (cell->fs == &raw_fs) {
+		/* known once prep attached them; the dry run shows placeholders */
+		char *db = raw_device(L, "db"), *lg = raw_device(L, "log");
+
+		argf(a, "--db=%s", db ? db : "<db device from prep.json>");
+		argf(a, "--log=%s", lg ? lg : "<log device from prep.json>");
+		if (c->force)
+			arg(a, "--force");
+		free(db);
+		free(lg);
+	} else {
+		argf(a, "--db=%s/db", L->mnt);
+		argf(a, "--log=%s/log", L->mnt);
+	}
 	argf(a, "--workload=%s", c->workload);
 	argf(a, "--threads=%u", cell->threads);
 	argf(a, "--databases=%u", c->databases);
@@ -715,7 +743,13 @@ static int compare_all(struct lab *L)
 	arg(&a, "--force");
 	if (L->cfg.title)
 		argf(&a, "--title=%s", L->cfg.title);
-	if (L->cfg.baseline) {
+	if (!L->cfg.baseline && L->cfg.raw_baseline) {
+		/* every filesystem's overhead against the raw devices */
+		if (L->cfg.nthreads > 1)
+			argf(&a, "--baseline=raw-%llut", (unsigned long long)L->cfg.threads[0]);
+		else
+			arg(&a, "--baseline=raw");
+	} else if (L->cfg.baseline) {
 		bool section = false;
 
 		for (int i = 0; i < L->cfg.nfs; i++)

@@ -115,7 +115,7 @@ static struct lab_fs *fs_section(struct parse *p, const char *name)
 	return NULL;
 }
 
-static const char *const lab_keys = "title, output, baseline, repeats, raw_baseline, keep_images";
+static const char *const lab_keys = "title, output, baseline, repeats, raw_baseline";
 static const char *const dev_keys = "image_dir, db_size, log_size, db_dev, log_dev, force";
 static const char *const wl_keys = "name, threads, databases, db_size, duration, warmup, seed, "
 				   "bs, iodepth, engine, bdm_rate, compressibility, cache";
@@ -140,9 +140,6 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 	} else if (!strcmp(k, "raw_baseline")) {
 		if (!parse_bool(v, &c->raw_baseline))
 			perr(p, p->line, "raw_baseline = '%s': give yes or no", v);
-	} else if (!strcmp(k, "keep_images")) {
-		if (!parse_bool(v, &c->keep_images))
-			perr(p, p->line, "keep_images = '%s': give yes or no", v);
 	} else
 		perr(p, p->line, "unknown key '%s' in [lab]; known keys: %s", k, lab_keys);
 }
@@ -369,7 +366,8 @@ static void check_required(struct parse *p)
 		     "formats them separately, give two devices");
 	if (!p->seen_workload)
 		perr(p, p->line, "no [workload] section: give at least duration and db_size");
-	if (c->baseline && !fs_section(p, c->baseline)) {
+	if (c->baseline && !fs_section(p, c->baseline) &&
+	    !(c->raw_baseline && !strncmp(c->baseline, "raw", 3))) {
 		bool label_ok = false;
 
 		/* a sweep's labels are NAME-Nt */
@@ -454,5 +452,5 @@ void lab_cfg_release(struct lab_cfg *c)
 
 unsigned int lab_cfg_ncells(const struct lab_cfg *c)
 {
-	return (unsigned int)c->nfs * (unsigned int)c->nthreads * c->repeats;
+	return (unsigned int)(c->nfs + c->raw_baseline) * (unsigned int)c->nthreads * c->repeats;
 }

@@ -21,7 +21,7 @@ struct lab_cfg {
 	/* [lab] */
 	char *title, *output, *baseline;
 	unsigned int repeats;
-	bool raw_baseline, keep_images;
+	bool raw_baseline; /* first run the same load on the raw devices */
 	/* [devices] */
 	char *image_dir, *db_dev, *log_dev;
 	uint64_t db_image_size, log_image_size;
@@ -49,7 +49,7 @@ struct lab_cfg {
  */
 int lab_cfg_load(struct lab_cfg *cfg, const char *path) __attribute__((warn_unused_result));
 void lab_cfg_release(struct lab_cfg *cfg);
-/* Number of cells: filesystems x thread counts x repeats. */
+/* Number of cells: (filesystems + raw baseline) x thread counts x repeats. */
 unsigned int lab_cfg_ncells(const struct lab_cfg *cfg);
 
 #endif

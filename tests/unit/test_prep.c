@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_prep.c: fsprep helpers that need no devices: prep_json_for_dir() (in a private mount
- * namespace with tmpfs mounts, when run as root; skipped otherwise), the missing-tool message,
- * path and name helpers.
+ * namespace with tmpfs mounts, when run as root; skipped otherwise), the missing-tool message
+ * (and raw needing no tool), path and name helpers.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -101,12 +101,18 @@ static void test_missing_tool(void **state)
 {
 	const struct fs_desc fake = { .name = "fakefs", .mkfs = "mkfs.fslab-no-such-tool",
 				      .package = "fslab-fake-package" };
-	const struct fs_desc *ext4 = fs_desc_find("ext4");
+	const struct fs_desc *ext4 = fs_desc_find("ext4"), *raw = fs_desc_find("raw");
 
 	(void)state;
 	assert_int_equal(format_tool_check(&fake), -FSLAB_EINPUT);
 	if (have_program(ext4->mkfs))
 		assert_int_equal(format_tool_check(ext4), 0);
+	/* raw formats and mounts nothing, so it needs no tool. */
+	assert_non_null(raw);
+	assert_int_equal(raw->kind, FS_RAW);
+	assert_null(raw->mkfs);
+	assert_null(raw->mount_type);
+	assert_int_equal(format_tool_check(raw), 0);
 }
 
 static void test_abs_path(void **state)
