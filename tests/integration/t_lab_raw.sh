@@ -29,4 +29,10 @@ jqt $T/out/results/ext4-2t-r1.json '.label == "ext4" and .environment.volumes[0]
 grep -q "ext4 vs raw" $T/out/report/report.md || fail "report does not compare against raw"
 ! losetup -n -O BACK-FILE | grep -q "$T/images" || fail "loop device left"
 ! findmnt -rn -o TARGET | grep -q "^$T" || fail "mount left"
+
+# on a terminal: a live line with the cell, i of n, ETAs and IOPS
+rm -rf $T/out
+script -qec "$FSLAB lab $T/lab.ini --output $T/out" /dev/null > $T/tty 2>&1 || fail "lab on a tty failed"
+grep -q "\[cell 2/2 ext4-2t-r1\] run .*lab ETA" $T/tty || fail "no live line: $(tail -c 600 $T/tty)"
+grep -q "IOPS" $T/tty || fail "live line without IOPS"
 echo "all good"
