@@ -102,6 +102,17 @@ bool have_program(const char *name);
 /* crc32c - CRC-32C (Castagnoli), through libext2fs's ext2fs_crc32c_le. */
 uint32_t crc32c(uint32_t seed, const void *data, size_t len);
 
+/* mix64 - a 64-bit finaliser (Stafford's variant 13 of MurmurHash3's): a well-spread hash of
+ * x, for seeding and tags. */
+static inline uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
 /* Fast seeded PRNG (xoshiro256**): deterministic per seed, one per thread, no locking. */
 struct rng {
 	uint64_t s[4];

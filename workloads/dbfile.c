@@ -27,15 +27,6 @@ void db_fill_payload(void *buf, size_t len, struct rng *r, unsigned int compress
 			memset((char *)buf + off + 4096 - zero, 0, zero);
 }
 
-static inline uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	return x ^ (x >> 33);
-}
-
 void db_stamp_page(void *page, uint64_t dbid, uint64_t pgno, uint64_t gen)
 {
 	struct page_hdr *h = page;
@@ -43,8 +34,8 @@ void db_stamp_page(void *page, uint64_t dbid, uint64_t pgno, uint64_t gen)
 	for (unsigned int b = 1; b < DB_PAGE_SIZE / 4096; b++) {
 		uint64_t *tag = (uint64_t *)((char *)page + b * 4096);
 
-		tag[0] = mix(dbid ^ (pgno << 3 | b));
-		tag[1] = mix(gen + tag[0]);
+		tag[0] = mix64(dbid ^ (pgno << 3 | b));
+		tag[1] = mix64(gen + tag[0]);
 	}
 	h->magic = DB_PAGE_MAGIC;
 	h->pgno = pgno;
@@ -132,7 +123,7 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	int fd, ret = 0;
 
 	memset(info, 0, sizeof(*info));
-	rng_seed(&r, seed ^ mix(npages));
+	rng_seed(&r, seed ^ mix64(npages));
 	info->dbid = rng_next(&r) | 1;
 	fd = open(pl->path, db_open_flags(direct, false) | (pl->raw ? 0 : O_CREAT | O_TRUNC), 0644);
 	if (fd < 0)

@@ -126,15 +126,6 @@ struct js {
 	uint64_t seed;
 };
 
-static inline uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 31;
-	x *= 0x7fb5d329728ea185ULL;
-	x ^= x >> 27;
-	x *= 0x81dadef4bc2dd44dULL;
-	return x ^ (x >> 33);
-}
-
 /* ---- page-ID cache (db->mu held) ---- */
 
 static uint32_t bucket_of(const struct js_db *db, uint64_t pgno)
@@ -985,39 +976,16 @@ static int js_prepare(struct run_ctx *rc)
 {
 	const struct run_opts *o = rc->o;
 	struct js *js = js_of(rc);
-	struct init_result *ir = &rc->res->init;
 	int ret = 0;
 
 	for (unsigned int i = 0; i < js->ndbs && !ret; i++) {
 		struct js_db *db = &js->dbs[i];
-		char sz[32];
+		struct db_place pl = { .path = db->path, .base = db->base, .raw = db->raw };
 
-		if (db->state == DB_VALID) {
-			fslab_info("%s: reusing the existing %s database", db->path,
-				   fmt_size(sz, sizeof(sz), o->db_size));
-			ir->reused++;
-		} else {
-			struct db_create_stats st;
-
-			fslab_info("%s: %s %s database (32 KiB pages, %u %% compressible)", db->path,
-				   db->state == DB_OTHER_FSLAB ? "recreating (other geometry)" : "creating",
-				   fmt_size(sz, sizeof(sz), o->db_size), o->compressibility);
-			struct db_place pl = { .path = db->path, .base = db->base, .raw = db->raw };
-
-			ret = db_create(&pl, db->npages, o->seed + i, o->compressibility, rc->direct,
-					o->engine, rc->stop, &db->info, &st);
-			if (ret) {
-				if (ret != -EINTR)
-					fslab_err("%s: creating the database failed: %s", db->path,
-						  strerror(-ret));
-				break;
-			}
-			ir->created++;
-			ir->bytes_written += st.bytes;
-			ir->seconds += st.seconds;
-			fslab_info("%s: initialised at %.0f MB/s", db->path,
-				   st.seconds > 0 ? st.bytes / st.seconds / 1e6 : 0);
-		}
+		ret = workload_init_file(rc, &pl, db->state, db->npages, o->seed + i, &db->info,
+					 "database");
+		if (ret)
+			break;
 		db->fd = open(db->path, db_open_flags(rc->direct, true));
 		if (db->fd < 0) {
 			ret = -errno;
@@ -1029,7 +997,6 @@ static int js_prepare(struct run_ctx *rc)
 			fslab_err("%s: cannot set up the log stream: %s", db->log_dir, strerror(-ret));
 		cache_setup(db, o->cache_size);
 	}
-	ir->mbps = ir->seconds > 0 ? ir->bytes_written / ir->seconds / 1e6 : 0;
 	return ret;
 }
 

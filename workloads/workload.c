@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* workload.c: the workload table and helpers shared by workloads. */
+#include <errno.h>
 #include <string.h>
 
+#include "dbfile.h"
 #include "util.h"
 #include "workload.h"
 
@@ -32,4 +34,38 @@ int check_free_space(const struct volume *vol, uint64_t need, const char *what)
 			   "use a smaller --db-size or fewer --databases, or free space",
 			   vol->dir, what, fmt_size(a, sizeof(a), need),
 			   fmt_size(b, sizeof(b), vol->fs_avail), vol->mountpoint);
+}
+
+int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
+		       uint64_t npages, uint64_t seed, struct db_info *info, const char *what)
+{
+	const struct run_opts *o = rc->o;
+	struct init_result *ir = &rc->res->init;
+	struct db_create_stats st;
+	char sz[32];
+	int ret;
+
+	fmt_size(sz, sizeof(sz), npages * DB_PAGE_SIZE);
+	if (state == DB_VALID) {
+		fslab_info("%s: reusing the existing %s %s", pl->path, sz, what);
+		ir->reused++;
+		return 0;
+	}
+	fslab_info("%s: %s %s %s (32 KiB pages, %u %% compressible)", pl->path,
+		   state == DB_OTHER_FSLAB ? "recreating (other geometry)" : "creating", sz, what,
+		   o->compressibility);
+	ret = db_create(pl, npages, seed, o->compressibility, rc->direct, o->engine, rc->stop,
+			info, &st);
+	if (ret) {
+		if (ret != -EINTR)
+			fslab_err("%s: creating the %s failed: %s", pl->path, what, strerror(-ret));
+		return ret;
+	}
+	ir->created++;
+	ir->bytes_written += st.bytes;
+	ir->seconds += st.seconds;
+	ir->mbps = ir->seconds > 0 ? ir->bytes_written / ir->seconds / 1e6 : 0;
+	fslab_info("%s: initialised at %.0f MB/s", pl->path,
+		   st.seconds > 0 ? st.bytes / st.seconds / 1e6 : 0);
+	return 0;
 }

@@ -71,6 +71,18 @@ const struct workload_ops *workload_find(const char *name);
 /* Comma-separated list of workload names, for messages. */
 const char *workload_names(void);
 
+struct db_place;
+struct db_info;
+/*
+ * workload_init_file - reuse the database (or data file) at pl when state says DB_VALID,
+ * otherwise create it with real data (db_create), counting into rc->res->init and saying
+ * which it did.  what names it in messages ("database", "data file").  0 or -errno (-EINTR
+ * when stopped).
+ */
+int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
+		       uint64_t npages, uint64_t seed, struct db_info *info, const char *what)
+	__attribute__((warn_unused_result));
+
 /* Filesystem free-space check shared by workloads: need bytes on the filesystem of vol
  * (volumes on the same filesystem are summed by the caller).  -FSLAB_EINPUT when short. */
 int check_free_space(const struct volume *vol, uint64_t need, const char *what)
