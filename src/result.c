@@ -120,8 +120,47 @@ void timeline_init(struct timeline *t, const char *const *cols, size_t ncols)
 		t->cols[i] = xstrdup(cols[i]);
 }
 
+int timeline_spill(struct timeline *t)
+{
+	FILE *f = tmpfile();
+
+	if (!f)
+		return -errno;
+	if (t->nrows && fwrite(t->data, sizeof(double) * t->ncols, t->nrows, f) != t->nrows) {
+		fclose(f);
+		return -EIO;
+	}
+	free(t->data);
+	t->data = NULL;
+	t->cap = 0;
+	t->spill = f;
+	return 0;
+}
+
+int timeline_row(const struct timeline *t, size_t i, double *row)
+{
+	size_t sz = sizeof(double) * t->ncols;
+
+	if (i >= t->nrows)
+		return -ERANGE;
+	if (!t->spill) {
+		memcpy(row, t->data + i * t->ncols, sz);
+		return 0;
+	}
+	if (fseeko(t->spill, (off_t)(i * sz), SEEK_SET) || fread(row, sz, 1, t->spill) != 1)
+		return -EIO;
+	return 0;
+}
+
 void timeline_add_row(struct timeline *t, const double *row)
 {
+	if (t->spill) {
+		/* a failed write loses the row: the file system of TMPDIR is full */
+		fseeko(t->spill, 0, SEEK_END);
+		if (fwrite(row, sizeof(double) * t->ncols, 1, t->spill) == 1)
+			t->nrows++;
+		return;
+	}
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 256;
 		t->data = xrealloc(t->data, t->cap * t->ncols * sizeof(double));
@@ -142,6 +181,8 @@ void timeline_release(struct timeline *t)
 {
 	strv_free(t->cols, t->ncols);
 	free(t->data);
+	if (t->spill)
+		fclose(t->spill);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -336,12 +377,19 @@ json_t *result_to_json(const struct fslab_result *r)
 			  "reused", (int)r->init.reused, "created", (int)r->init.created));
 
 	rows = json_array();
-	for (size_t i = 0; i < r->timeline.nrows; i++) {
-		json_t *row = json_array();
+	{
+		double *v = xcalloc(r->timeline.ncols + 1, sizeof(double));
 
-		for (size_t c = 0; c < r->timeline.ncols; c++)
-			json_array_append_new(row, jnum(r->timeline.data[i * r->timeline.ncols + c]));
-		json_array_append_new(rows, row);
+		for (size_t i = 0; i < r->timeline.nrows; i++) {
+			json_t *row = json_array();
+
+			if (timeline_row(&r->timeline, i, v))
+				break;
+			for (size_t c = 0; c < r->timeline.ncols; c++)
+				json_array_append_new(row, jnum(v[c]));
+			json_array_append_new(rows, row);
+		}
+		free(v);
 	}
 	json_object_set_new(root, "timeline",
 			    json_pack("{s:o, s:o}", "columns",
@@ -378,25 +426,76 @@ json_t *result_to_json(const struct fslab_result *r)
 	return root;
 }
 
+/* One number as JSON text (JSON has no NaN/infinity: null), as jansson would print it. */
+static void put_num(FILE *f, double v)
+{
+	if (!isfinite(v))
+		fputs("null", f);
+	else if (v == (double)(int64_t)v && fabs(v) < 1e15)
+		fprintf(f, "%lld.0", (long long)v);
+	else
+		fprintf(f, "%.10g", v);
+}
+
+/*
+ * The result is built as a jansson tree except the timeline's rows, which are streamed from
+ * wherever they are (memory or the spill file): a two-hour or two-day run keeps constant
+ * memory, no tree of a million numbers.
+ */
 int result_write(const struct fslab_result *r, const char *path)
 {
-	json_t *root = result_to_json(r);
-	char *s = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	const struct timeline *t = &r->timeline;
+	struct timeline empty = { .ncols = t->ncols, .cols = t->cols };
+	struct fslab_result shallow = *r;
+	struct atomic_file af;
+	double *row;
+	json_t *root;
+	char *s;
 	int ret;
 
+	shallow.timeline = empty; /* no rows: they are streamed below */
+	root = result_to_json(&shallow);
+	json_object_del(root, "timeline");
+	s = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 	json_decref(root);
 	if (!s)
 		return -ENOMEM;
-	{
-		size_t len = strlen(s);
-
-		s = xrealloc(s, len + 2);
-		s[len] = '\n';
-		s[len + 1] = 0;
-		ret = write_file_atomic(path, s, len + 1);
+	ret = atomic_open(&af, path);
+	if (ret) {
+		free(s);
+		return ret;
 	}
+	/* everything but the closing brace, then the timeline, then the brace */
+	fwrite(s, 1, strlen(s) - 1, af.f);
 	free(s);
-	return ret;
+	fputs(",\n \"timeline\": {\n  \"columns\": [", af.f);
+	for (size_t c = 0; c < t->ncols; c++) {
+		json_t *name = json_string(t->cols[c]);
+		char *q = json_dumps(name, JSON_ENCODE_ANY);
+
+		fprintf(af.f, "%s%s", c ? ", " : "", q ? q : "\"?\"");
+		free(q);
+		json_decref(name);
+	}
+	fputs("],\n  \"rows\": [", af.f);
+	row = xcalloc(t->ncols + 1, sizeof(double));
+	for (size_t i = 0; i < t->nrows && !ret; i++) {
+		ret = timeline_row(t, i, row);
+		fputs(i ? ",\n   [" : "\n   [", af.f);
+		for (size_t c = 0; c < t->ncols && !ret; c++) {
+			if (c)
+				fputs(", ", af.f);
+			put_num(af.f, row[c]);
+		}
+		fputc(']', af.f);
+	}
+	free(row);
+	fputs("\n  ]\n }\n}\n", af.f);
+	if (ret) {
+		atomic_abort(&af);
+		return ret;
+	}
+	return atomic_commit(&af);
 }
 
 /* ---- reading ---- */

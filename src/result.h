@@ -100,11 +100,16 @@ struct init_result {
 	unsigned int reused, created; /* database files */
 };
 
-/* Per-second timeline of the measured period: columns named, rows of numbers. */
+/*
+ * Per-second timeline of the measured period: columns named, rows of numbers.  Rows are in
+ * data[], or, once timeline_spill() was called (fslab run: memory must not grow with the
+ * duration), in a temporary file; timeline_row() reads either.
+ */
 struct timeline {
 	size_t ncols, nrows, cap;
 	char **cols;  /* owned */
-	double *data; /* nrows * ncols, row-major, owned */
+	double *data; /* nrows * ncols, row-major, owned; NULL when spilled */
+	FILE *spill;  /* unlinked temporary file of rows, or NULL */
 };
 
 struct run_config {
@@ -157,6 +162,11 @@ void timeline_init(struct timeline *t, const char *const *cols, size_t ncols);
 void timeline_add_row(struct timeline *t, const double *row);
 /* Column index by name, or -1. */
 int timeline_col(const struct timeline *t, const char *name);
+/* Keep further rows in an unlinked temporary file (rows already added move there).  0 or
+ * -errno (then rows stay in memory). */
+int timeline_spill(struct timeline *t);
+/* Row i into row[ncols].  0, or -errno when a spilled row cannot be read. */
+int timeline_row(const struct timeline *t, size_t i, double *row);
 void timeline_release(struct timeline *t);
 
 /* Append a note (copied) to r->notes. */

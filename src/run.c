@@ -646,6 +646,10 @@ static void load(struct run_state *s)
 	uint64_t sec = 0;
 
 	timeline_init(&s->res.timeline, timeline_columns, TIMELINE_NCOLS);
+	/* rows go to a temporary file: memory stays flat however long the run */
+	if (timeline_spill(&s->res.timeline))
+		fslab_warn("no temporary file for the timeline (%s): keeping it in memory",
+			   getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	host_sampler_start(&s->host);
 	engine_set_phase(e, PH_WARMUP);
 	t0 = e->t_start;

@@ -350,42 +350,68 @@ static int fsync_dir_of(const char *path)
 	return ret;
 }
 
-int write_file_atomic(const char *path, const void *data, size_t len)
+int atomic_open(struct atomic_file *af, const char *path)
 {
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	const char *p = data;
-	int fd, ret = 0;
+	int fd;
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	while (len) {
-		ssize_t n = write(fd, p, len);
+	af->path = xstrdup(path);
+	af->tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	fd = open(af->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	af->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!af->f) {
+		int e = errno;
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			break;
+		if (fd >= 0) {
+			close(fd);
+			unlink(af->tmp);
 		}
-		p += n;
-		len -= n;
+		free(af->path);
+		free(af->tmp);
+		return -e;
 	}
-	if (!ret && fsync(fd))
+	return 0;
+}
+
+void atomic_abort(struct atomic_file *af)
+{
+	fclose(af->f);
+	unlink(af->tmp);
+	free(af->path);
+	free(af->tmp);
+}
+
+int atomic_commit(struct atomic_file *af)
+{
+	int ret = 0;
+
+	if (fflush(af->f) || ferror(af->f) || fsync(fileno(af->f)))
+		ret = errno ? -errno : -EIO;
+	if (fclose(af->f) && !ret)
 		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
+	if (!ret && rename(af->tmp, af->path))
 		ret = -errno;
 	if (ret)
-		unlink(tmp);
+		unlink(af->tmp);
 	else
-		ret = fsync_dir_of(path);
-out:
-	free(tmp);
+		ret = fsync_dir_of(af->path);
+	free(af->path);
+	free(af->tmp);
 	return ret;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	struct atomic_file af;
+	int ret = atomic_open(&af, path);
+
+	if (ret)
+		return ret;
+	if (len && fwrite(data, 1, len, af.f) != len) {
+		ret = errno ? -errno : -EIO;
+		atomic_abort(&af);
+		return ret;
+	}
+	return atomic_commit(&af);
 }
 
 int read_file(const char *path, char **out, size_t *lenp)

@@ -4,6 +4,7 @@
 #define FSLAB_UTIL_H
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
@@ -86,6 +87,19 @@ char *iso8601_now(char *buf, size_t len);
  * never a half-written one.  Returns 0 or -errno.
  */
 int write_file_atomic(const char *path, const void *data, size_t len) __must_check;
+/*
+ * Atomic file written in pieces: atomic_open() creates "path.tmp.PID" next to path;
+ * atomic_commit() flushes, fsyncs, renames it over path and fsyncs the directory;
+ * atomic_abort() removes it.  Both free af.  0 or -errno.
+ */
+struct atomic_file {
+	char *path, *tmp;
+	FILE *f;
+};
+int atomic_open(struct atomic_file *af, const char *path) __must_check;
+int atomic_commit(struct atomic_file *af) __must_check;
+void atomic_abort(struct atomic_file *af);
+
 /* read_file - whole file into a NUL-terminated heap buffer (*out, caller frees). 0 or -errno. */
 int read_file(const char *path, char **out, size_t *len) __must_check;
 /* mkdir_p - like mkdir -p.  0 or -errno. */

@@ -101,6 +101,50 @@ static void test_round_trip(void **state)
 	unlink(path);
 }
 
+/* A spilled timeline (fslab run's) writes and reads back the same rows. */
+static void test_spilled_timeline(void **state)
+{
+	static const char *const cols[] = { "t_s", "x" };
+	char path[] = "/tmp/fslab-result.XXXXXX";
+	struct fslab_result a, b;
+	int fd = mkstemp(path);
+	double row[2];
+
+	(void)state;
+	close(fd);
+	fill(&a);
+	timeline_release(&a.timeline);
+	timeline_init(&a.timeline, cols, 2);
+	row[0] = 1;
+	row[1] = 0.5;
+	timeline_add_row(&a.timeline, row); /* in memory, then moved to the file */
+	assert_int_equal(timeline_spill(&a.timeline), 0);
+	assert_null(a.timeline.data);
+	for (int i = 2; i <= 5000; i++) {
+		row[0] = i;
+		row[1] = i * 1.25;
+		timeline_add_row(&a.timeline, row);
+	}
+	row[1] = NAN;
+	timeline_add_row(&a.timeline, row);
+	assert_int_equal(a.timeline.nrows, 5001);
+	assert_int_equal(timeline_row(&a.timeline, 1, row), 0);
+	assert_true(row[0] == 2 && row[1] == 2.5);
+	assert_int_equal(result_write(&a, path), 0);
+	assert_int_equal(result_read(path, &b), 0);
+	assert_int_equal(b.timeline.nrows, 5001);
+	assert_int_equal(b.timeline.ncols, 2);
+	assert_string_equal(b.timeline.cols[1], "x");
+	assert_true(b.timeline.data[0] == 1 && b.timeline.data[1] == 0.5);
+	assert_true(b.timeline.data[2 * 4999] == 5000 && b.timeline.data[2 * 4999 + 1] == 6250);
+	assert_true(isnan(b.timeline.data[2 * 5000 + 1])); /* NaN travels as null */
+	assert_string_equal(b.label, "ext4");
+	assert_int_equal(b.classes[0].ops, 1000);
+	result_release(&a);
+	result_release(&b);
+	unlink(path);
+}
+
 static int read_text(const char *text)
 {
 	char path[] = "/tmp/fslab-result.XXXXXX";
@@ -142,6 +186,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_spilled_timeline),
 		cmocka_unit_test(test_bad_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
