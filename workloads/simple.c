@@ -139,30 +139,15 @@ static int simple_prepare(struct run_ctx *rc)
 {
 	const struct run_opts *o = rc->o;
 	struct simple *s = rc->priv;
-	struct init_result *ir = &rc->res->init;
 	int ret = 0;
 
 	for (size_t i = 0; i < s->nfiles && !ret; i++) {
 		struct sfile *f = &s->files[i];
 
-		if (f->state == DB_VALID) {
-			ir->reused++;
-		} else {
-			struct db_create_stats st;
-
-			fslab_info("%s: creating the data file", f->path);
-			ret = db_create(&f->place, s->npages, o->seed + i, o->compressibility,
-					rc->direct, o->engine, rc->stop, &f->info, &st);
-			if (ret) {
-				if (ret != -EINTR)
-					fslab_err("%s: creating the data file failed: %s", f->path,
-						  strerror(-ret));
-				break;
-			}
-			ir->created++;
-			ir->bytes_written += st.bytes;
-			ir->seconds += st.seconds;
-		}
+		ret = workload_init_file(rc, &f->place, f->state, s->npages, o->seed + i, &f->info,
+					 "data file");
+		if (ret)
+			break;
 		/* plain O_DIRECT like fio's direct=1: no O_DSYNC for the calibration patterns */
 		f->fd = open(f->path, db_open_flags(rc->direct, false));
 		if (f->fd < 0) {
@@ -170,7 +155,6 @@ static int simple_prepare(struct run_ctx *rc)
 			fslab_err("%s: cannot open: %s", f->path, strerror(errno));
 		}
 	}
-	ir->mbps = ir->seconds > 0 ? ir->bytes_written / ir->seconds / 1e6 : 0;
 	return ret;
 }
 
@@ -239,15 +223,11 @@ static void *sthread_main(void *arg)
 				io->off = DATA_START + rng_below(&r, blocks) * o->bs;
 			}
 		}
-		ret = io_submit(&ctx, batch, n);
-		if (ret) {
-			fslab_err("thread %d: submit: %s", t->id, strerror(-ret));
-			*rc->stop = RUN_STOP_FAILED;
-			break;
-		}
-		k = io_reap(&ctx, batch, 1, depth);
+		/* submit the batch and wait for the first completion in one step (io_uring: one
+		 * system call per round trip) */
+		k = io_submit_reap(&ctx, batch, n, batch, 1, depth);
 		if (k < 0) {
-			fslab_err("thread %d: reap: %s", t->id, strerror(-k));
+			fslab_err("thread %d: I/O: %s", t->id, strerror(-k));
 			*rc->stop = RUN_STOP_FAILED;
 			break;
 		}

@@ -60,6 +60,25 @@ int io_reap(struct io_ctx *ctx, struct io_u **out, unsigned int min, unsigned in
 	return n;
 }
 
+int io_submit_reap(struct io_ctx *ctx, struct io_u **ios, unsigned int n, struct io_u **out,
+		   unsigned int min, unsigned int max)
+{
+	uint64_t now;
+	int ret;
+
+	if (!ctx->ops->submit_reap) {
+		ret = io_submit(ctx, ios, n);
+		return ret ? ret : io_reap(ctx, out, min, max);
+	}
+	now = now_ns();
+	for (unsigned int i = 0; i < n; i++)
+		ios[i]->start_ns = now;
+	ret = ctx->ops->submit_reap(ctx, ios, n, out, min, max);
+	if (ret >= 0)
+		ctx->inflight += n - (unsigned int)ret;
+	return ret;
+}
+
 int io_sync(struct io_ctx *ctx, struct io_u *io)
 {
 	struct io_u *done;

@@ -29,11 +29,15 @@ struct io_u {
 };
 
 /*
- * A back end.  Each thread owns one io_ctx; nothing here is shared between threads.
+ * A back end.  Each thread owns one io_ctx; nothing here is shared between threads, and a ctx
+ * is used only by the thread that set it up (io_uring rings are SINGLE_ISSUER).
  * - init:   set up for up to depth I/Os in flight; store private state in ctx->priv.
  * - submit: start n I/Os (start_ns is set by io_submit()); psync performs them right away.
  * - reap:   wait until at least min I/Os completed, store up to max of them in out[],
  *           return how many (>= 0) or -errno.
+ * - submit_reap (optional): submit, then reap, in one step where the back end can (io_uring:
+ *           one io_uring_enter() that submits and waits, instead of two).  Same results as
+ *           submit followed by reap; io_submit_reap() falls back to those without it.
  * - cleanup: free ctx->priv.
  */
 struct io_ctx;
@@ -43,6 +47,8 @@ struct ioengine_ops {
 	int (*init)(struct io_ctx *ctx, unsigned int depth);
 	int (*submit)(struct io_ctx *ctx, struct io_u **ios, unsigned int n);
 	int (*reap)(struct io_ctx *ctx, struct io_u **out, unsigned int min, unsigned int max);
+	int (*submit_reap)(struct io_ctx *ctx, struct io_u **ios, unsigned int n, struct io_u **out,
+			   unsigned int min, unsigned int max);
 	void (*cleanup)(struct io_ctx *ctx);
 };
 
@@ -72,6 +78,14 @@ int io_submit(struct io_ctx *ctx, struct io_u **ios, unsigned int n)
 /* Reap between min and max completions into out[].  Count or -errno. */
 int io_reap(struct io_ctx *ctx, struct io_u **out, unsigned int min, unsigned int max)
 	__attribute__((warn_unused_result));
+/*
+ * Stamp start_ns, submit n I/Os and reap between min and max completions into out[] (which may
+ * be ios: the back end reads ios[] before it writes out[]).  The hot loop of the calibration
+ * workloads: with io_uring, one system call per round trip.  Count or -errno (a failed submit
+ * as with io_submit(), nothing reaped).
+ */
+int io_submit_reap(struct io_ctx *ctx, struct io_u **ios, unsigned int n, struct io_u **out,
+		   unsigned int min, unsigned int max) __attribute__((warn_unused_result));
 /* Submit one I/O and wait for it.  Returns io->res (bytes or -errno). */
 int io_sync(struct io_ctx *ctx, struct io_u *io);
 

@@ -12,14 +12,35 @@ struct uring_priv {
 	struct io_uring ring;
 };
 
+/*
+ * Ring set-up flags, the same as fio's io_uring engine (fio 3.33 asks for exactly these; see
+ * strace -e io_uring_setup fio ...), so both tools pay the same kernel costs.  Without them
+ * every completion reached the thread as task work with a notification: measured +5 % IOPS on
+ * tmpfs, and twice the IOPS on a RAM-backed loop device (docs/BENCH.md).
+ * - SINGLE_ISSUER: only the thread that set the ring up may use it (a ctx per thread);
+ * - DEFER_TASKRUN: completions are posted when this thread waits in io_uring_enter(), not by
+ *   interrupting it; so reap sees new completions only when it waits (min >= 1);
+ * - COOP_TASKRUN: where DEFER_TASKRUN is refused, do not interrupt the thread either.
+ * Older kernels refuse what they do not know with -EINVAL: each step drops the newest flag.
+ */
+static const unsigned int ring_flags[] = {
+	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN,
+	IORING_SETUP_COOP_TASKRUN, /* 5.19 */
+	0,
+};
+
 static int uring_init(struct io_ctx *ctx, unsigned int depth)
 {
 	struct uring_priv *p = xcalloc(1, sizeof(*p));
-	int ret;
+	int ret = -EINVAL;
 
-	/* A private ring per thread: no SQPOLL, no shared work queue; the same defaults as
-	 * fio's io_uring engine (no registered files or buffers) so comparisons are fair. */
-	ret = io_uring_queue_init(depth, &p->ring, 0);
+	/* A private ring per thread: no SQPOLL, no registered files or buffers (fio's
+	 * defaults too), so comparisons are fair. */
+	for (size_t i = 0; i < ARRAY_SIZE(ring_flags) && ret == -EINVAL; i++) {
+		struct io_uring_params par = { .flags = ring_flags[i] };
+
+		ret = io_uring_queue_init_params(depth, &p->ring, &par);
+	}
 	if (ret < 0) {
 		free(p);
 		return ret;
@@ -28,11 +49,9 @@ static int uring_init(struct io_ctx *ctx, unsigned int depth)
 	return 0;
 }
 
-static int uring_submit(struct io_ctx *ctx, struct io_u **ios, unsigned int n)
+/* Fill an SQE for each I/O; nothing reaches the kernel yet.  0, or -EBUSY past the depth. */
+static int queue_sqes(struct uring_priv *p, struct io_u **ios, unsigned int n)
 {
-	struct uring_priv *p = ctx->priv;
-	unsigned int done = 0;
-
 	for (unsigned int i = 0; i < n; i++) {
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&p->ring);
 		struct io_u *io = ios[i];
@@ -45,8 +64,17 @@ static int uring_submit(struct io_ctx *ctx, struct io_u **ios, unsigned int n)
 			io_uring_prep_write(sqe, io->fd, io->buf, io->len, io->off);
 		io_uring_sqe_set_data(sqe, io);
 	}
+	return 0;
+}
+
+/* Hand the queued SQEs to the kernel; with wait, also wait for that many completions in the
+ * same io_uring_enter() (a failed wait is left to reap, which waits again). */
+static int flush_sqes(struct uring_priv *p, unsigned int n, unsigned int wait)
+{
+	unsigned int done = 0;
+
 	while (done < n) {
-		int ret = io_uring_submit(&p->ring);
+		int ret = wait ? io_uring_submit_and_wait(&p->ring, wait) : io_uring_submit(&p->ring);
 
 		if (ret < 0) {
 			if (ret == -EINTR || ret == -EAGAIN)
@@ -58,6 +86,14 @@ static int uring_submit(struct io_ctx *ctx, struct io_u **ios, unsigned int n)
 			break;
 	}
 	return 0;
+}
+
+static int uring_submit(struct io_ctx *ctx, struct io_u **ios, unsigned int n)
+{
+	struct uring_priv *p = ctx->priv;
+	int ret = queue_sqes(p, ios, n);
+
+	return ret ? ret : flush_sqes(p, n, 0);
 }
 
 static int uring_reap(struct io_ctx *ctx, struct io_u **out, unsigned int min, unsigned int max)
@@ -98,6 +134,24 @@ static int uring_reap(struct io_ctx *ctx, struct io_u **out, unsigned int min, u
 	return (int)k;
 }
 
+/*
+ * One io_uring_enter() submits the batch and waits for min completions: the simple workloads'
+ * loop makes one system call per round trip instead of two (submit, then wait; measured: 35 %
+ * fewer io_uring_enter() calls per I/O, +2 % IOPS on tmpfs).  start_ns was stamped just before
+ * this call and end_ns is stamped when the completions are seen, as with separate submit and
+ * reap.
+ */
+static int uring_submit_reap(struct io_ctx *ctx, struct io_u **ios, unsigned int n,
+			     struct io_u **out, unsigned int min, unsigned int max)
+{
+	struct uring_priv *p = ctx->priv;
+	int ret = queue_sqes(p, ios, n);
+
+	if (!ret)
+		ret = flush_sqes(p, n, min);
+	return ret ? ret : uring_reap(ctx, out, min, max);
+}
+
 static void uring_cleanup(struct io_ctx *ctx)
 {
 	struct uring_priv *p = ctx->priv;
@@ -113,5 +167,6 @@ const struct ioengine_ops ioengine_uring = {
 	.init = uring_init,
 	.submit = uring_submit,
 	.reap = uring_reap,
+	.submit_reap = uring_submit_reap,
 	.cleanup = uring_cleanup,
 };
