@@ -82,9 +82,12 @@ bench:
 	$(Q)$(MAKE) --no-print-directory fslab
 	$(Q)bench/bench.sh
 
+# A fresh demo every time: the previous demo-report/ is replaced.  An interrupted demo can be
+# finished with ./fslab lab configs/demo.ini --output demo-report --resume instead.
 demo:
 	$(Q)scripts/deps.sh demo
 	$(Q)$(MAKE) --no-print-directory fslab
+	$(Q)rm -rf demo-report
 	$(Q)./fslab lab configs/demo.ini --output demo-report
 
 install: fslab

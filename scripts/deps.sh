@@ -7,12 +7,14 @@ set -eu
 
 BUILD="build-essential pkg-config libblkid-dev libmount-dev libext2fs-dev liburing-dev \
 libjansson-dev libinih-dev"
-RUNTIME="e2fsprogs xfsprogs ntfs-3g btrfs-progs util-linux gnuplot-nox"
+RUNTIME="e2fsprogs xfsprogs ntfs-3g btrfs-progs util-linux mount bsdutils gnuplot-nox"
 TEST="libcmocka-dev fio jq"
+BENCH="time"
 
 case "${1:-build}" in
 build) want="$BUILD" ;;
-check|bench|demo) want="$BUILD $RUNTIME $TEST" ;;
+check|demo) want="$BUILD $RUNTIME $TEST" ;;
+bench) want="$BUILD $RUNTIME $TEST $BENCH" ;;
 *) echo "deps.sh: unknown set '$1' (build, check, demo or bench)" >&2; exit 2 ;;
 esac
 
@@ -35,4 +37,4 @@ echo "fslab: installing missing Debian packages:$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing
+apt-get install -y -qq $missing
