@@ -439,9 +439,11 @@ static int preflight(struct lab *L)
 					(unsigned long long)c->threads[i], c->databases);
 	}
 	if (c->image_dir) {
-		char *anc = existing_ancestor(c->image_dir), a[32], b[32];
-		/* images are sparse and removed after each cell: one cell's data at a time */
-		uint64_t need = need_db + (uint64_t)c->databases * 64 * MiB + 128 * MiB;
+		char *anc = existing_ancestor(c->image_dir), a[32], b[32], d[32];
+		/* images are sparse and removed after each cell: one cell's data at a time, the
+		 * databases up to twice over on btrfs (copy-on-write) */
+		uint64_t need = MIN(c->db_image_size, (uint64_t)c->databases * c->db_size * 22 / 10 +
+				    256 * MiB) + (uint64_t)c->databases * 64 * MiB + 128 * MiB;
 		uint64_t have = free_bytes(anc);
 
 		if (have < need)
@@ -452,7 +454,7 @@ static int preflight(struct lab *L)
 			problem(&p, "%s:%d: [devices] db_size %s is too small for %u database(s) of %s; "
 				"give at least %s", c->path, c->devices_line,
 				fmt_size(a, sizeof(a), c->db_image_size), c->databases,
-				fmt_size(b, sizeof(b), c->db_size), fmt_size(b, sizeof(b), need_db));
+				fmt_size(b, sizeof(b), c->db_size), fmt_size(d, sizeof(d), need_db));
 		free(anc);
 	} else {
 		check_device(L, &p, "db_dev", c->db_dev, c->db_dev_line, need_db);

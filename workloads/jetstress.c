@@ -108,6 +108,7 @@ struct js_db {
 	bool writer_started, logger_started, bdm_started;
 	struct thread_stats *wst, *lst, *bst;
 	char *first_bad; /* first checksum failure seen during the load, under mu */
+	char *first_err; /* first I/O error seen during the load, under mu */
 };
 
 struct js_session {
@@ -227,6 +228,28 @@ static void note_bad_page(struct js_db *db, struct thread_stats *st, uint64_t pg
 	pthread_mutex_unlock(&db->mu);
 }
 
+/*
+ * An I/O that failed or came back short: the engine counts it (and the verdict fails); say the
+ * first one loudly with its errno and where, so the report can tell why.
+ */
+static void note_io_error(struct js_db *db, const struct io_u *io)
+{
+	char why[96];
+
+	if (io->res < 0)
+		snprintf(why, sizeof(why), "%s", strerror(-io->res));
+	else
+		snprintf(why, sizeof(why), "short transfer, %d of %u bytes", io->res, io->len);
+	pthread_mutex_lock(&db->mu);
+	if (!db->first_err) {
+		db->first_err = xasprintf("%s %s at offset %llu (%u bytes) on %s: %s", db->name,
+					  io_class_names[io->cls], (unsigned long long)io->off,
+					  io->len, io->fd == db->log_fd ? db->log_dir : db->path, why);
+		fslab_err("I/O error: %s", db->first_err);
+	}
+	pthread_mutex_unlock(&db->mu);
+}
+
 /* Read and verify one page into buf; account it as db_read. */
 static void read_page(struct js_session *se, struct io_ctx *ctx, void *buf, uint64_t pgno)
 {
@@ -237,6 +260,8 @@ static void read_page(struct js_session *se, struct io_ctx *ctx, void *buf, uint
 	bool err = res != DB_PAGE_SIZE;
 
 	engine_account(&db->rc->eng, se->st, CLS_DB_READ, DB_PAGE_SIZE, io.start_ns, io.end_ns, err);
+	if (err)
+		note_io_error(db, &io);
 	if (!err && db->rc->o->verify_reads) {
 		const char *why = db_verify_page(buf, db->info.dbid, pgno);
 
@@ -420,9 +445,12 @@ static void *writer_main(void *arg)
 				ret = k;
 				break;
 			}
-			for (int i = 0; i < k; i++)
+			for (int i = 0; i < k; i++) {
 				engine_account(e, db->wst, CLS_DB_WRITE, DB_PAGE_SIZE, done[i]->start_ns,
 					       done[i]->end_ns, done[i]->res != DB_PAGE_SIZE);
+				if (done[i]->res != DB_PAGE_SIZE)
+					note_io_error(db, done[i]);
+			}
 			got += k;
 		}
 		if (ret) {
@@ -654,9 +682,9 @@ static void *logger_main(void *arg)
 		}
 		if (res != (int)len) {
 			db->log_write_err++;
-			if (db->log_write_err == 1)
-				fslab_err("%s: log write failed in %s: %s", db->name, db->log_dir,
-					  strerror(res < 0 ? -res : EIO));
+			pthread_mutex_unlock(&db->lmu);
+			note_io_error(db, &io);
+			pthread_mutex_lock(&db->lmu);
 		}
 		db->flushed = file_base + end;
 		db->last_flush_ns = now_ns();
@@ -740,6 +768,8 @@ static void *bdm_main(void *arg)
 		res = io_sync(&ctx, &io);
 		engine_account(e, db->bst, CLS_BDM_READ, io.len, io.start_ns, io.end_ns,
 			       res != (int)io.len);
+		if (res != (int)io.len)
+			note_io_error(db, &io);
 		if (res == (int)io.len && db->rc->o->verify_reads)
 			for (uint64_t p = 0; p < n; p++) {
 				const char *why = db_verify_page((char *)buf + p * DB_PAGE_SIZE,
@@ -782,6 +812,7 @@ static void db_free(struct js_db *db)
 	free(db->buckets);
 	free(db->dirtyq);
 	free(db->first_bad);
+	free(db->first_err);
 	pthread_mutex_destroy(&db->mu);
 	pthread_mutex_destroy(&db->lmu);
 	pthread_cond_destroy(&db->cv_state);
@@ -917,6 +948,23 @@ static int js_check(struct run_ctx *rc)
 		}
 	}
 	ret = check_space_all(rc, need_db, need_log);
+	/* btrfs: copy-on-write keeps partially overwritten extents, so the databases grow
+	 * towards twice their size while they are rewritten (ENOSPC otherwise, seen here) */
+	for (size_t d = 0; d < o->ndb_dirs && !ret; d++) {
+		const struct volume *v = &rc->db_vols[d];
+		uint64_t dbs = (o->databases + o->ndb_dirs - 1 - d) / o->ndb_dirs * o->db_size;
+		char a[32], b[32];
+
+		if (strcmp(v->fsname, "btrfs") || v->fs_avail >= need_db[d] + dbs)
+			continue;
+		fslab_warn("%s is btrfs with %s free: copy-on-write may need up to another %s while "
+			   "the databases are rewritten; expect ENOSPC errors (a bigger volume, or "
+			   "mkfs/mount options such as nodatacow, avoid them)", v->dir,
+			   fmt_size(a, sizeof(a), v->fs_avail - MIN(v->fs_avail, need_db[d])),
+			   fmt_size(b, sizeof(b), dbs));
+		result_add_note(rc->res, "btrfs volume %s had less free space than the databases' size "
+				"after creating them: copy-on-write may run out of space", v->dir);
+	}
 out:
 	free(need_db);
 	free(need_log);
@@ -1201,6 +1249,8 @@ static int js_finish(struct run_ctx *rc)
 					db->roll_ns_sum / 1e6 / db->rolls, db->roll_ns_max / 1e6);
 		if (db->first_bad)
 			result_add_note(r, "checksum error during the load: %s", db->first_bad);
+		if (db->first_err)
+			result_add_note(r, "first I/O error: %s", db->first_err);
 	}
 	if (rc->o->checksum_pass && !*rc->stop)
 		checksum_pass(rc);
