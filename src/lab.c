@@ -101,13 +101,6 @@ static void lab_log(struct lab *L, const char *fmt, ...)
 	fflush(stdout);
 }
 
-static void hms(char *buf, size_t len, double secs)
-{
-	unsigned int s = secs > 0 ? (unsigned int)MIN(secs + 0.5, 359999.0) : 0;
-
-	snprintf(buf, len, "%02u:%02u:%02u", s / 3600 % 100, s / 60 % 60, s % 60);
-}
-
 static double cell_estimate(const struct lab *L)
 {
 	return (L->cfg.warmup_ns + L->cfg.duration_ns) / 1e9 + L->overhead_est;
@@ -127,9 +120,9 @@ static void live_line(struct lab *L)
 	cell_left = L->run_total > 0 ? L->run_total - L->run_elapsed + L->overhead_est / 2
 				     : cell_estimate(L);
 	lab_left = cell_left + left * cell_estimate(L);
-	hms(e, sizeof(e), elapsed);
-	hms(ce, sizeof(ce), cell_left);
-	hms(le, sizeof(le), lab_left);
+	fmt_hms(e, sizeof(e), elapsed);
+	fmt_hms(ce, sizeof(ce), cell_left);
+	fmt_hms(le, sizeof(le), lab_left);
 	printf("\r[cell %u/%u %s] %-9s lab %s, cell ETA %s, lab ETA %s", L->cur + 1, L->ncells,
 	       c->id, L->step, e, ce, le);
 	if (L->iops > 0)

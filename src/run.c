@@ -587,13 +587,6 @@ static void device_results(struct run_state *s, const struct collect_extra *x)
 
 /* ---- progress ---- */
 
-static void hms(char *buf, size_t len, double secs)
-{
-	unsigned int s = secs > 0 ? (unsigned int)MIN(secs + 0.5, 359999.0) : 0;
-
-	snprintf(buf, len, "%02u:%02u:%02u", s / 3600 % 100, s / 60 % 60, s % 60);
-}
-
 static void progress(struct run_state *s, const char *phase, double elapsed, double total,
 		     const double *row)
 {
@@ -612,9 +605,9 @@ static void progress(struct run_state *s, const char *phase, double elapsed, dou
 			"\"iops\": %.0f, \"tps\": %.0f}\n", phase, elapsed, total, iops, tps);
 	if (s->quiet || !isatty(STDERR_FILENO))
 		return;
-	hms(e, sizeof(e), elapsed);
-	hms(t, sizeof(t), total);
-	hms(eta, sizeof(eta), total - elapsed);
+	fmt_hms(e, sizeof(e), elapsed);
+	fmt_hms(t, sizeof(t), total);
+	fmt_hms(eta, sizeof(eta), total - elapsed);
 	fprintf(stderr, "\r%s %-7s %s / %s  ETA %s  %6.0f IOPS (db r %.0f w %.0f)  log %.0f/s  "
 		"tps %.0f\033[K", s->res.label, phase, e, t, eta, iops, rd, wr, lg, tps);
 	fflush(stderr);
@@ -627,14 +620,6 @@ static void progress_end(struct run_state *s)
 }
 
 /* ---- the timed load ---- */
-
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { .tv_sec = t / NSEC_PER_SEC, .tv_nsec = t % NSEC_PER_SEC };
-
-	/* a signal interrupts the sleep: the loop then sees stop_flag */
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
 
 static void load(struct run_state *s)
 {
@@ -660,7 +645,7 @@ static void load(struct run_state *s)
 	/* warm-up: the load runs, nothing is recorded */
 	for (next = t0 + NSEC_PER_SEC; !stop_flag && now_ns() < t0 + warm;
 	     next += NSEC_PER_SEC) {
-		sleep_until(MIN(next, t0 + warm));
+		sleep_until_ns(MIN(next, t0 + warm));
 		host_sampler_tick(&s->host);
 		progress(s, "warm-up", (now_ns() - t0) / 1e9, total, NULL);
 	}
@@ -670,9 +655,9 @@ static void load(struct run_state *s)
 	host_sampler_start(&s->host);
 	engine_set_phase(e, PH_MEASURE);
 	for (next = e->t_measure + NSEC_PER_SEC; ; next += NSEC_PER_SEC) {
-		sleep_until(next);
+		sleep_until_ns(next);
 		while (!stop_flag && now_ns() < next) /* woken early by a signal we ignore */
-			sleep_until(next);
+			sleep_until_ns(next);
 		if (stop_flag)
 			break;
 		engine_sample(e, sec, &prev, row);

@@ -316,6 +316,21 @@ char *fmt_duration(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
+char *fmt_hms(char *buf, size_t len, double secs)
+{
+	unsigned int s = secs > 0 ? (unsigned int)MIN(secs + 0.5, 359999.0) : 0;
+
+	snprintf(buf, len, "%02u:%02u:%02u", s / 3600 % 100, s / 60 % 60, s % 60);
+	return buf;
+}
+
+int sleep_until_ns(uint64_t t_ns)
+{
+	struct timespec ts = { .tv_sec = t_ns / NSEC_PER_SEC, .tv_nsec = t_ns % NSEC_PER_SEC };
+
+	return -clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;

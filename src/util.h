@@ -76,8 +76,14 @@ char *fmt_size(char *buf, size_t len, uint64_t bytes);
 /* "2h", "1h30m", "90s", "1.5s", "250ms" into buf; returns buf. */
 char *fmt_duration(char *buf, size_t len, uint64_t ns);
 
+/* "HH:MM:SS" of secs (rounded, capped at 99:59:59) into buf; returns buf. */
+char *fmt_hms(char *buf, size_t len, double secs);
+
 /* CLOCK_MONOTONIC in ns. */
 uint64_t now_ns(void);
+/* Sleep until CLOCK_MONOTONIC reaches t_ns.  Returns 0, or -EINTR when a signal handler ran
+ * (callers that poll a stop flag want to see it at once). */
+int sleep_until_ns(uint64_t t_ns);
 /* CLOCK_REALTIME as "2026-12-02T11:52:41Z" into buf (>= 21 bytes). */
 char *iso8601_now(char *buf, size_t len);
 

@@ -711,14 +711,6 @@ static void *logger_main(void *arg)
 
 /* ---- background database maintenance ---- */
 
-static void sleep_until(uint64_t t_ns)
-{
-	struct timespec ts = { .tv_sec = t_ns / NSEC_PER_SEC, .tv_nsec = t_ns % NSEC_PER_SEC };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
 static void *bdm_main(void *arg)
 {
 	struct js_db *db = arg;
@@ -746,7 +738,7 @@ static void *bdm_main(void *arg)
 		/* throttle: the next read is due when the bytes so far match the rate */
 		due = t0 + (uint64_t)(done_bytes / rate * 1e9);
 		while (engine_running(e) && now_ns() < due)
-			sleep_until(MIN(due, now_ns() + 100 * NSEC_PER_MSEC));
+			sleep_until_ns(MIN(due, now_ns() + 100 * NSEC_PER_MSEC));
 		if (!engine_running(e))
 			break;
 		/* keep the checkpoint off these pages while they are read */
