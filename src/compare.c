@@ -75,6 +75,18 @@ const struct metric_def compare_metrics[] = {
 };
 const size_t compare_nmetrics = ARRAY_SIZE(compare_metrics);
 
+const char *const compare_headline[COMPARE_NHEADLINE] = {
+	"trans_iops", "db_read_lat_avg", "log_write_lat_avg", "total_mbps",
+};
+
+bool compare_is_headline(const char *id)
+{
+	for (size_t i = 0; i < COMPARE_NHEADLINE; i++)
+		if (!strcmp(compare_headline[i], id))
+			return true;
+	return false;
+}
+
 /* Titles of the generated per-class rows (p99, p99.9, max) and their sentence nouns. */
 static const char *const class_titles[CLS_NR] = {
 	"database reads", "database writes", "log writes", "BDM reads",
@@ -125,6 +137,7 @@ void compare_init(struct compare *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->baseline = -1;
+	c->aa_alarm = -1;
 }
 
 void compare_release(struct compare *c)
@@ -493,6 +506,7 @@ static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row 
 
 	memset(d, 0, sizeof(*d));
 	d->base = g->base;
+	d->p = d->p_holm = d->half = d->half_pct = d->mde = d->mde_pct = NAN;
 	if (g->base < 0 || compare_metric_is_text(row->m))
 		return;
 	b = &row->cells[g->base];
@@ -502,6 +516,15 @@ static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row 
 	d->abs = a->s.mean - b->s.mean;
 	d->pct = b->s.mean != 0 ? d->abs / fabs(b->s.mean) * 100 : NAN;
 	d->sig = SIG_NA;
+	if (a->kind == b->kind && (a->kind == CELL_REPEATS || a->kind == CELL_BATCH) &&
+	    !stats_welch(&a->s, &b->s, &w)) {
+		/* interval of the difference, Welch degrees of freedom */
+		double se = sqrt(a->s.sd * a->s.sd / (double)a->s.n +
+				 b->s.sd * b->s.sd / (double)b->s.n);
+
+		d->half = se > 0 ? stats_t_quantile(1 - (1 - STATS_CONF) / 2, w.df) * se : 0;
+		d->half_pct = b->s.mean != 0 ? d->half / fabs(b->s.mean) * 100 : NAN;
+	}
 	if (g->aborted || c->groups[g->base].aborted)
 		d->na_why = "aborted run";
 	else if (g->cache_served || c->groups[g->base].cache_served)
@@ -510,14 +533,104 @@ static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row 
 		d->na_why = "single values";
 	else if (a->kind != b->kind)
 		d->na_why = "different methods";
+	else if (a->kind == CELL_BATCH)
+		/* batch means measure the noise inside one run, not between runs: no claim */
+		d->sig = SIG_WITHIN;
 	else if (stats_welch(&a->s, &b->s, &w))
 		d->na_why = "too few samples";
 	else {
 		d->p = w.p;
 		d->sig = w.p < STATS_ALPHA ? SIG_YES : SIG_NO;
-		if (d->sig == SIG_YES)
-			d->better = (int)row->m->dir * (d->abs > 0 ? 1 : -1);
+		d->mde = stats_mde(&a->s, &b->s, STATS_ALPHA, STATS_POWER);
+		d->mde_pct = b->s.mean != 0 ? d->mde / fabs(b->s.mean) * 100 : NAN;
 	}
+}
+
+/* The word of a decided difference: +1 better, -1 worse (0: neutral metric). */
+static void set_better(struct cmp_delta *d, const struct metric_def *m)
+{
+	d->better = d->sig == SIG_YES ? (int)m->dir * (d->abs > 0 ? 1 : -1) : 0;
+}
+
+/*
+ * Holm-Bonferroni over one family: the tested headline deltas of the groups for which want()
+ * is true.  Their significance is decided on the adjusted p-value.  Returns the family size.
+ */
+static size_t holm_family(struct compare *c, bool (*want)(const struct compare *, size_t, int),
+			  int arg)
+{
+	size_t cap = c->ngroups * COMPARE_NHEADLINE, n = 0;
+	struct cmp_delta **ds = xcalloc(cap, sizeof(*ds));
+	const struct metric_def **ms = xcalloc(cap, sizeof(*ms));
+	double *p = xcalloc(cap, sizeof(double));
+
+	for (size_t r = 0; r < c->nrows; r++) {
+		if (!compare_is_headline(c->rows[r].m->id))
+			continue;
+		for (size_t g = 0; g < c->ngroups; g++) {
+			struct cmp_delta *d = &c->rows[r].deltas[g];
+
+			if (!d->present || (d->sig != SIG_YES && d->sig != SIG_NO) ||
+			    !want(c, g, arg))
+				continue;
+			ds[n] = d;
+			ms[n] = c->rows[r].m;
+			p[n++] = d->p;
+		}
+	}
+	stats_holm(p, n, p);
+	for (size_t i = 0; i < n; i++) {
+		ds[i]->p_holm = p[i];
+		ds[i]->corrected = true;
+		ds[i]->sig = p[i] < STATS_ALPHA ? SIG_YES : SIG_NO;
+		set_better(ds[i], ms[i]);
+	}
+	free(ds);
+	free(ms);
+	free(p);
+	return n;
+}
+
+static bool is_claim(const struct compare *c, size_t g, int unused)
+{
+	(void)unused;
+	return c->groups[g].aa_of < 0 && !c->groups[g].aborted;
+}
+
+static bool is_aa(const struct compare *c, size_t g, int which)
+{
+	(void)c;
+	return (int)g == which;
+}
+
+/* Correct the claims for multiple comparisons, each A/A check as its own family, and raise
+ * the alarm when an A/A check itself differs. */
+static void correct(struct compare *c)
+{
+	for (size_t r = 0; r < c->nrows; r++)
+		for (size_t g = 0; g < c->ngroups; g++)
+			set_better(&c->rows[r].deltas[g], c->rows[r].m);
+	c->nclaims = holm_family(c, is_claim, 0);
+	c->aa_alarm = -1;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		if (c->groups[g].aa_of < 0)
+			continue;
+		holm_family(c, is_aa, (int)g);
+		for (size_t k = 0; k < COMPARE_NHEADLINE && c->aa_alarm < 0; k++) {
+			const struct cmp_row *row = compare_row(c, compare_headline[k]);
+
+			if (row && row->deltas[g].sig == SIG_YES)
+				c->aa_alarm = (int)g;
+		}
+	}
+}
+
+int compare_aa_of(const struct compare *c, size_t g)
+{
+	for (size_t h = 0; h < c->ngroups; h++)
+		if (c->groups[h].aa_of == (int)g)
+			return (int)h;
+	return -1;
 }
 
 static void compute_rows(struct compare *c)
@@ -548,6 +661,7 @@ static void compute_rows(struct compare *c)
 		for (size_t g = 0; g < c->ngroups; g++)
 			fill_delta(c, g, row, &row->deltas[g]);
 	}
+	correct(c);
 }
 
 const struct cmp_row *compare_row(const struct compare *c, const char *id)
@@ -641,6 +755,7 @@ static size_t group_of(struct compare *c, size_t ri)
 	g->threads = r->config.threads;
 	g->aborted = r->aborted;
 	g->base = -1;
+	g->aa_of = -1;
 	return c->ngroups++;
 }
 
@@ -694,12 +809,17 @@ static void assign_bases(struct compare *c)
 
 	for (size_t g = 0; g < c->ngroups; g++) {
 		c->groups[g].base = (int)g == c->baseline ? -1 : c->baseline;
+		if (c->groups[g].aa_of >= 0 && (int)g != c->baseline) {
+			c->groups[g].base = c->groups[g].aa_of; /* A/A: against what it repeats */
+			continue;
+		}
 		if (!c->threads_differ || (int)g == c->baseline)
 			continue;
 		for (size_t h = 0; h < c->ngroups; h++) {
 			const struct cmp_group *x = &c->groups[h];
 
-			if (x->aborted || strcmp(x->fs, bl->fs) || x->threads != c->groups[g].threads)
+			if (x->aborted || x->aa_of >= 0 || strcmp(x->fs, bl->fs) ||
+			    x->threads != c->groups[g].threads)
 				continue;
 			if (h != g)
 				c->groups[g].base = (int)h;
@@ -726,7 +846,7 @@ static void find_sweeps(struct compare *c)
 		struct cmp_sweep sw = { .fs = c->groups[g].fs };
 		bool seen = false;
 
-		if (c->groups[g].aborted)
+		if (c->groups[g].aborted || c->groups[g].aa_of >= 0)
 			continue;
 		for (size_t s = 0; s < c->nsweeps && !seen; s++)
 			seen = !strcmp(c->sweeps[s].fs, sw.fs);
@@ -737,7 +857,7 @@ static void find_sweeps(struct compare *c)
 			const struct cmp_group *x = &c->groups[h];
 			bool dup = false;
 
-			if (x->aborted || strcmp(x->fs, sw.fs))
+			if (x->aborted || x->aa_of >= 0 || strcmp(x->fs, sw.fs))
 				continue;
 			for (size_t k = 0; k < sw.n; k++)
 				dup |= c->groups[sw.groups[k]].threads == x->threads;
@@ -761,6 +881,22 @@ static void find_sweeps(struct compare *c)
 	}
 }
 
+/* Labels "<L>-aa" of another label L are that label's A/A check. */
+static void find_aa(struct compare *c)
+{
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const char *l = c->groups[g].label;
+		size_t n = strlen(l);
+
+		if (c->groups[g].aborted || n <= 3 || strcmp(l + n - 3, "-aa"))
+			continue;
+		for (size_t h = 0; h < c->ngroups; h++)
+			if (h != g && !c->groups[h].aborted && strlen(c->groups[h].label) == n - 3 &&
+			    !strncmp(c->groups[h].label, l, n - 3))
+				c->groups[g].aa_of = (int)h;
+	}
+}
+
 static int pick_baseline(struct compare *c, const struct compare_opts *o)
 {
 	c->baseline = -1;
@@ -768,9 +904,11 @@ static int pick_baseline(struct compare *c, const struct compare_opts *o)
 		const struct cmp_group *x = &c->groups[g];
 
 		if (o->baseline ? !strcmp(c->results[x->runs[0]].label, o->baseline) && !x->aborted
-				: !x->aborted)
+				: !x->aborted && x->aa_of < 0)
 			c->baseline = (int)g;
 	}
+	if (c->baseline >= 0 && c->groups[c->baseline].aa_of >= 0)
+		c->groups[c->baseline].aa_of = -1; /* named as the baseline: an ordinary label */
 	if (c->baseline >= 0)
 		return 0;
 	if (o->baseline) {
@@ -783,6 +921,13 @@ static int pick_baseline(struct compare *c, const struct compare_opts *o)
 				  "them", o->baseline, labels);
 		free(labels);
 		return ret;
+	}
+	for (size_t g = 0; g < c->ngroups && c->baseline < 0; g++)
+		if (!c->groups[g].aborted)
+			c->baseline = (int)g; /* only A/A labels: the first is the baseline */
+	if (c->baseline >= 0) {
+		c->groups[c->baseline].aa_of = -1;
+		return 0;
 	}
 	c->baseline = 0; /* only aborted groups, shown with --allow-aborted */
 	return 0;
@@ -822,6 +967,7 @@ int compare_build(struct compare *c, char *const *files, size_t n, const struct 
 	}
 	if (!o->no_guard && (ret = guard(c, o)))
 		return ret;
+	find_aa(c);
 	if ((ret = pick_baseline(c, o)))
 		return ret;
 

@@ -64,10 +64,17 @@ struct cmp_cell {
 };
 
 enum cmp_sig {
-	SIG_NA,  /* not tested: single values, aborted run, cache-served reads, different methods */
-	SIG_NO,  /* Welch's t-test p >= STATS_ALPHA: "no significant difference" */
-	SIG_YES, /* p < STATS_ALPHA */
+	SIG_NA,     /* not tested: single values, aborted run, cache-served reads, ... */
+	SIG_NO,     /* Welch's t-test p (Holm-adjusted for headline rows) >= STATS_ALPHA */
+	SIG_YES,    /* p < STATS_ALPHA */
+	SIG_WITHIN, /* a label has one run: the difference with its within-run interval, no claim */
 };
+
+/* The headline metrics: the claims of the summary, corrected together (Holm-Bonferroni). */
+extern const char *const compare_headline[];
+#define COMPARE_NHEADLINE 4
+/* Is metric id a headline metric? */
+bool compare_is_headline(const char *id);
 
 /* A group's difference from the group it is compared against, for one metric. */
 struct cmp_delta {
@@ -75,7 +82,12 @@ struct cmp_delta {
 	int base;           /* group index compared against */
 	double abs, pct;    /* group - base, and in % of base (NAN when base is 0) */
 	enum cmp_sig sig;
-	double p;           /* SIG_YES / SIG_NO */
+	double p;           /* SIG_YES / SIG_NO: Welch's two-sided p-value, uncorrected */
+	double p_holm;      /* headline rows: Holm-adjusted p that decides sig; NAN otherwise */
+	bool corrected;     /* sig was decided on p_holm (a headline claim) */
+	double half;        /* half width of the 95 % interval of abs (repeats or within-run) */
+	double half_pct;    /* the same in % of the base */
+	double mde, mde_pct; /* repeats: minimum detectable difference (95 %, 80 % power), NAN */
 	const char *na_why; /* SIG_NA: why ("single values", "aborted run", ...) */
 	int better;         /* SIG_YES only: +1 better, -1 worse, 0 for a neutral metric */
 };
@@ -99,6 +111,9 @@ struct cmp_group {
 	bool cache_served; /* a run's db device read far less than the workload: a cache answered */
 	double read_ratio; /* device bytes read / workload bytes read of that run */
 	struct batch_plan plan; /* batch layout of its first run (k = 0: none) */
+	int aa_of;         /* A/A check: index of the group this label repeats ("ext4-aa" of
+			      "ext4"), else -1.  Its deltas are against that group; it makes no
+			      claim, is not a baseline, a base or a sweep point. */
 };
 
 /* One filesystem run at several thread counts. */
@@ -111,7 +126,8 @@ struct cmp_sweep {
 
 enum cmp_method {
 	CMP_REPEATS, /* every label has >= 2 runs: each run is one sample */
-	CMP_BATCH,   /* some label has one run: batch means over the per-second timeline */
+	CMP_BATCH,   /* some label has one run: batch means over the per-second timeline,
+			shown as within-one-run intervals; no difference is tested or claimed */
 };
 
 struct compare_opts {
@@ -137,6 +153,8 @@ struct compare {
 	char **warnings;      /* --allow-mismatch: one line per differing file */
 	size_t nsweeps;
 	struct cmp_sweep *sweeps;
+	size_t nclaims;       /* tests in the Holm family of the claims (labels x headline) */
+	int aa_alarm;         /* an A/A group with a significant headline difference, or -1 */
 };
 
 /* The rows, in table order. */
@@ -176,6 +194,8 @@ double compare_limit(const struct compare *c, const char *check, double dflt);
 const char *compare_result_fs(const struct fslab_result *r);
 /* The device of role "db" or "log" (or the shared "db+log" one), or NULL. */
 const struct device_result *compare_device(const struct fslab_result *r, const char *role);
+/* Group index of the A/A check of group g, or -1. */
+int compare_aa_of(const struct compare *c, size_t g);
 /* Is a metric a text row? */
 bool compare_metric_is_text(const struct metric_def *m);
 

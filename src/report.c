@@ -9,10 +9,9 @@
 
 #include "util.h"
 
-/* The key metrics of the generated sentences, the lead one first. */
-static const char *const key_metrics[] = {
-	"trans_iops", "db_read_lat_avg", "log_write_lat_avg", "total_mbps",
-};
+/* The key metrics of the generated sentences, the lead one first: the headline claims. */
+#define key_metrics compare_headline
+#define NKEY COMPARE_NHEADLINE
 
 /* ---- number formatting ---- */
 
@@ -62,12 +61,40 @@ static char *cell_text(const struct cmp_row *row, size_t g)
 static char *delta_text(const struct cmp_row *row, size_t g)
 {
 	const struct cmp_delta *d = &row->deltas[g];
+	int prec = row->m->prec;
 
 	if (!d->present)
 		return xstrdup(compare_metric_is_text(row->m) ? "" : "-");
 	if (!isfinite(d->pct))
-		return xasprintf("%+.*f", row->m->prec, d->abs);
-	return xasprintf("%+.*f (%+.1f %%)", row->m->prec, d->abs, d->pct);
+		return xasprintf("%+.*f", prec, d->abs);
+	if (isfinite(d->half) && d->sig != SIG_NA)
+		return xasprintf("%+.*f ± %.*f (%+.1f %%)", prec, d->abs, prec, d->half, d->pct);
+	return xasprintf("%+.*f (%+.1f %%)", prec, d->abs, d->pct);
+}
+
+/* "p = 0.004, Holm" or "p = 0.004, uncorrected": which p decided. */
+static const char *p_decided(char *buf, size_t len, const struct cmp_delta *d)
+{
+	char p[32];
+
+	if (d->corrected)
+		snprintf(buf, len, "Holm-adjusted %s", p_text(p, sizeof(p), d->p_holm));
+	else
+		snprintf(buf, len, "%s, uncorrected", p_text(p, sizeof(p), d->p));
+	return buf;
+}
+
+/* "differences below 8.2 % cannot be seen" for a tested delta, "" when unknown. */
+static const char *mde_text(char *buf, size_t len, const struct cmp_delta *d)
+{
+	char pc[16];
+
+	if (isfinite(d->mde_pct))
+		snprintf(buf, len, "differences below %s %% cannot be seen",
+			 pct_text(pc, sizeof(pc), d->mde_pct));
+	else
+		buf[0] = 0;
+	return buf;
 }
 
 /* The word for a significant difference: better/worse, or higher/lower for neutral metrics. */
@@ -81,15 +108,21 @@ static const char *direction_word(const struct cmp_delta *d)
 static char *sig_text(const struct cmp_row *row, size_t g)
 {
 	const struct cmp_delta *d = &row->deltas[g];
-	char p[32];
+	char p[64], m[64], pc[16];
 
 	if (!d->present)
 		return xstrdup("");
 	switch (d->sig) {
 	case SIG_YES:
-		return xasprintf("%s, %s", direction_word(d), p_text(p, sizeof(p), d->p));
+		return xasprintf("%s (%s)", direction_word(d), p_decided(p, sizeof(p), d));
 	case SIG_NO:
-		return xasprintf("no significant difference (%s)", p_text(p, sizeof(p), d->p));
+		if (isfinite(d->mde_pct))
+			snprintf(m, sizeof(m), "; MDE %s %%", pct_text(pc, sizeof(pc), d->mde_pct));
+		else
+			m[0] = 0;
+		return xasprintf("no significant difference (%s%s)", p_decided(p, sizeof(p), d), m);
+	case SIG_WITHIN:
+		return xstrdup("within one run: not tested");
 	default:
 		return xasprintf("n/a (%s)", d->na_why);
 	}
@@ -108,7 +141,12 @@ static const char *cell_method(enum cell_kind k)
 
 static const char *sig_name(enum cmp_sig s)
 {
-	return s == SIG_YES ? "yes" : s == SIG_NO ? "no" : "n/a";
+	switch (s) {
+	case SIG_YES: return "yes";
+	case SIG_NO: return "no";
+	case SIG_WITHIN: return "within one run";
+	default: return "n/a";
+	}
 }
 
 /* ---- pieces shared by the tables and the article ---- */
@@ -156,11 +194,21 @@ static void method_para(struct doc *d, const struct compare *c)
 			snprintf(runs, sizeof(runs), "%zu", mx);
 		else
 			snprintf(runs, sizeof(runs), "%zu to %zu", mn, mx);
-		doc_para(d, "Statistics: each cell is the mean of %s runs of the label ± the half "
-			 "width of its 95 %% confidence interval (Student t, each run one sample). A "
-			 "difference is tested with Welch's t-test on the runs' values and called "
-			 "significant only when p < %g; otherwise it is printed as \"no significant "
-			 "difference\".", runs, STATS_ALPHA);
+		doc_para(d, "Statistics: each label was run %s times, each run on a freshly "
+			 "formatted and initialised volume, and each run is one sample: a cell is the "
+			 "mean of the runs ± the half width of its 95 %% confidence interval (Student "
+			 "t). A difference is tested with Welch's t-test on the per-run values, so it "
+			 "is judged against the spread between independent runs, not the noise inside "
+			 "one. The claims of the summary (%zu tests: labels x the headline metrics "
+			 "transactional IOPS, database read latency, log write latency and total "
+			 "throughput) are corrected for multiple comparisons with Holm-Bonferroni: a "
+			 "difference is significant only when its Holm-adjusted p < %g. Other rows are "
+			 "tested one by one (uncorrected, shown as such): read them as exploration, "
+			 "not as claims. For every tested difference the table gives the minimum "
+			 "detectable difference (MDE): the smallest difference these runs could detect "
+			 "(95 %% confidence, %.0f %% power, from the observed spread); a \"no "
+			 "significant difference\" means no difference above that size, not "
+			 "equality.", runs, c->nclaims, STATS_ALPHA, STATS_POWER * 100);
 		return;
 	}
 	if (c->plans_differ || !bp->k)
@@ -171,19 +219,25 @@ static void method_para(struct doc *d, const struct compare *c)
 			 "left out", bp->k, bp->len, bp->skip);
 	else
 		snprintf(batches, sizeof(batches), "%zu batches of %zu s per run", bp->k, bp->len);
-	doc_para(d, "Statistics: each cell is the run's value ± the half width of its 95 %% "
-		 "confidence interval (Student t). With a single run per label the interval comes "
-		 "from batch means over the per-second timeline (%s%s). A difference is tested with "
-		 "Welch's t-test on the batch means and called significant only when p < %g; "
-		 "otherwise it is printed as \"no significant difference\". Rows without per-second "
-		 "data (percentiles, maxima, write amplification) show n/a and are never counted as "
-		 "a difference.", batches,
-		 mx > 1 ? "; labels with several runs pool the batches of all their runs" : "",
-		 STATS_ALPHA);
+	doc_para(d, "Statistics: at least one label has a single run, so nothing here is a claim. "
+		 "Each cell is the run's value ± the half width of a 95 %% interval from batch "
+		 "means over its per-second timeline (%s%s): that interval measures the noise "
+		 "within one run only. The run-to-run spread of a shared machine is usually larger "
+		 "(10-30 %% on this lab's loop devices), so a difference between single runs is "
+		 "shown with its within-run interval and is not tested. A claim needs independent "
+		 "repeats: run every label at least 2 times, 3 or more recommended ([lab] repeats "
+		 "= 3, or several fslab run results per label), interleaved. Rows without per-second data (percentiles, maxima, write "
+		 "amplification) show n/a.", batches,
+		 mx > 1 ? "; labels with several runs pool the batches of all their runs" : "");
 }
 
 static void warnings(struct doc *d, const struct compare *c)
 {
+	if (c->aa_alarm >= 0)
+		doc_item(d, "WARNING: the A/A check failed: %s and %s are the same setup, yet they "
+			 "differ significantly; this machine is too noisy for the claims below (see "
+			 "the Summary).", c->groups[c->aa_alarm].label,
+			 c->groups[c->groups[c->aa_alarm].aa_of].label);
 	for (size_t i = 0; i < c->nwarnings; i++)
 		doc_item(d, "WARNING (--allow-mismatch): %s", c->warnings[i]);
 	for (size_t g = 0; g < c->ngroups; g++)
@@ -212,7 +266,7 @@ static struct doc_table *results_table(const struct compare *c)
 			continue;
 		doc_table_set(t, 0, col++, "%s vs %s", c->groups[g].label,
 			      c->groups[c->groups[g].base].label);
-		doc_table_set(t, 0, col++, "significance");
+		doc_table_set(t, 0, col++, c->method == CMP_REPEATS ? "significance" : "test");
 	}
 	for (size_t r = 0; r < c->nrows; r++) {
 		const struct cmp_row *row = &c->rows[r];
@@ -290,23 +344,51 @@ static void push(char ***v, size_t *n, char *s)
 	(*v)[(*n)++] = s;
 }
 
+/* " with 3 vs 3 runs": the evidence behind a tested difference */
+static char *runs_text(const struct compare *c, size_t g, size_t base)
+{
+	if (c->groups[g].nruns == c->groups[base].nruns)
+		return xasprintf("%zu runs each", c->groups[g].nruns);
+	return xasprintf("%zu vs %zu runs", c->groups[g].nruns, c->groups[base].nruns);
+}
+
+/* "; differences below 8.2 % cannot be seen with 3 runs each on this machine" or "" */
+static char *mde_clause(const struct compare *c, const struct cmp_delta *d, size_t g)
+{
+	char m[64], *r, *out;
+
+	if (!mde_text(m, sizeof(m), d)[0])
+		return xstrdup("");
+	r = runs_text(c, g, (size_t)d->base);
+	out = xasprintf("; %s with %s on this machine", m, r);
+	free(r);
+	return out;
+}
+
 /* "database read latency was 9.6 % lower (significant, p = 0.002)" and friends. */
-static char *clause(const struct cmp_row *row, size_t g)
+static char *clause(const struct compare *c, const struct cmp_row *row, size_t g)
 {
 	const struct cmp_delta *d = &row->deltas[g];
-	char p[32], pc[16];
+	char p[64], pc[16], hc[16], m[64];
 	const char *word = d->abs > 0 ? "higher" : "lower";
 
 	if (!d->present)
 		return xasprintf("%s has no data", row->m->what);
 	if (d->sig == SIG_NO)
-		return xasprintf("%s showed no significant difference", row->m->what);
+		return xasprintf("%s showed no significant difference (%s%s%s)", row->m->what,
+				 p_decided(p, sizeof(p), d), mde_text(m, sizeof(m), d)[0] ? "; " : "",
+				 m);
 	if (!isfinite(d->pct))
 		return xasprintf("%s was %s by %.*f (%s)", row->m->what, word, row->m->prec,
 				 fabs(d->abs), d->sig == SIG_YES ? "significant" : "not tested");
 	if (d->sig == SIG_YES)
 		return xasprintf("%s was %s %% %s (significant, %s)", row->m->what,
-				 pct_text(pc, sizeof(pc), d->pct), word, p_text(p, sizeof(p), d->p));
+				 pct_text(pc, sizeof(pc), d->pct), word, p_decided(p, sizeof(p), d));
+	if (d->sig == SIG_WITHIN)
+		return xasprintf("%s was %s %% %s within one run (± %s %%)", row->m->what,
+				 pct_text(pc, sizeof(pc), d->pct), word,
+				 pct_text(hc, sizeof(hc), d->half_pct));
+	(void)c;
 	return xasprintf("%s was %s %% %s (not tested: %s)", row->m->what,
 			 pct_text(pc, sizeof(pc), d->pct), word, d->na_why);
 }
@@ -316,20 +398,34 @@ static char *lead(const struct compare *c, const struct cmp_row *row, size_t g)
 	const struct cmp_delta *d = &row->deltas[g];
 	const char *a = c->groups[g].label, *b = c->groups[d->base].label;
 	const char *more = d->abs > 0 ? "more" : "fewer";
-	char p[32], pc[16];
+	char p[64], pc[16], hc[16], *r, *m, *out;
 
 	if (!d->present)
 		return xasprintf("On this setup %s and %s cannot be compared on transactional IOPS "
 				 "(no data)", a, b);
-	if (d->sig == SIG_NO)
-		return xasprintf("On this setup %s and %s showed no significant difference in "
-				 "transactional IOPS (%+.1f %%, Welch's t-test %s)", a, b, d->pct,
-				 p_text(p, sizeof(p), d->p));
-	if (d->sig == SIG_YES)
-		return xasprintf("On this setup %s delivered %s %% %s transactional IOPS than %s "
-				 "(%+.0f IOPS; significant, Welch's t-test %s)", a,
-				 pct_text(pc, sizeof(pc), d->pct), more, b, d->abs,
-				 p_text(p, sizeof(p), d->p));
+	if (d->sig == SIG_NO || d->sig == SIG_YES) {
+		r = runs_text(c, g, (size_t)d->base);
+		m = mde_clause(c, d, g);
+		if (d->sig == SIG_NO)
+			out = xasprintf("On this setup %s and %s showed no significant difference in "
+					"transactional IOPS (%+.1f %%, %s, Welch's t-test %s%s)", a, b,
+					d->pct, r, p_decided(p, sizeof(p), d), m);
+		else
+			out = xasprintf("On this setup %s delivered %s %% %s transactional IOPS than "
+					"%s (%+.0f IOPS, %s; significant, Welch's t-test %s)", a,
+					pct_text(pc, sizeof(pc), d->pct), more, b, d->abs, r,
+					p_decided(p, sizeof(p), d));
+		free(r);
+		free(m);
+		return out;
+	}
+	if (d->sig == SIG_WITHIN)
+		return xasprintf("Within one run per label, %s delivered %s %% %s transactional IOPS "
+				 "than %s (%+.0f ± %.0f IOPS, the within-run interval; this is no "
+				 "claim: it needs at least 2 independent runs per label, 3 or more "
+				 "recommended)",
+				 a, pct_text(pc, sizeof(pc), d->pct), more, b, d->abs, d->half);
+	(void)hc;
 	return xasprintf("On this setup %s delivered %s %% %s transactional IOPS than %s (not "
 			 "tested: %s)", a, pct_text(pc, sizeof(pc), d->pct), more, b, d->na_why);
 }
@@ -340,15 +436,15 @@ static void comparison_sentences(const struct compare *c, char ***v, size_t *n)
 		const struct cmp_group *grp = &c->groups[g];
 		char *s;
 
-		if (grp->base < 0 || grp->aborted)
+		if (grp->base < 0 || grp->aborted || grp->aa_of >= 0)
 			continue;
 		/* the same filesystem at another thread count: the scaling sentence says it */
 		if (!strcmp(grp->fs, c->groups[grp->base].fs) &&
 		    grp->threads != c->groups[grp->base].threads)
 			continue;
 		s = lead(c, compare_row(c, key_metrics[0]), g);
-		for (size_t k = 1; k < ARRAY_SIZE(key_metrics); k++) {
-			char *cl = clause(compare_row(c, key_metrics[k]), g);
+		for (size_t k = 1; k < NKEY; k++) {
+			char *cl = clause(c, compare_row(c, key_metrics[k]), g);
 			char *tmp = xasprintf("%s; %s", s, cl);
 
 			free(cl);
@@ -358,6 +454,53 @@ static void comparison_sentences(const struct compare *c, char ***v, size_t *n)
 		push(v, n, xasprintf("%s.", s));
 		free(s);
 	}
+}
+
+/* The A/A check: two copies of the same setup, the lab's noise floor. */
+static char *aa_sentence(const struct compare *c, size_t g)
+{
+	const struct cmp_group *grp = &c->groups[g];
+	const char *base = c->groups[grp->aa_of].label;
+	bool alarm = false, tested = false;
+	char *s = NULL, *tmp, pc[16], p[64];
+
+	for (size_t k = 0; k < NKEY; k++) {
+		const struct cmp_row *row = compare_row(c, key_metrics[k]);
+		const struct cmp_delta *d = row ? &row->deltas[g] : NULL;
+
+		if (!d || !d->present || !isfinite(d->pct))
+			continue;
+		tested |= d->sig == SIG_YES || d->sig == SIG_NO;
+		alarm |= d->sig == SIG_YES;
+		if (d->sig == SIG_YES || d->sig == SIG_NO)
+			tmp = xasprintf("%s%s%s %c%s %% (%s%s)", s ? s : "", s ? ", " : "",
+					row->m->what, d->pct < 0 ? '-' : '+',
+					pct_text(pc, sizeof(pc), d->pct), p_decided(p, sizeof(p), d),
+					d->sig == SIG_YES ? ", SIGNIFICANT" : "");
+		else
+			tmp = xasprintf("%s%s%s %c%s %%%s", s ? s : "", s ? ", " : "", row->m->what,
+					d->pct < 0 ? '-' : '+', pct_text(pc, sizeof(pc), d->pct),
+					d->sig == SIG_WITHIN ? " (within one run)" : "");
+		free(s);
+		s = tmp;
+	}
+	if (alarm)
+		tmp = xasprintf("WARNING: the A/A check failed. %s is the same setup as %s, run again "
+				"in every round, yet it differs significantly (%s): this machine's "
+				"run-to-run noise is larger than these repeats can absorb, so the "
+				"claims above are not trustworthy; re-run on a quieter machine or with "
+				"more repeats.", grp->label, base, s ? s : "no data");
+	else if (tested)
+		tmp = xasprintf("A/A check (the lab's noise floor): %s, the same setup as %s run again "
+				"in every round, differed by %s: no significant difference, as it "
+				"should be; differences of this size between other labels are noise.",
+				grp->label, base, s ? s : "no data");
+	else
+		tmp = xasprintf("A/A check (the lab's noise floor): %s, the same setup as %s, differed "
+				"by %s; not tested: it needs at least 2 runs of each.", grp->label,
+				base, s ? s : "no data");
+	free(s);
+	return tmp;
 }
 
 static void verdict_sentence(const struct compare *c, char ***v, size_t *n)
@@ -410,7 +553,12 @@ char **report_summary(const struct compare *c, size_t *n)
 	char **v = NULL;
 
 	*n = 0;
+	if (c->aa_alarm >= 0)
+		push(&v, n, aa_sentence(c, (size_t)c->aa_alarm)); /* first, loudly */
 	comparison_sentences(c, &v, n);
+	for (size_t g = 0; g < c->ngroups; g++)
+		if (c->groups[g].aa_of >= 0 && (int)g != c->aa_alarm)
+			push(&v, n, aa_sentence(c, g));
 	sweep_sentences(c, &v, n);
 	verdict_sentence(c, &v, n);
 	cache_sentences(c, &v, n);
@@ -438,8 +586,8 @@ static void results(struct doc *d, const struct compare *c, int level, bool with
 		method_para(d, c);
 	else
 		doc_para(d, "Cells: mean ± half width of the 95 %% confidence interval (see Method); "
-			 "differences that pass Welch's t-test are in bold, all others are not "
-			 "differences.");
+			 "differences that pass Welch's t-test on independent repeats (Holm-corrected "
+			 "for the headline metrics) are in bold, all others are not differences.");
 	warnings(d, c);
 	t = results_table(c);
 	doc_table(d, t);
@@ -788,7 +936,10 @@ static void method(struct doc *d, const struct compare *c)
 	doc_item(d, "Databases: %u of %s each, %s pages, database cache %s per database",
 		 cf->databases, fmt_size(db, sizeof(db), cf->db_size), fmt_size(bs, sizeof(bs), cf->bs),
 		 fmt_size(cache, sizeof(cache), cf->cache_size));
-	doc_item(d, "Duration: %g s measured after a %g s warm-up", cf->duration_s, cf->warmup_s);
+	doc_item(d, "Duration: %g s measured after a %g s warm-up%s", cf->duration_s, cf->warmup_s,
+		 cf->duration_s < 7200 ? " (shorter than Jetstress's 2-hour performance test: "
+		 "short cells show how filesystems differ under this load, they do not qualify "
+		 "a volume)" : "");
 	doc_item(d, "Seed %llu, data compressibility %u %%, background database maintenance %s",
 		 (unsigned long long)cf->seed, cf->compressibility,
 		 cf->bdm_mbps > 0 ? "on" : "off");
@@ -980,7 +1131,7 @@ static void csv_num(FILE *f, double v, bool last)
 void report_csv(FILE *f, const struct compare *c)
 {
 	fputs("metric_id,metric,label,runs,method,n,mean,sd,ci_low,ci_high,text,against,delta,"
-	      "delta_pct,significance,p\n", f);
+	      "delta_pct,significance,p,p_holm,delta_ci_half,mde,mde_pct\n", f);
 	for (size_t r = 0; r < c->nrows; r++) {
 		const struct cmp_row *row = &c->rows[r];
 
@@ -1010,9 +1161,13 @@ void report_csv(FILE *f, const struct compare *c)
 				csv_num(f, d->abs, false);
 				csv_num(f, d->pct, false);
 				csv_field(f, sig_name(d->sig), false);
-				csv_num(f, d->sig == SIG_NA ? NAN : d->p, true);
+				csv_num(f, d->p, false);
+				csv_num(f, d->p_holm, false);
+				csv_num(f, d->half, false);
+				csv_num(f, d->mde, false);
+				csv_num(f, d->mde_pct, true);
 			} else {
-				fputs(",,,\n", f);
+				fputs(",,,,,,,\n", f);
 			}
 		}
 	}
@@ -1051,10 +1206,12 @@ static json_t *json_rows(const struct compare *c)
 			}
 			if (d->present)
 				json_object_set_new(o, "delta", json_pack(
-					"{s:s, s:o, s:o, s:s, s:o, s:o, s:s?}",
+					"{s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:b, s:o, s:o, s:o, s:s?}",
 					"against", c->groups[d->base].label, "abs", jnum(d->abs),
-					"pct", jnum(d->pct), "significant", sig_name(d->sig),
-					"p", d->sig == SIG_NA ? json_null() : jnum(d->p),
+					"pct", jnum(d->pct), "ci_half", jnum(d->half),
+					"significant", sig_name(d->sig), "p", jnum(d->p),
+					"p_holm", jnum(d->p_holm), "corrected", d->corrected,
+					"mde", jnum(d->mde), "mde_pct", jnum(d->mde_pct),
 					"better", d->sig == SIG_YES ? json_integer(d->better) : json_null(),
 					"not_tested_because", d->na_why));
 			json_array_append_new(cells, o);
@@ -1084,11 +1241,13 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 
 		for (size_t i = 0; i < x->nruns; i++)
 			json_array_append_new(files, json_string(c->files[x->runs[i]]));
-		json_array_append_new(groups, json_pack("{s:s, s:s, s:i, s:b, s:o, s:o, s:o}",
+		json_array_append_new(groups, json_pack("{s:s, s:s, s:i, s:b, s:o, s:o, s:o, s:o}",
 			"label", x->label, "filesystem", x->fs, "threads", (int)x->threads,
 			"aborted", x->aborted, "files", files,
 			"against", x->base >= 0 ? json_string(c->groups[x->base].label) : json_null(),
-			"mismatch", x->mismatch ? json_string(x->mismatch) : json_null()));
+			"mismatch", x->mismatch ? json_string(x->mismatch) : json_null(),
+			"aa_check_of", x->aa_of >= 0 ? json_string(c->groups[x->aa_of].label)
+						     : json_null()));
 	}
 	for (size_t s = 0; s < c->nsweeps; s++) {
 		json_t *pts = json_array();
@@ -1113,11 +1272,15 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 		json_array_append_new(charts, json_string(o->charts->charts[i].name));
 	for (size_t i = 0; i < c->nwarnings; i++)
 		json_array_append_new(warn, json_string(c->warnings[i]));
-	root = json_pack("{s:s, s:s, s:s, s:{s:s, s:f, s:f, s:s, s:i, s:i, s:i}, s:s, s:o, s:o,"
-			 " s:o, s:o, s:o, s:o, s:o, s:o}",
+	root = json_pack("{s:s, s:s, s:s, s:{s:s, s:f, s:f, s:f, s:s, s:s, s:i, s:b, s:i, s:i,"
+			 " s:i}, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "schema", COMPARE_SCHEMA, "title", title, "fslab_version", FSLAB_VERSION,
-			 "method", "name", c->method == CMP_REPEATS ? "repeats" : "batch means",
-			 "confidence", STATS_CONF, "alpha", STATS_ALPHA, "test", "Welch's t-test",
+			 "method", "name", c->method == CMP_REPEATS ? "repeats" : "within one run",
+			 "confidence", STATS_CONF, "alpha", STATS_ALPHA, "power", STATS_POWER,
+			 "test", c->method == CMP_REPEATS ? "Welch's t-test on per-run values" :
+			 "none (batch means give within-run intervals only)",
+			 "multiple_comparisons", "Holm-Bonferroni over labels x headline metrics",
+			 "claims", (int)c->nclaims, "aa_alarm", c->aa_alarm >= 0,
 			 "batches", (int)bp->k, "batch_seconds", (int)bp->len,
 			 "skipped_seconds", (int)bp->skip,
 			 "baseline", c->groups[c->baseline].label, "groups", groups,

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 /* One step of the modified Lentz algorithm for the coefficient aa; returns the factor for h. */
 static double lentz(double aa, double *c, double *d)
@@ -147,6 +148,58 @@ int stats_welch(const struct sample *a, const struct sample *b, struct welch *w)
 	w->df = se2 * se2 / (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
 	w->p = t_two_sided(w->t, w->df);
 	return 0;
+}
+
+void stats_holm(const double *p, size_t n, double *adj)
+{
+	size_t *idx = malloc(n * sizeof(*idx)), m = 0;
+	double run = 0;
+
+	if (!idx) {
+		/* no memory: Bonferroni, the conservative bound Holm improves on */
+		for (size_t i = 0; i < n; i++)
+			adj[i] = isnan(p[i]) ? NAN : fmin(1, p[i] * (double)n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			idx[m++] = i;
+	/* insertion sort by p: families are a few dozen tests at most; stable for ties */
+	for (size_t i = 1; i < m; i++) {
+		size_t k = idx[i], j = i;
+
+		while (j && p[idx[j - 1]] > p[k]) {
+			idx[j] = idx[j - 1];
+			j--;
+		}
+		idx[j] = k;
+	}
+	for (size_t j = 0; j < m; j++) {
+		double v = fmin(1, (double)(m - j) * p[idx[j]]);
+
+		/* adj may alias p: each index is read here once, before it is written */
+		run = fmax(run, v);
+		adj[idx[j]] = run;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (isnan(p[i]))
+			adj[i] = NAN;
+	free(idx);
+}
+
+double stats_mde(const struct sample *a, const struct sample *b, double alpha, double power)
+{
+	double va, vb, se2, df;
+
+	if (a->n < 2 || b->n < 2 || isnan(a->sd) || isnan(b->sd))
+		return NAN;
+	va = a->sd * a->sd / (double)a->n;
+	vb = b->sd * b->sd / (double)b->n;
+	se2 = va + vb;
+	if (se2 == 0)
+		return 0;
+	df = se2 * se2 / (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
+	return (stats_t_quantile(1 - alpha / 2, df) + stats_t_quantile(power, df)) * sqrt(se2);
 }
 
 int stats_batch_plan(size_t nrows, struct batch_plan *bp)

@@ -8,6 +8,8 @@
 /* Confidence level of every interval fslab prints, and the significance level of its tests. */
 #define STATS_CONF 0.95
 #define STATS_ALPHA 0.05
+/* Power at which the minimum detectable difference is stated (stats_mde()). */
+#define STATS_POWER 0.80
 
 /*
  * Batch means (docs/COMPARE.md): a single run's per-second timeline is cut into
@@ -60,6 +62,22 @@ double stats_ci_half(size_t n, double sd);
  * than 2 values.  Both standard deviations 0: p = 1 for equal means, else 0.
  */
 int stats_welch(const struct sample *a, const struct sample *b, struct welch *w);
+
+/*
+ * stats_holm - Holm-Bonferroni step-down adjustment of n p-values (NaN entries are not tested
+ * and stay NaN, and do not count in n).  adj[i] = max over the j-th smallest p up to p[i] of
+ * min(1, (m - j + 1) p_(j)), m = number of tested values.  Reject hypothesis i at level alpha
+ * when adj[i] < alpha: this controls the family-wise error rate at alpha.  adj may be p.
+ */
+void stats_holm(const double *p, size_t n, double *adj);
+
+/*
+ * stats_mde - minimum detectable difference of a two-sided Welch test between samples a and b
+ * (each n >= 2) at level alpha with the given power, from their observed spread:
+ * (t(1 - alpha/2, df) + t(power, df)) * sqrt(sd_a^2/n_a + sd_b^2/n_b), df by Welch-
+ * Satterthwaite (n_a + n_b - 2 when both sd are 0, giving 0).  NAN when a side has n < 2.
+ */
+double stats_mde(const struct sample *a, const struct sample *b, double alpha, double power);
 
 /* stats_batch_plan - the batch layout for a timeline of nrows rows (see STATS_BATCHES).
  * Returns 0, or -EINVAL when the timeline is too short for STATS_MIN_BATCHES batches. */

@@ -115,14 +115,60 @@ static void test_repeats(void **state)
 	assert_int_equal(cell(&c, "db_read_lat_p99", 0)->kind, CELL_REPEATS);
 	assert_false(delta(&c, "trans_iops", 0)->present);
 
+	/* the headline claims are one Holm family; other rows are uncorrected */
+	assert_int_equal(c.nclaims, 4);
+	{
+		double p[COMPARE_NHEADLINE], adj[COMPARE_NHEADLINE];
+
+		for (size_t k = 0; k < COMPARE_NHEADLINE; k++)
+			p[k] = delta(&c, compare_headline[k], 1)->p;
+		stats_holm(p, COMPARE_NHEADLINE, adj);
+		for (size_t k = 0; k < COMPARE_NHEADLINE; k++) {
+			const struct cmp_delta *d = delta(&c, compare_headline[k], 1);
+
+			assert_true(d->corrected);
+			assert_true(fabs(d->p_holm - adj[k]) < 1e-12);
+			assert_true(d->p_holm >= d->p);
+			assert_int_equal(d->sig, adj[k] < STATS_ALPHA ? SIG_YES : SIG_NO);
+			/* a minimum detectable difference from the observed spread */
+			assert_true(isfinite(d->mde) && d->mde >= 0);
+		}
+	}
+	assert_false(delta(&c, "db_read_iops", 1)->corrected);
+	assert_true(isnan(delta(&c, "db_read_iops", 1)->p_holm));
+	assert_true(isfinite(delta(&c, "trans_iops", 1)->half));
+
 	s = first_sentence(&c);
 	assert_non_null(strstr(s, "On this setup xfs delivered 12 % more transactional IOPS than "
 				  "ext4"));
-	assert_non_null(strstr(s, "significant, Welch's t-test p"));
+	assert_non_null(strstr(s, "2 runs each; significant, Welch's t-test Holm-adjusted p"));
 	assert_non_null(strstr(s, "log write latency showed no significant difference"));
+	/* "no significant difference" always comes with what could not be seen */
+	assert_non_null(strstr(s, "no significant difference (Holm-adjusted p = "));
+	assert_non_null(strstr(s, "% cannot be seen"));
 	assert_non_null(strstr(s, "database read latency was 10 % lower (significant"));
 	free(s);
 	compare_release(&c);
+}
+
+/* Every rendering of c (summary, text and Markdown tables, article) into one heap string. */
+static char *all_text(const struct compare *c)
+{
+	char *buf = NULL;
+	size_t len = 0, n;
+	FILE *f = open_memstream(&buf, &len);
+	char **v = report_summary(c, &n);
+
+	assert_non_null(f);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s\n", v[i]);
+		free(v[i]);
+	}
+	free(v);
+	report_tables(f, DOC_TEXT, c, NULL);
+	report_tables(f, DOC_MD, c, NULL);
+	fclose(f);
+	return buf;
 }
 
 static void test_batch_means(void **state)
@@ -147,8 +193,27 @@ static void test_batch_means(void **state)
 	assert_string_equal(delta(&c, "db_read_lat_p99", 1)->na_why, "single values");
 	assert_int_equal(delta(&c, "db_read_lat_p99", 1)->better, 0);
 	assert_int_equal(delta(&c, "db_wa", 1)->sig, SIG_NA);
-	assert_int_equal(delta(&c, "trans_iops", 1)->sig, SIG_YES);
-	assert_int_equal(delta(&c, "log_write_lat_avg", 1)->sig, SIG_NO);
+	/* one run per label: a difference with its within-run interval, never a claim */
+	assert_int_equal(delta(&c, "trans_iops", 1)->sig, SIG_WITHIN);
+	assert_int_equal(delta(&c, "trans_iops", 1)->better, 0);
+	assert_true(delta(&c, "trans_iops", 1)->half > 0);
+	assert_true(isnan(delta(&c, "trans_iops", 1)->mde));
+	assert_int_equal(delta(&c, "log_write_lat_avg", 1)->sig, SIG_WITHIN);
+	assert_int_equal(c.nclaims, 0);
+	{
+		char *all = all_text(&c);
+
+		assert_null(strstr(all, "significant,"));
+		assert_null(strstr(all, "(significant"));
+		assert_null(strstr(all, "no significant"));
+		assert_null(strstr(all, "better"));
+		assert_null(strstr(all, "worse"));
+		assert_null(strstr(all, "**"));
+		assert_non_null(strstr(all, "Within one run per label, xfs delivered"));
+		assert_non_null(strstr(all, "at least 2 independent runs per label"));
+		assert_non_null(strstr(all, "within one run"));
+		free(all);
+	}
 	/* text rows */
 	assert_string_equal(cell(&c, "verdict", 0)->text, "PASS");
 	assert_string_equal(cell(&c, "cache_reads", 0)->text, "no");
@@ -177,23 +242,81 @@ static char *relabel(const char *name, const char *label)
 static void test_no_difference_wording(void **state)
 {
 	struct compare_opts o = { 0 };
-	char *files[2] = { fx("ext4-1.json"), relabel("ext4-2.json", "ext4-again") };
+	char *files[4] = { fx("ext4-1.json"), fx("ext4-2.json"), relabel("ext4-1.json", "ext4-again"),
+			   relabel("ext4-2.json", "ext4-again") };
 	struct compare c;
 	char *s;
 
 	(void)state;
-	assert_int_equal(compare_build(&c, files, 2, &o), 0);
+	assert_int_equal(compare_build(&c, files, 4, &o), 0);
+	assert_int_equal(c.method, CMP_REPEATS);
 	assert_int_equal(delta(&c, "trans_iops", 1)->sig, SIG_NO);
 	s = first_sentence(&c);
 	assert_non_null(strstr(s, "On this setup ext4-again and ext4 showed no significant "
 				  "difference in transactional IOPS"));
+	assert_non_null(strstr(s, "cannot be seen with 2 runs each on this machine"));
 	assert_null(strstr(s, "more transactional"));
 	assert_null(strstr(s, "fewer transactional"));
 	free(s);
 	compare_release(&c);
-	unlink(files[1]);
-	free(files[0]);
-	free(files[1]);
+	for (size_t i = 0; i < 4; i++) {
+		if (i >= 2)
+			unlink(files[i]);
+		free(files[i]);
+	}
+}
+
+/* The A/A check: runs labelled "ext4-aa" beside "ext4" are its noise floor. */
+static void test_aa_check(void **state)
+{
+	struct compare_opts o = { 0 };
+	char *files[6] = { fx("ext4-1.json"), fx("ext4-2.json"), fx("xfs-1.json"), fx("xfs-2.json"),
+			   relabel("ext4-1.json", "ext4-aa"), relabel("ext4-2.json", "ext4-aa") };
+	struct compare c;
+	char *all;
+
+	(void)state;
+	/* ext4-aa = the same runs as ext4 again: the noise floor, no alarm, no claim */
+	assert_int_equal(compare_build(&c, files, 6, &o), 0);
+	assert_int_equal(c.ngroups, 3);
+	assert_int_equal(c.baseline, 0);
+	assert_int_equal(c.groups[2].aa_of, 0);
+	assert_int_equal(c.groups[2].base, 0);
+	assert_int_equal(compare_aa_of(&c, 0), 2);
+	assert_int_equal(c.nclaims, 4); /* xfs only: the A/A check is its own family */
+	assert_int_equal(c.aa_alarm, -1);
+	assert_int_equal(delta(&c, "trans_iops", 2)->sig, SIG_NO);
+	all = all_text(&c);
+	assert_non_null(strstr(all, "A/A check (the lab's noise floor): ext4-aa, the same setup "
+				    "as ext4"));
+	assert_null(strstr(all, "A/A check failed"));
+	assert_null(strstr(all, "ext4-aa delivered"));
+	free(all);
+	compare_release(&c);
+
+	/* an "A/A" pair that differs (xfs's runs under ext4-aa): a loud warning, first */
+	for (size_t i = 4; i < 6; i++) {
+		unlink(files[i]);
+		free(files[i]);
+	}
+	files[4] = relabel("xfs-1.json", "ext4-aa");
+	files[5] = relabel("xfs-2.json", "ext4-aa");
+	assert_int_equal(compare_build(&c, files, 6, &o), 0);
+	assert_int_equal(c.aa_alarm, 2);
+	assert_int_equal(delta(&c, "trans_iops", 2)->sig, SIG_YES);
+	all = first_sentence(&c);
+	assert_non_null(strstr(all, "WARNING: the A/A check failed. ext4-aa is the same setup as "
+				    "ext4"));
+	free(all);
+	all = all_text(&c);
+	assert_non_null(strstr(all, "this machine is too noisy for the claims"));
+	free(all);
+	compare_release(&c);
+	for (size_t i = 0; i < 6; i++) {
+		if (i >= 4)
+			unlink(files[i]);
+		free(files[i]);
+	}
 }
 
 static void test_sweep(void **state)
@@ -237,7 +360,8 @@ static void test_baseline(void **state)
 	struct compare c;
 
 	(void)state;
-	assert_int_equal(build(&c, &o, "ext4-1.json", "xfs-1.json", NULL), 0);
+	assert_int_equal(build(&c, &o, "ext4-1.json", "xfs-1.json", "ext4-2.json", "xfs-2.json",
+			       NULL), 0);
 	assert_int_equal(c.baseline, 1);
 	assert_int_equal(c.groups[0].base, 1);
 	assert_int_equal(delta(&c, "trans_iops", 0)->better, -1);
@@ -359,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_repeats),
 		cmocka_unit_test(test_batch_means),
 		cmocka_unit_test(test_no_difference_wording),
+		cmocka_unit_test(test_aa_check),
 		cmocka_unit_test(test_sweep),
 		cmocka_unit_test(test_baseline),
 		cmocka_unit_test(test_guard),

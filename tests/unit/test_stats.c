@@ -41,6 +41,66 @@ static void sample_of(const double *x, size_t n, struct sample *s)
 	stats_sample(x, n, s);
 }
 
+/*
+ * Holm-Bonferroni by hand: p = {0.01, 0.04, 0.03, 0.005}, m = 4.  Sorted: 0.005 (x4 = 0.02),
+ * 0.01 (x3 = 0.03), 0.03 (x2 = 0.06), 0.04 (x1 = 0.04, raised to the running maximum 0.06).
+ * At alpha 0.05 the first two are rejected, 0.04 is not although it is below 0.05 on its own.
+ */
+static void test_holm_hand_computed(void **state)
+{
+	double p[] = { 0.01, 0.04, 0.03, 0.005 }, adj[4];
+	double q[] = { 0.02, NAN, 0.5 }, qa[3];
+	double r[] = { 0.6, 0.7 };
+
+	(void)state;
+	stats_holm(p, 4, adj);
+	assert_near(adj[0], 0.03, 1e-12);
+	assert_near(adj[1], 0.06, 1e-12);
+	assert_near(adj[2], 0.06, 1e-12);
+	assert_near(adj[3], 0.02, 1e-12);
+	/* NaN is "not tested": it stays NaN and does not count in m (m = 2) */
+	stats_holm(q, 3, qa);
+	assert_near(qa[0], 0.04, 1e-12);
+	assert_true(isnan(qa[1]));
+	assert_near(qa[2], 0.5, 1e-12);
+	/* capped at 1, in place */
+	stats_holm(r, 2, r);
+	assert_near(r[0], 1, 1e-12);
+	assert_near(r[1], 1, 1e-12);
+	/* one test: unchanged */
+	stats_holm((double[]){ 0.04 }, 1, adj);
+	assert_near(adj[0], 0.04, 1e-12);
+}
+
+/*
+ * Minimum detectable difference, 95 % confidence and 80 % power, by hand:
+ * a = {1, 2, 3}, b = {2, 3, 4}: sd 1 each, se = sqrt(1/3 + 1/3) = 0.816497, df = 4,
+ * t(0.975, 4) = 2.776445, t(0.80, 4) = 0.940965: MDE = 3.717410 * 0.816497 = 3.035255.
+ * {10, 10.2} vs {20, 20.2}: se = 0.141421, df = 2, t(0.975, 2) = 4.302653,
+ * t(0.80, 2) = 1.060660: MDE = 5.363313 * 0.141421 = 0.758483.
+ */
+static void test_mde_hand_computed(void **state)
+{
+	struct sample a, b, one;
+
+	(void)state;
+	sample_of((const double[]){ 1, 2, 3 }, 3, &a);
+	sample_of((const double[]){ 2, 3, 4 }, 3, &b);
+	assert_near(stats_mde(&a, &b, 0.05, 0.80), 3.035255, 2e-5);
+	sample_of((const double[]){ 10, 10.2 }, 2, &a);
+	sample_of((const double[]){ 20, 20.2 }, 2, &b);
+	assert_near(stats_mde(&a, &b, 0.05, 0.80), 0.758483, 2e-5);
+	/* more power or more confidence needs a larger difference */
+	assert_true(stats_mde(&a, &b, 0.05, 0.90) > stats_mde(&a, &b, 0.05, 0.80));
+	assert_true(stats_mde(&a, &b, 0.01, 0.80) > stats_mde(&a, &b, 0.05, 0.80));
+	/* no spread: everything is detectable; one run: nothing can be said */
+	sample_of((const double[]){ 5, 5 }, 2, &a);
+	sample_of((const double[]){ 7, 7, 7 }, 3, &b);
+	assert_near(stats_mde(&a, &b, 0.05, 0.80), 0, 1e-12);
+	sample_of((const double[]){ 5 }, 1, &one);
+	assert_true(isnan(stats_mde(&one, &b, 0.05, 0.80)));
+}
+
 static void test_welch_hand_computed(void **state)
 {
 	struct sample a, b;
@@ -204,6 +264,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_t_quantiles),
 		cmocka_unit_test(test_welch_hand_computed),
+		cmocka_unit_test(test_holm_hand_computed),
+		cmocka_unit_test(test_mde_hand_computed),
 		cmocka_unit_test(test_ci),
 		cmocka_unit_test(test_batch_means),
 	};
