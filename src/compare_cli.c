@@ -24,25 +24,29 @@ struct cli {
 	struct compare_opts copts;
 	struct sizing_opts sizing;
 	enum out_format format;
-	const char *output, *title;
+	const char *output, *title, *lab_plan;
 	bool force, no_charts;
 };
 
 enum {
 	OPT_BASELINE = 256, OPT_FORMAT, OPT_TITLE, OPT_NO_CHARTS, OPT_ALLOW_MISMATCH,
 	OPT_ALLOW_ABORTED, OPT_FORCE, OPT_MESSAGES, OPT_OVERHEAD, OPT_IOPS_PER_MESSAGE,
+	OPT_LAB_PLAN,
 };
 
 static const char compare_usage[] =
 	"usage: fslab compare RESULT.json... [--output DIR [--force]] [--baseline LABEL]\n"
 	"                     [--format text|md|csv|json] [--title \"...\"] [--no-charts]\n"
-	"                     [--allow-mismatch] [--allow-aborted]\n"
+	"                     [--allow-mismatch] [--allow-aborted] [--lab-plan FILE]\n"
 	"                     [--messages-per-day N[,N...]] [--overhead PCT] [--iops-per-message F]\n"
 	"\n"
 	"Compares result files of `fslab run`.  Results with the same label are repeats of one\n"
-	"configuration.  Each cell is a mean with its 95 % confidence interval (repeats, or batch\n"
-	"means over the per-second timeline when a label has one run); a difference is called\n"
-	"significant only when Welch's t-test gives p < 0.05.\n"
+	"configuration (independent runs).  Each cell is a mean with its 95 % confidence interval.\n"
+	"A difference is called significant only when every label has >= 2 runs and Welch's t-test\n"
+	"on the per-run values gives p < 0.05, Holm-Bonferroni-corrected over labels x headline\n"
+	"metrics; each comes with its minimum detectable difference.  With one run per label the\n"
+	"difference is shown with its within-run interval (batch means) and no claim.  A label\n"
+	"NAME-aa beside NAME is NAME's A/A check (the noise floor).\n"
 	"\n"
 	"  --output DIR       also write report.md, report.html, tables.csv, compare.json and\n"
 	"                     charts/ (gnuplot) into DIR; an existing non-empty DIR needs --force\n"
@@ -53,6 +57,7 @@ static const char compare_usage[] =
 	"  --allow-mismatch   compare results that differ in workload, duration, database size\n"
 	"                     or count, seed or fslab version, with a warning row\n"
 	"  --allow-aborted    show aborted runs, marked ABORTED, instead of refusing them\n"
+	"  --lab-plan FILE    the lab-plan.json of `fslab lab`: the run order in the Method\n"
 	"  --messages-per-day, --overhead, --iops-per-message: the report's sizing section\n"
 	"                     (see fslab sizing --help)\n"
 	"Exit status: 0 ok, 1 failure, 2 bad input (nothing written).\n";
@@ -95,6 +100,7 @@ static int parse(int argc, char **argv, bool sizing, struct cli *cli, int *first
 		{ "messages-per-day", required_argument, NULL, OPT_MESSAGES },
 		{ "overhead", required_argument, NULL, OPT_OVERHEAD },
 		{ "iops-per-message", required_argument, NULL, OPT_IOPS_PER_MESSAGE },
+		{ "lab-plan", required_argument, NULL, OPT_LAB_PLAN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -106,7 +112,8 @@ static int parse(int argc, char **argv, bool sizing, struct cli *cli, int *first
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		if (sizing && (opt == 'o' || opt == OPT_BASELINE || opt == OPT_TITLE ||
-			       opt == OPT_NO_CHARTS || opt == OPT_ALLOW_MISMATCH || opt == OPT_FORCE)) {
+			       opt == OPT_NO_CHARTS || opt == OPT_ALLOW_MISMATCH || opt == OPT_FORCE ||
+			       opt == OPT_LAB_PLAN)) {
 			const struct option *lo = longopts;
 
 			while (lo->val != opt)
@@ -147,6 +154,9 @@ static int parse(int argc, char **argv, bool sizing, struct cli *cli, int *first
 			break;
 		case OPT_FORCE:
 			cli->force = true;
+			break;
+		case OPT_LAB_PLAN:
+			cli->lab_plan = optarg;
 			break;
 		case OPT_MESSAGES:
 			n = parse_list_u64(optarg, cli->sizing.profiles, SIZING_MAX_PROFILES);
@@ -350,10 +360,53 @@ static int exit_status(int ret)
 	return ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 }
 
+/*
+ * The lab's order from its lab-plan.json ({"order": "shuffled", "seed": N, "rounds": R, ...}):
+ * "the lab's order = shuffled (...), seed N, R rounds".  Heap, or NULL after an input error.
+ */
+static char *lab_plan_note(const char *path)
+{
+	json_error_t err;
+	json_t *root = json_load_file(path, JSON_DECODE_INT_AS_REAL, &err), *seed;
+	const char *order;
+	const char *what;
+	char *note, sd[32] = "";
+
+	if (!root) {
+		input_error("--lab-plan %s: %s (line %d); name the lab-plan.json that fslab lab wrote",
+			    path, err.text, err.line);
+		return NULL;
+	}
+	order = json_string_value(json_object_get(root, "order"));
+	if (!json_is_object(root) || !order) {
+		input_error("--lab-plan %s: not a lab plan (no \"order\"); name the lab-plan.json "
+			    "that fslab lab wrote", path);
+		json_decref(root);
+		return NULL;
+	}
+	if (!strcmp(order, "shuffled"))
+		what = "round-robin rounds, the order inside each round shuffled";
+	else if (!strcmp(order, "interleaved"))
+		what = "round-robin rounds in config order";
+	else if (!strcmp(order, "sequential"))
+		what = "all repeats of a label back to back";
+	else
+		what = "as recorded";
+	seed = json_object_get(root, "seed");
+	if (json_is_number(seed) && !strcmp(order, "shuffled"))
+		snprintf(sd, sizeof(sd), ", seed %.0f", json_number_value(seed));
+	else if (json_is_string(seed) && !strcmp(order, "shuffled"))
+		snprintf(sd, sizeof(sd), ", seed %.20s", json_string_value(seed));
+	note = xasprintf("the lab's order = %s (%s%s)", order, what, sd);
+	json_decref(root);
+	return note;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct report_opts o = { .generated = -1 };
 	struct plot_set ps = { 0 };
+	char *order_note = NULL;
 	struct compare c;
 	struct render r;
 	struct cli cli;
@@ -365,10 +418,15 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	if ((ret = check_output(&cli)))
 		goto out;
+	if (cli.lab_plan && !(order_note = lab_plan_note(cli.lab_plan))) {
+		ret = -FSLAB_EINPUT;
+		goto out;
+	}
 	ret = compare_build(&c, argv + first, (size_t)(argc - first), &cli.copts);
 	if (ret)
 		goto out;
 	o.title = cli.title;
+	o.order_note = order_note;
 	o.sizing = &cli.sizing;
 	o.out_dir = cli.output;
 	if (cli.output) {
@@ -392,6 +450,7 @@ int cmd_compare(int argc, char **argv)
 		fslab_info("report written to %s/report.md and %s/report.html%s", cli.output,
 			   cli.output, ps.n ? " (with charts)" : "");
 out:
+	free(order_note);
 	plot_set_release(&ps);
 	compare_release(&c);
 	return exit_status(ret);

@@ -913,7 +913,86 @@ static void setup(struct doc *d, const struct compare *c)
 	}
 }
 
-static void method(struct doc *d, const struct compare *c)
+/* One run in start-time order. */
+struct order_run {
+	const char *at;
+	size_t ri, g, rank; /* result, group, its k-th run of the group (1-based) */
+};
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct order_run *x = a, *y = b;
+	int r = strcmp(x->at, y->at);
+
+	return r ? r : (x->ri > y->ri) - (x->ri < y->ri);
+}
+
+/*
+ * The order the runs were made in, from their start times: interleaved when every label's k-th
+ * run started before any label's (k+1)-th.  Heap text, or NULL when the results do not tell
+ * (a start time missing, or all equal).
+ */
+char *report_run_order(const struct compare *c, bool *interleaved)
+{
+	struct order_run *v = xcalloc(c->nresults, sizeof(*v));
+	size_t n = 0, *seen = xcalloc(c->ngroups, sizeof(size_t)), rounds = 0;
+	char *out = NULL, *tmp;
+
+	*interleaved = true;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		if (c->groups[g].aborted)
+			continue;
+		for (size_t i = 0; i < c->groups[g].nruns; i++) {
+			size_t ri = c->groups[g].runs[i];
+
+			if (!c->results[ri].started_at)
+				goto unknown;
+			v[n++] = (struct order_run){ .at = c->results[ri].started_at, .ri = ri, .g = g };
+		}
+	}
+	if (n < 2 || !strcmp(v[0].at, v[n - 1].at))
+		goto unknown;
+	for (size_t i = 1; i < n; i++)
+		if (!strcmp(v[i].at, v[0].at))
+			goto unknown; /* a second run at the first's time: not a real order */
+	qsort(v, n, sizeof(*v), cmp_order);
+	for (size_t i = 0; i < n; i++) {
+		v[i].rank = ++seen[v[i].g];
+		if (i && v[i].rank < v[i - 1].rank)
+			*interleaved = false;
+		rounds = MAX(rounds, v[i].rank);
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool new_round = *interleaved && i && v[i].rank != v[i - 1].rank;
+
+		tmp = xasprintf("%s%s%s", out ? out : "", !i ? "" : new_round ? " | " : ", ",
+				c->groups[v[i].g].label);
+		free(out);
+		out = tmp;
+	}
+	if (*interleaved && rounds > 1)
+		tmp = xasprintf("interleaved in %zu rounds, every label's k-th run before any "
+				"label's next (%s)", rounds, out);
+	else if (*interleaved)
+		tmp = xasprintf("one run per label (%s)", out);
+	else
+		tmp = xasprintf("NOT interleaved (%s): runs of a label partly back to back, so drift "
+				"of a shared machine during the experiment can fall on some labels more "
+				"than on others; the lab's default order (shuffled rounds) avoids that",
+				out);
+	free(out);
+	out = tmp;
+	goto done;
+unknown:
+	*interleaved = false;
+	out = NULL;
+done:
+	free(v);
+	free(seen);
+	return out;
+}
+
+static void method(struct doc *d, const struct compare *c, const struct report_opts *o)
 {
 	const struct run_config *cf = &c->results[c->groups[c->baseline].runs[0]].config;
 	char db[32], cache[32], bs[32], *threads = NULL;
@@ -951,6 +1030,18 @@ static void method(struct doc *d, const struct compare *c)
 		 "every result has the same workload, duration, database count and size, seed and "
 		 "fslab version");
 	free(threads);
+	{
+		bool il;
+		char *order = report_run_order(c, &il);
+
+		if (o && o->order_note)
+			doc_item(d, "Order: %s; start times: %s", o->order_note,
+				 order ? order : "not recorded");
+		else
+			doc_item(d, "Order (from the results' start times): %s",
+				 order ? order : "not recorded in the results");
+		free(order);
+	}
 	method_para(d, c);
 }
 
@@ -1075,7 +1166,7 @@ void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 	doc_heading(&d, 2, "Setup");
 	setup(&d, c);
 	doc_heading(&d, 2, "Method");
-	method(&d, c);
+	method(&d, c, o);
 	doc_heading(&d, 2, "Results");
 	results(&d, c, 3, false);
 	doc_heading(&d, 2, "Charts");

@@ -20,6 +20,8 @@ struct report_opts {
 	const struct plot_set *charts;    /* charts drawn (NULL: none) */
 	const char *out_dir;              /* HTML: directory holding charts/NAME.svg */
 	long long generated;              /* epoch seconds of the "generated" line; < 0: none */
+	const char *order_note;           /* how the lab ordered the runs ("shuffled rounds, seed
+					     N"), from --lab-plan; NULL: only the start times */
 };
 
 /* report_title - o->title, or "fslab comparison: A vs B ..." from the labels.  Heap. */
@@ -30,6 +32,12 @@ char *report_title(const struct compare *c, const struct report_opts *o);
  * warnings).  Each follows the significance test.  Heap array of heap strings, count in *n.
  */
 char **report_summary(const struct compare *c, size_t *n);
+/*
+ * report_run_order - the order the runs were made in, from their start times, with *interleaved
+ * true when every label's k-th run started before any label's (k+1)-th.  Heap text ("interleaved
+ * in 3 rounds, ... (xfs, ext4 | ext4, xfs | ...)"), or NULL when start times are missing or equal.
+ */
+char *report_run_order(const struct compare *c, bool *interleaved);
 /* report_tables - what `fslab compare` prints (text or Markdown): statistics method,
  * warnings, the results table, the thread-scaling table and the summary. */
 void report_tables(FILE *f, enum doc_format fmt, const struct compare *c,

@@ -221,8 +221,16 @@ static void test_batch_means(void **state)
 	compare_release(&c);
 }
 
+/* A copy of a fixture under another label and start time (NULL: unchanged). */
+static char *relabel_at(const char *name, const char *label, const char *at);
+
 /* A copy of a fixture under another label, for a pair with no real difference. */
 static char *relabel(const char *name, const char *label)
+{
+	return relabel_at(name, label, NULL);
+}
+
+static char *relabel_at(const char *name, const char *label, const char *at)
 {
 	char *src = fx(name), path[] = "/tmp/fslab-test-relabel.XXXXXX";
 	json_error_t err;
@@ -233,6 +241,8 @@ static char *relabel(const char *name, const char *label)
 	assert_true(fd >= 0);
 	close(fd);
 	json_object_set_new(root, "label", json_string(label));
+	if (at)
+		json_object_set_new(root, "started_at", json_string(at));
 	assert_int_equal(json_dump_file(root, path, 0), 0);
 	json_decref(root);
 	free(src);
@@ -315,6 +325,57 @@ static void test_aa_check(void **state)
 	for (size_t i = 0; i < 6; i++) {
 		if (i >= 4)
 			unlink(files[i]);
+		free(files[i]);
+	}
+}
+
+/* The Method's run order, from the start times. */
+static void test_run_order(void **state)
+{
+	struct compare_opts o = { 0 };
+	struct compare c;
+	char *files[4], *txt;
+	bool il;
+
+	(void)state;
+	/* the fixtures share one start time: the order is unknown, not invented */
+	assert_int_equal(build(&c, &o, "ext4-1.json", "xfs-1.json", "ext4-2.json", "xfs-2.json",
+			       NULL), 0);
+	assert_null(report_run_order(&c, &il));
+	assert_false(il);
+	compare_release(&c);
+
+	/* round 1: ext4, xfs; round 2: xfs, ext4 (shuffled): interleaved */
+	files[0] = relabel_at("ext4-1.json", "ext4", "2026-12-01T10:00:00Z");
+	files[1] = relabel_at("ext4-2.json", "ext4", "2026-12-01T10:03:00Z");
+	files[2] = relabel_at("xfs-1.json", "xfs", "2026-12-01T10:01:00Z");
+	files[3] = relabel_at("xfs-2.json", "xfs", "2026-12-01T10:02:00Z");
+	assert_int_equal(compare_build(&c, files, 4, &o), 0);
+	txt = report_run_order(&c, &il);
+	assert_true(il);
+	assert_non_null(txt);
+	assert_non_null(strstr(txt, "interleaved in 2 rounds"));
+	assert_non_null(strstr(txt, "(ext4, xfs | xfs, ext4)"));
+	free(txt);
+	compare_release(&c);
+	for (size_t i = 0; i < 4; i++) {
+		unlink(files[i]);
+		free(files[i]);
+	}
+
+	/* all of ext4, then all of xfs: not interleaved, and said so */
+	files[0] = relabel_at("ext4-1.json", "ext4", "2026-12-01T10:00:00Z");
+	files[1] = relabel_at("ext4-2.json", "ext4", "2026-12-01T10:01:00Z");
+	files[2] = relabel_at("xfs-1.json", "xfs", "2026-12-01T10:02:00Z");
+	files[3] = relabel_at("xfs-2.json", "xfs", "2026-12-01T10:03:00Z");
+	assert_int_equal(compare_build(&c, files, 4, &o), 0);
+	txt = report_run_order(&c, &il);
+	assert_false(il);
+	assert_non_null(strstr(txt, "NOT interleaved (ext4, ext4, xfs, xfs)"));
+	free(txt);
+	compare_release(&c);
+	for (size_t i = 0; i < 4; i++) {
+		unlink(files[i]);
 		free(files[i]);
 	}
 }
@@ -484,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_batch_means),
 		cmocka_unit_test(test_no_difference_wording),
 		cmocka_unit_test(test_aa_check),
+		cmocka_unit_test(test_run_order),
 		cmocka_unit_test(test_sweep),
 		cmocka_unit_test(test_baseline),
 		cmocka_unit_test(test_guard),
