@@ -12,7 +12,7 @@ GIT_HASH := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-PKGS := blkid mount ext2fs liburing jansson inih
+PKGS := blkid mount ext2fs liburing jansson inih libisal
 WARN := -std=gnu11 -Wall -Wextra -Wformat-security -Wpointer-arith -Wstrict-prototypes \
 	-Wmissing-prototypes -Wold-style-definition -Wvla -Wwrite-strings -fno-common -Werror
 override CFLAGS += $(WARN) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread \

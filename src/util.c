@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <ext2fs/ext2fs.h>
+#include <isa-l/crc.h>
 
 static bool quiet;
 
@@ -574,7 +574,17 @@ bool have_program(const char *name)
 
 uint32_t crc32c(uint32_t seed, const void *data, size_t len)
 {
-	return ext2fs_crc32c_le(seed, data, len);
+	const unsigned char *p = data;
+
+	/* crc32_iscsi takes an int length (and a non-const buffer it does not write) */
+	while (len) {
+		int n = len > (1U << 30) ? 1 << 30 : (int)len;
+
+		seed = crc32_iscsi((unsigned char *)p, n, seed);
+		p += n;
+		len -= (size_t)n;
+	}
+	return seed;
 }
 
 static inline uint64_t rotl(uint64_t x, int k)

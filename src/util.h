@@ -119,7 +119,11 @@ int run_cmd(const char *const argv[], char **out) __must_check;
 /* have_program - is name executable somewhere in $PATH (or /sbin, /usr/sbin)? */
 bool have_program(const char *name);
 
-/* crc32c - CRC-32C (Castagnoli), through libext2fs's ext2fs_crc32c_le. */
+/*
+ * crc32c - CRC-32C (Castagnoli) through ISA-L's crc32_iscsi (SSE4.2/PCLMUL, about 20-50 GB/s
+ * here, against libext2fs's table version at 1.6-1.9 GB/s).  Same convention as
+ * ext2fs_crc32c_le: no inversion inside, so ~crc32c(~0U, ...) is the iSCSI/RFC 3720 value.
+ */
 uint32_t crc32c(uint32_t seed, const void *data, size_t len);
 
 /* mix64 - a 64-bit finaliser (Stafford's variant 13 of MurmurHash3's): a well-spread hash of

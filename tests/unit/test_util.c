@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <ext2fs/ext2fs.h>
+
 #include "util.h"
 
 static void test_parse_size(void **state)
@@ -107,6 +109,22 @@ static void test_crc32c(void **state)
 	(void)state;
 	assert_int_equal(~crc32c(~0U, check, 9), 0xe3069283);
 	assert_int_equal(~crc32c(~0U, zeros, 32), 0x8a9136aa);
+	/* RFC 3720 B.4: 32 bytes of 0xff, an incrementing and a decrementing series */
+	{
+		uint8_t ff[32], inc[32], dec[32];
+
+		for (int i = 0; i < 32; i++) {
+			ff[i] = 0xff;
+			inc[i] = (uint8_t)i;
+			dec[i] = (uint8_t)(31 - i);
+		}
+		assert_int_equal(~crc32c(~0U, ff, 32), 0x62a8ab43);
+		assert_int_equal(~crc32c(~0U, inc, 32), 0x46dd794e);
+		assert_int_equal(~crc32c(~0U, dec, 32), 0x113fdb5c);
+		/* the same as the table version it replaced, and chained = whole */
+		assert_int_equal(crc32c(1234, inc + 3, 20), ext2fs_crc32c_le(1234, inc + 3, 20));
+		assert_int_equal(crc32c(crc32c(7, inc, 10), inc + 10, 22), crc32c(7, inc, 32));
+	}
 }
 
 static void test_rng(void **state)
