@@ -13,6 +13,10 @@
 #        target: fslab IOPS / fio IOPS >= 1.0
 #   dev  ext4 on a loop device (--direct-io=on, sparse image), 32 KiB random reads, iodepth 8
 #        target: IOPS and mean latency within 5 % of fio's
+#   init fslab's database initialisation and its final checksum pass (jetstress, 1 database)
+#        against fio's 1 MiB direct sequential write and read (iodepth 8) of a file of the same
+#        size on the same ext4 loop volume, alternating
+#        target: both rates >= 0.90 of fio's (median of the per-round ratios)
 #   mem  fslab randread (64 threads, iodepth 4) and jetstress (64 threads), a short and a long
 #        run, plus the memory a long run's timeline costs when the result is written
 #        target: peak RSS < 64 MiB at 64 threads, whatever the duration
@@ -21,7 +25,7 @@
 #
 # Environment (defaults in brackets):
 #   FSLAB               fslab binary [<repo>/fslab]
-#   BENCH_CASES         cases to run [cpu dev mem]
+#   BENCH_CASES         cases to run [cpu dev init mem]
 #   BENCH_ROUNDS        rounds, both comparison cases [cpu 9, dev 15]
 #   BENCH_SECONDS       measured seconds per run, both comparison cases [3]
 #   BENCH_CPU_ROUNDS, BENCH_CPU_SECONDS, BENCH_DEV_ROUNDS, BENCH_DEV_SECONDS: per case
@@ -33,6 +37,8 @@
 #                       O_DIRECT, for the loop image [/var/tmp]
 #   BENCH_CPU_SIZE      data file on the tmpfs [1G]   BENCH_CPU_IODEPTH [16]  BENCH_CPU_THREADS [1]
 #   BENCH_DEV_SIZE      data file on the loop fs [2G] BENCH_DEV_IODEPTH [8]   BENCH_DEV_THREADS [1]
+#   BENCH_INIT_SIZE     database (and fio file) size of the init case [2G]
+#   BENCH_INIT_ROUNDS   rounds of the init case [7]
 #   BENCH_MEM_SECONDS   the short and the long memory run [5 20]
 #   BENCH_JS_DB_SIZE    jetstress database of the memory case [1G]
 #   BENCH_LONG_HOURS    run length whose timeline cost is measured [24]
@@ -42,7 +48,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FSLAB=${FSLAB:-$ROOT/fslab}
 case "$FSLAB" in /*) ;; *) FSLAB=$PWD/$FSLAB ;; esac
-CASES=${BENCH_CASES:-cpu dev mem}
+CASES=${BENCH_CASES:-cpu dev init mem}
 # other engineers' jobs share this machine: more short rounds beat fewer long ones (the
 # noise comes in stretches of seconds)
 CPU_ROUNDS=${BENCH_CPU_ROUNDS:-${BENCH_ROUNDS:-9}}
@@ -62,6 +68,8 @@ DEV_SIZE=${BENCH_DEV_SIZE:-2G}
 DEV_QD=${BENCH_DEV_IODEPTH:-8}
 DEV_THREADS=${BENCH_DEV_THREADS:-1}
 MEM_SECS=${BENCH_MEM_SECONDS:-5 20}
+INIT_SIZE=${BENCH_INIT_SIZE:-2G}
+INIT_ROUNDS=${BENCH_INIT_ROUNDS:-7}
 JS_DB_SIZE=${BENCH_JS_DB_SIZE:-1G}
 LONG_HOURS=${BENCH_LONG_HOURS:-24}
 LIBFSLAB=${BENCH_LIBFSLAB:-$ROOT/build/libfslab.a}
@@ -170,6 +178,7 @@ fi
 CPU_BYTES=$(size_bytes "$CPU_SIZE") || die "BENCH_CPU_SIZE='$CPU_SIZE': give a size like 1G"
 DEV_BYTES=$(size_bytes "$DEV_SIZE") || die "BENCH_DEV_SIZE='$DEV_SIZE': give a size like 2G"
 JS_BYTES=$(size_bytes "$JS_DB_SIZE") || die "BENCH_JS_DB_SIZE='$JS_DB_SIZE': give a size like 1G"
+INIT_BYTES=$(size_bytes "$INIT_SIZE") || die "BENCH_INIT_SIZE='$INIT_SIZE': give a size like 2G"
 
 WORK=$(mktemp -d "$BASE/fslab-bench.XXXXXX") || die "cannot create a scratch directory in $BASE"
 rm -rf "$RAW"
@@ -413,7 +422,7 @@ setup_dev() {
 	[ -n "$DEVMNT" ] && return 0
 	local img=$WORK/dev.img dio
 	# sparse: room for the data file, the jetstress database and its logs
-	truncate -s $(((DEV_BYTES + JS_BYTES) / 1048576 + 1024))M "$img" || return 1
+	truncate -s $(((DEV_BYTES + JS_BYTES + INIT_BYTES) / 1048576 + 1024))M "$img" || return 1
 	LOOP=$(losetup --find --show --direct-io=on "$img") || { LOOP=""; return 1; }
 	dio=$(cat "/sys/block/${LOOP#/dev/}/loop/dio" 2>/dev/null)
 	if [ "$dio" != 1 ]; then
@@ -491,7 +500,7 @@ timeline_cost() {
 	# shellcheck disable=SC2046 # pkg-config output is a word list
 	cc -O2 -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread -I"$ROOT/src" -I"$ROOT" \
 		-o "$bin" "$ROOT/bench/timeline_rss.c" "$LIBFSLAB" \
-		$(pkg-config --libs blkid mount ext2fs liburing jansson inih) -lm -pthread \
+		$(pkg-config --libs blkid mount ext2fs liburing jansson inih libisal) -lm -pthread \
 		2>"$RAW/timeline_rss.log" || { cat "$RAW/timeline_rss.log" >&2; return 1; }
 	out=$("$bin" 7200 "$WORK/tl.json") || return 1
 	TL_KIB_2H=${out##* }
@@ -566,12 +575,86 @@ case_mem() {
 	sum ""
 }
 
+# ---- case init: database initialisation and checksum pass against sequential fio ----
+
+# init_fslab TAG DIR: one jetstress run that creates its database (1 thread, 1 s load, the
+# checksum pass at the end); sets INIT_MBPS and CK_MBPS from the result
+init_fslab() {
+	local tag=$1 dir=$2 j=$RAW/$1.json st=0
+	rm -rf "$dir" && mkdir -p "$dir/db" "$dir/log"
+	run "$FSLAB" run --workload jetstress --db "$dir/db" --log "$dir/log" --db-size "$INIT_BYTES" \
+		--threads 1 --duration 1s --warmup 0 --no-drop-caches --quiet --label "bench-$tag" \
+		--output "$j" >"$RAW/$tag.log" 2>&1 || st=$?
+	# 3: a FAIL verdict of a 1 s load on a loop device: not what is measured here
+	if [ "$st" -ne 0 ] && [ "$st" -ne 3 ]; then
+		msg "$tag: fslab failed (exit $st):"; cat "$RAW/$tag.log" >&2; return 1
+	fi
+	jq -e '.init.created == 1 and .checksum.ran == true and .checksum.bad_pages == 0 and
+	       .environment.volumes[0].o_direct == true' "$j" >/dev/null ||
+		{ msg "$tag: unusable fslab result $j (database not created, no checksum pass or no O_DIRECT)"
+		  return 1; }
+	read -r INIT_MBPS CK_MBPS < <(jq -r '"\(.init.mbps) \(.checksum.mbps)"' "$j")
+	rm -rf "$dir"
+}
+
+# init_fio TAG DIR: fio writes a file of the same size sequentially (1 MiB, iodepth 8, direct,
+# fsync at the end, as fslab's creation), then reads it back the same way; sets FIO_W, FIO_R
+# (MB/s)
+init_fio() {
+	local tag=$1 dir=$2 j=$RAW/$1
+	local -a common=(--filename="$dir/f" --size="$INIT_BYTES" --bs=1M --iodepth=8
+		--ioengine=io_uring --direct=1 --output-format=json)
+	rm -rf "$dir" && mkdir -p "$dir"
+	run fio --name="bench-$tag-w" "${common[@]}" --rw=write --end_fsync=1 --output="$j-w.json" \
+		>"$RAW/$tag.log" 2>&1 || { msg "$tag: fio write failed"; cat "$RAW/$tag.log" >&2; return 1; }
+	run fio --name="bench-$tag-r" "${common[@]}" --rw=read --invalidate=1 --output="$j-r.json" \
+		>>"$RAW/$tag.log" 2>&1 || { msg "$tag: fio read failed"; cat "$RAW/$tag.log" >&2; return 1; }
+	FIO_W=$(jq -r '.jobs[0].write.bw_bytes / 1e6' "$j-w.json")
+	FIO_R=$(jq -r '.jobs[0].read.bw_bytes / 1e6' "$j-r.json")
+	rm -rf "$dir"
+}
+
+case_init() {
+	local r wr=() rr=() line mw mr v
+	if ! setup_dev; then
+		verdict FAIL "initialisation: cannot set up the loop device"
+		return
+	fi
+	sum "case init: $INIT_SIZE database, fslab creation (1 MiB writes, 8 in flight) and checksum"
+	sum "  pass vs fio --rw=write/--rw=read --bs=1M --iodepth=8 --direct=1, $INIT_ROUNDS rounds, alternating"
+	sum "$(printf '  %-6s %10s %10s %7s | %10s %10s %7s' round 'init MB/s' 'fio write' 'x' \
+		'check MB/s' 'fio read' 'x')"
+	for ((r = 1; r <= INIT_ROUNDS; r++)); do
+		if ((r % 2)); then
+			init_fslab "init-r$r-fslab" "$DEVMNT/init" && init_fio "init-r$r-fio" "$DEVMNT/init" ||
+				{ verdict FAIL "initialisation: a run failed (see above)"; return; }
+		else
+			init_fio "init-r$r-fio" "$DEVMNT/init" && init_fslab "init-r$r-fslab" "$DEVMNT/init" ||
+				{ verdict FAIL "initialisation: a run failed (see above)"; return; }
+		fi
+		wr+=("$(fdiv "$INIT_MBPS" "$FIO_W")") rr+=("$(fdiv "$CK_MBPS" "$FIO_R")")
+		sum "$(printf '  %-6s %10.0f %10.0f %7.3f | %10.0f %10.0f %7.3f' "$r/$INIT_ROUNDS" \
+			"$INIT_MBPS" "$FIO_W" "${wr[-1]}" "$CK_MBPS" "$FIO_R" "${rr[-1]}")"
+	done
+	mw=$(printf '%s\n' "${wr[@]}" | median)
+	mr=$(printf '%s\n' "${rr[@]}" | median)
+	sum "$(printf '  median ratios: initialisation %.3f (CI %s), checksum pass %.3f (CI %s)' "$mw" \
+		"$(printf '%s\n' "${wr[@]}" | median_ci | awk '{ print $1 ".." $2 }')" "$mr" \
+		"$(printf '%s\n' "${rr[@]}" | median_ci | awk '{ print $1 ".." $2 }')")"
+	sum ""
+	fcmp "$mw >= 0.90" && v=PASS || v=FAIL
+	verdict $v "$(printf 'initialisation (loop ext4, %s): %.3f of fio'"'"'s sequential write rate >= 0.90' "$INIT_SIZE" "$mw")"
+	fcmp "$mr >= 0.90" && v=PASS || v=FAIL
+	verdict $v "$(printf 'checksum pass (loop ext4, %s): %.3f of fio'"'"'s sequential read rate >= 0.90' "$INIT_SIZE" "$mr")"
+}
+
 for c in $CASES; do
 	case "$c" in
 	cpu) case_cpu ;;
 	dev) case_dev ;;
+	init) case_init ;;
 	mem) case_mem ;;
-	*) verdict FAIL "unknown case '$c' in BENCH_CASES (cpu, dev, mem)" ;;
+	*) verdict FAIL "unknown case '$c' in BENCH_CASES (cpu, dev, init, mem)" ;;
 	esac
 done
 
