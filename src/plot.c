@@ -561,24 +561,30 @@ static int sweep(struct plot_ctx *x)
 
 int plot_all(const struct compare *c, const char *outdir, struct plot_set *ps)
 {
+	/* whiskers: between runs with repeats; with one run per label only the noise inside it */
+	const bool rep = c->method == CMP_REPEATS;
 	const struct bars charts[] = {
-		{ "iops", "IOPS per class (95 % CI)", "operations per second", "", NULL, false, 5,
+		{ "iops", rep ? "IOPS per class (95 % CI over the runs)" :
+		  "IOPS per class (95 % interval within one run: not run-to-run)",
+		  "operations per second", "", NULL, false, 5,
 		  { "transactional", "database reads", "database writes", "log writes", "BDM reads" },
 		  { "trans_iops", "db_read_iops", "db_write_iops", "log_write_iops",
 		    "bdm_read_iops" }, { 0 } },
-		{ "latency-avg", "Average latency per class (95 % CI, log scale)", "ms", "ms",
+		{ "latency-avg", rep ? "Average latency per class (95 % CI over the runs, log scale)" :
+		  "Average latency per class (95 % within-run interval, log scale)", "ms", "ms",
 		  "Jetstress limit", true, 4,
 		  { "database reads", "database writes", "log writes", "BDM reads" },
 		  { "db_read_lat_avg", "db_write_lat_avg", "log_write_lat_avg", "bdm_read_lat_avg" },
 		  { compare_limit(c, "db_read_avg_latency", 20), 0,
 		    compare_limit(c, "log_write_avg_latency", 10), 0 } },
 		{ "latency-p99", "p99 latency per class (log scale)", "ms", "ms",
-		  "Jetstress maximum", true, 4,
+		  "Jetstress maximum (judged on sample averages)", true, 4,
 		  { "database reads", "database writes", "log writes", "BDM reads" },
 		  { "db_read_lat_p99", "db_write_lat_p99", "log_write_lat_p99", "bdm_read_lat_p99" },
 		  { compare_limit(c, "db_read_max_latency", 100), 0,
 		    compare_limit(c, "log_write_max_latency", 100), 0 } },
-		{ "throughput", "Throughput (MB/s, 95 % CI)", "MB/s", "MB/s", NULL, false, 5,
+		{ "throughput", rep ? "Throughput (MB/s, 95 % CI over the runs)" :
+		  "Throughput (MB/s, 95 % within-run interval)", "MB/s", "MB/s", NULL, false, 5,
 		  { "total", "database reads", "database writes", "log writes", "BDM reads" },
 		  { "total_mbps", "db_read_mbps", "db_write_mbps", "log_write_mbps",
 		    "bdm_read_mbps" }, { 0 } },
