@@ -43,8 +43,10 @@ int io_submit(struct io_ctx *ctx, struct io_u **ios, unsigned int n)
 	uint64_t now = now_ns();
 	int ret;
 
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; i < n; i++) {
 		ios[i]->start_ns = now;
+		ios[i]->xfer = 0;
+	}
 	ret = ctx->ops->submit(ctx, ios, n);
 	if (!ret)
 		ctx->inflight += n;
@@ -71,8 +73,10 @@ int io_submit_reap(struct io_ctx *ctx, struct io_u **ios, unsigned int n, struct
 		return ret ? ret : io_reap(ctx, out, min, max);
 	}
 	now = now_ns();
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; i < n; i++) {
 		ios[i]->start_ns = now;
+		ios[i]->xfer = 0;
+	}
 	ret = ctx->ops->submit_reap(ctx, ios, n, out, min, max);
 	if (ret >= 0)
 		ctx->inflight += n - (unsigned int)ret;

@@ -13,19 +13,20 @@ enum io_op {
 
 /*
  * One I/O unit.  The caller owns it (and its buffer) from submit until it comes back from
- * reap; the back end fills res (bytes transferred or -errno) and end_ns.
+ * reap; the back end fills res and end_ns.  res is len (the whole transfer), -errno, or for a
+ * read that met the end of the file the bytes before it: every back end continues a short
+ * transfer until it is whole, as fio does, so one event gets one verdict everywhere.
  */
 struct io_u {
 	int fd;
 	uint8_t op;      /* enum io_op */
 	uint8_t cls;     /* measurement class (enum io_class), the back end ignores it */
-	uint16_t flags;  /* the workload's */
 	uint32_t len;
 	uint64_t off;
 	void *buf;
 	int res;
+	uint32_t xfer;   /* back end's: bytes already transferred of a continued short transfer */
 	uint64_t start_ns, end_ns;
-	void *udata;     /* the workload's */
 };
 
 /*
@@ -43,7 +44,6 @@ struct io_u {
 struct io_ctx;
 struct ioengine_ops {
 	const char *name;
-	unsigned int flags;
 	int (*init)(struct io_ctx *ctx, unsigned int depth);
 	int (*submit)(struct io_ctx *ctx, struct io_u **ios, unsigned int n);
 	int (*reap)(struct io_ctx *ctx, struct io_u **out, unsigned int min, unsigned int max);
@@ -51,8 +51,6 @@ struct ioengine_ops {
 			   unsigned int min, unsigned int max);
 	void (*cleanup)(struct io_ctx *ctx);
 };
-
-#define IOENGINE_SYNC (1U << 0) /* completes inside submit: in-flight depth is 1 */
 
 struct io_ctx {
 	const struct ioengine_ops *ops;

@@ -85,7 +85,6 @@ static void psync_cleanup(struct io_ctx *ctx)
 
 const struct ioengine_ops ioengine_psync = {
 	.name = "psync",
-	.flags = IOENGINE_SYNC,
 	.init = psync_init,
 	.submit = psync_submit,
 	.reap = psync_reap,

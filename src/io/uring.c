@@ -49,22 +49,48 @@ static int uring_init(struct io_ctx *ctx, unsigned int depth)
 	return 0;
 }
 
-/* Fill an SQE for each I/O; nothing reaches the kernel yet.  0, or -EBUSY past the depth. */
+/* Fill an SQE for each I/O (what is left of it after io->xfer bytes); nothing reaches the
+ * kernel yet.  0, or -EBUSY past the depth. */
 static int queue_sqes(struct uring_priv *p, struct io_u **ios, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++) {
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&p->ring);
 		struct io_u *io = ios[i];
+		char *buf = (char *)io->buf + io->xfer;
 
 		if (!sqe)
 			return -EBUSY; /* caller exceeded depth */
 		if (io->op == IO_READ)
-			io_uring_prep_read(sqe, io->fd, io->buf, io->len, io->off);
+			io_uring_prep_read(sqe, io->fd, buf, io->len - io->xfer, io->off + io->xfer);
 		else
-			io_uring_prep_write(sqe, io->fd, io->buf, io->len, io->off);
+			io_uring_prep_write(sqe, io->fd, buf, io->len - io->xfer, io->off + io->xfer);
 		io_uring_sqe_set_data(sqe, io);
 	}
 	return 0;
+}
+
+/*
+ * A completion of res bytes (or -errno) for io: true when io is finished (io->res set), false
+ * when a short transfer was queued again for its remainder (as psync's loop and fio do).  A
+ * read that returns 0 met the end of the file: the bytes before it are the result; a write
+ * that returns 0 cannot make progress: -EIO.
+ */
+static bool complete(struct uring_priv *p, struct io_u *io, int res)
+{
+	if (res > 0 && io->xfer + (uint32_t)res < io->len) {
+		io->xfer += (uint32_t)res;
+		if (!queue_sqes(p, &io, 1))
+			return false;
+		io->res = -EIO; /* no SQE: cannot happen within the depth; fail loudly */
+		return true;
+	}
+	if (res < 0)
+		io->res = res;
+	else if (res == 0)
+		io->res = io->op == IO_READ ? (int)io->xfer : -EIO;
+	else
+		io->res = (int)(io->xfer + (uint32_t)res);
+	return true;
 }
 
 /* Hand the queued SQEs to the kernel; with wait, also wait for that many completions in the
@@ -100,7 +126,7 @@ static int uring_reap(struct io_ctx *ctx, struct io_u **out, unsigned int min, u
 {
 	struct uring_priv *p = ctx->priv;
 	struct io_uring_cqe *cqes[64];
-	unsigned int k = 0;
+	unsigned int k = 0, again = 0;
 
 	while (k < max) {
 		unsigned int got, want = MIN(max - k, (unsigned int)ARRAY_SIZE(cqes));
@@ -113,6 +139,12 @@ static int uring_reap(struct io_ctx *ctx, struct io_u **out, unsigned int min, u
 
 			if (k >= min)
 				break;
+			if (again) { /* continued transfers first reach the kernel */
+				ret = flush_sqes(p, again, 0);
+				if (ret < 0)
+					return k ? (int)k : ret;
+				again = 0;
+			}
 			ret = io_uring_wait_cqe(&p->ring, &cqe);
 			if (ret == -EINTR || ret == -EAGAIN)
 				continue;
@@ -125,11 +157,20 @@ static int uring_reap(struct io_ctx *ctx, struct io_u **out, unsigned int min, u
 		for (unsigned int i = 0; i < got; i++) {
 			struct io_u *io = io_uring_cqe_get_data(cqes[i]);
 
+			if (!complete(p, io, cqes[i]->res)) {
+				again++;
+				continue;
+			}
 			io->end_ns = now;
-			io->res = cqes[i]->res;
 			out[k++] = io;
 		}
 		io_uring_cq_advance(&p->ring, got);
+	}
+	if (again) {
+		int ret = flush_sqes(p, again, 0);
+
+		if (ret < 0 && !k)
+			return ret;
 	}
 	return (int)k;
 }
