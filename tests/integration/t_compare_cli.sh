@@ -22,7 +22,8 @@ for s in '## Summary' '## Setup' '## Method' '## Results' '## Charts' '## Verdic
 	grep -qF -- "$s" "$out/report.md" || fail "report.md lacks: $s"
 done
 jqt "$out/compare.json" '.schema == "fslab-compare/1"'
-jqt "$out/compare.json" '.method.name == "repeats" and .method.test == "Welch'"'"'s t-test"'
+jqt "$out/compare.json" '.method.name == "repeats" and .method.test == "Welch'"'"'s t-test on per-run values" and .method.multiple_comparisons == "Holm-Bonferroni over labels x headline metrics" and .method.claims == 4'
+jqt "$out/compare.json" '.rows[] | select(.id == "trans_iops") | .cells[1].delta.corrected == true and .cells[1].delta.p_holm >= .cells[1].delta.p and .cells[1].delta.mde > 0'
 jqt "$out/compare.json" '[.groups[].label] == ["ext4", "xfs"]'
 jqt "$out/compare.json" '.rows[] | select(.id == "trans_iops") | .cells[1].delta.significant == "yes"'
 jqt "$out/compare.json" '.rows[] | select(.id == "log_write_lat_avg") | .cells[1].delta.significant == "no"'

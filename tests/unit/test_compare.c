@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "report.h"
-#include "sizing.h"
+#include "compare/compare.h"
+#include "compare/report.h"
+#include "compare/sizing.h"
 #include "util.h"
 
 /* Fixture paths relative to the tree top (tests/run.sh runs us there; FSLAB_TOP overrides). */

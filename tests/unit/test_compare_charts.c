@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "plot.h"
-#include "report.h"
+#include "compare/compare.h"
+#include "compare/plot.h"
+#include "compare/report.h"
 #include "util.h"
 
 static const char *const charts_two[] = {

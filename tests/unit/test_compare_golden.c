@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "report.h"
+#include "compare/compare.h"
+#include "compare/report.h"
 #include "util.h"
 
 enum what { W_TABLES_TEXT, W_TABLES_MD, W_CSV, W_ARTICLE_MD, W_SIZING_TEXT };

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "stats.h"
+#include "compare/stats.h"
 #include "util.h"
 
 #define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* sizing.c: achieved transactional IOPS -> Exchange mailboxes supported per message profile. */
-#include "sizing.h"
+#include "compare/sizing.h"
 
 #include <math.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* plot.c: comparison charts: data files, filled plots/NAME.gp templates, gnuplot for PNG + SVG. */
-#include "plot.h"
+#include "compare/plot.h"
 
 #include <errno.h>
 #include <limits.h>

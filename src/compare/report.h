@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "compare.h"
-#include "doc.h"
-#include "plot.h"
-#include "sizing.h"
+#include "compare/compare.h"
+#include "compare/doc.h"
+#include "compare/plot.h"
+#include "compare/sizing.h"
 
 #define COMPARE_SCHEMA "fslab-compare/1"
 

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 
 /* One chart drawn: charts/<name>.png and charts/<name>.svg under the output directory. */
 struct chart {

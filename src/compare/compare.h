@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "result.h"
-#include "stats.h"
+#include "compare/stats.h"
 
 /* Which way is better for a metric. */
 enum metric_dir {
@@ -196,6 +196,9 @@ const char *compare_result_fs(const struct fslab_result *r);
 const struct device_result *compare_device(const struct fslab_result *r, const char *role);
 /* Group index of the A/A check of group g, or -1. */
 int compare_aa_of(const struct compare *c, size_t g);
+/* The i-th metric of compare_metrics[], with the title of a per-class row filled in (built into
+ * tmp, which the result may point to). */
+const struct metric_def *compare_metric_at(size_t i, struct metric_def *tmp);
 /* Is a metric a text row? */
 bool compare_metric_is_text(const struct metric_def *m);
 

@@ -11,10 +11,10 @@
 #include <time.h>
 
 #include "cmds.h"
-#include "compare.h"
-#include "plot.h"
-#include "report.h"
-#include "sizing.h"
+#include "compare/compare.h"
+#include "compare/plot.h"
+#include "compare/report.h"
+#include "compare/sizing.h"
 #include "util.h"
 
 enum out_format { OUT_TEXT, OUT_MD, OUT_CSV, OUT_JSON };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* stats.c: Student t distribution, confidence intervals, Welch's t-test and batch means. */
-#include "stats.h"
+#include "compare/stats.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* doc.c: text, Markdown and HTML back ends of the report document model. */
-#include "doc.h"
+#include "compare/doc.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+/* export.c: the comparison as data: tables.csv, compare.json and sizing as CSV/JSON. */
+#include "compare/reportP.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+/* ---- CSV ---- */
+
+static void csv_field(FILE *f, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+static void csv_num(FILE *f, double v, bool last)
+{
+	if (isfinite(v))
+		fprintf(f, "%.10g", v);
+	fputc(last ? '\n' : ',', f);
+}
+
+void report_csv(FILE *f, const struct compare *c)
+{
+	fputs("metric_id,metric,label,runs,method,n,mean,sd,ci_low,ci_high,text,against,delta,"
+	      "delta_pct,significance,p,p_holm,delta_ci_half,mde,mde_pct\n", f);
+	for (size_t r = 0; r < c->nrows; r++) {
+		const struct cmp_row *row = &c->rows[r];
+
+		for (size_t g = 0; g < c->ngroups; g++) {
+			const struct cmp_cell *cell = &row->cells[g];
+			const struct cmp_delta *d = &row->deltas[g];
+			bool numeric = cell->kind != CELL_TEXT && cell->kind != CELL_NONE;
+			double h = isfinite(cell->s.half) ? cell->s.half : NAN;
+
+			csv_field(f, row->m->id, false);
+			csv_field(f, row->m->name, false);
+			csv_field(f, c->groups[g].label, false);
+			fprintf(f, "%zu,", c->groups[g].nruns);
+			csv_field(f, report_cell_method(cell->kind), false);
+			if (numeric) {
+				fprintf(f, "%zu,", cell->s.n);
+				csv_num(f, cell->s.mean, false);
+				csv_num(f, cell->s.sd, false);
+				csv_num(f, cell->s.mean - h, false);
+				csv_num(f, cell->s.mean + h, false);
+			} else {
+				fputs(",,,,,", f);
+			}
+			csv_field(f, cell->kind == CELL_TEXT ? cell->text : "", false);
+			csv_field(f, d->base >= 0 ? c->groups[d->base].label : "", false);
+			if (d->present) {
+				csv_num(f, d->abs, false);
+				csv_num(f, d->pct, false);
+				csv_field(f, report_sig_name(d->sig), false);
+				csv_num(f, d->p, false);
+				csv_num(f, d->p_holm, false);
+				csv_num(f, d->half, false);
+				csv_num(f, d->mde, false);
+				csv_num(f, d->mde_pct, true);
+			} else {
+				fputs(",,,,,,,\n", f);
+			}
+		}
+	}
+}
+
+/* ---- JSON ---- */
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *json_rows(const struct compare *c)
+{
+	json_t *rows = json_array();
+
+	for (size_t r = 0; r < c->nrows; r++) {
+		const struct cmp_row *row = &c->rows[r];
+		json_t *cells = json_array();
+
+		for (size_t g = 0; g < c->ngroups; g++) {
+			const struct cmp_cell *cell = &row->cells[g];
+			const struct cmp_delta *d = &row->deltas[g];
+			double h = cell->s.half;
+			json_t *o = json_pack("{s:s, s:s}", "label", c->groups[g].label,
+					      "method", report_cell_method(cell->kind));
+
+			if (cell->kind == CELL_TEXT) {
+				json_object_set_new(o, "text", json_string(cell->text));
+			} else if (cell->kind != CELL_NONE) {
+				json_object_set_new(o, "n", json_integer((json_int_t)cell->s.n));
+				json_object_set_new(o, "mean", jnum(cell->s.mean));
+				json_object_set_new(o, "sd", jnum(cell->s.sd));
+				json_object_set_new(o, "ci_low", jnum(cell->s.mean - h));
+				json_object_set_new(o, "ci_high", jnum(cell->s.mean + h));
+			}
+			if (d->present)
+				json_object_set_new(o, "delta", json_pack(
+					"{s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:b, s:o, s:o, s:o, s:s?}",
+					"against", c->groups[d->base].label, "abs", jnum(d->abs),
+					"pct", jnum(d->pct), "ci_half", jnum(d->half),
+					"significant", report_sig_name(d->sig), "p", jnum(d->p),
+					"p_holm", jnum(d->p_holm), "corrected", d->corrected,
+					"mde", jnum(d->mde), "mde_pct", jnum(d->mde_pct),
+					"better", d->sig == SIG_YES ? json_integer(d->better) : json_null(),
+					"not_tested_because", d->na_why));
+			json_array_append_new(cells, o);
+		}
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:i, s:b, s:o}", "id", row->m->id,
+						      "name", row->m->name, "direction",
+						      (int)row->m->dir, "hidden", row->m->hidden,
+						      "cells", cells));
+	}
+	return rows;
+}
+
+json_t *report_json(const struct compare *c, const struct report_opts *o)
+{
+	const struct batch_plan *bp = &c->groups[c->baseline].plan;
+	json_t *root, *groups = json_array(), *sweeps = json_array(), *sum = json_array();
+	json_t *charts = json_array(), *warn = json_array();
+	char *title = report_title(c, o);
+	size_t n;
+	char **sentences = report_summary(c, &n);
+	struct sizing_opts defaults;
+
+	sizing_opts_default(&defaults);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *x = &c->groups[g];
+		json_t *files = json_array();
+
+		for (size_t i = 0; i < x->nruns; i++)
+			json_array_append_new(files, json_string(c->files[x->runs[i]]));
+		json_array_append_new(groups, json_pack("{s:s, s:s, s:i, s:b, s:o, s:o, s:o, s:o}",
+			"label", x->label, "filesystem", x->fs, "threads", (int)x->threads,
+			"aborted", x->aborted, "files", files,
+			"against", x->base >= 0 ? json_string(c->groups[x->base].label) : json_null(),
+			"mismatch", x->mismatch ? json_string(x->mismatch) : json_null(),
+			"aa_check_of", x->aa_of >= 0 ? json_string(c->groups[x->aa_of].label)
+						     : json_null()));
+	}
+	for (size_t s = 0; s < c->nsweeps; s++) {
+		json_t *pts = json_array();
+
+		for (size_t k = 0; k < c->sweeps[s].n; k++) {
+			size_t g = c->sweeps[s].groups[k];
+
+			json_array_append_new(pts, json_pack("{s:s, s:i, s:o, s:o}", "label",
+				c->groups[g].label, "threads", (int)c->groups[g].threads,
+				"transactional_iops", jnum(compare_mean(c, "trans_iops", g)),
+				"efficiency_pct", jnum(c->sweeps[s].eff[k])));
+		}
+		json_array_append_new(sweeps, json_pack("{s:s, s:o}", "filesystem", c->sweeps[s].fs,
+							"points", pts));
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_array_append_new(sum, json_string(sentences[i]));
+		free(sentences[i]);
+	}
+	free(sentences);
+	for (size_t i = 0; o->charts && i < o->charts->n; i++)
+		json_array_append_new(charts, json_string(o->charts->charts[i].name));
+	for (size_t i = 0; i < c->nwarnings; i++)
+		json_array_append_new(warn, json_string(c->warnings[i]));
+	root = json_pack("{s:s, s:s, s:s, s:{s:s, s:f, s:f, s:f, s:s, s:s, s:i, s:b, s:i, s:i,"
+			 " s:i}, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "schema", COMPARE_SCHEMA, "title", title, "fslab_version", FSLAB_VERSION,
+			 "method", "name", c->method == CMP_REPEATS ? "repeats" : "within one run",
+			 "confidence", STATS_CONF, "alpha", STATS_ALPHA, "power", STATS_POWER,
+			 "test", c->method == CMP_REPEATS ? "Welch's t-test on per-run values" :
+			 "none (batch means give within-run intervals only)",
+			 "multiple_comparisons", "Holm-Bonferroni over labels x headline metrics",
+			 "claims", (int)c->nclaims, "aa_alarm", c->aa_alarm >= 0,
+			 "batches", (int)bp->k, "batch_seconds", (int)bp->len,
+			 "skipped_seconds", (int)bp->skip,
+			 "baseline", c->groups[c->baseline].label, "groups", groups,
+			 "warnings", warn, "rows", json_rows(c), "sweeps", sweeps, "summary", sum,
+			 "sizing", report_sizing_json(c, o->sizing ? o->sizing : &defaults),
+			 "charts", charts, "charts_skipped",
+			 o->charts && o->charts->skipped ? json_string(o->charts->skipped)
+							 : json_null());
+	free(title);
+	return root;
+}
+
+json_t *report_sizing_json(const struct compare *c, const struct sizing_opts *s)
+{
+	const struct cmp_row *iops = compare_row(c, "trans_iops");
+	json_t *labels = json_array(), *profiles = json_array();
+
+	for (size_t p = 0; p < s->nprofiles; p++)
+		json_array_append_new(profiles, json_pack("{s:I, s:f}", "messages_per_day",
+			(json_int_t)s->profiles[p], "iops_per_mailbox",
+			sizing_iops_per_mailbox(s, s->profiles[p])));
+	for (size_t g = 0; g < c->ngroups; g++) {
+		json_t *mb = json_array();
+
+		if (c->groups[g].aborted)
+			continue;
+		for (size_t p = 0; p < s->nprofiles; p++)
+			json_array_append_new(mb, json_integer((json_int_t)sizing_mailboxes(
+				s, s->profiles[p], iops->cells[g].s.mean)));
+		json_array_append_new(labels, json_pack("{s:s, s:o, s:o}", "label",
+			c->groups[g].label, "transactional_iops", jnum(iops->cells[g].s.mean),
+			"mailboxes", mb));
+	}
+	return json_pack("{s:f, s:f, s:s, s:o, s:o}", "iops_per_message", s->iops_per_message,
+			 "overhead_pct", s->overhead_pct, "source",
+			 s->iops_per_message == SIZING_IOPS_PER_MESSAGE ? SIZING_SOURCE
+									: "--iops-per-message",
+			 "profiles", profiles, "labels", labels);
+}
+
+void report_sizing_csv(FILE *f, const struct compare *c, const struct sizing_opts *s)
+{
+	const struct cmp_row *iops = compare_row(c, "trans_iops");
+
+	fputs("label,transactional_iops,messages_per_day,iops_per_message,overhead_pct,"
+	      "iops_per_mailbox,mailboxes\n", f);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		if (c->groups[g].aborted)
+			continue;
+		for (size_t p = 0; p < s->nprofiles; p++) {
+			csv_field(f, c->groups[g].label, false);
+			fprintf(f, "%.10g,%llu,%g,%g,%.10g,%llu\n", iops->cells[g].s.mean,
+				(unsigned long long)s->profiles[p], s->iops_per_message,
+				s->overhead_pct, sizing_iops_per_mailbox(s, s->profiles[p]),
+				(unsigned long long)sizing_mailboxes(s, s->profiles[p],
+								     iops->cells[g].s.mean));
+		}
+	}
+}

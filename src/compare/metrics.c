@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+/* metrics.c: the rows of a comparison (Jetstress's terms) and what one result file says for
+ * each: its value, its per-second series for batch means, its filesystem and devices. */
+#include "compare/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define ROW(id, name, what, kind, cls, role, dir, prec) \
+	{ id, name, what, kind, cls, role, dir, prec, false }
+#define HIDDEN(id, name, kind, cls, dir, prec) \
+	{ id, name, name, kind, cls, NULL, dir, prec, true }
+#define CLASS_ROWS(kind, prefix, suffix, dir, prec) \
+	ROW(prefix "db_read" suffix, NULL, NULL, kind, CLS_DB_READ, NULL, dir, prec), \
+	ROW(prefix "db_write" suffix, NULL, NULL, kind, CLS_DB_WRITE, NULL, dir, prec), \
+	ROW(prefix "log_write" suffix, NULL, NULL, kind, CLS_LOG_WRITE, NULL, dir, prec), \
+	ROW(prefix "bdm_read" suffix, NULL, NULL, kind, CLS_BDM_READ, NULL, dir, prec)
+
+/*
+ * The rows, in the order of the issue (Jetstress's report order).  Rows with a NULL name are
+ * per-class percentile rows whose titles are built from class_titles[] below.
+ */
+const struct metric_def compare_metrics[] = {
+	ROW("runs", "Runs", NULL, MK_RUNS, -1, NULL, DIR_NEUTRAL, 0),
+	ROW("threads", "Threads", NULL, MK_THREADS, -1, NULL, DIR_NEUTRAL, 0),
+	ROW("mismatch", "WARNING: differs from the reference", NULL, MK_MISMATCH, -1, NULL,
+	    DIR_NEUTRAL, 0),
+	ROW("trans_iops", "Achieved transactional IOPS", "transactional IOPS", MK_TRANS_IOPS, -1,
+	    NULL, DIR_HIGHER, 0),
+	ROW("db_read_iops", "I/O database reads/s", "database reads/s", MK_IOPS, CLS_DB_READ, NULL,
+	    DIR_HIGHER, 0),
+	ROW("db_write_iops", "I/O database writes/s", "database writes/s", MK_IOPS, CLS_DB_WRITE,
+	    NULL, DIR_HIGHER, 0),
+	ROW("db_read_lat_avg", "I/O database reads average latency (ms)", "database read latency",
+	    MK_LAT_MEAN, CLS_DB_READ, NULL, DIR_LOWER, 3),
+	ROW("db_write_lat_avg", "I/O database writes average latency (ms)",
+	    "database write latency", MK_LAT_MEAN, CLS_DB_WRITE, NULL, DIR_LOWER, 3),
+	ROW("log_write_iops", "I/O log writes/s", "log writes/s", MK_IOPS, CLS_LOG_WRITE, NULL,
+	    DIR_HIGHER, 0),
+	ROW("log_write_lat_avg", "I/O log writes average latency (ms)", "log write latency",
+	    MK_LAT_MEAN, CLS_LOG_WRITE, NULL, DIR_LOWER, 3),
+	ROW("log_write_avg_bytes", "I/O log writes average bytes", "log write size", MK_AVG_BYTES,
+	    CLS_LOG_WRITE, NULL, DIR_NEUTRAL, 0),
+	ROW("bdm_read_iops", "BDM reads/s", "BDM reads/s", MK_IOPS, CLS_BDM_READ, NULL, DIR_HIGHER,
+	    1),
+	ROW("bdm_read_mbps", "BDM throughput (MB/s)", "BDM throughput", MK_MBPS, CLS_BDM_READ, NULL,
+	    DIR_HIGHER, 2),
+	ROW("total_mbps", "Total throughput (MB/s)", "total throughput", MK_TOTAL_MBPS, -1, NULL,
+	    DIR_HIGHER, 1),
+	CLASS_ROWS(MK_LAT_P99, "", "_lat_p99", DIR_LOWER, 3),
+	CLASS_ROWS(MK_LAT_P999, "", "_lat_p99_9", DIR_LOWER, 3),
+	CLASS_ROWS(MK_LAT_MAX, "", "_lat_max", DIR_LOWER, 3),
+	ROW("db_wa", "Write amplification, database volume", "database volume write amplification",
+	    MK_WA, -1, "db", DIR_LOWER, 2),
+	ROW("log_wa", "Write amplification, log volume", "log volume write amplification", MK_WA,
+	    -1, "log", DIR_LOWER, 2),
+	ROW("cache_reads", "Cache-served reads (database volume)", NULL, MK_CACHE, -1, "db",
+	    DIR_NEUTRAL, 0),
+	ROW("cpu", "Host CPU (%)", "host CPU", MK_CPU, -1, NULL, DIR_LOWER, 1),
+	ROW("verdict", "Verdict", NULL, MK_VERDICT, -1, NULL, DIR_NEUTRAL, 0),
+	/* for the charts */
+	HIDDEN("db_read_mbps", "database read throughput (MB/s)", MK_MBPS, CLS_DB_READ, DIR_HIGHER,
+	       2),
+	HIDDEN("db_write_mbps", "database write throughput (MB/s)", MK_MBPS, CLS_DB_WRITE,
+	       DIR_HIGHER, 2),
+	HIDDEN("log_write_mbps", "log write throughput (MB/s)", MK_MBPS, CLS_LOG_WRITE, DIR_HIGHER,
+	       2),
+	HIDDEN("bdm_read_lat_avg", "BDM read average latency (ms)", MK_LAT_MEAN, CLS_BDM_READ,
+	       DIR_LOWER, 3),
+};
+const size_t compare_nmetrics = ARRAY_SIZE(compare_metrics);
+
+const char *const compare_headline[COMPARE_NHEADLINE] = {
+	"trans_iops", "db_read_lat_avg", "log_write_lat_avg", "total_mbps",
+};
+
+bool compare_is_headline(const char *id)
+{
+	for (size_t i = 0; i < COMPARE_NHEADLINE; i++)
+		if (!strcmp(compare_headline[i], id))
+			return true;
+	return false;
+}
+
+/* Titles of the generated per-class rows (p99, p99.9, max) and their sentence nouns. */
+static const char *const class_titles[CLS_NR] = {
+	"database reads", "database writes", "log writes", "BDM reads",
+};
+
+static const char *kind_title(enum metric_kind k)
+{
+	switch (k) {
+	case MK_LAT_P99: return "p99 latency";
+	case MK_LAT_P999: return "p99.9 latency";
+	default: return "Maximum latency";
+	}
+}
+
+/* Row titles of the per-class rows are built once, on first use. */
+static char *class_row_names[ARRAY_SIZE(compare_metrics)];
+
+const struct metric_def *compare_metric_at(size_t i, struct metric_def *tmp)
+{
+	const struct metric_def *m = &compare_metrics[i];
+
+	if (m->name)
+		return m;
+	if (!class_row_names[i])
+		class_row_names[i] = xasprintf("%s, %s (ms)", kind_title(m->kind),
+					       class_titles[m->cls]);
+	*tmp = *m;
+	tmp->name = class_row_names[i];
+	tmp->what = class_row_names[i];
+	return tmp;
+}
+
+bool compare_metric_is_text(const struct metric_def *m)
+{
+	switch (m->kind) {
+	case MK_RUNS:
+	case MK_THREADS:
+	case MK_MISMATCH:
+	case MK_CACHE:
+	case MK_VERDICT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+
+/* ---- facts of one result ---- */
+
+const char *compare_result_fs(const struct fslab_result *r)
+{
+	json_t *vols = json_object_get(r->environment, "volumes"), *v, *prep;
+	size_t i;
+
+	json_array_foreach(vols, i, v) {
+		const char *role = json_string_value(json_object_get(v, "role"));
+		const char *fs = json_string_value(json_object_get(v, "fstype"));
+
+		if (role && fs && !strcmp(role, "db"))
+			return fs;
+	}
+	prep = json_object_get(r->environment, "prep");
+	if (json_is_string(json_object_get(prep, "fs")))
+		return json_string_value(json_object_get(prep, "fs"));
+	return r->label;
+}
+
+const struct device_result *compare_device(const struct fslab_result *r, const char *role)
+{
+	for (size_t i = 0; i < r->ndevices; i++)
+		if (r->devices[i].role && !strcmp(r->devices[i].role, role))
+			return &r->devices[i];
+	for (size_t i = 0; i < r->ndevices; i++)
+		if (r->devices[i].role && !strcmp(r->devices[i].role, "db+log"))
+			return &r->devices[i];
+	return NULL;
+}
+
+/* Milliseconds from microseconds, NAN for a class that did no I/O. */
+static double lat_ms(const struct class_result *cl, double us)
+{
+	return cl->ops ? us / 1e3 : NAN;
+}
+
+double compare_run_value(const struct fslab_result *r, const struct metric_def *m)
+{
+	const struct class_result *cl = m->cls >= 0 ? &r->classes[m->cls] : NULL;
+	const struct device_result *d;
+	double sum = 0;
+
+	switch (m->kind) {
+	case MK_TRANS_IOPS:
+		return r->transactional_iops;
+	case MK_IOPS:
+		return cl->iops;
+	case MK_MBPS:
+		return cl->mbps;
+	case MK_TOTAL_MBPS:
+		for (int i = 0; i < CLS_NR; i++)
+			sum += r->classes[i].mbps;
+		return sum;
+	case MK_LAT_MEAN:
+		return lat_ms(cl, cl->lat_us.mean);
+	case MK_AVG_BYTES:
+		return cl->ops ? cl->avg_bytes : NAN;
+	case MK_LAT_P99:
+		return lat_ms(cl, cl->lat_us.p99);
+	case MK_LAT_P999:
+		return lat_ms(cl, cl->lat_us.p99_9);
+	case MK_LAT_MAX:
+		return lat_ms(cl, cl->lat_us.max);
+	case MK_WA:
+		d = compare_device(r, m->role);
+		return d && d->write_amplification > 0 ? d->write_amplification : NAN;
+	case MK_CPU:
+		return r->host.cpu_pct_avg;
+	default:
+		return NAN;
+	}
+}
+
+double compare_limit(const struct compare *c, const char *check, double dflt)
+{
+	for (size_t i = 0; i < c->nresults; i++) {
+		const struct verdict *v = &c->results[i].verdict;
+
+		for (size_t k = 0; k < v->nchecks; k++)
+			if (!strcmp(v->checks[k].name, check) && v->checks[k].limit > 0)
+				return v->checks[k].limit;
+	}
+	return dflt;
+}
+
+/* ---- timeline series for batch means ---- */
+
+static int tl_col(const struct timeline *t, const char *cls, const char *what)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s_%s", cls, what);
+	return timeline_col(t, name);
+}
+
+int compare_timeline_series(const struct timeline *t, const struct metric_def *m, double *num,
+			    double *den)
+{
+	int cols[CLS_NR][2], ncols = 0;
+	double scale = 1;
+	bool weighted = false;
+
+	switch (m->kind) {
+	case MK_TRANS_IOPS:
+		cols[0][0] = tl_col(t, io_class_names[CLS_DB_READ], "ops");
+		cols[1][0] = tl_col(t, io_class_names[CLS_DB_WRITE], "ops");
+		ncols = 2;
+		break;
+	case MK_IOPS:
+		cols[0][0] = tl_col(t, io_class_names[m->cls], "ops");
+		ncols = 1;
+		break;
+	case MK_MBPS:
+		cols[0][0] = tl_col(t, io_class_names[m->cls], "bytes");
+		ncols = 1;
+		scale = 1e-6;
+		break;
+	case MK_TOTAL_MBPS:
+		for (int i = 0; i < CLS_NR; i++)
+			cols[i][0] = tl_col(t, io_class_names[i], "bytes");
+		ncols = CLS_NR;
+		scale = 1e-6;
+		break;
+	case MK_LAT_MEAN: /* sum(ops * mean) / sum(ops), in ms */
+		cols[0][0] = tl_col(t, io_class_names[m->cls], "lat_mean_us");
+		cols[0][1] = tl_col(t, io_class_names[m->cls], "ops");
+		ncols = 1;
+		scale = 1e-3;
+		weighted = true;
+		break;
+	case MK_AVG_BYTES: /* sum(bytes) / sum(ops) */
+		cols[0][0] = tl_col(t, io_class_names[m->cls], "bytes");
+		cols[0][1] = tl_col(t, io_class_names[m->cls], "ops");
+		ncols = 1;
+		weighted = true;
+		break;
+	case MK_CPU:
+		cols[0][0] = timeline_col(t, "cpu_pct");
+		ncols = 1;
+		break;
+	default:
+		return -ENOENT;
+	}
+	for (int i = 0; i < ncols; i++)
+		if (cols[i][0] < 0 || (weighted && cols[i][1] < 0))
+			return -ENOENT;
+	for (size_t r = 0; r < t->nrows; r++) {
+		const double *row = t->data + r * t->ncols;
+		double w = weighted ? row[cols[0][1]] : 1;
+
+		num[r] = 0;
+		den[r] = isfinite(w) ? w : 0;
+		if (den[r] <= 0)
+			continue;
+		for (int i = 0; i < ncols; i++) {
+			double v = row[cols[i][0]];
+
+			if (isfinite(v))
+				num[r] += scale * (m->kind == MK_LAT_MEAN ? v * w : v);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Batch means of a metric pooled over a group's runs into out (room for nruns * STATS_BATCHES).
+ * Returns the number of batch values, or -ENOENT when any run has no usable timeline.
+ */

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: MIT
+/* report.c: the comparison as documents: the results tables, the statistics
+ * paragraph, the Markdown/HTML article with its verdicts and sizing sections. */
+#include "compare/reportP.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+/* ---- pieces shared by the tables and the article ---- */
+
+char *report_title(const struct compare *c, const struct report_opts *o)
+{
+	char *t;
+
+	if (o && o->title)
+		return xstrdup(o->title);
+	t = xstrdup("fslab comparison:");
+	for (size_t g = 0; g < c->ngroups; g++) {
+		char *tmp = xasprintf("%s%s%s", t, g ? " vs " : " ", c->groups[g].label);
+
+		free(t);
+		t = tmp;
+	}
+	return t;
+}
+
+size_t report_max_runs(const struct compare *c, size_t *min)
+{
+	size_t mx = 0;
+
+	*min = SIZE_MAX;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		/* aborted runs do not count, unless there is nothing else (the baseline is one) */
+		if (c->groups[g].aborted && !c->groups[c->baseline].aborted)
+			continue;
+		mx = MAX(mx, c->groups[g].nruns);
+		*min = MIN(*min, c->groups[g].nruns);
+	}
+	return mx;
+}
+
+/* The statistics method in one paragraph. */
+void report_method_para(struct doc *d, const struct compare *c)
+{
+	const struct batch_plan *bp = &c->groups[c->baseline].plan;
+	size_t mn, mx = report_max_runs(c, &mn);
+	char runs[64], batches[160];
+
+	if (c->method == CMP_REPEATS) {
+		if (mn == mx)
+			snprintf(runs, sizeof(runs), "%zu", mx);
+		else
+			snprintf(runs, sizeof(runs), "%zu to %zu", mn, mx);
+		doc_para(d, "Statistics: each label was run %s times, each run on a freshly "
+			 "formatted and initialised volume, and each run is one sample: a cell is the "
+			 "mean of the runs ± the half width of its 95 %% confidence interval (Student "
+			 "t). A difference is tested with Welch's t-test on the per-run values, so it "
+			 "is judged against the spread between independent runs, not the noise inside "
+			 "one. The claims of the summary (%zu tests: labels x the headline metrics "
+			 "transactional IOPS, database read latency, log write latency and total "
+			 "throughput) are corrected for multiple comparisons with Holm-Bonferroni: a "
+			 "difference is significant only when its Holm-adjusted p < %g. Other rows are "
+			 "tested one by one (uncorrected, shown as such): read them as exploration, "
+			 "not as claims. For every tested difference the table gives the minimum "
+			 "detectable difference (MDE): the smallest difference these runs could detect "
+			 "(95 %% confidence, %.0f %% power, from the observed spread); a \"no "
+			 "significant difference\" means no difference above that size, not "
+			 "equality.", runs, c->nclaims, STATS_ALPHA, STATS_POWER * 100);
+		return;
+	}
+	if (c->plans_differ || !bp->k)
+		snprintf(batches, sizeof(batches), "%d batches of equal length per run (the runs "
+			 "differ in length, so the batch lengths differ)", STATS_BATCHES);
+	else if (bp->skip)
+		snprintf(batches, sizeof(batches), "%zu batches of %zu s per run, the first %zu s "
+			 "left out", bp->k, bp->len, bp->skip);
+	else
+		snprintf(batches, sizeof(batches), "%zu batches of %zu s per run", bp->k, bp->len);
+	doc_para(d, "Statistics: at least one label has a single run, so nothing here is a claim. "
+		 "Each cell is the run's value ± the half width of a 95 %% interval from batch "
+		 "means over its per-second timeline (%s%s): that interval measures the noise "
+		 "within one run only. The run-to-run spread of a shared machine is usually larger "
+		 "(10-30 %% on this lab's loop devices), so a difference between single runs is "
+		 "shown with its within-run interval and is not tested. A claim needs independent "
+		 "repeats: run every label at least 2 times, 3 or more recommended ([lab] repeats "
+		 "= 3, or several fslab run results per label), interleaved. Rows without per-second data (percentiles, maxima, write "
+		 "amplification) show n/a.", batches,
+		 mx > 1 ? "; labels with several runs pool the batches of all their runs" : "");
+}
+
+static void warnings(struct doc *d, const struct compare *c)
+{
+	if (c->aa_alarm >= 0)
+		doc_item(d, "WARNING: the A/A check failed: %s and %s are the same setup, yet they "
+			 "differ significantly; this machine is too noisy for the claims below (see "
+			 "the Summary).", c->groups[c->aa_alarm].label,
+			 c->groups[c->groups[c->aa_alarm].aa_of].label);
+	for (size_t i = 0; i < c->nwarnings; i++)
+		doc_item(d, "WARNING (--allow-mismatch): %s", c->warnings[i]);
+	for (size_t g = 0; g < c->ngroups; g++)
+		if (c->groups[g].aborted)
+			doc_item(d, "ABORTED: %s is an aborted run (%s), shown for reference only: it "
+				 "is not pooled with complete runs and no difference is tested for it.",
+				 c->groups[g].label,
+				 c->results[c->groups[g].runs[0]].abort_reason ?
+				 c->results[c->groups[g].runs[0]].abort_reason : "no reason recorded");
+}
+
+static struct doc_table *results_table(const struct compare *c)
+{
+	size_t ncols = 1 + c->ngroups, col;
+	struct doc_table *t;
+
+	for (size_t g = 0; g < c->ngroups; g++)
+		ncols += c->groups[g].base >= 0 ? 2 : 0;
+	t = doc_table_new(ncols, true);
+	doc_table_set(t, 0, 0, "Metric");
+	for (size_t g = 0; g < c->ngroups; g++)
+		doc_table_set(t, 0, 1 + g, "%s", c->groups[g].label);
+	col = 1 + c->ngroups;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		if (c->groups[g].base < 0)
+			continue;
+		doc_table_set(t, 0, col++, "%s vs %s", c->groups[g].label,
+			      c->groups[c->groups[g].base].label);
+		doc_table_set(t, 0, col++, c->method == CMP_REPEATS ? "significance" : "test");
+	}
+	for (size_t r = 0; r < c->nrows; r++) {
+		const struct cmp_row *row = &c->rows[r];
+		size_t tr;
+
+		if (row->m->hidden)
+			continue;
+		tr = doc_table_row(t);
+		doc_table_set(t, tr, 0, "%s", row->m->name);
+		for (size_t g = 0; g < c->ngroups; g++) {
+			char *s = report_cell_text(row, g);
+
+			doc_table_set(t, tr, 1 + g, "%s", s);
+			free(s);
+		}
+		col = 1 + c->ngroups;
+		for (size_t g = 0; g < c->ngroups; g++) {
+			char *a, *b;
+
+			if (c->groups[g].base < 0)
+				continue;
+			a = report_delta_text(row, g);
+			b = report_sig_text(row, g);
+			doc_table_set(t, tr, col, "%s", a);
+			doc_table_set(t, tr, col + 1, "%s", b);
+			if (row->deltas[g].sig == SIG_YES) {
+				doc_table_strong(t, tr, col);
+				doc_table_strong(t, tr, col + 1);
+			}
+			col += 2;
+			free(a);
+			free(b);
+		}
+	}
+	return t;
+}
+
+static struct doc_table *sweep_table(const struct compare *c)
+{
+	struct doc_table *t = doc_table_new(8, true);
+	static const char *const head[] = {
+		"Filesystem", "Threads", "Label", "Transactional IOPS", "IOPS per thread",
+		"Scaling vs linear", "DB read avg (ms)", "Log write avg (ms)",
+	};
+	const struct cmp_row *iops = compare_row(c, "trans_iops");
+
+	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
+		doc_table_set(t, 0, i, "%s", head[i]);
+	for (size_t s = 0; s < c->nsweeps; s++) {
+		const struct cmp_sweep *sw = &c->sweeps[s];
+
+		for (size_t k = 0; k < sw->n; k++) {
+			size_t g = sw->groups[k], r = doc_table_row(t);
+			char *cell = report_cell_text(iops, g);
+
+			doc_table_set(t, r, 0, "%s", sw->fs);
+			doc_table_set(t, r, 1, "%u", c->groups[g].threads);
+			doc_table_set(t, r, 2, "%s", c->groups[g].label);
+			doc_table_set(t, r, 3, "%s", cell);
+			doc_table_set(t, r, 4, "%.0f", iops->cells[g].s.mean / c->groups[g].threads);
+			doc_table_set(t, r, 5, "%.0f %%", sw->eff[k]);
+			doc_table_set(t, r, 6, "%.3f", compare_mean(c, "db_read_lat_avg", g));
+			doc_table_set(t, r, 7, "%.3f", compare_mean(c, "log_write_lat_avg", g));
+			free(cell);
+		}
+	}
+	return t;
+}
+
+static void summary(struct doc *d, const struct compare *c)
+{
+	size_t n;
+	char **v = report_summary(c, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		doc_item(d, "%s", v[i]);
+		free(v[i]);
+	}
+	free(v);
+}
+
+/* The results: method (or a pointer to it), warnings, table, sweep table. */
+static void results(struct doc *d, const struct compare *c, int level, bool with_method)
+{
+	struct doc_table *t;
+
+	if (with_method)
+		report_method_para(d, c);
+	else
+		doc_para(d, "Cells: mean ± half width of the 95 %% confidence interval (see Method); "
+			 "differences that pass Welch's t-test on independent repeats (Holm-corrected "
+			 "for the headline metrics) are in bold, all others are not differences.");
+	warnings(d, c);
+	t = results_table(c);
+	doc_table(d, t);
+	doc_table_free(t);
+	if (c->nsweeps) {
+		doc_heading(d, level, "Thread scaling");
+		doc_para(d, "Scaling against linear: IOPS at n threads / (IOPS at the first thread "
+			 "count x n / first thread count).");
+		t = sweep_table(c);
+		doc_table(d, t);
+		doc_table_free(t);
+	}
+}
+
+void report_tables(FILE *f, enum doc_format fmt, const struct compare *c,
+		   const struct report_opts *o)
+{
+	char *title = report_title(c, o);
+	struct doc d;
+
+	doc_begin(&d, fmt, f, title);
+	results(&d, c, 2, true);
+	doc_heading(&d, 2, "Summary");
+	summary(&d, c);
+	doc_end(&d);
+	free(title);
+}
+
+static void verdicts(struct doc *d, const struct compare *c)
+{
+	for (size_t g = 0; g < c->ngroups; g++) {
+		for (size_t i = 0; i < c->groups[g].nruns; i++) {
+			size_t ri = c->groups[g].runs[i];
+			const struct verdict *v = &c->results[ri].verdict;
+			char *fails = NULL;
+
+			if (!v->present) {
+				doc_item(d, "%s (%s): no verdict%s", c->groups[g].label, c->files[ri],
+					 c->results[ri].aborted ? " (aborted)" : "");
+				continue;
+			}
+			for (size_t k = 0; k < v->nchecks; k++) {
+				const struct verdict_check *ck = &v->checks[k];
+				char *tmp;
+
+				if (ck->pass)
+					continue;
+				tmp = xasprintf("%s%s%s %g %s > limit %g %s (%s%s%s)", fails ? fails : "",
+						fails ? "; " : "", ck->name, ck->value, ck->unit,
+						ck->limit, ck->unit, ck->scope, ck->note ? ", " : "",
+						ck->note ? ck->note : "");
+				free(fails);
+				fails = tmp;
+			}
+			if (v->pass)
+				doc_item(d, "%s (%s): PASS, %zu checks", c->groups[g].label, c->files[ri],
+					 v->nchecks);
+			else
+				doc_item(d, "%s (%s): FAIL: %s", c->groups[g].label, c->files[ri],
+					 fails ? fails : "no failing check recorded");
+			free(fails);
+		}
+	}
+}
+
+/* ---- sizing ---- */
+
+static struct doc_table *sizing_table(const struct compare *c, const struct sizing_opts *s)
+{
+	const struct cmp_row *iops = compare_row(c, "trans_iops");
+	size_t ncols = 2, col;
+	struct doc_table *t;
+
+	for (size_t g = 0; g < c->ngroups; g++)
+		ncols += !c->groups[g].aborted;
+	t = doc_table_new(ncols, true);
+	doc_table_set(t, 0, 0, "Messages/day per mailbox");
+	doc_table_set(t, 0, 1, "IOPS per mailbox");
+	col = 2;
+	for (size_t g = 0; g < c->ngroups; g++)
+		if (!c->groups[g].aborted)
+			doc_table_set(t, 0, col++, "Mailboxes, %s (%.0f IOPS)", c->groups[g].label,
+				      iops->cells[g].s.mean);
+	for (size_t p = 0; p < s->nprofiles; p++) {
+		size_t r = doc_table_row(t);
+
+		doc_table_set(t, r, 0, "%llu", (unsigned long long)s->profiles[p]);
+		doc_table_set(t, r, 1, "%.4f", sizing_iops_per_mailbox(s, s->profiles[p]));
+		col = 2;
+		for (size_t g = 0; g < c->ngroups; g++)
+			if (!c->groups[g].aborted)
+				doc_table_set(t, r, col++, "%llu", (unsigned long long)
+					      sizing_mailboxes(s, s->profiles[p], iops->cells[g].s.mean));
+	}
+	return t;
+}
+
+static void sizing_body(struct doc *d, const struct compare *c, const struct sizing_opts *s)
+{
+	struct doc_table *t = sizing_table(c, s);
+
+	doc_para(d, "Mailboxes supported = achieved transactional IOPS / (messages per day x %g "
+		 "IOPS per message/day per mailbox x (1 + %g %% overhead)). Factor source: %s. A "
+		 "planning estimate for an Exchange mailbox server's database volume, not a "
+		 "measurement; use the lower end of the confidence interval for head room.",
+		 s->iops_per_message, s->overhead_pct,
+		 s->iops_per_message == SIZING_IOPS_PER_MESSAGE ? SIZING_SOURCE :
+		 "set with --iops-per-message (the Exchange 2013 default is 0.00067)");
+	doc_table(d, t);
+	doc_table_free(t);
+}
+
+void report_sizing(FILE *f, enum doc_format fmt, const struct compare *c,
+		   const struct sizing_opts *s)
+{
+	struct doc d;
+
+	doc_begin(&d, fmt, f, "fslab sizing: Exchange mailboxes from achieved transactional IOPS");
+	sizing_body(&d, c, s);
+	doc_end(&d);
+}
+
+/* ---- the article ---- */
+
+void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
+		    const struct report_opts *o)
+{
+	char *title = report_title(c, o);
+	struct sizing_opts defaults;
+	struct doc d;
+
+	sizing_opts_default(&defaults);
+	doc_begin(&d, fmt, f, title);
+	d.svg_root = o->out_dir;
+	if (o->generated >= 0) {
+		time_t t = (time_t)o->generated;
+		struct tm tm;
+		char when[32];
+
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+		doc_para(&d, "Generated by fslab %s on %s from %zu result files.", FSLAB_VERSION, when,
+			 c->nresults);
+	}
+	doc_heading(&d, 2, "Summary");
+	summary(&d, c);
+	doc_heading(&d, 2, "Setup");
+	report_setup(&d, c);
+	doc_heading(&d, 2, "Method");
+	report_method(&d, c, o);
+	doc_heading(&d, 2, "Results");
+	results(&d, c, 3, false);
+	doc_heading(&d, 2, "Charts");
+	if (o->charts && o->charts->skipped)
+		doc_para(&d, "%s.", o->charts->skipped);
+	else if (!o->charts || !o->charts->n)
+		doc_para(&d, "No charts (--no-charts).");
+	for (size_t i = 0; o->charts && i < o->charts->n; i++) {
+		char *png = xasprintf("charts/%s.png", o->charts->charts[i].name);
+		char *svg = xasprintf("charts/%s.svg", o->charts->charts[i].name);
+
+		doc_chart(&d, o->charts->charts[i].title, png, svg);
+		free(png);
+		free(svg);
+	}
+	doc_heading(&d, 2, "Verdicts");
+	verdicts(&d, c);
+	doc_heading(&d, 2, "Sizing");
+	sizing_body(&d, c, o->sizing ? o->sizing : &defaults);
+	doc_heading(&d, 2, "Input files");
+	for (size_t g = 0; g < c->ngroups; g++)
+		for (size_t i = 0; i < c->groups[g].nruns; i++)
+			doc_item(&d, "%s: %s", c->groups[g].label, c->files[c->groups[g].runs[i]]);
+	doc_end(&d);
+	free(title);
+}

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+/* words.c: the words and numbers of a comparison: cells, deltas, p-values and
+ * minimum detectable differences as text, and the generated summary sentences. */
+#include "compare/reportP.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util.h"
+
+/* The key metrics of the generated sentences, the lead one first: the headline claims. */
+#define key_metrics compare_headline
+#define NKEY COMPARE_NHEADLINE
+
+/* ---- number formatting ---- */
+
+static char *num(double v, int prec)
+{
+	return isfinite(v) ? xasprintf("%.*f", prec, v) : xstrdup("-");
+}
+
+/* "p = 0.003", "p < 0.001" */
+static const char *p_text(char *buf, size_t len, double p)
+{
+	if (p < 0.001)
+		snprintf(buf, len, "p < 0.001");
+	else
+		snprintf(buf, len, "p = %.3f", p);
+	return buf;
+}
+
+/* Size of a percentage for prose: "12" or "4.5". */
+static const char *pct_text(char *buf, size_t len, double pct)
+{
+	pct = fabs(pct);
+	snprintf(buf, len, pct >= 9.95 ? "%.0f" : "%.1f", pct);
+	return buf;
+}
+
+char *report_cell_text(const struct cmp_row *row, size_t g)
+{
+	const struct cmp_cell *cell = &row->cells[g];
+	int prec = row->m->prec;
+
+	switch (cell->kind) {
+	case CELL_TEXT:
+		return xstrdup(cell->text);
+	case CELL_NONE:
+		return xstrdup("-");
+	case CELL_REPEATS:
+	case CELL_BATCH:
+		if (isfinite(cell->s.half))
+			return xasprintf("%.*f ± %.*f", prec, cell->s.mean, prec, cell->s.half);
+		/* fall through */
+	default:
+		return num(cell->s.mean, prec);
+	}
+}
+
+char *report_delta_text(const struct cmp_row *row, size_t g)
+{
+	const struct cmp_delta *d = &row->deltas[g];
+	int prec = row->m->prec;
+
+	if (!d->present)
+		return xstrdup(compare_metric_is_text(row->m) ? "" : "-");
+	if (!isfinite(d->pct))
+		return xasprintf("%+.*f", prec, d->abs);
+	if (isfinite(d->half) && d->sig != SIG_NA)
+		return xasprintf("%+.*f ± %.*f (%+.1f %%)", prec, d->abs, prec, d->half, d->pct);
+	return xasprintf("%+.*f (%+.1f %%)", prec, d->abs, d->pct);
+}
+
+/* "p = 0.004, Holm" or "p = 0.004, uncorrected": which p decided. */
+static const char *p_decided(char *buf, size_t len, const struct cmp_delta *d)
+{
+	char p[32];
+
+	if (d->corrected)
+		snprintf(buf, len, "Holm-adjusted %s", p_text(p, sizeof(p), d->p_holm));
+	else
+		snprintf(buf, len, "%s, uncorrected", p_text(p, sizeof(p), d->p));
+	return buf;
+}
+
+/* "differences below 8.2 % cannot be seen" for a tested delta, "" when unknown. */
+static const char *mde_text(char *buf, size_t len, const struct cmp_delta *d)
+{
+	char pc[16];
+
+	if (isfinite(d->mde_pct))
+		snprintf(buf, len, "differences below %s %% cannot be seen",
+			 pct_text(pc, sizeof(pc), d->mde_pct));
+	else
+		buf[0] = 0;
+	return buf;
+}
+
+/* The word for a significant difference: better/worse, or higher/lower for neutral metrics. */
+static const char *direction_word(const struct cmp_delta *d)
+{
+	if (d->better)
+		return d->better > 0 ? "better" : "worse";
+	return d->abs > 0 ? "higher" : "lower";
+}
+
+char *report_sig_text(const struct cmp_row *row, size_t g)
+{
+	const struct cmp_delta *d = &row->deltas[g];
+	char p[64], m[64], pc[16];
+
+	if (!d->present)
+		return xstrdup("");
+	switch (d->sig) {
+	case SIG_YES:
+		return xasprintf("%s (%s)", direction_word(d), p_decided(p, sizeof(p), d));
+	case SIG_NO:
+		if (isfinite(d->mde_pct))
+			snprintf(m, sizeof(m), "; MDE %s %%", pct_text(pc, sizeof(pc), d->mde_pct));
+		else
+			m[0] = 0;
+		return xasprintf("no significant difference (%s%s)", p_decided(p, sizeof(p), d), m);
+	case SIG_WITHIN:
+		return xstrdup("within one run: not tested");
+	default:
+		return xasprintf("n/a (%s)", d->na_why);
+	}
+}
+
+const char *report_cell_method(enum cell_kind k)
+{
+	switch (k) {
+	case CELL_TEXT: return "text";
+	case CELL_VALUE: return "single value";
+	case CELL_REPEATS: return "repeats";
+	case CELL_BATCH: return "batch means";
+	default: return "none";
+	}
+}
+
+const char *report_sig_name(enum cmp_sig s)
+{
+	switch (s) {
+	case SIG_YES: return "yes";
+	case SIG_NO: return "no";
+	case SIG_WITHIN: return "within one run";
+	default: return "n/a";
+	}
+}
+
+/* ---- generated sentences ---- */
+
+static void push(char ***v, size_t *n, char *s)
+{
+	*v = xrealloc(*v, (*n + 1) * sizeof(char *));
+	(*v)[(*n)++] = s;
+}
+
+/* " with 3 vs 3 runs": the evidence behind a tested difference */
+static char *runs_text(const struct compare *c, size_t g, size_t base)
+{
+	if (c->groups[g].nruns == c->groups[base].nruns)
+		return xasprintf("%zu runs each", c->groups[g].nruns);
+	return xasprintf("%zu vs %zu runs", c->groups[g].nruns, c->groups[base].nruns);
+}
+
+/* "; differences below 8.2 % cannot be seen with 3 runs each on this machine" or "" */
+static char *mde_clause(const struct compare *c, const struct cmp_delta *d, size_t g)
+{
+	char m[64], *r, *out;
+
+	if (!mde_text(m, sizeof(m), d)[0])
+		return xstrdup("");
+	r = runs_text(c, g, (size_t)d->base);
+	out = xasprintf("; %s with %s on this machine", m, r);
+	free(r);
+	return out;
+}
+
+/* "database read latency was 9.6 % lower (significant, p = 0.002)" and friends. */
+static char *clause(const struct compare *c, const struct cmp_row *row, size_t g)
+{
+	const struct cmp_delta *d = &row->deltas[g];
+	char p[64], pc[16], hc[16], m[64];
+	const char *word = d->abs > 0 ? "higher" : "lower";
+
+	if (!d->present)
+		return xasprintf("%s has no data", row->m->what);
+	if (d->sig == SIG_NO)
+		return xasprintf("%s showed no significant difference (%s%s%s)", row->m->what,
+				 p_decided(p, sizeof(p), d), mde_text(m, sizeof(m), d)[0] ? "; " : "",
+				 m);
+	if (!isfinite(d->pct))
+		return xasprintf("%s was %s by %.*f (%s)", row->m->what, word, row->m->prec,
+				 fabs(d->abs), d->sig == SIG_YES ? "significant" : "not tested");
+	if (d->sig == SIG_YES)
+		return xasprintf("%s was %s %% %s (significant, %s)", row->m->what,
+				 pct_text(pc, sizeof(pc), d->pct), word, p_decided(p, sizeof(p), d));
+	if (d->sig == SIG_WITHIN)
+		return xasprintf("%s was %s %% %s within one run (± %s %%)", row->m->what,
+				 pct_text(pc, sizeof(pc), d->pct), word,
+				 pct_text(hc, sizeof(hc), d->half_pct));
+	(void)c;
+	return xasprintf("%s was %s %% %s (not tested: %s)", row->m->what,
+			 pct_text(pc, sizeof(pc), d->pct), word, d->na_why);
+}
+
+static char *lead(const struct compare *c, const struct cmp_row *row, size_t g)
+{
+	const struct cmp_delta *d = &row->deltas[g];
+	const char *a = c->groups[g].label, *b = c->groups[d->base].label;
+	const char *more = d->abs > 0 ? "more" : "fewer";
+	char p[64], pc[16], hc[16], *r, *m, *out;
+
+	if (!d->present)
+		return xasprintf("On this setup %s and %s cannot be compared on transactional IOPS "
+				 "(no data)", a, b);
+	if (d->sig == SIG_NO || d->sig == SIG_YES) {
+		r = runs_text(c, g, (size_t)d->base);
+		m = mde_clause(c, d, g);
+		if (d->sig == SIG_NO)
+			out = xasprintf("On this setup %s and %s showed no significant difference in "
+					"transactional IOPS (%+.1f %%, %s, Welch's t-test %s%s)", a, b,
+					d->pct, r, p_decided(p, sizeof(p), d), m);
+		else
+			out = xasprintf("On this setup %s delivered %s %% %s transactional IOPS than "
+					"%s (%+.0f IOPS, %s; significant, Welch's t-test %s)", a,
+					pct_text(pc, sizeof(pc), d->pct), more, b, d->abs, r,
+					p_decided(p, sizeof(p), d));
+		free(r);
+		free(m);
+		return out;
+	}
+	if (d->sig == SIG_WITHIN)
+		return xasprintf("Within one run per label, %s delivered %s %% %s transactional IOPS "
+				 "than %s (%+.0f ± %.0f IOPS, the within-run interval; this is no "
+				 "claim: it needs at least 2 independent runs per label, 3 or more "
+				 "recommended)",
+				 a, pct_text(pc, sizeof(pc), d->pct), more, b, d->abs, d->half);
+	(void)hc;
+	return xasprintf("On this setup %s delivered %s %% %s transactional IOPS than %s (not "
+			 "tested: %s)", a, pct_text(pc, sizeof(pc), d->pct), more, b, d->na_why);
+}
+
+static void comparison_sentences(const struct compare *c, char ***v, size_t *n)
+{
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *grp = &c->groups[g];
+		char *s;
+
+		if (grp->base < 0 || grp->aborted || grp->aa_of >= 0)
+			continue;
+		/* the same filesystem at another thread count: the scaling sentence says it */
+		if (!strcmp(grp->fs, c->groups[grp->base].fs) &&
+		    grp->threads != c->groups[grp->base].threads)
+			continue;
+		s = lead(c, compare_row(c, key_metrics[0]), g);
+		for (size_t k = 1; k < NKEY; k++) {
+			char *cl = clause(c, compare_row(c, key_metrics[k]), g);
+			char *tmp = xasprintf("%s; %s", s, cl);
+
+			free(cl);
+			free(s);
+			s = tmp;
+		}
+		push(v, n, xasprintf("%s.", s));
+		free(s);
+	}
+}
+
+/* The A/A check: two copies of the same setup, the lab's noise floor. */
+static char *aa_sentence(const struct compare *c, size_t g)
+{
+	const struct cmp_group *grp = &c->groups[g];
+	const char *base = c->groups[grp->aa_of].label;
+	bool alarm = false, tested = false;
+	char *s = NULL, *tmp, pc[16], p[64];
+
+	for (size_t k = 0; k < NKEY; k++) {
+		const struct cmp_row *row = compare_row(c, key_metrics[k]);
+		const struct cmp_delta *d = row ? &row->deltas[g] : NULL;
+
+		if (!d || !d->present || !isfinite(d->pct))
+			continue;
+		tested |= d->sig == SIG_YES || d->sig == SIG_NO;
+		alarm |= d->sig == SIG_YES;
+		if (d->sig == SIG_YES || d->sig == SIG_NO)
+			tmp = xasprintf("%s%s%s %c%s %% (%s%s)", s ? s : "", s ? ", " : "",
+					row->m->what, d->pct < 0 ? '-' : '+',
+					pct_text(pc, sizeof(pc), d->pct), p_decided(p, sizeof(p), d),
+					d->sig == SIG_YES ? ", SIGNIFICANT" : "");
+		else
+			tmp = xasprintf("%s%s%s %c%s %%%s", s ? s : "", s ? ", " : "", row->m->what,
+					d->pct < 0 ? '-' : '+', pct_text(pc, sizeof(pc), d->pct),
+					d->sig == SIG_WITHIN ? " (within one run)" : "");
+		free(s);
+		s = tmp;
+	}
+	if (alarm)
+		tmp = xasprintf("WARNING: the A/A check failed. %s is the same setup as %s, run again "
+				"in every round, yet it differs significantly (%s): this machine's "
+				"run-to-run noise is larger than these repeats can absorb, so the "
+				"claims above are not trustworthy; re-run on a quieter machine or with "
+				"more repeats.", grp->label, base, s ? s : "no data");
+	else if (tested)
+		tmp = xasprintf("A/A check (the lab's noise floor): %s, the same setup as %s run again "
+				"in every round, differed by %s: no significant difference, as it "
+				"should be; differences of this size between other labels are noise.",
+				grp->label, base, s ? s : "no data");
+	else
+		tmp = xasprintf("A/A check (the lab's noise floor): %s, the same setup as %s, differed "
+				"by %s; not tested: it needs at least 2 runs of each.", grp->label,
+				base, s ? s : "no data");
+	free(s);
+	return tmp;
+}
+
+static void verdict_sentence(const struct compare *c, char ***v, size_t *n)
+{
+	const struct cmp_row *row = compare_row(c, "verdict");
+	char *s = xstrdup("Jetstress-style verdict:");
+
+	for (size_t g = 0; g < c->ngroups; g++) {
+		char *tmp = xasprintf("%s%s %s %s", s, g ? "," : "", c->groups[g].label,
+				      row->cells[g].text);
+
+		free(s);
+		s = tmp;
+	}
+	push(v, n, xasprintf("%s.", s));
+	free(s);
+}
+
+static void sweep_sentences(const struct compare *c, char ***v, size_t *n)
+{
+	for (size_t s = 0; s < c->nsweeps; s++) {
+		const struct cmp_sweep *sw = &c->sweeps[s];
+		size_t a = sw->groups[0], b = sw->groups[sw->n - 1];
+
+		push(v, n, xasprintf("%s scaled from %.0f transactional IOPS at %u threads to %.0f "
+				     "at %u threads, %.0f %% of linear scaling; database read latency "
+				     "went from %.2f to %.2f ms and log write latency from %.2f to "
+				     "%.2f ms.", sw->fs, compare_mean(c, "trans_iops", a),
+				     c->groups[a].threads, compare_mean(c, "trans_iops", b),
+				     c->groups[b].threads, sw->eff[sw->n - 1],
+				     compare_mean(c, "db_read_lat_avg", a), compare_mean(c, "db_read_lat_avg", b),
+				     compare_mean(c, "log_write_lat_avg", a),
+				     compare_mean(c, "log_write_lat_avg", b)));
+	}
+}
+
+static void cache_sentences(const struct compare *c, char ***v, size_t *n)
+{
+	for (size_t g = 0; g < c->ngroups; g++)
+		if (c->groups[g].cache_served)
+			push(v, n, xasprintf("Warning: on %s a cache served the database reads (the "
+					     "device read %.0f %% of what the workload read): its numbers "
+					     "measure the cache, not the device, so no difference is "
+					     "tested against it.", c->groups[g].label,
+					     c->groups[g].read_ratio * 100));
+}
+
+char **report_summary(const struct compare *c, size_t *n)
+{
+	char **v = NULL;
+
+	*n = 0;
+	if (c->aa_alarm >= 0)
+		push(&v, n, aa_sentence(c, (size_t)c->aa_alarm)); /* first, loudly */
+	comparison_sentences(c, &v, n);
+	for (size_t g = 0; g < c->ngroups; g++)
+		if (c->groups[g].aa_of >= 0 && (int)g != c->aa_alarm)
+			push(&v, n, aa_sentence(c, g));
+	sweep_sentences(c, &v, n);
+	verdict_sentence(c, &v, n);
+	cache_sentences(c, &v, n);
+	return v;
+}
