@@ -572,6 +572,23 @@ bool have_program(const char *name)
 	return found;
 }
 
+const char *label_problem(const char *label)
+{
+	static const char set[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				  "._+-";
+	size_t n = strnlen(label, 65);
+
+	if (!n)
+		return "a label cannot be empty";
+	if (n > 64)
+		return "a label has at most 64 characters";
+	if (strspn(label, set) != n)
+		return "a label has only letters, digits, '.', '_', '+' and '-'";
+	if (!isalnum((unsigned char)label[0]))
+		return "a label starts with a letter or a digit";
+	return NULL;
+}
+
 uint32_t crc32c(uint32_t seed, const void *data, size_t len)
 {
 	const unsigned char *p = data;

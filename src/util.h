@@ -120,6 +120,14 @@ int run_cmd(const char *const argv[], char **out) __must_check;
 bool have_program(const char *name);
 
 /*
+ * label_problem - NULL when label is a usable result label: 1-64 characters from letters,
+ * digits, '.', '_', '+' and '-', starting with a letter or digit (so it is safe as a file name,
+ * in HTML, Markdown, CSV and gnuplot, and ".", ".." or "-x" cannot be one); else a static text
+ * naming the rule it breaks.
+ */
+const char *label_problem(const char *label);
+
+/*
  * crc32c - CRC-32C (Castagnoli) through ISA-L's crc32_iscsi (SSE4.2/PCLMUL, about 20-50 GB/s
  * here, against libext2fs's table version at 1.6-1.9 GB/s).  Same convention as
  * ext2fs_crc32c_le: no inversion inside, so ~crc32c(~0U, ...) is the iSCSI/RFC 3720 value.

@@ -3,12 +3,14 @@
  * deltas, Holm-corrected claims, A/A checks, sweeps). */
 #include "compare/compare.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util.h"
 
@@ -644,6 +646,62 @@ static int pick_baseline(struct compare *c, const struct compare_opts *o)
 	return 0;
 }
 
+/*
+ * A hand-edited or hostile file: a label names files and lands in HTML, Markdown, CSV and
+ * gnuplot, so one outside the safe set is refused rather than escaped everywhere.  The message
+ * shows at most 40 characters of it, anything unprintable as '?'.
+ */
+static int bad_label(const char *file, const char *label)
+{
+	char shown[41];
+	size_t n = 0;
+
+	for (; label[n] && n < 40; n++)
+		shown[n] = isgraph((unsigned char)label[n]) ? label[n] : '?';
+	shown[n] = 0;
+	return input_error("%s: label '%s%s' cannot be used: %s; relabel the run (fslab run --label "
+			   "NAME)", file, shown, label[n] ? "..." : "", label_problem(label));
+}
+
+/*
+ * Numbers no run can produce (a hand-edited or damaged file): NULL, or what is wrong.  A
+ * filesystem doing a billion IOPS, a negative latency or an infinite value would turn into
+ * nonsense (or an integer overflow) in every table, chart and sizing line downstream.
+ */
+static const char *implausible(const struct fslab_result *r)
+{
+	const double max_iops = 1e9;
+
+	if (!(r->transactional_iops >= 0 && r->transactional_iops <= max_iops))
+		return "transactional IOPS outside 0..1e9";
+	if (!r->config.threads)
+		return "0 threads";
+	for (int i = 0; i < CLS_NR; i++) {
+		const struct class_result *cl = &r->classes[i];
+
+		if (!(cl->iops >= 0 && cl->iops <= max_iops) || !(cl->mbps >= 0 && cl->mbps <= 1e9))
+			return "a class's IOPS or MB/s outside 0..1e9";
+		if (!(cl->lat_us.mean >= 0 && cl->lat_us.mean <= 1e12) ||
+		    !(cl->lat_us.max >= 0 && cl->lat_us.max <= 1e12))
+			return "a latency outside 0..1e12 us";
+	}
+	return NULL;
+}
+
+/* A result is a regular file: a FIFO or a device would block the reader or never end. */
+static int not_regular(const char *file)
+{
+	struct stat st;
+
+	if (stat(file, &st))
+		return 0; /* result_read() names a missing file */
+	if (S_ISREG(st.st_mode))
+		return 0;
+	return input_error("%s: not a regular file (a %s); name a result file written by fslab run",
+			   file, S_ISFIFO(st.st_mode) ? "FIFO" : S_ISDIR(st.st_mode) ? "directory" :
+			   S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "device" : "special file");
+}
+
 int compare_build(struct compare *c, char *const *files, size_t n, const struct compare_opts *o)
 {
 	int ret = 0;
@@ -654,12 +712,21 @@ int compare_build(struct compare *c, char *const *files, size_t n, const struct 
 	c->results = xcalloc(n, sizeof(*c->results));
 	c->files = xcalloc(n, sizeof(char *));
 	for (size_t i = 0; i < n; i++) {
-		int r = result_read(files[i], &c->results[i]);
+		int r = not_regular(files[i]);
 
+		if (!r)
+			r = result_read(files[i], &c->results[i]);
+		else
+			result_init(&c->results[i]);
 		c->files[i] = xstrdup(files[i]);
 		c->nresults++;
 		if (r)
 			ret = r;
+		else if (implausible(&c->results[i]))
+			ret = input_error("%s: not a plausible result (%s); it was edited or damaged: "
+					  "re-run it", files[i], implausible(&c->results[i]));
+		else if (label_problem(c->results[i].label))
+			ret = bad_label(files[i], c->results[i].label);
 		else if (c->results[i].aborted && !o->allow_aborted)
 			ret = input_error("%s: run '%s' was aborted (%s); an aborted run is never mixed "
 					  "into a comparison: re-run it, or pass --allow-aborted to "

@@ -2,6 +2,7 @@
 /* doc.c: text, Markdown and HTML back ends of the report document model. */
 #include "compare/doc.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,13 +82,41 @@ static void html_escape(FILE *f, const char *s)
 	}
 }
 
-static void md_cell(FILE *f, const char *s)
+/*
+ * Markdown text: nothing in it can become HTML or break the line structure.  '<' that would
+ * open a tag, comment or declaration (followed by a letter, '/', '!' or '?': CommonMark's raw
+ * HTML) and '&' that would start an entity are written as entities; "p < 0.001" stays as it
+ * is.  Control characters (CR, ESC, a newline inside a cell) become blanks.  In table cells
+ * (cell true) '|' is escaped too.
+ */
+static void md_write(FILE *f, const char *s, bool cell)
 {
 	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
+		unsigned char c = (unsigned char)*s, n = (unsigned char)s[1];
+
+		if (c == '<' && (isalpha(n) || n == '/' || n == '!' || n == '?'))
+			fputs("&lt;", f);
+		else if (c == '&' && (isalpha(n) || n == '#'))
+			fputs("&amp;", f);
+		else if (c == '|' && cell)
+			fputs("\\|", f);
+		else if (c < 0x20 || c == 0x7f)
+			fputc(' ', f);
+		else
+			fputc(c, f);
 	}
+}
+
+static void md_cell(FILE *f, const char *s)
+{
+	md_write(f, s, true);
+}
+
+/* Plain text for a terminal: control characters (ESC sequences, CR) become blanks. */
+static void text_write(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 }
 
 /* Display width of UTF-8 text: code points, not bytes ("±" is one column). */
@@ -127,13 +156,16 @@ void doc_begin(struct doc *d, enum doc_format fmt, FILE *f, const char *title)
 	d->f = f;
 	switch (fmt) {
 	case DOC_TEXT:
-		fprintf(f, "%s\n", title);
+		text_write(f, title);
+		fputc('\n', f);
 		for (size_t i = width(title); i; i--)
 			fputc('=', f);
 		fputs("\n\n", f);
 		break;
 	case DOC_MD:
-		fprintf(f, "# %s\n\n", title);
+		fputs("# ", f);
+		md_write(f, title, false);
+		fputs("\n\n", f);
 		break;
 	case DOC_HTML:
 		fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>",
@@ -158,13 +190,16 @@ void doc_heading(struct doc *d, int level, const char *text)
 	close_list(d);
 	switch (d->fmt) {
 	case DOC_TEXT:
-		fprintf(d->f, "%s\n", text);
+		text_write(d->f, text);
+		fputc('\n', d->f);
 		for (size_t i = width(text); i; i--)
 			fputc(level <= 2 ? '-' : '~', d->f);
 		fputs("\n\n", d->f);
 		break;
 	case DOC_MD:
-		fprintf(d->f, "%.*s %s\n\n", level, "######", text);
+		fprintf(d->f, "%.*s ", level, "######");
+		md_write(d->f, text, false);
+		fputs("\n\n", d->f);
 		break;
 	case DOC_HTML:
 		fprintf(d->f, "<h%d>", level);
@@ -181,13 +216,14 @@ static void vtext(struct doc *d, const char *open, const char *close, const char
 
 	if (vasprintf(&s, fmt, ap) < 0)
 		return;
-	if (d->fmt == DOC_HTML) {
-		fputs(open, d->f);
+	fputs(open, d->f);
+	if (d->fmt == DOC_HTML)
 		html_escape(d->f, s);
-		fputs(close, d->f);
-	} else {
-		fprintf(d->f, "%s%s%s", open, s, close);
-	}
+	else if (d->fmt == DOC_MD)
+		md_write(d->f, s, false);
+	else
+		text_write(d->f, s);
+	fputs(close, d->f);
 	free(s);
 }
 
@@ -233,8 +269,9 @@ static void table_text(struct doc *d, const struct doc_table *t)
 			bool right = t->numeric && c > 0 && r > 0;
 			bool last = c + 1 == t->ncols;
 
-			fprintf(d->f, "%s%*s%s%*s", c ? "  " : "", right ? (int)pad : 0, "", s,
-				right || last ? 0 : (int)pad, "");
+			fprintf(d->f, "%s%*s", c ? "  " : "", right ? (int)pad : 0, "");
+			text_write(d->f, s);
+			fprintf(d->f, "%*s", right || last ? 0 : (int)pad, "");
 		}
 		fputc('\n', d->f);
 		if (r == 0) {
@@ -348,7 +385,9 @@ void doc_chart(struct doc *d, const char *title, const char *png, const char *sv
 	case DOC_TEXT:
 		break;
 	case DOC_MD:
-		fprintf(d->f, "![%s](%s)\n\n", title, png);
+		fputs("![", d->f);
+		md_write(d->f, title, true);
+		fprintf(d->f, "](%s)\n\n", png);
 		break;
 	case DOC_HTML:
 		path = d->svg_root ? path_join(d->svg_root, svg) : xstrdup(svg);

@@ -13,7 +13,8 @@
 
 static void csv_field(FILE *f, const char *s, bool last)
 {
-	if (strpbrk(s, ",\"\n")) {
+	/* RFC 4180: a field with a comma, quote, CR or LF is quoted, quotes doubled */
+	if (strpbrk(s, ",\"\r\n")) {
 		fputc('"', f);
 		for (; *s; s++) {
 			if (*s == '"')

@@ -534,7 +534,7 @@ static int sweep(struct plot_ctx *x)
 			put_num(m, cell->s.mean);
 			put_num(m, cell->s.mean - h);
 			put_num(m, cell->s.mean + h);
-			put_num(m, i0 * c->groups[g].threads / t0);
+			put_num(m, t0 > 0 ? i0 * c->groups[g].threads / t0 : NAN);
 			put_num(m, sw->eff[k]);
 			put_num(m, compare_mean(c, "db_read_lat_avg", g));
 			put_num(m, compare_mean(c, "log_write_lat_avg", g));

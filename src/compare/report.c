@@ -187,7 +187,11 @@ static struct doc_table *sweep_table(const struct compare *c)
 			doc_table_set(t, r, 1, "%u", c->groups[g].threads);
 			doc_table_set(t, r, 2, "%s", c->groups[g].label);
 			doc_table_set(t, r, 3, "%s", cell);
-			doc_table_set(t, r, 4, "%.0f", iops->cells[g].s.mean / c->groups[g].threads);
+			if (c->groups[g].threads)
+				doc_table_set(t, r, 4, "%.0f",
+					      iops->cells[g].s.mean / c->groups[g].threads);
+			else
+				doc_table_set(t, r, 4, "-");
 			doc_table_set(t, r, 5, "%.0f %%", sw->eff[k]);
 			doc_table_set(t, r, 6, "%.3f", compare_mean(c, "db_read_lat_avg", g));
 			doc_table_set(t, r, 7, "%.3f", compare_mean(c, "log_write_lat_avg", g));

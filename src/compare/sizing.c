@@ -20,10 +20,13 @@ double sizing_iops_per_mailbox(const struct sizing_opts *o, uint64_t messages)
 
 uint64_t sizing_mailboxes(const struct sizing_opts *o, uint64_t messages, double iops)
 {
-	double per = sizing_iops_per_mailbox(o, messages);
+	double per = sizing_iops_per_mailbox(o, messages), q;
 
 	if (!(iops > 0) || !(per > 0))
 		return 0;
 	/* a hair of tolerance so 1206 / 0.1206 is 10000, not 9999 */
-	return (uint64_t)floor(iops / per * (1 + 1e-12));
+	q = floor(iops / per * (1 + 1e-12));
+	/* a double that does not fit (1e308 IOPS from a hostile file) would be undefined as an
+	 * integer: saturate instead (compare refuses such files; sizing_mailboxes stays total) */
+	return q < 0x1p64 ? (uint64_t)q : UINT64_MAX;
 }

@@ -38,6 +38,54 @@ bad "no result files" sizing
 bad truncated.json sizing "$fx/truncated.json"
 bad "--output" sizing "$fx/ext4-1.json" --output "$out"
 
+# Hostile result files (issue 12): labels that would leak into HTML, Markdown, CSV, gnuplot or
+# file names; numbers no run makes; a FIFO, which would block the reader forever.
+log "hostile result files"
+hostile() { # hostile NAME JQ-EXPR: a copy of ext4-1.json changed by JQ-EXPR
+	jq "$2" "$fx/ext4-1.json" >"$T/$1.json" || fail "jq $2"
+}
+hostile html '.label = "<script>alert(1)</script>"'
+bad html.json compare "$fx/xfs-1.json" "$T/html.json" --output "$out"
+grep -q "cannot be used: a label has only letters" "$T/stderr" || fail "html label: rule not named"
+hostile newline '.label = "ext4\nset output \"/etc/x\""'
+bad newline.json compare "$fx/xfs-1.json" "$T/newline.json" --output "$out"
+grep -q "'ext4?set" "$T/stderr" || fail "newline label: not shown with ? for the control character"
+hostile dotdot '.label = ".."'
+bad dotdot.json compare "$fx/xfs-1.json" "$T/dotdot.json" --output "$out"
+hostile dash '.label = "-x"'
+bad dash.json compare "$fx/xfs-1.json" "$T/dash.json" --output "$out"
+grep -q "starts with a letter or a digit" "$T/stderr" || fail "dash label: rule not named"
+hostile cr '.label = "ext4\r"'
+bad cr.json compare "$fx/xfs-1.json" "$T/cr.json" --format csv
+head -c 8000000 /dev/zero | tr '\0' a >"$T/big.label"
+jq --rawfile l "$T/big.label" '.label = $l' "$fx/ext4-1.json" >"$T/biglabel.json"
+start=$(date +%s)
+bad biglabel.json compare "$fx/xfs-1.json" "$T/biglabel.json"
+[ $(($(date +%s) - start)) -le 5 ] || fail "an 8 MB label took more than 5 s"
+grep -q "at most 64 characters" "$T/stderr" || fail "big label: rule not named"
+hostile huge '.transactional_iops = 1e308'
+bad huge.json sizing "$T/huge.json"
+grep -q "not a plausible result" "$T/stderr" || fail "1e308 IOPS: not refused"
+hostile nothreads '.config.threads = 0'
+bad nothreads.json compare "$fx/xfs-1.json" "$T/nothreads.json"
+hostile neglat '.classes.db_read.lat_us.mean = -5'
+bad neglat.json compare "$fx/xfs-1.json" "$T/neglat.json"
+mkfifo "$T/fifo.json"
+log "bad input: a FIFO"
+st=0
+timeout 10 "$FSLAB" compare "$fx/xfs-1.json" "$T/fifo.json" >"$T/stdout" 2>"$T/stderr" || st=$?
+[ "$st" -eq 2 ] || fail "FIFO: exit $st, expected 2 (124 = it blocked)"
+grep -q "fifo.json: not a regular file (a FIFO)" "$T/stderr" || fail "FIFO: not named"
+# Text that is not a label (the environment of a result) is escaped in every format.
+jq '.environment.kernel = "<img src=x onerror=alert(1)> & <!-- x"' "$fx/xfs-1.json" \
+	>"$T/htmlenv.json"
+expect_status 0 "$FSLAB" compare "$fx/ext4-1.json" "$T/htmlenv.json" --output "$out" --no-charts
+! grep -q '<img' "$out/report.md" || fail "report.md: raw HTML from a result"
+! grep -q '<!--' "$out/report.md" || fail "report.md: an HTML comment from a result"
+grep -q '&lt;img src=x' "$out/report.md" || fail "report.md: the kernel text is gone"
+! grep -q '<img' "$out/report.html" || fail "report.html: raw HTML from a result"
+rm -rf "$out"
+
 # An existing report directory is not clobbered without --force.
 log "existing output directory"
 mkdir -p "$out"
