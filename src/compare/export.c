@@ -210,13 +210,14 @@ json_t *report_sizing_json(const struct compare *c, const struct sizing_opts *s)
 			(json_int_t)s->profiles[p], "iops_per_mailbox",
 			sizing_iops_per_mailbox(s, s->profiles[p])));
 	for (size_t g = 0; g < c->ngroups; g++) {
-		json_t *mb = json_array();
+		json_t *mb;
 
 		if (c->groups[g].aborted)
-			continue;
+			continue; /* aborted runs are not sized (and nothing was allocated for them) */
+		mb = json_array();
 		for (size_t p = 0; p < s->nprofiles; p++)
-			json_array_append_new(mb, json_integer((json_int_t)sizing_mailboxes(
-				s, s->profiles[p], iops->cells[g].s.mean)));
+			json_array_append_new(mb, json_integer((json_int_t)MIN(sizing_mailboxes(
+				s, s->profiles[p], iops->cells[g].s.mean), (uint64_t)INT64_MAX)));
 		json_array_append_new(labels, json_pack("{s:s, s:o, s:o}", "label",
 			c->groups[g].label, "transactional_iops", jnum(iops->cells[g].s.mean),
 			"mailboxes", mb));

@@ -534,6 +534,9 @@ static void test_sizing(void **state)
 	assert_int_equal(sizing_mailboxes(&s, 150, 1206), 10000);
 	assert_int_equal(sizing_mailboxes(&s, 150, 1205.9), 9999);
 	assert_int_equal(sizing_mailboxes(&s, 150, 0), 0);
+	/* hostile numbers: saturate, never an undefined double-to-integer conversion */
+	assert_true(sizing_mailboxes(&s, 150, 1e308) == UINT64_MAX);
+	assert_int_equal(sizing_mailboxes(&s, 150, NAN), 0);
 	s.overhead_pct = 0;
 	assert_int_equal(sizing_mailboxes(&s, 150, 5580), 55522);
 }
