@@ -19,8 +19,6 @@
 
 const char *const vol_names[VOL_NR] = { "db", "log" };
 
-#define RAW_NOTE "raw devices: no filesystem; the lab's baseline"
-
 static volatile sig_atomic_t signalled;
 
 static void on_signal(int sig)
@@ -89,7 +87,7 @@ static bool path_under(const char *path, const char *dir)
 /* No filesystem: nothing to format, verify or mount. */
 static bool is_raw(const struct prep_ctx *c)
 {
-	return c->o->fs->kind == FS_RAW;
+	return fs_is_raw(c->o->fs);
 }
 
 /* ---- checks (no side effects) ------------------------------------------------------------ */
@@ -253,7 +251,7 @@ static void plan_cache_fix(struct prep_ctx *c)
 	const struct prep_opts *o = c->o;
 	char a[32];
 
-	if (o->fs->kind != FS_NTFS)
+	if (!fs_cache_limited(o->fs))
 		return;
 	if (!o->ntfs_cache_limit) {
 		c->cache_fix = json_pack("{s:s, s:s}", "method", "none", "reason",
@@ -309,8 +307,8 @@ static int prep_check(struct prep_ctx *c)
 			fslab_warn("%s (--%s-dev) holds %s; --force: it will be wiped",
 				   o->dev[i], c->vol[i].role, c->vol[i].signature);
 	plan_cache_fix(c);
-	if (is_raw(c))
-		json_array_append_new(c->notes, json_string(RAW_NOTE));
+	if (o->fs->notes)
+		json_array_append_new(c->notes, json_string(o->fs->notes));
 	return 0;
 }
 
@@ -360,7 +358,7 @@ static void print_plan(struct prep_ctx *c)
 			continue;
 		cmd = argv_join(v->plan.argv);
 		printf("  %-4s %s\n", v->role, cmd);
-		printf("  %-4s verify with %s\n", v->role, o->fs->kind == FS_EXT4 ? "libext2fs" : "libblkid");
+		printf("  %-4s verify with %s\n", v->role, o->fs->verify_method);
 		free(cmd);
 	}
 	if (cg)

@@ -11,30 +11,82 @@
 #include "util.h"
 #include "fsprep/prep.h"
 
-/* ---- filesystems (fs.c) ------------------------------------------------------------------ */
+/* ---- filesystems (fs.c: the table; fs_<name>.c: one descriptor each) -------------------- */
 
-/* FS_RAW: no filesystem (the raw-device baseline); its entry has no tool and no mount type. */
-enum fs_kind { FS_EXT4, FS_XFS, FS_NTFS, FS_BTRFS, FS_RAW };
+struct topology;
+struct mkfs_plan;
 
-/* What prep knows about one filesystem; one static table, fixed order. */
+/* fs_desc.flags: the quirks that set a filesystem apart from the ordinary mkfs+mount case. */
+#define FS_F_RAW        (1U << 0) /* no filesystem at all: nothing is formatted, verified or
+				   * mounted (the raw-device baseline of fslab run) */
+#define FS_F_FUSE_CACHE (1U << 1) /* a FUSE driver that reads the device through the page
+				   * cache: its daemon is started in the --ntfs-cache-limit
+				   * memory cgroup (ntfs-3g) */
+
+/*
+ * Everything prep knows about one filesystem: one const descriptor per fs_<name>.c, listed
+ * once in fs.c's table (libblkid's idinfos[] style).  Behaviour comes from these fields only;
+ * no code tests which filesystem it is.
+ */
 struct fs_desc {
-	enum fs_kind kind;
 	const char *name;         /* --fs value and prep.json "fs" */
+	unsigned int flags;       /* FS_F_* */
+	const char *notes;        /* a line for prep.json "notes" on every prep of it, or NULL */
+
+	/* formatting */
 	const char *mkfs;         /* formatting tool, NULL for raw */
 	const char *version_flag; /* makes the tool print its version */
 	const char *force_flag;   /* makes the tool overwrite an existing signature (--force) */
 	const char *package;      /* Debian package that ships the tool */
+	uint64_t min_size;        /* smallest volume the tool formats, bytes */
+
+	/* block size (NTFS: cluster size), the --cluster rules */
+	uint32_t block_default;   /* without --cluster */
+	uint32_t block_min;       /* smallest --cluster taken */
+	uint32_t block_max;       /* largest --cluster taken */
+	bool block_pow2;          /* --cluster must be a power of two */
+	const char *block_error;  /* why a --cluster is refused, after "--cluster N: " */
+	/* build - append the filesystem's own options to @p (block_size and cluster_size are
+	 * set, the tool and its force flag pushed); NULL for raw. */
+	void (*build)(struct mkfs_plan *p, const struct topology *t);
+
+	/* verification */
 	const char *blkid_type;   /* TYPE libblkid reports once formatted */
+	const char *verify_method; /* prep.json verified.method: "libext2fs", "libblkid" */
+	/* verify - read the superblock of @dev back into @v (block_size, cluster_size, ...) and
+	 * compare it with @p; 0, -EPROTO after printing what differs, or -errno.  NULL for raw. */
+	int (*verify)(const char *dev, const struct mkfs_plan *p, json_t *v);
+
+	/* mounting */
 	const char *mount_type;   /* fstype handed to libmount, NULL for raw */
 	const char *mount_helper; /* /sbin/mount.<type> helper libmount runs, or NULL */
 	const char *mount_opts;   /* default mount options (noatime plus per-filesystem ones) */
-	uint64_t min_size;        /* smallest volume the tool formats, bytes */
 };
 
-/* fs_desc_find - the entry for a --fs value, or NULL. */
+/* The descriptors, one per fs_<name>.c. */
+extern const struct fs_desc fs_ext4, fs_xfs, fs_ntfs, fs_btrfs, fs_raw;
+
+/* fs_desc_find - the entry for a --fs value (exact, lower case), or NULL. */
 const struct fs_desc *fs_desc_find(const char *name);
-/* fs_desc_names - "ext4, xfs, ntfs, btrfs, raw" (static string), for messages. */
+/* fs_desc_count - how many filesystems the table lists. */
+size_t fs_desc_count(void);
+/* fs_desc_at - the @i-th entry in table order, or NULL when @i >= fs_desc_count(). */
+const struct fs_desc *fs_desc_at(size_t i);
+/* fs_desc_names - every name in table order, "ext4, xfs, ntfs, btrfs, raw", for messages;
+ * built from the table once, static storage. */
 const char *fs_desc_names(void);
+
+/* fs_is_raw - no filesystem: nothing to format, verify or mount. */
+static inline bool fs_is_raw(const struct fs_desc *fs)
+{
+	return fs->flags & FS_F_RAW;
+}
+
+/* fs_cache_limited - does this filesystem's FUSE daemon get the --ntfs-cache-limit cgroup? */
+static inline bool fs_cache_limited(const struct fs_desc *fs)
+{
+	return fs->flags & FS_F_FUSE_CACHE;
+}
 
 /* ---- alignment (align.c, pure: no I/O, unit-tested) -------------------------------------- */
 
@@ -65,7 +117,7 @@ struct mkfs_req {
 	const struct fs_desc *fs;
 	const char *device; /* last argument of the mkfs command */
 	const char *label;  /* "fslab-db" */
-	uint64_t cluster;   /* --cluster, 0 = default (4096, or 64 KiB for NTFS) */
+	uint64_t cluster;   /* --cluster, 0 = default (fs->block_default) */
 	bool force;         /* pass the tool's own force flag */
 	const char *extra;  /* --mkfs-opts, split on blanks (no shell), or NULL */
 };
@@ -87,12 +139,29 @@ struct mkfs_plan {
 /*
  * mkfs_plan_build - derive the mkfs argv for @r on a device with topology @t.
  * Fills @p (release with mkfs_plan_release()).  Returns 0, or -FSLAB_EINPUT after printing
- * why (a --cluster the filesystem cannot use, a blank --mkfs-opts).  Does no I/O otherwise.
+ * why (a --cluster the filesystem cannot use, a blank --mkfs-opts, a filesystem without a
+ * builder such as raw; @p is then empty).  Does no I/O otherwise.
  */
 int mkfs_plan_build(struct mkfs_plan *p, const struct topology *t,
 		    const struct mkfs_req *r) __must_check;
 /* mkfs_plan_release - free the argv; the struct may be built again. */
 void mkfs_plan_release(struct mkfs_plan *p);
+/* mkfs_plan_push - append a copy of @s to the argv (for the fs_desc builders). */
+void mkfs_plan_push(struct mkfs_plan *p, const char *s);
+/* mkfs_plan_take - append @s to the argv, taking ownership of it (xasprintf results). */
+void mkfs_plan_take(struct mkfs_plan *p, char *s);
+/*
+ * mkfs_plan_sector_size - on 4Kn devices (logical sector above 512) state the sector size:
+ * "-s <prefix><size>", and record it in p->sector_size.  Nothing for 512-byte sectors.
+ */
+void mkfs_plan_sector_size(struct mkfs_plan *p, const struct topology *t, const char *prefix);
+/*
+ * topology_stripe - RAID geometry in bytes for block size @bs: *stripe = opt_io when it is a
+ * multiple of @bs, larger than one block and at most TOPO_MAX_GRAIN, else 0; *chunk = min_io
+ * when there is a stripe, min_io is larger than a block, a multiple of it and divides opt_io,
+ * else 0.
+ */
+void topology_stripe(const struct topology *t, uint32_t bs, uint64_t *chunk, uint64_t *stripe);
 /* argv_join - argv as one display line, words with blanks single-quoted; caller frees. */
 char *argv_join(char *const *argv);
 
@@ -169,13 +238,23 @@ int discard_device(const char *dev, bool *done) __must_check;
 /* ---- verification (verify.c) ------------------------------------------------------------- */
 
 /*
- * verify_volume - read the new filesystem back independently of mkfs (libext2fs for ext4,
- * libblkid plus the superblock for the others) and compare it with @p.  Stores the verified
+ * verify_volume - read the new filesystem back independently of mkfs: libblkid must find
+ * exactly one filesystem of @fs->blkid_type, then @fs->verify reads its superblock (libext2fs
+ * for ext4, documented offsets for the others) and compares it with @p.  Stores the verified
  * values in *out (new JSON object, caller owns).  Returns 0, -EPROTO after printing what
- * differs, or -errno.
+ * differs, -EINVAL for a filesystem without a verifier (raw), or -errno.
  */
 int verify_volume(const struct fs_desc *fs, const char *dev, const struct mkfs_plan *p,
 		  json_t **out) __must_check;
+/* verify_expect - compare one verified number with the plan (@want 0 = not asked for, no
+ * check); 0, or -EPROTO after printing "@what is @got, mkfs was asked for @want". */
+int verify_expect(const char *dev, const char *what, uint64_t want, uint64_t got) __must_check;
+/* verify_read_at - read exactly @len bytes at @off of @dev; 0, -EIO when short, or -errno. */
+int verify_read_at(const char *dev, off_t off, unsigned char *buf, size_t len) __must_check;
+/* get_be32 - the big-endian 32-bit number at @b (XFS superblock). */
+uint32_t get_be32(const unsigned char *b);
+/* get_le32 - the little-endian 32-bit number at @b (btrfs superblock). */
+uint32_t get_le32(const unsigned char *b);
 
 /* ---- mounting (mount.c, libmount) -------------------------------------------------------- */
 

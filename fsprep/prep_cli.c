@@ -180,7 +180,7 @@ static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 		return input_error("--db-size and --log-size apply to --image-dir only; device sizes are what they are");
 	if (!o->mount_root)
 		return input_error("--mount-root is required: the volumes are mounted on DIR/db and DIR/log");
-	if (o->fs->kind == FS_RAW) {
+	if (fs_is_raw(o->fs)) {
 		const char *opt = o->cluster ? "--cluster" : o->mkfs_opts ? "--mkfs-opts" :
 				  o->mount_opts ? "--mount-opts" : limit_given ? "--ntfs-cache-limit" :
 				  NULL;
@@ -189,7 +189,7 @@ static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 			return input_error("%s does not apply to --fs raw: no filesystem is made or mounted; drop it",
 					   opt);
 	}
-	if (limit_given && o->fs->kind != FS_NTFS)
+	if (limit_given && !fs_cache_limited(o->fs))
 		return input_error("--ntfs-cache-limit applies to --fs ntfs only");
 	if (geteuid())
 		return input_error("fslab prep needs root (block devices, loop devices, mkfs, mount); run it with sudo");

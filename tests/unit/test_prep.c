@@ -109,7 +109,7 @@ static void test_missing_tool(void **state)
 		assert_int_equal(format_tool_check(ext4), 0);
 	/* raw formats and mounts nothing, so it needs no tool. */
 	assert_non_null(raw);
-	assert_int_equal(raw->kind, FS_RAW);
+	assert_true(fs_is_raw(raw));
 	assert_null(raw->mkfs);
 	assert_null(raw->mount_type);
 	assert_int_equal(format_tool_check(raw), 0);

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fs_btrfs.c: btrfs for prep: mkfs.btrfs options, verification from the superblock, and its
+ * descriptor.
+ *
+ * -s 4096 and the default profiles (data single, metadata DUP since btrfs-progs 5.15): that is
+ * what btrfs users get, and changing it would compare a tuned btrfs with default others.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "fsprep/prepP.h"
+
+static void build_btrfs(struct mkfs_plan *p, const struct topology *t)
+{
+	(void)t;
+	/* Default profiles (data single, metadata DUP): what btrfs users get; see docs/PREP.md. */
+	mkfs_plan_push(p, "-s");
+	mkfs_plan_take(p, xasprintf("%u", p->block_size));
+}
+
+/* sectorsize and nodesize (little-endian) from the primary superblock at 64 KiB. */
+static int verify_btrfs(const char *dev, const struct mkfs_plan *p, json_t *v)
+{
+	unsigned char sb[4096];
+	uint32_t sect, node;
+	int ret = verify_read_at(dev, 64 * KiB, sb, sizeof(sb)); /* primary superblock */
+
+	if (ret)
+		return ret;
+	if (memcmp(sb + 64, "_BHRfS_M", 8))
+		return -EPROTO;
+	sect = get_le32(sb + 144); /* sectorsize */
+	node = get_le32(sb + 148); /* nodesize */
+	json_object_set_new(v, "block_size", json_integer(sect));
+	json_object_set_new(v, "cluster_size", json_integer(sect));
+	json_object_set_new(v, "nodesize", json_integer(node));
+	return verify_expect(dev, "the sector size", p->block_size, sect);
+}
+
+const struct fs_desc fs_btrfs = {
+	.name = "btrfs",
+	.mkfs = "mkfs.btrfs",
+	.force_flag = "-f",
+	.version_flag = "--version",
+	.package = "btrfs-progs",
+	.min_size = 128 * MiB, /* about 114 MiB for the default (non-mixed) profiles */
+	/* The sector size must equal the page size on this kernel: 4096 only. */
+	.block_default = 4096,
+	.block_min = 4096,
+	.block_max = 4096,
+	.block_pow2 = true,
+	.block_error = "btrfs here takes only a 4096-byte sector size (the page size); leave --cluster out",
+	.build = build_btrfs,
+	.blkid_type = "btrfs",
+	.verify_method = "libblkid",
+	.verify = verify_btrfs,
+	.mount_type = "btrfs",
+	.mount_opts = "noatime",
+};

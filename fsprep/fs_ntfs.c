@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fs_ntfs.c: NTFS through ntfs-3g for prep: mkntfs options from the topology, verification
+ * from the boot sector, and its descriptor.
+ *
+ * mkntfs -Q -c 65536: 64 KiB clusters, Exchange's recommendation for database volumes; -Q
+ * because the device was just discarded.  -s 4096 on 4Kn.  ntfs-3g is a FUSE daemon that reads
+ * the device through the page cache even for O_DIRECT files, hence FS_F_FUSE_CACHE: prep
+ * starts it in a memory cgroup (cgroup.c, --ntfs-cache-limit).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "fsprep/prepP.h"
+
+#define NTFS_CLUSTER_DEFAULT (64 * KiB) /* Exchange's recommendation for database volumes */
+
+static void build_ntfs(struct mkfs_plan *p, const struct topology *t)
+{
+	/* -Q: quick format; the device was discarded just before, zeroing it again is waste. */
+	mkfs_plan_push(p, "-Q");
+	mkfs_plan_push(p, "-c");
+	mkfs_plan_take(p, xasprintf("%u", p->cluster_size));
+	mkfs_plan_sector_size(p, t, "");
+}
+
+/* libblkid 2.38 exports no cluster size: bytes per sector and sectors per cluster from the BPB. */
+static int verify_ntfs(const char *dev, const struct mkfs_plan *p, json_t *v)
+{
+	unsigned char bs[512];
+	uint32_t sector, spc, cluster;
+	int ret = verify_read_at(dev, 0, bs, sizeof(bs));
+
+	if (ret)
+		return ret;
+	if (memcmp(bs + 3, "NTFS    ", 8))
+		return -EPROTO;
+	/* BPB: bytes per sector at 0x0b; sectors per cluster at 0x0d, or 2^(256 - v) when
+	 * v > 0x80 (clusters of 128 KiB and more with 512-byte sectors). */
+	sector = (uint32_t)bs[0x0c] << 8 | bs[0x0b];
+	spc = bs[0x0d] <= 0x80 ? bs[0x0d] : 1U << (256 - bs[0x0d]);
+	cluster = sector * spc;
+	json_object_set_new(v, "block_size", json_integer(sector));
+	json_object_set_new(v, "sector_size", json_integer(sector));
+	json_object_set_new(v, "cluster_size", json_integer(cluster));
+	ret = verify_expect(dev, "the cluster size", p->cluster_size, cluster);
+	if (!ret)
+		ret = verify_expect(dev, "the sector size", p->sector_size, sector);
+	return ret;
+}
+
+const struct fs_desc fs_ntfs = {
+	.name = "ntfs",
+	.flags = FS_F_FUSE_CACHE,
+	.mkfs = "mkntfs",
+	.force_flag = "-F",
+	.version_flag = "--version",
+	.package = "ntfs-3g",
+	.min_size = 16 * MiB,
+	.block_default = NTFS_CLUSTER_DEFAULT,
+	.block_min = 512,
+	.block_max = 64 * KiB,
+	.block_pow2 = true,
+	.block_error = "NTFS clusters are a power of two from 512 to 65536 bytes",
+	.build = build_ntfs,
+	.blkid_type = "ntfs",
+	.verify_method = "libblkid",
+	.verify = verify_ntfs,
+	.mount_type = "ntfs-3g",
+	.mount_helper = "mount.ntfs-3g",
+	/*
+	 * ntfs-3g on Debian 12 (2022.10.3, integrated FUSE 28) still accepts and honours
+	 * big_writes: without it the kernel splits buffered writes to the FUSE daemon into
+	 * 4 KiB requests.
+	 */
+	.mount_opts = "noatime,big_writes",
+};

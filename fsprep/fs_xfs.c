@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fs_xfs.c: XFS for prep: mkfs.xfs options from the topology, verification from the
+ * superblock, and its descriptor.
+ *
+ * -b size=4096; -s size=4096 on 4Kn (logical sector 4096; 512e is left to mkfs.xfs, which
+ * picks the physical size); -d su=,sw= with su = the RAID chunk, or the whole stripe when
+ * there is no chunk (XFS aligns allocations to su, so a one-block su would ask for nothing),
+ * sw = stripe / su.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "fsprep/prepP.h"
+
+static void build_xfs(struct mkfs_plan *p, const struct topology *t)
+{
+	uint64_t chunk, stripe;
+
+	topology_stripe(t, p->block_size, &chunk, &stripe);
+	mkfs_plan_push(p, "-b");
+	mkfs_plan_take(p, xasprintf("size=%u", p->block_size));
+	mkfs_plan_sector_size(p, t, "size=");
+	if (stripe) {
+		p->su = (uint32_t)(chunk ? chunk : stripe);
+		p->sw = (uint32_t)(stripe / p->su);
+		mkfs_plan_push(p, "-d");
+		mkfs_plan_take(p, xasprintf("su=%u,sw=%u", p->su, p->sw));
+	}
+}
+
+/*
+ * libblkid 2.38 exports no stripe geometry: sb_blocksize, sb_sectsize, sb_unit and sb_width
+ * (big-endian, at their documented offsets), recorded as stride/stripe_width in blocks like
+ * xfs_info's sunit/swidth, and as su bytes/sw.
+ */
+static int verify_xfs(const char *dev, const struct mkfs_plan *p, json_t *v)
+{
+	unsigned char sb[512];
+	uint32_t bs, sect, unit, width;
+	int ret = verify_read_at(dev, 0, sb, sizeof(sb));
+
+	if (ret)
+		return ret;
+	if (memcmp(sb, "XFSB", 4))
+		return -EPROTO;
+	bs = get_be32(sb + 4);                        /* sb_blocksize */
+	sect = (uint32_t)sb[102] << 8 | sb[103];      /* sb_sectsize */
+	unit = get_be32(sb + 184);                    /* sb_unit, in blocks */
+	width = get_be32(sb + 188);                   /* sb_width, in blocks */
+	json_object_set_new(v, "block_size", json_integer(bs));
+	json_object_set_new(v, "cluster_size", json_integer(bs));
+	json_object_set_new(v, "sector_size", json_integer(sect));
+	json_object_set_new(v, "stride", json_integer(unit));
+	json_object_set_new(v, "stripe_width", json_integer(width));
+	json_object_set_new(v, "su", json_integer((json_int_t)unit * bs));
+	json_object_set_new(v, "sw", json_integer(unit ? width / unit : 0));
+	ret = verify_expect(dev, "the block size", p->block_size, bs);
+	if (!ret)
+		ret = verify_expect(dev, "the sector size", p->sector_size, sect);
+	if (!ret)
+		ret = verify_expect(dev, "the stripe unit (bytes)", p->su, (uint64_t)unit * bs);
+	if (!ret)
+		ret = verify_expect(dev, "the stripe width (units)", p->sw, unit ? width / unit : 0);
+	return ret;
+}
+
+const struct fs_desc fs_xfs = {
+	.name = "xfs",
+	.mkfs = "mkfs.xfs",
+	.force_flag = "-f",
+	.version_flag = "-V",
+	.package = "xfsprogs",
+	.min_size = 300 * MiB, /* mkfs.xfs 6.x refuses filesystems under 300 MiB */
+	.block_default = 4096,
+	.block_min = 1024,     /* v5 (CRC) XFS needs 1024 or more */
+	.block_max = 4096,
+	.block_pow2 = true,
+	.block_error = "xfs block sizes are 1024, 2048 or 4096 bytes (at most the page size)",
+	.build = build_xfs,
+	.blkid_type = "xfs",
+	.verify_method = "libblkid",
+	.verify = verify_xfs,
+	.mount_type = "xfs",
+	.mount_opts = "noatime",
+};
