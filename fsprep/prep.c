@@ -4,7 +4,8 @@
  * print the plan for --dry-run, or carry it out step by step, recording each step in the state
  * file before (intent) and after it.  A failure or SIGINT/SIGTERM/SIGHUP rolls back through
  * prep_undo(), the code `fslab teardown` runs.  --fs raw stops after attach, discard and wipe:
- * the devices are the baseline fslab run measures without a filesystem.
+ * the devices are the baseline fslab run measures without a filesystem.  The --dry-run plan
+ * is printed by prep_plan.c.
  */
 #include <errno.h>
 #include <signal.h>
@@ -109,7 +110,7 @@ static int check_mount_root(struct prep_ctx *c)
 	if (state_exists(c->root))
 		return input_error("%s already holds a prep (%s); run fslab teardown --mount-root %s first",
 				   c->root, STATE_NAME, c->root);
-	/* raw mounts nothing and makes no <root>/db, <root>/log (see print_plan()). */
+	/* raw mounts nothing and makes no <root>/db, <root>/log (see prep_print_plan()). */
 	for (int i = 0; i < VOL_NR && !is_raw(c); i++) {
 		struct volume *v = &c->vol[i];
 		int r;
@@ -310,78 +311,6 @@ static int prep_check(struct prep_ctx *c)
 	if (o->fs->notes)
 		json_array_append_new(c->notes, json_string(o->fs->notes));
 	return 0;
-}
-
-/* ---- dry run ----------------------------------------------------------------------------- */
-
-static void print_topology(const struct prep_ctx *c, const struct volume *v)
-{
-	const struct topology *t = &v->topo;
-
-	printf("  %-4s %s: logical sector %llu, physical sector %llu, min I/O %llu, optimal I/O %llu, alignment offset %llu, partition start %llu (%s)%s\n",
-	       v->role, v->device, (unsigned long long)t->logical_sector,
-	       (unsigned long long)t->physical_sector, (unsigned long long)t->min_io,
-	       (unsigned long long)t->opt_io, (unsigned long long)t->alignment_offset,
-	       (unsigned long long)t->partition_start,
-	       topology_aligned(t) ? "aligned" : "NOT aligned",
-	       !v->image ? "" : is_raw(c) ? "; assumed until attached" :
-	       "; assumed until attached, mkfs options follow the real one");
-}
-
-static void print_plan(struct prep_ctx *c)
-{
-	const struct prep_opts *o = c->o;
-	const char *cg = json_string_value(json_object_get(c->cache_fix, "cgroup"));
-	char a[32];
-
-	printf("fslab prep --dry-run: nothing is changed.  Plan for %s:\n", o->fs->name);
-	printf("  mkdir -p %s\n  record state in %s/%s\n", c->root, c->root, STATE_NAME);
-	for (int i = 0; i < VOL_NR; i++) {
-		struct volume *v = &c->vol[i];
-
-		if (!v->image)
-			continue;
-		printf("  %-4s create %s (sparse, %s)%s\n", v->role, v->image,
-		       fmt_size(a, sizeof(a), v->size), exists(v->image) ? ", replacing it (--force)" : "");
-		printf("  %-4s attach %s to a free loop device (/dev/loopN) with direct I/O\n",
-		       v->role, v->image);
-	}
-	for (int i = 0; i < VOL_NR; i++) {
-		struct volume *v = &c->vol[i];
-		char *cmd;
-
-		print_topology(c, v);
-		printf("  %-4s discard %s (BLKDISCARD, whole device)\n", v->role, v->device);
-		if (v->signature)
-			printf("  %-4s wipe %s on %s (--force)\n", v->role, v->signature, v->device);
-		if (is_raw(c))
-			continue;
-		cmd = argv_join(v->plan.argv);
-		printf("  %-4s %s\n", v->role, cmd);
-		printf("  %-4s verify with %s\n", v->role, o->fs->verify_method);
-		free(cmd);
-	}
-	if (cg)
-		printf("  cgroup %s with memory.limit_in_bytes %llu; ntfs-3g is started inside it\n",
-		       cg, (unsigned long long)o->ntfs_cache_limit);
-	/*
-	 * raw: no <root>/db and <root>/log either.  An empty directory there would let
-	 * `fslab run --db <root>/db` measure the mount root's filesystem and call it the
-	 * baseline; without it that mistake fails at once.
-	 */
-	if (is_raw(c))
-		printf("  no mkfs, no mount (raw): fslab run --db DEV --log DEV uses the devices\n");
-	for (int i = 0; i < VOL_NR && !is_raw(c); i++) {
-		struct volume *v = &c->vol[i];
-
-		printf("  %-4s mkdir %s\n", v->role, v->mountpoint);
-		printf("  %-4s mount -t %s -o %s %s %s", v->role, o->fs->mount_type,
-		       v->mount_opts, v->device, v->mountpoint);
-		if (o->fs->mount_helper)
-			printf("   (libmount runs %s)", o->fs->mount_helper);
-		printf("\n");
-	}
-	printf("  write %s/%s\n", c->root, PREP_JSON_NAME);
 }
 
 /* ---- doing it ---------------------------------------------------------------------------- */
@@ -709,7 +638,7 @@ int prep_run(const struct prep_opts *o)
 	if (ret)
 		goto out;
 	if (o->dry_run) {
-		print_plan(&c);
+		prep_print_plan(&c);
 		goto out;
 	}
 	catch_signals();

@@ -423,6 +423,9 @@ struct prep_ctx {
 
 /* prep_run - the whole prep (or the dry-run plan).  Returns an exit status (FSLAB_EXIT_*). */
 int prep_run(const struct prep_opts *o);
+/* prep_print_plan - print what prep would do for @c (checked, plans built): the --dry-run
+ * output (prep_plan.c). */
+void prep_print_plan(const struct prep_ctx *c);
 /* prep_json_build - prep.json for @c (new reference). */
 json_t *prep_json_build(const struct prep_ctx *c);
 /* prep_note - add a line to prep.json "notes" and print it as a warning. */

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prep_plan.c: the plan `fslab prep --dry-run` prints once every check passed: images and
+ * loop devices, each device's topology, discard and wipe, the exact mkfs command and the
+ * verification method, the cgroup, mkdirs and mounts with their options and helpers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "fsprep/prepP.h"
+
+/* lstat: an image path that is a dangling symlink is "there" too, as prep.c's checks see it. */
+static bool exists(const char *p)
+{
+	struct stat sb;
+
+	return !lstat(p, &sb);
+}
+
+static void print_topology(const struct prep_ctx *c, const struct volume *v)
+{
+	const struct topology *t = &v->topo;
+
+	printf("  %-4s %s: logical sector %llu, physical sector %llu, min I/O %llu, optimal I/O %llu, alignment offset %llu, partition start %llu (%s)%s\n",
+	       v->role, v->device, (unsigned long long)t->logical_sector,
+	       (unsigned long long)t->physical_sector, (unsigned long long)t->min_io,
+	       (unsigned long long)t->opt_io, (unsigned long long)t->alignment_offset,
+	       (unsigned long long)t->partition_start,
+	       topology_aligned(t) ? "aligned" : "NOT aligned",
+	       !v->image ? "" : fs_is_raw(c->o->fs) ? "; assumed until attached" :
+	       "; assumed until attached, mkfs options follow the real one");
+}
+
+void prep_print_plan(const struct prep_ctx *c)
+{
+	const struct prep_opts *o = c->o;
+	const char *cg = json_string_value(json_object_get(c->cache_fix, "cgroup"));
+	char a[32];
+
+	printf("fslab prep --dry-run: nothing is changed.  Plan for %s:\n", o->fs->name);
+	printf("  mkdir -p %s\n  record state in %s/%s\n", c->root, c->root, STATE_NAME);
+	for (int i = 0; i < VOL_NR; i++) {
+		const struct volume *v = &c->vol[i];
+
+		if (!v->image)
+			continue;
+		printf("  %-4s create %s (sparse, %s)%s\n", v->role, v->image,
+		       fmt_size(a, sizeof(a), v->size), exists(v->image) ? ", replacing it (--force)" : "");
+		printf("  %-4s attach %s to a free loop device (/dev/loopN) with direct I/O\n",
+		       v->role, v->image);
+	}
+	for (int i = 0; i < VOL_NR; i++) {
+		const struct volume *v = &c->vol[i];
+		char *cmd;
+
+		print_topology(c, v);
+		printf("  %-4s discard %s (BLKDISCARD, whole device)\n", v->role, v->device);
+		if (v->signature)
+			printf("  %-4s wipe %s on %s (--force)\n", v->role, v->signature, v->device);
+		if (fs_is_raw(c->o->fs))
+			continue;
+		cmd = argv_join(v->plan.argv);
+		printf("  %-4s %s\n", v->role, cmd);
+		printf("  %-4s verify with %s\n", v->role, o->fs->verify_method);
+		free(cmd);
+	}
+	if (cg)
+		printf("  cgroup %s with memory.limit_in_bytes %llu; ntfs-3g is started inside it\n",
+		       cg, (unsigned long long)o->ntfs_cache_limit);
+	/*
+	 * raw: no <root>/db and <root>/log either.  An empty directory there would let
+	 * `fslab run --db <root>/db` measure the mount root's filesystem and call it the
+	 * baseline; without it that mistake fails at once.
+	 */
+	if (fs_is_raw(c->o->fs))
+		printf("  no mkfs, no mount (raw): fslab run --db DEV --log DEV uses the devices\n");
+	for (int i = 0; i < VOL_NR && !fs_is_raw(c->o->fs); i++) {
+		const struct volume *v = &c->vol[i];
+
+		printf("  %-4s mkdir %s\n", v->role, v->mountpoint);
+		printf("  %-4s mount -t %s -o %s %s %s", v->role, o->fs->mount_type,
+		       v->mount_opts, v->device, v->mountpoint);
+		if (o->fs->mount_helper)
+			printf("   (libmount runs %s)", o->fs->mount_helper);
+		printf("\n");
+	}
+	printf("  write %s/%s\n", c->root, PREP_JSON_NAME);
+}
