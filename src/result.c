@@ -17,12 +17,38 @@ const char *const io_class_names[CLS_NR] = {
 	[CLS_BDM_READ] = "bdm_read",
 };
 
+const int lat_series_cls[LS_NR] = {
+	[LS_DB_READ] = CLS_DB_READ,
+	[LS_LOG_WRITE] = CLS_LOG_WRITE,
+};
+const char *const lat_series_keys[LS_NR] = {
+	[LS_DB_READ] = "db_read_avg_ms",
+	[LS_LOG_WRITE] = "log_write_avg_ms",
+};
+
 int io_class_from_name(const char *name)
 {
 	for (int i = 0; i < CLS_NR; i++)
 		if (!strcmp(name, io_class_names[i]))
 			return i;
 	return -1;
+}
+
+void latency_series_release(struct latency_series *s)
+{
+	free(s->scope);
+	for (int k = 0; k < LS_NR; k++)
+		free(s->avg_ms[k]);
+	memset(s, 0, sizeof(*s));
+}
+
+const struct latency_series *latency_samples_find(const struct latency_samples *ls,
+						  const char *scope)
+{
+	for (size_t i = 0; i < ls->nscopes; i++)
+		if (ls->scopes[i].scope && !strcmp(ls->scopes[i].scope, scope))
+			return &ls->scopes[i];
+	return NULL;
 }
 
 void result_init(struct fslab_result *r)
@@ -54,6 +80,8 @@ void result_release(struct fslab_result *r)
 	free(r->abort_reason);
 	free(r->config.workload);
 	free(r->config.engine);
+	free(r->config.thresholds);
+	free(r->config.target_iops_origin);
 	strv_free(r->config.db_dirs, r->config.ndb_dirs);
 	strv_free(r->config.log_dirs, r->config.nlog_dirs);
 	json_decref(r->environment);
@@ -76,12 +104,16 @@ void result_release(struct fslab_result *r)
 	}
 	free(r->devices);
 	timeline_release(&r->timeline);
+	for (size_t i = 0; i < r->latency_samples.nscopes; i++)
+		latency_series_release(&r->latency_samples.scopes[i]);
+	free(r->latency_samples.scopes);
 	for (size_t i = 0; i < r->verdict.nchecks; i++) {
 		struct verdict_check *c = &r->verdict.checks[i];
 
 		free(c->scope);
 		free(c->name);
 		free(c->unit);
+		free(c->rule);
 		free(c->note);
 	}
 	free(r->verdict.checks);
@@ -206,6 +238,13 @@ void result_add_note(struct fslab_result *r, const char *fmt, ...)
 void verdict_add(struct verdict *v, const char *scope, const char *name, double value,
 		 double limit, const char *unit, bool pass, const char *note)
 {
+	verdict_add_rule(v, scope, name, value, limit, unit, NULL, pass, note);
+}
+
+void verdict_add_rule(struct verdict *v, const char *scope, const char *name, double value,
+		      double limit, const char *unit, const char *rule, bool pass,
+		      const char *note)
+{
 	struct verdict_check *c;
 
 	v->checks = xrealloc(v->checks, (v->nchecks + 1) * sizeof(*v->checks));
@@ -215,6 +254,7 @@ void verdict_add(struct verdict *v, const char *scope, const char *name, double 
 	c->value = value;
 	c->limit = limit;
 	c->unit = xstrdup(unit);
+	c->rule = rule ? xstrdup(rule) : NULL;
 	c->pass = pass;
 	c->note = note ? xstrdup(note) : NULL;
 	v->present = true;
@@ -275,6 +315,8 @@ static json_t *class_to_json(const struct class_result *c, bool with_hist)
 				      "p99_9", jnum(l->p99_9), "p99_99", jnum(l->p99_99)));
 	json_object_set_new(o, "min_bytes", json_integer((json_int_t)c->min_bytes));
 	json_object_set_new(o, "max_bytes", json_integer((json_int_t)c->max_bytes));
+	json_object_set_new(o, "ios_above_max_limit",
+			    json_integer((json_int_t)c->ios_above_max_limit));
 	if (with_hist && c->hist)
 		json_object_set_new(o, "hist", hist_to_json(c->hist));
 	return o;
@@ -287,6 +329,49 @@ static json_t *classes_to_json(const struct class_result *cls, bool with_hist)
 	for (int i = 0; i < CLS_NR; i++)
 		json_object_set_new(o, io_class_names[i], class_to_json(&cls[i], with_hist));
 	return o;
+}
+
+/* The verdict's settings into the config object o (null where they do not apply). */
+static void config_verdict_to_json(json_t *o, const struct run_config *cf)
+{
+	bool mb = cf->mailboxes > 0;
+
+	json_object_set_new(o, "sample_interval_s",
+			    cf->sample_interval_s > 0 ? jnum(cf->sample_interval_s) : json_null());
+	json_object_set_new(o, "thresholds", jstr(cf->thresholds));
+	json_object_set_new(o, "max_latency_errors", cf->thresholds
+			    ? json_integer(cf->max_latency_errors) : json_null());
+	json_object_set_new(o, "strict_io_tail", json_boolean(cf->strict_io_tail));
+	json_object_set_new(o, "target_iops",
+			    cf->target_iops > 0 ? jnum(cf->target_iops) : json_null());
+	json_object_set_new(o, "target_iops_origin", jstr(cf->target_iops_origin));
+	json_object_set_new(o, "mailboxes", mb ? json_integer(cf->mailboxes) : json_null());
+	json_object_set_new(o, "iops_per_mailbox", mb ? jnum(cf->iops_per_mailbox) : json_null());
+}
+
+static json_t *latency_samples_to_json(const struct latency_samples *ls)
+{
+	json_t *scopes;
+
+	if (!ls->present)
+		return json_null();
+	scopes = json_array();
+	for (size_t i = 0; i < ls->nscopes; i++) {
+		const struct latency_series *s = &ls->scopes[i];
+		json_t *o = json_pack("{s:o}", "scope", jstr(s->scope));
+
+		for (int k = 0; k < LS_NR; k++) {
+			json_t *a = json_array();
+
+			for (size_t j = 0; j < s->n[k]; j++)
+				json_array_append_new(a, jnum(s->avg_ms[k][j]));
+			json_object_set_new(o, lat_series_keys[k], a);
+		}
+		json_array_append_new(scopes, o);
+	}
+	return json_pack("{s:o, s:I, s:b, s:o}", "interval_s", jnum(ls->interval_s),
+			 "intervals", (json_int_t)ls->intervals, "partial", ls->partial,
+			 "scopes", scopes);
 }
 
 json_t *result_to_json(const struct fslab_result *r)
@@ -315,6 +400,7 @@ json_t *result_to_json(const struct fslab_result *r)
 			  "bdm_mbps", jnum(cf->bdm_mbps),
 			  "db_dirs", strv_to_json(cf->db_dirs, cf->ndb_dirs),
 			  "log_dirs", strv_to_json(cf->log_dirs, cf->nlog_dirs)));
+	config_verdict_to_json(json_object_get(root, "config"), cf);
 	json_object_set(root, "environment", r->environment ? r->environment : json_object());
 	if (!r->environment)
 		json_decref(json_object_get(root, "environment"));
@@ -323,16 +409,19 @@ json_t *result_to_json(const struct fslab_result *r)
 	json_object_set_new(root, "transactional_iops", jnum(r->transactional_iops));
 	json_object_set_new(root, "transactions_per_s", jnum(r->transactions_per_s));
 	json_object_set_new(root, "transactions", json_integer((json_int_t)r->transactions));
+	json_object_set_new(root, "db_page_fault_stalls",
+			    json_integer((json_int_t)r->db_page_fault_stalls));
 
 	a = json_array();
 	for (size_t i = 0; i < r->ninstances; i++) {
 		const struct instance_result *in = &r->instances[i];
 
 		json_array_append_new(a,
-			json_pack("{s:o, s:o, s:o, s:I, s:I, s:b, s:o}",
+			json_pack("{s:o, s:o, s:o, s:I, s:I, s:I, s:b, s:o}",
 				  "name", jstr(in->name), "db_file", jstr(in->db_file),
 				  "log_dir", jstr(in->log_dir), "log_rolls", (json_int_t)in->log_rolls,
 				  "log_nonsequential", (json_int_t)in->log_nonsequential,
+				  "db_page_fault_stalls", (json_int_t)in->db_page_fault_stalls,
 				  "pass", in->pass, "classes", classes_to_json(in->classes, false)));
 	}
 	json_object_set_new(root, "instances", a);
@@ -395,15 +484,18 @@ json_t *result_to_json(const struct fslab_result *r)
 			    json_pack("{s:o, s:o}", "columns",
 				      strv_to_json(r->timeline.cols, r->timeline.ncols), "rows", rows));
 
+	json_object_set_new(root, "latency_samples", latency_samples_to_json(&r->latency_samples));
+
 	a = json_array();
 	for (size_t i = 0; i < r->verdict.nchecks; i++) {
 		const struct verdict_check *c = &r->verdict.checks[i];
 
 		json_array_append_new(a,
-			json_pack("{s:o, s:o, s:o, s:o, s:o, s:b, s:o}",
+			json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}",
 				  "scope", jstr(c->scope), "name", jstr(c->name),
 				  "value", jnum(c->value), "limit", jnum(c->limit),
-				  "unit", jstr(c->unit), "pass", c->pass, "note", jstr(c->note)));
+				  "unit", jstr(c->unit), "rule", jstr(c->rule), "pass", c->pass,
+				  "note", jstr(c->note)));
 	}
 	if (r->verdict.present)
 		json_object_set_new(root, "verdict",
@@ -665,6 +757,7 @@ static void rd_class(struct rd *rd, json_t *o, struct class_result *c)
 	c->errors = rd_u64(rd, o, "errors");
 	c->min_bytes = rd_u64(rd, o, "min_bytes");
 	c->max_bytes = rd_u64(rd, o, "max_bytes");
+	c->ios_above_max_limit = rd_u64(rd, o, "ios_above_max_limit");
 	c->iops = rd_num(rd, o, "iops", 0);
 	c->mbps = rd_num(rd, o, "mbps", 0);
 	c->avg_bytes = rd_num(rd, o, "avg_bytes", 0);
@@ -691,6 +784,78 @@ static void rd_classes(struct rd *rd, json_t *o, struct class_result *cls, bool 
 		json_t *c = rd_obj(rd, o, io_class_names[i], required);
 
 		rd_class(rd, c, &cls[i]);
+	}
+}
+
+/* A number that may be null or missing (0 then). */
+static double rd_num0(struct rd *rd, json_t *o, const char *key)
+{
+	double v = rd_num(rd, o, key, 0);
+
+	return isnan(v) ? 0 : v;
+}
+
+/* The verdict's settings in config (missing in older files: left zero/NULL). */
+static void rd_config_verdict(struct rd *rd, json_t *o, struct run_config *cf)
+{
+	cf->sample_interval_s = rd_num0(rd, o, "sample_interval_s");
+	cf->thresholds = rd_str(rd, o, "thresholds");
+	cf->max_latency_errors = (unsigned int)rd_u64(rd, o, "max_latency_errors");
+	cf->strict_io_tail = rd_bool(rd, o, "strict_io_tail");
+	cf->target_iops = rd_num0(rd, o, "target_iops");
+	cf->target_iops_origin = rd_str(rd, o, "target_iops_origin");
+	cf->mailboxes = (unsigned int)rd_u64(rd, o, "mailboxes");
+	cf->iops_per_mailbox = rd_num0(rd, o, "iops_per_mailbox");
+}
+
+/* "latency_samples" (null or missing in older files: not present). */
+static void rd_latency_samples(struct rd *rd, json_t *o, struct latency_samples *ls)
+{
+	json_t *a, *v;
+	size_t i;
+
+	if (!o)
+		return;
+	a = json_object_get(o, "scopes");
+	if (!json_is_array(a)) {
+		rd_fail(rd, "\"latency_samples\" has no \"scopes\" array; regenerate the file with "
+			"'fslab run'");
+		return;
+	}
+	ls->present = true;
+	ls->interval_s = rd_num0(rd, o, "interval_s");
+	ls->intervals = rd_u64(rd, o, "intervals");
+	ls->partial = rd_bool(rd, o, "partial");
+	ls->scopes = xcalloc(json_array_size(a) + 1, sizeof(*ls->scopes));
+	json_array_foreach(a, i, v) {
+		struct latency_series *s = &ls->scopes[ls->nscopes++];
+
+		if (!json_is_object(v)) {
+			rd_fail(rd, "latency_samples scope %zu is not an object", i);
+			return;
+		}
+		s->scope = rd_str(rd, v, "scope");
+		for (int k = 0; k < LS_NR; k++) {
+			json_t *arr = json_object_get(v, lat_series_keys[k]), *x;
+			size_t j;
+
+			if (!arr || json_is_null(arr))
+				continue;
+			if (!json_is_array(arr)) {
+				rd_fail(rd, "latency_samples \"%s\" must be an array of numbers",
+					lat_series_keys[k]);
+				return;
+			}
+			s->avg_ms[k] = xcalloc(json_array_size(arr) + 1, sizeof(double));
+			json_array_foreach(arr, j, x) {
+				if (!json_is_number(x)) {
+					rd_fail(rd, "latency_samples \"%s\" must be an array of numbers",
+						lat_series_keys[k]);
+					return;
+				}
+				s->avg_ms[k][s->n[k]++] = json_number_value(x);
+			}
+		}
 	}
 }
 
@@ -739,6 +904,7 @@ int result_from_json(json_t *root, const char *what, struct fslab_result *r)
 		cf->bdm_mbps = rd_num(&rd, o, "bdm_mbps", 0);
 		cf->db_dirs = rd_strv(&rd, o, "db_dirs", &cf->ndb_dirs);
 		cf->log_dirs = rd_strv(&rd, o, "log_dirs", &cf->nlog_dirs);
+		rd_config_verdict(&rd, o, cf);
 		if (!cf->workload && !rd.err)
 			rd_fail(&rd, "\"config\" has no \"workload\"");
 	}
@@ -749,6 +915,7 @@ int result_from_json(json_t *root, const char *what, struct fslab_result *r)
 	r->transactional_iops = rd_num(&rd, root, "transactional_iops", 0);
 	r->transactions_per_s = rd_num(&rd, root, "transactions_per_s", 0);
 	r->transactions = rd_u64(&rd, root, "transactions");
+	r->db_page_fault_stalls = rd_u64(&rd, root, "db_page_fault_stalls");
 
 	a = json_object_get(root, "instances");
 	if (json_is_array(a) && json_array_size(a)) {
@@ -761,6 +928,7 @@ int result_from_json(json_t *root, const char *what, struct fslab_result *r)
 			in->log_dir = rd_str(&rd, v, "log_dir");
 			in->log_rolls = rd_u64(&rd, v, "log_rolls");
 			in->log_nonsequential = rd_u64(&rd, v, "log_nonsequential");
+			in->db_page_fault_stalls = rd_u64(&rd, v, "db_page_fault_stalls");
 			in->pass = rd_bool(&rd, v, "pass");
 			rd_classes(&rd, rd_obj(&rd, v, "classes", false), in->classes, false);
 		}
@@ -837,6 +1005,8 @@ int result_from_json(json_t *root, const char *what, struct fslab_result *r)
 		free(row);
 	}
 
+	rd_latency_samples(&rd, rd_obj(&rd, root, "latency_samples", false), &r->latency_samples);
+
 	o = rd_obj(&rd, root, "verdict", false);
 	if (o) {
 		r->verdict.present = true;
@@ -845,13 +1015,15 @@ int result_from_json(json_t *root, const char *what, struct fslab_result *r)
 		json_array_foreach(a, i, v) {
 			char *scope = rd_str(&rd, v, "scope"), *name = rd_str(&rd, v, "name");
 			char *unit = rd_str(&rd, v, "unit"), *note = rd_str(&rd, v, "note");
+			char *rule = rd_str(&rd, v, "rule");
 
-			verdict_add(&r->verdict, scope ? scope : "overall", name ? name : "?",
-				    rd_num(&rd, v, "value", 0), rd_num(&rd, v, "limit", 0),
-				    unit ? unit : "", rd_bool(&rd, v, "pass"), note);
+			verdict_add_rule(&r->verdict, scope ? scope : "overall", name ? name : "?",
+					 rd_num(&rd, v, "value", 0), rd_num(&rd, v, "limit", 0),
+					 unit ? unit : "", rule, rd_bool(&rd, v, "pass"), note);
 			free(scope);
 			free(name);
 			free(unit);
+			free(rule);
 			free(note);
 		}
 	}

@@ -32,6 +32,9 @@ struct lat_summary {
 
 struct class_result {
 	uint64_t ops, bytes, errors;
+	uint64_t ios_above_max_limit; /* completions slower than the threshold set's maximum
+					 (config.thresholds); information, not in the default
+					 verdict (see --strict-io-tail) */
 	uint64_t min_bytes, max_bytes; /* smallest and largest single transfer */
 	double iops, mbps, avg_bytes;
 	struct lat_summary lat_us;
@@ -46,6 +49,7 @@ struct instance_result {
 	struct class_result classes[CLS_NR];
 	uint64_t log_rolls;            /* log files rolled (renamed) during the measurement */
 	uint64_t log_nonsequential;    /* log writes that did not continue the previous one */
+	uint64_t db_page_fault_stalls; /* session waits for a free database cache page */
 	bool pass;                     /* this instance's verdict */
 };
 
@@ -73,11 +77,16 @@ struct host_result {
 struct verdict_check {
 	char *scope;  /* "overall" or an instance name */
 	char *name;   /* "db_read_avg_latency", "db_read_max_latency", "log_write_avg_latency",
-			 "log_write_max_latency", "io_errors", "checksum_errors" */
+			 "log_write_max_latency", "db_page_fault_stalls", "io_errors",
+			 "checksum_errors"; opt-in "db_read_io_tail", "log_write_io_tail";
+			 overall only "target_iops" */
 	double value, limit;
-	char *unit;   /* "ms", "count" */
+	char *unit;   /* "ms", "count", "/s", "IOPS" */
+	char *rule;   /* how value and limit decide: "avg <= limit", "samples above limit <= 6",
+			 "stalls/s <= 1", "achieved >= target", ...; NULL in older files */
 	bool pass;
-	char *note;   /* e.g. "3 of 6 tolerated breaches", may be NULL */
+	char *note;   /* e.g. "2 of 40 samples (15 s averages) above 100 ms; 6 tolerated", may
+			 be NULL */
 };
 
 struct verdict {
@@ -99,6 +108,42 @@ struct init_result {
 	double seconds, mbps;
 	unsigned int reused, created; /* database files */
 };
+
+/*
+ * Latency samples: the average latency of database reads and of log writes over each full
+ * sampling interval (Jetstress's performance-counter samples), per database instance and
+ * overall.  An interval without I/O of a class gives no sample of that class.
+ */
+enum lat_series_class {
+	LS_DB_READ,
+	LS_LOG_WRITE,
+	LS_NR,
+};
+/* io_class of each series class: CLS_DB_READ, CLS_LOG_WRITE */
+extern const int lat_series_cls[LS_NR];
+/* JSON keys: "db_read_avg_ms", "log_write_avg_ms" */
+extern const char *const lat_series_keys[LS_NR];
+
+struct latency_series {
+	char *scope;          /* instance name or "overall" */
+	size_t n[LS_NR];
+	double *avg_ms[LS_NR]; /* n[k] sample averages in ms, owned */
+};
+
+struct latency_samples {
+	bool present;
+	double interval_s;  /* sampling interval (config.sample_interval_s) */
+	uint64_t intervals; /* full intervals measured (1 when partial) */
+	bool partial;       /* measurement shorter than one interval: the one sample is partial */
+	size_t nscopes;
+	struct latency_series *scopes; /* owned */
+};
+
+/* Release the arrays of one series and zero it. */
+void latency_series_release(struct latency_series *s);
+/* The series of scope in ls, or NULL. */
+const struct latency_series *latency_samples_find(const struct latency_samples *ls,
+						  const char *scope);
 
 /*
  * Per-second timeline of the measured period: columns named, rows of numbers.  Rows are in
@@ -123,6 +168,16 @@ struct run_config {
 	double bdm_mbps;              /* per database, 0 = off */
 	char **db_dirs, **log_dirs;
 	size_t ndb_dirs, nlog_dirs;
+	/* how the verdict judged (jetstress; absent/zero in results of other workloads and of
+	 * fslab versions before latency samples) */
+	double sample_interval_s;        /* --sample-interval; 0 = not recorded */
+	char *thresholds;                /* --thresholds: "strict" or "lenient"; NULL = unknown */
+	unsigned int max_latency_errors; /* --max-latency-errors: samples tolerated above max */
+	bool strict_io_tail;             /* --strict-io-tail: per-I/O tail checks in the verdict */
+	double target_iops;              /* transactional IOPS to reach; 0 = no target */
+	char *target_iops_origin;        /* "target-iops", "mailboxes" or NULL (no target) */
+	unsigned int mailboxes;          /* --mailboxes, 0 when not given */
+	double iops_per_mailbox;         /* --iops-per-mailbox, 0 when not given */
 };
 
 struct fslab_result {
@@ -139,6 +194,7 @@ struct fslab_result {
 	double transactional_iops; /* db_read iops + db_write iops */
 	double transactions_per_s;
 	uint64_t transactions;
+	uint64_t db_page_fault_stalls; /* all instances: session waits for a free cache page */
 	size_t ninstances;
 	struct instance_result *instances;
 	size_t ndevices;
@@ -146,6 +202,7 @@ struct fslab_result {
 	struct host_result host;
 	struct init_result init;
 	struct timeline timeline;
+	struct latency_samples latency_samples;
 	struct verdict verdict;
 	struct checksum_result checksum;
 	json_t *notes; /* owned array of strings: loud warnings (O_DIRECT refused, ...) */
@@ -172,9 +229,13 @@ void timeline_release(struct timeline *t);
 /* Append a note (copied) to r->notes. */
 void result_add_note(struct fslab_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Append a verdict check (strings copied). */
+/* Append a verdict check (strings copied, rule NULL). */
 void verdict_add(struct verdict *v, const char *scope, const char *name, double value,
 		 double limit, const char *unit, bool pass, const char *note);
+/* The same with the rule that decided it ("avg <= limit"; copied, may be NULL). */
+void verdict_add_rule(struct verdict *v, const char *scope, const char *name, double value,
+		      double limit, const char *unit, const char *rule, bool pass,
+		      const char *note);
 
 /* result_to_json - new reference to the whole result as JSON. */
 json_t *result_to_json(const struct fslab_result *r);
