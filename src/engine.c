@@ -20,7 +20,8 @@ void engine_init(struct engine *e)
 {
 	memset(e, 0, sizeof(*e));
 	pthread_mutex_init(&e->lock, NULL);
-	e->breach_ns = 100 * NSEC_PER_MSEC;
+	for (int c = 0; c < CLS_NR; c++)
+		e->breach_ns[c] = 100 * NSEC_PER_MSEC; /* Jetstress strict maximum */
 	e->phase = PH_INIT;
 }
 
@@ -97,6 +98,25 @@ void engine_sample(struct engine *e, uint64_t sec, struct engine_sample *prev, d
 	*prev = cur;
 }
 
+void engine_sample_instance(struct engine *e, int instance, struct engine_sample *out)
+{
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&e->lock);
+	for (size_t i = 0; i < e->nstats; i++) {
+		struct thread_stats *ts = e->stats[i];
+
+		if (instance >= 0 && ts->instance != instance)
+			continue;
+		for (int c = 0; c < CLS_NR; c++) {
+			out->ops[c] += LOAD(&ts->cls[c].ops);
+			out->bytes[c] += LOAD(&ts->cls[c].bytes);
+			out->lat_sum[c] += LOAD(&ts->cls[c].lat_sum_ns);
+		}
+		out->transactions += LOAD(&ts->transactions);
+	}
+	pthread_mutex_unlock(&e->lock);
+}
+
 void engine_collect(struct engine *e, int instance, double seconds, struct class_result *cls,
 		    struct collect_extra *x)
 {
@@ -115,7 +135,7 @@ void engine_collect(struct engine *e, int instance, double seconds, struct class
 			cls[c].ops += ts->cls[c].ops;
 			cls[c].bytes += ts->cls[c].bytes;
 			cls[c].errors += ts->cls[c].errors;
-			x->breaches[c] += ts->cls[c].breaches;
+			cls[c].ios_above_max_limit += ts->cls[c].breaches;
 			if (ts->cls[c].max_bytes > cls[c].max_bytes)
 				cls[c].max_bytes = ts->cls[c].max_bytes;
 			if (ts->cls[c].min_bytes &&
@@ -125,6 +145,7 @@ void engine_collect(struct engine *e, int instance, double seconds, struct class
 		}
 		x->transactions += ts->transactions;
 		x->checksum_errors += ts->checksum_errors;
+		x->page_fault_stalls += ts->page_fault_stalls;
 		x->other_write_bytes[0] += ts->other_write_bytes[0];
 		x->other_write_bytes[1] += ts->other_write_bytes[1];
 	}

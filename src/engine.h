@@ -29,7 +29,7 @@ struct max_slot {
  */
 struct cls_stats {
 	uint64_t ops, bytes, errors, lat_sum_ns;
-	uint64_t breaches; /* completions slower than engine.breach_ns */
+	uint64_t breaches; /* completions slower than engine.breach_ns[class] */
 	uint64_t min_bytes, max_bytes; /* smallest and largest transfer */
 	struct max_slot slots[4];
 	struct hist hist;
@@ -40,6 +40,7 @@ struct thread_stats {
 	struct cls_stats cls[CLS_NR];
 	uint64_t transactions;
 	uint64_t checksum_errors;
+	uint64_t page_fault_stalls;    /* waits for a free database cache page (jetstress) */
 	uint64_t other_write_bytes[2]; /* written outside the classes (log spare files), [db, log] */
 	uint64_t cur_sec, sec_end_ns;  /* second of the measurement the last completion fell in */
 };
@@ -48,7 +49,9 @@ struct engine {
 	int phase;          /* enum phase, accessed atomically */
 	uint64_t t_start;   /* load started (ns, monotonic) */
 	uint64_t t_measure; /* measurement started */
-	uint64_t breach_ns; /* latency counted as a maximum-latency breach (Jetstress: 100 ms) */
+	/* latency above which a completion counts in ios_above_max_limit, per class: the
+	 * threshold set's maximum (strict: 100 ms); run.c sets it before the load */
+	uint64_t breach_ns[CLS_NR];
 	pthread_mutex_t lock;
 	struct thread_stats **stats;
 	size_t nstats;
@@ -97,7 +100,7 @@ static inline void engine_account(struct engine *e, struct thread_stats *ts, int
 	STORE(&c->ops, c->ops + 1);
 	STORE(&c->bytes, c->bytes + bytes);
 	STORE(&c->lat_sum_ns, c->lat_sum_ns + lat);
-	if (lat > e->breach_ns)
+	if (lat > e->breach_ns[cls])
 		c->breaches++;
 	if (bytes > c->max_bytes)
 		c->max_bytes = bytes;
@@ -126,6 +129,16 @@ static inline void engine_transaction(struct engine *e, struct thread_stats *ts)
 }
 
 /*
+ * engine_page_fault_stall - a session of ts had to wait for a free database cache page (only
+ * during PH_MEASURE; owning thread only).
+ */
+static inline void engine_page_fault_stall(struct engine *e, struct thread_stats *ts)
+{
+	if (engine_phase(e) == PH_MEASURE)
+		STORE(&ts->page_fault_stalls, ts->page_fault_stalls + 1);
+}
+
+/*
  * Timeline sampling: engine_sample() reads every thread's cumulative counters now and, for
  * second sec of the measurement, fills the class columns of row (see timeline_columns()),
  * using prev (engine_sample_init()ed) to form differences.
@@ -134,6 +147,12 @@ struct engine_sample {
 	uint64_t ops[CLS_NR], bytes[CLS_NR], lat_sum[CLS_NR], transactions;
 };
 void engine_sample(struct engine *e, uint64_t sec, struct engine_sample *prev, double *row);
+/*
+ * engine_sample_instance - cumulative counters now (ops, bytes, latency sums per class,
+ * transactions) of the threads of one database instance (-1: all threads) into *out.  The
+ * caller forms differences between calls (latency samples per instance).
+ */
+void engine_sample_instance(struct engine *e, int instance, struct engine_sample *out);
 /* Column names of a timeline row: t_s, 4 per class, transactions, cpu_pct. */
 extern const char *const timeline_columns[];
 #define TIMELINE_NCOLS (1 + 4 * CLS_NR + 2)
@@ -143,11 +162,11 @@ extern const char *const timeline_columns[];
 /*
  * engine_collect - merge the statistics of every thread whose instance matches (instance -1:
  * all threads) into cls[] (histograms allocated, caller frees via result_release) for seconds
- * of measurement.  Also returns transactions, checksum errors and breaches per class.
+ * of measurement; cls[c].ios_above_max_limit counts completions above e->breach_ns[c].  Also
+ * returns transactions, checksum errors and page-fault stalls.
  */
 struct collect_extra {
-	uint64_t transactions, checksum_errors;
-	uint64_t breaches[CLS_NR];
+	uint64_t transactions, checksum_errors, page_fault_stalls;
 	uint64_t other_write_bytes[2];
 };
 void engine_collect(struct engine *e, int instance, double seconds, struct class_result *cls,

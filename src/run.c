@@ -21,6 +21,7 @@
 #include "run.h"
 #include "util.h"
 #include "volume.h"
+#include "workloads/verdict.h"
 #include "workloads/workload.h"
 
 static volatile int stop_flag;
@@ -72,6 +73,26 @@ static void usage(FILE *f)
 "  --no-drop-caches      do not drop the page cache before the load (default: drop, as root)\n"
 "  --quiet               no progress or informational messages\n"
 "\n"
+"Verdict (jetstress; exit status 3 when it fails):\n"
+"  --thresholds SET      strict (default): database reads average <= 20 ms, log writes\n"
+"                        <= 10 ms, maximum 100 ms; lenient (Jetstress's stress runs):\n"
+"                        maximum 200 ms\n"
+"  --sample-interval T   latency sampling interval; default 15s (Jetstress's LogInterval),\n"
+"                        1s to 1h in whole seconds.  The maximum checks judge the average\n"
+"                        latency of each interval, per database and overall; a measurement\n"
+"                        shorter than one interval is one partial sample\n"
+"  --max-latency-errors N  samples tolerated above the maximum; default 6 (Jetstress's\n"
+"                        MaximumLatencyErrors)\n"
+"  --strict-io-tail      also fail when more than N single I/Os exceed the maximum (the\n"
+"                        per-I/O tail; always recorded, not judged by default)\n"
+"  --target-iops N       also require at least N transactional IOPS (database reads +\n"
+"                        writes per second)\n"
+"  --mailboxes M --iops-per-mailbox F\n"
+"                        the same with target M x F (from an Exchange sizing); not\n"
+"                        together with --target-iops\n"
+"  Database page fault stalls (a session waiting for a free cache page because the lazy\n"
+"  writer is behind) fail the verdict above 1 per second on average.\n"
+"\n"
 "Exit status: 0 ok, 1 failure or interrupted (the result is still written, marked\n"
 "aborted), 2 bad input (nothing created), 3 completed but the verdict is FAIL.\n");
 }
@@ -80,7 +101,8 @@ enum {
 	OPT_DB = 1000, OPT_LOG, OPT_THREADS, OPT_DATABASES, OPT_DBSIZE, OPT_DURATION, OPT_WARMUP,
 	OPT_SEED, OPT_LABEL, OPT_WORKLOAD, OPT_BS, OPT_IODEPTH, OPT_OUTPUT, OPT_ENGINE,
 	OPT_CACHE, OPT_BDM, OPT_COMPRESS, OPT_BUFFERED, OPT_NOCHECK, OPT_RWMIX, OPT_NODROP,
-	OPT_QUIET, OPT_PROGRESS_FD, OPT_NOVERIFY, OPT_FORCE,
+	OPT_QUIET, OPT_PROGRESS_FD, OPT_NOVERIFY, OPT_FORCE, OPT_SAMPLE_INTERVAL, OPT_THRESHOLDS,
+	OPT_MAX_LAT_ERRORS, OPT_STRICT_TAIL, OPT_TARGET_IOPS, OPT_MAILBOXES, OPT_IOPS_PER_MBX,
 };
 
 static const struct option long_opts[] = {
@@ -109,6 +131,13 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "progress-fd", required_argument, NULL, OPT_PROGRESS_FD },
+	{ "sample-interval", required_argument, NULL, OPT_SAMPLE_INTERVAL },
+	{ "thresholds", required_argument, NULL, OPT_THRESHOLDS },
+	{ "max-latency-errors", required_argument, NULL, OPT_MAX_LAT_ERRORS },
+	{ "strict-io-tail", no_argument, NULL, OPT_STRICT_TAIL },
+	{ "target-iops", required_argument, NULL, OPT_TARGET_IOPS },
+	{ "mailboxes", required_argument, NULL, OPT_MAILBOXES },
+	{ "iops-per-mailbox", required_argument, NULL, OPT_IOPS_PER_MBX },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -117,6 +146,27 @@ static const struct option long_opts[] = {
 #define MAX_DATABASES 64
 #define MAX_IODEPTH 1024
 #define MAX_DURATION_NS (30ULL * 86400 * NSEC_PER_SEC)
+#define MAX_SAMPLE_INTERVAL_S 3600
+#define MAX_MAILBOXES 10000000
+#define MAX_IOPS_PER_MAILBOX 100.0
+
+/* Verdict options (jetstress); written to the result's config, which the workload reads. */
+struct verdict_cfg {
+	unsigned int interval_s;
+	const struct js_thresholds *th;
+	unsigned int max_latency_errors;
+	bool strict_io_tail;
+	double target_iops, iops_per_mailbox;
+	unsigned int mailboxes;
+	const char *first; /* the first verdict option given ("--thresholds"), or NULL */
+};
+
+/* Latency samples per instance and overall while the load runs (jetstress). */
+struct samplers {
+	size_t n;                     /* instances + 1; the last one is "overall" */
+	struct lat_sampler *ls;
+	struct engine_sample *prev;   /* cumulative counters at the previous second */
+};
 
 struct run_state {
 	struct run_opts o;
@@ -130,6 +180,8 @@ struct run_state {
 	size_t ndb_vols, nlog_vols;
 	struct devstat *dev_before, *dev_after;
 	bool caches_dropped;
+	struct verdict_cfg vc;
+	struct samplers smp;
 };
 
 static void add_dir(char ***v, size_t *n, const char *d)
@@ -144,9 +196,48 @@ static int bad_value(const char *opt, const char *val, const char *fix)
 	return input_error("--%s '%s': %s", opt, val, fix);
 }
 
+/* A positive real number in (0, max], or -EINVAL. */
+static int parse_positive(const char *arg, double max, double *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(arg, &end);
+	if (errno || end == arg || *end || !isfinite(d) || !(d > 0) || d > max)
+		return -EINVAL;
+	*out = d;
+	return 0;
+}
+
+/* The verdict options after parsing: forms that contradict each other are refused. */
+static int check_verdict_args(struct run_state *s)
+{
+	struct verdict_cfg *vc = &s->vc;
+
+	if (vc->first && strcmp(s->o.workload, "jetstress"))
+		return input_error("%s: only the jetstress workload has a verdict; drop it or use "
+				   "--workload jetstress", vc->first);
+	if (vc->target_iops > 0 && (vc->mailboxes || vc->iops_per_mailbox > 0))
+		return input_error("--target-iops and --mailboxes/--iops-per-mailbox both set a "
+				   "target; give either --target-iops N or --mailboxes M "
+				   "--iops-per-mailbox F");
+	if (vc->mailboxes && !(vc->iops_per_mailbox > 0))
+		return input_error("--mailboxes %u needs --iops-per-mailbox F (transactional IOPS "
+				   "per mailbox from your Exchange sizing, e.g. 0.06): the target is "
+				   "M x F; or give --target-iops N", vc->mailboxes);
+	if (vc->iops_per_mailbox > 0 && !vc->mailboxes)
+		return input_error("--iops-per-mailbox %g needs --mailboxes M: the target is M x F; "
+				   "or give --target-iops N", vc->iops_per_mailbox);
+	if (vc->mailboxes)
+		vc->target_iops = js_target_from_mailboxes(vc->mailboxes, vc->iops_per_mailbox);
+	return 0;
+}
+
 static int parse_args(struct run_state *s, int argc, char **argv)
 {
 	struct run_opts *o = &s->o;
+	struct verdict_cfg *vc = &s->vc;
 	uint64_t v;
 	int c;
 
@@ -166,6 +257,9 @@ static int parse_args(struct run_state *s, int argc, char **argv)
 	o->verify_reads = true;
 	s->drop_caches = geteuid() == 0;
 	s->progress_fd = -1;
+	vc->interval_s = JS_SAMPLE_INTERVAL_S;
+	vc->th = js_thresholds_find("strict");
+	vc->max_latency_errors = JS_MAX_LATENCY_ERRORS;
 
 	optind = 1;
 	opterr = 0;
@@ -275,6 +369,51 @@ static int parse_args(struct run_state *s, int argc, char **argv)
 				return bad_value("progress-fd", optarg, "give an open file descriptor");
 			s->progress_fd = (int)v;
 			break;
+		case OPT_SAMPLE_INTERVAL:
+			if (parse_duration(optarg, &v) || v % NSEC_PER_SEC || v < NSEC_PER_SEC ||
+			    v > MAX_SAMPLE_INTERVAL_S * NSEC_PER_SEC)
+				return bad_value("sample-interval", optarg, "give whole seconds from 1s "
+						 "to 1h, such as 15s (Jetstress's LogInterval) or 1m");
+			vc->interval_s = (unsigned int)(v / NSEC_PER_SEC);
+			vc->first = vc->first ? vc->first : "--sample-interval";
+			break;
+		case OPT_THRESHOLDS:
+			vc->th = js_thresholds_find(optarg);
+			if (!vc->th)
+				return bad_value("thresholds", optarg, "choose " JS_THRESHOLD_NAMES);
+			vc->first = vc->first ? vc->first : "--thresholds";
+			break;
+		case OPT_MAX_LAT_ERRORS:
+			if (parse_u64(optarg, 0, 1000000, &v))
+				return bad_value("max-latency-errors", optarg, "give the number of "
+						 "samples tolerated above the maximum, 0 or more "
+						 "(Jetstress: 6)");
+			vc->max_latency_errors = (unsigned int)v;
+			vc->first = vc->first ? vc->first : "--max-latency-errors";
+			break;
+		case OPT_STRICT_TAIL:
+			vc->strict_io_tail = true;
+			vc->first = vc->first ? vc->first : "--strict-io-tail";
+			break;
+		case OPT_TARGET_IOPS:
+			if (parse_positive(optarg, 1e9, &vc->target_iops))
+				return bad_value("target-iops", optarg, "give the transactional IOPS to "
+						 "reach, a positive number such as 1500");
+			vc->first = vc->first ? vc->first : "--target-iops";
+			break;
+		case OPT_MAILBOXES:
+			if (parse_u64(optarg, 1, MAX_MAILBOXES, &v))
+				return bad_value("mailboxes", optarg, "give the number of mailboxes, "
+						 "1 to 10000000");
+			vc->mailboxes = (unsigned int)v;
+			vc->first = vc->first ? vc->first : "--mailboxes";
+			break;
+		case OPT_IOPS_PER_MBX:
+			if (parse_positive(optarg, MAX_IOPS_PER_MAILBOX, &vc->iops_per_mailbox))
+				return bad_value("iops-per-mailbox", optarg, "give transactional IOPS per "
+						 "mailbox, a positive number such as 0.06 (at most 100)");
+			vc->first = vc->first ? vc->first : "--iops-per-mailbox";
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -297,6 +436,8 @@ static int parse_args(struct run_state *s, int argc, char **argv)
 				   workload_names());
 	if (!ioengine_find(o->engine))
 		return input_error("--engine '%s' is unknown; choose io_uring or psync", o->engine);
+	if (check_verdict_args(s))
+		return -FSLAB_EINPUT;
 	if (!o->ndb_dirs)
 		return input_error("no --db directory given; name the database directory with "
 				   "--db DIR");
@@ -619,6 +760,83 @@ static void progress_end(struct run_state *s)
 		fprintf(stderr, "\r\033[K");
 }
 
+/* ---- latency samples ---- */
+
+/* One sampler per database instance and one overall (jetstress only: the verdict's). */
+static void samplers_init(struct run_state *s)
+{
+	struct samplers *m = &s->smp;
+
+	if (strcmp(s->o.workload, "jetstress"))
+		return;
+	m->n = s->o.databases + 1;
+	m->ls = xcalloc(m->n, sizeof(*m->ls));
+	m->prev = xcalloc(m->n, sizeof(*m->prev));
+	for (size_t i = 0; i < m->n; i++)
+		lat_sampler_init(&m->ls[i], s->vc.interval_s);
+}
+
+/* Once a second of the measurement: each instance's (and all threads') second into its
+ * sampler. */
+static void samplers_tick(struct run_state *s)
+{
+	struct samplers *m = &s->smp;
+
+	for (size_t i = 0; i < m->n; i++) {
+		struct engine_sample cur;
+		uint64_t ops[LS_NR], lat[LS_NR];
+
+		engine_sample_instance(&s->rc.eng, i + 1 < m->n ? (int)i : -1, &cur);
+		for (int k = 0; k < LS_NR; k++) {
+			int c = lat_series_cls[k];
+
+			ops[k] = cur.ops[c] - m->prev[i].ops[c];
+			lat[k] = cur.lat_sum[c] - m->prev[i].lat_sum[c];
+		}
+		lat_sampler_add(&m->ls[i], ops, lat);
+		m->prev[i] = cur;
+	}
+}
+
+/* The samples into the result: "db1".. (the instance names of workloads/jetstress.c), then
+ * "overall". */
+static void samplers_finish(struct run_state *s)
+{
+	struct samplers *m = &s->smp;
+	struct latency_samples *out = &s->res.latency_samples;
+
+	if (!m->n)
+		return;
+	out->scopes = xcalloc(m->n, sizeof(*out->scopes));
+	for (size_t i = 0; i < m->n; i++) {
+		char name[32];
+
+		if (i + 1 < m->n)
+			snprintf(name, sizeof(name), "db%zu", i + 1);
+		else
+			snprintf(name, sizeof(name), "overall");
+		lat_sampler_finish(&m->ls[i], name, &out->scopes[out->nscopes++]);
+	}
+	out->present = true;
+	out->interval_s = s->vc.interval_s;
+	out->partial = m->ls[m->n - 1].partial;
+	out->intervals = out->partial ? 1 : m->ls[m->n - 1].intervals;
+	if (out->partial)
+		result_add_note(&s->res, "the measurement (%.0f s) was shorter than one latency "
+				"sample interval (%u s): the maximum-latency checks judge one partial "
+				"sample, the whole measurement", (double)m->ls[m->n - 1].seconds,
+				s->vc.interval_s);
+}
+
+static void samplers_free(struct samplers *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		lat_sampler_release(&m->ls[i]);
+	free(m->ls);
+	free(m->prev);
+	memset(m, 0, sizeof(*m));
+}
+
 /* ---- the timed load ---- */
 
 static void load(struct run_state *s)
@@ -653,6 +871,7 @@ static void load(struct run_state *s)
 		return;
 	snapshot_devices(s, s->dev_before);
 	host_sampler_start(&s->host);
+	samplers_init(s);
 	engine_set_phase(e, PH_MEASURE);
 	for (next = e->t_measure + NSEC_PER_SEC; ; next += NSEC_PER_SEC) {
 		sleep_until_ns(next);
@@ -661,6 +880,7 @@ static void load(struct run_state *s)
 		if (stop_flag)
 			break;
 		engine_sample(e, sec, &prev, row);
+		samplers_tick(s);
 		row[TL_CPU] = host_sampler_tick(&s->host);
 		timeline_add_row(&s->res.timeline, row);
 		sec++;
@@ -694,6 +914,17 @@ static void fill_config(struct run_state *s)
 	c->log_dirs = xcalloc(o->nlog_dirs + 1, sizeof(char *));
 	for (size_t i = 0; i < o->nlog_dirs; i++)
 		c->log_dirs[c->nlog_dirs++] = xstrdup(s->rc.log_vols[i].dir);
+	if (strcmp(o->workload, "jetstress"))
+		return; /* no verdict */
+	c->sample_interval_s = s->vc.interval_s;
+	c->thresholds = xstrdup(s->vc.th->name);
+	c->max_latency_errors = s->vc.max_latency_errors;
+	c->strict_io_tail = s->vc.strict_io_tail;
+	c->target_iops = s->vc.target_iops;
+	if (s->vc.target_iops > 0)
+		c->target_iops_origin = xstrdup(s->vc.mailboxes ? "mailboxes" : "target-iops");
+	c->mailboxes = s->vc.mailboxes;
+	c->iops_per_mailbox = s->vc.mailboxes ? s->vc.iops_per_mailbox : 0;
 }
 
 static void print_class(FILE *f, const char *name, const struct class_result *c)
@@ -770,13 +1001,16 @@ static void print_summary(struct run_state *s, FILE *f)
 		fprintf(f, "\nVerdict: %s\n", r->verdict.pass ? "PASS" : "FAIL");
 		for (size_t i = 0; i < r->verdict.nchecks; i++) {
 			const struct verdict_check *c = &r->verdict.checks[i];
+			bool count = !strcmp(c->unit, "count");
 
-			if (!strcmp(c->unit, "ms"))
-				fprintf(f, "  %-4s %-8s %-22s %9.3f ms (limit %.0f ms)%s%s\n",
-					c->pass ? "ok" : "FAIL", c->scope, c->name, c->value, c->limit,
-					c->note ? "  " : "", c->note ? c->note : "");
-			else if (!c->pass)
-				fprintf(f, "  FAIL %-8s %-22s %.0f\n", c->scope, c->name, c->value);
+			/* error counts only when they fail; the per-I/O tail when asked for */
+			if (count && c->pass && !strstr(c->name, "_io_tail"))
+				continue;
+			fprintf(f, "  %-4s %-8s %-22s %9.*f %-5s (limit %g%s%s)%s%s\n",
+				c->pass ? "ok" : "FAIL", c->scope, c->name,
+				count ? 0 : !strcmp(c->unit, "IOPS") ? 1 : 3, c->value,
+				count ? "" : c->unit, c->limit, count ? "" : " ", count ? "" : c->unit,
+				c->note ? "  " : "", c->note ? c->note : "");
 		}
 	}
 }
@@ -810,6 +1044,7 @@ static void free_state(struct run_state *s)
 	free(s->dev_after);
 	free(s->label_buf);
 	free(s->output_buf);
+	samplers_free(&s->smp);
 	engine_release(&s->rc.eng);
 	result_release(&s->res);
 }
@@ -832,6 +1067,12 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	fslab_set_quiet(s->quiet);
+	/* I/Os above the threshold set's maximum are counted per class (information; the
+	 * database classes without a limit of their own use the database read maximum) */
+	for (int c = 0; c < CLS_NR; c++)
+		rc->eng.breach_ns[c] = (uint64_t)(s->vc.th->max_ms[c == CLS_LOG_WRITE ? LS_LOG_WRITE
+									: LS_DB_READ] *
+					       NSEC_PER_MSEC);
 	ret = check_dirs(s);
 	if (!ret)
 		ret = probe_volumes(s);
@@ -885,6 +1126,8 @@ int cmd_run(int argc, char **argv)
 			rc->db_vols[i].fs_free = 0;
 	r->ended_at = xstrdup(iso8601_now(ts, sizeof(ts)));
 	fill_config(s);
+	if (rc->eng.t_measure)
+		samplers_finish(s);
 	r->environment = environment(s);
 	engine_collect(&rc->eng, -1, r->duration_s, r->classes, &x);
 	r->transactional_iops = r->classes[CLS_DB_READ].iops + r->classes[CLS_DB_WRITE].iops;

@@ -30,6 +30,7 @@
 #include "dbfile.h"
 #include "io/ioengine.h"
 #include "jetstress.h"
+#include "verdict.h"
 #include "workload.h"
 
 #define NONE UINT32_MAX
@@ -274,10 +275,15 @@ static void read_page(struct js_session *se, struct io_ctx *ctx, void *buf, uint
  * Seek page pgno: a cache hit costs nothing; a miss reads the page (other sessions wanting
  * the same page wait for that read).  With dirty, the page is modified.  Returns false when
  * the load is stopping.
+ *
+ * A miss that finds no free or clean page (every slot dirty or being read/written: the lazy
+ * writer is behind) blocks until the writer cleans one.  That is ESE's database page fault
+ * stall (Jetstress's "Database Page Fault Stalls/sec"); it is counted once per such miss.
  */
 static bool seek(struct js_session *se, struct io_ctx *ctx, void *buf, uint64_t pgno, bool dirty)
 {
 	struct js_db *db = se->db;
+	bool stalled = false;
 	uint32_t s;
 
 	pthread_mutex_lock(&db->mu);
@@ -297,6 +303,10 @@ static bool seek(struct js_session *se, struct io_ctx *ctx, void *buf, uint64_t 
 				break;
 			}
 			/* every slot dirty or busy: the checkpoint is behind, wait for it */
+			if (!stalled) {
+				engine_page_fault_stall(&db->rc->eng, se->st);
+				stalled = true;
+			}
 			pthread_cond_signal(&db->cv_dirty);
 		}
 		if (!running(db)) {
@@ -1202,14 +1212,32 @@ static void checksum_pass(struct run_ctx *rc)
 	free(bufs);
 }
 
+/* How the verdict judges: what run.c recorded in the result's config. */
+static void verdict_opts(const struct fslab_result *r, struct js_verdict_opts *vo)
+{
+	const struct run_config *cf = &r->config;
+
+	vo->th = js_thresholds_find(cf->thresholds);
+	if (!vo->th)
+		vo->th = js_thresholds_find("strict");
+	vo->max_latency_errors = cf->thresholds ? cf->max_latency_errors : JS_MAX_LATENCY_ERRORS;
+	vo->interval_s = cf->sample_interval_s > 0 ? cf->sample_interval_s : JS_SAMPLE_INTERVAL_S;
+	vo->partial = r->latency_samples.partial;
+	vo->strict_io_tail = cf->strict_io_tail;
+}
+
 static int js_finish(struct run_ctx *rc)
 {
 	struct js *js = js_of(rc);
 	struct fslab_result *r = rc->res;
+	const struct run_config *cf = &r->config;
 	double secs = r->duration_s;
-	uint64_t all_breaches[CLS_NR] = { 0 }, io_err = 0, ck_err = 0;
+	uint64_t io_err = 0, ck_err = 0, stalls = 0;
+	struct js_verdict_opts vo;
+	struct js_scope_data sd;
 	bool pass = true;
 
+	verdict_opts(r, &vo);
 	r->ninstances = js->ndbs;
 	r->instances = xcalloc(js->ndbs, sizeof(*r->instances));
 	for (unsigned int i = 0; i < js->ndbs; i++) {
@@ -1222,17 +1250,24 @@ static int js_finish(struct run_ctx *rc)
 		in->db_file = xstrdup(db->path);
 		in->log_dir = xstrdup(db->log_dir);
 		engine_collect(&rc->eng, (int)i, secs, in->classes, &x);
-		for (int c = 0; c < CLS_NR; c++) {
-			all_breaches[c] += x.breaches[c];
+		for (int c = 0; c < CLS_NR; c++)
 			ierr += in->classes[c].errors;
-		}
 		in->log_rolls = db->rolls;
 		in->log_nonsequential = db->nonseq;
-		in->pass = js_verdict_scope(&r->verdict, db->name, in->classes, x.breaches, ierr,
-					    x.checksum_errors);
+		in->db_page_fault_stalls = x.page_fault_stalls;
+		sd = (struct js_scope_data){
+			.cls = in->classes,
+			.samples = latency_samples_find(&r->latency_samples, db->name),
+			.io_errors = ierr,
+			.checksum_errors = x.checksum_errors,
+			.page_fault_stalls = x.page_fault_stalls,
+			.seconds = secs,
+		};
+		in->pass = js_verdict_scope(&r->verdict, db->name, &vo, &sd);
 		pass = pass && in->pass;
 		io_err += ierr;
 		ck_err += x.checksum_errors;
+		stalls += x.page_fault_stalls;
 		if (db->rolls && !db->raw)
 			result_add_note(r, "%s: %llu log rolls; close, renames and open took %.2f ms on "
 					"average, %.2f ms at most (counted in the log write that needed "
@@ -1244,11 +1279,29 @@ static int js_finish(struct run_ctx *rc)
 		if (db->first_err)
 			result_add_note(r, "first I/O error: %s", db->first_err);
 	}
+	r->db_page_fault_stalls = stalls;
 	if (rc->o->checksum_pass && !*rc->stop)
 		checksum_pass(rc);
 	ck_err += r->checksum.bad_pages;
-	pass = js_verdict_scope(&r->verdict, "overall", r->classes, all_breaches, io_err, ck_err) &&
-	       pass;
+	sd = (struct js_scope_data){
+		.cls = r->classes,
+		.samples = latency_samples_find(&r->latency_samples, "overall"),
+		.io_errors = io_err,
+		.checksum_errors = ck_err,
+		.page_fault_stalls = stalls,
+		.seconds = secs,
+	};
+	pass = js_verdict_scope(&r->verdict, "overall", &vo, &sd) && pass;
+	if (cf->target_iops > 0) {
+		char *origin = cf->mailboxes
+			? xasprintf("%u mailboxes x %g IOPS per mailbox", cf->mailboxes,
+				    cf->iops_per_mailbox)
+			: xstrdup("--target-iops");
+
+		pass = js_verdict_target(&r->verdict, r->transactional_iops, cf->target_iops,
+					 origin) && pass;
+		free(origin);
+	}
 	r->verdict.pass = pass;
 	r->verdict.present = true;
 	return 0;

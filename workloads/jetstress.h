@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* jetstress.h: the ESE-like workload's pure parts (transaction mix, log naming, verdict). */
+/* jetstress.h: the ESE-like workload's pure parts (transaction mix, log naming). */
 #ifndef FSLAB_JETSTRESS_H
 #define FSLAB_JETSTRESS_H
 
@@ -42,18 +42,6 @@ char *js_log_name(char *buf, size_t len, uint64_t gen);
 /* Generation of a rolled log file name, or 0 if name is not one. */
 uint64_t js_log_gen(const char *name);
 
-/* Jetstress strict-mode thresholds (Jetstress 2013 defaults). */
-#define JS_DB_READ_AVG_MS 20.0
-#define JS_LOG_WRITE_AVG_MS 10.0
-#define JS_MAX_LAT_MS 100.0
-#define JS_MAX_BREACHES 6
-
-/*
- * js_verdict_scope - add the checks of one scope ("overall" or an instance name) to v and
- * return whether they all pass.  cls[] are that scope's classes; breaches[] the number of
- * completions above JS_MAX_LAT_MS per class; io_errors and checksum_errors its error counts.
- */
-bool js_verdict_scope(struct verdict *v, const char *scope, const struct class_result *cls,
-		      const uint64_t *breaches, uint64_t io_errors, uint64_t checksum_errors);
+/* The verdict (threshold sets, latency samples, checks) is in verdict.h. */
 
 #endif

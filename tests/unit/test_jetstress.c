@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* test_jetstress.c: transaction mix, log roll naming, verdict rules, page stamps and CRC32C
- * verification (a flipped bit is caught), database header detection. */
+/* test_jetstress.c: transaction mix, log roll naming, page stamps and CRC32C verification (a
+ * flipped bit is caught), database header detection.  The verdict: test_verdict.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -75,89 +75,6 @@ static void test_log_names(void **state)
 	assert_int_equal(JS_LOG_FILE_SIZE, 1024 * 1024);
 	assert_int_equal(JS_LOG_MAX_WRITE, 64 * 1024);
 	assert_int_equal(DB_PAGE_SIZE, 32 * 1024);
-}
-
-static void set_class(struct class_result *c, uint64_t ops, double mean_ms, double max_ms)
-{
-	memset(c, 0, sizeof(*c));
-	c->ops = ops;
-	c->lat_us.mean = mean_ms * 1e3;
-	c->lat_us.max = max_ms * 1e3;
-}
-
-static const struct verdict_check *find(const struct verdict *v, const char *name)
-{
-	for (size_t i = 0; i < v->nchecks; i++)
-		if (!strcmp(v->checks[i].name, name))
-			return &v->checks[i];
-	return NULL;
-}
-
-static void free_verdict(struct verdict *v)
-{
-	struct fslab_result r;
-
-	result_init(&r);
-	r.verdict = *v;
-	result_release(&r);
-	memset(v, 0, sizeof(*v));
-}
-
-static void test_verdict(void **state)
-{
-	struct class_result cls[CLS_NR];
-	uint64_t br[CLS_NR] = { 0 };
-	struct verdict v = { 0 };
-
-	(void)state;
-	set_class(&cls[CLS_DB_READ], 1000, 5, 40);
-	set_class(&cls[CLS_DB_WRITE], 600, 9, 300); /* db writes have no threshold */
-	set_class(&cls[CLS_LOG_WRITE], 100, 1, 20);
-	set_class(&cls[CLS_BDM_READ], 10, 3, 4);
-	assert_true(js_verdict_scope(&v, "overall", cls, br, 0, 0));
-	assert_int_equal(v.nchecks, 6);
-	assert_non_null(find(&v, "db_read_avg_latency"));
-	assert_true(find(&v, "db_read_avg_latency")->limit == 20);
-	assert_true(find(&v, "log_write_avg_latency")->limit == 10);
-	assert_true(find(&v, "log_write_max_latency")->limit == 100);
-	free_verdict(&v);
-
-	/* average over the limit fails, and names value and limit */
-	set_class(&cls[CLS_DB_READ], 1000, 20.5, 40);
-	assert_false(js_verdict_scope(&v, "db1", cls, br, 0, 0));
-	assert_false(find(&v, "db_read_avg_latency")->pass);
-	assert_true(find(&v, "db_read_avg_latency")->value == 20.5);
-	assert_string_equal(find(&v, "db_read_avg_latency")->scope, "db1");
-	free_verdict(&v);
-
-	/* 6 breaches of 100 ms are tolerated, 7 are not */
-	set_class(&cls[CLS_DB_READ], 1000, 5, 250);
-	br[CLS_DB_READ] = 6;
-	assert_true(js_verdict_scope(&v, "overall", cls, br, 0, 0));
-	free_verdict(&v);
-	br[CLS_DB_READ] = 7;
-	assert_false(js_verdict_scope(&v, "overall", cls, br, 0, 0));
-	assert_false(find(&v, "db_read_max_latency")->pass);
-	free_verdict(&v);
-	br[CLS_DB_READ] = 0;
-
-	/* log write average limit is 10 ms */
-	set_class(&cls[CLS_LOG_WRITE], 100, 10.01, 20);
-	assert_false(js_verdict_scope(&v, "overall", cls, br, 0, 0));
-	free_verdict(&v);
-	set_class(&cls[CLS_LOG_WRITE], 100, 1, 20);
-
-	/* any I/O or checksum error fails */
-	assert_false(js_verdict_scope(&v, "overall", cls, br, 1, 0));
-	free_verdict(&v);
-	assert_false(js_verdict_scope(&v, "overall", cls, br, 0, 1));
-	assert_false(find(&v, "checksum_errors")->pass);
-	free_verdict(&v);
-
-	/* nothing measured is not a pass */
-	set_class(&cls[CLS_DB_READ], 0, 0, 0);
-	assert_false(js_verdict_scope(&v, "overall", cls, br, 0, 0));
-	free_verdict(&v);
 }
 
 static void test_page_stamp_and_crc(void **state)
@@ -295,7 +212,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mix_converges),
 		cmocka_unit_test(test_log_names),
-		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_page_stamp_and_crc),
 		cmocka_unit_test(test_compressibility),
 		cmocka_unit_test(test_db_create_and_inspect),
