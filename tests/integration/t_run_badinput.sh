@@ -53,6 +53,27 @@ bad "${D[@]}" --bdm-rate fast "--bdm-rate"
 bad "${D[@]}" --frobnicate "unknown option"
 bad "${D[@]}" --db-size 16M --workload randread --bs 1000 "multiple of 512"
 bad "${D[@]}" extra-arg "unexpected argument"
+# the verdict's options
+bad "${D[@]}" --sample-interval abc "--sample-interval"
+bad "${D[@]}" --sample-interval 0 "1s to 1h"
+bad "${D[@]}" --sample-interval 2h "1s to 1h"
+bad "${D[@]}" --sample-interval 1500ms "whole seconds"
+bad "${D[@]}" --thresholds loose "strict or lenient"
+bad "${D[@]}" --thresholds "" "strict or lenient"
+bad "${D[@]}" --max-latency-errors -1 "--max-latency-errors"
+bad "${D[@]}" --max-latency-errors many "--max-latency-errors"
+bad "${D[@]}" --target-iops 0 "--target-iops"
+bad "${D[@]}" --target-iops -5 "--target-iops"
+bad "${D[@]}" --target-iops lots "--target-iops"
+bad "${D[@]}" --mailboxes 0 "--mailboxes"
+bad "${D[@]}" --mailboxes 1.5 "--mailboxes"
+bad "${D[@]}" --iops-per-mailbox 0 "--iops-per-mailbox"
+bad "${D[@]}" --iops-per-mailbox nan "--iops-per-mailbox"
+bad "${D[@]}" --mailboxes 500 "needs --iops-per-mailbox"
+bad "${D[@]}" --iops-per-mailbox 0.06 "needs --mailboxes"
+bad "${D[@]}" --target-iops 100 --mailboxes 500 --iops-per-mailbox 0.06 "either --target-iops"
+bad "${D[@]}" --db-size 16M --workload randread --thresholds lenient "only the jetstress workload"
+bad "${D[@]}" --db-size 16M --workload seqwrite --target-iops 10 "only the jetstress workload"
 bad --db $T/db --log $T/log --output $T/out --duration 2s --db-size 16M "is a directory"
 
 # an existing file that is not an fslab database is never overwritten
@@ -66,4 +87,8 @@ before=$(snapshot)
 
 # --help is not an error
 "$FSLAB" run --help | grep -q -- "--db DIR" || fail "--help"
+for f in --sample-interval --thresholds --max-latency-errors --strict-io-tail --target-iops \
+	--mailboxes --iops-per-mailbox; do
+	"$FSLAB" run --help | grep -q -- "$f" || fail "--help does not describe $f"
+done
 echo "all good"
