@@ -4,6 +4,7 @@
 #   make check      unit tests (cmocka) + root integration tests (loop devices, real mkfs)
 #   make bench      fslab vs fio on identical patterns, ratios printed
 #   make demo       fslab lab configs/demo.ini: ext4, XFS, NTFS, btrfs on loop devices -> report
+#   make fuzz       libFuzzer targets (clang, ASan+UBSan) on the parsers, FUZZ_SECONDS each
 #   make clean
 # V=1 shows full command lines; SANITIZE=address,undefined builds with sanitizers.
 
@@ -37,7 +38,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps check unit integration bench demo clean install
+.PHONY: all deps check unit integration bench demo clean install fuzz fuzz-build
 all: fslab
 
 # Order-only: checked on every build, installs what is missing when root.
@@ -89,6 +90,39 @@ demo:
 	$(Q)$(MAKE) --no-print-directory fslab
 	$(Q)rm -rf demo-report
 	$(Q)./fslab lab configs/demo.ini --output demo-report
+
+# ---- fuzzing (tests/fuzz, docs/DESIGN.md "Fuzzing") ----
+# The library again, built by clang with coverage for libFuzzer and ASan+UBSan, in build/fuzz/;
+# each tests/fuzz/fuzz_*.c becomes build/fuzz/fuzz_* (no -Werror: clang warns differently).
+FUZZ_CC ?= clang
+FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -std=gnu11 -Wall -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread \
+	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. $(FUZZ_FLAGS)
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
+FUZZ_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
+
+$(B)/fuzz/obj/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZCC  $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(CFLAGS_PKG) -c -o $@ $<
+
+$(B)/fuzz/libfslab.a: $(FUZZ_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(B)/fuzz/libfslab.a | deps
+	@$(if $(Q),echo "  FUZZLD  $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(B)/fuzz/libfslab.a \
+		$(LDLIBS_PKG) -lm -pthread
+
+fuzz-build:
+	$(Q)scripts/deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
+
+# FUZZ_SECONDS per target (default 60); crashes land in build/fuzz/crashes/
+fuzz: fuzz-build
+	$(Q)tests/fuzz/run.sh $(FUZZ_BIN)
 
 install: fslab
 	install -D -m 0755 fslab $(DESTDIR)/usr/local/bin/fslab

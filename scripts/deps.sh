@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # deps.sh: make sure the Debian packages fslab builds, tests and runs with are installed.
-# Usage: scripts/deps.sh [build|check|demo|bench]
+# Usage: scripts/deps.sh [build|check|demo|bench|fuzz]
 # As root, missing packages are installed with apt-get; otherwise they are named and we fail.
 set -eu
 
@@ -10,12 +10,15 @@ libjansson-dev libinih-dev libisal-dev"
 RUNTIME="e2fsprogs xfsprogs ntfs-3g btrfs-progs util-linux mount bsdutils gnuplot-nox"
 TEST="libcmocka-dev fio jq"
 BENCH="time"
+FUZZ="clang libclang-rt-14-dev"
 
 case "${1:-build}" in
 build) want="$BUILD" ;;
-check|demo) want="$BUILD $RUNTIME $TEST" ;;
+check) want="$BUILD $RUNTIME $TEST $FUZZ" ;;
+demo) want="$BUILD $RUNTIME $TEST" ;;
+fuzz) want="$BUILD $FUZZ" ;;
 bench) want="$BUILD $RUNTIME $TEST $BENCH" ;;
-*) echo "deps.sh: unknown set '$1' (build, check, demo or bench)" >&2; exit 2 ;;
+*) echo "deps.sh: unknown set '$1' (build, check, demo, bench or fuzz)" >&2; exit 2 ;;
 esac
 
 missing=""
