@@ -218,9 +218,14 @@ json_t *report_sizing_json(const struct compare *c, const struct sizing_opts *s)
 		for (size_t p = 0; p < s->nprofiles; p++)
 			json_array_append_new(mb, json_integer((json_int_t)MIN(sizing_mailboxes(
 				s, s->profiles[p], iops->cells[g].s.mean), (uint64_t)INT64_MAX)));
-		json_array_append_new(labels, json_pack("{s:s, s:o, s:o}", "label",
-			c->groups[g].label, "transactional_iops", jnum(iops->cells[g].s.mean),
-			"mailboxes", mb));
+		{
+			const struct run_config *cf = &c->results[c->groups[g].runs[0]].config;
+
+			json_array_append_new(labels, json_pack("{s:s, s:o, s:o, s:o}", "label",
+				c->groups[g].label, "transactional_iops", jnum(iops->cells[g].s.mean),
+				"mailboxes", mb, "target_iops",
+				cf->target_iops > 0 ? json_real(cf->target_iops) : json_null()));
+		}
 	}
 	return json_pack("{s:f, s:f, s:s, s:o, s:o}", "iops_per_message", s->iops_per_message,
 			 "overhead_pct", s->overhead_pct, "source",

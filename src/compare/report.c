@@ -271,10 +271,13 @@ static void verdicts(struct doc *d, const struct compare *c)
 
 				if (ck->pass)
 					continue;
-				tmp = xasprintf("%s%s%s %g %s > limit %g %s (%s%s%s)", fails ? fails : "",
-						fails ? "; " : "", ck->name, ck->value, ck->unit,
-						ck->limit, ck->unit, ck->scope, ck->note ? ", " : "",
-						ck->note ? ck->note : "");
+				/* value, limit, unit and the rule that compared them (older results
+				 * have no rule: the limit was a maximum) */
+				tmp = xasprintf("%s%s%s %g %s, limit %g %s, rule %s (%s%s%s)",
+						fails ? fails : "", fails ? "; " : "", ck->name,
+						ck->value, ck->unit, ck->limit, ck->unit,
+						ck->rule ? ck->rule : "value <= limit", ck->scope,
+						ck->note ? ", " : "", ck->note ? ck->note : "");
 				free(fails);
 				fails = tmp;
 			}
@@ -321,9 +324,41 @@ static struct doc_table *sizing_table(const struct compare *c, const struct sizi
 	return t;
 }
 
+/*
+ * The target check of each label whose runs had one (--target-iops, or --mailboxes with
+ * --iops-per-mailbox): the target, where it came from, the achieved mean and the runs that
+ * reached it.
+ */
+static void target_items(struct doc *d, const struct compare *c)
+{
+	const struct cmp_row *iops = compare_row(c, "trans_iops");
+
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct run_config *cf = &c->results[c->groups[g].runs[0]].config;
+		size_t met = 0, n = c->groups[g].nruns;
+		char from[96];
+
+		if (!(cf->target_iops > 0) || c->groups[g].aborted)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			met += c->results[c->groups[g].runs[i]].transactional_iops >= cf->target_iops;
+		if (cf->mailboxes)
+			snprintf(from, sizeof(from), "%u mailboxes x %g IOPS per mailbox", cf->mailboxes,
+				 cf->iops_per_mailbox);
+		else
+			snprintf(from, sizeof(from), "--target-iops");
+		doc_item(d, "Target check, %s: %.0f transactional IOPS (%s); achieved %.0f on "
+			 "average, the target reached in %zu of %zu run(s): %s", c->groups[g].label,
+			 cf->target_iops, from, iops ? iops->cells[g].s.mean : NAN, met, n,
+			 met == n ? "PASS" : "FAIL");
+	}
+}
+
 static void sizing_body(struct doc *d, const struct compare *c, const struct sizing_opts *s)
 {
 	struct doc_table *t = sizing_table(c, s);
+
+	target_items(d, c);
 
 	doc_para(d, "Mailboxes supported = achieved transactional IOPS / (messages per day x %g "
 		 "IOPS per message/day per mailbox x (1 + %g %% overhead)). Factor source: %s. A "

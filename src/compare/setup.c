@@ -424,6 +424,23 @@ void report_method(struct doc *d, const struct compare *c, const struct report_o
 		 "every result has the same workload, duration, database count and size, seed and "
 		 "fslab version");
 	free(threads);
+	if (cf->thresholds) {
+		bool lenient = !strcmp(cf->thresholds, "lenient");
+
+		doc_item(d, "Verdict (as Jetstress judges it): %s thresholds, database reads average "
+			 "<= 20 ms and log writes average <= 10 ms over the measurement; maxima <= %d ms "
+			 "judged on %g s sample averages per database, %u breaching sample(s) "
+			 "tolerated; database page-fault stalls <= 1/s; no I/O or checksum error%s%s",
+			 cf->thresholds, lenient ? 200 : 100, cf->sample_interval_s,
+			 cf->max_latency_errors, cf->strict_io_tail ?
+			 "; per-I/O tail checks added (--strict-io-tail)" :
+			 "; the per-I/O tail (I/Os above the maximum, p99.9, max) is information, not "
+			 "part of the verdict", cf->target_iops > 0 ? "; a target IOPS check (see "
+			 "Sizing)" : "");
+	} else {
+		doc_item(d, "Verdict: as recorded by the fslab version that made the results (no "
+			 "sample-based settings recorded)");
+	}
 	{
 		bool il;
 		char *order = report_run_order(c, &il);
