@@ -33,11 +33,15 @@ run_on xfs mkfs.xfs -f -q
 log "compare"
 expect_status 0 "$FSLAB" compare "$T/ext4.json" "$T/xfs.json" --output "$T/report"
 cat "$T/stdout"
-grep -Eq '^Metric +ext4 +xfs +xfs vs ext4 +significance' "$T/stdout" ||
+grep -Eq '^Metric +ext4 +xfs +xfs vs ext4 +test' "$T/stdout" ||
 	fail "the table does not name both labels"
 grep -q '^Achieved transactional IOPS ' "$T/stdout" || fail "no transactional IOPS row"
-grep -q 'batch means over the per-second timeline' "$T/stdout" ||
+grep -q 'batch means over its per-second timeline' "$T/stdout" ||
 	fail "single runs: the batch-means method is not stated"
+# one run per label: never a claim (issue 8)
+! grep -Eqi 'significant|better|worse' "$T/stdout" "$T/report/report.md" ||
+	fail "single runs: a claim was made ($(grep -Eoi '.{40}(significant|better|worse).{20}' "$T/stdout" "$T/report/report.md" | head -1))"
+grep -q 'Within one run per label' "$T/stdout" || fail "single runs: not labelled within one run"
 for f in report.md report.html tables.csv compare.json; do
 	[ -s "$T/report/$f" ] || fail "$f missing or empty"
 done
