@@ -404,7 +404,7 @@ static void test_sweep(void **state)
 	assert_true(fabs(c.sweeps[0].eff[2] - cell(&c, "trans_iops", 2)->s.mean /
 			 (cell(&c, "trans_iops", 0)->s.mean * 3) * 100) < 1e-9);
 	assert_true(c.sweeps[0].eff[2] > 80 && c.sweeps[0].eff[2] < 90);
-	assert_non_null(strstr(cell(&c, "verdict", 2)->text, "FAIL (db_read_max_latency)"));
+	assert_non_null(strstr(cell(&c, "verdict", 2)->text, "FAIL (db_page_fault_stalls)"));
 	compare_release(&c);
 
 	/* a single-filesystem sweep in any order is sorted by threads */
