@@ -2,9 +2,12 @@
 /*
  * lab.c: `fslab lab CONFIG.ini`: one config runs the whole A/B experiment.  For every cell
  * (filesystem x thread count x repeat): prep, run (initialise, drop caches, timed load),
- * teardown; then compare everything into one report.  prep, run, teardown and compare run as
- * child processes of this binary (their own signal handling and cleanup stay theirs), in
- * their own process group so that the lab decides what a Ctrl-C means.
+ * teardown; then compare everything into one report.  Cells run in rounds (round r = repeat
+ * r of every label and thread count), each round shuffled by default (labplan.h), so that
+ * the drift of a shared machine spreads over every filesystem instead of landing on one.
+ * prep, run, teardown and compare run as child processes of this binary (their own signal
+ * handling and cleanup stay theirs), in their own process group so that the lab decides what
+ * a Ctrl-C means.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,10 +28,12 @@
 
 #include "cmds.h"
 #include "labcfg.h"
+#include "labplan.h"
 #include "result.h"
 #include "util.h"
 
 #define STATE_SCHEMA "fslab-lab-state/1"
+#define PLAN_SCHEMA "fslab-lab-plan/1"
 
 enum cell_status { CELL_PENDING, CELL_RUNNING, CELL_DONE, CELL_FAILED, CELL_INTERRUPTED };
 static const char *const status_names[] = { "pending", "running", "done", "failed",
@@ -38,10 +43,13 @@ static const char *const status_names[] = { "pending", "running", "done", "faile
 static const struct lab_fs raw_fs = { .name = (char *)"raw", .fs = (char *)"raw" };
 
 struct cell {
-	char *id;     /* ext4-8t-r1 */
-	char *label;  /* ext4, or ext4-8t in a thread sweep */
+	char *id;     /* ext4-8t-r1; the A/A copy ext4-aa-8t-r1 */
+	char *label;  /* ext4, or ext4-8t in a thread sweep; the A/A copy ext4-aa, ext4-8t-aa */
+	char *aa_of;  /* the A/A copy: the label it repeats; else NULL */
+	char *rel_result; /* result path relative to the output directory (lab-plan.json) */
 	const struct lab_fs *fs;
 	unsigned int threads, repeat;
+	unsigned int round, position; /* from 1; round = repeat */
 	enum cell_status status;
 	char *result; /* path of its result file */
 	char *error;  /* why it failed */
@@ -53,8 +61,14 @@ struct lab {
 	char *config_text;
 	char *out, *mnt, *results, *logs, *report, *state_path, *log_path;
 	char self[PATH_MAX];
-	struct cell *cells;
-	unsigned int ncells;
+	struct cell *cells;  /* slot-major (config order: label, thread count, repeat) */
+	unsigned int ncells, nslots;
+	unsigned int *order; /* run order: order[position - 1] indexes cells */
+	enum lab_order order_kind;
+	uint64_t seed;
+	const char *seed_source; /* "config", "clock" or "state" of a lab without a plan */
+	struct lab_fs aa_fs; /* the A/A copy of the baseline (borrowed strings but the name) */
+	char *plan_path;
 	FILE *log;
 	bool tty, dry_run, resume;
 	uint64_t t0;
@@ -108,7 +122,7 @@ static double cell_estimate(const struct lab *L)
 
 static void live_line(struct lab *L)
 {
-	const struct cell *c = &L->cells[L->cur];
+	const struct cell *c = &L->cells[L->order[L->cur]];
 	double elapsed = (now_ns() - L->t0) / 1e9, cell_left, lab_left;
 	unsigned int left = 0;
 	char e[32], ce[32], le[32];
@@ -116,7 +130,7 @@ static void live_line(struct lab *L)
 	if (!L->tty)
 		return;
 	for (unsigned int i = L->cur + 1; i < L->ncells; i++)
-		left += L->cells[i].status != CELL_DONE;
+		left += L->cells[L->order[i]].status != CELL_DONE;
 	cell_left = L->run_total > 0 ? L->run_total - L->run_elapsed + L->overhead_est / 2
 				     : cell_estimate(L);
 	lab_left = cell_left + left * cell_estimate(L);
@@ -239,23 +253,39 @@ static int child(struct lab *L, const char *const *args, const char *logpath, bo
 
 /* ---- state (resume) ---- */
 
+/* The plan's seed: null unless the order is shuffled (no other order uses it). */
+static json_t *seed_json(const struct lab *L)
+{
+	return L->order_kind == LAB_ORDER_SHUFFLED ? json_integer((json_int_t)L->seed) : json_null();
+}
+
+static void set_plan(struct lab *L, enum lab_order kind, uint64_t seed, const char *source);
+
 static int save_state(struct lab *L)
 {
 	json_t *root = json_object(), *cells = json_array();
 	char *s;
 	int ret;
 
+	/* in run order: a resumed lab runs what is left in this order */
 	for (unsigned int i = 0; i < L->ncells; i++) {
-		const struct cell *c = &L->cells[i];
+		const struct cell *c = &L->cells[L->order[i]];
 
-		json_array_append_new(cells, json_pack("{s:s, s:s, s:s, s:s, s:f, s:s?}", "id", c->id,
-						       "label", c->label, "status",
-						       status_names[c->status], "result", c->result,
-						       "seconds", c->seconds, "error", c->error));
+		json_array_append_new(cells, json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:f, s:s?}",
+						       "id", c->id, "label", c->label,
+						       "round", (json_int_t)c->round,
+						       "position", (json_int_t)c->position,
+						       "status", status_names[c->status],
+						       "result", c->result, "seconds", c->seconds,
+						       "error", c->error));
 	}
 	json_object_set_new(root, "schema", json_string(STATE_SCHEMA));
 	json_object_set_new(root, "config", json_string(L->cfg.path));
 	json_object_set_new(root, "config_text", json_string(L->config_text));
+	json_object_set_new(root, "order", json_string(lab_order_name(L->order_kind)));
+	json_object_set_new(root, "seed", seed_json(L));
+	json_object_set_new(root, "seed_source", json_string(L->seed_source));
+	json_object_set_new(root, "rounds", json_integer(L->cfg.repeats));
 	json_object_set_new(root, "cells", cells);
 	s = json_dumps(root, JSON_INDENT(1));
 	json_decref(root);
@@ -285,7 +315,7 @@ static int load_state(struct lab *L)
 {
 	json_error_t jerr;
 	json_t *root = json_load_file(L->state_path, 0, &jerr), *cells, *c;
-	const char *text;
+	const char *text, *order;
 	size_t i;
 	int ret = 0;
 
@@ -300,6 +330,48 @@ static int load_state(struct lab *L)
 		goto out;
 	}
 	cells = json_object_get(root, "cells");
+	order = json_string_value(json_object_get(root, "order"));
+	if (!order) {
+		/* a lab from before rounds: it ran sequentially, and so it goes on */
+		set_plan(L, LAB_ORDER_SEQUENTIAL, 0, "state");
+	} else {
+		json_t *seed = json_object_get(root, "seed");
+		const char *src = json_string_value(json_object_get(root, "seed_source"));
+		enum lab_order kind;
+		unsigned int n = 0;
+		bool *seen = xcalloc(L->ncells, sizeof(*seen));
+
+		if (lab_order_parse(order, &kind) ||
+		    (kind == LAB_ORDER_SHUFFLED && !json_is_integer(seed)) ||
+		    json_array_size(cells) != L->ncells) {
+			free(seen);
+			ret = input_error("%s: the recorded plan does not match the cells of %s; start a "
+					  "new lab with another --output", L->state_path, L->cfg.path);
+			goto out;
+		}
+		L->order_kind = kind;
+		L->seed = json_is_integer(seed) ? (uint64_t)json_integer_value(seed) : 0;
+		L->seed_source = src && !strcmp(src, "config") ? "config" : "clock";
+		/* the recorded run order, whatever this binary would compute */
+		json_array_foreach(cells, i, c) {
+			const char *id = json_string_value(json_object_get(c, "id"));
+			unsigned int k;
+
+			for (k = 0; id && k < L->ncells && strcmp(L->cells[k].id, id); k++)
+				;
+			if (!id || k == L->ncells || seen[k])
+				break;
+			seen[k] = true;
+			L->order[n] = k;
+			L->cells[k].position = ++n;
+		}
+		free(seen);
+		if (n != L->ncells) {
+			ret = input_error("%s: the recorded plan does not match the cells of %s; start a "
+					  "new lab with another --output", L->state_path, L->cfg.path);
+			goto out;
+		}
+	}
 	json_array_foreach(cells, i, c) {
 		const char *id = json_string_value(json_object_get(c, "id"));
 		const char *st = json_string_value(json_object_get(c, "status"));
@@ -473,29 +545,142 @@ static int preflight(struct lab *L)
 
 /* ---- cells ---- */
 
+static bool is_raw(const struct lab_fs *fs)
+{
+	return !strcmp(fs->fs, "raw");
+}
+
+/*
+ * Every cell, slot-major: the slots (a label at one thread count, labplan.c) in config order:
+ * the raw baseline, the filesystems, the A/A copy of the baseline last (in an interleaved
+ * round it then runs as far from the baseline as the round allows); within a slot its
+ * repeats.
+ */
 static void build_cells(struct lab *L)
 {
 	struct lab_cfg *c = &L->cfg;
+	struct lab_slot *slots;
 	unsigned int n = 0;
 
-	L->ncells = lab_cfg_ncells(c);
+	L->nslots = lab_plan_slots(c, &slots);
+	L->ncells = L->nslots * c->repeats;
 	L->cells = xcalloc(L->ncells, sizeof(*L->cells));
-	/* the raw baseline first, then the filesystems in config order */
-	for (int f = c->raw_baseline ? -1 : 0; f < c->nfs; f++)
-		for (int t = 0; t < c->nthreads; t++)
-			for (unsigned int r = 1; r <= c->repeats; r++) {
-				struct cell *cell = &L->cells[n++];
-				const struct lab_fs *fs = f < 0 ? &raw_fs : &c->fs[f];
+	L->order = xcalloc(L->ncells, sizeof(*L->order));
+	for (unsigned int s = 0; s < L->nslots; s++) {
+		const struct lab_slot *x = &slots[s];
+		const struct lab_fs *fs = x->fs < 0 ? &raw_fs : &c->fs[x->fs];
 
-				cell->fs = fs;
-				cell->threads = (unsigned int)c->threads[t];
-				cell->repeat = r;
-				cell->id = xasprintf("%s-%ut-r%u", fs->name, cell->threads, r);
-				cell->label = c->nthreads > 1
-					? xasprintf("%s-%ut", fs->name, cell->threads)
-					: xstrdup(fs->name);
-				cell->result = xasprintf("%s/%s.json", L->results, cell->id);
+		if (x->aa_of) {
+			/* the same filesystem and options under the A/A name */
+			if (!L->aa_fs.name) {
+				L->aa_fs = *fs;
+				L->aa_fs.name = xstrdup(x->name);
 			}
+			fs = &L->aa_fs;
+		}
+		for (unsigned int r = 1; r <= c->repeats; r++) {
+			struct cell *cell = &L->cells[n++];
+
+			cell->fs = fs;
+			cell->threads = x->threads;
+			cell->repeat = cell->round = r;
+			cell->id = xasprintf("%s-%ut-r%u", x->name, x->threads, r);
+			cell->label = xstrdup(x->label);
+			cell->aa_of = x->aa_of ? xstrdup(x->aa_of) : NULL;
+			cell->rel_result = xasprintf("results/%s.json", cell->id);
+			cell->result = xasprintf("%s/%s.json", L->results, cell->id);
+		}
+	}
+	lab_slots_free(slots, L->nslots);
+}
+
+/* The run order from the order kind and seed (labplan.c); positions follow. */
+static void set_plan(struct lab *L, enum lab_order kind, uint64_t seed, const char *source)
+{
+	unsigned int rounds = L->cfg.repeats;
+
+	L->order_kind = kind;
+	L->seed = seed;
+	L->seed_source = source;
+	lab_plan_order(kind, seed, L->nslots, rounds, L->order);
+	for (unsigned int i = 0; i < L->ncells; i++) {
+		/* cell number round * nslots + slot -> the slot-major index */
+		unsigned int k = L->order[i], slot = k % L->nslots, round = k / L->nslots;
+
+		L->order[i] = slot * rounds + round;
+		L->cells[L->order[i]].position = i + 1;
+	}
+}
+
+/* lab.log: how the cells are ordered and why, then one line per cell in run order. */
+static void log_plan(struct lab *L)
+{
+	static const char *const how[] = {
+		[LAB_ORDER_SHUFFLED] = "round-robin rounds, the order inside each round shuffled",
+		[LAB_ORDER_INTERLEAVED] = "round-robin rounds in config order",
+		[LAB_ORDER_SEQUENTIAL] = "all repeats of a label back to back",
+	};
+	char seed[160] = "";
+
+	if (L->order_kind == LAB_ORDER_SHUFFLED) {
+		if (!strcmp(L->seed_source, "config"))
+			snprintf(seed, sizeof(seed), ", seed %llu from [lab] order_seed",
+				 (unsigned long long)L->seed);
+		else
+			snprintf(seed, sizeof(seed), ", seed %llu from the clock ([lab] order_seed = "
+				 "%llu repeats this order)", (unsigned long long)L->seed,
+				 (unsigned long long)L->seed);
+	}
+	lab_log(L, "plan: order %s (%s)%s, %u round(s) of %u cell(s), in %s",
+		lab_order_name(L->order_kind), how[L->order_kind], seed, L->cfg.repeats, L->nslots,
+		L->plan_path);
+	for (unsigned int i = 0; i < L->ncells; i++) {
+		const struct cell *c = &L->cells[L->order[i]];
+
+		lab_log(L, "plan %u/%u round %u: %s (label %s)%s", i + 1, L->ncells, c->round, c->id,
+			c->label, c->status == CELL_DONE ? " [done, kept]" : "");
+	}
+}
+
+/*
+ * lab-plan.json (fslab-lab-plan/1), for the report's Method: the order, its seed, the
+ * rounds and every cell in run order.  Written atomically.
+ */
+static int write_plan(struct lab *L)
+{
+	json_t *root = json_object(), *cells = json_array();
+	char *s;
+	int ret;
+
+	for (unsigned int i = 0; i < L->ncells; i++) {
+		const struct cell *c = &L->cells[L->order[i]];
+
+		json_array_append_new(cells, json_pack("{s:I, s:I, s:s, s:s, s:s, s:I, s:I, s:s, s:s?}",
+						       "position", (json_int_t)c->position,
+						       "round", (json_int_t)c->round,
+						       "id", c->id, "label", c->label,
+						       "fs", c->fs->fs,
+						       "threads", (json_int_t)c->threads,
+						       "repeat", (json_int_t)c->repeat,
+						       "result_file", c->rel_result,
+						       "aa_of", c->aa_of));
+	}
+	json_object_set_new(root, "schema", json_string(PLAN_SCHEMA));
+	json_object_set_new(root, "order", json_string(lab_order_name(L->order_kind)));
+	json_object_set_new(root, "seed", seed_json(L));
+	json_object_set_new(root, "seed_source", json_string(L->seed_source));
+	json_object_set_new(root, "rounds", json_integer(L->cfg.repeats));
+	json_object_set_new(root, "cells_per_round", json_integer(L->nslots));
+	json_object_set_new(root, "aa_check", json_boolean(L->cfg.aa_check));
+	json_object_set_new(root, "config", json_string(L->cfg.path));
+	json_object_set_new(root, "cells", cells);
+	s = json_dumps(root, JSON_INDENT(1));
+	json_decref(root);
+	ret = write_file_atomic(L->plan_path, s, strlen(s));
+	free(s);
+	if (ret)
+		fslab_err("%s: cannot write the lab plan: %s", L->plan_path, strerror(-ret));
+	return ret;
 }
 
 /* argv of the prep step (strings owned by the returned array's scratch). */
@@ -589,7 +774,7 @@ static void run_args(struct lab *L, const struct cell *cell, struct argv *a)
 	const struct lab_cfg *c = &L->cfg;
 
 	arg(a, "run");
-	if (cell->fs == &raw_fs) {
+	if (is_raw(cell->fs)) {
 		/* known once prep attached them; the dry run shows placeholders */
 		char *db = raw_device(L, "db"), *lg = raw_device(L, "log");
 
@@ -619,6 +804,22 @@ static void run_args(struct lab *L, const struct cell *cell, struct argv *a)
 		argf(a, "--bdm-rate=%s", c->bdm_rate);
 	if (c->cache_size)
 		argf(a, "--cache=%llu", (unsigned long long)c->cache_size);
+	/* only when set: a config without them runs with any fslab run */
+	if (c->sample_interval_ns)
+		argf(a, "--sample-interval=%llus",
+		     (unsigned long long)(c->sample_interval_ns / NSEC_PER_SEC));
+	if (c->thresholds)
+		argf(a, "--thresholds=%s", c->thresholds);
+	if (c->max_latency_errors_set)
+		argf(a, "--max-latency-errors=%llu", (unsigned long long)c->max_latency_errors);
+	if (c->target_iops)
+		argf(a, "--target-iops=%s", c->target_iops);
+	if (c->mailboxes && c->iops_per_mailbox) {
+		argf(a, "--mailboxes=%llu", (unsigned long long)c->mailboxes);
+		argf(a, "--iops-per-mailbox=%s", c->iops_per_mailbox);
+	}
+	if (c->strict_io_tail)
+		arg(a, "--strict-io-tail");
 	argf(a, "--label=%s", cell->label);
 	argf(a, "--output=%s", cell->result);
 	arg(a, "--progress-fd=3");
@@ -660,7 +861,8 @@ static int run_cell(struct lab *L, struct cell *cell)
 	save_state(L);
 
 	L->step = "prep";
-	lab_log(L, "cell %u/%u %s: prep %s (%s)", L->cur + 1, L->ncells, cell->id, cell->fs->fs,
+	lab_log(L, "cell %u/%u %s: prep %s (round %u/%u, label %s, %s)", L->cur + 1, L->ncells,
+		cell->id, cell->fs->fs, cell->round, L->cfg.repeats, cell->label,
 		L->cfg.image_dir ? "loop devices on images" : "devices");
 	prep_args(L, cell, &a);
 	rc = child(L, a.v, plog, false, true);
@@ -723,6 +925,7 @@ static int compare_all(struct lab *L)
 	int rc;
 
 	arg(&a, "compare");
+	/* config order, whatever the run order: compare's default baseline is the first label */
 	for (unsigned int i = 0; i < L->ncells; i++)
 		if (L->cells[i].status == CELL_DONE) {
 			arg(&a, L->cells[i].result);
@@ -736,6 +939,7 @@ static int compare_all(struct lab *L)
 	}
 	argf(&a, "--output=%s", L->report);
 	arg(&a, "--force");
+	argf(&a, "--lab-plan=%s", L->plan_path);
 	if (L->cfg.title)
 		argf(&a, "--title=%s", L->cfg.title);
 	if (!L->cfg.baseline && L->cfg.raw_baseline) {
@@ -804,10 +1008,15 @@ static void lab_free(struct lab *L)
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		free(L->cells[i].id);
 		free(L->cells[i].label);
+		free(L->cells[i].aa_of);
+		free(L->cells[i].rel_result);
 		free(L->cells[i].result);
 		free(L->cells[i].error);
 	}
 	free(L->cells);
+	free(L->order);
+	free(L->aa_fs.name);
+	free(L->plan_path);
 	free(L->config_text);
 	free(L->out);
 	free(L->mnt);
@@ -826,11 +1035,19 @@ static void dry_run(struct lab *L)
 	struct argv a = { 0 };
 
 	printf("Lab %s: %u cell(s), results in %s\n", L->cfg.path, L->ncells, L->out);
+	printf("Order %s, %u round(s) of %u cell(s)", lab_order_name(L->order_kind), L->cfg.repeats,
+	       L->nslots);
+	if (L->order_kind == LAB_ORDER_SHUFFLED)
+		printf(", seed %llu%s", (unsigned long long)L->seed,
+		       !strcmp(L->seed_source, "clock")
+		       ? " (from the clock: the real run draws its own unless [lab] order_seed is set)"
+		       : "");
+	printf("\n");
 	for (unsigned int i = 0; i < L->ncells; i++) {
-		const struct cell *c = &L->cells[i];
+		const struct cell *c = &L->cells[L->order[i]];
 
-		printf("cell %u/%u %s (label %s)%s:\n", i + 1, L->ncells, c->id, c->label,
-		       c->status == CELL_DONE ? " [done, kept]" : "");
+		printf("cell %u/%u %s (round %u, label %s)%s:\n", i + 1, L->ncells, c->id, c->round,
+		       c->label, c->status == CELL_DONE ? " [done, kept]" : "");
 		prep_args(L, c, &a);
 		print_argv(&a);
 		argv_free(&a);
@@ -839,7 +1056,8 @@ static void dry_run(struct lab *L)
 		argv_free(&a);
 		printf("  fslab teardown --mount-root %s\n", L->mnt);
 	}
-	printf("then: fslab compare <results> --output %s\n", L->report);
+	printf("then: fslab compare <results> --output %s --lab-plan %s\n", L->report,
+	       L->plan_path);
 }
 
 int cmd_lab(int argc, char **argv)
@@ -902,6 +1120,7 @@ int cmd_lab(int argc, char **argv)
 	L->report = path_join(L->out, "report");
 	L->state_path = path_join(L->out, "lab-state.json");
 	L->log_path = path_join(L->out, "lab.log");
+	L->plan_path = path_join(L->out, "lab-plan.json");
 	n = readlink("/proc/self/exe", L->self, sizeof(L->self) - 1);
 	if (n <= 0) {
 		fslab_err("cannot find the fslab binary (/proc/self/exe)");
@@ -912,6 +1131,13 @@ int cmd_lab(int argc, char **argv)
 	L->tty = isatty(STDOUT_FILENO);
 	build_cells(L);
 
+	if (access(L->state_path, F_OK) != 0) {
+		/* a new lab; a resumed one runs the order its state recorded */
+		if (L->cfg.order_seed_set)
+			set_plan(L, L->cfg.order, L->cfg.order_seed, "config");
+		else
+			set_plan(L, L->cfg.order, lab_plan_time_seed(), "clock");
+	}
 	if (access(L->state_path, F_OK) == 0) {
 		if (!L->resume) {
 			input_error("%s already holds a lab (%s): add --resume to continue it, or choose "
@@ -944,14 +1170,19 @@ int cmd_lab(int argc, char **argv)
 	sigaction(SIGTERM, &sa, &ot);
 	L->t0 = now_ns();
 	L->overhead_est = 15 + 2.0 * L->cfg.databases * L->cfg.db_size / 300e6;
-	lab_log(L, "lab %s: %u cell(s) (%d filesystem(s) x %d thread count(s) x %u repeat(s)), "
-		"output %s%s", L->cfg.path, L->ncells, L->cfg.nfs, L->cfg.nthreads, L->cfg.repeats,
-		L->out, L->resume ? ", resuming" : "");
+	lab_log(L, "lab %s: %u cell(s) = (%d filesystem(s)%s%s) x %d thread count(s) x %u "
+		"repeat(s), output %s%s", L->cfg.path, L->ncells, L->cfg.nfs,
+		L->cfg.raw_baseline ? " + raw baseline" : "",
+		L->cfg.aa_check ? " + A/A copy of the baseline" : "", L->cfg.nthreads,
+		L->cfg.repeats, L->out, L->resume ? ", resuming in the recorded order" : "");
+	log_plan(L);
+	if (write_plan(L))
+		goto out_sig;
 	/* a crashed earlier lab may have left its volumes prepared */
 	teardown(L, L->log_path);
 	save_state(L);
 	for (L->cur = 0; L->cur < L->ncells && !nsignals; L->cur++) {
-		struct cell *cell = &L->cells[L->cur];
+		struct cell *cell = &L->cells[L->order[L->cur]];
 
 		if (cell->status == CELL_DONE) {
 			lab_log(L, "cell %u/%u %s: already done, kept", L->cur + 1, L->ncells, cell->id);

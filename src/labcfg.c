@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "labplan.h"
 #include "util.h"
 
 struct parse {
@@ -115,10 +116,13 @@ static struct lab_fs *fs_section(struct parse *p, const char *name)
 	return NULL;
 }
 
-static const char *const lab_keys = "title, output, baseline, repeats, raw_baseline";
+static const char *const lab_keys = "title, output, baseline, repeats, raw_baseline, order, "
+				    "order_seed, aa_check";
 static const char *const dev_keys = "image_dir, db_size, log_size, db_dev, log_dev, force";
 static const char *const wl_keys = "name, threads, databases, db_size, duration, warmup, seed, "
-				   "bs, iodepth, engine, bdm_rate, compressibility, cache";
+				   "bs, iodepth, engine, bdm_rate, compressibility, cache, "
+				   "sample_interval, thresholds, max_latency_errors, target_iops, "
+				   "mailboxes, iops_per_mailbox, strict_io_tail";
 static const char *const fs_keys = "fs, mkfs_opts, mount_opts, cluster";
 
 static void key_lab(struct parse *p, const char *k, const char *v)
@@ -130,8 +134,10 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 		set_str(&c->title, v);
 	else if (!strcmp(k, "output"))
 		set_str(&c->output, v);
-	else if (!strcmp(k, "baseline"))
+	else if (!strcmp(k, "baseline")) {
 		set_str(&c->baseline, v);
+		c->baseline_line = p->line;
+	}
 	else if (!strcmp(k, "repeats")) {
 		if (parse_u64(v, 1, 100, &n))
 			perr(p, p->line, "repeats = '%s': give 1 to 100 runs per configuration", v);
@@ -140,6 +146,21 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 	} else if (!strcmp(k, "raw_baseline")) {
 		if (!parse_bool(v, &c->raw_baseline))
 			perr(p, p->line, "raw_baseline = '%s': give yes or no", v);
+	} else if (!strcmp(k, "order")) {
+		if (lab_order_parse(v, &c->order))
+			perr(p, p->line, "order = '%s': give shuffled (rounds, each in random order), "
+			     "interleaved (rounds in config order) or sequential (all repeats of a "
+			     "filesystem back to back)", v);
+	} else if (!strcmp(k, "order_seed")) {
+		if (parse_u64(v, 0, LAB_SEED_MAX, &c->order_seed))
+			perr(p, p->line, "order_seed = '%s': give a whole number 0 to %llu, or leave it "
+			     "out for a seed from the clock", v, (unsigned long long)LAB_SEED_MAX);
+		else
+			c->order_seed_set = true;
+	} else if (!strcmp(k, "aa_check")) {
+		if (!parse_bool(v, &c->aa_check))
+			perr(p, p->line, "aa_check = '%s': give yes or no", v);
+		c->aa_check_line = p->line;
 	} else
 		perr(p, p->line, "unknown key '%s' in [lab]; known keys: %s", k, lab_keys);
 }
@@ -172,10 +193,30 @@ static void key_devices(struct parse *p, const char *k, const char *v)
 		perr(p, p->line, "unknown key '%s' in [devices]; known keys: %s", k, dev_keys);
 }
 
+/* A positive number up to max, as fslab run takes it ("1500", "0.06"). */
+static bool positive_number(const char *v, double max)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	return end != v && !*end && d > 0 && d <= max;
+}
+
+/* Keys of fslab run's Jetstress verdict: remembered, they need workload jetstress. */
+static const char *const verdict_keys[] = { "sample_interval", "thresholds", "max_latency_errors",
+					    "target_iops", "mailboxes", "iops_per_mailbox",
+					    "strict_io_tail" };
+
 static void key_workload(struct parse *p, const char *k, const char *v)
 {
 	struct lab_cfg *c = p->cfg;
 	uint64_t n;
+
+	for (size_t i = 0; i < ARRAY_SIZE(verdict_keys) && !c->verdict_line; i++)
+		if (!strcmp(k, verdict_keys[i])) {
+			c->verdict_line = p->line;
+			c->verdict_key = verdict_keys[i];
+		}
 
 	if (!strcmp(k, "name")) {
 		static const char *const ok[] = { "jetstress", "randread", "randwrite", "randrw",
@@ -253,6 +294,47 @@ static void key_workload(struct parse *p, const char *k, const char *v)
 	} else if (!strcmp(k, "cache")) {
 		if (parse_size(v, &c->cache_size))
 			perr(p, p->line, "cache = '%s': give a size such as 64M", v);
+	} else if (!strcmp(k, "sample_interval")) {
+		uint64_t ns;
+
+		/* whole seconds: the timeline has one row per second */
+		if (parse_duration(v, &ns) || ns < NSEC_PER_SEC || ns > 3600 * NSEC_PER_SEC ||
+		    ns % NSEC_PER_SEC)
+			perr(p, p->line, "sample_interval = '%s': give whole seconds from 1s to 1h, "
+			     "e.g. 15s (Jetstress's) or 5s", v);
+		else
+			c->sample_interval_ns = ns;
+	} else if (!strcmp(k, "thresholds")) {
+		if (strcmp(v, "strict") && strcmp(v, "lenient"))
+			perr(p, p->line, "thresholds = '%s': give strict or lenient", v);
+		else
+			set_str(&c->thresholds, v);
+	} else if (!strcmp(k, "max_latency_errors")) {
+		if (parse_u64(v, 0, 1000000, &c->max_latency_errors))
+			perr(p, p->line, "max_latency_errors = '%s': give 0 to 1000000", v);
+		else
+			c->max_latency_errors_set = true;
+	} else if (!strcmp(k, "target_iops")) {
+		if (!positive_number(v, 1e9))
+			perr(p, p->line, "target_iops = '%s': give the transactional IOPS to reach, a "
+			     "positive number such as 1500", v);
+		else
+			set_str(&c->target_iops, v);
+		c->target_iops_line = p->line;
+	} else if (!strcmp(k, "mailboxes")) {
+		if (parse_u64(v, 1, 10000000, &c->mailboxes))
+			perr(p, p->line, "mailboxes = '%s': give a mailbox count, 1 to 10000000", v);
+		c->mailboxes_line = p->line;
+	} else if (!strcmp(k, "iops_per_mailbox")) {
+		if (!positive_number(v, 100))
+			perr(p, p->line, "iops_per_mailbox = '%s': give transactional IOPS per mailbox, "
+			     "a positive number up to 100, e.g. 0.06", v);
+		else
+			set_str(&c->iops_per_mailbox, v);
+		c->iops_per_mailbox_line = p->line;
+	} else if (!strcmp(k, "strict_io_tail")) {
+		if (!parse_bool(v, &c->strict_io_tail))
+			perr(p, p->line, "strict_io_tail = '%s': give yes or no", v);
 	} else
 		perr(p, p->line, "unknown key '%s' in [workload]; known keys: %s", k, wl_keys);
 }
@@ -376,6 +458,30 @@ static void check_required(struct parse *p)
 		if (!label_ok)
 			perr(p, p->line, "baseline = '%s' names no [fs ...] section", c->baseline);
 	}
+	if (c->mailboxes_line && !c->iops_per_mailbox_line)
+		perr(p, c->mailboxes_line, "mailboxes without iops_per_mailbox: give both (the "
+		     "target is their product) or neither");
+	else if (c->iops_per_mailbox_line && !c->mailboxes_line)
+		perr(p, c->iops_per_mailbox_line, "iops_per_mailbox without mailboxes: give both (the "
+		     "target is their product) or neither");
+	if (c->target_iops_line && (c->mailboxes_line || c->iops_per_mailbox_line))
+		perr(p, MAX(c->target_iops_line, MAX(c->mailboxes_line, c->iops_per_mailbox_line)),
+		     "give either target_iops or mailboxes with iops_per_mailbox, not both");
+	if (c->verdict_line && strcmp(c->workload, "jetstress"))
+		perr(p, c->verdict_line, "%s: only the jetstress workload has a verdict; drop it or "
+		     "set name = jetstress", c->verdict_key);
+	if (c->aa_check && c->nfs) {
+		int b = lab_cfg_baseline_fs(c);
+		const char *name = b < 0 ? "raw" : c->fs[b].name;
+
+		for (int i = 0; i < c->nfs; i++)
+			if (strlen(c->fs[i].name) == strlen(name) + 3 &&
+			    !strncmp(c->fs[i].name, name, strlen(name)) &&
+			    !strcmp(c->fs[i].name + strlen(name), "-aa"))
+				perr(p, c->fs[i].line, "[fs %s]: with aa_check = yes, %s is the label of "
+				     "the A/A copy of %s; rename this section or set aa_check = no",
+				     c->fs[i].name, c->fs[i].name, name);
+	}
 	if (c->image_dir && c->db_image_size &&
 	    c->db_image_size < (uint64_t)c->databases * c->db_size + 64 * MiB)
 		perr(p, c->devices_line, "[devices] db_size %llu MiB cannot hold %u database(s) of "
@@ -447,6 +553,9 @@ void lab_cfg_release(struct lab_cfg *c)
 	free(c->workload);
 	free(c->engine);
 	free(c->bdm_rate);
+	free(c->thresholds);
+	free(c->target_iops);
+	free(c->iops_per_mailbox);
 	for (int i = 0; i < c->nfs; i++) {
 		free(c->fs[i].name);
 		free(c->fs[i].fs);
@@ -459,5 +568,34 @@ void lab_cfg_release(struct lab_cfg *c)
 
 unsigned int lab_cfg_ncells(const struct lab_cfg *c)
 {
-	return (unsigned int)(c->nfs + c->raw_baseline) * (unsigned int)c->nthreads * c->repeats;
+	return (unsigned int)(c->nfs + c->raw_baseline + c->aa_check) * (unsigned int)c->nthreads *
+	       c->repeats;
+}
+
+/* label is "NAME-<digits>t" */
+static bool sweep_label_of(const char *label, const char *name)
+{
+	size_t n = strlen(name), d;
+
+	if (strncmp(label, name, n) || label[n] != '-')
+		return false;
+	d = strspn(label + n + 1, "0123456789");
+	return d && !strcmp(label + n + 1 + d, "t");
+}
+
+int lab_cfg_baseline_fs(const struct lab_cfg *c)
+{
+	const char *b = c->baseline;
+
+	if (!b)
+		return 0;
+	for (int i = 0; i < c->nfs; i++)
+		if (!strcmp(c->fs[i].name, b))
+			return i;
+	if (c->raw_baseline && (!strcmp(b, "raw") || sweep_label_of(b, "raw")))
+		return -1;
+	for (int i = 0; i < c->nfs; i++)
+		if (sweep_label_of(b, c->fs[i].name))
+			return i;
+	return 0;
 }

@@ -9,6 +9,19 @@
 #define LAB_MAX_THREADS 16
 #define LAB_MAX_FS 16
 
+/*
+ * How the lab orders its cells (labplan.h).  A round is repeat r of every slot (a slot is
+ * one label at one thread count: each [fs], the raw baseline, the A/A copy).
+ */
+enum lab_order {
+	LAB_ORDER_SHUFFLED,    /* round by round, the order inside each round shuffled (default) */
+	LAB_ORDER_INTERLEAVED, /* round by round, config order inside each round */
+	LAB_ORDER_SEQUENTIAL,  /* slot by slot: all repeats of a slot back to back */
+};
+
+/* Largest order_seed: integers up to 2^53 - 1 survive JSON readers that use doubles. */
+#define LAB_SEED_MAX ((UINT64_C(1) << 53) - 1)
+
 struct lab_fs {
 	char *name;       /* section name: [fs NAME]; the label in results */
 	char *fs;         /* filesystem for fslab prep: ext4, xfs, ntfs, btrfs (default: name) */
@@ -22,6 +35,11 @@ struct lab_cfg {
 	char *title, *output, *baseline;
 	unsigned int repeats;
 	bool raw_baseline; /* first run the same load on the raw devices */
+	enum lab_order order;  /* default shuffled */
+	uint64_t order_seed;   /* valid when order_seed_set; else the lab derives one */
+	bool order_seed_set;
+	bool aa_check;         /* the baseline once more per round, labelled <label>-aa */
+	int aa_check_line, baseline_line;
 	/* [devices] */
 	char *image_dir, *db_dev, *log_dev;
 	uint64_t db_image_size, log_image_size;
@@ -36,6 +54,18 @@ struct lab_cfg {
 	bool warmup_set;
 	char *bdm_rate;
 	int workload_line;
+	/* [workload] keys passed to fslab run only when set (0 / NULL / false: not set) */
+	uint64_t sample_interval_ns;
+	char *thresholds;          /* strict or lenient */
+	uint64_t max_latency_errors;
+	bool max_latency_errors_set;
+	char *target_iops;         /* as written, validated as a positive number */
+	uint64_t mailboxes;
+	char *iops_per_mailbox;    /* as written, validated as a positive number */
+	bool strict_io_tail;
+	int target_iops_line, mailboxes_line, iops_per_mailbox_line;
+	int verdict_line;          /* first of these keys: they need the jetstress workload */
+	const char *verdict_key;
 	/* [fs NAME] sections in file order */
 	struct lab_fs fs[LAB_MAX_FS];
 	int nfs;
@@ -49,7 +79,13 @@ struct lab_cfg {
  */
 int lab_cfg_load(struct lab_cfg *cfg, const char *path) __attribute__((warn_unused_result));
 void lab_cfg_release(struct lab_cfg *cfg);
-/* Number of cells: (filesystems + raw baseline) x thread counts x repeats. */
+/* Number of cells: (filesystems + raw baseline + A/A copy) x thread counts x repeats. */
 unsigned int lab_cfg_ncells(const struct lab_cfg *cfg);
+/*
+ * lab_cfg_baseline_fs - the [fs] section the baseline label belongs to: [lab] baseline (a
+ * section name or a sweep label NAME-Nt), else the first [fs].  Index into cfg->fs, or -1 for
+ * the raw baseline (raw_baseline = yes and baseline = raw or raw-Nt).  The A/A check repeats it.
+ */
+int lab_cfg_baseline_fs(const struct lab_cfg *cfg);
 
 #endif

@@ -10,6 +10,7 @@ cfg() { # cfg FILE DURATION
 [lab]
 title = tiny lab
 baseline = ext4
+order = interleaved   ; fixed positions for the assertions (t_lab_ab tests shuffling)
 [devices]
 image_dir = $T/images
 db_size = 1G

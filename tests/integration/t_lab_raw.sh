@@ -8,6 +8,7 @@ cat > $T/lab.ini <<EOT
 [lab]
 title = overhead against the raw devices
 raw_baseline = yes
+order = interleaved   ; fixed positions for the assertions (t_lab_ab tests shuffling)
 [devices]
 image_dir = $T/images
 db_size = 768M

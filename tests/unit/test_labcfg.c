@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* test_labcfg.c: lab configs: defaults, thread lists, and every bad config named file:line. */
+/* test_labcfg.c: lab configs: defaults, thread lists, order, A/A, run passthrough keys, and
+ * every bad config named file:line. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -111,7 +112,82 @@ static void test_default_duration(void **state)
 	assert_int_equal(c.duration_ns, 7200 * NSEC_PER_SEC); /* two hours, as Jetstress */
 	assert_int_equal(c.nthreads, 1);
 	assert_int_equal(c.threads[0], 8);
+	/* shuffled rounds unless told otherwise; seed from the clock; no A/A; nothing passed */
+	assert_int_equal(c.order, LAB_ORDER_SHUFFLED);
+	assert_false(c.order_seed_set);
+	assert_false(c.aa_check);
+	assert_int_equal(c.sample_interval_ns, 0);
+	assert_null(c.thresholds);
+	assert_false(c.max_latency_errors_set);
+	assert_null(c.target_iops);
+	assert_int_equal(c.mailboxes, 0);
+	assert_null(c.iops_per_mailbox);
+	assert_false(c.strict_io_tail);
 	lab_cfg_release(&c);
+}
+
+static void test_order_aa_run_keys(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load("[lab]\norder = interleaved\norder_seed = 12345\naa_check = yes\n"
+			      "repeats = 3\n[devices]\nimage_dir=/x\n[workload]\nthreads = 2,4\n"
+			      "sample_interval = 5s\nthresholds = lenient\nmax_latency_errors = 0\n"
+			      "mailboxes = 500\niops_per_mailbox = 0.06\nstrict_io_tail = yes\n"
+			      "[fs ext4]\n[fs xfs]\n", &c), 0);
+	assert_int_equal(c.order, LAB_ORDER_INTERLEAVED);
+	assert_true(c.order_seed_set);
+	assert_int_equal(c.order_seed, 12345);
+	assert_true(c.aa_check);
+	assert_int_equal(c.sample_interval_ns, 5 * NSEC_PER_SEC);
+	assert_string_equal(c.thresholds, "lenient");
+	assert_true(c.max_latency_errors_set);
+	assert_int_equal(c.max_latency_errors, 0);
+	assert_int_equal(c.mailboxes, 500);
+	assert_string_equal(c.iops_per_mailbox, "0.06");
+	assert_true(c.strict_io_tail);
+	/* (ext4, xfs, ext4-aa) x 2 thread counts x 3 repeats */
+	assert_int_equal(lab_cfg_ncells(&c), 3 * 2 * 3);
+	assert_int_equal(lab_cfg_baseline_fs(&c), 0);
+	lab_cfg_release(&c);
+
+	assert_int_equal(load("[lab]\norder = sequential\ntarget_iops = 1\n", &c), -FSLAB_EINPUT);
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\norder = sequential\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "target_iops = 900\n[fs ext4]\n", &c), 0);
+	assert_int_equal(c.order, LAB_ORDER_SEQUENTIAL);
+	assert_string_equal(c.target_iops, "900");
+	lab_cfg_release(&c);
+}
+
+/* Which [fs] the A/A check repeats: baseline by name, by sweep label, raw, else the first. */
+static void test_baseline_fs(void **state)
+{
+	static const struct {
+		const char *lab;
+		int want;
+	} cases[] = {
+		{ "", 0 },
+		{ "baseline = xfs\n", 1 },
+		{ "baseline = xfs-8t\n", 1 },
+		{ "baseline = xfs-big-4t\n", 2 },
+		{ "baseline = raw\nraw_baseline = yes\n", -1 },
+		{ "baseline = raw-4t\nraw_baseline = yes\n", -1 },
+		{ "raw_baseline = yes\n", 0 },
+	};
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char text[512];
+		struct lab_cfg c;
+
+		snprintf(text, sizeof(text), "[lab]\naa_check = yes\n%s[devices]\nimage_dir=/x\n"
+			 "[workload]\nthreads = 4,8\n[fs ext4]\n[fs xfs]\n[fs xfs-big]\nfs = xfs\n",
+			 cases[i].lab);
+		assert_int_equal(load(text, &c), 0);
+		assert_int_equal(lab_cfg_baseline_fs(&c), cases[i].want);
+		lab_cfg_release(&c);
+	}
 }
 
 static void test_bad(void **state)
@@ -147,6 +223,38 @@ static void test_bad(void **state)
 		{ "[devices]\nimage_dir=/x\n[workload]\nthis line has no equals sign\n[fs ext4]\n", 4, "cannot parse" },
 		{ "[devices]\nimage_dir=/x\ndb_dev=/dev/sdb\nlog_dev=/dev/sdc\n[workload]\n[fs ext4]\n", 2, "not both" },
 		{ "[devices]\ndb_dev=/dev/sdb\nlog_dev=/dev/sdb\n[workload]\n[fs ext4]\n", 3, "same device" },
+		/* order and A/A check */
+		{ "[lab]\norder = random\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 2, "order = 'random'" },
+		{ "[lab]\norder =\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 2, "give shuffled" },
+		{ "[lab]\n\norder = Interleaved\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 3, "order = 'Interleaved'" },
+		{ "[lab]\norder_seed = -1\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 2, "order_seed = '-1'" },
+		{ "[lab]\norder_seed = 9007199254740992\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 2, "order_seed" },
+		{ "[lab]\norder_seed = soon\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 2, "whole number" },
+		{ "[lab]\naa_check = maybe\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 2, "aa_check = 'maybe': give yes or no" },
+		{ "[lab]\naa_check = 2\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 2, "aa_check" },
+		{ "[lab]\naa_check = yes\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n[fs ext4-aa]\nfs = ext4\n", 7, "label of the A/A copy of ext4" },
+		/* keys passed to fslab run */
+		{ "[devices]\nimage_dir=/x\n[workload]\nsample_interval = 0\n[fs ext4]\n", 4, "sample_interval = '0'" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nsample_interval = 2h\n[fs ext4]\n", 4, "1s to 1h" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nsample_interval = 1500ms\n[fs ext4]\n", 4, "whole seconds" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nthresholds = loose\n[fs ext4]\n", 4, "strict or lenient" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nmax_latency_errors = 1000001\n[fs ext4]\n", 4, "max_latency_errors" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nmax_latency_errors = few\n[fs ext4]\n", 4, "0 to 1000000" },
+		{ "[devices]\nimage_dir=/x\n[workload]\ntarget_iops = 0\n[fs ext4]\n", 4, "target_iops = '0'" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nmailboxes = 0\niops_per_mailbox = 0.1\n[fs ext4]\n", 4, "mailboxes = '0'" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nmailboxes = 10\niops_per_mailbox = -1\n[fs ext4]\n", 5, "iops_per_mailbox = '-1'" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nmailboxes = 10\niops_per_mailbox = x\n[fs ext4]\n", 5, "positive number" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nmailboxes = 10\n[fs ext4]\n", 4, "without iops_per_mailbox" },
+		{ "[devices]\nimage_dir=/x\n[workload]\n\niops_per_mailbox = 0.1\n[fs ext4]\n", 5, "without mailboxes" },
+		{ "[devices]\nimage_dir=/x\n[workload]\ntarget_iops = 100\nmailboxes = 10\niops_per_mailbox = 0.1\n[fs ext4]\n", 6, "not both" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nstrict_io_tail = sure\n[fs ext4]\n", 4, "strict_io_tail = 'sure'" },
+		{ "[devices]\nimage_dir=/x\n[workload]\ntarget_iops = lots\n[fs ext4]\n", 4, "positive number" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nmailboxes = 10\niops_per_mailbox = 101\n[fs ext4]\n", 5, "up to 100" },
+		/* the verdict keys need the jetstress workload: the first of them is named */
+		{ "[devices]\nimage_dir=/x\n[workload]\nname = randread\nthresholds = strict\n"
+		  "sample_interval = 5s\n[fs ext4]\n", 5, "thresholds: only the jetstress workload" },
+		{ "[devices]\nimage_dir=/x\n[workload]\nstrict_io_tail = no\nname = seqwrite\n[fs ext4]\n", 4, "verdict" },
+		{ "[lab]\nsample_interval = 5s\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 2, "unknown key 'sample_interval' in [lab]" },
 		/* no filesystem at all: reported at the end of the file */
 		{ "[devices]\nimage_dir=/x\n[workload]\n", 3, "no [fs NAME] section" },
 	};
@@ -187,6 +295,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_default_duration),
+		cmocka_unit_test(test_order_aa_run_keys),
+		cmocka_unit_test(test_baseline_fs),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_all_errors_listed),
 		cmocka_unit_test(test_missing_file),
