@@ -66,7 +66,7 @@ struct lab {
 	unsigned int *order; /* run order: order[position - 1] indexes cells */
 	enum lab_order order_kind;
 	uint64_t seed;
-	const char *seed_source; /* "config", "clock" or "state" of a lab without a plan */
+	const char *seed_source; /* a shuffled order's seed: "config" or "clock" */
 	struct lab_fs aa_fs; /* the A/A copy of the baseline (borrowed strings but the name) */
 	char *plan_path;
 	FILE *log;
@@ -284,7 +284,8 @@ static int save_state(struct lab *L)
 	json_object_set_new(root, "config_text", json_string(L->config_text));
 	json_object_set_new(root, "order", json_string(lab_order_name(L->order_kind)));
 	json_object_set_new(root, "seed", seed_json(L));
-	json_object_set_new(root, "seed_source", json_string(L->seed_source));
+	json_object_set_new(root, "seed_source", L->order_kind == LAB_ORDER_SHUFFLED
+			    ? json_string(L->seed_source) : json_null());
 	json_object_set_new(root, "rounds", json_integer(L->cfg.repeats));
 	json_object_set_new(root, "cells", cells);
 	s = json_dumps(root, JSON_INDENT(1));
@@ -668,7 +669,8 @@ static int write_plan(struct lab *L)
 	json_object_set_new(root, "schema", json_string(PLAN_SCHEMA));
 	json_object_set_new(root, "order", json_string(lab_order_name(L->order_kind)));
 	json_object_set_new(root, "seed", seed_json(L));
-	json_object_set_new(root, "seed_source", json_string(L->seed_source));
+	json_object_set_new(root, "seed_source", L->order_kind == LAB_ORDER_SHUFFLED
+			    ? json_string(L->seed_source) : json_null());
 	json_object_set_new(root, "rounds", json_integer(L->cfg.repeats));
 	json_object_set_new(root, "cells_per_round", json_integer(L->nslots));
 	json_object_set_new(root, "aa_check", json_boolean(L->cfg.aa_check));
@@ -979,11 +981,14 @@ static void usage(FILE *f)
 "Run the whole experiment of a lab config: for each filesystem, thread count and repeat\n"
 "(a cell): prep the database and log devices, initialise the databases, drop caches, run\n"
 "the identical load, keep the result, tear down; then compare all results into one report.\n"
+"Cells run in rounds (round r = repeat r of every filesystem and thread count), shuffled\n"
+"inside each round unless [lab] order says otherwise; lab.log and lab-plan.json record the\n"
+"order and its seed.\n"
 "\n"
 "  --output DIR   where results, logs, state and the report go (default: the config's\n"
 "                 [lab] output, else ./lab-<config name>)\n"
 "  --resume       continue an interrupted lab in DIR: finished cells are kept, the\n"
-"                 interrupted one is redone\n"
+"                 others run in the order the lab recorded (a changed config is refused)\n"
 "  --dry-run      print the plan and the preflight checks; change nothing\n"
 "\n"
 "Ctrl-C stops the current cell, unmounts and detaches what the lab made, keeps finished\n"

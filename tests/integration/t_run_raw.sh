@@ -37,7 +37,11 @@ expect_status 2 "$FSLAB" run --db $sig --log $lg --duration 2s --db-size 64M --f
 grep -q "mounted" $T/stderr || fail "mounted device not refused: $(cat $T/stderr)"
 umount $T/m
 # --force lets it overwrite the signature
+# exit 3 (verdict FAIL) is allowed: a 64 MiB database has a 64-page cache and page-fault
+# stalls on a busy machine; what matters here is that --force ran the load
+rc=0
 "$FSLAB" run --db $sig --log $lg --duration 2s --warmup 0 --db-size 64M --threads 2 --force \
-	--output $T/forced.json >/dev/null 2>&1 || fail "--force run failed"
+	--output $T/forced.json >/dev/null 2>$T/forced.err || rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 3 ] || fail "--force run failed ($rc): $(cat $T/forced.err)"
 jqt $T/forced.json '.aborted == false'
 echo "all good"

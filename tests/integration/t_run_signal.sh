@@ -37,8 +37,12 @@ for sig in INT TERM; do
 done
 
 log "progress line only on a terminal"
+# exit 3 (verdict FAIL) is fine here: with a 64 MiB database the cache has 64 pages and a busy
+# 2-core machine can leave the lazy writer behind (page-fault stalls); this tests the progress line
+rc=0
 "$FSLAB" run --db $T/db --log $T/log --db-size 64M --threads 2 --duration 2s --warmup 0 \
-	--no-checksum-pass --output $T/p.json >/dev/null 2>$T/err
+	--no-checksum-pass --output $T/p.json >/dev/null 2>$T/err || rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 3 ] || { cat $T/err; fail "run exited $rc"; }
 ! grep -q ETA $T/err || fail "progress line written although stderr is not a terminal"
 command -v script >/dev/null || fail "script(1) missing (bsdutils)"
 script -qec "$FSLAB run --db $T/db --log $T/log --db-size 64M --threads 2 --duration 3s \
