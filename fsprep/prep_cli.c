@@ -202,6 +202,8 @@ int cmd_prep(int argc, char **argv)
 	bool help = false;
 	int ret;
 
+	if (winprep_wanted(argc, argv))
+		return cmd_winprep(argc, argv);
 	ret = parse_prep(argc, argv, &o, &help);
 	if (help) {
 		prep_usage(stdout);
@@ -283,6 +285,8 @@ int cmd_teardown(int argc, char **argv)
 	size_t i;
 	int c, ret = 0, first = 0;
 
+	if (winteardown_wanted(argc, argv))
+		return cmd_winteardown(argc, argv);
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_MOUNT_ROOT: root = optarg; break;

@@ -4,8 +4,16 @@
 #ifndef FSLAB_CMDS_H
 #define FSLAB_CMDS_H
 
+#include <stdbool.h>
+
 int cmd_prep(int argc, char **argv);     /* fsprep/prep_cli.c */
 int cmd_teardown(int argc, char **argv); /* fsprep/prep_cli.c */
+/* Windows disks (--db-disk/--log-disk, ReFS; fsprep/win/winprep_cli.c): cmd_prep and
+ * cmd_teardown hand over to these when they see Windows options; fslab.exe calls them. */
+int cmd_winprep(int argc, char **argv);
+int cmd_winteardown(int argc, char **argv);
+bool winprep_wanted(int argc, char **argv);
+bool winteardown_wanted(int argc, char **argv);
 int cmd_run(int argc, char **argv);      /* src/run.c */
 int cmd_compare(int argc, char **argv);  /* src/compare_cli.c */
 int cmd_sizing(int argc, char **argv);   /* src/compare_cli.c */

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: MIT
+/* winprep_cli.c: `fslab prep` and `fslab teardown` for Windows disks (--db-disk/--log-disk):
+ * options, the refusals listed at once, --dry-run's plan, running powershell.exe (Windows
+ * only), prep.json written atomically.  On Linux, --disk-info FILE --dry-run previews a plan. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "fsprep/win/winprep.h"
+#include "util.h"
+
+#define PREP_JSON "prep.json"
+
+static void winprep_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: fslab prep --fs ntfs|refs --db-disk N --log-disk M [--mount-root DIR]\n"
+		"                  [--cluster SIZE] [--force] [--dry-run] [--disk-info FILE]\n"
+		"\n"
+		"Windows disks (numbers as Get-Disk lists them): each becomes GPT with one 1 MiB-aligned\n"
+		"partition formatted NTFS or ReFS (64K allocation units, ReFS without integrity streams,\n"
+		"as Exchange guidance says), mounted on DIR\\db\\ and DIR\\log\\ (default C:\\fslab).\n"
+		"Refused: the system or boot disk (always), read-only disks, disks that are initialised or\n"
+		"hold partitions (unless --force, which wipes them).  --dry-run prints the plan and the\n"
+		"PowerShell script and changes nothing.  --disk-info FILE takes the disks from FILE (the\n"
+		"JSON the disk query prints) instead of asking Windows: on Linux it previews a plan.\n"
+		"Writes DIR\\prep.json; `fslab teardown --mount-root DIR` undoes the prep.\n");
+}
+
+static char *prep_json_path(const char *root)
+{
+	size_t n = strlen(root);
+
+	while (n > 3 && root[n - 1] == '\\')
+		n--;
+	return xasprintf("%.*s\\" PREP_JSON, (int)n, root);
+}
+
+#ifdef _WIN32
+/* Runs script with powershell.exe; stdout+stderr into *out.  Exit status or -errno. */
+static int run_powershell(const char *script, char **out)
+{
+	const char *tmp = getenv("TEMP");
+	char *path = xasprintf("%s\\fslab-%d.ps1", tmp ? tmp : ".", (int)getpid()), *cmd;
+	size_t len = 0, cap = 4096;
+	FILE *f, *p;
+	int ret;
+
+	f = fopen(path, "wb");
+	if (!f) {
+		ret = -errno;
+		free(path);
+		return ret;
+	}
+	/* Windows PowerShell 5.1 reads a script without a BOM as ANSI */
+	fputs("\xef\xbb\xbf", f);
+	fputs(script, f);
+	if (fclose(f)) {
+		ret = -errno;
+		remove(path);
+		free(path);
+		return ret;
+	}
+	cmd = xasprintf("powershell.exe -NoLogo -NoProfile -NonInteractive -ExecutionPolicy Bypass -File \"%s\" 2>&1",
+			path);
+	p = _popen(cmd, "r");
+	free(cmd);
+	if (!p) {
+		ret = -errno;
+		remove(path);
+		free(path);
+		return ret;
+	}
+	*out = xmalloc(cap);
+	for (size_t n; (n = fread(*out + len, 1, cap - len - 1, p)) > 0;) {
+		len += n;
+		if (cap - len < 2)
+			*out = xrealloc(*out, cap *= 2);
+	}
+	(*out)[len] = '\0';
+	ret = _pclose(p);
+	remove(path);
+	free(path);
+	return ret;
+}
+#else
+static int run_powershell(const char *script, char **out)
+{
+	(void)script;
+	*out = NULL;
+	return -ENOSYS;
+}
+#endif
+
+static int inventory_from_windows(const int *disks, size_t n, struct win_inventory *inv)
+{
+	char *script = win_query_script(disks, n), *out = NULL, *json;
+	int ret = run_powershell(script, &out);
+
+	free(script);
+	if (ret == -ENOSYS)
+		return input_error("Windows disks are prepped by fslab.exe on Windows; on Linux give --disk-info FILE with --dry-run to preview a plan, or --db-dev/--log-dev for Linux devices");
+	if (ret) {
+		fslab_err("the disk query failed (powershell.exe exit %d): %s", ret, out ? out : "");
+		free(out);
+		return -EIO;
+	}
+	json = win_facts_extract(out);
+	if (!json) {
+		fslab_err("the disk query printed no facts: %s", out);
+		free(out);
+		return -EIO;
+	}
+	ret = win_inventory_parse(json, inv);
+	free(json);
+	free(out);
+	return ret;
+}
+
+static int parse_disk(const char *opt, const char *arg, int *out)
+{
+	uint64_t v;
+
+	if (parse_u64(arg, 0, 9999, &v))
+		return input_error("%s %s: give the disk number as Get-Disk lists it (0-9999)", opt, arg);
+	*out = (int)v;
+	return 0;
+}
+
+enum { O_FS = 256, O_DB_DISK, O_LOG_DISK, O_ROOT, O_CLUSTER, O_FORCE, O_DRY, O_INFO };
+
+static int parse_winprep(int argc, char **argv, struct win_prep_opts *o, bool *help)
+{
+	static const struct option longopts[] = {
+		{ "fs", required_argument, NULL, O_FS },
+		{ "db-disk", required_argument, NULL, O_DB_DISK },
+		{ "log-disk", required_argument, NULL, O_LOG_DISK },
+		{ "mount-root", required_argument, NULL, O_ROOT },
+		{ "cluster", required_argument, NULL, O_CLUSTER },
+		{ "force", no_argument, NULL, O_FORCE },
+		{ "dry-run", no_argument, NULL, O_DRY },
+		{ "disk-info", required_argument, NULL, O_INFO },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool have[WIN_NROLES] = { false, false };
+	const char *fs = NULL;
+	char *why;
+	int c, ret = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->mount_root = "C:\\fslab";
+	o->cluster = 64 * KiB;
+	optind = 1;
+	while (!ret && (c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_FS: fs = optarg; break;
+		case O_DB_DISK: ret = parse_disk("--db-disk", optarg, &o->disk[WIN_DB]); have[0] = true; break;
+		case O_LOG_DISK: ret = parse_disk("--log-disk", optarg, &o->disk[WIN_LOG]); have[1] = true; break;
+		case O_ROOT: o->mount_root = optarg; break;
+		case O_CLUSTER:
+			if (parse_size(optarg, &o->cluster))
+				ret = input_error("--cluster %s: not a size; use e.g. 64K", optarg);
+			break;
+		case O_FORCE: o->force = true; break;
+		case O_DRY: o->dry_run = true; break;
+		case O_INFO: o->disk_info = optarg; break;
+		case 'h': *help = true; return 0;
+		default: return input_error("run 'fslab prep --help' for the options (Windows disks: --db-disk, --log-disk)");
+		}
+	}
+	if (ret)
+		return ret;
+	if (optind < argc)
+		return input_error("unexpected argument '%s'; run 'fslab prep --help'", argv[optind]);
+	if (!fs)
+		return input_error("--fs is required: ntfs or refs for Windows disks");
+	if (!strcmp(fs, "ntfs"))
+		o->fs = WIN_FS_NTFS;
+	else if (!strcmp(fs, "refs"))
+		o->fs = WIN_FS_REFS;
+	else
+		return input_error("--fs %s: Windows disks are formatted ntfs or refs (%s is prepped on Linux with --db-dev/--log-dev or --image-dir)",
+				   fs, fs);
+	if (!have[WIN_DB] || !have[WIN_LOG])
+		return input_error("give both --db-disk and --log-disk (disk numbers as Get-Disk lists them)%s",
+				   o->fs == WIN_FS_REFS ? "; ReFS exists only on Windows" : "");
+	why = win_prep_opts_problem(o);
+	if (why) {
+		ret = input_error("%s", why);
+		free(why);
+	}
+	return ret;
+}
+
+static void print_plan(const struct win_prep_opts *o, const struct win_inventory *inv,
+		       const bool *wipe)
+{
+	static const char *const role[WIN_NROLES] = { "database", "log" };
+	char sz[32];
+
+	printf("fslab prep (Windows) plan: %s, %lluK allocation units%s\n",
+	       win_fs_format_name(o->fs), (unsigned long long)(o->cluster / KiB),
+	       o->fs == WIN_FS_REFS ? ", integrity streams off" : "");
+	for (int r = 0; r < WIN_NROLES; r++) {
+		const struct win_disk *d = win_inventory_disk(inv, o->disk[r]);
+
+		printf("  %-8s disk %d '%s' (%s, serial %s, %s%s): GPT, one partition at 1 MiB, on %s\\%s\\\n",
+		       role[r], d->number, d->friendly_name, fmt_size(sz, sizeof(sz), d->size),
+		       d->serial[0] ? d->serial : "none", d->bus_type[0] ? d->bus_type : "bus unknown",
+		       wipe[r] ? ", WIPED (--force)" : d->is_offline ? ", offline: brought online" : "",
+		       o->mount_root, r == WIN_DB ? "db" : "log");
+	}
+	printf("  record   %s\\prep.json\n\n", o->mount_root);
+}
+
+int cmd_winprep(int argc, char **argv)
+{
+	struct win_prep_opts o;
+	struct win_inventory inv = { 0 }, facts = { 0 };
+	bool help = false, wipe[WIN_NROLES] = { false, false };
+	char *text = NULL, *script = NULL, *out = NULL, *json = NULL, *pj = NULL, *dump = NULL;
+	int ret, nbad = 0;
+	json_t *prep = NULL;
+	size_t len;
+
+	for (int i = 1; i < argc; i++)
+		if (!strncmp(argv[i], "--db-dev", 8) || !strncmp(argv[i], "--log-dev", 9) ||
+		    !strncmp(argv[i], "--image-dir", 11)) {
+			input_error("%s is for Linux devices, --db-disk/--log-disk for Windows disks; ReFS exists only on Windows (no Linux tool creates it): run fslab.exe prep --fs refs --db-disk N --log-disk M there",
+				    argv[i]);
+			return FSLAB_EXIT_USAGE;
+		}
+	ret = parse_winprep(argc, argv, &o, &help);
+	if (help) {
+		winprep_usage(stdout);
+		return FSLAB_EXIT_OK;
+	}
+	if (ret)
+		return FSLAB_EXIT_USAGE;
+	pj = prep_json_path(o.mount_root);
+	if (!access(pj, F_OK)) {
+		input_error("%s exists: a prep is recorded there (or a file fslab did not write); run 'fslab teardown --mount-root %s' first, or pick another --mount-root",
+			    pj, o.mount_root);
+		ret = -FSLAB_EINPUT;
+		goto out;
+	}
+	if (o.disk_info) {
+		ret = read_file(o.disk_info, &text, &len);
+		if (ret) {
+			ret = input_error("--disk-info %s: %s", o.disk_info, strerror(-ret));
+			goto out;
+		}
+		ret = win_inventory_parse(text, &inv);
+	} else {
+		ret = inventory_from_windows(o.disk, WIN_NROLES, &inv);
+	}
+	if (ret)
+		goto out;
+	for (int r = 0; r < WIN_NROLES; r++) {
+		char *why = win_disk_refusal(&inv, &o, r, &wipe[r]);
+
+		if (why) {
+			fslab_err("%s", why);
+			free(why);
+			nbad++;
+		}
+	}
+	if (nbad) {
+		ret = input_error("nothing was changed (%d problem%s above)", nbad, nbad == 1 ? "" : "s");
+		goto out;
+	}
+	script = win_prep_script(&o, &inv);
+	if (o.dry_run) {
+		print_plan(&o, &inv, wipe);
+		fputs(script, stdout);
+		ret = 0;
+		goto out;
+	}
+	ret = run_powershell(script, &out);
+	if (ret == -ENOSYS) {
+		ret = input_error("Windows disks are prepped by fslab.exe on Windows; here only --dry-run previews the plan");
+		goto out;
+	}
+	if (ret) {
+		fslab_err("the prep script failed (powershell.exe exit %d) and undid what it made:\n%s",
+			  ret, out ? out : "");
+		ret = -EIO;
+		goto out;
+	}
+	json = win_facts_extract(out);
+	ret = json ? win_inventory_parse(json, &facts) : -EIO;
+	if (ret) {
+		fslab_err("the prep script printed no facts; the volumes may exist: check Get-Disk %d, %d:\n%s",
+			  o.disk[WIN_DB], o.disk[WIN_LOG], out);
+		ret = -EIO;
+		goto out;
+	}
+	prep = win_prep_json(&o, &facts);
+	if (!prep) {
+		ret = -EIO;
+		goto out;
+	}
+	dump = json_dumps(prep, JSON_INDENT(2) | JSON_SORT_KEYS);
+	ret = write_file_atomic(pj, dump, strlen(dump));
+	if (ret)
+		fslab_err("cannot write %s: %s; the volumes exist: `fslab teardown` cannot find them, remove them with Clear-Disk",
+			  pj, strerror(-ret));
+	else
+		fslab_info("prepped %s on disks %d and %d: %s\\db\\ and %s\\log\\ (%s)",
+			   win_fs_format_name(o.fs), o.disk[WIN_DB], o.disk[WIN_LOG], o.mount_root,
+			   o.mount_root, pj);
+out:
+	json_decref(prep);
+	win_inventory_free(&inv);
+	win_inventory_free(&facts);
+	free(text);
+	free(script);
+	free(out);
+	free(json);
+	free(dump);
+	free(pj);
+	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
+}
+
+/* The recorded prep of root, checked to be a Windows prep.json fslab wrote. */
+static int load_prep(const char *path, json_t **out)
+{
+	const char *schema, *os;
+	char *text;
+	size_t len;
+	json_t *j;
+	int ret;
+
+	ret = read_file(path, &text, &len);
+	if (ret)
+		return input_error("%s: %s; is --mount-root the folder given to fslab prep?", path,
+				   strerror(-ret));
+	j = json_loadb(text, len, 0, NULL);
+	free(text);
+	schema = json_string_value(json_object_get(j, "schema"));
+	os = json_string_value(json_object_get(j, "os"));
+	if (!schema || strcmp(schema, "fslab-prep/1") || !os || strcmp(os, "windows") ||
+	    !json_is_object(json_object_get(json_object_get(j, "volumes"), "db")) ||
+	    !json_is_object(json_object_get(json_object_get(j, "volumes"), "log"))) {
+		json_decref(j);
+		return input_error("%s is not a Windows prep.json written by fslab prep: refused (teardown only undoes what prep recorded)",
+				   path);
+	}
+	*out = j;
+	return 0;
+}
+
+int cmd_winteardown(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "mount-root", required_argument, NULL, O_ROOT },
+		{ "keep-volumes", no_argument, NULL, 'k' },
+		{ "dry-run", no_argument, NULL, O_DRY },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *root = "C:\\fslab";
+	bool keep = false, dry = false;
+	char *pj, *script = NULL, *out = NULL;
+	json_t *prep = NULL;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_ROOT: root = optarg; break;
+		case 'k': keep = true; break;
+		case O_DRY: dry = true; break;
+		case 'h':
+			printf("usage: fslab teardown [--mount-root DIR] [--keep-volumes] [--dry-run]\n"
+			       "Undoes a Windows prep recorded in DIR\\prep.json (default C:\\fslab): removes\n"
+			       "the access paths and clears both disks back to RAW (--keep-volumes: only the\n"
+			       "access paths).  A disk whose serial number or size differs is refused.\n");
+			return FSLAB_EXIT_OK;
+		default:
+			input_error("run 'fslab teardown --help' for the options");
+			return FSLAB_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		input_error("unexpected argument '%s'; run 'fslab teardown --help'", argv[optind]);
+		return FSLAB_EXIT_USAGE;
+	}
+	pj = prep_json_path(root);
+	ret = load_prep(pj, &prep);
+	if (ret)
+		goto out;
+	script = win_teardown_script(prep, keep);
+	if (dry) {
+		fputs(script, stdout);
+		goto out;
+	}
+	ret = run_powershell(script, &out);
+	if (ret == -ENOSYS) {
+		ret = input_error("a Windows prep is undone by fslab.exe on Windows; here only --dry-run prints the script");
+	} else if (ret) {
+		fslab_err("the teardown script failed (powershell.exe exit %d); %s is kept:\n%s", ret,
+			  pj, out ? out : "");
+		ret = -EIO;
+	} else if (remove(pj)) {
+		ret = -errno;
+		fslab_err("cannot remove %s: %s", pj, strerror(errno));
+	} else {
+		fslab_info("torn down the prep recorded in %s", pj);
+	}
+out:
+	json_decref(prep);
+	free(script);
+	free(out);
+	free(pj);
+	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
+}
+
+/* Windows options among argv: --db-disk, --log-disk, --disk-info, or --fs refs. */
+bool winprep_wanted(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strncmp(a, "--db-disk", 9) || !strncmp(a, "--log-disk", 10) ||
+		    !strncmp(a, "--disk-info", 11) || !strcmp(a, "--fs=refs") ||
+		    (!strcmp(a, "--fs") && i + 1 < argc && !strcmp(argv[i + 1], "refs")))
+			return true;
+		if (!strcmp(a, "--"))
+			break;
+	}
+	return false;
+}
+
+/* A Windows --mount-root ("C:\..."). */
+bool winteardown_wanted(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *r = NULL;
+
+		if (!strcmp(argv[i], "--mount-root") && i + 1 < argc)
+			r = argv[i + 1];
+		else if (!strncmp(argv[i], "--mount-root=", 13))
+			r = argv[i] + 13;
+		if (r && r[0] && r[1] == ':' && r[2] == '\\')
+			return true;
+	}
+	return false;
+}
