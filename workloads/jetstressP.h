@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * jetstressP.h: the Jetstress workload's private state (databases, page-ID cache, log
+ * stream, threads) shared by its files:
+ *   jetstress.c          the workload ops (check, prepare, start, stop, finish), error notes
+ *   jetstress_cache.c    the page-ID cache and dirty queue
+ *   jetstress_load.c     session threads and the lazy writer (checkpoint)
+ *   jetstress_log.c      the log stream: files, rolls, the log writer thread
+ *   jetstress_bdm.c      the background database maintenance reader
+ *   jetstress_checksum.c the checksum pass after the load
+ */
+#ifndef FSLAB_JETSTRESSP_H
+#define FSLAB_JETSTRESSP_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dbfile.h"
+#include "io/ioengine.h"
+#include "jetstress.h"
+#include "workload.h"
+
+#define NONE UINT32_MAX
+
+enum {
+	SLOT_VALID = 1,
+	SLOT_DIRTY = 2,
+	SLOT_REF = 4,
+	SLOT_WRITING = 8,
+	SLOT_READING = 16,
+};
+
+struct slot {
+	uint64_t pgno;
+	uint32_t next; /* hash chain */
+	uint32_t gen;  /* bumped at every modification */
+	uint32_t flags;
+};
+
+#define LOG_BUFFER (1024 * 1024) /* unflushed log bytes before sessions wait */
+#define LOG_LAZY_FLUSH_BYTES (32 * 1024)
+#define LOG_LAZY_FLUSH_NS (100 * NSEC_PER_MSEC)
+
+/* Raw-device baseline: each database's log stream is a region of the log device holding
+ * this many 1 MiB "files" used round-robin (current, spare, kept generations). */
+#define RAW_LOG_SEGS (JS_LOG_KEEP + 2)
+#define RAW_LOG_REGION ((uint64_t)RAW_LOG_SEGS * JS_LOG_FILE_SIZE)
+
+struct js_db {
+	int idx;
+	char name[16];
+	char *path, *log_dir; /* raw: the devices */
+	bool raw;             /* the database and its log live on raw devices */
+	uint64_t base;        /* byte offset of page 0 (raw: the slice of the device) */
+	uint64_t log_base;    /* raw: byte offset of this log stream's region */
+	int fd;
+	int state; /* enum db_state before prepare */
+	struct db_info info;
+	uint64_t npages;
+	struct run_ctx *rc;
+
+	/* page-ID cache, guarded by mu */
+	pthread_mutex_t mu;
+	pthread_cond_t cv_state; /* a slot stopped READING/WRITING or became clean */
+	pthread_cond_t cv_dirty; /* writer: there are dirty pages */
+	struct slot *slots;
+	uint32_t nslots, nused, hand, *buckets, nbuckets;
+	uint32_t *dirtyq, dq_head, dq_n;
+	uint64_t bdm_lo, bdm_hi; /* page range BDM is reading: the writer keeps out */
+
+	/* log stream, guarded by lmu */
+	pthread_mutex_t lmu;
+	pthread_cond_t lcv_work, lcv_done;
+	uint64_t appended, flushed, last_flush_ns;
+	uint32_t waiters;
+	int log_fd;
+	uint64_t log_gen;            /* generation of the current E00.log */
+	uint64_t prev_off, prev_end; /* previous log write, for the sequentiality check */
+	uint64_t rolls, nonseq, roll_ns_sum, roll_ns_max, log_deleted;
+	uint64_t log_write_err;
+
+	pthread_t writer, logger, bdm;
+	bool writer_started, logger_started, bdm_started;
+	struct thread_stats *wst, *lst, *bst;
+	char *first_bad; /* first checksum failure seen during the load, under mu */
+	char *first_err; /* first I/O error seen during the load, under mu */
+};
+
+struct js_session {
+	struct js_db *db;
+	int id;
+	pthread_t tid;
+	bool started;
+	struct thread_stats *st;
+};
+
+struct js {
+	struct js_db *dbs;
+	unsigned int ndbs;
+	struct js_session *sessions;
+	unsigned int nsessions;
+	uint64_t seed;
+};
+
+static inline struct js *js_of(struct run_ctx *rc)
+{
+	return rc->priv;
+}
+
+/* The load goes on (the engine's phase is not PH_STOP). */
+static inline bool js_running(const struct js_db *db)
+{
+	return engine_running(&db->rc->eng);
+}
+
+/* ---- jetstress_cache.c: page-ID cache, all with db->mu held ---- */
+/* Slot holding pgno, or NONE. */
+uint32_t js_cache_lookup(struct js_db *db, uint64_t pgno);
+/* A free or evictable (clean, idle) slot, unlinked; NONE when every slot is dirty or busy. */
+uint32_t js_cache_victim(struct js_db *db);
+/* Put pgno into slot s with flags. */
+void js_cache_insert(struct js_db *db, uint32_t s, uint64_t pgno, uint32_t flags);
+void js_dirtyq_push(struct js_db *db, uint32_t s);
+uint32_t js_dirtyq_pop(struct js_db *db);
+/* Slot s was modified: dirty, queued for the writer, which is woken. */
+void js_mark_dirty(struct js_db *db, uint32_t s);
+/* Allocate the cache for cache_size bytes of pages (at least 64, at most half the database). */
+void js_cache_setup(struct js_db *db, uint64_t cache_size);
+
+/* ---- jetstress.c: first errors, said once and kept for the result's notes ---- */
+/* A page failed verification (counted as a checksum error in st). */
+void js_note_bad_page(struct js_db *db, struct thread_stats *st, uint64_t pgno, const char *why);
+/* An I/O failed or came back short. */
+void js_note_io_error(struct js_db *db, const struct io_u *io);
+
+/* ---- thread bodies (arg: struct js_session * for sessions, struct js_db * otherwise) ---- */
+void *js_session_main(void *arg); /* jetstress_load.c */
+void *js_writer_main(void *arg);  /* jetstress_load.c */
+void *js_logger_main(void *arg);  /* jetstress_log.c */
+void *js_bdm_main(void *arg);     /* jetstress_bdm.c */
+
+/* jetstress_log.c: remove log files of an earlier run, create E00.log and the spare and open
+ * E00.log (raw: fill the first two segments).  0 or -errno. */
+int js_reset_logs(struct js_db *db);
+
+/* jetstress_checksum.c: read and verify every page of every database into rc->res->checksum. */
+void js_checksum_pass(struct run_ctx *rc);
+
+#endif

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+/*
+ * jetstress_log.c: the Jetstress log stream.  The log writer groups commits into sequential
+ * write-through appends of 4-64 KiB, rewriting the last partial sector, into 1 MiB log files
+ * with a pre-created spare and a rename at every roll (ESE's E00.log / E00tmp.log /
+ * E00<gen>.log, circular logging); raw devices use a region of segments instead of files.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jetstressP.h"
+
+static int log_path(char *buf, size_t len, const struct js_db *db, const char *name)
+{
+	return snprintf(buf, len, "%s/%s", db->log_dir, name) >= (int)len ? -ENAMETOOLONG : 0;
+}
+
+/* Raw: byte offset of the segment holding generation gen. */
+static uint64_t raw_seg(const struct js_db *db, uint64_t gen)
+{
+	return db->log_base + (gen - 1) % RAW_LOG_SEGS * JS_LOG_FILE_SIZE;
+}
+
+/*
+ * Create a filled 1 MiB log file (header sector + zeroed data), fsynced; raw: fill the
+ * segment of generation gen instead.  Returns bytes written or -errno.
+ */
+static int64_t create_log_file(struct js_db *db, const char *name, bool direct, uint64_t gen)
+{
+	char path[4096];
+	void *buf;
+	int fd, ret = 0;
+
+	if (db->raw)
+		snprintf(path, sizeof(path), "%s", db->log_dir);
+	else if (log_path(path, sizeof(path), db, name))
+		return -ENAMETOOLONG;
+	fd = open(path, db_open_flags(direct, false) | (db->raw ? 0 : O_CREAT | O_TRUNC), 0644);
+	if (fd < 0)
+		return -errno;
+	buf = xmalloc_aligned(JS_LOG_FILE_SIZE);
+	memset(buf, 0, JS_LOG_FILE_SIZE);
+	snprintf(buf, JS_LOG_HDR, "fslab log file for %s\n", db->name);
+	if (pwrite(fd, buf, JS_LOG_FILE_SIZE, db->raw ? (off_t)raw_seg(db, gen) : 0) !=
+	    JS_LOG_FILE_SIZE)
+		ret = errno ? -errno : -EIO;
+	if (!ret && fsync(fd))
+		ret = -errno;
+	close(fd);
+	free(buf);
+	return ret ? ret : JS_LOG_FILE_SIZE;
+}
+
+static int open_current_log(struct js_db *db, bool direct)
+{
+	char path[4096];
+
+	if (db->raw) {
+		db->log_fd = open(db->log_dir, db_open_flags(direct, true));
+		return db->log_fd < 0 ? -errno : 0;
+	}
+	if (log_path(path, sizeof(path), db, JS_LOG_CURRENT))
+		return -ENAMETOOLONG;
+	db->log_fd = open(path, db_open_flags(direct, true));
+	return db->log_fd < 0 ? -errno : 0;
+}
+
+/*
+ * Roll: E00.log becomes E00<gen>.log, the spare becomes E00.log, and generations beyond
+ * JS_LOG_KEEP are deleted (circular logging).  The next spare is created by make_spare()
+ * once the write waiting for this roll is done, as ESE creates it in the background.
+ * Returns 0 or -errno.
+ */
+static int roll_log(struct js_db *db)
+{
+	char cur[4096], old[4096], spare[4096], name[32];
+
+	if (db->raw) { /* no files: the next segment of the region */
+		db->log_gen++;
+		db->rolls++;
+		return 0;
+	}
+	close(db->log_fd);
+	db->log_fd = -1;
+	if (log_path(cur, sizeof(cur), db, JS_LOG_CURRENT) ||
+	    log_path(old, sizeof(old), db, js_log_name(name, sizeof(name), db->log_gen)) ||
+	    log_path(spare, sizeof(spare), db, JS_LOG_SPARE))
+		return -ENAMETOOLONG;
+	if (rename(cur, old) || rename(spare, cur))
+		return -errno;
+	db->log_gen++;
+	if (open_current_log(db, db->rc->direct))
+		return -errno;
+	if (db->log_gen > JS_LOG_KEEP + 1) {
+		uint64_t g = db->log_gen - JS_LOG_KEEP - 1;
+
+		if (log_path(old, sizeof(old), db, js_log_name(name, sizeof(name), g)) == 0 &&
+		    unlink(old) == 0)
+			db->log_deleted++;
+	}
+	db->rolls++;
+	return 0;
+}
+
+static int make_spare(struct js_db *db)
+{
+	int64_t n = create_log_file(db, JS_LOG_SPARE, db->rc->direct, db->log_gen + 1);
+
+	if (n < 0)
+		return (int)n;
+	/* what the log device wrote besides log records, for write amplification: only what
+	 * falls in the measured window, like the device counters */
+	if (engine_phase(&db->rc->eng) == PH_MEASURE)
+		STORE(&db->lst->other_write_bytes[1], db->lst->other_write_bytes[1] + (uint64_t)n);
+	return 0;
+}
+
+void *js_logger_main(void *arg)
+{
+	struct js_db *db = arg;
+	struct engine *e = &db->rc->eng;
+	void *buf = xmalloc_aligned(JS_LOG_MAX_WRITE);
+	struct io_ctx ctx;
+	struct rng r;
+	int ret;
+
+	ret = io_ctx_init(&ctx, db->rc->o->engine, 1);
+	if (ret) {
+		fslab_err("%s log writer: cannot set up %s: %s", db->name, db->rc->o->engine,
+			  strerror(-ret));
+		free(buf);
+		return NULL;
+	}
+	rng_seed(&r, mix64(db->rc->o->seed) ^ mix64(0x106ULL + db->idx));
+	db_fill_payload(buf, JS_LOG_MAX_WRITE, &r, db->rc->o->compressibility);
+	pthread_mutex_lock(&db->lmu);
+	db->last_flush_ns = now_ns();
+	for (;;) {
+		uint64_t start, end, file_base, t_roll = 0, len;
+		struct io_u io;
+		int res;
+
+		while (js_running(db) && !(db->appended > db->flushed &&
+					(db->waiters || db->appended - db->flushed >= LOG_LAZY_FLUSH_BYTES ||
+					 now_ns() - db->last_flush_ns >= LOG_LAZY_FLUSH_NS))) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 20 * NSEC_PER_MSEC;
+			if (ts.tv_nsec >= (long)NSEC_PER_SEC) {
+				ts.tv_sec++;
+				ts.tv_nsec -= NSEC_PER_SEC;
+			}
+			pthread_cond_timedwait(&db->lcv_work, &db->lmu, &ts);
+		}
+		if (!js_running(db))
+			break;
+		/* the current file holds LSNs [file_base, file_base + JS_LOG_DATA) */
+		file_base = (db->log_gen - 1) * JS_LOG_DATA;
+		if (db->flushed == file_base + JS_LOG_DATA) {
+			pthread_mutex_unlock(&db->lmu);
+			t_roll = now_ns();
+			ret = roll_log(db);
+			pthread_mutex_lock(&db->lmu);
+			if (ret) {
+				fslab_err("%s: log roll failed in %s: %s; stopping the run", db->name,
+					  db->log_dir, strerror(-ret));
+				db->log_write_err++;
+				*db->rc->stop = RUN_STOP_FAILED;
+				break;
+			}
+			file_base += JS_LOG_DATA;
+			db->prev_off = db->prev_end = 0;
+		}
+		/* rewrite the last partial sector, write up to 64 KiB, never past the file */
+		start = (db->flushed - file_base) / JS_LOG_SECTOR * JS_LOG_SECTOR;
+		end = MIN(db->appended - file_base, (uint64_t)JS_LOG_DATA);
+		end = MIN(end, start + JS_LOG_MAX_WRITE);
+		len = (end - start + JS_LOG_SECTOR - 1) / JS_LOG_SECTOR * JS_LOG_SECTOR;
+		pthread_mutex_unlock(&db->lmu);
+
+		io = (struct io_u){ .fd = db->log_fd, .op = IO_WRITE, .cls = CLS_LOG_WRITE,
+				    .buf = buf, .len = (uint32_t)len,
+				    .off = (db->raw ? raw_seg(db, db->log_gen) : 0) + JS_LOG_HDR + start };
+		((uint64_t *)buf)[0] = file_base + start; /* record header: its LSN */
+		res = io_sync(&ctx, &io);
+		/* a roll is part of the write that needed it (keep it in the measured path) */
+		engine_account(e, db->lst, CLS_LOG_WRITE, len, t_roll ? t_roll : io.start_ns, io.end_ns,
+			       res != (int)len);
+
+		pthread_mutex_lock(&db->lmu);
+		if (t_roll) {
+			uint64_t d = io.start_ns - t_roll;
+
+			db->roll_ns_sum += d;
+			if (d > db->roll_ns_max)
+				db->roll_ns_max = d;
+		}
+		/* sequential within the file: it starts at or after the previous write's start and
+		 * no later than its end (the last partial sector is written again) */
+		{
+			uint64_t rel = io.off - (db->raw ? raw_seg(db, db->log_gen) : 0);
+
+			if (db->prev_end && !(rel >= db->prev_off && rel <= db->prev_end))
+				db->nonseq++;
+			else if (!db->prev_end && rel != JS_LOG_HDR)
+				db->nonseq++;
+			db->prev_off = rel;
+			db->prev_end = rel + len;
+		}
+		if (res != (int)len) {
+			db->log_write_err++;
+			pthread_mutex_unlock(&db->lmu);
+			js_note_io_error(db, &io);
+			pthread_mutex_lock(&db->lmu);
+		}
+		db->flushed = file_base + end;
+		db->last_flush_ns = now_ns();
+		pthread_cond_broadcast(&db->lcv_done);
+		if (t_roll) {
+			pthread_mutex_unlock(&db->lmu);
+			ret = make_spare(db);
+			pthread_mutex_lock(&db->lmu);
+			if (ret) {
+				fslab_err("%s: cannot create the spare log file in %s: %s; stopping the run",
+					  db->name, db->log_dir, strerror(-ret));
+				db->log_write_err++;
+				*db->rc->stop = RUN_STOP_FAILED;
+				break;
+			}
+		}
+	}
+	pthread_cond_broadcast(&db->lcv_done);
+	pthread_mutex_unlock(&db->lmu);
+	io_ctx_release(&ctx);
+	free(buf);
+	return NULL;
+}
+
+/* Remove our log files from an earlier run; create E00.log and the spare. */
+int js_reset_logs(struct js_db *db)
+{
+	DIR *d;
+	struct dirent *de;
+	int64_t n;
+	int ret;
+
+	if (db->raw) {
+		n = create_log_file(db, NULL, db->rc->direct, 1);
+		if (n >= 0)
+			n = create_log_file(db, NULL, db->rc->direct, 2);
+		if (n < 0)
+			return (int)n;
+		db->log_gen = 1;
+		return open_current_log(db, db->rc->direct);
+	}
+	ret = mkdir_p(db->log_dir, 0755);
+	if (ret)
+		return ret;
+	d = opendir(db->log_dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (js_log_gen(de->d_name) || !strcmp(de->d_name, JS_LOG_CURRENT) ||
+		    !strcmp(de->d_name, JS_LOG_SPARE))
+			unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+	n = create_log_file(db, JS_LOG_CURRENT, db->rc->direct, 1);
+	if (n >= 0)
+		n = create_log_file(db, JS_LOG_SPARE, db->rc->direct, 2);
+	if (n < 0)
+		return (int)n;
+	db->log_gen = 1;
+	return open_current_log(db, db->rc->direct);
+}
