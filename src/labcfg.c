@@ -21,6 +21,10 @@ struct parse {
 	char section[128];
 	int errors;
 	bool seen_lab, seen_devices, seen_workload;
+	bool bad_section; /* after a refused section header: its keys are ignored */
+	bool content;     /* a section or key was seen (an empty file is one error) */
+	char *buf;        /* getline's */
+	size_t bufsz;
 };
 
 static void perr(struct parse *p, int line, const char *fmt, ...) __printf(3, 4);
@@ -39,23 +43,83 @@ static void perr(struct parse *p, int line, const char *fmt, ...)
 static struct lab_fs *new_fs_section(struct parse *p, const char *section);
 
 /*
- * fgets that counts lines and sees section headers as inih will (trimmed text between [ and
- * ]), so that a section without keys still exists and every message has its line.
+ * Longest line the lab takes, in characters without the newline: inih gets a heap buffer of
+ * this size plus 3 ('\r', '\n', NUL; ini.h), so a line up to it reaches inih whole.  A longer
+ * line is refused (inih would cut it and parse the tail as a new line: a comment ending in
+ * "force = yes" would have become a key).
+ */
+#define LAB_MAX_LINE 4096
+
+/*
+ * inih's reader (fgets-like).  It reads one whole line itself and hands inih either that line
+ * or, for a line it refused, an empty one: so inih's line count stays the file's, and nothing
+ * of a refused line is parsed.  Refused, each with file:line: lines longer than LAB_MAX_LINE,
+ * NUL and other control characters (all but tab, and CR before the newline), a section header
+ * without ']'.  A UTF-8 BOM at the start of the file is dropped here (inih would drop it too,
+ * but the section bookkeeping below must see the same text).  It also sees section headers
+ * as inih will (trimmed text between [ and ]), so that a section without keys still exists.
  */
 static char *reader(char *str, int num, void *stream)
 {
 	struct parse *p = stream;
-	char *s = fgets(str, num, p->f), *t, *end;
+	ssize_t len = getline(&p->buf, &p->bufsz, p->f);
+	char *s, *t, *end;
 	char name[128];
 	size_t n;
 
-	if (!s)
+	if (len < 0)
 		return NULL;
 	p->line++;
-	for (t = s; *t == ' ' || *t == '\t'; t++)
+	s = p->buf;
+	if (p->line == 1 && len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) {
+		s += 3;
+		len -= 3;
+	}
+	n = (size_t)len;
+	if (n && s[n - 1] == '\n')
+		n--;
+	if (n && s[n - 1] == '\r')
+		n--;
+	str[0] = 0;
+	if (n > LAB_MAX_LINE || (int)len >= num) {
+		p->content = true;
+		perr(p, p->line, "this line has %zu characters, more than the %d a line may have; "
+		     "shorten it", n, LAB_MAX_LINE);
+		p->bad_section = *(s + strspn(s, " \t")) == '[';
+		return str;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+			p->content = true;
+			perr(p, p->line, "%s (byte 0x%02x) in column %zu; a lab config is plain text: "
+			     "remove it", ch ? "control character" : "NUL", ch, i + 1);
+			p->bad_section = *(s + strspn(s, " \t")) == '[';
+			return str;
+		}
+	}
+	memcpy(str, s, (size_t)len);
+	str[len] = 0;
+	for (t = str; *t == ' ' || *t == '\t'; t++)
 		;
-	if (*t != '[' || !(end = strchr(t, ']')))
-		return s;
+	if (*t && !strchr(";#\r\n", *t))
+		p->content = true;
+	if (*t != '[')
+		return str;
+	/* inih ends a header at ']' or at an inline comment: the same test here */
+	for (end = t + 1; *end && *end != ']'; end++)
+		if ((*end == ';' || *end == '#') && (end[-1] == ' ' || end[-1] == '\t'))
+			break;
+	if (*end != ']') {
+		perr(p, p->line, "section header without ']'; write it as [lab], [devices], "
+		     "[workload] or [fs NAME]");
+		/* the keys below belong to no section: ignored, not added to the one before */
+		p->bad_section = true;
+		str[0] = 0;
+		return str;
+	}
+	p->bad_section = false;
 	p->section_line = p->line;
 	t++;
 	while (*t == ' ' || *t == '\t')
@@ -79,7 +143,7 @@ static char *reader(char *str, int num, void *stream)
 		perr(p, p->line, "unknown section [%s]; sections are [lab], [devices], [workload] "
 		     "and [fs NAME]", name);
 	}
-	return s;
+	return str;
 }
 
 static bool parse_bool(const char *v, bool *out)
@@ -392,6 +456,8 @@ static int handler(void *user, const char *section, const char *name, const char
 {
 	struct parse *p = user;
 
+	if (p->bad_section)
+		return 1;
 	if (!strcmp(section, "lab")) {
 		key_lab(p, name, value);
 	} else if (!strcmp(section, "devices")) {
@@ -516,15 +582,34 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 	p.f = fopen(path, "re");
 	if (!p.f)
 		return input_error("%s: cannot open the lab config (%s)", path, strerror(errno));
+	/*
+	 * Debian's inih has its compile-time options as globals: a heap line buffer of
+	 * LAB_MAX_LINE + 3 that never grows (the reader refuses longer lines itself).
+	 */
 	ini_allow_multiline = false;
 	ini_allow_inline_comments = true;
 	ini_inline_comment_prefixes = (char *)";#";
+	ini_allow_bom = true;
+	ini_use_stack = false;
+	ini_allow_realloc = false;
+	ini_max_line = LAB_MAX_LINE + 3;
+	ini_initial_alloc = LAB_MAX_LINE + 3;
+	ini_stop_on_first_error = false;
 	ret = ini_parse_stream(reader, &p, handler, &p);
+	if (ferror(p.f))
+		ret = -1;
 	fclose(p.f);
-	if (ret > 0 && !p.errors)
+	free(p.buf);
+	/* inih names its first error only; the reader already named the lines it refused */
+	if (ret > 0)
 		perr(&p, ret, "cannot parse this line; lines are [section], key = value, or ; comments");
 	if (ret < 0)
 		return input_error("%s: cannot read the lab config", path);
+	if (!p.content && !p.errors) {
+		fslab_err("%s: the lab config is empty (no section, no key); start from "
+			  "configs/template.ini", path);
+		return -FSLAB_EINPUT;
+	}
 	/*
 	 * Default database image: twice the databases plus room.  btrfs's copy-on-write keeps a
 	 * partially overwritten extent whole until every block of it was rewritten, so a

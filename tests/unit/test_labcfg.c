@@ -17,8 +17,16 @@
 static char path[64];
 static char errors[8192];
 
+static int load_n(const char *text, size_t len, struct lab_cfg *cfg);
+
 /* Load text as a config; stderr (the error lines) lands in errors[]. */
 static int load(const char *text, struct lab_cfg *cfg)
+{
+	return load_n(text, strlen(text), cfg);
+}
+
+/* The same for text with NUL bytes in it. */
+static int load_n(const char *text, size_t len, struct lab_cfg *cfg)
 {
 	char errpath[] = "/tmp/fslab-labcfg-err.XXXXXX";
 	int fd = mkstemp(errpath), saved = dup(2), ret;
@@ -27,7 +35,7 @@ static int load(const char *text, struct lab_cfg *cfg)
 
 	strcpy(path, "/tmp/fslab-labcfg.XXXXXX");
 	f = fdopen(mkstemp(path), "w");
-	fputs(text, f);
+	fwrite(text, 1, len, f);
 	fclose(f);
 	fflush(stderr);
 	dup2(fd, 2);
@@ -281,6 +289,142 @@ static void test_all_errors_listed(void **state)
 	lab_cfg_release(&c);
 }
 
+/* errors does not contain needle */
+static void assert_no_error(const char *needle)
+{
+	if (strstr(errors, needle)) {
+		fprintf(stderr, "unexpected %s in:\n%s", needle, errors);
+		fail();
+	}
+}
+
+static const char minimal[] = "[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n";
+
+/*
+ * Lines longer than inih's 200-byte default buffer are parsed whole up to 4096 characters and
+ * refused beyond, with their line: the tail of a cut line was parsed as a line of its own, so a
+ * comment ending in "force = yes" set force.
+ */
+static void test_long_lines(void **state)
+{
+	char *text = malloc(16384), *t;
+	struct lab_cfg c;
+
+	(void)state;
+	/* a 3000-character title, then a bad key whose line number must be right */
+	t = text + sprintf(text, "[lab]\ntitle = ");
+	memset(t, 'T', 3000);
+	t += 3000;
+	sprintf(t, "\n%sbogus = 1\n", minimal);
+	assert_int_equal(load(text, &c), -FSLAB_EINPUT);
+	assert_int_equal(strlen(c.title), 3000);
+	assert_error_at(7, "unknown key 'bogus'");
+	lab_cfg_release(&c);
+
+	/* a 5000-character comment ending in force = yes: refused, force stays off */
+	t = text + sprintf(text, "[devices]\nimage_dir=/x\n; ");
+	memset(t, 'x', 5000);
+	t += 5000;
+	sprintf(t, " force = yes\n[workload]\nthreads = 0\n[fs ext4]\n");
+	assert_int_equal(load(text, &c), -FSLAB_EINPUT);
+	assert_error_at(3, "more than the 4096 a line may have");
+	assert_error_at(5, "threads = '0'");
+	assert_false(c.force);
+	assert_no_error("force");
+	lab_cfg_release(&c);
+
+	/* 4096 characters exactly (with CRLF) are one line */
+	t = text + sprintf(text, "%s[lab]\ntitle = ", minimal);
+	memset(t, 'T', 4096 - 8);
+	t += 4096 - 8;
+	sprintf(t, "\r\n");
+	assert_int_equal(load(text, &c), 0);
+	assert_int_equal(strlen(c.title), 4096 - 8);
+	lab_cfg_release(&c);
+	free(text);
+}
+
+/* NUL and control characters are refused with file:line; the section they hide is not lost
+ * silently, nor are its keys given to the section before. */
+static void test_control_chars(void **state)
+{
+	static const char nul[] = "[devices]\nimage_dir=/x\n[workload]\nduration = 1\0h\n[fs ext4]\n";
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load("[devices]\nimage_dir=/x\n[workload]\n\x01[fs xfs]\n[fs ext4]\n",
+			      &c), -FSLAB_EINPUT);
+	assert_error_at(4, "control character (byte 0x01) in column 1");
+	lab_cfg_release(&c);
+
+	assert_int_equal(load_n(nul, sizeof(nul) - 1, &c), -FSLAB_EINPUT);
+	assert_error_at(4, "NUL (byte 0x00) in column 13");
+	lab_cfg_release(&c);
+
+	assert_int_equal(load("[devices]\nimage_dir=/x\x1b[2J\n[workload]\n[fs ext4]\n", &c),
+			 -FSLAB_EINPUT);
+	assert_error_at(2, "byte 0x1b");
+	lab_cfg_release(&c);
+
+	/* tab and CRLF are fine */
+	assert_int_equal(load("[devices]\r\nimage_dir =\t/x\r\n[workload]\r\n[fs ext4]\r\n", &c), 0);
+	assert_string_equal(c.image_dir, "/x");
+	lab_cfg_release(&c);
+}
+
+/* A UTF-8 BOM (as Windows editors write) before the first section */
+static void test_bom(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load("\xef\xbb\xbf[fs ext4]\nfs = xfs\n[devices]\nimage_dir=/x\n"
+			      "[workload]\n", &c), 0);
+	assert_int_equal(c.nfs, 1);
+	assert_string_equal(c.fs[0].fs, "xfs");
+	lab_cfg_release(&c);
+	assert_int_equal(load("\xef\xbb\xbf[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", &c), 0);
+	assert_int_equal(c.devices_line, 1);
+	lab_cfg_release(&c);
+}
+
+/* A header without ']' is named at its line; its keys go nowhere (not into [devices]) */
+static void test_missing_bracket(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load("[devices]\nimage_dir=/x\n[workload]\n[fs xfs\nfs = btrfs\n"
+			      "[fs ext4]\nthreds = 1\n", &c), -FSLAB_EINPUT);
+	assert_error_at(4, "without ']'");
+	assert_error_at(7, "unknown key 'threds'");
+	assert_no_error("in [devices]");
+	assert_no_error("in [workload]");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[devices\nimage_dir=/x\n[workload]\n[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(1, "without ']'");
+	assert_no_error("outside any section");
+	lab_cfg_release(&c);
+}
+
+/* An empty file (or only comments) is one error naming the file, not "FILE:0:" */
+static void test_empty(void **state)
+{
+	static const char *const texts[] = { "", "\n\n", "; nothing here\n# nor here\n" };
+	struct lab_cfg c;
+	char want[128];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		assert_int_equal(load(texts[i], &c), -FSLAB_EINPUT);
+		snprintf(want, sizeof(want), "%s: the lab config is empty", path);
+		assert_non_null(strstr(errors, want));
+		assert_no_error(":0:");
+		assert_int_equal(strchr(errors, '\n') - errors + 1, (long)strlen(errors));
+		lab_cfg_release(&c);
+	}
+}
+
 static void test_missing_file(void **state)
 {
 	struct lab_cfg c;
@@ -299,6 +443,11 @@ int main(void)
 		cmocka_unit_test(test_baseline_fs),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_all_errors_listed),
+		cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_control_chars),
+		cmocka_unit_test(test_bom),
+		cmocka_unit_test(test_missing_bracket),
+		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_missing_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
