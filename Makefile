@@ -33,7 +33,8 @@ Q := @
 endif
 
 B := build
-LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/io/*.c src/compare/*.c fsprep/*.c fsprep/win/*.c workloads/*.c))
+LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c src/run/*.c src/lab/*.c src/io/*.c \
+	src/compare/*.c fsprep/*.c fsprep/win/*.c workloads/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)

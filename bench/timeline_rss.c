@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 	}
 	result_init(&r);
 	timeline_init(&r.timeline, timeline_columns, TIMELINE_NCOLS);
-	/* as load() in src/run.c does: rows go to a temporary file */
+	/* as run_load() in src/run/measure.c does: rows go to a temporary file */
 	ret = timeline_spill(&r.timeline);
 	if (ret)
 		fprintf(stderr, "timeline_rss: timeline_spill: %s (rows stay in memory, as in "

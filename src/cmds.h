@@ -14,9 +14,9 @@ int cmd_winprep(int argc, char **argv);
 int cmd_winteardown(int argc, char **argv);
 bool winprep_wanted(int argc, char **argv);
 bool winteardown_wanted(int argc, char **argv);
-int cmd_run(int argc, char **argv);      /* src/run.c */
-int cmd_compare(int argc, char **argv);  /* src/compare_cli.c */
-int cmd_sizing(int argc, char **argv);   /* src/compare_cli.c */
-int cmd_lab(int argc, char **argv);      /* src/lab.c */
+int cmd_run(int argc, char **argv);      /* src/run/run.c */
+int cmd_compare(int argc, char **argv);  /* src/compare/compare_cli.c */
+int cmd_sizing(int argc, char **argv);   /* src/compare/compare_cli.c */
+int cmd_lab(int argc, char **argv);      /* src/lab/lab.c */
 
 #endif

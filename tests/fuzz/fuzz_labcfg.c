@@ -3,7 +3,7 @@
  * with file:line or loaded, never a crash or a leak. */
 #include "tests/fuzz/fuzz.h"
 
-#include "labcfg.h"
+#include "lab/labcfg.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "labcfg.h"
+#include "lab/labcfg.h"
 #include "util.h"
 
 static char path[64];

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "labplan.h"
+#include "lab/labplan.h"
 #include "util.h"
 
 #define MAXN 256

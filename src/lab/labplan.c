@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* labplan.c: the lab's run order: sequential, interleaved or shuffled round-robin rounds. */
-#include "labplan.h"
+#include "lab/labplan.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "labcfg.h"  /* enum lab_order */
+#include "lab/labcfg.h"  /* enum lab_order */
 
 /* "shuffled", "interleaved", "sequential". */
 const char *lab_order_name(enum lab_order o);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* labcfg.c: lab config parsing with inih; every error names file:line. */
-#include "labcfg.h"
+#include "lab/labcfg.h"
 
 #include <errno.h>
 #include <ini.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "labplan.h"
+#include "lab/labplan.h"
 #include "util.h"
 
 struct parse {

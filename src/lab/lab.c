@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lab.c: `fslab lab CONFIG.ini`: one config runs the whole A/B experiment.  For every cell
+ * (filesystem x thread count x repeat): prep, run (initialise, drop caches, timed load),
+ * teardown; then compare everything into one report.  Cells run in rounds (round r = repeat
+ * r of every label and thread count), each round shuffled by default (labplan.h), so that
+ * the drift of a shared machine spreads over every filesystem instead of landing on one.
+ * prep, run, teardown and compare run as child processes of this binary (their own signal
+ * handling and cleanup stay theirs), in their own process group so that the lab decides what
+ * a Ctrl-C means.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "lab/labP.h"
+
+volatile sig_atomic_t lab_nsignals;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	lab_nsignals++;
+}
+
+/* One cell: prep, run, teardown.  Returns 0, or 1 when the lab was interrupted. */
+static int run_cell(struct lab *L, struct cell *cell)
+{
+	struct argv a = { 0 };
+	char *plog = xasprintf("%s/%s.prep.log", L->logs, cell->id);
+	char *rlog = xasprintf("%s/%s.run.log", L->logs, cell->id);
+	char *tlog = xasprintf("%s/%s.teardown.log", L->logs, cell->id);
+	uint64_t t0 = now_ns();
+	int rc, ret = 0;
+
+	cell->status = CELL_RUNNING;
+	free(cell->error);
+	cell->error = NULL;
+	unlink(cell->result);
+	lab_save_state(L);
+
+	L->step = "prep";
+	lab_log(L, "cell %u/%u %s: prep %s (round %u/%u, label %s, %s)", L->cur + 1, L->ncells,
+		cell->id, cell->fs->fs, cell->round, L->cfg.repeats, cell->label,
+		L->cfg.image_dir ? "loop devices on images" : "devices");
+	lab_prep_args(L, cell, &a);
+	rc = lab_child(L, a.v, plog, false, true);
+	argv_free(&a);
+	if (rc) {
+		cell->error = xasprintf("prep exited %d (see %s)", rc, plog);
+		goto fail;
+	}
+	L->step = "run";
+	lab_log(L, "cell %u/%u %s: run %s, %u threads (log %s)", L->cur + 1, L->ncells, cell->id,
+		L->cfg.workload, cell->threads, rlog);
+	lab_run_args(L, cell, &a);
+	rc = lab_child(L, a.v, rlog, true, true);
+	argv_free(&a);
+	if (rc != 0 && rc != FSLAB_EXIT_VERDICT) {
+		cell->error = xasprintf("run exited %d (see %s)", rc, rlog);
+		goto fail;
+	}
+	L->step = "teardown";
+	lab_teardown(L, tlog);
+	cell->status = CELL_DONE;
+	cell->seconds = (now_ns() - t0) / 1e9;
+	{
+		double over = cell->seconds - (L->cfg.warmup_ns + L->cfg.duration_ns) / 1e9;
+
+		L->overhead_est = (L->overhead_est * L->overhead_n + MAX(over, 0.0)) /
+				  (L->overhead_n + 1);
+		L->overhead_n++;
+	}
+	lab_log(L, "cell %u/%u %s: done in %.0f s%s, result %s", L->cur + 1, L->ncells, cell->id,
+		cell->seconds, rc == FSLAB_EXIT_VERDICT ? " (Jetstress verdict FAIL)" : "",
+		cell->result);
+	goto out;
+fail:
+	L->step = "teardown";
+	lab_teardown(L, tlog);
+	cell->seconds = (now_ns() - t0) / 1e9;
+	if (lab_nsignals) {
+		cell->status = CELL_INTERRUPTED;
+		lab_log(L, "cell %u/%u %s: interrupted; everything it mounted or attached is "
+			"removed", L->cur + 1, L->ncells, cell->id);
+		ret = 1;
+	} else {
+		cell->status = CELL_FAILED;
+		lab_log(L, "cell %u/%u %s: FAILED: %s", L->cur + 1, L->ncells, cell->id, cell->error);
+	}
+out:
+	lab_save_state(L);
+	free(plog);
+	free(rlog);
+	free(tlog);
+	return ret;
+}
+
+static int compare_all(struct lab *L)
+{
+	struct argv a = { 0 };
+	char *clog = xasprintf("%s/compare.log", L->logs);
+	unsigned int n = 0;
+	int rc;
+
+	argv_add(&a, "compare");
+	/* config order, whatever the run order: compare's default baseline is the first label */
+	for (unsigned int i = 0; i < L->ncells; i++)
+		if (L->cells[i].status == CELL_DONE) {
+			argv_add(&a, L->cells[i].result);
+			n++;
+		}
+	if (!n) {
+		lab_log(L, "no cell finished: no report");
+		argv_free(&a);
+		free(clog);
+		return 1;
+	}
+	argv_addf(&a, "--output=%s", L->report);
+	argv_add(&a, "--force");
+	argv_addf(&a, "--lab-plan=%s", L->plan_path);
+	if (L->cfg.title)
+		argv_addf(&a, "--title=%s", L->cfg.title);
+	if (!L->cfg.baseline && L->cfg.raw_baseline) {
+		/* every filesystem's overhead against the raw devices */
+		if (L->cfg.nthreads > 1)
+			argv_addf(&a, "--baseline=raw-%llut", (unsigned long long)L->cfg.threads[0]);
+		else
+			argv_add(&a, "--baseline=raw");
+	} else if (L->cfg.baseline) {
+		bool section = false;
+
+		for (int i = 0; i < L->cfg.nfs; i++)
+			section = section || !strcmp(L->cfg.fs[i].name, L->cfg.baseline);
+		/* in a thread sweep labels are NAME-Nt: name the baseline filesystem's first label;
+		 * compare pairs every thread count with the baseline's at the same count */
+		if (section && L->cfg.nthreads > 1)
+			argv_addf(&a, "--baseline=%s-%llut", L->cfg.baseline,
+			     (unsigned long long)L->cfg.threads[0]);
+		else
+			argv_addf(&a, "--baseline=%s", L->cfg.baseline);
+	}
+	L->step = "compare";
+	lab_log(L, "compare: %u result(s) into %s", n, L->report);
+	rc = lab_child(L, a.v, clog, false, false);
+	argv_free(&a);
+	if (rc && rc != FSLAB_EXIT_VERDICT)
+		lab_log(L, "compare exited %d (see %s)", rc, clog);
+	free(clog);
+	return rc;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: fslab lab CONFIG.ini [--resume] [--dry-run] [--output DIR]\n"
+"\n"
+"Run the whole experiment of a lab config: for each filesystem, thread count and repeat\n"
+"(a cell): prep the database and log devices, initialise the databases, drop caches, run\n"
+"the identical load, keep the result, tear down; then compare all results into one report.\n"
+"Cells run in rounds (round r = repeat r of every filesystem and thread count), shuffled\n"
+"inside each round unless [lab] order says otherwise; lab.log and lab-plan.json record the\n"
+"order and its seed.\n"
+"\n"
+"  --output DIR   where results, logs, state and the report go (default: the config's\n"
+"                 [lab] output, else ./lab-<config name>)\n"
+"  --resume       continue an interrupted lab in DIR: finished cells are kept, the\n"
+"                 others run in the order the lab recorded (a changed config is refused)\n"
+"  --dry-run      print the plan and the preflight checks; change nothing\n"
+"\n"
+"Ctrl-C stops the current cell, unmounts and detaches what the lab made, keeps finished\n"
+"results and prints how to resume (a second Ctrl-C stops faster, still cleaning up).\n"
+"See configs/template.ini for every key.\n");
+}
+
+static char *default_out(const char *config)
+{
+	const char *base = strrchr(config, '/');
+	char *name = xstrdup(base ? base + 1 : config), *dot = strrchr(name, '.'), *out;
+
+	if (dot)
+		*dot = 0;
+	out = xasprintf("lab-%s", name);
+	free(name);
+	return out;
+}
+
+static void lab_free(struct lab *L)
+{
+	for (unsigned int i = 0; i < L->ncells; i++) {
+		free(L->cells[i].id);
+		free(L->cells[i].label);
+		free(L->cells[i].aa_of);
+		free(L->cells[i].rel_result);
+		free(L->cells[i].result);
+		free(L->cells[i].error);
+	}
+	free(L->cells);
+	free(L->order);
+	free(L->aa_fs.name);
+	free(L->plan_path);
+	free(L->config_text);
+	free(L->out);
+	free(L->mnt);
+	free(L->results);
+	free(L->logs);
+	free(L->report);
+	free(L->state_path);
+	free(L->log_path);
+	if (L->log)
+		fclose(L->log);
+	lab_cfg_release(&L->cfg);
+}
+
+static void dry_run(struct lab *L)
+{
+	struct argv a = { 0 };
+
+	printf("Lab %s: %u cell(s), results in %s\n", L->cfg.path, L->ncells, L->out);
+	printf("Order %s, %u round(s) of %u cell(s)", lab_order_name(L->order_kind), L->cfg.repeats,
+	       L->nslots);
+	if (L->order_kind == LAB_ORDER_SHUFFLED)
+		printf(", seed %llu%s", (unsigned long long)L->seed,
+		       !strcmp(L->seed_source, "clock")
+		       ? " (from the clock: the real run draws its own unless [lab] order_seed is set)"
+		       : "");
+	printf("\n");
+	for (unsigned int i = 0; i < L->ncells; i++) {
+		const struct cell *c = &L->cells[L->order[i]];
+
+		printf("cell %u/%u %s (round %u, label %s)%s:\n", i + 1, L->ncells, c->id, c->round,
+		       c->label, c->status == CELL_DONE ? " [done, kept]" : "");
+		lab_prep_args(L, c, &a);
+		argv_print(&a);
+		argv_free(&a);
+		lab_run_args(L, c, &a);
+		argv_print(&a);
+		argv_free(&a);
+		printf("  fslab teardown --mount-root %s\n", L->mnt);
+	}
+	printf("then: fslab compare <results> --output %s --lab-plan %s\n", L->report,
+	       L->plan_path);
+}
+
+int cmd_lab(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "resume", no_argument, NULL, 'r' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lab *L = xcalloc(1, sizeof(*L));
+	struct sigaction sa = { .sa_handler = on_signal }, oi, ot;
+	const char *out_opt = NULL;
+	unsigned int failed = 0;
+	int c, ret, status = FSLAB_EXIT_USAGE;
+	ssize_t n;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			L->resume = true;
+			break;
+		case 'n':
+			L->dry_run = true;
+			break;
+		case 'o':
+			out_opt = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			free(L);
+			return FSLAB_EXIT_OK;
+		default:
+			fslab_err("unknown option '%s'; see 'fslab lab --help'", argv[optind - 1]);
+			free(L);
+			return FSLAB_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fslab_err("give exactly one lab config, e.g. 'fslab lab configs/demo.ini'; see "
+			  "'fslab lab --help'");
+		free(L);
+		return FSLAB_EXIT_USAGE;
+	}
+	ret = lab_cfg_load(&L->cfg, argv[optind]);
+	if (ret)
+		goto out;
+	if (read_file(L->cfg.path, &L->config_text, NULL))
+		goto out;
+	if (out_opt || L->cfg.output)
+		L->out = xstrdup(out_opt ? out_opt : L->cfg.output);
+	else
+		L->out = default_out(L->cfg.path);
+	L->mnt = path_join(L->out, "mnt");
+	L->results = path_join(L->out, "results");
+	L->logs = path_join(L->out, "logs");
+	L->report = path_join(L->out, "report");
+	L->state_path = path_join(L->out, "lab-state.json");
+	L->log_path = path_join(L->out, "lab.log");
+	L->plan_path = path_join(L->out, "lab-plan.json");
+	n = readlink("/proc/self/exe", L->self, sizeof(L->self) - 1);
+	if (n <= 0) {
+		fslab_err("cannot find the fslab binary (/proc/self/exe)");
+		status = FSLAB_EXIT_FAIL;
+		goto out;
+	}
+	L->self[n] = 0;
+	L->tty = isatty(STDOUT_FILENO);
+	lab_build_cells(L);
+
+	if (access(L->state_path, F_OK) != 0) {
+		/* a new lab; a resumed one runs the order its state recorded */
+		if (L->cfg.order_seed_set)
+			lab_set_plan(L, L->cfg.order, L->cfg.order_seed, "config");
+		else
+			lab_set_plan(L, L->cfg.order, lab_plan_time_seed(), "clock");
+	}
+	if (access(L->state_path, F_OK) == 0) {
+		if (!L->resume) {
+			input_error("%s already holds a lab (%s): add --resume to continue it, or choose "
+				    "another --output", L->out, L->state_path);
+			goto out;
+		}
+		if (lab_load_state(L))
+			goto out;
+	} else if (L->resume) {
+		input_error("%s: nothing to resume (no lab-state.json); run without --resume to "
+			    "start the lab", L->out);
+		goto out;
+	}
+	if (L->dry_run) {
+		dry_run(L);
+		status = lab_preflight(L) ? FSLAB_EXIT_USAGE : FSLAB_EXIT_OK;
+		goto out;
+	}
+	if (lab_preflight(L))
+		goto out;
+
+	status = FSLAB_EXIT_FAIL;
+	if (mkdir_p(L->results, 0755) || mkdir_p(L->logs, 0755) || mkdir_p(L->mnt, 0755)) {
+		fslab_err("%s: cannot create the lab directories: %s", L->out, strerror(errno));
+		goto out;
+	}
+	L->log = fopen(L->log_path, "ae");
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &oi);
+	sigaction(SIGTERM, &sa, &ot);
+	L->t0 = now_ns();
+	L->overhead_est = 15 + 2.0 * L->cfg.databases * L->cfg.db_size / 300e6;
+	lab_log(L, "lab %s: %u cell(s) = (%d filesystem(s)%s%s) x %d thread count(s) x %u "
+		"repeat(s), output %s%s", L->cfg.path, L->ncells, L->cfg.nfs,
+		L->cfg.raw_baseline ? " + raw baseline" : "",
+		L->cfg.aa_check ? " + A/A copy of the baseline" : "", L->cfg.nthreads,
+		L->cfg.repeats, L->out, L->resume ? ", resuming in the recorded order" : "");
+	lab_log_plan(L);
+	if (lab_write_plan(L))
+		goto out_sig;
+	/* a crashed earlier lab may have left its volumes prepared */
+	lab_teardown(L, L->log_path);
+	lab_save_state(L);
+	for (L->cur = 0; L->cur < L->ncells && !lab_nsignals; L->cur++) {
+		struct cell *cell = &L->cells[L->order[L->cur]];
+
+		if (cell->status == CELL_DONE) {
+			lab_log(L, "cell %u/%u %s: already done, kept", L->cur + 1, L->ncells, cell->id);
+			continue;
+		}
+		if (run_cell(L, cell))
+			break;
+		failed += cell->status == CELL_FAILED;
+	}
+	if (lab_nsignals) {
+		lab_clear_line(L);
+		lab_log(L, "lab interrupted: finished cells are kept in %s; continue with: fslab lab "
+			"%s --output %s --resume", L->results, L->cfg.path, L->out);
+		status = FSLAB_EXIT_FAIL;
+		goto out_sig;
+	}
+	ret = compare_all(L);
+	lab_clear_line(L);
+	if (ret == 0 || ret == FSLAB_EXIT_VERDICT) {
+		char *md = path_join(L->report, "report.md"), *html = path_join(L->report, "report.html");
+
+		lab_log(L, "lab finished in %.0f s: %u cell(s) done, %u failed", (now_ns() - L->t0) / 1e9,
+			L->ncells - failed, failed);
+		printf("\nReport: %s\n        %s\n", html, md);
+		free(md);
+		free(html);
+		status = failed ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
+	}
+out_sig:
+	sigaction(SIGINT, &oi, NULL);
+	sigaction(SIGTERM, &ot, NULL);
+out:
+	lab_free(L);
+	free(L);
+	return status;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* labP.h: the state of one `fslab lab`, shared by the files of src/lab/ (not used elsewhere). */
+#ifndef FSLAB_LABP_H
+#define FSLAB_LABP_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lab/labcfg.h"
+#include "lab/labplan.h"
+#include "util.h"
+
+enum cell_status { CELL_PENDING, CELL_RUNNING, CELL_DONE, CELL_FAILED, CELL_INTERRUPTED };
+
+struct cell {
+	char *id;     /* ext4-8t-r1; the A/A copy ext4-aa-8t-r1 */
+	char *label;  /* ext4, or ext4-8t in a thread sweep; the A/A copy ext4-aa, ext4-8t-aa */
+	char *aa_of;  /* the A/A copy: the label it repeats; else NULL */
+	char *rel_result; /* result path relative to the output directory (lab-plan.json) */
+	const struct lab_fs *fs;
+	unsigned int threads, repeat;
+	unsigned int round, position; /* from 1; round = repeat */
+	enum cell_status status;
+	char *result; /* path of its result file */
+	char *error;  /* why it failed */
+	double seconds;
+};
+
+struct lab {
+	struct lab_cfg cfg;
+	char *config_text;
+	char *out, *mnt, *results, *logs, *report, *state_path, *log_path;
+	char self[PATH_MAX];
+	struct cell *cells;  /* slot-major (config order: label, thread count, repeat) */
+	unsigned int ncells, nslots;
+	unsigned int *order; /* run order: order[position - 1] indexes cells */
+	enum lab_order order_kind;
+	uint64_t seed;
+	const char *seed_source; /* a shuffled order's seed: "config" or "clock" */
+	struct lab_fs aa_fs; /* the A/A copy of the baseline (borrowed strings but the name) */
+	char *plan_path;
+	FILE *log;
+	bool tty, dry_run, resume;
+	uint64_t t0;
+	double overhead_est; /* seconds a cell takes beyond warm-up + duration */
+	unsigned int overhead_n;
+	/* live line */
+	unsigned int cur;
+	const char *step;
+	double run_elapsed, run_total, iops;
+};
+
+/* Signals received (SIGINT, SIGTERM); lab.c's handler counts them, lab_child() forwards. */
+extern volatile sig_atomic_t lab_nsignals;
+
+/* child.c: the log, the live line and the child processes (prep, run, teardown, compare). */
+/* A line on stdout (timestamped) and in lab.log. */
+void lab_log(struct lab *L, const char *fmt, ...) __printf(2, 3);
+void lab_clear_line(struct lab *L);
+/*
+ * Run `fslab ARGS...` with stdout and stderr appended to logpath; with progress, its fd 3 is
+ * a pipe whose lines update the live line.  Signals to the lab are forwarded when
+ * interruptible: the first as SIGINT (the child stops cleanly), the second as SIGKILL.
+ * Returns the exit status, 128 + signal, or -errno.
+ */
+int lab_child(struct lab *L, const char *const *args, const char *logpath, bool progress,
+	      bool interruptible);
+/* `fslab teardown` of the lab's mount root; its exit status (logged when not 0). */
+int lab_teardown(struct lab *L, const char *logpath);
+
+/* plan.c: the cells, their run order, lab-plan.json and lab-state.json (resume). */
+void lab_build_cells(struct lab *L);
+void lab_set_plan(struct lab *L, enum lab_order kind, uint64_t seed, const char *source);
+void lab_log_plan(struct lab *L);
+int lab_write_plan(struct lab *L);
+int lab_save_state(struct lab *L);
+/* The recorded order and finished cells of an interrupted lab.  0 or -FSLAB_EINPUT. */
+int lab_load_state(struct lab *L);
+
+/* preflight.c: everything checked before anything is changed.  0 or -FSLAB_EINPUT. */
+int lab_preflight(struct lab *L);
+
+/* args.c: the argv of the child steps (built, printed by --dry-run, freed). */
+/* argv of the prep step (strings owned by the returned array's scratch). */
+struct argv {
+	const char *v[48];
+	char *own[48];
+	size_t n, nown;
+};
+void argv_add(struct argv *a, const char *s);
+void argv_addf(struct argv *a, const char *fmt, ...) __printf(2, 3);
+void argv_free(struct argv *a);
+void argv_print(const struct argv *a);
+void lab_prep_args(struct lab *L, const struct cell *cell, struct argv *a);
+void lab_run_args(struct lab *L, const struct cell *cell, struct argv *a);
+
+#endif

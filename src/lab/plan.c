@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+/* plan.c: the lab's cells and their run order (labplan.c), recorded in lab-plan.json for the
+ * report and in lab-state.json for --resume. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lab/labP.h"
+#include "result.h"
+
+#define STATE_SCHEMA "fslab-lab-state/1"
+#define PLAN_SCHEMA "fslab-lab-plan/1"
+
+static const char *const status_names[] = { "pending", "running", "done", "failed",
+					    "interrupted" };
+
+/* The raw-device baseline: the same load on the devices without a filesystem. */
+static const struct lab_fs raw_fs = { .name = (char *)"raw", .fs = (char *)"raw" };
+
+/* ---- state (resume) ---- */
+
+/* The plan's seed: null unless the order is shuffled (no other order uses it). */
+static json_t *seed_json(const struct lab *L)
+{
+	return L->order_kind == LAB_ORDER_SHUFFLED ? json_integer((json_int_t)L->seed) : json_null();
+}
+
+void lab_set_plan(struct lab *L, enum lab_order kind, uint64_t seed, const char *source);
+
+int lab_save_state(struct lab *L)
+{
+	json_t *root = json_object(), *cells = json_array();
+	char *s;
+	int ret;
+
+	/* in run order: a resumed lab runs what is left in this order */
+	for (unsigned int i = 0; i < L->ncells; i++) {
+		const struct cell *c = &L->cells[L->order[i]];
+
+		json_array_append_new(cells, json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:f, s:s?}",
+						       "id", c->id, "label", c->label,
+						       "round", (json_int_t)c->round,
+						       "position", (json_int_t)c->position,
+						       "status", status_names[c->status],
+						       "result", c->result, "seconds", c->seconds,
+						       "error", c->error));
+	}
+	json_object_set_new(root, "schema", json_string(STATE_SCHEMA));
+	json_object_set_new(root, "config", json_string(L->cfg.path));
+	json_object_set_new(root, "config_text", json_string(L->config_text));
+	json_object_set_new(root, "order", json_string(lab_order_name(L->order_kind)));
+	json_object_set_new(root, "seed", seed_json(L));
+	json_object_set_new(root, "seed_source", L->order_kind == LAB_ORDER_SHUFFLED
+			    ? json_string(L->seed_source) : json_null());
+	json_object_set_new(root, "rounds", json_integer(L->cfg.repeats));
+	json_object_set_new(root, "cells", cells);
+	s = json_dumps(root, JSON_INDENT(1));
+	json_decref(root);
+	ret = write_file_atomic(L->state_path, s, strlen(s));
+	free(s);
+	if (ret)
+		fslab_err("%s: cannot save the lab state: %s", L->state_path, strerror(-ret));
+	return ret;
+}
+
+/* A finished cell's result: present, readable, complete. */
+static bool result_ok(const char *path)
+{
+	struct fslab_result r;
+	bool ok;
+
+	if (access(path, R_OK))
+		return false;
+	fslab_set_quiet(true);
+	ok = result_read(path, &r) == 0 && !r.aborted;
+	result_release(&r);
+	fslab_set_quiet(false);
+	return ok;
+}
+
+int lab_load_state(struct lab *L)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(L->state_path, 0, &jerr), *cells, *c;
+	const char *text, *order;
+	size_t i;
+	int ret = 0;
+
+	if (!root)
+		return input_error("%s: cannot read the lab state (%s); start a new lab with another "
+				   "--output", L->state_path, jerr.text);
+	text = json_string_value(json_object_get(root, "config_text"));
+	if (!text || strcmp(text, L->config_text)) {
+		ret = input_error("%s changed since this lab started in %s: a resumed lab must run "
+				  "the same cells; restore the config or start a new lab with another "
+				  "--output", L->cfg.path, L->out);
+		goto out;
+	}
+	cells = json_object_get(root, "cells");
+	order = json_string_value(json_object_get(root, "order"));
+	if (!order) {
+		/* a lab from before rounds: it ran sequentially, and so it goes on */
+		lab_set_plan(L, LAB_ORDER_SEQUENTIAL, 0, "state");
+	} else {
+		json_t *seed = json_object_get(root, "seed");
+		const char *src = json_string_value(json_object_get(root, "seed_source"));
+		enum lab_order kind;
+		unsigned int n = 0;
+		bool *seen = xcalloc(L->ncells, sizeof(*seen));
+
+		if (lab_order_parse(order, &kind) ||
+		    (kind == LAB_ORDER_SHUFFLED && !json_is_integer(seed)) ||
+		    json_array_size(cells) != L->ncells) {
+			free(seen);
+			ret = input_error("%s: the recorded plan does not match the cells of %s; start a "
+					  "new lab with another --output", L->state_path, L->cfg.path);
+			goto out;
+		}
+		L->order_kind = kind;
+		L->seed = json_is_integer(seed) ? (uint64_t)json_integer_value(seed) : 0;
+		L->seed_source = src && !strcmp(src, "config") ? "config" : "clock";
+		/* the recorded run order, whatever this binary would compute */
+		json_array_foreach(cells, i, c) {
+			const char *id = json_string_value(json_object_get(c, "id"));
+			unsigned int k;
+
+			for (k = 0; id && k < L->ncells && strcmp(L->cells[k].id, id); k++)
+				;
+			if (!id || k == L->ncells || seen[k])
+				break;
+			seen[k] = true;
+			L->order[n] = k;
+			L->cells[k].position = ++n;
+		}
+		free(seen);
+		if (n != L->ncells) {
+			ret = input_error("%s: the recorded plan does not match the cells of %s; start a "
+					  "new lab with another --output", L->state_path, L->cfg.path);
+			goto out;
+		}
+	}
+	json_array_foreach(cells, i, c) {
+		const char *id = json_string_value(json_object_get(c, "id"));
+		const char *st = json_string_value(json_object_get(c, "status"));
+
+		for (unsigned int k = 0; id && st && k < L->ncells; k++) {
+			struct cell *cell = &L->cells[k];
+
+			if (strcmp(cell->id, id))
+				continue;
+			if (!strcmp(st, "done") && result_ok(cell->result)) {
+				cell->status = CELL_DONE;
+				cell->seconds = json_number_value(json_object_get(c, "seconds"));
+			}
+		}
+	}
+out:
+	json_decref(root);
+	return ret;
+}
+
+/* ---- cells ---- */
+
+/*
+ * Every cell, slot-major: the slots (a label at one thread count, labplan.c) in config order:
+ * the raw baseline, the filesystems, the A/A copy of the baseline last (in an interleaved
+ * round it then runs as far from the baseline as the round allows); within a slot its
+ * repeats.
+ */
+void lab_build_cells(struct lab *L)
+{
+	struct lab_cfg *c = &L->cfg;
+	struct lab_slot *slots;
+	unsigned int n = 0;
+
+	L->nslots = lab_plan_slots(c, &slots);
+	L->ncells = L->nslots * c->repeats;
+	L->cells = xcalloc(L->ncells, sizeof(*L->cells));
+	L->order = xcalloc(L->ncells, sizeof(*L->order));
+	for (unsigned int s = 0; s < L->nslots; s++) {
+		const struct lab_slot *x = &slots[s];
+		const struct lab_fs *fs = x->fs < 0 ? &raw_fs : &c->fs[x->fs];
+
+		if (x->aa_of) {
+			/* the same filesystem and options under the A/A name */
+			if (!L->aa_fs.name) {
+				L->aa_fs = *fs;
+				L->aa_fs.name = xstrdup(x->name);
+			}
+			fs = &L->aa_fs;
+		}
+		for (unsigned int r = 1; r <= c->repeats; r++) {
+			struct cell *cell = &L->cells[n++];
+
+			cell->fs = fs;
+			cell->threads = x->threads;
+			cell->repeat = cell->round = r;
+			cell->id = xasprintf("%s-%ut-r%u", x->name, x->threads, r);
+			cell->label = xstrdup(x->label);
+			cell->aa_of = x->aa_of ? xstrdup(x->aa_of) : NULL;
+			cell->rel_result = xasprintf("results/%s.json", cell->id);
+			cell->result = xasprintf("%s/%s.json", L->results, cell->id);
+		}
+	}
+	lab_slots_free(slots, L->nslots);
+}
+
+/* The run order from the order kind and seed (labplan.c); positions follow. */
+void lab_set_plan(struct lab *L, enum lab_order kind, uint64_t seed, const char *source)
+{
+	unsigned int rounds = L->cfg.repeats;
+
+	L->order_kind = kind;
+	L->seed = seed;
+	L->seed_source = source;
+	lab_plan_order(kind, seed, L->nslots, rounds, L->order);
+	for (unsigned int i = 0; i < L->ncells; i++) {
+		/* cell number round * nslots + slot -> the slot-major index */
+		unsigned int k = L->order[i], slot = k % L->nslots, round = k / L->nslots;
+
+		L->order[i] = slot * rounds + round;
+		L->cells[L->order[i]].position = i + 1;
+	}
+}
+
+/* lab.log: how the cells are ordered and why, then one line per cell in run order. */
+void lab_log_plan(struct lab *L)
+{
+	static const char *const how[] = {
+		[LAB_ORDER_SHUFFLED] = "round-robin rounds, the order inside each round shuffled",
+		[LAB_ORDER_INTERLEAVED] = "round-robin rounds in config order",
+		[LAB_ORDER_SEQUENTIAL] = "all repeats of a label back to back",
+	};
+	char seed[160] = "";
+
+	if (L->order_kind == LAB_ORDER_SHUFFLED) {
+		if (!strcmp(L->seed_source, "config"))
+			snprintf(seed, sizeof(seed), ", seed %llu from [lab] order_seed",
+				 (unsigned long long)L->seed);
+		else
+			snprintf(seed, sizeof(seed), ", seed %llu from the clock ([lab] order_seed = "
+				 "%llu repeats this order)", (unsigned long long)L->seed,
+				 (unsigned long long)L->seed);
+	}
+	lab_log(L, "plan: order %s (%s)%s, %u round(s) of %u cell(s), in %s",
+		lab_order_name(L->order_kind), how[L->order_kind], seed, L->cfg.repeats, L->nslots,
+		L->plan_path);
+	for (unsigned int i = 0; i < L->ncells; i++) {
+		const struct cell *c = &L->cells[L->order[i]];
+
+		lab_log(L, "plan %u/%u round %u: %s (label %s)%s", i + 1, L->ncells, c->round, c->id,
+			c->label, c->status == CELL_DONE ? " [done, kept]" : "");
+	}
+}
+
+/*
+ * lab-plan.json (fslab-lab-plan/1), for the report's Method: the order, its seed, the
+ * rounds and every cell in run order.  Written atomically.
+ */
+int lab_write_plan(struct lab *L)
+{
+	json_t *root = json_object(), *cells = json_array();
+	char *s;
+	int ret;
+
+	for (unsigned int i = 0; i < L->ncells; i++) {
+		const struct cell *c = &L->cells[L->order[i]];
+
+		json_array_append_new(cells, json_pack("{s:I, s:I, s:s, s:s, s:s, s:I, s:I, s:s, s:s?}",
+						       "position", (json_int_t)c->position,
+						       "round", (json_int_t)c->round,
+						       "id", c->id, "label", c->label,
+						       "fs", c->fs->fs,
+						       "threads", (json_int_t)c->threads,
+						       "repeat", (json_int_t)c->repeat,
+						       "result_file", c->rel_result,
+						       "aa_of", c->aa_of));
+	}
+	json_object_set_new(root, "schema", json_string(PLAN_SCHEMA));
+	json_object_set_new(root, "order", json_string(lab_order_name(L->order_kind)));
+	json_object_set_new(root, "seed", seed_json(L));
+	json_object_set_new(root, "seed_source", L->order_kind == LAB_ORDER_SHUFFLED
+			    ? json_string(L->seed_source) : json_null());
+	json_object_set_new(root, "rounds", json_integer(L->cfg.repeats));
+	json_object_set_new(root, "cells_per_round", json_integer(L->nslots));
+	json_object_set_new(root, "aa_check", json_boolean(L->cfg.aa_check));
+	json_object_set_new(root, "config", json_string(L->cfg.path));
+	json_object_set_new(root, "cells", cells);
+	s = json_dumps(root, JSON_INDENT(1));
+	json_decref(root);
+	ret = write_file_atomic(L->plan_path, s, strlen(s));
+	free(s);
+	if (ret)
+		fslab_err("%s: cannot write the lab plan: %s", L->plan_path, strerror(-ret));
+	return ret;
+}
+

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* runP.h: the state of one `fslab run`, shared by the files of src/run/ (not used elsewhere). */
+#ifndef FSLAB_RUNP_H
+#define FSLAB_RUNP_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "engine.h"
+#include "host.h"
+#include "result.h"
+#include "volume.h"
+#include "workloads/verdict.h"
+#include "workloads/workload.h"
+
+/* Verdict options (jetstress); written to the result's config, which the workload reads. */
+struct verdict_cfg {
+	unsigned int interval_s;
+	const struct js_thresholds *th;
+	unsigned int max_latency_errors;
+	bool strict_io_tail;
+	double target_iops, iops_per_mailbox;
+	unsigned int mailboxes;
+	const char *first; /* the first verdict option given ("--thresholds"), or NULL */
+};
+
+/* Latency samples per instance and overall while the load runs (jetstress). */
+struct samplers {
+	size_t n;                     /* instances + 1; the last one is "overall" */
+	struct lat_sampler *ls;
+	struct engine_sample *prev;   /* cumulative counters at the previous second */
+};
+
+struct run_state {
+	struct run_opts o;
+	bool drop_caches, quiet, warmup_set, force, raw;
+	int progress_fd;
+	char *label_buf, *output_buf;
+	const struct workload_ops *wl;
+	struct run_ctx rc;
+	struct fslab_result res;
+	struct host_sampler host;
+	size_t ndb_vols, nlog_vols;
+	struct devstat *dev_before, *dev_after;
+	bool caches_dropped;
+	struct verdict_cfg vc;
+	struct samplers smp;
+};
+
+/* Set by the signal handler (RUN_STOP_SIGNAL) or a failed load thread (RUN_STOP_FAILED). */
+extern volatile int run_stop_flag;
+extern volatile int run_stop_signal;
+
+/* block devices followed at most (db and log volumes) */
+#define MAX_DEVS 32
+
+/* cli.c: options, defaults and their checks.  0, 1 (--help printed) or -FSLAB_EINPUT. */
+int run_parse_args(struct run_state *s, int argc, char **argv);
+
+/* checks.c: the directories, their volumes, O_DIRECT, the back end. */
+int run_check_dirs(struct run_state *s);
+int run_probe_volumes(struct run_state *s);
+void run_probe_odirect(struct run_state *s);
+void run_pick_engine(struct run_state *s);
+
+/* measure.c: the timed load, progress, latency samples, device counters. */
+void run_load(struct run_state *s);
+void run_progress_end(struct run_state *s);
+void run_snapshot_devices(struct run_state *s, struct devstat *out);
+void run_device_results(struct run_state *s, const struct collect_extra *x);
+void run_samplers_finish(struct run_state *s);
+void run_samplers_free(struct samplers *m);
+
+/* summary.c: the human summary on stdout. */
+void run_print_summary(struct run_state *s, FILE *f);
+
+#endif

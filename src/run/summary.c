@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/* summary.c: the human summary of one `fslab run` (stdout, after the result is written). */
+#include <stdio.h>
+#include <string.h>
+
+#include "run/runP.h"
+#include "util.h"
+
+static void print_class(FILE *f, const char *name, const struct class_result *c)
+{
+	fprintf(f, "  %-18s %10.1f %9.2f %8.1f %8.3f %8.3f %9.3f %7llu\n", name, c->iops, c->mbps,
+		c->avg_bytes / 1024, c->lat_us.mean / 1e3, c->lat_us.p99 / 1e3, c->lat_us.max / 1e3,
+		(unsigned long long)c->errors);
+}
+
+void run_print_summary(struct run_state *s, FILE *f)
+{
+	const struct fslab_result *r = &s->res;
+	const struct run_opts *o = &s->o;
+	static const char *const names[CLS_NR] = {
+		"Database reads", "Database writes", "Log writes", "BDM reads",
+	};
+	bool js = !strcmp(o->workload, "jetstress");
+	char a[32], b[32];
+
+	fprintf(f, "\nfslab run '%s': %s, %u threads", r->label, o->workload, o->threads);
+	if (js)
+		fprintf(f, ", %u database(s) x %s", o->databases, fmt_size(a, sizeof(a), o->db_size));
+	else
+		fprintf(f, ", bs %s, iodepth %u, file %s", fmt_size(a, sizeof(a), o->bs), o->iodepth,
+			fmt_size(b, sizeof(b), o->db_size));
+	fprintf(f, ", %s measured (warm-up %s), seed %llu, %s%s\n",
+		fmt_duration(a, sizeof(a), (uint64_t)(r->duration_s * 1e9)),
+		fmt_duration(b, sizeof(b), o->warmup_ns), (unsigned long long)o->seed, o->engine,
+		o->direct ? ", O_DIRECT" : ", BUFFERED");
+	for (size_t i = 0; i < s->ndb_vols + s->nlog_vols; i++) {
+		const struct volume *v = i < s->ndb_vols ? &s->rc.db_vols[i]
+							 : &s->rc.log_vols[i - s->ndb_vols];
+
+		fprintf(f, "  %-3s %s: %s on %s (%s)\n", v->role, v->dir, v->fsname, v->source,
+			v->options);
+	}
+	if (r->aborted)
+		fprintf(f, "\n*** ABORTED: %s; the figures cover what was measured ***\n",
+			r->abort_reason ? r->abort_reason : "interrupted");
+	if (r->init.created)
+		fprintf(f, "Initialisation: %u file(s) created, %s at %.0f MB/s; %u reused\n",
+			r->init.created, fmt_size(a, sizeof(a), r->init.bytes_written), r->init.mbps,
+			r->init.reused);
+	else if (r->init.reused)
+		fprintf(f, "Initialisation: %u existing file(s) reused, none written\n", r->init.reused);
+	fprintf(f, "\n");
+	if (js)
+		fprintf(f, "Achieved transactional I/O per second: %.1f   (transactions/s %.1f)\n\n",
+			r->transactional_iops, r->transactions_per_s);
+	fprintf(f, "  %-18s %10s %9s %8s %8s %8s %9s %7s\n", "", "IOPS", "MB/s", "avg KiB",
+		"avg ms", "p99 ms", "max ms", "errors");
+	for (int c = 0; c < CLS_NR; c++)
+		if (r->classes[c].ops || r->classes[c].errors || js)
+			print_class(f, names[c], &r->classes[c]);
+	for (size_t i = 0; i < r->ndevices; i++) {
+		const struct device_result *d = &r->devices[i];
+
+		fprintf(f, "Device %s (%s): read %.1f MB/s, write %.1f MB/s, util %.0f %%, write "
+			"amplification %.2f%s\n", d->name, d->role, d->read_bytes / 1e6 / r->duration_s,
+			d->write_bytes / 1e6 / r->duration_s, d->util_pct, d->write_amplification,
+			d->cache_served_reads ? ", READS SERVED BY A CACHE" : "");
+	}
+	fprintf(f, "Host: CPU %.0f %% average (max %.0f %%, iowait %.0f %%), memory used %s of %s\n",
+		r->host.cpu_pct_avg, r->host.cpu_pct_max, r->host.cpu_iowait_pct,
+		fmt_size(a, sizeof(a), r->host.mem_used_avg), fmt_size(b, sizeof(b), r->host.mem_total));
+	if (r->checksum.ran)
+		fprintf(f, "Checksum pass: %llu pages, %llu bad, %.0f MB/s%s%s\n",
+			(unsigned long long)r->checksum.pages, (unsigned long long)r->checksum.bad_pages,
+			r->checksum.mbps, r->checksum.first_bad ? "; first: " : "",
+			r->checksum.first_bad ? r->checksum.first_bad : "");
+	for (size_t i = 0; i < json_array_size(r->notes); i++)
+		fprintf(f, "Note: %s\n", json_string_value(json_array_get(r->notes, i)));
+	if (r->verdict.present) {
+		fprintf(f, "\nVerdict: %s\n", r->verdict.pass ? "PASS" : "FAIL");
+		for (size_t i = 0; i < r->verdict.nchecks; i++) {
+			const struct verdict_check *c = &r->verdict.checks[i];
+			bool count = !strcmp(c->unit, "count");
+
+			/* error counts only when they fail; the per-I/O tail when asked for */
+			if (count && c->pass && !strstr(c->name, "_io_tail"))
+				continue;
+			fprintf(f, "  %-4s %-8s %-22s %9.*f %-5s (limit %g%s%s)%s%s\n",
+				c->pass ? "ok" : "FAIL", c->scope, c->name,
+				count ? 0 : !strcmp(c->unit, "IOPS") ? 1 : 3, c->value,
+				count ? "" : c->unit, c->limit, count ? "" : " ", count ? "" : c->unit,
+				c->note ? "  " : "", c->note ? c->note : "");
+		}
+	}
+}
