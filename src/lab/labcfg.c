@@ -433,10 +433,11 @@ static struct lab_fs *new_fs_section(struct parse *p, const char *section)
 	while (*name == ' ')
 		name++;
 	n = strlen(name);
-	if (!n || n > 48 || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				   "0123456789._+-") != n) {
-		perr(p, p->section_line, "[%s]: give the filesystem a name of letters, digits, '.', "
-		     "'_', '+' or '-', e.g. [fs ext4] or [fs xfs-nobarrier]", section);
+	/* the name is the label (NAME-256t-aa at most: 48 + 8 <= 64), so the label rule */
+	if (n > 48 || label_problem(name)) {
+		perr(p, p->section_line, "[%s]: give the filesystem a name of at most 48 letters, "
+		     "digits, '.', '_', '+' or '-', starting with a letter or a digit, e.g. [fs ext4] "
+		     "or [fs xfs-nobarrier]", section);
 		return NULL;
 	}
 	f = fs_section(p, name);

@@ -2,6 +2,8 @@
 /* checks.c: `fslab run` before anything is written: directories, their volumes, O_DIRECT,
  * the I/O back end. */
 #include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,97 @@
 #include "io/ioengine.h"
 #include "run/runP.h"
 #include "util.h"
+
+/*
+ * --output, before anything runs (the result is written only at the end, hours later): a file
+ * name, in an existing directory where a file can be created, that is not an existing
+ * non-regular file (a device, a FIFO), not a database file the run may create or reuse
+ * (fslab-*.edb in a --db directory) and not inside the run's log directories (fslab-*-logs).
+ * Checked on resolved paths, so ../ and symbolic links to directories do not get around it.
+ */
+static int check_output(const struct run_opts *o)
+{
+	const char *out = o->output, *base, *dir;
+	char *copy, *slash, *real = NULL;
+	struct stat st;
+	int ret = 0, fd;
+
+	if (!*out)
+		return input_error("--output '': give the result file's name, e.g. --output "
+				   "result.json");
+	copy = xstrdup(out);
+	slash = strrchr(copy, '/');
+	base = slash ? slash + 1 : copy;
+	dir = slash == copy ? "/" : slash ? copy : ".";
+	if (slash && slash != copy)
+		*slash = 0;
+	if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
+		ret = input_error("--output %s names a directory; give a file name such as "
+				  "%s/result.json", out, dir);
+		goto out;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		ret = input_error("--output %s: directory %s does not exist; create it first", out,
+				  dir);
+		goto out;
+	}
+	if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+		ret = input_error("--output %s is a directory; give a file name such as "
+				  "%s/result.json", out, out);
+		goto out;
+	}
+	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+		ret = input_error("--output %s exists and is not a regular file (a device or a FIFO); "
+				  "give the name of a new file or of an earlier result", out);
+		goto out;
+	}
+	real = realpath(dir, NULL);
+	if (!real) {
+		ret = input_error("--output %s: cannot resolve directory %s (%s)", out, dir,
+				  strerror(errno));
+		goto out;
+	}
+	for (int pass = 0; pass < 2 && !ret; pass++) {
+		char **v = pass ? o->log_dirs : o->db_dirs;
+		size_t n = pass ? o->nlog_dirs : o->ndb_dirs;
+
+		for (size_t i = 0; i < n && !ret; i++) {
+			char *d = realpath(v[i], NULL);
+			size_t dn = d ? strlen(d) : 0;
+
+			if (!d)
+				continue;
+			if (!pass && !strcmp(real, d) && !fnmatch("fslab-*.edb", base, 0))
+				ret = input_error("--output %s is the name of a database file in --db %s; "
+						  "the result would replace the database: give another "
+						  "name", out, v[i]);
+			else if (pass && ((!strncmp(real, d, dn) && real[dn] == '/' &&
+					   !fnmatch("fslab-*-logs", real + dn + 1, FNM_LEADING_DIR)) ||
+					  (!strcmp(real, d) && !fnmatch("fslab-*-logs", base, 0))))
+				ret = input_error("--output %s is inside the run's log directory under "
+						  "--log %s, which the run rewrites: give a file outside it",
+						  out, v[i]);
+			free(d);
+		}
+	}
+	if (ret)
+		goto out;
+	/* can a file be created there?  root passes access(); a read-only mount or a full
+	 * quota does not: try an unnamed file, which leaves nothing behind */
+	fd = open(real, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
+	else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		ret = input_error("--output %s: cannot create a file in %s (%s); give a writable "
+				  "directory", out, dir, strerror(errno));
+	else if (access(real, W_OK | X_OK))
+		ret = input_error("--output %s: directory %s is not writable (%s)", out, dir,
+				  strerror(errno));
+out:
+	free(real);
+	free(copy);
+	return ret;
+}
 
 /* Directories exist, are directories, are writable (or all are block devices: raw); the
  * output's directory too. */
@@ -46,25 +139,7 @@ int run_check_dirs(struct run_state *s)
 		return input_error("give directories for every --db and --log, or block devices for "
 				   "all of them (a raw-device baseline), not a mix");
 	s->raw = nblk > 0;
-	if (o->output) {
-		char *copy = xstrdup(o->output), *slash = strrchr(copy, '/');
-		const char *dir = slash ? (slash == copy ? "/" : (*slash = 0, copy)) : ".";
-		struct stat st;
-		int ret = 0;
-
-		if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-			ret = input_error("--output %s: directory %s does not exist; create it first",
-					  o->output, dir);
-		else if (access(dir, W_OK | X_OK))
-			ret = input_error("--output %s: directory %s is not writable", o->output, dir);
-		else if (stat(o->output, &st) == 0 && S_ISDIR(st.st_mode))
-			ret = input_error("--output %s is a directory; give a file name such as "
-					  "%s/result.json", o->output, o->output);
-		free(copy);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return o->output ? check_output(o) : 0;
 }
 
 int run_probe_volumes(struct run_state *s)

@@ -389,13 +389,16 @@ int run_parse_args(struct run_state *s, int argc, char **argv)
 	if (s->wl->needs_log && !o->nlog_dirs)
 		return input_error("no --log directory given; the %s workload needs one (--log DIR), "
 				   "ideally on a separate volume", o->workload);
-	if (o->label) {
-		size_t n = strlen(o->label);
+	if (o->label && label_problem(o->label)) {
+		bool shown = strnlen(o->label, 65) <= 64 &&
+			     strspn(o->label, " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~") == strlen(o->label);
 
-		if (!n || n > 64 || strspn(o->label, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-					 "0123456789._+-") != n)
-			return bad_value("label", o->label, "use 1-64 letters, digits, '.', '_', '+' "
-					 "or '-' (it names files in reports)");
+		/* the same rule as compare's (util.c), which refuses results with other labels */
+		return input_error("--label '%s': %s; use 1-64 letters, digits, '.', '_', '+' or '-', "
+				   "starting with a letter or a digit (it names files in reports)",
+				   shown ? o->label : "(not shown: too long or control characters)",
+				   label_problem(o->label));
 	}
 	if (!s->warmup_set)
 		o->warmup_ns = MIN(o->duration_ns / 20, 60 * NSEC_PER_SEC);

@@ -48,6 +48,14 @@ bad "${D[@]}" --iodepth 0 "--iodepth"
 bad "${D[@]}" --workload oltp "jetstress, randread"
 bad "${D[@]}" --engine aio "io_uring or psync"
 bad "${D[@]}" --label "a/b" "--label"
+# labels: the rule compare applies (util.c label_problem), so no run makes a result compare refuses
+bad "${D[@]}" --label . "starts with a letter or a digit"
+bad "${D[@]}" --label .. "starts with a letter or a digit"
+bad "${D[@]}" --label - "starts with a letter or a digit"
+bad "${D[@]}" --label "" "cannot be empty"
+bad "${D[@]}" --label $'ext4\nxfs' "not shown"
+bad "${D[@]}" --label $'a\tb' "not shown"
+bad "${D[@]}" --label "$(printf 'x%.0s' {1..65})" "at most 64"
 bad "${D[@]}" --compressibility 101 "percentage"
 bad "${D[@]}" --bdm-rate fast "--bdm-rate"
 bad "${D[@]}" --frobnicate "unknown option"
@@ -75,6 +83,27 @@ bad "${D[@]}" --target-iops 100 --mailboxes 500 --iops-per-mailbox 0.06 "either 
 bad "${D[@]}" --db-size 16M --workload randread --thresholds lenient "only the jetstress workload"
 bad "${D[@]}" --db-size 16M --workload seqwrite --target-iops 10 "only the jetstress workload"
 bad --db $T/db --log $T/log --output $T/out --duration 2s --db-size 16M "is a directory"
+
+# --output: refused before the run, never the database or the log files (issue 12)
+D0=(--db $T/db --log $T/log --duration 2s --db-size 16M)
+bad "${D0[@]}" --output '' "give the result file's name"
+bad "${D0[@]}" --output $T/out/ "names a directory"
+bad "${D0[@]}" --output $T/ro/r.json "cannot create a file"
+bad "${D0[@]}" --output $T/nodir/r.json "does not exist"
+bad "${D0[@]}" --output $T/db/fslab-db1.edb "database file"
+bad "${D0[@]}" --output $T/out/../db/fslab-db1.edb "database file"
+bad "${D0[@]}" --output $T/log/fslab-db1-logs "log directory"
+ln -s $T/db $T/out/dblink
+mkfifo $T/out/fifo
+mkdir $T/log/fslab-db1-logs
+before=$(snapshot)
+bad "${D0[@]}" --output $T/out/dblink/fslab-db1.edb "database file"
+bad "${D0[@]}" --output $T/log/fslab-db1-logs/E00.log "log directory"
+bad "${D0[@]}" --output $T/log/fslab-db1-logs/r.json "log directory"
+bad "${D0[@]}" --output $T/out/fifo "not a regular file"
+rm $T/out/dblink $T/out/fifo
+rmdir $T/log/fslab-db1-logs
+before=$(snapshot)
 
 # an existing file that is not an fslab database is never overwritten
 echo "precious data" > $T/db/fslab-db1.edb

@@ -227,6 +227,11 @@ static void test_bad(void **state)
 		{ "[devices]\nimage_dir=/x\n[workload]\n[fs zfs]\n", 4, "unknown filesystem 'zfs'" },
 		{ "[devices]\nimage_dir=/x\n[workload]\n[fs refs]\n", 4, "only be formatted by Windows" },
 		{ "[devices]\nimage_dir=/x\n[workload]\n[fs a/b]\n", 4, "give the filesystem a name" },
+		/* the section name is the label: compare's rule (label_problem) */
+		{ "[devices]\nimage_dir=/x\n[workload]\n[fs .]\n", 4, "starting with a letter" },
+		{ "[devices]\nimage_dir=/x\n[workload]\n[fs ..]\n", 4, "give the filesystem a name" },
+		{ "[devices]\nimage_dir=/x\n[workload]\n[fs -]\n", 4, "give the filesystem a name" },
+		{ "[devices]\nimage_dir=/x\n[workload]\n[fs .hidden]\nfs = ext4\n", 4, "give the filesystem a name" },
 		{ "threads = 4\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 1, "outside any section" },
 		{ "[devices]\nimage_dir=/x\n[workload]\nthis line has no equals sign\n[fs ext4]\n", 4, "cannot parse" },
 		{ "[devices]\nimage_dir=/x\ndb_dev=/dev/sdb\nlog_dev=/dev/sdc\n[workload]\n[fs ext4]\n", 2, "not both" },
