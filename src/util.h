@@ -34,6 +34,29 @@ enum {
 #define KiB (1024ULL)
 #define MiB (1024ULL * 1024)
 #define GiB (1024ULL * 1024 * 1024)
+#define TiB (GiB * 1024)
+
+/*
+ * Largest database (fslab run --db-size, the lab's db_size): 1 PiB.  A decision: far beyond any
+ * Exchange database (Microsoft recommends at most 2 TB), and small enough that 64 databases
+ * plus their logs add up without wrapping a 64-bit byte count.
+ */
+#define FSLAB_MAX_DB_SIZE (1024 * TiB)
+
+/* a + b and a * b, saturating at UINT64_MAX: byte counts from user input never wrap */
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static inline uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
 #define NSEC_PER_SEC 1000000000ULL
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_USEC 1000ULL

@@ -123,7 +123,7 @@ static int check_space_all(struct run_ctx *rc, const uint64_t *need_db, const ui
 	for (size_t i = 0; i < nv; i++)
 		for (size_t j = 0; j < i; j++)
 			if (vols[j]->fs_dev == vols[i]->fs_dev) {
-				need[j] += need[i];
+				need[j] = sat_add(need[j], need[i]);
 				need[i] = 0;
 				break;
 			}
@@ -201,7 +201,7 @@ static int js_check(struct run_ctx *rc)
 			goto out;
 		}
 		if (db->state != DB_VALID || db->raw) /* a raw device must hold every slice */
-			need_db[dd] += o->db_size;
+			need_db[dd] = sat_add(need_db[dd], o->db_size);
 		/* current + spare + kept generations, and slack for one roll */
 		need_log[ld] += db->raw ? RAW_LOG_REGION : (uint64_t)(JS_LOG_KEEP + 3) * JS_LOG_FILE_SIZE;
 		if (!db->raw) {
@@ -222,7 +222,7 @@ static int js_check(struct run_ctx *rc)
 		uint64_t dbs = (o->databases + o->ndb_dirs - 1 - d) / o->ndb_dirs * o->db_size;
 		char a[32], b[32];
 
-		if (strcmp(v->fsname, "btrfs") || v->fs_avail >= need_db[d] + dbs)
+		if (strcmp(v->fsname, "btrfs") || v->fs_avail >= sat_add(need_db[d], dbs))
 			continue;
 		fslab_warn("%s is btrfs with %s free: copy-on-write may need up to another %s while "
 			   "the databases are rewritten; expect ENOSPC errors (a bigger volume, or "

@@ -126,7 +126,7 @@ static int simple_check(struct run_ctx *rc)
 
 		for (size_t j = 0; j < s->nfiles; j++)
 			if (rc->db_vols[j].fs_dev == rc->db_vols[i].fs_dev)
-				sum += need[j];
+				sum = sat_add(sum, need[j]);
 		if (sum)
 			ret = check_free_space(&rc->db_vols[i], sum, "the data files");
 	}

@@ -315,9 +315,10 @@ static void key_workload(struct parse *p, const char *k, const char *v)
 		else
 			c->databases = (unsigned int)n;
 	} else if (!strcmp(k, "db_size")) {
-		if (parse_size(v, &c->db_size) || c->db_size < 16 * MiB || c->db_size % (32 * KiB))
+		if (parse_size(v, &c->db_size) || c->db_size < 16 * MiB || c->db_size % (32 * KiB) ||
+		    c->db_size > FSLAB_MAX_DB_SIZE)
 			perr(p, p->line, "db_size = '%s': give each database's size, a multiple of "
-			     "32K and at least 16M, e.g. 1G", v);
+			     "32K from 16M to 1024T, e.g. 1G", v);
 	} else if (!strcmp(k, "duration")) {
 		if (parse_duration(v, &c->duration_ns) || c->duration_ns < NSEC_PER_SEC)
 			perr(p, p->line, "duration = '%s': give a time of at least 1s, e.g. 60s or 2h",
@@ -358,6 +359,7 @@ static void key_workload(struct parse *p, const char *k, const char *v)
 	} else if (!strcmp(k, "cache")) {
 		if (parse_size(v, &c->cache_size))
 			perr(p, p->line, "cache = '%s': give a size such as 64M", v);
+		c->cache_line = p->line;
 	} else if (!strcmp(k, "sample_interval")) {
 		uint64_t ns;
 
@@ -525,6 +527,10 @@ static void check_required(struct parse *p)
 		if (!label_ok)
 			perr(p, p->line, "baseline = '%s' names no [fs ...] section", c->baseline);
 	}
+	if (c->cache_size > c->db_size)
+		perr(p, c->cache_line, "cache is larger than each database (db_size); ESE's cache is a "
+		     "small fraction of the database (fslab run's default is 1 %%, at most 256M): "
+		     "give a smaller cache or leave it out");
 	if (c->mailboxes_line && !c->iops_per_mailbox_line)
 		perr(p, c->mailboxes_line, "mailboxes without iops_per_mailbox: give both (the "
 		     "target is their product) or neither");
@@ -550,12 +556,13 @@ static void check_required(struct parse *p)
 				     c->fs[i].name, c->fs[i].name, name);
 	}
 	if (c->image_dir && c->db_image_size &&
-	    c->db_image_size < (uint64_t)c->databases * c->db_size + 64 * MiB)
+	    c->db_image_size < sat_add(sat_mul(c->databases, c->db_size), 64 * MiB))
 		perr(p, c->devices_line, "[devices] db_size %llu MiB cannot hold %u database(s) of "
 		     "%llu MiB plus filesystem overhead; raise it to at least %llu MiB",
 		     (unsigned long long)(c->db_image_size / MiB), c->databases,
 		     (unsigned long long)(c->db_size / MiB),
-		     (unsigned long long)((c->databases * c->db_size * 11 / 10 + 256 * MiB) / MiB));
+		     (unsigned long long)(sat_add(sat_mul(c->databases, c->db_size) / 10 * 11,
+					      256 * MiB) / MiB));
 }
 
 int lab_cfg_load(struct lab_cfg *cfg, const char *path)
@@ -619,8 +626,8 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 	 * the same (sparse) image, so the comparison stays fair.
 	 */
 	if (!cfg->db_image_size)
-		cfg->db_image_size = MAX((uint64_t)cfg->databases * cfg->db_size * 22 / 10 + 512 * MiB,
-					 1 * GiB);
+		cfg->db_image_size = MAX(sat_add(sat_mul(cfg->databases, cfg->db_size) / 10 * 22,
+						 512 * MiB), 1 * GiB);
 	if (!cfg->log_image_size)
 		cfg->log_image_size = MAX((uint64_t)cfg->databases * 64 * MiB + 256 * MiB, 512 * MiB);
 	check_required(&p);

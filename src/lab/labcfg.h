@@ -53,7 +53,7 @@ struct lab_cfg {
 	uint64_t db_size, bs, cache_size, seed, duration_ns, warmup_ns;
 	bool warmup_set;
 	char *bdm_rate;
-	int workload_line;
+	int workload_line, cache_line;
 	/* [workload] keys passed to fslab run only when set (0 / NULL / false: not set) */
 	uint64_t sample_interval_ns;
 	char *thresholds;          /* strict or lenient */

@@ -107,7 +107,9 @@ int lab_preflight(struct lab *L)
 {
 	struct lab_cfg *c = &L->cfg;
 	struct problems p = { 0 };
-	uint64_t need_db = (uint64_t)c->databases * c->db_size * 11 / 10 + 256 * MiB;
+	/* saturating: no size in a config wraps the check to a small number */
+	uint64_t dbs = sat_mul(c->databases, c->db_size);
+	uint64_t need_db = sat_add(sat_mul(dbs / 10, 11), 256 * MiB);
 
 	if (geteuid() != 0)
 		problem(&p, "the lab formats and mounts devices: run it as root");
@@ -128,8 +130,8 @@ int lab_preflight(struct lab *L)
 		char *anc = existing_ancestor(c->image_dir), a[32], b[32], d[32];
 		/* images are sparse and removed after each cell: one cell's data at a time, the
 		 * databases up to twice over on btrfs (copy-on-write) */
-		uint64_t need = MIN(c->db_image_size, (uint64_t)c->databases * c->db_size * 22 / 10 +
-				    256 * MiB) + (uint64_t)c->databases * 64 * MiB + 128 * MiB;
+		uint64_t need = sat_add(MIN(c->db_image_size, sat_add(sat_mul(dbs / 10, 22), 256 * MiB)),
+					(uint64_t)c->databases * 64 * MiB + 128 * MiB);
 		uint64_t have = free_bytes(anc);
 
 		if (have < need)

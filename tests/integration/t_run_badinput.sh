@@ -33,6 +33,13 @@ bad --db $T/ro --log $T/log --duration 2s "not writable"
 bad --db $T/db/../db/ --log $T/log --output $T/missing-dir/r.json "does not exist"
 bad "${D[@]}" --db-size 1G "not enough free space"
 bad "${D[@]}" --db-size 12Q "--db-size"
+# sizes whose sum would wrap the free-space check to 0 (issue 12)
+bad "${D[@]}" --db-size 8388608T "at most 1024T"
+bad "${D[@]}" --databases 64 --threads 64 --db-size 262144T "at most 1024T"
+bad "${D[@]}" --databases 64 --threads 64 --db-size 1024T "not enough free space"
+bad "${D[@]}" --databases 2 --threads 2 --db-size 8388608T "--db-size"
+# a cache larger than the database: refused (docs/DESIGN.md)
+bad "${D[@]}" --db-size 16M --cache 32M "larger than each database"
 bad "${D[@]}" --db-size 0 "--db-size"
 bad "${D[@]}" --db-size 1000000 "multiple of 32 KiB"
 bad "${D[@]}" --db-size 8M "at least 16M"

@@ -268,6 +268,10 @@ static void test_bad(void **state)
 		  "sample_interval = 5s\n[fs ext4]\n", 5, "thresholds: only the jetstress workload" },
 		{ "[devices]\nimage_dir=/x\n[workload]\nstrict_io_tail = no\nname = seqwrite\n[fs ext4]\n", 4, "verdict" },
 		{ "[lab]\nsample_interval = 5s\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 2, "unknown key 'sample_interval' in [lab]" },
+		/* sizes that would wrap the image size check (issue 12) */
+		{ "[devices]\nimage_dir=/x\ndb_size = 3G\n[workload]\ndatabases = 64\ndb_size = 262144T\n[fs ext4]\n", 6, "16M to 1024T" },
+		{ "[devices]\nimage_dir=/x\ndb_size = 3G\n[workload]\ndatabases = 64\ndb_size = 1024T\n[fs ext4]\n", 1, "cannot hold 64 database(s)" },
+		{ "[devices]\nimage_dir=/x\n[workload]\ndb_size = 1G\ncache = 2G\n[fs ext4]\n", 5, "cache is larger than each database" },
 		/* no filesystem at all: reported at the end of the file */
 		{ "[devices]\nimage_dir=/x\n[workload]\n", 3, "no [fs NAME] section" },
 	};
