@@ -110,6 +110,18 @@ static int check_mount_root(struct prep_ctx *c)
 	if (state_exists(c->root))
 		return input_error("%s already holds a prep (%s); run fslab teardown --mount-root %s first",
 				   c->root, STATE_NAME, c->root);
+	/* without a prep state, a prep.json there is not ours to replace (nor teardown's to delete) */
+	{
+		char *pj = path_join(c->root, PREP_JSON_NAME);
+		struct stat st;
+		bool stray = !lstat(pj, &st);
+
+		free(pj);
+		if (stray)
+			return input_error("%s/%s exists but no prep of this mount root wrote it (there is "
+					   "no prep state); move it away or choose another --mount-root",
+					   c->root, PREP_JSON_NAME);
+	}
 	/* raw mounts nothing and makes no <root>/db, <root>/log (see prep_print_plan()). */
 	for (int i = 0; i < VOL_NR && !is_raw(c); i++) {
 		struct volume *v = &c->vol[i];
@@ -538,8 +550,17 @@ static int write_prep_json(struct prep_ctx *c)
 	ret = save_state(c);
 	if (!ret)
 		ret = s ? write_file_atomic(path, s, strlen(s)) : -ENOMEM;
-	if (ret)
+	if (ret) {
 		fslab_err("cannot write %s: %s", path, strerror(-ret));
+	} else {
+		struct stat st;
+
+		/* teardown deletes prep.json only while it is still this file */
+		if (!lstat(path, &st)) {
+			json_object_set_new(c->st.j, "prep_json_ino", json_integer((json_int_t)st.st_ino));
+			ret = save_state(c);
+		}
+	}
 	free(s);
 	free(path);
 	return ret;

@@ -41,6 +41,36 @@ static bool same_device(const char *a, const char *b)
 	       sa.st_rdev == sb.st_rdev;
 }
 
+/*
+ * Is the prep.json at @path the one this prep wrote?  The record has its inode number once it
+ * was written; a prep killed between writing it and recording that leaves only the content:
+ * fslab-prep/1 for this mount root.  Anything else (replaced, or never ours) stays.
+ */
+static bool prep_json_is_ours(struct prep_state *st, const char *path)
+{
+	json_t *ino = json_object_get(st->j, "prep_json_ino"), *j;
+	struct stat sb;
+	bool ours;
+
+	if (lstat(path, &sb))
+		return false;
+	if (!S_ISREG(sb.st_mode))
+		ours = false;
+	else if (json_is_integer(ino))
+		ours = (json_int_t)sb.st_ino == json_integer_value(ino);
+	else {
+		j = json_load_file(path, 0, NULL);
+		ours = j && !strcmp(json_string_value(json_object_get(j, "schema")) ?: "",
+				    PREP_SCHEMA) &&
+		       !strcmp(json_string_value(json_object_get(j, "mount_root")) ?: "", st->root);
+		json_decref(j);
+	}
+	if (!ours)
+		fslab_warn("%s was not written by this prep (or was replaced since): left in place",
+			   path);
+	return ours;
+}
+
 static int save(struct prep_state *st, int ret)
 {
 	int r = state_save(st);
@@ -193,7 +223,7 @@ int prep_undo(struct prep_state *st, bool keep_images)
 	if (jtrue(st->j, "prep_json")) {
 		char *p = path_join(st->root, PREP_JSON_NAME);
 
-		if (unlink(p) && errno != ENOENT)
+		if (prep_json_is_ours(st, p) && unlink(p) && errno != ENOENT)
 			first_error(&ret, -errno);
 		free(p);
 		json_object_del(st->j, "prep_json");

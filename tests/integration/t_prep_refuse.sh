@@ -114,7 +114,7 @@ if [ -b "$root" ]; then
 	refused "holds / \\(the root filesystem\\)" \
 		"$FSLAB" prep --fs ext4 --db-dev "$root" --log-dev "$L2" --mount-root "$MNT" --force --dry-run
 fi
-refused "ReFS can only be formatted by Windows.*Windows side of the lab" \
+refused "ReFS exists only on Windows.*fslab.exe prep --fs refs" \
 	"$FSLAB" prep --fs refs --db-dev "$L1" --log-dev "$L2" --mount-root "$MNT"
 refused "--fs zfs: unknown filesystem; valid ones are ext4, xfs, ntfs, btrfs" \
 	"$FSLAB" prep --fs zfs --db-dev "$L1" --log-dev "$L2" --mount-root "$MNT"
@@ -151,4 +151,29 @@ refused "already holds a prep.*fslab teardown --mount-root" \
 findmnt -rn -o SOURCE | grep -qx -e "$L1" -e "$L2" && fail "teardown left a mount"
 [ ! -e "$MNT" ] || fail "teardown left $MNT (prep created it)"
 losetup "$L1" >/dev/null || fail "teardown detached a device it did not attach"
+
+log "a prep.json fslab prep did not write is neither replaced nor deleted (issue 12)"
+mkdir -p "$MNT" "$T/img"
+echo '{"precious": "not from fslab prep"}' >"$MNT/prep.json"
+stray=$(sha256sum <"$MNT/prep.json")
+refused "$MNT/prep.json exists but no prep of this mount root wrote it" \
+	"$FSLAB" prep --fs ext4 --image-dir "$T/img" --db-size 64M --log-size 64M --mount-root "$MNT"
+[ "$(sha256sum <"$MNT/prep.json")" = "$stray" ] || fail "prep changed the stray prep.json"
+[ ! -e "$MNT/.fslab-prep-state.json" ] || fail "prep wrote a state next to a stray prep.json"
+# prep writes its own; the user replaces it afterwards: teardown leaves the replacement
+mv "$MNT/prep.json" "$T/stray.json"
+"$FSLAB" prep --fs ext4 --image-dir "$T/img" --db-size 64M --log-size 64M --mount-root "$MNT" \
+	>/dev/null
+jqt "$MNT/prep.json" '.schema == "fslab-prep/1"'
+cp "$T/stray.json" "$MNT/prep.json.new" && mv "$MNT/prep.json.new" "$MNT/prep.json"
+"$FSLAB" teardown --mount-root "$MNT" 2>"$T/stderr" || { cat "$T/stderr"; fail "teardown failed"; }
+grep -q "was not written by this prep" "$T/stderr" || fail "teardown did not say it kept prep.json"
+[ "$(sha256sum <"$MNT/prep.json")" = "$stray" ] || fail "teardown deleted or changed a prep.json it did not write"
+findmnt -rn -o TARGET | grep -q "^$MNT/" && fail "teardown left a mount"
+rm -rf "$MNT"
+# and the one prep wrote is removed as before (with the record's inode number)
+"$FSLAB" prep --fs ext4 --image-dir "$T/img" --db-size 64M --log-size 64M --mount-root "$MNT" \
+	>/dev/null
+"$FSLAB" teardown --mount-root "$MNT"
+[ ! -e "$MNT/prep.json" ] || fail "teardown left the prep.json prep wrote"
 log "ok"
