@@ -78,7 +78,8 @@ struct verdict_check {
 	char *scope;  /* "overall" or an instance name */
 	char *name;   /* "db_read_avg_latency", "db_read_max_latency", "log_write_avg_latency",
 			 "log_write_max_latency", "db_page_fault_stalls", "io_errors",
-			 "checksum_errors"; opt-in "db_read_io_tail", "log_write_io_tail";
+			 "checksum_errors"; "load_failures" only when a thread stopped the
+			 run; opt-in "db_read_io_tail", "log_write_io_tail";
 			 overall only "target_iops" */
 	double value, limit;
 	char *unit;   /* "ms", "count", "/s", "IOPS" */

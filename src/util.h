@@ -13,7 +13,8 @@
 /*
  * Error convention (docs/DESIGN.md): functions return 0 or -errno.  -FSLAB_EINPUT means
  * "bad input from the user, a message naming the problem and the fix was already printed";
- * main() maps it to exit status 2.  Other negative values map to exit status 1.
+ * each subcommand (cmd_*) turns it into exit status 2 (FSLAB_EXIT_USAGE) and other negative
+ * values into 1; main() only returns what the subcommand returned.
  */
 #define FSLAB_EINPUT 4096
 

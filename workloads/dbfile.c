@@ -64,6 +64,32 @@ int db_open_flags(bool direct, bool dsync)
 	return O_RDWR | O_CLOEXEC | (direct ? O_DIRECT : 0) | (dsync ? O_DSYNC : 0);
 }
 
+static bool all_zero(const void *buf, size_t len)
+{
+	const uint64_t *p = buf;
+
+	for (size_t i = 0; i < len / 8; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* A header page that does not verify: ours half-made, ours damaged, or someone else's. */
+static int inspect_bad_header(int fd, const struct db_place *pl, const void *hdr, void *page1)
+{
+	const struct page_hdr *h = hdr;
+	const struct db_info *di = (const struct db_info *)((const char *)hdr + sizeof(*h));
+	bool p1_ours = pread(fd, page1, DB_PAGE_SIZE, (off_t)(pl->base + DB_PAGE_SIZE)) ==
+			       DB_PAGE_SIZE && !db_verify_page(page1, 0, 1);
+
+	if (all_zero(hdr, DB_PAGE_SIZE)) /* no header yet: killed during creation */
+		return p1_ours || all_zero(page1, DB_PAGE_SIZE) ? DB_INTERRUPTED : DB_FOREIGN;
+	if (h->magic == DB_PAGE_MAGIC || p1_ours ||
+	    !strncmp(di->signature, DB_SIGNATURE, sizeof(di->signature)))
+		return DB_CORRUPT;
+	return DB_FOREIGN;
+}
+
 int db_inspect(const struct db_place *pl, uint64_t npages, unsigned int compressibility,
 	       struct db_info *info)
 {
@@ -71,7 +97,7 @@ int db_inspect(const struct db_place *pl, uint64_t npages, unsigned int compress
 	const struct db_info *di;
 	struct stat st;
 	uint64_t size;
-	void *buf;
+	void *buf, *page1;
 	int fd, ret;
 	ssize_t n;
 
@@ -80,29 +106,65 @@ int db_inspect(const struct db_place *pl, uint64_t npages, unsigned int compress
 		return errno == ENOENT && !pl->raw ? DB_MISSING : -errno;
 	if (pl->raw ? !S_ISBLK(st.st_mode) : !S_ISREG(st.st_mode))
 		return DB_FOREIGN;
+	if (!pl->raw && st.st_size == 0) /* killed between its creation and the first write */
+		return DB_INTERRUPTED;
 	fd = open(pl->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	size = pl->raw ? (uint64_t)lseek(fd, 0, SEEK_END) : (uint64_t)st.st_size;
 	buf = xmalloc_aligned(DB_PAGE_SIZE);
+	page1 = xmalloc_aligned(DB_PAGE_SIZE);
 	n = pread(fd, buf, DB_PAGE_SIZE, (off_t)pl->base);
-	close(fd);
 	di = (const struct db_info *)((char *)buf + sizeof(struct page_hdr));
-	if (n != DB_PAGE_SIZE || db_verify_page(buf, 0, 0) ||
-	    strncmp(di->signature, DB_SIGNATURE, sizeof(di->signature))) {
+	if (n != DB_PAGE_SIZE) {
+		ret = pl->raw ? DB_OTHER_FSLAB : DB_FOREIGN;
+		goto out;
+	}
+	if (db_verify_page(buf, 0, 0)) {
+		ret = inspect_bad_header(fd, pl, buf, page1);
+		/* a raw slice that is nobody's database: the device was checked as a whole */
+		if (pl->raw && ret == DB_FOREIGN)
+			ret = DB_OTHER_FSLAB;
+		goto out;
+	}
+	if (strncmp(di->signature, DB_SIGNATURE, sizeof(di->signature))) {
 		ret = pl->raw ? DB_OTHER_FSLAB : DB_FOREIGN;
 		goto out;
 	}
 	*info = *di;
-	if (di->page_size != DB_PAGE_SIZE || !di->complete || di->npages != npages ||
-	    di->compressibility != compressibility ||
-	    (pl->raw ? size < pl->base + want : size != want))
+	if (!di->complete)
+		ret = DB_INTERRUPTED;
+	else if (di->page_size != DB_PAGE_SIZE || di->npages != npages ||
+		 di->compressibility != compressibility ||
+		 (pl->raw ? size < pl->base + want : size != want))
 		ret = DB_OTHER_FSLAB;
 	else
 		ret = DB_VALID;
 out:
+	close(fd);
 	free(buf);
+	free(page1);
 	return ret;
+}
+
+/*
+ * Write the header page (page 0) at base from buf (one page; its payload taken from payload)
+ * describing *info with complete as given.  0 or -errno.
+ */
+static int write_header(struct io_ctx *ctx, struct io_u *io, void *buf, const void *payload,
+			struct db_info *info, uint32_t complete)
+{
+	struct db_info *di = (struct db_info *)((char *)buf + sizeof(struct page_hdr));
+	int ret;
+
+	memcpy(buf, payload, DB_PAGE_SIZE);
+	info->complete = complete;
+	*di = *info;
+	db_stamp_page(buf, 0, 0, 1);
+	io->len = DB_PAGE_SIZE;
+	io->buf = buf;
+	ret = io_sync(ctx, io);
+	return ret == DB_PAGE_SIZE ? 0 : (ret < 0 ? ret : -EIO);
 }
 
 #define CHUNK (1024 * 1024)
@@ -111,7 +173,7 @@ out:
 
 int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	      unsigned int compressibility, bool direct, const char *engine,
-	      const volatile int *stop, struct db_info *info, struct db_create_stats *st)
+	      const atomic_int *stop, struct db_info *info, struct db_create_stats *st)
 {
 	const uint64_t base = pl->base;
 	struct io_u ios[DEPTH], *done[DEPTH], *free_ios[DEPTH];
@@ -151,6 +213,16 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	payload = xmalloc_aligned(CHUNK);
 	bufs = xmalloc_aligned((size_t)CHUNK * DEPTH);
 	db_fill_payload(payload, CHUNK, &r, compressibility);
+	/* the header first, saying "incomplete": a creation killed from here on is recognised
+	 * (DB_INTERRUPTED) instead of looking like someone else's file */
+	strncpy(info->signature, DB_SIGNATURE, sizeof(info->signature));
+	info->page_size = DB_PAGE_SIZE;
+	info->npages = npages;
+	info->seed = seed;
+	info->created_unix = (uint64_t)time(NULL);
+	info->compressibility = compressibility;
+	ios[0] = (struct io_u){ .fd = fd, .op = IO_WRITE, .off = base };
+	ret = write_header(&ctx, &ios[0], bufs, payload, info, 0);
 	for (unsigned int i = 0; i < DEPTH; i++) {
 		ios[i].buf = (char *)bufs + (size_t)i * CHUNK;
 		memcpy(ios[i].buf, payload, CHUNK); /* once: a chunk then changes only in place */
@@ -212,27 +284,12 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 			break;
 		nfree += n;
 	}
+	/* the pages on stable storage before the header says they are all there */
+	if (!ret && fdatasync(fd))
+		ret = -errno;
 	if (!ret) {
-		/* header page last: until it is there, the file is not a valid database */
-		struct db_info *di = (struct db_info *)((char *)bufs + sizeof(struct page_hdr));
-
-		memcpy(bufs, payload, DB_PAGE_SIZE);
-		memset(di, 0, sizeof(*di));
-		strncpy(di->signature, DB_SIGNATURE, sizeof(di->signature));
-		di->page_size = DB_PAGE_SIZE;
-		di->npages = npages;
-		di->seed = seed;
-		di->created_unix = (uint64_t)time(NULL);
-		di->dbid = info->dbid;
-		di->compressibility = compressibility;
-		di->complete = 1;
-		*info = *di;
-		db_stamp_page(bufs, 0, 0, gen);
 		ios[0].off = base;
-		ios[0].len = DB_PAGE_SIZE;
-		ios[0].buf = bufs;
-		ret = io_sync(&ctx, &ios[0]);
-		ret = ret == DB_PAGE_SIZE ? 0 : (ret < 0 ? ret : -EIO);
+		ret = write_header(&ctx, &ios[0], bufs, payload, info, 1);
 	}
 	if (!ret && fsync(fd))
 		ret = -errno;

@@ -3,6 +3,7 @@
 #ifndef FSLAB_DBFILE_H
 #define FSLAB_DBFILE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -52,6 +53,8 @@ enum db_state {
 	DB_VALID,      /* complete fslab database of the wanted geometry: reuse */
 	DB_OTHER_FSLAB, /* an fslab database of another size or compressibility: recreate */
 	DB_FOREIGN,    /* something else: refuse to touch it */
+	DB_INTERRUPTED, /* an fslab database whose creation never finished (killed): recreate */
+	DB_CORRUPT,    /* an fslab database whose header page no longer verifies: refuse */
 };
 /*
  * A database lives in a regular file (base 0, the whole file) or, for a raw-device baseline,
@@ -65,9 +68,12 @@ struct db_place {
 
 /*
  * db_inspect - classify what is at place for a database of npages pages.  *info gets the
- * header of a fslab database.  On a raw device anything that is not an fslab database of
- * the right geometry is DB_OTHER_FSLAB: the device as a whole was checked before.  Returns
- * the state, or -errno when it cannot be read.
+ * header of a fslab database.  A creation that never finished (a header saying incomplete,
+ * or, from older versions and before the first write, a zeroed header page followed by a
+ * zeroed or fslab page 1; an empty file) is DB_INTERRUPTED; a header page that fails to
+ * verify while it (or page 1) is recognisably fslab's is DB_CORRUPT.  On a raw device
+ * anything else that is not an fslab database of the right geometry is DB_OTHER_FSLAB: the
+ * device as a whole was checked before.  Returns the state, or -errno when it cannot be read.
  */
 int db_inspect(const struct db_place *pl, uint64_t npages, unsigned int compressibility,
 	       struct db_info *info);
@@ -77,14 +83,15 @@ struct db_create_stats {
 	double seconds;
 };
 /*
- * db_create - write a complete database (pages 1..npages-1 sequentially with 1 MiB
- * writes, the header page last, then fsync): an interrupted creation never looks valid.
+ * db_create - write a complete database: a header page saying "incomplete" first, pages
+ * 1..npages-1 sequentially with 1 MiB writes, fdatasync, the complete header page last, then
+ * fsync: an interrupted creation never looks valid and is recognised as interrupted.
  * A file is created (truncated); a raw device slice is overwritten.
  * engine names the I/O back end; *stop is polled (returns -EINTR when set).  0 or -errno.
  */
 int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	      unsigned int compressibility, bool direct, const char *engine,
-	      const volatile int *stop, struct db_info *info, struct db_create_stats *st)
+	      const atomic_int *stop, struct db_info *info, struct db_create_stats *st)
 	__attribute__((warn_unused_result));
 
 #endif

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,14 @@ void js_note_bad_page(struct js_db *db, struct thread_stats *st, uint64_t pgno, 
 {
 	STORE(&st->checksum_errors, st->checksum_errors + 1);
 	pthread_mutex_lock(&db->mu);
+	{
+		unsigned int i = 0;
+
+		while (i < db->nbad_pg && db->bad_pg[i] != pgno)
+			i++;
+		if (i == db->nbad_pg && i < JS_BAD_KEEP)
+			db->bad_pg[db->nbad_pg++] = pgno;
+	}
 	if (!db->first_bad) {
 		db->first_bad = xasprintf("%s page %llu: %s", db->name, (unsigned long long)pgno, why);
 		fslab_err("%s: checksum error on page %llu (%s): the database file is corrupt",
@@ -65,6 +74,26 @@ void js_note_io_error(struct js_db *db, const struct io_u *io)
 	pthread_mutex_unlock(&db->mu);
 }
 
+void js_fail(struct js_db *db, struct thread_stats *st, int cls, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	if (st)
+		engine_account(&db->rc->eng, st, cls, 0, 0, 0, true);
+	pthread_mutex_lock(&db->mu);
+	db->nfatal++;
+	if (!db->fatal && msg)
+		db->fatal = xstrdup(msg);
+	pthread_mutex_unlock(&db->mu);
+	run_fail(db->rc, "%s", msg ? msg : fmt);
+	free(msg);
+}
+
 /* ---- workload ops ---- */
 
 static void db_free(struct js_db *db)
@@ -80,6 +109,7 @@ static void db_free(struct js_db *db)
 	free(db->dirtyq);
 	free(db->first_bad);
 	free(db->first_err);
+	free(db->fatal);
 	pthread_mutex_destroy(&db->mu);
 	pthread_mutex_destroy(&db->lmu);
 	pthread_cond_destroy(&db->cv_state);
@@ -157,15 +187,22 @@ static int js_check(struct run_ctx *rc)
 				  o->databases);
 		goto out;
 	}
-	js->ndbs = o->databases;
-	js->dbs = xcalloc(js->ndbs, sizeof(*js->dbs));
-	for (unsigned int i = 0; i < js->ndbs; i++) {
+	js->dbs = xcalloc(o->databases, sizeof(*js->dbs));
+	for (unsigned int i = 0; i < o->databases; i++) {
 		struct js_db *db = &js->dbs[i];
 		size_t dd = i % o->ndb_dirs, ld = i % o->nlog_dirs;
 
+		/* what js_cleanup() releases first: it frees js->ndbs databases */
 		db->idx = (int)i;
 		db->rc = rc;
 		db->fd = db->log_fd = -1;
+		pthread_mutex_init(&db->mu, NULL);
+		pthread_mutex_init(&db->lmu, NULL);
+		pthread_cond_init(&db->cv_state, NULL);
+		pthread_cond_init(&db->cv_dirty, NULL);
+		pthread_cond_init(&db->lcv_work, NULL);
+		pthread_cond_init(&db->lcv_done, NULL);
+		js->ndbs = i + 1;
 		db->raw = rc->db_vols[dd].raw;
 		snprintf(db->name, sizeof(db->name), "db%u", i + 1);
 		if (db->raw) {
@@ -179,12 +216,6 @@ static int js_check(struct run_ctx *rc)
 			db->log_dir = xasprintf("%s/fslab-%s-logs", rc->log_vols[ld].dir, db->name);
 		}
 		db->npages = npages;
-		pthread_mutex_init(&db->mu, NULL);
-		pthread_mutex_init(&db->lmu, NULL);
-		pthread_cond_init(&db->cv_state, NULL);
-		pthread_cond_init(&db->cv_dirty, NULL);
-		pthread_cond_init(&db->lcv_work, NULL);
-		pthread_cond_init(&db->lcv_done, NULL);
 		{
 			struct db_place pl = { .path = db->path, .base = db->base, .raw = db->raw };
 
@@ -200,8 +231,19 @@ static int js_check(struct run_ctx *rc)
 					  "it, or use another --db directory", db->path);
 			goto out;
 		}
-		if (db->state != DB_VALID || db->raw) /* a raw device must hold every slice */
+		if (db->state == DB_CORRUPT && !db->raw) { /* raw: recreated, with a note */
+			ret = input_error("%s: database header corrupt (page 0 fails verification): "
+					  "fslab created this database but its header changed on disk "
+					  "since, so the storage may corrupt data; keep it to investigate, "
+					  "or remove it (rm %s) and fslab creates a new one", db->path,
+					  db->path);
+			goto out;
+		}
+		if (db->raw) /* a raw device must hold every slice */
 			need_db[dd] = sat_add(need_db[dd], o->db_size);
+		else if (db->state != DB_VALID)
+			need_db[dd] = sat_add(need_db[dd], o->db_size - MIN(o->db_size,
+						workload_file_blocks(db->path)));
 		/* current + spare + kept generations, and slack for one roll */
 		need_log[ld] += db->raw ? RAW_LOG_REGION : (uint64_t)(JS_LOG_KEEP + 3) * JS_LOG_FILE_SIZE;
 		if (!db->raw) {
@@ -363,7 +405,8 @@ static int js_finish(struct run_ctx *rc)
 	struct fslab_result *r = rc->res;
 	const struct run_config *cf = &r->config;
 	double secs = r->duration_s;
-	uint64_t io_err = 0, ck_err = 0, stalls = 0;
+	uint64_t io_err = 0, ck_err = 0, stalls = 0, nfatal = 0;
+	const char *fatal = NULL;
 	struct js_verdict_opts vo;
 	struct js_scope_data sd;
 	bool pass = true;
@@ -393,7 +436,12 @@ static int js_finish(struct run_ctx *rc)
 			.checksum_errors = x.checksum_errors,
 			.page_fault_stalls = x.page_fault_stalls,
 			.seconds = secs,
+			.load_failures = db->nfatal,
+			.load_failure = db->fatal,
 		};
+		nfatal += db->nfatal;
+		if (!fatal)
+			fatal = db->fatal;
 		in->pass = js_verdict_scope(&r->verdict, db->name, &vo, &sd);
 		pass = pass && in->pass;
 		io_err += ierr;
@@ -412,7 +460,9 @@ static int js_finish(struct run_ctx *rc)
 	}
 	r->db_page_fault_stalls = stalls;
 	if (rc->o->checksum_pass && !*rc->stop)
-		js_checksum_pass(rc);
+		ck_err -= js_checksum_pass(rc);
+	else if (rc->o->checksum_pass)
+		result_add_note(r, "checksum pass skipped: the run was stopped early");
 	ck_err += r->checksum.bad_pages;
 	sd = (struct js_scope_data){
 		.cls = r->classes,
@@ -421,6 +471,8 @@ static int js_finish(struct run_ctx *rc)
 		.checksum_errors = ck_err,
 		.page_fault_stalls = stalls,
 		.seconds = secs,
+		.load_failures = nfatal,
+		.load_failure = fatal,
 	};
 	pass = js_verdict_scope(&r->verdict, "overall", &vo, &sd) && pass;
 	if (cf->target_iops > 0) {

@@ -45,6 +45,7 @@ struct slot {
 /* Raw-device baseline: each database's log stream is a region of the log device holding
  * this many 1 MiB "files" used round-robin (current, spare, kept generations). */
 #define RAW_LOG_SEGS (JS_LOG_KEEP + 2)
+#define JS_BAD_KEEP 64
 #define RAW_LOG_REGION ((uint64_t)RAW_LOG_SEGS * JS_LOG_FILE_SIZE)
 
 struct js_db {
@@ -78,13 +79,18 @@ struct js_db {
 	uint64_t log_gen;            /* generation of the current E00.log */
 	uint64_t prev_off, prev_end; /* previous log write, for the sequentiality check */
 	uint64_t rolls, nonseq, roll_ns_sum, roll_ns_max, log_deleted;
-	uint64_t log_write_err;
 
 	pthread_t writer, logger, bdm;
 	bool writer_started, logger_started, bdm_started;
 	struct thread_stats *wst, *lst, *bst;
 	char *first_bad; /* first checksum failure seen during the load, under mu */
+	/* pages the load found bad (distinct, the first JS_BAD_KEEP), under mu: the checksum
+	 * pass counts them even when the lazy writer has rewritten them since */
+	uint64_t bad_pg[JS_BAD_KEEP];
+	unsigned int nbad_pg;
 	char *first_err; /* first I/O error seen during the load, under mu */
+	char *fatal;     /* first failure that stopped a thread of this database, under mu */
+	uint64_t nfatal; /* threads of this database that stopped on a failure, under mu */
 };
 
 struct js_session {
@@ -133,6 +139,14 @@ void js_cache_setup(struct js_db *db, uint64_t cache_size);
 void js_note_bad_page(struct js_db *db, struct thread_stats *st, uint64_t pgno, const char *why);
 /* An I/O failed or came back short. */
 void js_note_io_error(struct js_db *db, const struct io_u *io);
+/*
+ * js_fail - a thread of db cannot go on (its I/O set-up failed, a log roll or the spare log
+ * file failed, submitting failed): the run stops (run_fail) and the verdict fails with a
+ * load_failures check naming the first message.  With st, the failure also counts as an I/O
+ * error of class cls.  Call without db->mu or db->lmu held.
+ */
+void js_fail(struct js_db *db, struct thread_stats *st, int cls, const char *fmt, ...)
+	__printf(4, 5);
 
 /* ---- thread bodies (arg: struct js_session * for sessions, struct js_db * otherwise) ---- */
 void *js_session_main(void *arg); /* jetstress_load.c */
@@ -144,7 +158,13 @@ void *js_bdm_main(void *arg);     /* jetstress_bdm.c */
  * E00.log (raw: fill the first two segments).  0 or -errno. */
 int js_reset_logs(struct js_db *db);
 
-/* jetstress_checksum.c: read and verify every page of every database into rc->res->checksum. */
-void js_checksum_pass(struct run_ctx *rc);
+/*
+ * js_checksum_pass - jetstress_checksum.c: read and verify every page of every database into
+ * rc->res->checksum.  Pages the load found bad count as bad pages too (first_bad says so when
+ * they read fine now: rewritten since).  Returns how many of the bad pages are such pages,
+ * already counted by the load's checksum errors.  A pass that cannot run or finish says why
+ * in a note.
+ */
+uint64_t js_checksum_pass(struct run_ctx *rc);
 
 #endif

@@ -5,6 +5,7 @@
  * writer is writing (and the writer off the pages it reads).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "jetstressP.h"
 
@@ -23,6 +24,8 @@ void *js_bdm_main(void *arg)
 
 	ret = io_ctx_init(&ctx, db->rc->o->engine, 1);
 	if (ret) {
+		js_fail(db, NULL, 0, "%s BDM reader: cannot set up the %s I/O engine: %s", db->name,
+			db->rc->o->engine, strerror(-ret));
 		free(buf);
 		return NULL;
 	}

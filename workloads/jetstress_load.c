@@ -130,7 +130,8 @@ void *js_session_main(void *arg)
 
 	ret = io_ctx_init(&ctx, db->rc->o->engine, 1);
 	if (ret) {
-		fslab_err("session %d: cannot set up %s: %s", se->id, db->rc->o->engine, strerror(-ret));
+		js_fail(db, NULL, 0, "%s session %d: cannot set up the %s I/O engine: %s", db->name,
+			se->id, db->rc->o->engine, strerror(-ret));
 		free(buf);
 		return NULL;
 	}
@@ -175,8 +176,8 @@ void *js_writer_main(void *arg)
 
 	ret = io_ctx_init(&ctx, db->rc->o->engine, WRITER_DEPTH);
 	if (ret) {
-		fslab_err("%s writer: cannot set up %s: %s", db->name, db->rc->o->engine,
-			  strerror(-ret));
+		js_fail(db, NULL, 0, "%s lazy writer: cannot set up the %s I/O engine: %s", db->name,
+			db->rc->o->engine, strerror(-ret));
 		goto out;
 	}
 	rng_seed(&r, mix64(db->rc->o->seed) ^ mix64(0xd1a7ULL + db->idx));
@@ -235,10 +236,9 @@ void *js_writer_main(void *arg)
 			}
 			got += k;
 		}
-		if (ret) {
-			fslab_err("%s writer: %s; stopping the run", db->name, strerror(-ret));
-			*db->rc->stop = RUN_STOP_FAILED;
-		}
+		if (ret)
+			js_fail(db, db->wst, CLS_DB_WRITE, "%s lazy writer: submitting database writes "
+				"to %s failed: %s", db->name, db->path, strerror(-ret));
 
 		pthread_mutex_lock(&db->mu);
 		for (unsigned int i = 0; i < n; i++) {

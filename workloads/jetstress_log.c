@@ -132,8 +132,8 @@ void *js_logger_main(void *arg)
 
 	ret = io_ctx_init(&ctx, db->rc->o->engine, 1);
 	if (ret) {
-		fslab_err("%s log writer: cannot set up %s: %s", db->name, db->rc->o->engine,
-			  strerror(-ret));
+		js_fail(db, NULL, 0, "%s log writer: cannot set up the %s I/O engine: %s", db->name,
+			db->rc->o->engine, strerror(-ret));
 		free(buf);
 		return NULL;
 	}
@@ -167,14 +167,13 @@ void *js_logger_main(void *arg)
 			pthread_mutex_unlock(&db->lmu);
 			t_roll = now_ns();
 			ret = roll_log(db);
-			pthread_mutex_lock(&db->lmu);
 			if (ret) {
-				fslab_err("%s: log roll failed in %s: %s; stopping the run", db->name,
-					  db->log_dir, strerror(-ret));
-				db->log_write_err++;
-				*db->rc->stop = RUN_STOP_FAILED;
+				js_fail(db, db->lst, CLS_LOG_WRITE, "%s log writer: the log roll in %s "
+					"failed: %s", db->name, db->log_dir, strerror(-ret));
+				pthread_mutex_lock(&db->lmu);
 				break;
 			}
+			pthread_mutex_lock(&db->lmu);
 			file_base += JS_LOG_DATA;
 			db->prev_off = db->prev_end = 0;
 		}
@@ -215,7 +214,6 @@ void *js_logger_main(void *arg)
 			db->prev_end = rel + len;
 		}
 		if (res != (int)len) {
-			db->log_write_err++;
 			pthread_mutex_unlock(&db->lmu);
 			js_note_io_error(db, &io);
 			pthread_mutex_lock(&db->lmu);
@@ -226,14 +224,19 @@ void *js_logger_main(void *arg)
 		if (t_roll) {
 			pthread_mutex_unlock(&db->lmu);
 			ret = make_spare(db);
-			pthread_mutex_lock(&db->lmu);
 			if (ret) {
-				fslab_err("%s: cannot create the spare log file in %s: %s; stopping the run",
-					  db->name, db->log_dir, strerror(-ret));
-				db->log_write_err++;
-				*db->rc->stop = RUN_STOP_FAILED;
+				if (db->raw)
+					js_fail(db, db->lst, CLS_LOG_WRITE, "%s log writer: cannot fill "
+						"the next log segment on %s: %s", db->name, db->log_dir,
+						strerror(-ret));
+				else
+					js_fail(db, db->lst, CLS_LOG_WRITE, "%s log writer: cannot create "
+						"the spare log file %s/%s: %s", db->name, db->log_dir,
+						JS_LOG_SPARE, strerror(-ret));
+				pthread_mutex_lock(&db->lmu);
 				break;
 			}
+			pthread_mutex_lock(&db->lmu);
 		}
 	}
 	pthread_cond_broadcast(&db->lcv_done);

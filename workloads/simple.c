@@ -117,8 +117,16 @@ static int simple_check(struct run_ctx *rc)
 					  "it, or use another --db directory", f->path);
 			goto out;
 		}
+		if (f->state == DB_CORRUPT && !f->place.raw) { /* raw: recreated, with a note */
+			ret = input_error("%s: data file header corrupt (page 0 fails verification): "
+					  "fslab created it but its header changed on disk since; keep "
+					  "it to investigate, or remove it (rm %s) and fslab creates a "
+					  "new one", f->path, f->path);
+			goto out;
+		}
 		if (f->state != DB_VALID)
-			need[i] = o->db_size;
+			need[i] = o->db_size - (f->place.raw ? 0 : MIN(o->db_size,
+						workload_file_blocks(f->path)));
 	}
 	/* files on one filesystem add up */
 	for (size_t i = 0; i < s->nfiles && !ret; i++) {
@@ -179,8 +187,7 @@ static void *sthread_main(void *arg)
 
 	ret = io_ctx_init(&ctx, o->engine, depth);
 	if (ret) {
-		fslab_err("thread %d: cannot set up %s: %s", t->id, o->engine, strerror(-ret));
-		*rc->stop = RUN_STOP_FAILED;
+		run_fail(rc, "thread %d: cannot set up %s: %s", t->id, o->engine, strerror(-ret));
 		goto out;
 	}
 	rng_seed(&r, o->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)t->id);
@@ -227,8 +234,7 @@ static void *sthread_main(void *arg)
 		 * system call per round trip) */
 		k = io_submit_reap(&ctx, batch, n, batch, 1, depth);
 		if (k < 0) {
-			fslab_err("thread %d: I/O: %s", t->id, strerror(-k));
-			*rc->stop = RUN_STOP_FAILED;
+			run_fail(rc, "thread %d: I/O: %s", t->id, strerror(-k));
 			break;
 		}
 		for (int i = 0; i < k; i++) {

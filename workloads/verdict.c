@@ -188,7 +188,10 @@ bool js_verdict_scope(struct verdict *v, const char *scope, const struct js_verd
 			 d->io_errors == 0, NULL);
 	verdict_add_rule(v, scope, "checksum_errors", (double)d->checksum_errors, 0, "count",
 			 "count == 0", d->checksum_errors == 0, NULL);
-	return all && d->io_errors == 0 && d->checksum_errors == 0;
+	if (d->load_failures)
+		verdict_add_rule(v, scope, "load_failures", (double)d->load_failures, 0, "count",
+				 "count == 0", false, d->load_failure);
+	return all && d->io_errors == 0 && d->checksum_errors == 0 && !d->load_failures;
 }
 
 double js_target_from_mailboxes(unsigned int mailboxes, double iops_per_mailbox)

@@ -78,13 +78,17 @@ struct js_scope_data {
 	uint64_t io_errors, checksum_errors;
 	uint64_t page_fault_stalls;
 	double seconds;                         /* measured seconds */
+	/* threads that stopped on a failure (the run was cut short) and the first one's
+	 * message (may be NULL); a load_failures check is added only when there were any */
+	uint64_t load_failures;
+	const char *load_failure;
 };
 
 /*
  * js_verdict_scope - add the checks of one scope ("overall" or an instance name) to v and
  * return whether they all pass: per series class the whole-measurement average and the
  * maximum (at most o->max_latency_errors samples above the maximum), optionally the per-I/O
- * tail; page-fault stalls per second; I/O and checksum errors.
+ * tail; page-fault stalls per second; I/O and checksum errors; load failures when any.
  */
 bool js_verdict_scope(struct verdict *v, const char *scope, const struct js_verdict_opts *o,
 		      const struct js_scope_data *d);

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* workload.c: the workload table and helpers shared by workloads. */
 #include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dbfile.h"
 #include "util.h"
@@ -22,6 +26,35 @@ const struct workload_ops *workload_find(const char *name)
 const char *workload_names(void)
 {
 	return "jetstress, randread, randwrite, randrw, seqwrite";
+}
+
+void run_fail(struct run_ctx *rc, const char *fmt, ...)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	int expected = 0;
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	fslab_err("%s; stopping the run", msg ? msg : fmt);
+	pthread_mutex_lock(&lock);
+	if (!rc->fail_reason && msg) {
+		rc->fail_reason = msg;
+		msg = NULL;
+	}
+	pthread_mutex_unlock(&lock);
+	free(msg);
+	atomic_compare_exchange_strong(rc->stop, &expected, RUN_STOP_FAILED);
+}
+
+uint64_t workload_file_blocks(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) || !S_ISREG(st.st_mode) ? 0 : (uint64_t)st.st_blocks * 512;
 }
 
 int check_free_space(const struct volume *vol, uint64_t need, const char *what)
@@ -52,8 +85,17 @@ int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
 		return 0;
 	}
 	fslab_info("%s: %s %s %s (32 KiB pages, %u %% compressible)", pl->path,
-		   state == DB_OTHER_FSLAB ? "recreating (other geometry)" : "creating", sz, what,
-		   o->compressibility);
+		   state == DB_OTHER_FSLAB ? "recreating (other geometry)"
+		   : state == DB_INTERRUPTED ? "recreating (its initialisation was interrupted)"
+		   : state == DB_CORRUPT ? "recreating (its header page was corrupt)" : "creating",
+		   sz, what, o->compressibility);
+	if (state == DB_INTERRUPTED)
+		result_add_note(rc->res, "%s: the %s's initialisation had been interrupted (an "
+				"earlier run was killed while creating it): created again", pl->path,
+				what);
+	else if (state == DB_CORRUPT)
+		result_add_note(rc->res, "%s: the raw device's %s header page was corrupt (it "
+				"failed verification): created again", pl->path, what);
 	ret = db_create(pl, npages, seed, o->compressibility, rc->direct, o->engine, rc->stop,
 			info, &st);
 	if (ret) {

@@ -3,11 +3,13 @@
 #ifndef FSLAB_WORKLOAD_H
 #define FSLAB_WORKLOAD_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "engine.h"
 #include "result.h"
+#include "util.h"
 #include "volume.h"
 
 /* Options of `fslab run` after parsing and defaulting. */
@@ -36,7 +38,10 @@ struct run_ctx {
 	/* volumes of the database and log directories, in option order */
 	struct volume *db_vols, *log_vols;
 	bool direct;            /* O_DIRECT in use (false when a filesystem refused it) */
-	volatile int *stop;     /* RUN_STOP_* when the run must end early */
+	/* RUN_STOP_* when the run must end early: set by the signal handler and by load
+	 * threads, read by everyone (C11 atomic: lock-free on every target, signal-safe) */
+	atomic_int *stop;
+	char *fail_reason;      /* the first failure that stopped the run (run_fail()), owned */
 	void *priv;             /* the workload's */
 };
 
@@ -70,6 +75,16 @@ extern const struct workload_ops wl_randread, wl_randwrite, wl_randrw, wl_seqwri
 const struct workload_ops *workload_find(const char *name);
 /* Comma-separated list of workload names, for messages. */
 const char *workload_names(void);
+
+/*
+ * run_fail - a load thread hit an error it cannot go on from: say so loudly (fslab: error:
+ * <message>), keep the first such message in rc->fail_reason (the result's abort_reason) and
+ * stop the run (RUN_STOP_FAILED, unless a signal stopped it first).  Thread-safe.
+ */
+void run_fail(struct run_ctx *rc, const char *fmt, ...) __printf(2, 3);
+
+/* Bytes allocated to the file at path (0 when there is none): what recreating it frees. */
+uint64_t workload_file_blocks(const char *path);
 
 struct db_place;
 struct db_info;

@@ -209,7 +209,8 @@ void run_probe_odirect(struct run_state *s)
 			   "may come from the page cache and flatter this filesystem ***", v->dir,
 			   v->fsname, v->source);
 		result_add_note(&s->res, "O_DIRECT refused by %s on %s (%s): buffered I/O used for "
-				"the whole run, O_DSYNC writes", v->fsname, v->dir, v->source);
+				"the whole run%s", v->fsname, v->dir, v->source,
+				strcmp(s->o.workload, "jetstress") ? "" : " (database and log writes O_DSYNC)");
 		s->o.direct = false;
 	}
 	rc->direct = s->o.direct;

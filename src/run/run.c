@@ -16,13 +16,16 @@
 #include "run/runP.h"
 #include "util.h"
 
-volatile int run_stop_flag;
-volatile int run_stop_signal;
+atomic_int run_stop_flag;
+volatile sig_atomic_t run_stop_signal;
 
 static void on_signal(int sig)
 {
+	int expected = 0;
+
 	run_stop_signal = sig;
-	run_stop_flag = RUN_STOP_SIGNAL;
+	/* the first reason wins: a signal after a failure leaves RUN_STOP_FAILED */
+	atomic_compare_exchange_strong(&run_stop_flag, &expected, RUN_STOP_SIGNAL);
 }
 
 static json_t *environment(struct run_state *s)
@@ -219,10 +222,20 @@ int cmd_run(int argc, char **argv)
 		r->abort_reason = run_stop_flag == RUN_STOP_SIGNAL
 			? xasprintf("interrupted by %s",
 				    run_stop_signal == SIGTERM ? "SIGTERM" : "SIGINT")
-			: xstrdup(ret ? "failed during initialisation" : "an I/O thread failed");
+			: xstrdup(ret ? "failed during initialisation"
+				      : rc->fail_reason ? rc->fail_reason : "an I/O thread failed");
 	}
-	if (!ret && rc->eng.t_measure)
-		s->wl->finish(rc);
+	/* a load thread that failed ends the run with a verdict naming it, even when it failed
+	 * before the measurement started */
+	if (!ret && (rc->eng.t_measure || run_stop_flag == RUN_STOP_FAILED) && s->wl->finish(rc)) {
+		/* no verdict could be formed: the run cannot count as complete */
+		fslab_err("the %s workload could not evaluate the run", s->o.workload);
+		r->verdict.pass = false;
+		if (!r->aborted) {
+			r->aborted = true;
+			r->abort_reason = xstrdup("the workload could not evaluate the run");
+		}
+	}
 	ret = result_write(r, s->o.output);
 	if (ret) {
 		fslab_err("cannot write the result to %s: %s", s->o.output, strerror(-ret));
@@ -239,6 +252,7 @@ int cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &old_term, NULL);
 out_wl:
 	s->wl->cleanup(rc);
+	free(rc->fail_reason);
 out:
 	free_state(s);
 	free(s);

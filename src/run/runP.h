@@ -48,9 +48,10 @@ struct run_state {
 	struct samplers smp;
 };
 
-/* Set by the signal handler (RUN_STOP_SIGNAL) or a failed load thread (RUN_STOP_FAILED). */
-extern volatile int run_stop_flag;
-extern volatile int run_stop_signal;
+/* Set by the signal handler (RUN_STOP_SIGNAL) or a failed load thread (RUN_STOP_FAILED,
+ * run_fail()): a lock-free C11 atomic, safe in both. */
+extern atomic_int run_stop_flag;
+extern volatile sig_atomic_t run_stop_signal;
 
 /* block devices followed at most (db and log volumes) */
 #define MAX_DEVS 32

@@ -16,6 +16,7 @@
 #include "util.h"
 #include "workloads/dbfile.h"
 #include "workloads/jetstress.h"
+#include "workloads/workload.h"
 
 static void test_mix_converges(void **state)
 {
@@ -135,6 +136,19 @@ static void test_compressibility(void **state)
 	free(buf);
 }
 
+/* Flip bit 0 of the byte at off in path. */
+static void flip_bit(const char *path, off_t off)
+{
+	int fd = open(path, O_RDWR);
+	uint8_t b;
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &b, 1, off), 1);
+	b ^= 1;
+	assert_int_equal(pwrite(fd, &b, 1, off), 1);
+	close(fd);
+}
+
 static void test_db_create_and_inspect(void **state)
 {
 	char dir[] = "/tmp/fslab-db.XXXXXX";
@@ -189,22 +203,134 @@ static void test_db_create_and_inspect(void **state)
 	close(fd);
 	assert_int_equal(db_inspect(&po, 64, 0, &info2), DB_FOREIGN);
 	assert_int_equal(db_inspect(&pd, 64, 0, &info2), DB_FOREIGN);
-	/* a damaged header makes it foreign, never silently reused or overwritten */
-	fd = open(path, O_RDWR);
+	/* a damaged header is corruption, never "not an fslab database", never reused or
+	 * silently overwritten: one bit in the payload, in the magic, in the signature */
 	{
-		uint8_t b;
+		static const off_t where[] = { 100, 4, sizeof(struct page_hdr) + 2 };
 
-		assert_int_equal(pread(fd, &b, 1, 100), 1);
-		b ^= 1;
-		assert_int_equal(pwrite(fd, &b, 1, 100), 1);
+		for (size_t i = 0; i < ARRAY_SIZE(where); i++) {
+			flip_bit(path, where[i]);
+			assert_int_equal(db_inspect(&pl, 64, 0, &info2), DB_CORRUPT);
+			flip_bit(path, where[i]);
+			assert_int_equal(db_inspect(&pl, 64, 0, &info2), DB_VALID);
+		}
 	}
-	close(fd);
-	assert_int_equal(db_inspect(&pl, 64, 0, &info2), DB_FOREIGN);
+	/* a page-sized file of someone else's bytes stays foreign */
+	{
+		uint8_t *junk = xmalloc_aligned(2 * DB_PAGE_SIZE);
+
+		memset(junk, 0x5a, 2 * DB_PAGE_SIZE);
+		fd = open(other, O_WRONLY | O_TRUNC);
+		assert_int_equal(write(fd, junk, 2 * DB_PAGE_SIZE), 2 * DB_PAGE_SIZE);
+		close(fd);
+		assert_int_equal(db_inspect(&po, 64, 0, &info2), DB_FOREIGN);
+		free(junk);
+	}
 	unlink(path);
 	unlink(other);
 	rmdir(dir);
 	free(path);
 	free(other);
+}
+
+/*
+ * An initialisation killed part-way is recognised as such (DB_INTERRUPTED, recreated), at
+ * every point: the file just created (empty), allocated but nothing written (zeros), the
+ * "incomplete" header written, some pages written; and, from versions that wrote the header
+ * last, a zeroed header page before fslab pages.  A real kill -9 is in t_run_faults.
+ */
+static void test_db_interrupted(void **state)
+{
+	char dir[] = "/tmp/fslab-dbi.XXXXXX";
+	struct db_create_stats st;
+	struct db_info info;
+	struct db_place pl = { 0 };
+	uint8_t *page = xmalloc_aligned(DB_PAGE_SIZE);
+	char *path;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = path_join(dir, "fslab-db1.edb");
+	pl.path = path;
+	/* created, killed before anything was written */
+	fd = open(path, O_CREAT | O_WRONLY, 0644);
+	close(fd);
+	assert_int_equal(db_inspect(&pl, 64, 0, &info), DB_INTERRUPTED);
+	/* allocated (zeros), killed before the first write */
+	assert_int_equal(truncate(path, 64 * DB_PAGE_SIZE), 0);
+	assert_int_equal(db_inspect(&pl, 64, 0, &info), DB_INTERRUPTED);
+	/* a whole database whose header says incomplete: what db_create writes first */
+	assert_int_equal(db_create(&pl, 64, 7, 0, false, "psync", NULL, &info, &st), 0);
+	fd = open(path, O_RDWR);
+	assert_int_equal(pread(fd, page, DB_PAGE_SIZE, 0), DB_PAGE_SIZE);
+	((struct db_info *)(page + sizeof(struct page_hdr)))->complete = 0;
+	db_stamp_page(page, 0, 0, 1);
+	assert_int_equal(pwrite(fd, page, DB_PAGE_SIZE, 0), DB_PAGE_SIZE);
+	assert_int_equal(db_inspect(&pl, 64, 0, &info), DB_INTERRUPTED);
+	/* older versions: the header page still zero, data pages written */
+	memset(page, 0, DB_PAGE_SIZE);
+	assert_int_equal(pwrite(fd, page, DB_PAGE_SIZE, 0), DB_PAGE_SIZE);
+	close(fd);
+	assert_int_equal(db_inspect(&pl, 64, 0, &info), DB_INTERRUPTED);
+	/* db_create over it gives a valid database again */
+	assert_int_equal(db_create(&pl, 64, 7, 0, false, "psync", NULL, &info, &st), 0);
+	assert_int_equal(db_inspect(&pl, 64, 0, &info), DB_VALID);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(page);
+}
+
+/*
+ * A check that fails on the first of two databases releases only what it set up: before, the
+ * second database's fd (0 from calloc) was closed and its never-initialised mutexes destroyed.
+ */
+static void test_check_failure_cleanup(void **state)
+{
+	char dir[] = "/tmp/fslab-jsc.XXXXXX";
+	struct volume vol = { 0 };
+	struct run_opts o = { 0 };
+	struct run_ctx rc = { 0 };
+	struct fslab_result res;
+	atomic_int stop = 0;
+	char *dirs[1], *foreign;
+	int fd, nul;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	foreign = path_join(dir, "fslab-db1.edb");
+	fd = open(foreign, O_CREAT | O_WRONLY, 0644);
+	assert_int_equal(write(fd, "not a database\n", 15), 15);
+	close(fd);
+	/* fd 0 must be open and stay open */
+	nul = open("/dev/null", O_RDONLY);
+	assert_true(nul >= 0);
+	if (fcntl(0, F_GETFD) < 0)
+		assert_int_equal(dup2(nul, 0), 0);
+	dirs[0] = dir;
+	vol.dir = dir;
+	vol.fsname = (char *)"ext4";
+	o.db_dirs = o.log_dirs = dirs;
+	o.ndb_dirs = o.nlog_dirs = 1;
+	o.databases = 2;
+	o.threads = 2;
+	o.db_size = 64ULL << 20;
+	o.engine = "psync";
+	result_init(&res);
+	rc.o = &o;
+	rc.res = &res;
+	rc.db_vols = rc.log_vols = &vol;
+	rc.stop = &stop;
+	assert_int_equal(wl_jetstress.check(&rc), -FSLAB_EINPUT);
+	wl_jetstress.cleanup(&rc);
+	assert_null(rc.priv);
+	assert_true(fcntl(0, F_GETFD) >= 0);
+	result_release(&res);
+	close(nul);
+	unlink(foreign);
+	rmdir(dir);
+	free(foreign);
 }
 
 int main(void)
@@ -215,6 +341,8 @@ int main(void)
 		cmocka_unit_test(test_page_stamp_and_crc),
 		cmocka_unit_test(test_compressibility),
 		cmocka_unit_test(test_db_create_and_inspect),
+		cmocka_unit_test(test_db_interrupted),
+		cmocka_unit_test(test_check_failure_cleanup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

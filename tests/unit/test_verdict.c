@@ -439,6 +439,21 @@ static void test_errors(void **state)
 	assert_false(js_verdict_scope(&v, "db1", &o, &d));
 	assert_true(find(&v, "db1", "checksum_errors")->value == 2);
 	free_verdict(&v);
+	/* a thread that stopped the run: a load_failures check naming it, only then */
+	d.checksum_errors = 0;
+	assert_true(js_verdict_scope(&v, "db1", &o, &d));
+	assert_null(find(&v, "db1", "load_failures"));
+	free_verdict(&v);
+	d.load_failures = 2;
+	d.load_failure = "db1 session 3: cannot set up the io_uring I/O engine: Too many open files";
+	assert_false(js_verdict_scope(&v, "db1", &o, &d));
+	assert_non_null(find(&v, "db1", "load_failures"));
+	assert_false(find(&v, "db1", "load_failures")->pass);
+	assert_true(find(&v, "db1", "load_failures")->value == 2);
+	assert_string_equal(find(&v, "db1", "load_failures")->note, d.load_failure);
+	free_verdict(&v);
+	d.load_failures = 0;
+	d.load_failure = NULL;
 	/* an average above its limit fails on its own; log writes: 10 ms */
 	d.checksum_errors = 0;
 	sc.cls[CLS_LOG_WRITE].lat_us.mean = 10010;
