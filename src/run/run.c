@@ -157,6 +157,9 @@ int cmd_run(int argc, char **argv)
 	ret = run_check_dirs(s);
 	if (!ret)
 		ret = run_probe_volumes(s);
+	/* before the workload looks at its files: another run may be creating them */
+	if (!ret)
+		ret = run_lock_dirs(s);
 	if (ret) {
 		status = FSLAB_EXIT_USAGE;
 		goto out;
@@ -254,6 +257,7 @@ out_wl:
 	s->wl->cleanup(rc);
 	free(rc->fail_reason);
 out:
+	run_unlock_dirs(s);
 	free_state(s);
 	free(s);
 	return status;

@@ -46,6 +46,8 @@ struct run_state {
 	bool caches_dropped;
 	struct verdict_cfg vc;
 	struct samplers smp;
+	int *lock_fds; /* lock.c: flock'ed --db and --log directories */
+	size_t nlocks;
 };
 
 /* Set by the signal handler (RUN_STOP_SIGNAL) or a failed load thread (RUN_STOP_FAILED,
@@ -64,6 +66,11 @@ int run_check_dirs(struct run_state *s);
 int run_probe_volumes(struct run_state *s);
 void run_probe_odirect(struct run_state *s);
 void run_pick_engine(struct run_state *s);
+
+/* lock.c: flock every --db and --log directory (or device), or -FSLAB_EINPUT naming the pid
+ * of the run that holds one; unlock closes them (the kernel also drops them at exit). */
+int run_lock_dirs(struct run_state *s);
+void run_unlock_dirs(struct run_state *s);
 
 /* measure.c: the timed load, progress, latency samples, device counters. */
 void run_load(struct run_state *s);

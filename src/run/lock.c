@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lock.c: one `fslab run` at a time on a database or log directory (or raw device).  Two runs
+ * on the same directories would share database and log files and both report a verdict.  The
+ * lock is flock(2) on the directory (or device) itself: nothing is created, and the kernel
+ * drops it when the run ends, even by kill -9, so no stale lock survives.  A refused run names
+ * the holder's pid, which /proc/locks lists for each flock.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "run/runP.h"
+#include "util.h"
+
+/* The pid holding a flock on (dev, ino) per /proc/locks, or 0 when it cannot be told. */
+static long lock_holder(dev_t dev, ino_t ino)
+{
+	FILE *f = fopen("/proc/locks", "re");
+	char line[256];
+	long pid = 0;
+
+	if (!f)
+		return 0;
+	/* "1: FLOCK  ADVISORY  WRITE 1234 08:01:131074 0 EOF" (major:minor in hex) */
+	while (!pid && fgets(line, sizeof(line), f)) {
+		char type[16], mode[16];
+		unsigned int maj, min;
+		unsigned long long i;
+		long p;
+
+		if (sscanf(line, "%*d: %15s %*s %15s %ld %x:%x:%llu", type, mode, &p, &maj, &min,
+			   &i) == 6 &&
+		    !strcmp(type, "FLOCK") && maj == major(dev) && min == minor(dev) &&
+		    i == (unsigned long long)ino)
+			pid = p;
+	}
+	fclose(f);
+	return pid;
+}
+
+int run_lock_dirs(struct run_state *s)
+{
+	const struct run_opts *o = &s->o;
+	size_t n = o->ndb_dirs + o->nlog_dirs;
+
+	s->lock_fds = xcalloc(n, sizeof(int));
+	s->nlocks = 0;
+	for (size_t k = 0; k < n; k++) {
+		bool db = k < o->ndb_dirs;
+		const char *dir = db ? o->db_dirs[k] : o->log_dirs[k - o->ndb_dirs];
+		struct stat st;
+		bool have = false;
+		int fd;
+
+		fd = open(dir, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st)) {
+			int e = errno;
+
+			if (fd >= 0)
+				close(fd);
+			return input_error("%s %s: cannot open it to lock it (%s)", db ? "--db" : "--log",
+					   dir, strerror(e));
+		}
+		/* the same directory twice (--db X --log X): one lock; a second flock from this
+		 * process on another descriptor would conflict with the first */
+		for (size_t i = 0; i < s->nlocks && !have; i++) {
+			struct stat o2;
+
+			have = !fstat(s->lock_fds[i], &o2) && o2.st_dev == st.st_dev &&
+			       o2.st_ino == st.st_ino;
+		}
+		if (have) {
+			close(fd);
+			continue;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			int e = errno;
+			long pid = e == EWOULDBLOCK ? lock_holder(st.st_dev, st.st_ino) : 0;
+			char who[32] = "pid unknown";
+
+			close(fd);
+			if (e != EWOULDBLOCK)
+				return input_error("%s %s: cannot lock it (%s)", db ? "--db" : "--log", dir,
+						   strerror(e));
+			if (pid)
+				snprintf(who, sizeof(who), "pid %ld", pid);
+			return input_error("%s %s is in use by another fslab run (%s); wait for it to "
+					   "finish or give another directory: two runs on the same "
+					   "files would measure each other", db ? "--db" : "--log",
+					   dir, who);
+		}
+		s->lock_fds[s->nlocks++] = fd;
+	}
+	return 0;
+}
+
+void run_unlock_dirs(struct run_state *s)
+{
+	for (size_t i = 0; i < s->nlocks; i++)
+		close(s->lock_fds[i]);
+	free(s->lock_fds);
+	s->lock_fds = NULL;
+	s->nlocks = 0;
+}
