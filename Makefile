@@ -13,7 +13,7 @@ GIT_HASH := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-PKGS := blkid mount ext2fs liburing jansson inih libisal
+PKGS := blkid mount ext2fs liburing jansson inih libisal libxml-2.0
 WARN := -std=gnu11 -Wall -Wextra -Wformat-security -Wpointer-arith -Wstrict-prototypes \
 	-Wmissing-prototypes -Wold-style-definition -Wvla -Wwrite-strings -fno-common -Werror
 override CFLAGS += $(WARN) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread \
@@ -112,7 +112,7 @@ $(B)/fuzz/obj/%.o: %.c | deps
 $(B)/fuzz/libfslab.a: $(FUZZ_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(B)/fuzz/libfslab.a | deps
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h tests/fuzz/fuzz_import.h $(B)/fuzz/libfslab.a | deps
 	@$(if $(Q),echo "  FUZZLD  $@")
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(B)/fuzz/libfslab.a \
 		$(LDLIBS_PKG) -lm -pthread

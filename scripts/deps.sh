@@ -6,7 +6,7 @@
 set -eu
 
 BUILD="build-essential pkg-config libblkid-dev libmount-dev libext2fs-dev liburing-dev \
-libjansson-dev libinih-dev libisal-dev"
+libjansson-dev libinih-dev libisal-dev libxml2-dev"
 RUNTIME="e2fsprogs xfsprogs ntfs-3g btrfs-progs util-linux mount bsdutils gnuplot-nox"
 TEST="libcmocka-dev fio jq"
 BENCH="time"

@@ -120,6 +120,11 @@ void result_release(struct fslab_result *r)
 	free(r->verdict.checks);
 	free(r->checksum.first_bad);
 	json_decref(r->notes);
+	free(r->src.tool);
+	free(r->src.version);
+	free(r->src.format);
+	free(r->src.file);
+	free(r->src.host);
 	memset(r, 0, sizeof(*r));
 }
 

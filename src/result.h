@@ -181,6 +181,19 @@ struct run_config {
 	double iops_per_mailbox;         /* --iops-per-mailbox, 0 when not given */
 };
 
+/*
+ * Where a result came from (src/compare/import.c): fslab's own file or another tool's output
+ * read by an importer.  In memory only (not part of fslab-result/1); compare shows it and
+ * refuses to mix tools without --allow-mismatch.
+ */
+struct provenance {
+	char *tool;    /* "fslab", "fio", "diskspd", "jetstress"; NULL = fslab (not set) */
+	char *version; /* the tool's version as it reports it ("3.33", "2.2"), may be NULL */
+	char *format;  /* "fio JSON+", "DiskSpd XML", ...; may be NULL */
+	char *file;    /* the file read */
+	char *host;    /* host the tool measured on (fio client: host:port), may be NULL */
+};
+
 struct fslab_result {
 	char *schema;
 	char *label;
@@ -207,6 +220,7 @@ struct fslab_result {
 	struct verdict verdict;
 	struct checksum_result checksum;
 	json_t *notes; /* owned array of strings: loud warnings (O_DIRECT refused, ...) */
+	struct provenance src; /* owned strings; all NULL for a result fslab run made */
 };
 
 void result_init(struct fslab_result *r);

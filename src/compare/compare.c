@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "compare/import.h"
 #include "util.h"
 
 void compare_init(struct compare *c)
@@ -159,6 +160,8 @@ static char *text_cell(const struct compare *c, const struct cmp_group *g,
 		return g->aborted ? xasprintf("%zu ABORTED", g->nruns) : xasprintf("%zu", g->nruns);
 	case MK_THREADS:
 		return xasprintf("%u", g->threads);
+	case MK_TOOL:
+		return compare_tool_text(&c->results[g->runs[0]]);
 	case MK_MISMATCH:
 		return xstrdup(g->mismatch ? g->mismatch : "-");
 	case MK_CACHE:
@@ -355,6 +358,7 @@ static void compute_rows(struct compare *c)
 
 		*m = *compare_metric_at(i, &tmp);
 		if ((m->kind == MK_THREADS && !c->threads_differ) ||
+		    (m->kind == MK_TOOL && !c->foreign) ||
 		    (m->kind == MK_MISMATCH && !c->nwarnings)) {
 			free(m);
 			continue;
@@ -440,8 +444,21 @@ static char *differences(const struct fslab_result *r, const struct fslab_result
 	if (a->seed != b->seed)
 		appendf(&out, "seed %llu vs %llu", (unsigned long long)a->seed,
 			(unsigned long long)b->seed);
-	if (strcmp(va, vb))
+	if (strcmp(compare_tool(r), compare_tool(ref))) {
+		char *ta = compare_tool_text(r), *tb = compare_tool_text(ref);
+
+		appendf(&out, "tool %s vs %s", ta, tb);
+		free(ta);
+		free(tb);
+	} else if (r->src.tool && strcmp(r->src.tool, "fslab")) {
+		const char *xa = r->src.version ? r->src.version : "?";
+		const char *xb = ref->src.version ? ref->src.version : "?";
+
+		if (strcmp(xa, xb))
+			appendf(&out, "%s version %s vs %s", r->src.tool, xa, xb);
+	} else if (strcmp(va, vb)) {
 		appendf(&out, "fslab version %s vs %s", va, vb);
+	}
 	/* Repeats of one label must be the same configuration, threads included. */
 	if (same_label && a->threads != b->threads)
 		appendf(&out, "threads %u vs %u within label '%s'", a->threads, b->threads, r->label);
@@ -663,6 +680,11 @@ static int bad_label(const char *file, const char *label)
 			   "NAME)", file, shown, label[n] ? "..." : "", label_problem(label));
 }
 
+static bool in_range(double v, double max)
+{
+	return isnan(v) || (v >= 0 && v <= max);
+}
+
 /*
  * Numbers no run can produce (a hand-edited or damaged file): NULL, or what is wrong.  A
  * filesystem doing a billion IOPS, a negative latency or an infinite value would turn into
@@ -672,17 +694,21 @@ static const char *implausible(const struct fslab_result *r)
 {
 	const double max_iops = 1e9;
 
-	if (!(r->transactional_iops >= 0 && r->transactional_iops <= max_iops))
+	/* NAN: a value an imported report does not give (n/a), never out of range */
+	if (!in_range(r->transactional_iops, max_iops))
 		return "transactional IOPS outside 0..1e9";
 	if (!r->config.threads)
 		return "0 threads";
+	if (!in_range(r->host.cpu_pct_avg, 1e4))
+		return "a CPU share outside 0..10000 %";
 	for (int i = 0; i < CLS_NR; i++) {
 		const struct class_result *cl = &r->classes[i];
 
-		if (!(cl->iops >= 0 && cl->iops <= max_iops) || !(cl->mbps >= 0 && cl->mbps <= 1e9))
+		if (!in_range(cl->iops, max_iops) || !in_range(cl->mbps, 1e9))
 			return "a class's IOPS or MB/s outside 0..1e9";
-		if (!(cl->lat_us.mean >= 0 && cl->lat_us.mean <= 1e12) ||
-		    !(cl->lat_us.max >= 0 && cl->lat_us.max <= 1e12))
+		if (!in_range(cl->lat_us.mean, 1e12) || !in_range(cl->lat_us.max, 1e12) ||
+		    !in_range(cl->lat_us.p99, 1e12) || !in_range(cl->lat_us.p99_9, 1e12) ||
+		    !in_range(cl->avg_bytes, 1e12))
 			return "a latency outside 0..1e12 us";
 	}
 	return NULL;
@@ -702,6 +728,34 @@ static int not_regular(const char *file)
 			   S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "device" : "special file");
 }
 
+/* The label --label gives file, or NULL. */
+/* The checks every loaded result passes. */
+static int check_result(const struct compare *c, size_t i, const struct compare_opts *o)
+{
+	const struct fslab_result *r = &c->results[i];
+	const char *file = c->files[i];
+
+	if (implausible(r))
+		return input_error("%s: not a plausible result (%s); it was edited or damaged: "
+				   "re-run it", file, implausible(r));
+	if (label_problem(r->label))
+		return bad_label(file, r->label);
+	if (r->aborted && !o->allow_aborted)
+		return input_error("%s: run '%s' was aborted (%s); an aborted run is never mixed "
+				   "into a comparison: re-run it, or pass --allow-aborted to show it "
+				   "marked ABORTED", file, r->label,
+				   r->abort_reason ? r->abort_reason : "no reason recorded");
+	return 0;
+}
+
+static const char *label_for(const struct compare_opts *o, const char *file)
+{
+	for (size_t i = 0; i < o->nlabels; i++)
+		if (!strcmp(o->label_files[i], file))
+			return o->label_names[i];
+	return NULL;
+}
+
 int compare_build(struct compare *c, char *const *files, size_t n, const struct compare_opts *o)
 {
 	int ret = 0;
@@ -709,30 +763,55 @@ int compare_build(struct compare *c, char *const *files, size_t n, const struct 
 	compare_init(c);
 	if (!n)
 		return input_error("no result files given; usage: fslab compare RESULT.json...");
-	c->results = xcalloc(n, sizeof(*c->results));
-	c->files = xcalloc(n, sizeof(char *));
+	for (size_t i = 0; i < o->nlabels; i++) {
+		bool named = false;
+
+		for (size_t k = 0; k < n && !named; k++)
+			named = !strcmp(files[k], o->label_files[i]);
+		if (!named)
+			return input_error("--label %s=%s: %s is not one of the files given; name it "
+					   "exactly as on the command line", o->label_files[i],
+					   o->label_names[i], o->label_files[i]);
+	}
 	for (size_t i = 0; i < n; i++) {
+		struct import_list l = { 0 };
 		int r = not_regular(files[i]);
 
 		if (!r)
-			r = result_read(files[i], &c->results[i]);
-		else
-			result_init(&c->results[i]);
-		c->files[i] = xstrdup(files[i]);
-		c->nresults++;
-		if (r)
+			r = import_file(files[i], label_for(o, files[i]), &l);
+		if (r) {
 			ret = r;
-		else if (implausible(&c->results[i]))
-			ret = input_error("%s: not a plausible result (%s); it was edited or damaged: "
-					  "re-run it", files[i], implausible(&c->results[i]));
-		else if (label_problem(c->results[i].label))
-			ret = bad_label(files[i], c->results[i].label);
-		else if (c->results[i].aborted && !o->allow_aborted)
-			ret = input_error("%s: run '%s' was aborted (%s); an aborted run is never mixed "
-					  "into a comparison: re-run it, or pass --allow-aborted to "
-					  "show it marked ABORTED", files[i], c->results[i].label,
-					  c->results[i].abort_reason ? c->results[i].abort_reason
-								     : "no reason recorded");
+			import_list_release(&l);
+			continue;
+		}
+		c->results = xrealloc(c->results, (c->nresults + l.n) * sizeof(*c->results));
+		c->files = xrealloc(c->files, (c->nresults + l.n) * sizeof(char *));
+		for (size_t k = 0; k < l.n; k++) {
+			size_t j = c->nresults++;
+
+			c->results[j] = l.r[k];
+			result_init(&l.r[k]);
+			c->files[j] = xstrdup(files[i]);
+			r = check_result(c, j, o);
+			if (r)
+				ret = r;
+		}
+		import_list_release(&l);
+	}
+	n = c->nresults;
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		c->foreign |= strcmp(compare_tool(&c->results[i]), "fslab") != 0;
+		/* one label = repeats of one configuration: never two tools under one label */
+		for (size_t k = 0; k < i && !ret; k++)
+			if (!strcmp(c->results[k].label, c->results[i].label) &&
+			    strcmp(compare_tool(&c->results[k]), compare_tool(&c->results[i])))
+				ret = input_error("%s and %s: both labelled '%s' but measured by %s "
+						  "and %s; give them different labels (--label "
+						  "FILE=NAME)", c->files[k], c->files[i],
+						  c->results[i].label, compare_tool(&c->results[k]),
+						  compare_tool(&c->results[i]));
 	}
 	if (ret)
 		return ret;

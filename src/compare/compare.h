@@ -19,6 +19,7 @@ enum metric_dir {
 
 enum metric_kind {
 	MK_RUNS,        /* text: number of runs (repeats) */
+	MK_TOOL,        /* text: the tool that measured ("fio 3.33"), shown when not all fslab */
 	MK_THREADS,     /* text: threads, shown when they differ */
 	MK_MISMATCH,    /* text: --allow-mismatch differences */
 	MK_TRANS_IOPS,  /* achieved transactional IOPS */
@@ -135,6 +136,9 @@ struct compare_opts {
 	bool allow_mismatch;  /* warn instead of refusing results that differ */
 	bool allow_aborted;   /* show aborted runs, marked, instead of refusing them */
 	bool no_guard;        /* sizing: no comparability guard */
+	/* --label FILE=NAME: the label of the results read from label_files[i] */
+	size_t nlabels;
+	const char *const *label_files, *const *label_names;
 };
 
 struct compare {
@@ -147,6 +151,7 @@ struct compare {
 	enum cmp_method method;
 	bool plans_differ;    /* batch layouts differ between groups */
 	bool threads_differ;
+	bool foreign;         /* a result was measured by another tool (fio, DiskSpd, Jetstress) */
 	size_t nrows;
 	struct cmp_row *rows;
 	size_t nwarnings;
@@ -194,6 +199,10 @@ double compare_limit(const struct compare *c, const char *check, double dflt);
 const char *compare_result_fs(const struct fslab_result *r);
 /* The device of role "db" or "log" (or the shared "db+log" one), or NULL. */
 const struct device_result *compare_device(const struct fslab_result *r, const char *role);
+/* The tool that measured a result: "fslab", "fio", "diskspd" or "jetstress" (borrowed). */
+const char *compare_tool(const struct fslab_result *r);
+/* The same with its version, for people: "fio 3.33", "DiskSpd 2.2", "fslab 0.1.0" (heap). */
+char *compare_tool_text(const struct fslab_result *r);
 /* Group index of the A/A check of group g, or -1. */
 int compare_aa_of(const struct compare *c, size_t g);
 /* The i-th metric of compare_metrics[], with the title of a per-class row filled in (built into

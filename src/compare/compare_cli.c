@@ -26,21 +26,58 @@ struct cli {
 	enum out_format format;
 	const char *output, *title, *lab_plan;
 	bool force, no_charts;
+	char **label_files, **label_names; /* --label FILE=NAME, heap */
+	size_t nlabels;
 };
+
+static void cli_release(struct cli *cli)
+{
+	for (size_t i = 0; i < cli->nlabels; i++) {
+		free(cli->label_files[i]);
+		free(cli->label_names[i]);
+	}
+	free(cli->label_files);
+	free(cli->label_names);
+	cli->nlabels = 0;
+}
+
+/* --label FILE=NAME (the last '=' splits: file names may hold one). */
+static int add_label(struct cli *cli, const char *arg)
+{
+	const char *eq = strrchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1])
+		return input_error("--label %s: expected FILE=NAME, e.g. --label ntfs-run1.xml=ntfs",
+				   arg);
+	if (label_problem(eq + 1))
+		return input_error("--label %s: '%s' cannot be a label: %s", arg, eq + 1,
+				   label_problem(eq + 1));
+	cli->label_files = xrealloc(cli->label_files, (cli->nlabels + 1) * sizeof(char *));
+	cli->label_names = xrealloc(cli->label_names, (cli->nlabels + 1) * sizeof(char *));
+	cli->label_files[cli->nlabels] = xasprintf("%.*s", (int)(eq - arg), arg);
+	cli->label_names[cli->nlabels++] = xstrdup(eq + 1);
+	cli->copts.nlabels = cli->nlabels;
+	cli->copts.label_files = (const char *const *)cli->label_files;
+	cli->copts.label_names = (const char *const *)cli->label_names;
+	return 0;
+}
 
 enum {
 	OPT_BASELINE = 256, OPT_FORMAT, OPT_TITLE, OPT_NO_CHARTS, OPT_ALLOW_MISMATCH,
 	OPT_ALLOW_ABORTED, OPT_FORCE, OPT_MESSAGES, OPT_OVERHEAD, OPT_IOPS_PER_MESSAGE,
-	OPT_LAB_PLAN,
+	OPT_LAB_PLAN, OPT_LABEL,
 };
 
 static const char compare_usage[] =
-	"usage: fslab compare RESULT.json... [--output DIR [--force]] [--baseline LABEL]\n"
+	"usage: fslab compare RESULT... [--output DIR [--force]] [--baseline LABEL]\n"
 	"                     [--format text|md|csv|json] [--title \"...\"] [--no-charts]\n"
 	"                     [--allow-mismatch] [--allow-aborted] [--lab-plan FILE]\n"
 	"                     [--messages-per-day N[,N...]] [--overhead PCT] [--iops-per-message F]\n"
+	"                     [--label FILE=NAME ...]\n"
 	"\n"
-	"Compares result files of `fslab run`.  Results with the same label are repeats of one\n"
+	"Compares result files of `fslab run`, fio JSON (--output-format=json or json+), DiskSpd\n"
+	"XML (-Rxml) and Jetstress HTML reports (docs/INTEROP.md); results of different tools only\n"
+	"with --allow-mismatch.  Results with the same label are repeats of one\n"
 	"configuration (independent runs).  Each cell is a mean with its 95 % confidence interval.\n"
 	"A difference is called significant only when every label has >= 2 runs and Welch's t-test\n"
 	"on the per-run values gives p < 0.05, Holm-Bonferroni-corrected over labels x headline\n"
@@ -58,13 +95,18 @@ static const char compare_usage[] =
 	"                     or count, seed or fslab version, with a warning row\n"
 	"  --allow-aborted    show aborted runs, marked ABORTED, instead of refusing them\n"
 	"  --lab-plan FILE    the lab-plan.json of `fslab lab`: the run order in the Method\n"
+	"  --label FILE=NAME  the label of the results in FILE (default: an fslab result's own\n"
+	"                     label; other tools' files: the file name without its extension\n"
+	"                     and a trailing repeat number, ntfs-2.xml -> ntfs)\n"
 	"  --messages-per-day, --overhead, --iops-per-message: the report's sizing section\n"
 	"                     (see fslab sizing --help)\n"
 	"Exit status: 0 ok, 1 failure, 2 bad input (nothing written).\n";
 
 static const char sizing_usage[] =
-	"usage: fslab sizing RESULT.json... [--messages-per-day N[,N...]] [--overhead PCT]\n"
+	"usage: fslab sizing RESULT... [--messages-per-day N[,N...]] [--overhead PCT]\n"
 	"                    [--iops-per-message F] [--format text|md|csv|json] [--allow-aborted]\n"
+	"                    [--label FILE=NAME ...]\n"
+	"RESULT: fslab results, fio JSON, DiskSpd XML or Jetstress HTML (see fslab compare --help).\n"
 	"\n"
 	"Turns achieved transactional IOPS into Exchange mailboxes supported per message profile:\n"
 	"mailboxes = IOPS / (messages/day x F x (1 + PCT/100)).  Defaults: profiles 50,100,...,500\n"
@@ -101,6 +143,7 @@ static int parse(int argc, char **argv, bool sizing, struct cli *cli, int *first
 		{ "overhead", required_argument, NULL, OPT_OVERHEAD },
 		{ "iops-per-message", required_argument, NULL, OPT_IOPS_PER_MESSAGE },
 		{ "lab-plan", required_argument, NULL, OPT_LAB_PLAN },
+		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -157,6 +200,9 @@ static int parse(int argc, char **argv, bool sizing, struct cli *cli, int *first
 			break;
 		case OPT_LAB_PLAN:
 			cli->lab_plan = optarg;
+			break;
+		case OPT_LABEL:
+			ret = add_label(cli, optarg);
 			break;
 		case OPT_MESSAGES:
 			n = parse_list_u64(optarg, cli->sizing.profiles, SIZING_MAX_PROFILES);
@@ -453,6 +499,7 @@ out:
 	free(order_note);
 	plot_set_release(&ps);
 	compare_release(&c);
+	cli_release(&cli);
 	return exit_status(ret);
 }
 
@@ -487,5 +534,6 @@ int cmd_sizing(int argc, char **argv)
 	}
 out:
 	compare_release(&c);
+	cli_release(&cli);
 	return exit_status(ret);
 }

@@ -9,6 +9,18 @@
 
 #include "util.h"
 
+/* Who measured a result: {tool, version, format, host} (provenance, src/compare/import.c). */
+static json_t *source_json(const struct fslab_result *r)
+{
+	const struct provenance *p = &r->src;
+
+	return json_pack("{s:s, s:o, s:o, s:o}", "tool", compare_tool(r), "version",
+			 p->tool ? (p->version ? json_string(p->version) : json_null())
+				 : (r->fslab_version ? json_string(r->fslab_version) : json_null()),
+			 "format", p->format ? json_string(p->format) : json_string("fslab result"),
+			 "host", p->host ? json_string(p->host) : json_null());
+}
+
 /* ---- CSV ---- */
 
 static void csv_field(FILE *f, const char *s, bool last)
@@ -148,13 +160,14 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 
 		for (size_t i = 0; i < x->nruns; i++)
 			json_array_append_new(files, json_string(c->files[x->runs[i]]));
-		json_array_append_new(groups, json_pack("{s:s, s:s, s:i, s:b, s:o, s:o, s:o, s:o}",
+		json_array_append_new(groups, json_pack("{s:s, s:s, s:i, s:b, s:o, s:o, s:o, s:o, s:o}",
 			"label", x->label, "filesystem", x->fs, "threads", (int)x->threads,
 			"aborted", x->aborted, "files", files,
 			"against", x->base >= 0 ? json_string(c->groups[x->base].label) : json_null(),
 			"mismatch", x->mismatch ? json_string(x->mismatch) : json_null(),
 			"aa_check_of", x->aa_of >= 0 ? json_string(c->groups[x->aa_of].label)
-						     : json_null()));
+						     : json_null(),
+			"source", source_json(&c->results[x->runs[0]])));
 	}
 	for (size_t s = 0; s < c->nsweeps; s++) {
 		json_t *pts = json_array();

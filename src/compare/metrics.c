@@ -27,6 +27,7 @@
  */
 const struct metric_def compare_metrics[] = {
 	ROW("runs", "Runs", NULL, MK_RUNS, -1, NULL, DIR_NEUTRAL, 0),
+	ROW("tool", "Measured by", NULL, MK_TOOL, -1, NULL, DIR_NEUTRAL, 0),
 	ROW("threads", "Threads", NULL, MK_THREADS, -1, NULL, DIR_NEUTRAL, 0),
 	ROW("mismatch", "WARNING: differs from the reference", NULL, MK_MISMATCH, -1, NULL,
 	    DIR_NEUTRAL, 0),
@@ -123,6 +124,7 @@ bool compare_metric_is_text(const struct metric_def *m)
 {
 	switch (m->kind) {
 	case MK_RUNS:
+	case MK_TOOL:
 	case MK_THREADS:
 	case MK_MISMATCH:
 	case MK_CACHE:
@@ -135,6 +137,28 @@ bool compare_metric_is_text(const struct metric_def *m)
 
 
 /* ---- facts of one result ---- */
+
+const char *compare_tool(const struct fslab_result *r)
+{
+	return r->src.tool ? r->src.tool : "fslab";
+}
+
+char *compare_tool_text(const struct fslab_result *r)
+{
+	static const struct {
+		const char *tool, *name;
+	} names[] = {
+		{ "fslab", "fslab" }, { "fio", "fio" }, { "diskspd", "DiskSpd" },
+		{ "jetstress", "Jetstress" },
+	};
+	const char *t = compare_tool(r), *name = t;
+	const char *v = r->src.tool ? r->src.version : r->fslab_version;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(names[i].tool, t))
+			name = names[i].name;
+	return v ? xasprintf("%s %s", name, v) : xstrdup(name);
+}
 
 const char *compare_result_fs(const struct fslab_result *r)
 {
@@ -165,10 +189,16 @@ const struct device_result *compare_device(const struct fslab_result *r, const c
 	return NULL;
 }
 
-/* Milliseconds from microseconds, NAN for a class that did no I/O. */
+/* Did a class do I/O?  Imported reports without counts (Jetstress) have only rates. */
+static bool did_io(const struct class_result *cl)
+{
+	return cl->ops || cl->iops > 0;
+}
+
+/* Milliseconds from microseconds, NAN for a class that did no I/O (or an n/a value). */
 static double lat_ms(const struct class_result *cl, double us)
 {
-	return cl->ops ? us / 1e3 : NAN;
+	return did_io(cl) ? us / 1e3 : NAN;
 }
 
 double compare_run_value(const struct fslab_result *r, const struct metric_def *m)
@@ -184,14 +214,16 @@ double compare_run_value(const struct fslab_result *r, const struct metric_def *
 		return cl->iops;
 	case MK_MBPS:
 		return cl->mbps;
-	case MK_TOTAL_MBPS:
+	case MK_TOTAL_MBPS: /* classes an imported report does not give are left out */
+		sum = NAN;
 		for (int i = 0; i < CLS_NR; i++)
-			sum += r->classes[i].mbps;
+			if (!isnan(r->classes[i].mbps))
+				sum = (isnan(sum) ? 0 : sum) + r->classes[i].mbps;
 		return sum;
 	case MK_LAT_MEAN:
 		return lat_ms(cl, cl->lat_us.mean);
 	case MK_AVG_BYTES:
-		return cl->ops ? cl->avg_bytes : NAN;
+		return did_io(cl) ? cl->avg_bytes : NAN;
 	case MK_LAT_P99:
 		return lat_ms(cl, cl->lat_us.p99);
 	case MK_LAT_P999:

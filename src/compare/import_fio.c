@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: MIT
+/*
+ * import_fio.c: fio's JSON output (--output-format=json and json+, fio 3.x) as results.
+ *
+ * - "jobs": every job of the file is merged into one result; "client_stats" of a
+ *   client/server run: one result per host (suffix host-port) and fio's "All clients" entry
+ *   (no suffix).
+ * - read -> database reads, write -> database writes (fslab's simple workloads record their
+ *   I/O in these classes); trim is not a class fslab has: counted in a note.
+ * - Latency: fio's lat_ns (submission to completion, what fslab times) when the run has its
+ *   percentiles (lat_percentiles=1, as `fslab export --to fio` writes), else clat_ns; the note
+ *   says which.  json+ "bins" (value = fio's bucket midpoint, fio's layout = fslab's, hist.h)
+ *   are re-bucketed into a struct hist, so merged jobs and hosts get exact percentiles ("All
+ *   clients" has no bins of its own: its histogram is the sum of the hosts').  Without bins
+ *   the percentiles of a single job are fio's own; those of merged jobs are n/a.
+ * - Text before the JSON object (fio prints notes and errors there) is skipped.
+ */
+#include "compare/import.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define FIO_FORMAT "fio JSON"
+
+static bool fio_sniff(const char *buf, size_t len)
+{
+	(void)len;
+	return strstr(buf, "\"fio version\"") != NULL;
+}
+
+/* One class summed over jobs. */
+struct acc {
+	uint64_t ops, bytes;
+	double iops, bw_bytes;
+	uint64_t n;                 /* latency samples */
+	long double sum, sumsq;     /* ns, from each job's mean and stddev */
+	double min, max;            /* ns */
+	struct hist *h;             /* bins, when every job with I/O had them */
+	bool bins_missing;          /* a job with I/O had none */
+	size_t jobs;                /* jobs with I/O */
+	double pct[5];              /* the single job's own percentiles (ns), else NAN */
+};
+
+static const char *const pct_keys[5] = {
+	"50.000000", "90.000000", "99.000000", "99.900000", "99.990000",
+};
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* A finite count >= 0, or 0. */
+static uint64_t count(json_t *o, const char *key)
+{
+	double v = num(o, key);
+
+	return isfinite(v) && v >= 0 && v < 1.8e19 ? (uint64_t)v : 0;
+}
+
+static const char *opt(json_t *job, json_t *global, const char *key)
+{
+	const char *s = json_string_value(json_object_get(json_object_get(job, "job options"),
+							  key));
+
+	return s ? s : json_string_value(json_object_get(global, key));
+}
+
+/* Which latency object the file's jobs report with percentiles: "lat_ns" or "clat_ns". */
+static const char *lat_key(json_t *jobs)
+{
+	size_t i;
+	json_t *j;
+
+	json_array_foreach(jobs, i, j) {
+		json_t *l = json_object_get(json_object_get(j, "read"), "lat_ns");
+
+		if (!json_object_get(l, "percentile"))
+			l = json_object_get(json_object_get(j, "write"), "lat_ns");
+		if (json_object_get(l, "percentile") || json_object_get(l, "bins"))
+			return "lat_ns";
+	}
+	return "clat_ns";
+}
+
+static int add_dir(struct acc *a, json_t *d, const char *lk, const char *file)
+{
+	json_t *lat = json_object_get(d, lk), *bins, *pct, *v;
+	uint64_t ops = count(d, "total_ios"), n = count(lat, "N");
+	double mean = num(lat, "mean"), sd = num(lat, "stddev");
+	const char *k;
+
+	if (!json_is_object(d))
+		return 0;
+	a->ops += ops;
+	a->bytes += count(d, "io_bytes");
+	if (isfinite(num(d, "iops")) && num(d, "iops") >= 0)
+		a->iops += num(d, "iops");
+	if (isfinite(num(d, "bw_bytes")) && num(d, "bw_bytes") >= 0)
+		a->bw_bytes += num(d, "bw_bytes");
+	if (!ops || !n)
+		return 0;
+	if (!isfinite(mean) || mean < 0 || !isfinite(sd) || sd < 0)
+		return input_error("%s: a fio job's %s has no usable mean or stddev; the file is "
+				   "damaged, re-run fio", file, lk);
+	a->jobs++;
+	a->n += n;
+	a->sum += (long double)mean * n;
+	a->sumsq += (long double)sd * sd * (n > 1 ? n - 1 : 0) + (long double)mean * mean * n;
+	if (isfinite(num(lat, "min")) && (a->jobs == 1 || num(lat, "min") < a->min))
+		a->min = num(lat, "min");
+	if (isfinite(num(lat, "max")) && (a->jobs == 1 || num(lat, "max") > a->max))
+		a->max = num(lat, "max");
+	pct = json_object_get(lat, "percentile");
+	for (int i = 0; i < 5; i++)
+		a->pct[i] = a->jobs == 1 ? num(pct, pct_keys[i]) : NAN;
+	bins = json_object_get(lat, "bins");
+	if (!json_is_object(bins)) {
+		a->bins_missing = true;
+		return 0;
+	}
+	if (!a->h) {
+		a->h = xcalloc(1, sizeof(*a->h));
+		hist_init(a->h);
+	}
+	json_object_foreach(bins, k, v) {
+		uint64_t val, c;
+
+		if (parse_u64(k, 0, UINT64_MAX, &val) || !json_is_number(v) ||
+		    json_number_value(v) < 0 || json_number_value(v) > 1e18)
+			return input_error("%s: a json+ latency bin '%.20s' is not a value with a "
+					   "count; the file is damaged, re-run fio", file, k);
+		c = (uint64_t)json_number_value(v);
+		a->h->buckets[hist_index(val)] += c;
+		a->h->n += c;
+	}
+	return 0;
+}
+
+static uint64_t clamp_ns(double v)
+{
+	return isfinite(v) && v > 0 ? (v < 1.8e19 ? (uint64_t)v : UINT64_MAX) : 0;
+}
+
+/* The summed class into c: counts, rates, latency summary and histogram (ns -> us). */
+static void acc_finish(struct acc *a, struct class_result *c)
+{
+	c->ops = a->ops;
+	c->bytes = a->bytes;
+	c->iops = a->iops;
+	c->mbps = a->bw_bytes / 1e6;
+	c->avg_bytes = a->ops ? (double)a->bytes / (double)a->ops : NAN;
+	import_lat_na(c);
+	if (!a->n) {
+		free(a->h);
+		return;
+	}
+	c->lat_us.mean = (double)(a->sum / a->n) / 1e3;
+	c->lat_us.stddev = a->n > 1 ? sqrt(fmaxl(0, (a->sumsq - a->sum * a->sum / a->n) /
+						     (a->n - 1))) / 1e3 : 0;
+	c->lat_us.min = a->min / 1e3;
+	c->lat_us.max = a->max / 1e3;
+	if (a->h && !a->bins_missing && a->h->n) {
+		struct hist *h = a->h;
+		double p[5] = { 50, 90, 99, 99.9, 99.99 };
+		double *dst[5] = { &c->lat_us.p50, &c->lat_us.p90, &c->lat_us.p99,
+				   &c->lat_us.p99_9, &c->lat_us.p99_99 };
+
+		h->min = clamp_ns(a->min);
+		h->max = clamp_ns(a->max);
+		h->sum = (unsigned __int128)fmaxl(0, a->sum);
+		h->sumsq = (unsigned __int128)fmaxl(0, a->sumsq);
+		for (int i = 0; i < 5; i++)
+			*dst[i] = (double)hist_percentile(h, p[i]) / 1e3;
+		c->hist = h;
+		a->h = NULL;
+		return;
+	}
+	free(a->h);
+	a->h = NULL;
+	c->lat_us.p50 = a->pct[0] / 1e3;
+	c->lat_us.p90 = a->pct[1] / 1e3;
+	c->lat_us.p99 = a->pct[2] / 1e3;
+	c->lat_us.p99_9 = a->pct[3] / 1e3;
+	c->lat_us.p99_99 = a->pct[4] / 1e3;
+}
+
+/* fio's rw= as an fslab workload name where one matches. */
+static const char *workload_of(const char *rw)
+{
+	if (!rw)
+		return NULL;
+	if (!strcmp(rw, "randread") || !strcmp(rw, "randwrite") || !strcmp(rw, "randrw"))
+		return rw;
+	if (!strcmp(rw, "write"))
+		return "seqwrite";
+	return NULL;
+}
+
+struct fio_src {
+	const char *file, *version, *lk;
+	json_t *global;
+};
+
+/* jobs[0..n) into one result; "All clients" may bring its own totals (jobs = that entry) while
+ * hists come from hosts (host_hists: the per-host jobs to take bins from), or NULL. */
+static int one_result(struct import_list *out, const struct fio_src *s, json_t **jobs,
+		      size_t n, json_t **bin_jobs, size_t nbin, const char *suffix,
+		      const char *host)
+{
+	struct acc acc[2] = { 0 }, hacc[2] = { 0 };
+	struct fslab_result *r = import_add(out, suffix, "fio", s->version, NULL, s->file, host);
+	const char *rw0 = NULL, *dirs[2] = { "read", "write" };
+	uint64_t trims = 0, v;
+	double runtime = 0;
+	bool rw_differs = false;
+	int ret = 0;
+
+	/* "All clients" has no job options: its hosts' are the same job file */
+	json_t *oj = nbin ? bin_jobs[0] : n ? jobs[0] : NULL;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		json_t *j = jobs[i], *o = nbin ? bin_jobs[0] : j;
+		const char *rw = opt(o, s->global, "rw"), *nj = opt(o, s->global, "numjobs");
+		double err = num(j, "error");
+
+		if (!json_is_object(j))
+			return input_error("%s: a fio job is not an object; the file is damaged, "
+					   "re-run fio", s->file);
+		if (isfinite(err) && err != 0 && !r->aborted) {
+			const char *name = json_string_value(json_object_get(j, "jobname"));
+
+			r->aborted = true;
+			r->abort_reason = xasprintf("fio job '%.40s' ended with error %g (%s)",
+						    name ? name : "?", err,
+						    err > 0 && err < 4096 ? strerror((int)err) : "?");
+		}
+		if (i == 0)
+			rw0 = rw;
+		else if (!rw0 || !rw || strcmp(rw0, rw))
+			rw_differs = true;
+		for (int d = 0; d < 2 && !ret; d++) {
+			json_t *dj = json_object_get(j, dirs[d]);
+
+			ret = add_dir(&acc[d], dj, s->lk, s->file);
+			runtime = fmax(runtime, num(dj, "runtime") / 1e3);
+		}
+		trims += count(json_object_get(j, "trim"), "total_ios");
+		/* group_reporting: one entry stands for numjobs jobs */
+		r->config.threads += nj && !parse_u64(nj, 1, 4096, &v) && n == 1 ? (unsigned)v : 1;
+	}
+	for (size_t i = 0; i < nbin && !ret; i++)
+		for (int d = 0; d < 2 && !ret; d++)
+			ret = add_dir(&hacc[d], json_object_get(bin_jobs[i], dirs[d]), s->lk,
+				      s->file);
+	for (int d = 0; d < 2; d++) {
+		if (nbin) {
+			/* totals from the entry itself, the histogram from the hosts */
+			free(acc[d].h);
+			acc[d].h = hacc[d].h;
+			acc[d].bins_missing = hacc[d].bins_missing || !hacc[d].h;
+			hacc[d].h = NULL;
+		}
+		acc_finish(&acc[d], &r->classes[d ? CLS_DB_WRITE : CLS_DB_READ]);
+		free(hacc[d].h);
+	}
+	if (ret)
+		return ret;
+	r->src.format = xasprintf("%s, %s", r->classes[CLS_DB_READ].hist ||
+				  r->classes[CLS_DB_WRITE].hist ? FIO_FORMAT "+" : FIO_FORMAT,
+				  strcmp(s->lk, "lat_ns") ? "clat" : "lat");
+	for (int c = CLS_LOG_WRITE; c < CLS_NR; c++) {
+		r->classes[c].iops = r->classes[c].mbps = 0; /* fio runs no such class */
+	}
+	r->duration_s = runtime > 0 ? runtime : NAN;
+	r->config.workload = xstrdup(rw_differs ? "fio:mixed" : workload_of(rw0) ? workload_of(rw0)
+				     : rw0 ? rw0 : "fio");
+	if (!workload_of(rw0) && !rw_differs) {
+		char *w = xasprintf("fio:%s", r->config.workload);
+
+		free(r->config.workload);
+		r->config.workload = w;
+	}
+	if (oj && opt(oj, s->global, "ioengine"))
+		r->config.engine = xstrdup(opt(oj, s->global, "ioengine"));
+	if (oj && opt(oj, s->global, "bs") && !parse_size(opt(oj, s->global, "bs"), &v))
+		r->config.bs = v;
+	if (oj && opt(oj, s->global, "iodepth") &&
+	    !parse_u64(opt(oj, s->global, "iodepth"), 1, 1 << 20, &v))
+		r->config.iodepth = (unsigned)v;
+	if (oj && opt(oj, s->global, "size") && !parse_size(opt(oj, s->global, "size"), &v))
+		r->config.db_size = v;
+	if (oj && opt(oj, s->global, "runtime") &&
+	    !parse_duration(opt(oj, s->global, "runtime"), &v))
+		r->config.duration_s = (double)v / 1e9;
+	else
+		r->config.duration_s = isfinite(r->duration_s) ? round(r->duration_s) : 0;
+	r->config.databases = 1;
+	if (!r->config.threads)
+		r->config.threads = 1;
+	result_add_note(r, "imported from %s (fio %s): latency is fio's %s%s", s->file,
+			s->version ? s->version : "?",
+			strcmp(s->lk, "lat_ns") ? "clat (completion only, submission not included)"
+						: "lat (submission to completion)",
+			r->classes[CLS_DB_READ].hist || r->classes[CLS_DB_WRITE].hist
+				? "; percentiles from json+ bins" : "");
+	if (trims)
+		result_add_note(r, "fio trimmed %llu times; fslab has no trim class: not shown",
+				(unsigned long long)trims);
+	import_finish(r);
+	return 0;
+}
+
+static int fio_parse(const char *buf, size_t len, const char *file, struct import_list *out)
+{
+	const char *p = buf, *vs;
+	struct fio_src s = { .file = file };
+	json_error_t err;
+	json_t *root, *jobs, *cs;
+	int ret = 0;
+
+	/* text before the JSON object: the object starts with '{' at the start of a line */
+	while (p && *p != '{')
+		p = (p = strchr(p, '\n')) ? p + 1 : NULL;
+	if (!p)
+		return input_error("%s: mentions \"fio version\" but holds no JSON object; save fio's "
+				   "output with --output-format=json (or json+)", file);
+	root = json_loadb(p, len - (size_t)(p - buf), JSON_DISABLE_EOF_CHECK, &err);
+	if (!root)
+		return input_error("%s: fio JSON that does not parse (line %d: %s); the file is "
+				   "truncated or damaged, re-run fio with --output-format=json",
+				   file, err.line + (int)0, err.text);
+	vs = json_string_value(json_object_get(root, "fio version"));
+	if (!vs) {
+		json_decref(root);
+		return input_error("%s: JSON without a \"fio version\" string; name fio's own "
+				   "--output-format=json file", file);
+	}
+	s.version = !strncmp(vs, "fio-", 4) ? vs + 4 : vs;
+	s.global = json_object_get(root, "global options");
+	jobs = json_object_get(root, "jobs");
+	cs = json_object_get(root, "client_stats");
+	if (json_is_array(jobs) && json_array_size(jobs)) {
+		json_t **v = xcalloc(json_array_size(jobs), sizeof(json_t *));
+		size_t i;
+		json_t *j;
+
+		s.lk = lat_key(jobs);
+		json_array_foreach(jobs, i, j)
+			v[i] = j;
+		ret = one_result(out, &s, v, json_array_size(jobs), NULL, 0, NULL, NULL);
+		free(v);
+	} else if (json_is_array(cs) && json_array_size(cs)) {
+		size_t nc = json_array_size(cs), nhost = 0, i;
+		json_t **all = xcalloc(nc, sizeof(json_t *)), **grp = xcalloc(nc, sizeof(json_t *));
+		json_t *total = NULL, *j;
+		char **hosts = xcalloc(nc, sizeof(char *));
+
+		s.lk = lat_key(cs);
+		/* the hosts, in order of first appearance */
+		json_array_foreach(cs, i, j) {
+			const char *name = json_string_value(json_object_get(j, "jobname"));
+			const char *h = json_string_value(json_object_get(j, "hostname"));
+			json_t *port = json_object_get(j, "port");
+			char *key;
+			bool seen = false;
+
+			if (name && !strcmp(name, "All clients")) {
+				total = j;
+				continue;
+			}
+			all[i] = j;
+			key = json_is_integer(port) ? xasprintf("%.40s-%lld", h ? h : "host",
+						(long long)json_integer_value(port))
+						    : xstrdup(h ? h : "host");
+			for (size_t k = 0; k < nhost && !seen; k++)
+				seen = !strcmp(hosts[k], key);
+			if (seen)
+				free(key);
+			else
+				hosts[nhost++] = key;
+		}
+		for (size_t k = 0; k < nhost && !ret; k++) {
+			size_t ng = 0;
+
+			json_array_foreach(cs, i, j) {
+				const char *h = json_string_value(json_object_get(j, "hostname"));
+				json_t *port = json_object_get(j, "port");
+				char *key;
+
+				if (!all[i])
+					continue;
+				key = json_is_integer(port) ? xasprintf("%.40s-%lld", h ? h : "host",
+						(long long)json_integer_value(port))
+							    : xstrdup(h ? h : "host");
+				if (!strcmp(key, hosts[k]))
+					grp[ng++] = j;
+				free(key);
+			}
+			ret = one_result(out, &s, grp, ng, NULL, 0, nhost > 1 ? hosts[k] : NULL,
+					 hosts[k]);
+		}
+		if (!ret && total && nhost > 1) {
+			size_t nb = 0;
+
+			for (i = 0; i < nc; i++)
+				if (all[i])
+					grp[nb++] = all[i];
+			ret = one_result(out, &s, &total, 1, grp, nb, NULL, "All clients");
+		}
+		for (size_t k = 0; k < nhost; k++)
+			free(hosts[k]);
+		free(hosts);
+		free(all);
+		free(grp);
+	} else {
+		ret = input_error("%s: fio JSON without jobs or client_stats (fio %s); the run "
+				  "ended before any job reported, re-run fio", file, s.version);
+	}
+	json_decref(root);
+	return ret;
+}
+
+const struct importer import_fio = {
+	.tool = "fio",
+	.format = "fio JSON (--output-format=json or json+)",
+	.sniff = fio_sniff,
+	.parse = fio_parse,
+};
