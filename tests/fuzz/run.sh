@@ -16,6 +16,9 @@ seed() { # seed TARGET DIR: the fixtures that fit the target into DIR
 	case "$1" in
 	fuzz_result|fuzz_compare) cp "$top"/tests/fixtures/*.json "$2"/ ;;
 	fuzz_labcfg) cp "$top"/configs/*.ini "$2"/ ;;
+	fuzz_import_fio) cp "$top"/tests/fixtures/interop/fio-*.json "$2"/ ;;
+	fuzz_import_diskspd) cp "$top"/tests/fixtures/interop/diskspd-*.xml "$2"/ ;;
+	fuzz_import_jetstress) cp "$top"/tests/fixtures/interop/*.html "$2"/ ;;
 	fuzz_units)
 		local i=0 s
 		for s in 4096 512K 8GiB 64k 1T 8388608T 18446744073709551615 90 90s 500ms 15m \

@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: MIT
+# t_import.sh: fslab compare and sizing read fio JSON (json, json+, client/server, text before
+# the JSON), DiskSpd XML (2.2, 2.0.21a, UTF-16, interrupted) and Jetstress HTML reports
+# (tests/fixtures/interop/, README there): every value checked against the file it came from,
+# n/a where the tool does not report it, tools never mixed without --allow-mismatch, malformed
+# inputs exit 2 and write nothing.  Needs no root or loop device.
+. "$(dirname "$0")/lib.sh"
+
+fx=$FSLAB_TOP/tests/fixtures/interop
+out=$T/report
+
+# cmp_json OUT ARGS...: fslab compare --format json ARGS into OUT
+cmp_json() { local o=$1; shift; "$FSLAB" compare --format json "$@" >"$o" || fail "compare $*"; }
+# cell FILE ROW LABEL: the mean of one cell ("null" when n/a)
+cell() { jq -r --arg r "$2" --arg l "$3" '.rows[] | select(.id == $r) | .cells[] |
+	select(.label == $l) | (.mean // .text // "null")' "$1"; }
+# near A B REL: |A - B| <= REL * |B|
+near() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d;
+	m = b < 0 ? -b : b; exit !(d <= r * m + 1e-9) }'; }
+check() { # check WHAT GOT WANT [REL]
+	near "$2" "$3" "${4:-0.0005}" || fail "$1: got $2, expected $3"
+}
+
+log "fio JSON, two jobs: rates summed, percentiles of merged jobs without bins n/a"
+f=$fx/fio-randread-2jobs.json
+cmp_json "$T/a.json" "$f"
+want=$(jq '[.jobs[].read.iops] | add' "$f")
+check "reads/s" "$(cell "$T/a.json" db_read_iops fio-randread-2jobs)" "$want"
+check "trans IOPS" "$(cell "$T/a.json" trans_iops fio-randread-2jobs)" "$want"
+[ "$(cell "$T/a.json" db_read_lat_p99 fio-randread-2jobs)" = null ] ||
+	fail "p99 of two jobs without json+ bins must be n/a, not invented"
+want=$(jq '([.jobs[].read.clat_ns | .mean * .N] | add) / ([.jobs[].read.clat_ns.N] | add) / 1e6' "$f")
+check "read latency (clat, N-weighted)" "$(cell "$T/a.json" db_read_lat_avg fio-randread-2jobs)" "$want"
+[ "$(cell "$T/a.json" cpu fio-randread-2jobs)" = null ] || fail "fio gives no host CPU: n/a"
+[ "$(cell "$T/a.json" tool fio-randread-2jobs)" = "fio 3.33" ] || fail "tool row"
+jqt "$T/a.json" '.groups[0].source == {"tool":"fio","version":"3.33","format":"fio JSON, clat","host":null}'
+
+log "fio json+ (group_reporting, randrw, lat_percentiles): bins give fio's own percentiles"
+f=$fx/fio-randrw-jsonplus.json
+cmp_json "$T/b.json" "$f"
+for d in read write; do
+	c=db_$d
+	for p in 99 99_9; do
+		k=$([ $p = 99 ] && echo 99.000000 || echo 99.900000)
+		want=$(jq ".jobs[0].$d.lat_ns.percentile[\"$k\"] / 1e6" "$f")
+		check "$d p$p from bins" "$(cell "$T/b.json" "${c}_lat_p$p" fio-randrw-jsonplus)" "$want" 0
+	done
+	want=$(jq ".jobs[0].$d.iops" "$f")
+	check "$d IOPS" "$(cell "$T/b.json" "${c}_iops" fio-randrw-jsonplus)" "$want"
+done
+jqt "$T/b.json" '.groups[0].threads == 2 and .groups[0].source.format == "fio JSON+, lat"'
+
+log "fio client/server, two servers on 127.0.0.1: one result per host and All clients"
+f=$fx/fio-clientserver.json
+cmp_json "$T/c.json" "$f"
+jqt "$T/c.json" '[.groups[].label] == ["fio-clientserver-127.0.0.1-8765",
+	"fio-clientserver-127.0.0.1-8766", "fio-clientserver"]'
+for port in 8765 8766; do
+	l=fio-clientserver-127.0.0.1-$port
+	want=$(jq ".client_stats[] | select(.port == $port and .jobname != \"All clients\") |
+		.read.clat_ns.percentile[\"99.000000\"] / 1e6" "$f")
+	check "$l p99" "$(cell "$T/c.json" db_read_lat_p99 "$l")" "$want" 0
+	want=$(jq ".client_stats[] | select(.port == $port and .jobname != \"All clients\") | .read.iops" "$f")
+	check "$l IOPS" "$(cell "$T/c.json" db_read_iops "$l")" "$want"
+done
+want=$(jq '.client_stats[] | select(.jobname == "All clients") | .read.iops' "$f")
+check "All clients IOPS" "$(cell "$T/c.json" db_read_iops fio-clientserver)" "$want"
+# fio gives All clients no bins and no percentiles: fslab's come from the hosts' bins, so they
+# lie between the hosts' own
+p=$(cell "$T/c.json" db_read_lat_p99 fio-clientserver)
+a=$(cell "$T/c.json" db_read_lat_p99 fio-clientserver-127.0.0.1-8765)
+b=$(cell "$T/c.json" db_read_lat_p99 fio-clientserver-127.0.0.1-8766)
+awk -v p="$p" -v a="$a" -v b="$b" 'BEGIN { lo = a < b ? a : b; hi = a < b ? b : a
+	exit !(p != "null" && p >= lo && p <= hi) }' || fail "All clients p99 $p not within $a..$b"
+
+log "fio: text before the JSON object (fio's notes) is skipped"
+f=$fx/fio-psync-textfirst.json
+head -1 "$f" | grep -q '^note:' || fail "fixture lost its leading note"
+cmp_json "$T/d.json" "$f" --label "$f=psync"
+check "psync IOPS" "$(cell "$T/d.json" db_read_iops psync)" "$(sed 1d "$f" | jq '.jobs[0].read.iops')"
+want=$(sed 1d "$f" | jq '.jobs[0].read.clat_ns.percentile["99.000000"] / 1e6')
+check "one job without bins: fio's own p99" "$(cell "$T/d.json" db_read_lat_p99 psync)" "$want" 0
+
+log "DiskSpd XML 2.2 (-L -D) and UTF-16 (PowerShell's >): counts, percentiles, CPU, timeline"
+f=$fx/diskspd-2.2-ntfs.xml
+cmp_json "$T/e.json" "$f" "$fx/diskspd-2.2-refs-utf16.xml" --label "$f=ntfs" \
+	--label "$fx/diskspd-2.2-refs-utf16.xml=refs"
+reads=$(grep -o '<ReadCount>[0-9]*' "$f" | tr -dc '0-9\n' | awk '{ s += $1 } END { print s }')
+secs=$(grep -o '<TestTimeSeconds>[0-9.]*' "$f" | tr -dc '0-9.\n')
+check "DiskSpd reads/s" "$(cell "$T/e.json" db_read_iops ntfs)" "$(awk -v r="$reads" -v s="$secs" 'BEGIN { print r / s }')"
+want=$(awk '/<Percentile>99<\/Percentile>/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$f")
+check "DiskSpd read p99" "$(cell "$T/e.json" db_read_lat_p99 ntfs)" "$want" 0
+want=$(awk '/<Average>/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$f")
+check "DiskSpd CPU" "$(cell "$T/e.json" cpu ntfs)" "$want" 0
+jqt "$T/e.json" '.rows[] | select(.id == "trans_iops") | .cells | all(.method == "batch means")'
+jqt "$T/e.json" '.groups | map(.source.host) == ["WIN-NTFS01", "WIN-REFS01"]'
+jqt "$T/e.json" '.groups[0].source.version == "2.2"'
+
+log "DiskSpd 2.0.21a without -L: latencies n/a"
+cmp_json "$T/f.json" "$fx/diskspd-2.0.21a-ntfs.xml"
+[ "$(cell "$T/f.json" db_read_lat_avg diskspd-2.0.21a-ntfs)" = null ] || fail "no -L: latency must be n/a"
+[ "$(cell "$T/f.json" db_read_iops diskspd-2.0.21a-ntfs)" != null ] || fail "2.0.21a: no reads/s"
+
+log "Jetstress HTML: achieved IOPS, per-instance sums and rate-weighted latencies, verdict"
+f=$fx/Performance_ntfs.html
+cmp_json "$T/g.json" "$f" "$fx/Performance_refs.html" --label "$f=ntfs" \
+	--label "$fx/Performance_refs.html=refs"
+check "achieved IOPS" "$(cell "$T/g.json" trans_iops ntfs)" 611.482
+check "db reads/s (2 instances)" "$(cell "$T/g.json" db_read_iops ntfs)" "$(awk 'BEGIN { print 208.441 + 209.117 }')"
+check "db read latency" "$(cell "$T/g.json" db_read_lat_avg ntfs)" \
+	"$(awk 'BEGIN { print (208.441 * 11.803 + 209.117 * 12.104) / (208.441 + 209.117) }')"
+check "refs log writes/s (titles inside the tables)" "$(cell "$T/g.json" log_write_iops refs)" \
+	"$(awk 'BEGIN { print 63.012 + 62.871 }')"
+[ "$(cell "$T/g.json" verdict ntfs)" = PASS ] || fail "Jetstress Pass"
+[ "$(cell "$T/g.json" db_read_lat_p99 ntfs)" = null ] || fail "Jetstress has no percentiles: n/a"
+[ "$(cell "$T/g.json" db_read_lat_max ntfs)" = null ] || fail "Jetstress has no maximum: n/a"
+check "CPU" "$(cell "$T/g.json" cpu ntfs)" 7.211
+cmp_json "$T/h.json" "$fx/Stress_refs_fail.html"
+cell "$T/h.json" verdict Stress_refs_fail | grep -q '^FAIL' || fail "Jetstress Fail"
+jqt "$T/h.json" '.groups[0].source.format == "Jetstress HTML, Stress"'
+
+log "sizing reads them too"
+"$FSLAB" sizing "$fx/Performance_ntfs.html" --label "$fx/Performance_ntfs.html=ntfs" \
+	--messages-per-day 150 >"$T/sizing.txt" || fail "sizing of a Jetstress report"
+grep -q 'ntfs (611 IOPS)' "$T/sizing.txt" || { cat "$T/sizing.txt"; fail "sizing: achieved IOPS"; }
+
+log "tools are not mixed without --allow-mismatch; one label is one tool"
+expect_status 2 "$FSLAB" compare "$fx/diskspd-2.2-ntfs.xml" "$fx/fio-randrw-jsonplus.json" --output "$out"
+grep -q 'tool fio 3.33 vs DiskSpd 2.2' "$T/stderr" || { cat "$T/stderr"; fail "mixed tools: not named"; }
+[ ! -e "$out" ] || fail "mixed tools: output written"
+"$FSLAB" compare "$fx/diskspd-2.2-ntfs.xml" "$fx/fio-randrw-jsonplus.json" --allow-mismatch \
+	>"$T/mixed.txt" || fail "--allow-mismatch"
+grep -q '^Measured by .*DiskSpd 2.2 .*fio 3.33' "$T/mixed.txt" || fail "mixed: no tool row"
+expect_status 2 "$FSLAB" compare "$fx/diskspd-2.2-ntfs.xml" "$fx/fio-randrw-jsonplus.json" \
+	--allow-mismatch --label "$fx/fio-randrw-jsonplus.json=diskspd-2.2-ntfs"
+grep -q "both labelled 'diskspd-2.2-ntfs' but measured by diskspd and fio" "$T/stderr" ||
+	{ cat "$T/stderr"; fail "one label, two tools"; }
+
+log "malformed inputs: exit 2, one line naming the file, nothing written"
+bad() { # bad FILE ARGS...
+	local name=$1; shift
+	expect_status 2 "$FSLAB" "$@" --output "$out"
+	[ "$(wc -l <"$T/stderr")" -eq 1 ] || { cat "$T/stderr"; fail "$name: expected one line"; }
+	grep -qF -- "$name" "$T/stderr" || { cat "$T/stderr"; fail "$name: not named"; }
+	[ ! -e "$out" ] || fail "$name: $out written on bad input"
+	[ ! -s "$T/stdout" ] || fail "$name: printed a table on bad input"
+}
+bad fio-truncated.json compare "$fx/fio-truncated.json"
+grep -q 'truncated' "$T/stderr" || fail "fio truncated: not said"
+printf 'fio: failed parsing job file\n{ "fio version" : "fio-3.33" }\n' >"$T/fio-nojobs.json"
+bad fio-nojobs.json compare "$T/fio-nojobs.json"
+bad diskspd-truncated.xml compare "$fx/diskspd-truncated.xml"
+grep -q 'not well-formed' "$T/stderr" || fail "DiskSpd truncated: not said"
+bad diskspd-no-timespan.xml compare "$fx/diskspd-no-timespan.xml"
+bad diskspd-2.2-interrupted.xml compare "$fx/diskspd-2.2-interrupted.xml"
+grep -q 'interrupted before the measurements began' "$T/stderr" || fail "DiskSpd <Error>: not shown"
+"$FSLAB" compare "$fx/diskspd-2.2-interrupted.xml" --allow-aborted >/dev/null ||
+	fail "an interrupted DiskSpd run with --allow-aborted"
+bad Performance_truncated.html compare "$fx/Performance_truncated.html"
+printf '<html><body><table><tr><td>Jetstress</td></tr></table></body></html>' >"$T/js-empty.html"
+bad js-empty.html compare "$T/js-empty.html"
+bad "--label" compare "$fx/diskspd-2.2-ntfs.xml" --label "$fx/nosuch.xml=x"
+bad "--label" compare "$fx/diskspd-2.2-ntfs.xml" --label "$fx/diskspd-2.2-ntfs.xml=<b>"
+cp "$fx/diskspd-2.2-ntfs.xml" "$T/ntfs run!.xml"
+bad "--label" compare "$T/ntfs run!.xml"
+expect_status 2 "$FSLAB" sizing "$fx/fio-truncated.json"
+grep -q 'fio-truncated.json' "$T/stderr" || fail "sizing: truncated fio JSON not named"
+echo "t_import: ok"
