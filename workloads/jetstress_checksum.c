@@ -79,10 +79,10 @@ static void ck_from_load(struct ck_state *c)
 		c->from_load++;
 		cs->bad_pages++;
 		if (!cs->first_bad)
-			cs->first_bad = xasprintf("%s page %llu: found corrupt during the load (%s), "
-						  "rewritten before the checksum pass",
-						  db->name, (unsigned long long)db->bad_pg[i],
-						  db->first_bad ? db->first_bad : "checksum error");
+			cs->first_bad = xasprintf("%s page %llu: found corrupt during the load, "
+						  "rewritten before the checksum pass (the load's "
+						  "notes say why)", db->name,
+						  (unsigned long long)db->bad_pg[i]);
 	}
 }
 
