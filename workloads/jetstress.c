@@ -85,12 +85,13 @@ void js_fail(struct js_db *db, struct thread_stats *st, int cls, const char *fmt
 	va_end(ap);
 	if (st)
 		engine_account(&db->rc->eng, st, cls, 0, 0, 0, true);
+	/* run_fail() under db->mu: the database's first failure and the run's agree */
 	pthread_mutex_lock(&db->mu);
 	db->nfatal++;
 	if (!db->fatal && msg)
 		db->fatal = xstrdup(msg);
-	pthread_mutex_unlock(&db->mu);
 	run_fail(db->rc, "%s", msg ? msg : fmt);
+	pthread_mutex_unlock(&db->mu);
 	free(msg);
 }
 

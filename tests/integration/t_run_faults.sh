@@ -55,6 +55,7 @@ else
 	jqt $r '.duration_s < 20'
 	jqt $r '.verdict.pass == false'
 	jqt $r '[.verdict.checks[] | select(.name == "load_failures" and .scope == "overall")][0] | .pass == false and .value >= 1 and (.note | test("Too many open files"))'
+	jqt $r '.abort_reason == ([.verdict.checks[] | select(.name == "load_failures" and .scope == "overall")][0].note)'
 	summary_fails $T/emfile.out load_failures
 fi
 
