@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -644,4 +646,49 @@ uint64_t rng_below(struct rng *r, uint64_t n)
 double rng_double(struct rng *r)
 {
 	return (rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+/* The pid holding a flock on (dev, ino) per /proc/locks, or 0 when it cannot be told. */
+static long lock_holder(dev_t dev, ino_t ino)
+{
+	FILE *f = fopen("/proc/locks", "re");
+	char line[256];
+	long pid = 0;
+
+	if (!f)
+		return 0;
+	/* "1: FLOCK  ADVISORY  WRITE 1234 08:01:131074 0 EOF" (major:minor in hex) */
+	while (!pid && fgets(line, sizeof(line), f)) {
+		char type[16], mode[16];
+		unsigned int maj, min;
+		unsigned long long i;
+		long p;
+
+		if (sscanf(line, "%*d: %15s %*s %15s %ld %x:%x:%llu", type, mode, &p, &maj, &min,
+			   &i) == 6 &&
+		    !strcmp(type, "FLOCK") && maj == major(dev) && min == minor(dev) &&
+		    i == (unsigned long long)ino)
+			pid = p;
+	}
+	fclose(f);
+	return pid;
+}
+
+int lock_path(const char *path, long *holder)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*holder = 0;
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int e = errno;
+
+		if (e == EWOULDBLOCK && !fstat(fd, &st))
+			*holder = lock_holder(st.st_dev, st.st_ino);
+		close(fd);
+		return -e;
+	}
+	return fd;
 }

@@ -144,6 +144,14 @@ int run_cmd(const char *const argv[], char **out) __must_check;
 bool have_program(const char *name);
 
 /*
+ * lock_path - flock(LOCK_EX | LOCK_NB) on a directory or device itself (nothing is created; the
+ * kernel drops the lock when the process ends, also by kill -9).  Returns the locked descriptor
+ * (close it to unlock), or -errno: -EWOULDBLOCK when another process holds it, with *holder its
+ * pid from /proc/locks (0 when it cannot be told).
+ */
+int lock_path(const char *path, long *holder) __must_check;
+
+/*
  * label_problem - NULL when label is a usable result label: 1-64 characters from letters,
  * digits, '.', '_', '+' and '-', starting with a letter or digit (so it is safe as a file name,
  * in HTML, Markdown, CSV and gnuplot, and ".", ".." or "-x" cannot be one); else a static text

@@ -145,8 +145,9 @@ void lab_run_args(struct lab *L, const struct cell *cell, struct argv *a)
 		argv_add(a, "--strict-io-tail");
 	argv_addf(a, "--label=%s", cell->label);
 	argv_addf(a, "--output=%s", cell->result);
+	/* not --quiet: the cell's run log keeps the run's steps (creation, initialisation rate,
+	 * checksum pass) and its summary; the live line needs a terminal, which it has not */
 	argv_add(a, "--progress-fd=3");
-	argv_add(a, "--quiet");
 }
 
 void argv_print(const struct argv *a)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -102,7 +103,7 @@ int lab_child(struct lab *L, const char *const *args, const char *logpath, bool 
 	const char *argv[64];
 	int pfd[2] = { -1, -1 }, status, forwarded = 0;
 	size_t n = 0;
-	pid_t pid;
+	pid_t pid, parent;
 
 	argv[n++] = "fslab";
 	for (size_t i = 0; args[i] && n < ARRAY_SIZE(argv) - 1; i++)
@@ -111,6 +112,7 @@ int lab_child(struct lab *L, const char *const *args, const char *logpath, bool 
 	if (progress && pipe2(pfd, O_CLOEXEC))
 		return -errno;
 	fflush(NULL);
+	parent = getpid();
 	pid = fork();
 	if (pid < 0)
 		return -errno;
@@ -118,6 +120,11 @@ int lab_child(struct lab *L, const char *const *args, const char *logpath, bool 
 		int fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 		sigset_t none;
 
+		/* a lab killed by SIGKILL takes its child with it: nothing runs on unsupervised
+		 * (a run would go on writing on volumes the next teardown removes) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(128 + SIGKILL);
 		setpgid(0, 0);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);

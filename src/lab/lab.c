@@ -9,6 +9,7 @@
  * handling and cleanup stay theirs), in their own process group so that the lab decides what
  * a Ctrl-C means.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -65,10 +66,13 @@ static int run_cell(struct lab *L, struct cell *cell)
 		cell->error = xasprintf("run exited %d (see %s)", rc, rlog);
 		goto fail;
 	}
-	L->step = "teardown";
-	lab_teardown(L, tlog);
+	/* done as soon as its result is complete: a lab killed during the teardown keeps it
+	 * (the next start tears down what is left) */
 	cell->status = CELL_DONE;
 	cell->seconds = (now_ns() - t0) / 1e9;
+	lab_save_state(L);
+	L->step = "teardown";
+	lab_teardown(L, tlog);
 	{
 		double over = cell->seconds - (L->cfg.warmup_ns + L->cfg.duration_ns) / 1e9;
 
@@ -99,6 +103,31 @@ out:
 	free(rlog);
 	free(tlog);
 	return ret;
+}
+
+/*
+ * Temporary files of atomic writes (NAME.tmp.PID) that a lab or run killed by SIGKILL left in
+ * results/: never a result (results appear only by rename), removed at the next start.  Only
+ * this lab writes there (it holds the output directory's lock, its children are gone).
+ */
+static void remove_stale_tmp(struct lab *L)
+{
+	DIR *d = opendir(L->results);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *p;
+
+		if (!strstr(e->d_name, ".json.tmp."))
+			continue;
+		p = path_join(L->results, e->d_name);
+		if (!unlink(p))
+			lab_log(L, "removed %s, left by an interrupted write", p);
+		free(p);
+	}
+	closedir(d);
 }
 
 static int compare_all(struct lab *L)
@@ -214,6 +243,8 @@ static void lab_free(struct lab *L)
 	free(L->log_path);
 	if (L->log)
 		fclose(L->log);
+	if (L->lock_fd >= 0)
+		close(L->lock_fd);
 	lab_cfg_release(&L->cfg);
 }
 
@@ -263,6 +294,7 @@ int cmd_lab(int argc, char **argv)
 	int c, ret, status = FSLAB_EXIT_USAGE;
 	ssize_t n;
 
+	L->lock_fd = -1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -351,7 +383,27 @@ int cmd_lab(int argc, char **argv)
 		fslab_err("%s: cannot create the lab directories: %s", L->out, strerror(errno));
 		goto out;
 	}
+	{
+		long pid;
+
+		L->lock_fd = lock_path(L->out, &pid);
+		if (L->lock_fd == -EWOULDBLOCK) {
+			char who[32] = "pid unknown";
+
+			if (pid)
+				snprintf(who, sizeof(who), "pid %ld", pid);
+			input_error("%s is in use by another fslab lab (%s); wait for it, or stop it "
+				    "(Ctrl-C) and resume", L->out, who);
+			status = FSLAB_EXIT_USAGE;
+			goto out;
+		}
+		if (L->lock_fd < 0) {
+			fslab_err("%s: cannot lock it: %s", L->out, strerror(-L->lock_fd));
+			goto out;
+		}
+	}
 	L->log = fopen(L->log_path, "ae");
+	remove_stale_tmp(L);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &oi);
 	sigaction(SIGTERM, &sa, &ot);

@@ -11,39 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "run/runP.h"
 #include "util.h"
-
-/* The pid holding a flock on (dev, ino) per /proc/locks, or 0 when it cannot be told. */
-static long lock_holder(dev_t dev, ino_t ino)
-{
-	FILE *f = fopen("/proc/locks", "re");
-	char line[256];
-	long pid = 0;
-
-	if (!f)
-		return 0;
-	/* "1: FLOCK  ADVISORY  WRITE 1234 08:01:131074 0 EOF" (major:minor in hex) */
-	while (!pid && fgets(line, sizeof(line), f)) {
-		char type[16], mode[16];
-		unsigned int maj, min;
-		unsigned long long i;
-		long p;
-
-		if (sscanf(line, "%*d: %15s %*s %15s %ld %x:%x:%llu", type, mode, &p, &maj, &min,
-			   &i) == 6 &&
-		    !strcmp(type, "FLOCK") && maj == major(dev) && min == minor(dev) &&
-		    i == (unsigned long long)ino)
-			pid = p;
-	}
-	fclose(f);
-	return pid;
-}
 
 int run_lock_dirs(struct run_state *s)
 {
@@ -57,6 +29,7 @@ int run_lock_dirs(struct run_state *s)
 		const char *dir = db ? o->db_dirs[k] : o->log_dirs[k - o->ndb_dirs];
 		struct stat st;
 		bool have = false;
+		long pid = 0;
 		int fd;
 
 		fd = open(dir, O_RDONLY | O_CLOEXEC);
@@ -76,19 +49,13 @@ int run_lock_dirs(struct run_state *s)
 			have = !fstat(s->lock_fds[i], &o2) && o2.st_dev == st.st_dev &&
 			       o2.st_ino == st.st_ino;
 		}
-		if (have) {
-			close(fd);
+		close(fd);
+		if (have)
 			continue;
-		}
-		if (flock(fd, LOCK_EX | LOCK_NB)) {
-			int e = errno;
-			long pid = e == EWOULDBLOCK ? lock_holder(st.st_dev, st.st_ino) : 0;
+		fd = lock_path(dir, &pid);
+		if (fd == -EWOULDBLOCK) {
 			char who[32] = "pid unknown";
 
-			close(fd);
-			if (e != EWOULDBLOCK)
-				return input_error("%s %s: cannot lock it (%s)", db ? "--db" : "--log", dir,
-						   strerror(e));
 			if (pid)
 				snprintf(who, sizeof(who), "pid %ld", pid);
 			return input_error("%s %s is in use by another fslab run (%s); wait for it to "
@@ -96,6 +63,9 @@ int run_lock_dirs(struct run_state *s)
 					   "files would measure each other", db ? "--db" : "--log",
 					   dir, who);
 		}
+		if (fd < 0)
+			return input_error("%s %s: cannot lock it (%s)", db ? "--db" : "--log", dir,
+					   strerror(-fd));
 		s->lock_fds[s->nlocks++] = fd;
 	}
 	return 0;
