@@ -17,6 +17,7 @@ bool winteardown_wanted(int argc, char **argv);
 int cmd_run(int argc, char **argv);      /* src/run/run.c */
 int cmd_compare(int argc, char **argv);  /* src/compare/compare_cli.c */
 int cmd_sizing(int argc, char **argv);   /* src/compare/compare_cli.c */
+int cmd_export(int argc, char **argv);   /* src/run/export.c */
 int cmd_lab(int argc, char **argv);      /* src/lab/lab.c */
 
 #endif

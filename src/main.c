@@ -16,6 +16,7 @@ static const struct {
 	{ "run", cmd_run, "drive a Jetstress-like (or simple) load, write a result file" },
 	{ "compare", cmd_compare, "tables, charts and a report from result files" },
 	{ "sizing", cmd_sizing, "mailboxes supported from achieved IOPS" },
+	{ "export", cmd_export, "the run's load as a fio job file or a DiskSpd script" },
 	{ "lab", cmd_lab, "prep + run + compare for several filesystems from one config" },
 };
 

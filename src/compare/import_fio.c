@@ -192,6 +192,22 @@ static void acc_finish(struct acc *a, struct class_result *c)
 	c->lat_us.p99_99 = a->pct[4] / 1e3;
 }
 
+/*
+ * The class of a job's direction: `fslab export --to fio` names the jetstress jobs
+ * fslab-db<N>, fslab-log<N> and fslab-bdm<N>; a log job's writes are log writes, a BDM job's
+ * reads BDM reads; everything else is database reads and writes.
+ */
+static int cls_of(json_t *job, int write)
+{
+	const char *name = json_string_value(json_object_get(job, "jobname"));
+
+	if (name && !strncmp(name, "fslab-log", 9) && write)
+		return CLS_LOG_WRITE;
+	if (name && !strncmp(name, "fslab-bdm", 9) && !write)
+		return CLS_BDM_READ;
+	return write ? CLS_DB_WRITE : CLS_DB_READ;
+}
+
 /* fio's rw= as an fslab workload name where one matches. */
 static const char *workload_of(const char *rw)
 {
@@ -215,7 +231,7 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 		      size_t n, json_t **bin_jobs, size_t nbin, const char *suffix,
 		      const char *host)
 {
-	struct acc acc[2] = { 0 }, hacc[2] = { 0 };
+	struct acc acc[CLS_NR] = { 0 }, hacc[CLS_NR] = { 0 };
 	struct fslab_result *r = import_add(out, suffix, "fio", s->version, NULL, s->file, host);
 	const char *rw0 = NULL, *dirs[2] = { "read", "write" };
 	uint64_t trims = 0, v;
@@ -249,7 +265,7 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 		for (int d = 0; d < 2 && !ret; d++) {
 			json_t *dj = json_object_get(j, dirs[d]);
 
-			ret = add_dir(&acc[d], dj, s->lk, s->file);
+			ret = add_dir(&acc[cls_of(j, d)], dj, s->lk, s->file);
 			runtime = fmax(runtime, num(dj, "runtime") / 1e3);
 		}
 		trims += count(json_object_get(j, "trim"), "total_ios");
@@ -258,9 +274,9 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 	}
 	for (size_t i = 0; i < nbin && !ret; i++)
 		for (int d = 0; d < 2 && !ret; d++)
-			ret = add_dir(&hacc[d], json_object_get(bin_jobs[i], dirs[d]), s->lk,
-				      s->file);
-	for (int d = 0; d < 2; d++) {
+			ret = add_dir(&hacc[cls_of(bin_jobs[i], d)],
+				      json_object_get(bin_jobs[i], dirs[d]), s->lk, s->file);
+	for (int d = 0; d < CLS_NR; d++) {
 		if (nbin) {
 			/* totals from the entry itself, the histogram from the hosts */
 			free(acc[d].h);
@@ -268,7 +284,7 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 			acc[d].bins_missing = hacc[d].bins_missing || !hacc[d].h;
 			hacc[d].h = NULL;
 		}
-		acc_finish(&acc[d], &r->classes[d ? CLS_DB_WRITE : CLS_DB_READ]);
+		acc_finish(&acc[d], &r->classes[d]);
 		free(hacc[d].h);
 	}
 	if (ret)
@@ -276,9 +292,6 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 	r->src.format = xasprintf("%s, %s", r->classes[CLS_DB_READ].hist ||
 				  r->classes[CLS_DB_WRITE].hist ? FIO_FORMAT "+" : FIO_FORMAT,
 				  strcmp(s->lk, "lat_ns") ? "clat" : "lat");
-	for (int c = CLS_LOG_WRITE; c < CLS_NR; c++) {
-		r->classes[c].iops = r->classes[c].mbps = 0; /* fio runs no such class */
-	}
 	r->duration_s = runtime > 0 ? runtime : NAN;
 	r->config.workload = xstrdup(rw_differs ? "fio:mixed" : workload_of(rw0) ? workload_of(rw0)
 				     : rw0 ? rw0 : "fio");
@@ -295,14 +308,28 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 	if (oj && opt(oj, s->global, "iodepth") &&
 	    !parse_u64(opt(oj, s->global, "iodepth"), 1, 1 << 20, &v))
 		r->config.iodepth = (unsigned)v;
-	if (oj && opt(oj, s->global, "size") && !parse_size(opt(oj, s->global, "size"), &v))
-		r->config.db_size = v;
+	if (oj && opt(oj, s->global, "size") && !parse_size(opt(oj, s->global, "size"), &v)) {
+		uint64_t off = 0;
+
+		/* the file's extent: fslab's data file = its 32 KiB header + the region fio used */
+		if (opt(oj, s->global, "offset") && parse_size(opt(oj, s->global, "offset"), &off))
+			off = 0;
+		r->config.db_size = v + off;
+	}
+	if (oj && opt(oj, s->global, "randseed") &&
+	    !parse_u64(opt(oj, s->global, "randseed"), 0, INT64_MAX, &v))
+		r->config.seed = v;
 	if (oj && opt(oj, s->global, "runtime") &&
 	    !parse_duration(opt(oj, s->global, "runtime"), &v))
 		r->config.duration_s = (double)v / 1e9;
 	else
 		r->config.duration_s = isfinite(r->duration_s) ? round(r->duration_s) : 0;
-	r->config.databases = 1;
+	/* jetstress exports name their database jobs fslab-db<N>; simple workloads have none */
+	for (size_t i = 0; i < n; i++) {
+		const char *name = json_string_value(json_object_get(jobs[i], "jobname"));
+
+		r->config.databases += name && !strncmp(name, "fslab-db", 8);
+	}
 	if (!r->config.threads)
 		r->config.threads = 1;
 	result_add_note(r, "imported from %s (fio %s): latency is fio's %s%s", s->file,

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+/*
+ * export.c: `fslab export`: --to, --from and fslab run's own options (run_parse_args()), the
+ * table of exporters, the figures of the jetstress approximation, writing the file.
+ */
+#include "run/export.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "compare/import.h"
+#include "result.h"
+#include "run/runP.h"
+#include "util.h"
+
+/* A new tool: one file export_<tool>.c and one line here. */
+static const struct exporter *const exporters[] = {
+	&export_fio,
+	&export_diskspd,
+};
+
+/* Without --from: fslab's jetstress shape as measured here (docs/INTEROP.md): reads 60 % of
+ * database I/Os, 8 KiB log writes, log rate left to the tool. */
+#define JS_DEFAULT_READ_PCT 60.0
+#define JS_DEFAULT_LOG_BYTES (8 * 1024)
+
+static const char usage_text[] =
+	"usage: fslab export --to fio|diskspd [--from RESULT] [fslab run options]\n"
+	"\n"
+	"Writes the load `fslab run` would drive with the same options for another tool:\n"
+	"  fio      a fio job file (run it: fio JOB --output-format=json+ --output=RESULT.json)\n"
+	"  diskspd  a PowerShell script that runs DiskSpd per volume and keeps each XML result;\n"
+	"           the DiskSpd command lines are printed too\n"
+	"Simple workloads (randread, randwrite, randrw, seqwrite) are exported exactly; jetstress\n"
+	"is approximated: database 32 KiB random (fslab's read:write ratio), write-through; log\n"
+	"sequential write-through of the measured size; BDM 256 KiB sequential, throttled\n"
+	"(docs/INTEROP.md says what the approximation loses: transactions, the cache, log rolls).\n"
+	"\n"
+	"  --to TOOL        fio or diskspd\n"
+	"  --from RESULT    an fslab jetstress result: its read:write ratio, log write size and\n"
+	"                   log rate per database (default: 60 %% reads, 8 KiB, not throttled)\n"
+	"  --output FILE    write the export there (atomically) instead of stdout\n"
+	"  other options    as fslab run (see fslab run --help); nothing is created or touched\n"
+	"Exit status: 0 ok, 2 bad input (nothing written).\n";
+
+unsigned int export_threads_of(const struct run_opts *o, size_t i)
+{
+	size_t n = !strcmp(o->workload, "jetstress") ? o->databases : o->ndb_dirs;
+
+	return (unsigned int)(o->threads / n + (i < o->threads % n));
+}
+
+/* --from: the measured shape of a jetstress result. */
+static int js_from(const char *path, struct export_js *js)
+{
+	struct import_list l;
+	const struct fslab_result *r;
+	double rd, wr, lb;
+	int ret = import_file(path, NULL, &l);
+
+	if (ret)
+		goto out;
+	r = &l.r[0];
+	rd = r->classes[CLS_DB_READ].iops;
+	wr = r->classes[CLS_DB_WRITE].iops;
+	lb = r->classes[CLS_LOG_WRITE].avg_bytes;
+	if (strcmp(r->config.workload, "jetstress") || !(rd + wr > 0) || !(lb > 0)) {
+		ret = input_error("--from %s: not a jetstress result with database and log I/O; "
+				  "name the result of an fslab run (or Jetstress report) of the "
+				  "jetstress workload", path);
+		goto out;
+	}
+	js->read_pct = rd / (rd + wr) * 100;
+	/* log writes are whole 4 KiB sectors (fslab rewrites the last partial one) */
+	js->log_bytes = (uint64_t)ceil(lb / 4096) * 4096;
+	js->log_iops = r->classes[CLS_LOG_WRITE].iops /
+		       (r->config.databases ? r->config.databases : 1);
+	if (!isfinite(js->log_iops))
+		js->log_iops = 0;
+	js->from = path;
+out:
+	import_list_release(&l);
+	return ret;
+}
+
+static char *join_args(int argc, char **argv)
+{
+	char *s = xstrdup("fslab export");
+
+	for (int i = 1; i < argc; i++) {
+		char *t = xasprintf("%s %s", s, argv[i]);
+
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct run_state *s = xcalloc(1, sizeof(*s));
+	const struct exporter *ex = NULL;
+	struct export_ctx x = { .js = { JS_DEFAULT_READ_PCT, JS_DEFAULT_LOG_BYTES, 0, NULL } };
+	const char *to = NULL, *from = NULL, *output;
+	char **rest = xcalloc((size_t)argc + 1, sizeof(char *));
+	char *buf = NULL;
+	size_t len = 0;
+	int nrest = 0, ret = 0;
+	FILE *f;
+
+	/* --to and --from are ours; everything else is fslab run's */
+	rest[nrest++] = argv[0];
+	for (int i = 1; i < argc && !ret; i++) {
+		const char **dst = !strcmp(argv[i], "--to") || !strncmp(argv[i], "--to=", 5) ? &to
+				 : !strcmp(argv[i], "--from") || !strncmp(argv[i], "--from=", 7)
+				   ? &from : NULL;
+
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage_text, stdout);
+			goto done;
+		}
+		if (!dst) {
+			rest[nrest++] = argv[i];
+		} else if (strchr(argv[i], '=')) {
+			*dst = strchr(argv[i], '=') + 1;
+		} else if (i + 1 < argc) {
+			*dst = argv[++i];
+		} else {
+			ret = input_error("%s needs a value; see 'fslab export --help'", argv[i]);
+		}
+	}
+	if (ret)
+		goto done;
+	if (!to) {
+		ret = input_error("no --to given; name the tool: fslab export --to fio|diskspd "
+				  "[run options]");
+		goto done;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(exporters) && !ex; i++)
+		if (!strcmp(exporters[i]->name, to))
+			ex = exporters[i];
+	if (!ex) {
+		ret = input_error("--to %s: not a tool fslab exports to; choose fio or diskspd", to);
+		goto done;
+	}
+	ret = run_parse_args(s, nrest, rest);
+	if (ret) {
+		ret = ret > 0 ? 0 : ret; /* --help of fslab run */
+		goto done;
+	}
+	if (from && strcmp(s->o.workload, "jetstress")) {
+		ret = input_error("--from %s: only the jetstress approximation takes measured figures; "
+				  "the %s workload is exported exactly", from, s->o.workload);
+		goto done;
+	}
+	if (from && (ret = js_from(from, &x.js)))
+		goto done;
+	x.o = &s->o;
+	x.cmdline = join_args(argc, argv);
+	output = s->o.output;
+	f = open_memstream(&buf, &len);
+	ret = ex->write(&x, f, output ? stdout : f);
+	fclose(f);
+	if (ret)
+		goto done;
+	if (!output) {
+		fwrite(buf, 1, len, stdout);
+	} else {
+		ret = write_file_atomic(output, buf, len);
+		if (ret)
+			fslab_err("%s: cannot write the %s (%s)", output, ex->what, strerror(-ret));
+		else
+			fslab_info("%s written to %s", ex->what, output);
+	}
+done:
+	free(buf);
+	free(x.cmdline);
+	free(rest);
+	for (size_t i = 0; i < s->o.ndb_dirs; i++)
+		free(s->o.db_dirs[i]);
+	free(s->o.db_dirs);
+	for (size_t i = 0; i < s->o.nlog_dirs; i++)
+		free(s->o.log_dirs[i]);
+	free(s->o.log_dirs);
+	free(s);
+	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
+}
