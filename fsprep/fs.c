@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fsprep/prep.h"
 #include "fsprep/prepP.h"
 
 /* Fixed order: --fs help, fs_desc_names() and the lab list them in it. */
@@ -49,4 +50,40 @@ const char *fs_desc_names(void)
 						i ? ", " : "", fs_all[i]->name);
 	}
 	return names;
+}
+
+bool prep_fs_known(const char *fs)
+{
+	const struct fs_desc *d = fs_desc_find(fs);
+
+	return d && !fs_is_raw(d);
+}
+
+const char *prep_fs_names(void)
+{
+	static char names[ARRAY_SIZE(fs_all) * 16 + 1];
+
+	if (!names[0]) {
+		size_t len = 0;
+
+		for (size_t i = 0; i < ARRAY_SIZE(fs_all) && len < sizeof(names); i++)
+			if (!fs_is_raw(fs_all[i]))
+				len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+							len ? ", " : "", fs_all[i]->name);
+	}
+	return names;
+}
+
+const char *prep_fs_missing_tool(const char *fs, const char **package)
+{
+	const struct fs_desc *d = fs_desc_find(fs);
+
+	if (!d || fs_is_raw(d))
+		return NULL;
+	*package = d->package;
+	if (d->mkfs && !have_program(d->mkfs))
+		return d->mkfs;
+	if (d->mount_helper && !have_program(d->mount_helper))
+		return d->mount_helper;
+	return NULL;
 }

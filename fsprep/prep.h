@@ -4,6 +4,7 @@
 #define FSLAB_PREP_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 /* Schema tag and file name of the record `fslab prep` writes to <mount-root>/prep.json. */
 #define PREP_SCHEMA "fslab-prep/1"
@@ -19,5 +20,17 @@
  * anything cannot be read.  Prints nothing.
  */
 json_t *prep_json_for_dir(const char *dir);
+
+/*
+ * The filesystems prep formats (its descriptor table, fsprep/fs.c), for the lab: raw is not
+ * one of them (the lab's raw baseline asks for it itself).
+ * prep_fs_known - is fs one of them?
+ * prep_fs_names - "ext4, xfs, ntfs, btrfs", for messages (static storage).
+ * prep_fs_missing_tool - the first program preparing fs needs (mkfs, mount helper) that this
+ *     machine lacks, with the Debian package that ships it in *package; NULL when none is.
+ */
+bool prep_fs_known(const char *fs);
+const char *prep_fs_names(void);
+const char *prep_fs_missing_tool(const char *fs, const char **package);
 
 #endif

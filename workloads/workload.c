@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -25,7 +26,13 @@ const struct workload_ops *workload_find(const char *name)
 
 const char *workload_names(void)
 {
-	return "jetstress, randread, randwrite, randrw, seqwrite";
+	static char buf[256];
+
+	if (!buf[0])
+		for (size_t i = 0; i < ARRAY_SIZE(workloads); i++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? ", " : "",
+				 workloads[i]->name);
+	return buf;
 }
 
 void run_fail(struct run_ctx *rc, const char *fmt, ...)

@@ -3,6 +3,7 @@
 #include "io/ioengine.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util.h"
@@ -18,6 +19,18 @@ const struct ioengine_ops *ioengine_find(const char *name)
 		if (!strcmp(engines[i]->name, name))
 			return engines[i];
 	return NULL;
+}
+
+const char *ioengine_names(void)
+{
+	static char buf[128];
+
+	if (!buf[0])
+		for (size_t i = 0; i < ARRAY_SIZE(engines); i++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+				 !i ? "" : i + 1 < ARRAY_SIZE(engines) ? ", " : " or ",
+				 engines[i]->name);
+	return buf;
 }
 
 int io_ctx_init(struct io_ctx *ctx, const char *engine, unsigned int depth)

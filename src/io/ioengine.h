@@ -65,6 +65,8 @@ extern const struct ioengine_ops ioengine_psync;
 
 /* Back end by name ("io_uring", "psync"), or NULL. */
 const struct ioengine_ops *ioengine_find(const char *name);
+/* "io_uring or psync": every back end's name, for messages and --help. */
+const char *ioengine_names(void);
 
 /* Set up ctx with the named back end.  0, -ENOENT (unknown name) or the back end's -errno. */
 int io_ctx_init(struct io_ctx *ctx, const char *engine, unsigned int depth)

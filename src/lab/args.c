@@ -92,6 +92,11 @@ static char *raw_device(struct lab *L, const char *role)
 	return out;
 }
 
+static void add_arg(const char *s, void *ctx)
+{
+	argv_addf(ctx, "%s", s);
+}
+
 void lab_run_args(struct lab *L, const struct cell *cell, struct argv *a)
 {
 	const struct lab_cfg *c = &L->cfg;
@@ -111,38 +116,10 @@ void lab_run_args(struct lab *L, const struct cell *cell, struct argv *a)
 		argv_addf(a, "--db=%s/db", L->mnt);
 		argv_addf(a, "--log=%s/log", L->mnt);
 	}
-	argv_addf(a, "--workload=%s", c->workload);
 	argv_addf(a, "--threads=%u", cell->threads);
-	argv_addf(a, "--databases=%u", c->databases);
-	argv_addf(a, "--db-size=%lluK", (unsigned long long)(c->db_size / KiB));
-	argv_addf(a, "--duration=%llums", (unsigned long long)(c->duration_ns / NSEC_PER_MSEC));
-	if (c->warmup_set)
-		argv_addf(a, "--warmup=%llums", (unsigned long long)(c->warmup_ns / NSEC_PER_MSEC));
-	argv_addf(a, "--seed=%llu", (unsigned long long)c->seed);
-	argv_addf(a, "--engine=%s", c->engine);
-	argv_addf(a, "--bs=%llu", (unsigned long long)c->bs);
-	argv_addf(a, "--iodepth=%u", c->iodepth);
-	argv_addf(a, "--compressibility=%u", c->compressibility);
-	if (c->bdm_rate)
-		argv_addf(a, "--bdm-rate=%s", c->bdm_rate);
-	if (c->cache_size)
-		argv_addf(a, "--cache=%llu", (unsigned long long)c->cache_size);
-	/* only when set: a config without them runs with any fslab run */
-	if (c->sample_interval_ns)
-		argv_addf(a, "--sample-interval=%llus",
-		     (unsigned long long)(c->sample_interval_ns / NSEC_PER_SEC));
-	if (c->thresholds)
-		argv_addf(a, "--thresholds=%s", c->thresholds);
-	if (c->max_latency_errors_set)
-		argv_addf(a, "--max-latency-errors=%llu", (unsigned long long)c->max_latency_errors);
-	if (c->target_iops)
-		argv_addf(a, "--target-iops=%s", c->target_iops);
-	if (c->mailboxes && c->iops_per_mailbox) {
-		argv_addf(a, "--mailboxes=%llu", (unsigned long long)c->mailboxes);
-		argv_addf(a, "--iops-per-mailbox=%s", c->iops_per_mailbox);
-	}
-	if (c->strict_io_tail)
-		argv_add(a, "--strict-io-tail");
+	/* every [workload] key given, its value as written: fslab run checks it with the same
+	 * table (run/options.c) the config was checked with; the others are its defaults */
+	run_params_argv(&c->run, add_arg, a);
 	argv_addf(a, "--label=%s", cell->label);
 	argv_addf(a, "--output=%s", cell->result);
 	/* not --quiet: the cell's run log keeps the run's steps (creation, initialisation rate,

@@ -87,8 +87,8 @@ int lab_preflight(struct lab *L);
 /* args.c: the argv of the child steps (built, printed by --dry-run, freed). */
 /* argv of the prep step (strings owned by the returned array's scratch). */
 struct argv {
-	const char *v[48];
-	char *own[48];
+	const char *v[64];
+	char *own[64];
 	size_t n, nown;
 };
 void argv_add(struct argv *a, const char *s);

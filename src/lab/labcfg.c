@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "fsprep/prep.h"
 #include "lab/labplan.h"
 #include "util.h"
 
@@ -146,24 +146,6 @@ static char *reader(char *str, int num, void *stream)
 	return str;
 }
 
-static bool parse_bool(const char *v, bool *out)
-{
-	static const char *const yes[] = { "1", "yes", "true", "on" };
-	static const char *const no[] = { "0", "no", "false", "off" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
-		if (!strcasecmp(v, yes[i])) {
-			*out = true;
-			return true;
-		}
-		if (!strcasecmp(v, no[i])) {
-			*out = false;
-			return true;
-		}
-	}
-	return false;
-}
-
 static void set_str(char **dst, const char *v)
 {
 	free(*dst);
@@ -183,10 +165,6 @@ static struct lab_fs *fs_section(struct parse *p, const char *name)
 static const char *const lab_keys = "title, output, baseline, repeats, raw_baseline, order, "
 				    "order_seed, aa_check";
 static const char *const dev_keys = "image_dir, db_size, log_size, db_dev, log_dev, force";
-static const char *const wl_keys = "name, threads, databases, db_size, duration, warmup, seed, "
-				   "bs, iodepth, engine, bdm_rate, compressibility, cache, "
-				   "sample_interval, thresholds, max_latency_errors, target_iops, "
-				   "mailboxes, iops_per_mailbox, strict_io_tail";
 static const char *const fs_keys = "fs, mkfs_opts, mount_opts, cluster";
 
 static void key_lab(struct parse *p, const char *k, const char *v)
@@ -208,7 +186,7 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 		else
 			c->repeats = (unsigned int)n;
 	} else if (!strcmp(k, "raw_baseline")) {
-		if (!parse_bool(v, &c->raw_baseline))
+		if (!run_parse_bool(v, &c->raw_baseline))
 			perr(p, p->line, "raw_baseline = '%s': give yes or no", v);
 	} else if (!strcmp(k, "order")) {
 		if (lab_order_parse(v, &c->order))
@@ -222,7 +200,7 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 		else
 			c->order_seed_set = true;
 	} else if (!strcmp(k, "aa_check")) {
-		if (!parse_bool(v, &c->aa_check))
+		if (!run_parse_bool(v, &c->aa_check))
 			perr(p, p->line, "aa_check = '%s': give yes or no", v);
 		c->aa_check_line = p->line;
 	} else
@@ -251,158 +229,49 @@ static void key_devices(struct parse *p, const char *k, const char *v)
 			perr(p, p->line, "log_size = '%s': give the log image size, at least 64M, "
 			     "e.g. 1G", v);
 	} else if (!strcmp(k, "force")) {
-		if (!parse_bool(v, &c->force))
+		if (!run_parse_bool(v, &c->force))
 			perr(p, p->line, "force = '%s': give yes or no", v);
 	} else
 		perr(p, p->line, "unknown key '%s' in [devices]; known keys: %s", k, dev_keys);
 }
 
-/* A positive number up to max, as fslab run takes it ("1500", "0.06"). */
-static bool positive_number(const char *v, double max)
-{
-	char *end;
-	double d = strtod(v, &end);
-
-	return end != v && !*end && d > 0 && d <= max;
-}
-
-/* Keys of fslab run's Jetstress verdict: remembered, they need workload jetstress. */
-static const char *const verdict_keys[] = { "sample_interval", "thresholds", "max_latency_errors",
-					    "target_iops", "mailboxes", "iops_per_mailbox",
-					    "strict_io_tail" };
-
+/*
+ * A [workload] key: an option of fslab run (run/options.h) under its config name, its value
+ * checked by the same table; threads may be a list (one cell per thread count).
+ */
 static void key_workload(struct parse *p, const char *k, const char *v)
 {
 	struct lab_cfg *c = p->cfg;
-	uint64_t n;
+	const struct run_option *o = run_option_by_ini(k);
+	const char *fix;
+	char buf[256];
 
-	for (size_t i = 0; i < ARRAY_SIZE(verdict_keys) && !c->verdict_line; i++)
-		if (!strcmp(k, verdict_keys[i])) {
-			c->verdict_line = p->line;
-			c->verdict_key = verdict_keys[i];
-		}
-
-	if (!strcmp(k, "name")) {
-		static const char *const ok[] = { "jetstress", "randread", "randwrite", "randrw",
-						  "seqwrite" };
-		size_t i;
-
-		for (i = 0; i < ARRAY_SIZE(ok) && strcmp(v, ok[i]); i++)
-			;
-		if (i == ARRAY_SIZE(ok))
-			perr(p, p->line, "name = '%s': unknown workload; give jetstress, randread, "
-			     "randwrite, randrw or seqwrite", v);
-		else
-			set_str(&c->workload, v);
-	} else if (!strcmp(k, "threads")) {
+	if (!o) {
+		perr(p, p->line, "unknown key '%s' in [workload]; known keys: %s", k,
+		     run_option_ini_keys());
+		return;
+	}
+	c->wl_line[o - run_options] = p->line;
+	if (o->flags & ROF_SWEEP) {
 		int cnt = parse_list_u64(v, c->threads, LAB_MAX_THREADS);
 
 		if (cnt < 0) {
-			perr(p, p->line, "threads = '%s': give a thread count or a list such as 4,8,12 "
-			     "(at most %d entries)", v, LAB_MAX_THREADS);
+			perr(p, p->line, "%s = '%s': give a thread count or a list such as 4,8,12 "
+			     "(at most %d entries)", k, v, LAB_MAX_THREADS);
 			return;
 		}
 		for (int i = 0; i < cnt; i++)
-			if (c->threads[i] < 1 || c->threads[i] > 256) {
-				perr(p, p->line, "threads = '%s': %llu is not a valid thread count; each "
-				     "must be 1 to 256", v, (unsigned long long)c->threads[i]);
+			if (c->threads[i] < o->lo || c->threads[i] > o->hi) {
+				perr(p, p->line, "%s = '%s': %llu is not a valid thread count; each "
+				     "must be %llu to %llu", k, v, (unsigned long long)c->threads[i],
+				     (unsigned long long)o->lo, (unsigned long long)o->hi);
 				return;
 			}
 		c->nthreads = cnt;
-	} else if (!strcmp(k, "databases")) {
-		if (parse_u64(v, 1, 64, &n))
-			perr(p, p->line, "databases = '%s': give 1 to 64", v);
-		else
-			c->databases = (unsigned int)n;
-	} else if (!strcmp(k, "db_size")) {
-		if (parse_size(v, &c->db_size) || c->db_size < 16 * MiB || c->db_size % (32 * KiB) ||
-		    c->db_size > FSLAB_MAX_DB_SIZE)
-			perr(p, p->line, "db_size = '%s': give each database's size, a multiple of "
-			     "32K from 16M to 1024T, e.g. 1G", v);
-	} else if (!strcmp(k, "duration")) {
-		if (parse_duration(v, &c->duration_ns) || c->duration_ns < NSEC_PER_SEC)
-			perr(p, p->line, "duration = '%s': give a time of at least 1s, e.g. 60s or 2h",
-			     v);
-	} else if (!strcmp(k, "warmup")) {
-		if (parse_duration(v, &c->warmup_ns))
-			perr(p, p->line, "warmup = '%s': give a time, e.g. 0, 10s or 5m", v);
-		c->warmup_set = true;
-	} else if (!strcmp(k, "seed")) {
-		if (parse_u64(v, 0, INT64_MAX, &c->seed))
-			perr(p, p->line, "seed = '%s': give a whole number", v);
-	} else if (!strcmp(k, "bs")) {
-		if (parse_size(v, &c->bs) || !c->bs)
-			perr(p, p->line, "bs = '%s': give a block size such as 4k", v);
-	} else if (!strcmp(k, "iodepth")) {
-		if (parse_u64(v, 1, 1024, &n))
-			perr(p, p->line, "iodepth = '%s': give 1 to 1024", v);
-		else
-			c->iodepth = (unsigned int)n;
-	} else if (!strcmp(k, "engine")) {
-		if (strcmp(v, "io_uring") && strcmp(v, "psync"))
-			perr(p, p->line, "engine = '%s': give io_uring or psync", v);
-		else
-			set_str(&c->engine, v);
-	} else if (!strcmp(k, "bdm_rate")) {
-		char *end;
-		double d = strtod(v, &end);
-
-		if (end == v || *end || !(d >= 0))
-			perr(p, p->line, "bdm_rate = '%s': give MB/s per database, e.g. 1; 0 is off", v);
-		else
-			set_str(&c->bdm_rate, v);
-	} else if (!strcmp(k, "compressibility")) {
-		if (parse_u64(v, 0, 100, &n))
-			perr(p, p->line, "compressibility = '%s': give a percentage 0 to 100", v);
-		else
-			c->compressibility = (unsigned int)n;
-	} else if (!strcmp(k, "cache")) {
-		if (parse_size(v, &c->cache_size))
-			perr(p, p->line, "cache = '%s': give a size such as 64M", v);
-		c->cache_line = p->line;
-	} else if (!strcmp(k, "sample_interval")) {
-		uint64_t ns;
-
-		/* whole seconds: the timeline has one row per second */
-		if (parse_duration(v, &ns) || ns < NSEC_PER_SEC || ns > 3600 * NSEC_PER_SEC ||
-		    ns % NSEC_PER_SEC)
-			perr(p, p->line, "sample_interval = '%s': give whole seconds from 1s to 1h, "
-			     "e.g. 15s (Jetstress's) or 5s", v);
-		else
-			c->sample_interval_ns = ns;
-	} else if (!strcmp(k, "thresholds")) {
-		if (strcmp(v, "strict") && strcmp(v, "lenient"))
-			perr(p, p->line, "thresholds = '%s': give strict or lenient", v);
-		else
-			set_str(&c->thresholds, v);
-	} else if (!strcmp(k, "max_latency_errors")) {
-		if (parse_u64(v, 0, 1000000, &c->max_latency_errors))
-			perr(p, p->line, "max_latency_errors = '%s': give 0 to 1000000", v);
-		else
-			c->max_latency_errors_set = true;
-	} else if (!strcmp(k, "target_iops")) {
-		if (!positive_number(v, 1e9))
-			perr(p, p->line, "target_iops = '%s': give the transactional IOPS to reach, a "
-			     "positive number such as 1500", v);
-		else
-			set_str(&c->target_iops, v);
-		c->target_iops_line = p->line;
-	} else if (!strcmp(k, "mailboxes")) {
-		if (parse_u64(v, 1, 10000000, &c->mailboxes))
-			perr(p, p->line, "mailboxes = '%s': give a mailbox count, 1 to 10000000", v);
-		c->mailboxes_line = p->line;
-	} else if (!strcmp(k, "iops_per_mailbox")) {
-		if (!positive_number(v, 100))
-			perr(p, p->line, "iops_per_mailbox = '%s': give transactional IOPS per mailbox, "
-			     "a positive number up to 100, e.g. 0.06", v);
-		else
-			set_str(&c->iops_per_mailbox, v);
-		c->iops_per_mailbox_line = p->line;
-	} else if (!strcmp(k, "strict_io_tail")) {
-		if (!parse_bool(v, &c->strict_io_tail))
-			perr(p, p->line, "strict_io_tail = '%s': give yes or no", v);
-	} else
-		perr(p, p->line, "unknown key '%s' in [workload]; known keys: %s", k, wl_keys);
+		return;
+	}
+	if (run_option_set(&c->run, o, v, &fix, buf, sizeof(buf)))
+		perr(p, p->line, "%s = '%s': %s", k, v, fix);
 }
 
 static void key_fs(struct parse *p, struct lab_fs *f, const char *k, const char *v)
@@ -480,8 +349,6 @@ static int handler(void *user, const char *section, const char *name, const char
 	return 1; /* keep going: report every problem */
 }
 
-static const char *const known_fs[] = { "ext4", "xfs", "ntfs", "btrfs" };
-
 static void check_required(struct parse *p)
 {
 	struct lab_cfg *c = p->cfg;
@@ -490,18 +357,15 @@ static void check_required(struct parse *p)
 		perr(p, p->line, "no [fs NAME] section: name at least one filesystem, e.g. [fs ext4]");
 	for (int i = 0; i < c->nfs; i++) {
 		struct lab_fs *f = &c->fs[i];
-		size_t k;
 
 		if (!f->fs)
 			f->fs = xstrdup(f->name);
-		for (k = 0; k < ARRAY_SIZE(known_fs) && strcmp(f->fs, known_fs[k]); k++)
-			;
 		if (!strcmp(f->fs, "refs"))
 			perr(p, f->line, "[fs %s]: ReFS can only be formatted by Windows; run ReFS cells "
 			     "on the Windows side of the lab", f->name);
-		else if (k == ARRAY_SIZE(known_fs))
-			perr(p, f->line, "[fs %s]: unknown filesystem '%s'; add fs = ext4, xfs, ntfs or "
-			     "btrfs to the section", f->name, f->fs);
+		else if (!prep_fs_known(f->fs))
+			perr(p, f->line, "[fs %s]: unknown filesystem '%s'; add fs = NAME to the "
+			     "section, one of %s", f->name, f->fs, prep_fs_names());
 	}
 	if (!p->seen_devices)
 		perr(p, p->line, "no [devices] section: give image_dir (loop devices on sparse "
@@ -527,22 +391,25 @@ static void check_required(struct parse *p)
 		if (!label_ok)
 			perr(p, p->line, "baseline = '%s' names no [fs ...] section", c->baseline);
 	}
-	if (c->cache_size > c->db_size)
-		perr(p, c->cache_line, "cache is larger than each database (db_size); ESE's cache is a "
-		     "small fraction of the database (fslab run's default is 1 %%, at most 256M): "
-		     "give a smaller cache or leave it out");
-	if (c->mailboxes_line && !c->iops_per_mailbox_line)
-		perr(p, c->mailboxes_line, "mailboxes without iops_per_mailbox: give both (the "
+	if (c->run.cache_size > c->run.db_size)
+		perr(p, c->wl_line[RO_CACHE], "cache is larger than each database (db_size); ESE's "
+		     "cache is a small fraction of the database (fslab run's default is 1 %%, at most "
+		     "256M): give a smaller cache or leave it out");
+	if (c->wl_line[RO_MAILBOXES] && !c->wl_line[RO_IOPS_PER_MAILBOX])
+		perr(p, c->wl_line[RO_MAILBOXES], "mailboxes without iops_per_mailbox: give both (the "
 		     "target is their product) or neither");
-	else if (c->iops_per_mailbox_line && !c->mailboxes_line)
-		perr(p, c->iops_per_mailbox_line, "iops_per_mailbox without mailboxes: give both (the "
+	else if (c->wl_line[RO_IOPS_PER_MAILBOX] && !c->wl_line[RO_MAILBOXES])
+		perr(p, c->wl_line[RO_IOPS_PER_MAILBOX], "iops_per_mailbox without mailboxes: give both (the "
 		     "target is their product) or neither");
-	if (c->target_iops_line && (c->mailboxes_line || c->iops_per_mailbox_line))
-		perr(p, MAX(c->target_iops_line, MAX(c->mailboxes_line, c->iops_per_mailbox_line)),
+	if (c->wl_line[RO_TARGET_IOPS] && (c->wl_line[RO_MAILBOXES] ||
+					    c->wl_line[RO_IOPS_PER_MAILBOX]))
+		perr(p, MAX(c->wl_line[RO_TARGET_IOPS], MAX(c->wl_line[RO_MAILBOXES],
+							  c->wl_line[RO_IOPS_PER_MAILBOX])),
 		     "give either target_iops or mailboxes with iops_per_mailbox, not both");
-	if (c->verdict_line && strcmp(c->workload, "jetstress"))
-		perr(p, c->verdict_line, "%s: only the jetstress workload has a verdict; drop it or "
-		     "set name = jetstress", c->verdict_key);
+	if (c->run.first_verdict >= 0 && strcmp(c->run.workload, "jetstress"))
+		perr(p, c->wl_line[c->run.first_verdict], "%s: only the jetstress workload has a "
+		     "verdict; drop it or set name = jetstress",
+		     run_options[c->run.first_verdict].ini);
 	if (c->aa_check && c->nfs) {
 		int b = lab_cfg_baseline_fs(c);
 		const char *name = b < 0 ? "raw" : c->fs[b].name;
@@ -556,12 +423,12 @@ static void check_required(struct parse *p)
 				     c->fs[i].name, c->fs[i].name, name);
 	}
 	if (c->image_dir && c->db_image_size &&
-	    c->db_image_size < sat_add(sat_mul(c->databases, c->db_size), 64 * MiB))
+	    c->db_image_size < sat_add(sat_mul(c->run.databases, c->run.db_size), 64 * MiB))
 		perr(p, c->devices_line, "[devices] db_size %llu MiB cannot hold %u database(s) of "
 		     "%llu MiB plus filesystem overhead; raise it to at least %llu MiB",
-		     (unsigned long long)(c->db_image_size / MiB), c->databases,
-		     (unsigned long long)(c->db_size / MiB),
-		     (unsigned long long)(sat_add(sat_mul(c->databases, c->db_size) / 10 * 11,
+		     (unsigned long long)(c->db_image_size / MiB), (unsigned int)c->run.databases,
+		     (unsigned long long)(c->run.db_size / MiB),
+		     (unsigned long long)(sat_add(sat_mul(c->run.databases, c->run.db_size) / 10 * 11,
 					      256 * MiB) / MiB));
 }
 
@@ -573,19 +440,9 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->path = xstrdup(path);
 	cfg->repeats = 1;
-	cfg->databases = 1;
-	cfg->iodepth = 1;
-	cfg->threads[0] = 8;
+	run_params_init(&cfg->run); /* fslab run's defaults: the same table */
+	cfg->threads[0] = cfg->run.threads;
 	cfg->nthreads = 1;
-	cfg->db_size = 4 * GiB;
-	cfg->duration_ns = 2 * 3600 * NSEC_PER_SEC; /* Jetstress's customary two hours */
-	cfg->seed = 1;
-	cfg->bs = 32 * KiB;
-	cfg->workload = xstrdup("jetstress");
-	cfg->engine = xstrdup("io_uring");
-	cfg->db_image_size = 0;
-	cfg->log_image_size = 0;
-	cfg->output = NULL;
 
 	p.f = fopen(path, "re");
 	if (!p.f)
@@ -626,10 +483,10 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 	 * the same (sparse) image, so the comparison stays fair.
 	 */
 	if (!cfg->db_image_size)
-		cfg->db_image_size = MAX(sat_add(sat_mul(cfg->databases, cfg->db_size) / 10 * 22,
+		cfg->db_image_size = MAX(sat_add(sat_mul(cfg->run.databases, cfg->run.db_size) / 10 * 22,
 						 512 * MiB), 1 * GiB);
 	if (!cfg->log_image_size)
-		cfg->log_image_size = MAX((uint64_t)cfg->databases * 64 * MiB + 256 * MiB, 512 * MiB);
+		cfg->log_image_size = MAX(cfg->run.databases * 64 * MiB + 256 * MiB, 512 * MiB);
 	check_required(&p);
 	return p.errors ? -FSLAB_EINPUT : 0;
 }
@@ -643,12 +500,7 @@ void lab_cfg_release(struct lab_cfg *c)
 	free(c->image_dir);
 	free(c->db_dev);
 	free(c->log_dev);
-	free(c->workload);
-	free(c->engine);
-	free(c->bdm_rate);
-	free(c->thresholds);
-	free(c->target_iops);
-	free(c->iops_per_mailbox);
+	run_params_release(&c->run);
 	for (int i = 0; i < c->nfs; i++) {
 		free(c->fs[i].name);
 		free(c->fs[i].fs);

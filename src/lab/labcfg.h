@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "run/options.h"
+
 #define LAB_MAX_THREADS 16
 #define LAB_MAX_FS 16
 
@@ -45,27 +47,13 @@ struct lab_cfg {
 	uint64_t db_image_size, log_image_size;
 	bool force;
 	int devices_line, db_dev_line, log_dev_line, image_dir_line;
-	/* [workload] */
-	char *workload, *engine;
+	/* [workload]: the options of fslab run (run/options.h), each value checked as fslab run
+	 * checks it; threads is a list (one cell per count) */
+	struct run_params run;
+	int wl_line[RO_NR]; /* line of each key given, 0 when not given */
 	uint64_t threads[LAB_MAX_THREADS];
 	int nthreads;
-	unsigned int databases, iodepth, compressibility;
-	uint64_t db_size, bs, cache_size, seed, duration_ns, warmup_ns;
-	bool warmup_set;
-	char *bdm_rate;
-	int workload_line, cache_line;
-	/* [workload] keys passed to fslab run only when set (0 / NULL / false: not set) */
-	uint64_t sample_interval_ns;
-	char *thresholds;          /* strict or lenient */
-	uint64_t max_latency_errors;
-	bool max_latency_errors_set;
-	char *target_iops;         /* as written, validated as a positive number */
-	uint64_t mailboxes;
-	char *iops_per_mailbox;    /* as written, validated as a positive number */
-	bool strict_io_tail;
-	int target_iops_line, mailboxes_line, iops_per_mailbox_line;
-	int verdict_line;          /* first of these keys: they need the jetstress workload */
-	const char *verdict_key;
+	int workload_line;
 	/* [fs NAME] sections in file order */
 	struct lab_fs fs[LAB_MAX_FS];
 	int nfs;

@@ -11,6 +11,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "fsprep/prep.h"
 #include "lab/labP.h"
 
 /* ---- preflight ---- */
@@ -31,16 +32,6 @@ static void problem(struct problems *p, const char *fmt, ...)
 	fslab_err("preflight: %s", buf);
 	p->n++;
 }
-
-static const struct {
-	const char *fs, *tool, *package;
-} fs_tools[] = {
-	{ "ext4", "mkfs.ext4", "e2fsprogs" },
-	{ "xfs", "mkfs.xfs", "xfsprogs" },
-	{ "ntfs", "mkntfs", "ntfs-3g" },
-	{ "ntfs", "ntfs-3g", "ntfs-3g" },
-	{ "btrfs", "mkfs.btrfs", "btrfs-progs" },
-};
 
 static uint64_t free_bytes(const char *path)
 {
@@ -108,30 +99,32 @@ int lab_preflight(struct lab *L)
 	struct lab_cfg *c = &L->cfg;
 	struct problems p = { 0 };
 	/* saturating: no size in a config wraps the check to a small number */
-	uint64_t dbs = sat_mul(c->databases, c->db_size);
+	uint64_t dbs = sat_mul(c->run.databases, c->run.db_size);
 	uint64_t need_db = sat_add(sat_mul(dbs / 10, 11), 256 * MiB);
 
 	if (geteuid() != 0)
 		problem(&p, "the lab formats and mounts devices: run it as root");
-	for (int i = 0; i < c->nfs; i++)
-		for (size_t k = 0; k < ARRAY_SIZE(fs_tools); k++)
-			if (!strcmp(c->fs[i].fs, fs_tools[k].fs) && !have_program(fs_tools[k].tool))
-				problem(&p, "%s:%d: [fs %s] needs %s, which is missing: install the Debian "
-					"package %s", c->path, c->fs[i].line, c->fs[i].name,
-					fs_tools[k].tool, fs_tools[k].package);
-	if (!strcmp(c->workload, "jetstress")) {
+	for (int i = 0; i < c->nfs; i++) {
+		const char *pkg, *tool = prep_fs_missing_tool(c->fs[i].fs, &pkg);
+
+		if (tool)
+			problem(&p, "%s:%d: [fs %s] needs %s, which is missing: install the Debian "
+				"package %s", c->path, c->fs[i].line, c->fs[i].name, tool, pkg);
+	}
+	if (!strcmp(c->run.workload, "jetstress")) {
 		for (int i = 0; i < c->nthreads; i++)
-			if (c->threads[i] < c->databases)
+			if (c->threads[i] < c->run.databases)
 				problem(&p, "%s:%d: threads %llu is less than databases %u: each database "
 					"needs a session thread", c->path, c->workload_line,
-					(unsigned long long)c->threads[i], c->databases);
+					(unsigned long long)c->threads[i],
+					(unsigned int)c->run.databases);
 	}
 	if (c->image_dir) {
 		char *anc = existing_ancestor(c->image_dir), a[32], b[32], d[32];
 		/* images are sparse and removed after each cell: one cell's data at a time, the
 		 * databases up to twice over on btrfs (copy-on-write) */
 		uint64_t need = sat_add(MIN(c->db_image_size, sat_add(sat_mul(dbs / 10, 22), 256 * MiB)),
-					(uint64_t)c->databases * 64 * MiB + 128 * MiB);
+					c->run.databases * 64 * MiB + 128 * MiB);
 		uint64_t have = free_bytes(anc);
 
 		if (have < need)
@@ -141,13 +134,13 @@ int lab_preflight(struct lab *L)
 		if (c->db_image_size < need_db)
 			problem(&p, "%s:%d: [devices] db_size %s is too small for %u database(s) of %s; "
 				"give at least %s", c->path, c->devices_line,
-				fmt_size(a, sizeof(a), c->db_image_size), c->databases,
-				fmt_size(b, sizeof(b), c->db_size), fmt_size(d, sizeof(d), need_db));
+				fmt_size(a, sizeof(a), c->db_image_size), (unsigned int)c->run.databases,
+				fmt_size(b, sizeof(b), c->run.db_size), fmt_size(d, sizeof(d), need_db));
 		free(anc);
 	} else {
 		check_device(L, &p, "db_dev", c->db_dev, c->db_dev_line, need_db);
 		check_device(L, &p, "log_dev", c->log_dev, c->log_dev_line,
-			     (uint64_t)c->databases * 64 * MiB + 128 * MiB);
+			     c->run.databases * 64 * MiB + 128 * MiB);
 	}
 	{
 		char *anc = existing_ancestor(L->out);

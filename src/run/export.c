@@ -180,12 +180,7 @@ done:
 	free(buf);
 	free(x.cmdline);
 	free(rest);
-	for (size_t i = 0; i < s->o.ndb_dirs; i++)
-		free(s->o.db_dirs[i]);
-	free(s->o.db_dirs);
-	for (size_t i = 0; i < s->o.nlog_dirs; i++)
-		free(s->o.log_dirs[i]);
-	free(s->o.log_dirs);
+	run_params_release(&s->p); /* the options' values, o borrows them */
 	free(s);
 	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 }

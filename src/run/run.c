@@ -109,12 +109,7 @@ static char *default_output(const char *label)
 
 static void free_state(struct run_state *s)
 {
-	for (size_t i = 0; i < s->o.ndb_dirs; i++)
-		free(s->o.db_dirs[i]);
-	free(s->o.db_dirs);
-	for (size_t i = 0; i < s->o.nlog_dirs; i++)
-		free(s->o.log_dirs[i]);
-	free(s->o.log_dirs);
+	run_params_release(&s->p);
 	for (size_t i = 0; i < s->ndb_vols; i++)
 		volume_release(&s->rc.db_vols[i]);
 	for (size_t i = 0; i < s->nlog_vols; i++)

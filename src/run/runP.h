@@ -10,6 +10,7 @@
 #include "engine.h"
 #include "host.h"
 #include "result.h"
+#include "run/options.h"
 #include "volume.h"
 #include "workloads/verdict.h"
 #include "workloads/workload.h"
@@ -22,7 +23,7 @@ struct verdict_cfg {
 	bool strict_io_tail;
 	double target_iops, iops_per_mailbox;
 	unsigned int mailboxes;
-	const char *first; /* the first verdict option given ("--thresholds"), or NULL */
+	const char *first; /* the first verdict option given ("thresholds"), or NULL */
 };
 
 /* Latency samples per instance and overall while the load runs (jetstress). */
@@ -33,8 +34,9 @@ struct samplers {
 };
 
 struct run_state {
+	struct run_params p;  /* the options as parsed (run/options.h); o and vc borrow from it */
 	struct run_opts o;
-	bool drop_caches, quiet, warmup_set, force, raw;
+	bool drop_caches, quiet, force, raw;
 	int progress_fd;
 	char *label_buf, *output_buf;
 	const struct workload_ops *wl;
@@ -58,7 +60,8 @@ extern volatile sig_atomic_t run_stop_signal;
 /* block devices followed at most (db and log volumes) */
 #define MAX_DEVS 32
 
-/* cli.c: options, defaults and their checks.  0, 1 (--help printed) or -FSLAB_EINPUT. */
+/* cli.c: the options (run/options.h), how they go together, derived defaults.  0, 1 (--help
+ * printed) or -FSLAB_EINPUT. */
 int run_parse_args(struct run_state *s, int argc, char **argv);
 
 /* checks.c: the directories, their volumes, O_DIRECT, the back end. */

@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: MIT
+/* options.c: the option table of `fslab run` and everything derived from it: parsing of
+ * argv and of config values, --help, the lab's argv (options.h). */
+#include "run/options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "io/ioengine.h"
+#include "util.h"
+#include "workloads/verdict.h"
+#include "workloads/workload.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define OFF(f) offsetof(struct run_params, f)
+#define NO_OFF ((size_t)-1)
+#define MAX_DURATION_NS (30ULL * 86400 * NSEC_PER_SEC)
+
+static bool valid_workload(const char *v)
+{
+	return workload_find(v) != NULL;
+}
+
+static bool valid_engine(const char *v)
+{
+	return ioengine_find(v) != NULL;
+}
+
+static bool valid_thresholds(const char *v)
+{
+	return js_thresholds_find(v) != NULL;
+}
+
+static const char *threshold_names(void)
+{
+	return JS_THRESHOLD_NAMES;
+}
+
+const struct run_option run_options[RO_NR] = {
+	[RO_DB] = {
+		.name = "db", .type = ROT_DIRS, .flags = ROF_LAB,
+		.off = OFF(db_dirs), .off_n = OFF(ndb_dirs), .metavar = "DIR",
+		.help = "database directory (repeat for several volumes; databases are "
+			"spread over them round-robin)",
+	},
+	[RO_LOG] = {
+		.name = "log", .type = ROT_DIRS, .flags = ROF_LAB,
+		.off = OFF(log_dirs), .off_n = OFF(nlog_dirs), .metavar = "DIR",
+		.help = "log directory (repeat likewise; not needed by simple workloads)\n"
+			"A block device instead of directories (--db DEV --log DEV) runs "
+			"the same load on the raw devices: the baseline without a "
+			"filesystem.  It overwrites them: refused when mounted or in use, "
+			"and when they carry a signature unless --force.",
+	},
+	[RO_FORCE] = {
+		.name = "force", .type = ROT_FLAG, .flags = ROF_LAB, .off = OFF(force),
+		.help = "let a raw-device run overwrite devices with a signature",
+	},
+	[RO_WORKLOAD] = {
+		.name = "workload", .ini = "name", .type = ROT_CHOICE, .off = OFF(workload),
+		.def = "jetstress", .valid = valid_workload, .choices = workload_names,
+		.metavar = "W", .help = "the load model: %C",
+		.fix = "unknown workload; choose one of ",
+	},
+	[RO_THREADS] = {
+		.name = "threads", .ini = "threads", .type = ROT_UINT, .flags = ROF_SWEEP,
+		.off = OFF(threads), .def = "8", .lo = 1, .hi = 256, .metavar = "N",
+		.help = "sessions (jetstress) or jobs (simple workloads)",
+		.fix = "give 1 to 256 (Jetstress itself rarely needs more than a few dozen; add "
+		       "--databases instead)",
+	},
+	[RO_DATABASES] = {
+		.name = "databases", .ini = "databases", .type = ROT_UINT, .off = OFF(databases),
+		.def = "1", .lo = 1, .hi = 64, .metavar = "N",
+		.help = "database instances, each with its own log stream",
+		.fix = "give 1 to 64",
+	},
+	/* ESE pages are 32 KiB; 512 of them at least (the simple workloads' data file alike) */
+	[RO_DB_SIZE] = {
+		.name = "db-size", .ini = "db_size", .type = ROT_SIZE, .off = OFF(db_size),
+		.def = "4G", .lo = 16 * MiB, .hi = FSLAB_MAX_DB_SIZE, .align = 32 * KiB,
+		.metavar = "SIZE",
+		.help = "size of each database (simple workloads: of the data file); default "
+			"%D; a multiple of 32 KiB from 16M to 1024T; human units: 512M, 4G, 1T",
+		.fix = "a multiple of 32 KiB, at least 16M and at most 1024T (16M to 1024T, 1 PiB): "
+		       "give a size such as 512M, 4G or 1T",
+	},
+	[RO_DURATION] = {
+		.name = "duration", .ini = "duration", .type = ROT_TIME, .off = OFF(duration_ns),
+		.def = "2h", .lo = NSEC_PER_SEC, .hi = MAX_DURATION_NS, .metavar = "TIME",
+		.help = "measured time, 1s to 30d: 90s, 15m, 2h, 1h30m; default %D (Jetstress's "
+			"customary two hours)",
+		.fix = "give a time of at least 1s and at most 30d, such as 90s, 15m or 2h",
+	},
+	[RO_WARMUP] = {
+		.name = "warmup", .ini = "warmup", .type = ROT_TIME, .off = OFF(warmup_ns),
+		.lo = 0, .hi = MAX_DURATION_NS, .metavar = "TIME",
+		.def_help = "5% of --duration, at most 60s",
+		.help = "load before measuring",
+		.fix = "give a time such as 0, 30s or 5m",
+	},
+	[RO_SEED] = {
+		.name = "seed", .ini = "seed", .type = ROT_UINT, .off = OFF(seed), .def = "1",
+		.lo = 0, .hi = INT64_MAX, .metavar = "N",
+		.help = "seed of every random choice",
+		.fix = "give a whole number (0 to 2^63-1)",
+	},
+	[RO_LABEL] = {
+		/* compare's label rule (label_problem), checked by cli.c: it does not echo control
+		 * characters */
+		.name = "label", .type = ROT_STR, .flags = ROF_LAB, .off = OFF(label),
+		.metavar = "NAME",
+		.def_help = "the filesystem type of the first --db directory",
+		.help = "label in the result (compare groups by it)",
+	},
+	[RO_OUTPUT] = {
+		.name = "output", .type = ROT_STR, .flags = ROF_LAB, .off = OFF(output),
+		.metavar = "FILE", .def_help = "./fslab-LABEL-YYYYmmdd-HHMMSS.json",
+		.help = "result file",
+	},
+	[RO_BS] = {
+		.name = "bs", .ini = "bs", .type = ROT_SIZE, .off = OFF(bs), .def = "32k",
+		.lo = 1, .hi = UINT64_MAX, .metavar = "SIZE",
+		.help = "block size of simple workloads",
+		.fix = "give a block size such as 4k or 32k",
+	},
+	[RO_IODEPTH] = {
+		.name = "iodepth", .ini = "iodepth", .type = ROT_UINT, .off = OFF(iodepth),
+		.def = "1", .lo = 1, .hi = 1024, .metavar = "N",
+		.help = "I/Os in flight per thread, simple workloads",
+		.fix = "give 1 to 1024",
+	},
+	[RO_RWMIXREAD] = {
+		.name = "rwmixread", .ini = "rwmixread", .type = ROT_UINT, .off = OFF(rwmixread),
+		.def = "50", .lo = 0, .hi = 100, .metavar = "PCT",
+		.help = "reads in randrw, per cent",
+		.fix = "give a percentage, 0 to 100",
+	},
+	[RO_ENGINE] = {
+		.name = "engine", .ini = "engine", .type = ROT_CHOICE, .off = OFF(engine),
+		.def = "io_uring", .valid = valid_engine, .choices = ioengine_names,
+		.metavar = "E", .help = "I/O back end: %C",
+		.fix = "unknown I/O back end; choose ",
+	},
+	[RO_CACHE] = {
+		.name = "cache", .ini = "cache", .type = ROT_SIZE, .off = OFF(cache_size),
+		.lo = 0, .hi = UINT64_MAX, .metavar = "SIZE",
+		.def_help = "1% of --db-size, at most 256M (ESE's cache is small against the "
+			    "database)",
+		.help = "jetstress page-ID cache per database",
+		.fix = "give a size such as 64M",
+	},
+	[RO_BDM_RATE] = {
+		.name = "bdm-rate", .ini = "bdm_rate", .type = ROT_REAL, .off = OFF(bdm_mbps),
+		.def = "1", .rlo = 0, .rhi = 10000, .metavar = "MBPS",
+		.help = "background maintenance reads per database, MB/s (0 off)",
+		.fix = "give MB/s per database, e.g. 1 or 0.5; 0 turns BDM off",
+	},
+	[RO_COMPRESSIBILITY] = {
+		.name = "compressibility", .ini = "compressibility", .type = ROT_UINT,
+		.off = OFF(compressibility), .def = "0", .lo = 0, .hi = 100, .metavar = "PCT",
+		.help = "share of zeros in every 4 KiB written; default %D (incompressible)",
+		.fix = "give a percentage, 0 to 100",
+	},
+	[RO_BUFFERED] = {
+		.name = "buffered", .ini = "buffered", .type = ROT_FLAG, .off = OFF(buffered),
+		.help = "no O_DIRECT (reads may then come from the page cache)",
+	},
+	[RO_NO_CHECKSUM_PASS] = {
+		.name = "no-checksum-pass", .ini = "no_checksum_pass", .type = ROT_FLAG,
+		.off = OFF(no_checksum_pass),
+		.help = "skip reading every page after the load",
+	},
+	[RO_NO_VERIFY] = {
+		.name = "no-verify", .ini = "no_verify", .type = ROT_FLAG, .off = OFF(no_verify),
+		.help = "do not check the pages read during the load (their checksum and page "
+			"number); the checksum pass still runs",
+	},
+	[RO_NO_DROP_CACHES] = {
+		.name = "no-drop-caches", .ini = "no_drop_caches", .type = ROT_FLAG,
+		.off = OFF(no_drop_caches),
+		.help = "do not drop the page cache before the load (default: drop, as root)",
+	},
+	[RO_QUIET] = {
+		.name = "quiet", .type = ROT_FLAG, .flags = ROF_LAB, .off = OFF(quiet),
+		.help = "no progress or informational messages",
+	},
+	[RO_PROGRESS_FD] = {
+		.name = "progress-fd", .type = ROT_UINT, .flags = ROF_LAB, .off = OFF(progress_fd),
+		.lo = 0, .hi = 1 << 20, .metavar = "FD",
+		.help = "one JSON progress line per second to this open file descriptor "
+			"(fslab lab reads them)",
+		.fix = "give an open file descriptor",
+	},
+	[RO_SAMPLE_INTERVAL] = {
+		.name = "sample-interval", .ini = "sample_interval", .type = ROT_TIME,
+		.flags = ROF_VERDICT | ROF_WHOLE_S, .off = OFF(sample_interval_ns),
+		.def = STR(JS_SAMPLE_INTERVAL_S) "s", .lo = NSEC_PER_SEC, .hi = 3600 * NSEC_PER_SEC,
+		.metavar = "T",
+		.help = "latency sampling interval; default %D (Jetstress's LogInterval), "
+			"1s to 1h in whole seconds.  The maximum checks judge the average "
+			"latency of each interval, per database and overall; a measurement "
+			"shorter than one interval is one partial sample",
+		.fix = "give whole seconds from 1s to 1h, such as 15s (Jetstress's LogInterval) "
+		       "or 1m",
+	},
+	[RO_THRESHOLDS] = {
+		.name = "thresholds", .ini = "thresholds", .type = ROT_CHOICE, .flags = ROF_VERDICT,
+		.off = OFF(thresholds), .def = "strict", .valid = valid_thresholds,
+		.choices = threshold_names, .metavar = "SET",
+		.help = "%C; default %D: database reads average <= 20 ms, "
+			"log writes <= 10 ms, maximum 100 ms; lenient (Jetstress's stress "
+			"runs): maximum 200 ms",
+		.fix = "choose ",
+	},
+	[RO_MAX_LATENCY_ERRORS] = {
+		.name = "max-latency-errors", .ini = "max_latency_errors", .type = ROT_UINT,
+		.flags = ROF_VERDICT, .off = OFF(max_latency_errors),
+		.def = STR(JS_MAX_LATENCY_ERRORS), .lo = 0, .hi = 1000000, .metavar = "N",
+		.help = "samples tolerated above the maximum; default %D (Jetstress's "
+			"MaximumLatencyErrors)",
+		.fix = "give the number of samples tolerated above the maximum, 0 to 1000000 "
+		       "(Jetstress: " STR(JS_MAX_LATENCY_ERRORS) ")",
+	},
+	[RO_STRICT_IO_TAIL] = {
+		.name = "strict-io-tail", .ini = "strict_io_tail", .type = ROT_FLAG,
+		.flags = ROF_VERDICT, .off = OFF(strict_io_tail),
+		.help = "also fail when more than N single I/Os exceed the maximum (the "
+			"per-I/O tail; always recorded, not judged by default)",
+	},
+	[RO_TARGET_IOPS] = {
+		.name = "target-iops", .ini = "target_iops", .type = ROT_REAL,
+		.flags = ROF_VERDICT | ROF_EXCL_MIN, .off = OFF(target_iops), .rlo = 0, .rhi = 1e9,
+		.metavar = "N",
+		.help = "also require at least N transactional IOPS (database reads + "
+			"writes per second)",
+		.fix = "give the transactional IOPS to reach, a positive number such as 1500",
+	},
+	[RO_MAILBOXES] = {
+		.name = "mailboxes", .ini = "mailboxes", .type = ROT_UINT, .flags = ROF_VERDICT,
+		.off = OFF(mailboxes), .lo = 1, .hi = 10000000, .metavar = "M",
+		.help = "with --iops-per-mailbox F: the target M x F (from an Exchange "
+			"sizing); not together with --target-iops",
+		.fix = "give the number of mailboxes, 1 to 10000000",
+	},
+	[RO_IOPS_PER_MAILBOX] = {
+		.name = "iops-per-mailbox", .ini = "iops_per_mailbox", .type = ROT_REAL,
+		.flags = ROF_VERDICT | ROF_EXCL_MIN, .off = OFF(iops_per_mailbox), .rlo = 0,
+		.rhi = 100, .metavar = "F",
+		.help = "transactional IOPS per mailbox (with --mailboxes)",
+		.fix = "give transactional IOPS per mailbox, a positive number up to 100, such as "
+		       "0.06",
+	},
+};
+
+const struct run_option *run_option_find(const char *name)
+{
+	for (size_t i = 0; i < RO_NR; i++)
+		if (!strcmp(run_options[i].name, name))
+			return &run_options[i];
+	return NULL;
+}
+
+const struct run_option *run_option_by_ini(const char *key)
+{
+	for (size_t i = 0; i < RO_NR; i++)
+		if (run_options[i].ini && !strcmp(run_options[i].ini, key))
+			return &run_options[i];
+	return NULL;
+}
+
+const char *run_option_ini_keys(void)
+{
+	static char buf[1024];
+
+	if (!buf[0])
+		for (size_t i = 0; i < RO_NR; i++)
+			if (run_options[i].ini)
+				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+					 buf[0] ? ", " : "", run_options[i].ini);
+	return buf;
+}
+
+bool run_parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = { "1", "yes", "true", "on" };
+	static const char *const no[] = { "0", "no", "false", "off" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!strcasecmp(v, yes[i])) {
+			*out = true;
+			return true;
+		}
+		if (!strcasecmp(v, no[i])) {
+			*out = false;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void *field(struct run_params *p, size_t off)
+{
+	return (char *)p + off;
+}
+
+void run_params_init(struct run_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; i < RO_NR; i++) {
+		const struct run_option *o = &run_options[i];
+		const char *fix;
+		char buf[8];
+
+		/* the table's own defaults pass its checks (tests/unit/test_options.c) */
+		if (o->def && run_option_set(p, o, o->def, &fix, buf, sizeof(buf)))
+			abort();
+	}
+	p->given = 0;
+	p->first_verdict = -1;
+	for (size_t i = 0; i < RO_NR; i++) {
+		free(p->text[i]);
+		p->text[i] = NULL;
+	}
+}
+
+void run_params_release(struct run_params *p)
+{
+	for (size_t i = 0; i < RO_NR; i++) {
+		const struct run_option *o = &run_options[i];
+
+		if (o->type == ROT_DIRS) {
+			char **v = *(char ***)field(p, o->off);
+
+			for (size_t k = 0; v && v[k]; k++)
+				free(v[k]);
+			free(v);
+		} else if (o->type == ROT_STR || o->type == ROT_CHOICE) {
+			free(*(char **)field(p, o->off));
+		}
+		free(p->text[i]);
+	}
+	memset(p, 0, sizeof(*p));
+}
+
+static int parse_real(const struct run_option *o, const char *v, double *out)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(v, &end);
+	if (errno || end == v || *end || !isfinite(d) || d < o->rlo || d > o->rhi ||
+	    ((o->flags & ROF_EXCL_MIN) && d <= o->rlo))
+		return -EINVAL;
+	*out = d;
+	return 0;
+}
+
+int run_option_set(struct run_params *p, const struct run_option *o, const char *v,
+		   const char **fix, char *fixbuf, size_t fixlen)
+{
+	size_t id = (size_t)(o - run_options);
+	void *f = field(p, o->off);
+	uint64_t u = 0;
+	double d = 0;
+	bool b = true;
+
+	*fix = o->fix;
+	switch (o->type) {
+	case ROT_DIRS: {
+		char ***vv = f;
+		size_t *n = field(p, o->off_n);
+
+		*vv = xrealloc(*vv, (*n + 2) * sizeof(char *));
+		(*vv)[(*n)++] = xstrdup(v);
+		(*vv)[*n] = NULL;
+		break;
+	}
+	case ROT_STR:
+	case ROT_CHOICE:
+		if (o->valid && !o->valid(v)) {
+			if (o->choices) {
+				snprintf(fixbuf, fixlen, "%s%s", o->fix, o->choices());
+				*fix = fixbuf;
+			}
+			return -EINVAL;
+		}
+		free(*(char **)f);
+		*(char **)f = xstrdup(v);
+		break;
+	case ROT_UINT:
+		if (parse_u64(v, o->lo, o->hi, &u))
+			return -EINVAL;
+		*(uint64_t *)f = u;
+		break;
+	case ROT_SIZE:
+		if (parse_size(v, &u) || u < o->lo || u > o->hi || (o->align && u % o->align))
+			return -EINVAL;
+		*(uint64_t *)f = u;
+		break;
+	case ROT_TIME:
+		if (parse_duration(v, &u) || u < o->lo || u > o->hi ||
+		    ((o->flags & ROF_WHOLE_S) && u % NSEC_PER_SEC))
+			return -EINVAL;
+		*(uint64_t *)f = u;
+		break;
+	case ROT_REAL:
+		if (parse_real(o, v, &d))
+			return -EINVAL;
+		*(double *)f = d;
+		break;
+	case ROT_FLAG:
+		if (v && !run_parse_bool(v, &b)) {
+			*fix = "give yes or no";
+			return -EINVAL;
+		}
+		*(bool *)f = b;
+		break;
+	}
+	if (o->type != ROT_DIRS) {
+		free(p->text[id]);
+		p->text[id] = v ? xstrdup(v) : NULL;
+	}
+	p->given |= UINT64_C(1) << id;
+	if ((o->flags & ROF_VERDICT) && p->first_verdict < 0)
+		p->first_verdict = (int)id;
+	return 0;
+}
+
+#define OPT_BASE 1000
+
+int run_params_parse_argv(struct run_params *p, int argc, char **argv)
+{
+	struct option lo[RO_NR + 2];
+	int c;
+
+	for (size_t i = 0; i < RO_NR; i++)
+		lo[i] = (struct option){ run_options[i].name,
+					 run_options[i].type == ROT_FLAG ? no_argument
+									 : required_argument,
+					 NULL, OPT_BASE + (int)i };
+	lo[RO_NR] = (struct option){ "help", no_argument, NULL, 'h' };
+	lo[RO_NR + 1] = (struct option){ NULL, 0, NULL, 0 };
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		const struct run_option *o;
+		const char *fix;
+		char buf[256];
+
+		if (c == 'h') {
+			run_usage(stdout);
+			return 1;
+		}
+		if (c < OPT_BASE || c >= OPT_BASE + RO_NR) {
+			if (optopt && optopt < OPT_BASE)
+				return input_error("unknown option '-%c'; see 'fslab run --help'", optopt);
+			if (optopt)
+				return input_error("%s needs a value; see 'fslab run --help'",
+						   argv[optind - 1]);
+			return input_error("unknown option '%s'; see 'fslab run --help'",
+					   argv[optind - 1]);
+		}
+		o = &run_options[c - OPT_BASE];
+		if (run_option_set(p, o, optarg, &fix, buf, sizeof(buf)))
+			return input_error("--%s '%s': %s", o->name, optarg, fix);
+	}
+	if (optind < argc)
+		return input_error("unexpected argument '%s'; options start with --, see "
+				   "'fslab run --help'", argv[optind]);
+	return 0;
+}
+
+void run_params_argv(const struct run_params *p, void (*add)(const char *arg, void *ctx),
+		     void *ctx)
+{
+	for (size_t i = 0; i < RO_NR; i++) {
+		const struct run_option *o = &run_options[i];
+		char *s;
+
+		if (!o->ini || (o->flags & ROF_SWEEP) || !run_params_given(p, (enum run_opt_id)i))
+			continue;
+		if (o->type == ROT_FLAG) {
+			if (*(const bool *)((const char *)p + o->off))
+				s = xasprintf("--%s", o->name);
+			else
+				continue;
+		} else {
+			s = xasprintf("--%s=%s", o->name, p->text[i]);
+		}
+		add(s, ctx);
+		free(s);
+	}
+}
+
+/* ---- --help ---- */
+
+#define HELP_COL 24
+#define HELP_WIDTH 92
+
+/* Append text to *s, expanding %C (the choices) and %D (the default). */
+static void help_expand(char **s, const struct run_option *o, const char *text)
+{
+	const char *dflt = o->def_help ? o->def_help : o->def;
+
+	for (const char *t = text; *t; t++) {
+		char *n;
+
+		if (t[0] == '%' && (t[1] == 'C' || t[1] == 'D')) {
+			n = xasprintf("%s%s", *s, t[1] == 'C' ? o->choices() : dflt ? dflt : "");
+			t++;
+		} else {
+			n = xasprintf("%s%c", *s, *t);
+		}
+		free(*s);
+		*s = n;
+	}
+}
+
+/* "  --name META" then the help, words wrapped at HELP_WIDTH, continuation lines at HELP_COL;
+ * a '\n' in the help starts a new line. */
+static void help_option(FILE *f, const struct run_option *o)
+{
+	char *text = xstrdup(""), *left, *save = NULL;
+	bool start = true;
+	int col;
+
+	help_expand(&text, o, o->help);
+	if ((o->def || o->def_help) && !strstr(o->help, "%D")) {
+		char *n = xasprintf("%s; default %s", text, o->def_help ? o->def_help : o->def);
+
+		free(text);
+		text = n;
+	}
+	left = o->type == ROT_FLAG ? xasprintf("  --%s", o->name)
+				   : xasprintf("  --%s %s", o->name, o->metavar);
+	col = (int)strlen(left);
+	fprintf(f, "%s%*s", left, col > HELP_COL - 2 ? 2 : HELP_COL - col, "");
+	col = MAX(col + 2, HELP_COL);
+	for (char *line = text, *next; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		for (char *w = strtok_r(line, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+			int len = (int)strlen(w);
+
+			if (!start && col + 1 + len > HELP_WIDTH) {
+				fprintf(f, "\n%*s", HELP_COL, "");
+				col = HELP_COL;
+				start = true;
+			}
+			fprintf(f, "%s%s", start ? "" : " ", w);
+			col += len + !start;
+			start = false;
+		}
+		if (next) {
+			fprintf(f, "\n%*s", HELP_COL, "");
+			col = HELP_COL;
+			start = true;
+		}
+	}
+	fputc('\n', f);
+	free(left);
+	free(text);
+}
+
+void run_usage(FILE *f)
+{
+	fputs("usage: fslab run --db DIR [--db DIR2 ...] --log DIR [--log DIR2 ...] [options]\n"
+	      "\n"
+	      "Drive a seeded, Jetstress-like Exchange database load (or a simple calibration "
+	      "pattern)\nagainst the database and log directories for a fixed time and write one "
+	      "result file.\n\n", f);
+	for (size_t i = 0; i < RO_NR; i++) {
+		if (i == RO_SAMPLE_INTERVAL)
+			fputs("\nVerdict (jetstress; exit status 3 when it fails):\n", f);
+		help_option(f, &run_options[i]);
+	}
+	fputs("  Database page fault stalls (a session waiting for a free cache page because the "
+	      "lazy\n  writer is behind) fail the verdict above 1 per second on average.\n"
+	      "\n"
+	      "In a lab config (fslab lab), the [workload] section takes the options not set by "
+	      "the lab\nas keys with '_' for '-' (name for --workload; threads may be a list: one "
+	      "cell each).\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 failure or interrupted (the result is still written, marked\n"
+	      "aborted), 2 bad input (nothing created), 3 completed but the verdict is FAIL.\n", f);
+}

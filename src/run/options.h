@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * options.h: the options of `fslab run` as one table (fio's fio_options[] shape): name, type,
+ * default, limits, help and lab config key of each.  The getopt long options and --help of
+ * `fslab run`, the [workload] keys of a lab config (src/lab/labcfg.c) and the argv the lab
+ * gives its `fslab run` children (src/lab/args.c) all come from it.
+ */
+#ifndef FSLAB_RUN_OPTIONS_H
+#define FSLAB_RUN_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Every option, in --help order. */
+enum run_opt_id {
+	RO_DB, RO_LOG, RO_FORCE, RO_WORKLOAD, RO_THREADS, RO_DATABASES, RO_DB_SIZE,
+	RO_DURATION, RO_WARMUP, RO_SEED, RO_LABEL, RO_OUTPUT, RO_BS, RO_IODEPTH, RO_RWMIXREAD,
+	RO_ENGINE, RO_CACHE, RO_BDM_RATE, RO_COMPRESSIBILITY, RO_BUFFERED, RO_NO_CHECKSUM_PASS,
+	RO_NO_VERIFY, RO_NO_DROP_CACHES, RO_QUIET, RO_PROGRESS_FD,
+	/* the verdict (jetstress) */
+	RO_SAMPLE_INTERVAL, RO_THRESHOLDS, RO_MAX_LATENCY_ERRORS, RO_STRICT_IO_TAIL,
+	RO_TARGET_IOPS, RO_MAILBOXES, RO_IOPS_PER_MAILBOX,
+	RO_NR,
+};
+
+enum run_opt_type {
+	ROT_DIRS,   /* a directory or device, repeatable (char **, count) */
+	ROT_STR,    /* text (char *), checked by valid() when set */
+	ROT_CHOICE, /* one name of a table (char *): valid() decides, choices() lists them */
+	ROT_UINT,   /* whole number in [min, max] (uint64_t) */
+	ROT_SIZE,   /* size with units (512M, 4G) in [min, max], a multiple of align (uint64_t) */
+	ROT_TIME,   /* duration with units (90s, 2h) in [min, max] nanoseconds (uint64_t) */
+	ROT_REAL,   /* real number in [min, max] (double); (min, max] with ROF_EXCL_MIN */
+	ROT_FLAG,   /* no value on the command line (bool, true when given); yes/no in a config */
+};
+
+enum {
+	ROF_VERDICT = 1 << 0,  /* the jetstress verdict's: only with --workload jetstress */
+	ROF_LAB = 1 << 1,      /* set by the lab for each cell, not a [workload] key */
+	ROF_SWEEP = 1 << 2,    /* a [workload] key that takes a list: one value per cell */
+	ROF_EXCL_MIN = 1 << 3, /* ROT_REAL: min itself is refused (a positive number) */
+	ROF_WHOLE_S = 1 << 4,  /* ROT_TIME: whole seconds */
+};
+
+/* The values of every option, after defaults (run_params_init) and what was given. */
+struct run_params {
+	char **db_dirs, **log_dirs; /* NULL-terminated */
+	size_t ndb_dirs, nlog_dirs;
+	char *workload, *engine, *label, *output, *thresholds;
+	uint64_t threads, databases, db_size, duration_ns, warmup_ns, seed, bs, iodepth;
+	uint64_t rwmixread, cache_size, compressibility, progress_fd;
+	uint64_t sample_interval_ns, max_latency_errors, mailboxes;
+	double bdm_mbps, target_iops, iops_per_mailbox;
+	bool force, buffered, no_checksum_pass, no_verify, no_drop_caches, quiet, strict_io_tail;
+	char *text[RO_NR];  /* each value as given (the lab passes it on unchanged), or NULL */
+	uint64_t given;     /* bit 1 << id for every option given */
+	int first_verdict;  /* the first ROF_VERDICT option given, or -1 */
+};
+
+struct run_option {
+	const char *name;     /* --name */
+	const char *ini;      /* [workload] key of a lab config, or NULL (ROF_LAB) */
+	enum run_opt_type type;
+	unsigned int flags;   /* ROF_* */
+	size_t off, off_n;    /* offsetof(struct run_params, value) (ROT_DIRS: and its count) */
+	const char *def;      /* default, parsed as if given; NULL: none or derived */
+	const char *def_help; /* the default as --help says it, when def does not say it all */
+	uint64_t lo, hi;      /* limits of ROT_UINT, ROT_SIZE, ROT_TIME (ns) */
+	double rlo, rhi;      /* limits of ROT_REAL */
+	uint64_t align;       /* ROT_SIZE: a multiple of this, or 0 */
+	bool (*valid)(const char *v);  /* ROT_STR, ROT_CHOICE */
+	const char *(*choices)(void);  /* ROT_CHOICE: the names, for --help and errors */
+	const char *metavar;  /* "N", "SIZE", ... in --help */
+	const char *help;     /* --help text ('\n' starts a new line) */
+	const char *fix;      /* what a bad value's error says to do (ROT_CHOICE: + choices()) */
+};
+
+/* The table, indexed by enum run_opt_id. */
+extern const struct run_option run_options[RO_NR];
+
+/* The option called --name / with [workload] key, or NULL. */
+const struct run_option *run_option_find(const char *name);
+const struct run_option *run_option_by_ini(const char *key);
+/* "name, threads, ...": every [workload] key, for messages. */
+const char *run_option_ini_keys(void);
+
+/* Set every default; free with run_params_release(). */
+void run_params_init(struct run_params *p);
+void run_params_release(struct run_params *p);
+static inline bool run_params_given(const struct run_params *p, enum run_opt_id id)
+{
+	return p->given & (UINT64_C(1) << id);
+}
+
+/*
+ * run_option_set - parse value v of option o into p (NULL v: a flag given on the command
+ * line; a flag in a config takes yes or no).  0, or -EINVAL with *fix pointing at what to do
+ * (static or in fixbuf).
+ */
+int run_option_set(struct run_params *p, const struct run_option *o, const char *v,
+		   const char **fix, char *fixbuf, size_t fixlen) __attribute__((warn_unused_result));
+
+/*
+ * run_params_parse_argv - `fslab run` argv (argv[0] the subcommand) into p (run_params_init
+ * first).  0; 1 when --help was printed; -FSLAB_EINPUT with one error printed.  Checks each
+ * value, not how the options go together (src/run/cli.c does).
+ */
+int run_params_parse_argv(struct run_params *p, int argc, char **argv)
+	__attribute__((warn_unused_result));
+
+/*
+ * run_params_argv - append "--name=VALUE" (a flag: "--name") for every option given in p that
+ * is a [workload] key and not ROF_SWEEP, value as given, in table order: add(arg, ctx) per
+ * argument.  What the lab passes to `fslab run`.
+ */
+void run_params_argv(const struct run_params *p, void (*add)(const char *arg, void *ctx),
+		     void *ctx);
+
+/* `fslab run --help`, every option from the table. */
+void run_usage(FILE *f);
+
+/* yes/no, true/false, on/off, 1/0 (any case); false when v is none of them. */
+bool run_parse_bool(const char *v, bool *out);
+
+#endif
