@@ -90,6 +90,17 @@ void report_method_para(struct doc *d, const struct compare *c)
 		 "= 3, or several fslab run results per label), interleaved. Rows without per-second data (percentiles, maxima, write "
 		 "amplification) show n/a.", batches,
 		 mx > 1 ? "; labels with several runs pool the batches of all their runs" : "");
+	if (c->foreign) {
+		bool untimed = false;
+
+		for (size_t i = 0; i < c->nresults; i++)
+			untimed |= !c->results[i].timeline.nrows;
+		if (untimed)
+			doc_para(d, "Results read from other tools' files without a per-interval "
+				 "timeline (fio JSON, Jetstress reports) show their single value with "
+				 "no interval; values a tool does not report show n/a "
+				 "(docs/INTEROP.md).");
+	}
 }
 
 static void warnings(struct doc *d, const struct compare *c)

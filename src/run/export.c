@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmds.h"
 #include "compare/import.h"
@@ -87,6 +88,26 @@ out:
 	return ret;
 }
 
+/* --output names a file that can be written: not a directory or a special file, in an
+ * existing directory.  Bad input (exit 2) before anything is written. */
+static int check_output(const char *path)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	struct stat st;
+	int ret = 0;
+
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		ret = input_error("--output %s: exists and is not a regular file; name a file", path);
+	if (!ret && slash) {
+		*slash = 0;
+		if (*dir && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
+			ret = input_error("--output %s: %s is not a directory; create it first or "
+					  "name another file", path, dir);
+	}
+	free(dir);
+	return ret;
+}
+
 static char *join_args(int argc, char **argv)
 {
 	char *s = xstrdup("fslab export");
@@ -159,9 +180,11 @@ int cmd_export(int argc, char **argv)
 	}
 	if (from && (ret = js_from(from, &x.js)))
 		goto done;
+	output = s->o.output;
+	if (output && (ret = check_output(output)))
+		goto done;
 	x.o = &s->o;
 	x.cmdline = join_args(argc, argv);
-	output = s->o.output;
 	f = open_memstream(&buf, &len);
 	ret = ex->write(&x, f, output ? stdout : f);
 	fclose(f);

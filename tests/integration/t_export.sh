@@ -107,4 +107,7 @@ bad "--workload" --to fio --db "$T/mnt/db" --workload nope
 bad "--from" --to fio --workload randread --db "$T/mnt/db" --from "$FSLAB_TOP/tests/fixtures/ext4-1.json"
 bad "missing.json" --to fio --db "$T/mnt/db" --log "$T/mnt/db" --from "$T/missing.json"
 bad "spaces" --to diskspd --workload randread --db 'D:\my db'
+expect_status 2 "$FSLAB" export --to fio --workload randread --db "$T/mnt/db" --output "$T/nodir/x.fio"
+grep -q 'is not a directory' "$T/stderr" || fail "--output in a missing directory"
+expect_status 2 "$FSLAB" export --to fio --workload randread --db "$T/mnt/db" --output "$T/mnt"
 echo "t_export: ok"
