@@ -39,7 +39,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps check unit integration bench demo clean install fuzz fuzz-build
+.PHONY: all deps check unit integration vm-kernel bench demo clean install fuzz fuzz-build
 all: fslab
 
 # Order-only: checked on every build, installs what is missing when root.
@@ -66,7 +66,7 @@ $(B)/tests/%: tests/unit/%.c $(B)/libfslab.a | deps
 
 check:
 	$(Q)scripts/deps.sh check
-	$(Q)$(MAKE) --no-print-directory fslab $(UNIT_BIN)
+	$(Q)$(MAKE) --no-print-directory fslab $(UNIT_BIN) vm-kernel
 	$(Q)tests/run.sh $(UNIT_BIN)
 
 unit:
@@ -76,8 +76,13 @@ unit:
 
 integration:
 	$(Q)scripts/deps.sh check
-	$(Q)$(MAKE) --no-print-directory fslab
+	$(Q)$(MAKE) --no-print-directory fslab vm-kernel
 	$(Q)FSLAB_INTEGRATION_ONLY=1 tests/run.sh
+
+# The QEMU test guest's kernel (tests/vm/, docs/VM.md): a Debian kernel package downloaded
+# and unpacked into build/vm/ once; where it cannot be had the VM tests skip with the reason.
+vm-kernel:
+	$(Q)tests/vm/setup.sh >/dev/null || [ $$? -eq 77 ]
 
 bench:
 	$(Q)scripts/deps.sh bench

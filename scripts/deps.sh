@@ -8,7 +8,10 @@ set -eu
 BUILD="build-essential pkg-config libblkid-dev libmount-dev libext2fs-dev liburing-dev \
 libjansson-dev libinih-dev libisal-dev libxml2-dev"
 RUNTIME="e2fsprogs xfsprogs ntfs-3g btrfs-progs util-linux mount bsdutils gnuplot-nox"
-TEST="libcmocka-dev fio jq"
+# the QEMU test guest (tests/vm/, docs/VM.md): QEMU, a static busybox for its initramfs, kmod
+# for depmod/modprobe on the unpacked Debian kernel, xz-utils for its modules, dmsetup for
+# device-mapper faults
+TEST="libcmocka-dev fio jq qemu-system-x86 busybox-static kmod xz-utils dmsetup"
 BENCH="time"
 FUZZ="clang libclang-rt-14-dev"
 
@@ -38,6 +41,6 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "fslab: installing missing Debian packages:$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+apt-get -o DPkg::Lock::Timeout=600 update -qq
 # shellcheck disable=SC2086
-apt-get install -y -qq $missing
+apt-get -o DPkg::Lock::Timeout=600 install -y -qq $missing
