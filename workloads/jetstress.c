@@ -410,6 +410,7 @@ static int js_finish(struct run_ctx *rc)
 	const char *fatal = NULL;
 	struct js_verdict_opts vo;
 	struct js_scope_data sd;
+	const char *first_err = NULL; /* overall: the first database's (in database order) */
 	bool pass = true;
 
 	verdict_opts(r, &vo);
@@ -439,10 +440,13 @@ static int js_finish(struct run_ctx *rc)
 			.seconds = secs,
 			.load_failures = db->nfatal,
 			.load_failure = db->fatal,
+			.first_io_error = db->first_err,
 		};
 		nfatal += db->nfatal;
 		if (!fatal)
 			fatal = db->fatal;
+		if (!first_err)
+			first_err = db->first_err;
 		in->pass = js_verdict_scope(&r->verdict, db->name, &vo, &sd);
 		pass = pass && in->pass;
 		io_err += ierr;
@@ -474,6 +478,7 @@ static int js_finish(struct run_ctx *rc)
 		.seconds = secs,
 		.load_failures = nfatal,
 		.load_failure = fatal,
+		.first_io_error = first_err,
 	};
 	pass = js_verdict_scope(&r->verdict, "overall", &vo, &sd) && pass;
 	if (cf->target_iops > 0) {

@@ -82,13 +82,15 @@ struct js_scope_data {
 	 * message (may be NULL); a load_failures check is added only when there were any */
 	uint64_t load_failures;
 	const char *load_failure;
+	const char *first_io_error;             /* the first failed I/O, named; may be NULL */
 };
 
 /*
  * js_verdict_scope - add the checks of one scope ("overall" or an instance name) to v and
  * return whether they all pass: per series class the whole-measurement average and the
  * maximum (at most o->max_latency_errors samples above the maximum), optionally the per-I/O
- * tail; page-fault stalls per second; I/O and checksum errors; load failures when any.
+ * tail; page-fault stalls per second; I/O errors (the note names the first one),
+ * checksum errors; load failures when any.
  */
 bool js_verdict_scope(struct verdict *v, const char *scope, const struct js_verdict_opts *o,
 		      const struct js_scope_data *d);

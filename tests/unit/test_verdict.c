@@ -433,8 +433,19 @@ static void test_errors(void **state)
 	d.io_errors = 1;
 	assert_false(js_verdict_scope(&v, "db1", &o, &d));
 	assert_false(find(&v, "db1", "io_errors")->pass);
+	assert_null(find(&v, "db1", "io_errors")->note);
+	free_verdict(&v);
+	/* the check names the first failed I/O (as the kernel reported it) */
+	d.first_io_error = "db1 db_read at offset 32768 (32768 bytes) on /db/x.edb: No data available";
+	assert_false(js_verdict_scope(&v, "db1", &o, &d));
+	assert_string_equal(find(&v, "db1", "io_errors")->note,
+			    "first: db1 db_read at offset 32768 (32768 bytes) on /db/x.edb: No data available");
 	free_verdict(&v);
 	d.io_errors = 0;
+	assert_true(js_verdict_scope(&v, "db1", &o, &d));
+	assert_null(find(&v, "db1", "io_errors")->note);
+	free_verdict(&v);
+	d.first_io_error = NULL;
 	d.checksum_errors = 2;
 	assert_false(js_verdict_scope(&v, "db1", &o, &d));
 	assert_true(find(&v, "db1", "checksum_errors")->value == 2);
