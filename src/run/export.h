@@ -3,7 +3,8 @@
  * export.h: `fslab export --to fio|diskspd [run options]`: the load `fslab run` would drive,
  * written for another tool (docs/INTEROP.md "Exporting").  One exporter per tool
  * (src/run/export_<tool>.c) behind the table in export.c.  The options are fslab run's own,
- * parsed by run_parse_args() (src/run/cli.c), so the export is the run the same options give.
+ * parsed by run_parse_args() (src/run/cli.c, its option table src/run/options.c), so the
+ * export is the run the same options give.
  */
 #ifndef FSLAB_EXPORT_H
 #define FSLAB_EXPORT_H
