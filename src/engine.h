@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "hist.h"
-#include "result.h"
+#include "classes.h"
 
 enum phase {
 	PH_INIT,    /* creating/validating files: nothing is measured */

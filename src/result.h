@@ -7,39 +7,10 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "classes.h"
 #include "hist.h"
 
 #define RESULT_SCHEMA "fslab-result/1"
-
-/* The four measured I/O classes, in Jetstress's terms. */
-enum io_class {
-	CLS_DB_READ,   /* random 32 KiB database page reads (cache misses) */
-	CLS_DB_WRITE,  /* random 32 KiB database page writes (checkpoint / lazy writer) */
-	CLS_LOG_WRITE, /* sequential write-through log appends */
-	CLS_BDM_READ,  /* background database maintenance: throttled sequential reads */
-	CLS_NR,
-};
-/* "db_read", "db_write", "log_write", "bdm_read" */
-extern const char *const io_class_names[CLS_NR];
-/* Index of a class name, or -1. */
-int io_class_from_name(const char *name);
-
-/* Latency summary in microseconds. */
-struct lat_summary {
-	double min, mean, max, stddev;
-	double p50, p90, p99, p99_9, p99_99;
-};
-
-struct class_result {
-	uint64_t ops, bytes, errors;
-	uint64_t ios_above_max_limit; /* completions slower than the threshold set's maximum
-					 (config.thresholds); information, not in the default
-					 verdict (see --strict-io-tail) */
-	uint64_t min_bytes, max_bytes; /* smallest and largest single transfer */
-	double iops, mbps, avg_bytes;
-	struct lat_summary lat_us;
-	struct hist *hist; /* owned, may be NULL (written to JSON as sparse [index, count] pairs) */
-};
 
 /* One database instance (database file + its log stream + its BDM reader). */
 struct instance_result {
@@ -226,8 +197,6 @@ struct fslab_result {
 void result_init(struct fslab_result *r);
 void result_release(struct fslab_result *r);
 
-/* Fill ops/bytes-derived fields (iops, mbps, avg_bytes, lat_us from hist) for seconds. */
-void class_result_finish(struct class_result *c, double seconds);
 
 /* timeline_init: columns copied.  timeline_add_row: ncols values copied. */
 void timeline_init(struct timeline *t, const char *const *cols, size_t ncols);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* test_result.c: fslab-result/1 JSON round trip and the errors for bad files. */
+/* test_result.c: fslab-result/1 JSON round trip, every fixture rewritten byte-identical, and the
+ * errors for bad files. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -182,12 +183,97 @@ static void test_bad_files(void **state)
 				   "\"classes\": {}}"), -FSLAB_EINPUT);
 }
 
+/* a equals b; a histogram's m2 within 1e-8 (the reader rebuilds it from integer sums) */
+static bool same_json(json_t *a, json_t *b, const char *key)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (json_is_real(a) && json_is_real(b) && key && !strcmp(key, "m2"))
+		return fabs(json_real_value(a) - json_real_value(b)) <=
+		       1e-8 * fabs(json_real_value(a));
+	if (json_is_object(a) && json_is_object(b)) {
+		if (json_object_size(a) != json_object_size(b))
+			return false;
+		json_object_foreach(a, k, v)
+			if (!same_json(v, json_object_get(b, k), k)) {
+				fprintf(stderr, "key \"%s\" differs\n", k);
+				return false;
+			}
+		return true;
+	}
+	if (json_is_array(a) && json_is_array(b)) {
+		if (json_array_size(a) != json_array_size(b))
+			return false;
+		json_array_foreach(a, i, v)
+			if (!same_json(v, json_array_get(b, i), key))
+				return false;
+		return true;
+	}
+	return json_equal(a, b);
+}
+
+/*
+ * Reader and writer walk one field table (src/result_fields.c): every fixture (written by the
+ * writer, tests/fixtures/regen.sh) read back and written again holds the same keys, in the same
+ * order, with the same values (histogram m2 within 1e-8), so the reader takes every field the
+ * writer writes.
+ */
+static void test_fixtures_rewrite_identical(void **state)
+{
+	static const char *const names[] = {
+		"ext4-1", "ext4-2", "ext4-4t", "ext4-8t", "ext4-12t", "xfs-1", "xfs-2", "xfs-4t",
+		"xfs-8t", "xfs-12t", "xfs-aborted", "xfs-seed7", "ntfs-cached",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		char *in = xasprintf("tests/fixtures/%s.json", names[i]);
+		char out[] = "/tmp/fslab-result-rewrite.XXXXXX";
+		struct fslab_result r;
+		json_t *a, *b;
+		int fd = mkstemp(out);
+
+		assert_true(fd >= 0);
+		close(fd);
+		assert_int_equal(result_read(in, &r), 0);
+		assert_int_equal(result_write(&r, out), 0);
+		a = json_load_file(in, JSON_PRESERVE_ORDER, NULL);
+		b = json_load_file(out, JSON_PRESERVE_ORDER, NULL);
+		assert_non_null(a);
+		assert_non_null(b);
+		if (!same_json(a, b, NULL)) {
+			fprintf(stderr, "%s read and written again differs\n", in);
+			fail();
+		}
+		/* and the keys in the writer's order */
+		{
+			const char *k;
+			json_t *v;
+			void *it = json_object_iter(b);
+
+			json_object_foreach(a, k, v) {
+				assert_non_null(it);
+				assert_string_equal(k, json_object_iter_key(it));
+				it = json_object_iter_next(b, it);
+			}
+		}
+		json_decref(a);
+		json_decref(b);
+		result_release(&r);
+		unlink(out);
+		free(in);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_spilled_timeline),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_fixtures_rewrite_identical),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
