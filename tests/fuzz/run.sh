@@ -19,6 +19,7 @@ seed() { # seed TARGET DIR: the fixtures that fit the target into DIR
 	fuzz_import_fio) cp "$top"/tests/fixtures/interop/fio-*.json "$2"/ ;;
 	fuzz_import_diskspd) cp "$top"/tests/fixtures/interop/diskspd-*.xml "$2"/ ;;
 	fuzz_import_jetstress) cp "$top"/tests/fixtures/interop/*.html "$2"/ ;;
+	fuzz_winprep) cp "$top"/tests/fixtures/windows/*.json "$2"/ ;;
 	fuzz_units)
 		local i=0 s
 		for s in 4096 512K 8GiB 64k 1T 8388608T 18446744073709551615 90 90s 500ms 15m \
