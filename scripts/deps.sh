@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # deps.sh: make sure the Debian packages fslab builds, tests and runs with are installed.
-# Usage: scripts/deps.sh [build|check|demo|bench|fuzz]
+# Usage: scripts/deps.sh [build|check|demo|bench|fuzz|windows|wine]
 # As root, missing packages are installed with apt-get; otherwise they are named and we fail.
 set -eu
 
@@ -14,6 +14,12 @@ RUNTIME="e2fsprogs xfsprogs ntfs-3g btrfs-progs util-linux mount bsdutils gnuplo
 TEST="libcmocka-dev fio jq qemu-system-x86 busybox-static kmod xz-utils dmsetup"
 BENCH="time"
 FUZZ="clang libclang-rt-14-dev"
+# make windows: the mingw-w64 cross compiler (posix threads) and what scripts/win-sysroot.sh
+# needs to build jansson, cmocka and isa-l from their Debian source packages
+WINDOWS="gcc-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 mingw-w64-x86-64-dev dpkg-dev \
+autoconf automake libtool cmake yasm"
+# the Windows tests: Wine (wine64 runs fslab.exe and the cross-built unit suites)
+WINE="wine wine64"
 
 case "${1:-build}" in
 build) want="$BUILD" ;;
@@ -21,7 +27,10 @@ check) want="$BUILD $RUNTIME $TEST $FUZZ" ;;
 demo) want="$BUILD $RUNTIME $TEST" ;;
 fuzz) want="$BUILD $FUZZ" ;;
 bench) want="$BUILD $RUNTIME $TEST $BENCH" ;;
-*) echo "deps.sh: unknown set '$1' (build, check, demo, bench or fuzz)" >&2; exit 2 ;;
+windows) want="$WINDOWS" ;;
+wine) want="$WINDOWS $WINE" ;;
+*) echo "deps.sh: unknown set '$1' (build, check, demo, bench, fuzz, windows or wine)" >&2
+   exit 2 ;;
 esac
 
 missing=""

@@ -11,13 +11,21 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *help;
 } cmds[] = {
+#ifdef _WIN32
+	/* fslab.exe (docs/WINDOWS.md): Windows disks through PowerShell; no lab (yet) */
+	{ "prep", cmd_winprep, "format NTFS or ReFS database and log volumes on Windows disks" },
+	{ "teardown", cmd_winteardown, "remove what prep made" },
+#else
 	{ "prep", cmd_prep, "format and mount separate database and log volumes" },
 	{ "teardown", cmd_teardown, "unmount and detach what prep made" },
+#endif
 	{ "run", cmd_run, "drive a Jetstress-like (or simple) load, write a result file" },
 	{ "compare", cmd_compare, "tables, charts and a report from result files" },
 	{ "sizing", cmd_sizing, "mailboxes supported from achieved IOPS" },
 	{ "export", cmd_export, "the run's load as a fio job file or a DiskSpd script" },
+#ifndef _WIN32
 	{ "lab", cmd_lab, "prep + run + compare for several filesystems from one config" },
+#endif
 };
 
 static void usage(FILE *f)
@@ -30,7 +38,7 @@ static void usage(FILE *f)
 		   "3 run completed but the Jetstress-style verdict is FAIL.\n");
 }
 
-int main(int argc, char **argv)
+static int fslab_main(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -50,3 +58,32 @@ int main(int argc, char **argv)
 	fslab_err("unknown command '%s'; run 'fslab --help' for the list", argv[1]);
 	return FSLAB_EXIT_USAGE;
 }
+
+#ifdef _WIN32
+#include <windows.h>
+
+/*
+ * Windows hands the command line over in UTF-16: argv becomes UTF-8 here, as every path in
+ * fslab is (the platform layer widens them again), and the console shows UTF-8.
+ */
+int wmain(int argc, wchar_t **wargv);
+int wmain(int argc, wchar_t **wargv)
+{
+	char **argv = xcalloc((size_t)argc + 1, sizeof(char *));
+
+	SetConsoleOutputCP(CP_UTF8);
+	for (int i = 0; i < argc; i++) {
+		int n = WideCharToMultiByte(CP_UTF8, 0, wargv[i], -1, NULL, 0, NULL, NULL);
+
+		argv[i] = xmalloc(n > 0 ? (size_t)n : 1);
+		argv[i][0] = 0;
+		WideCharToMultiByte(CP_UTF8, 0, wargv[i], -1, argv[i], n, NULL, NULL);
+	}
+	return fslab_main(argc, argv);
+}
+#else
+int main(int argc, char **argv)
+{
+	return fslab_main(argc, argv);
+}
+#endif

@@ -4,17 +4,10 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 #include <isa-l/crc.h>
 
 static bool quiet;
@@ -129,11 +122,16 @@ char *xasprintf(const char *fmt, ...)
 
 void *xmalloc_aligned(size_t n)
 {
-	void *p;
+	void *p = os_alloc_aligned(4096, n);
 
-	if (posix_memalign(&p, 4096, n ? n : 4096))
+	if (!p)
 		oom(n);
 	return p;
+}
+
+void free_aligned(void *p)
+{
+	os_free_aligned(p);
 }
 
 /* Multiplier for a unit suffix, or 0 if unknown.  Binary units throughout. */
@@ -326,21 +324,6 @@ char *fmt_hms(char *buf, size_t len, double secs)
 	return buf;
 }
 
-int sleep_until_ns(uint64_t t_ns)
-{
-	struct timespec ts = { .tv_sec = t_ns / NSEC_PER_SEC, .tv_nsec = t_ns % NSEC_PER_SEC };
-
-	return -clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
 char *iso8601_now(char *buf, size_t len)
 {
 	time_t t = time(NULL);
@@ -353,35 +336,33 @@ char *iso8601_now(char *buf, size_t len)
 
 static int fsync_dir_of(const char *path)
 {
-	char *copy = xstrdup(path);
-	int fd, ret = 0;
+	char *copy = xstrdup(path), *slash = strrchr(copy, '/');
+	int ret;
 
-	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		ret = -errno;
-	else if (fsync(fd))
-		ret = -errno;
-	if (fd >= 0)
-		close(fd);
+#ifdef _WIN32
+	if (strrchr(copy, '\\') > slash)
+		slash = strrchr(copy, '\\');
+#endif
+	if (!slash)
+		ret = os_dir_sync(".");
+	else if (slash == copy)
+		ret = os_dir_sync("/");
+	else {
+		*slash = 0;
+		ret = os_dir_sync(copy);
+	}
 	free(copy);
 	return ret;
 }
 
 int atomic_open(struct atomic_file *af, const char *path)
 {
-	int fd;
-
 	af->path = xstrdup(path);
-	af->tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	fd = open(af->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	af->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	af->tmp = xasprintf("%s.tmp.%lu", path, os_pid());
+	af->f = os_fopen(af->tmp, "w");
 	if (!af->f) {
-		int e = errno;
+		int e = errno ? errno : EIO;
 
-		if (fd >= 0) {
-			close(fd);
-			unlink(af->tmp);
-		}
 		free(af->path);
 		free(af->tmp);
 		return -e;
@@ -392,7 +373,7 @@ int atomic_open(struct atomic_file *af, const char *path)
 void atomic_abort(struct atomic_file *af)
 {
 	fclose(af->f);
-	unlink(af->tmp);
+	os_unlink(af->tmp);
 	free(af->path);
 	free(af->tmp);
 }
@@ -401,14 +382,15 @@ int atomic_commit(struct atomic_file *af)
 {
 	int ret = 0;
 
-	if (fflush(af->f) || ferror(af->f) || fsync(fileno(af->f)))
+	errno = 0;
+	if (fflush(af->f) || ferror(af->f) || os_stream_sync(af->f))
 		ret = errno ? -errno : -EIO;
 	if (fclose(af->f) && !ret)
-		ret = -errno;
-	if (!ret && rename(af->tmp, af->path))
-		ret = -errno;
+		ret = errno ? -errno : -EIO;
+	if (!ret)
+		ret = os_rename_replace(af->tmp, af->path);
 	if (ret)
-		unlink(af->tmp);
+		os_unlink(af->tmp);
 	else
 		ret = fsync_dir_of(af->path);
 	free(af->path);
@@ -434,35 +416,32 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 int read_file(const char *path, char **out, size_t *lenp)
 {
 	size_t cap = 65536, len = 0;
+	FILE *f = os_fopen(path, "r");
 	char *buf;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	if (!f)
+		return errno ? -errno : -EIO;
 	buf = xmalloc(cap + 1);
 	for (;;) {
-		ssize_t n;
+		size_t n;
 
 		if (len == cap) {
 			cap *= 2;
 			buf = xrealloc(buf, cap + 1);
 		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			int e = errno;
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0) {
+			int e = ferror(f) ? (errno ? errno : EIO) : 0;
 
-			if (e == EINTR)
-				continue;
+			if (!e)
+				break;
 			free(buf);
-			close(fd);
+			fclose(f);
 			return -e;
 		}
-		if (n == 0)
-			break;
-		len += n;
 	}
-	close(fd);
+	fclose(f);
 	buf[len] = 0;
 	*out = buf;
 	if (lenp)
@@ -480,10 +459,11 @@ int mkdir_p(const char *path, mode_t mode)
 			char c = *s;
 
 			*s = 0;
-			if (mkdir(p, mode) && errno != EEXIST) {
-				ret = -errno;
+			ret = *p ? os_mkdir(p, mode) : 0;
+			if (ret == -EEXIST || (ret && os_is_dir(p))) /* "C:" too */
+				ret = 0;
+			if (ret)
 				break;
-			}
 			*s = c;
 			if (!c)
 				break;
@@ -504,74 +484,12 @@ char *path_join(const char *a, const char *b)
 
 int run_cmd(const char *const argv[], char **out)
 {
-	int pfd[2] = { -1, -1 };
-	int status;
-	pid_t pid;
-
-	if (out && pipe2(pfd, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		if (out) {
-			close(pfd[0]);
-			close(pfd[1]);
-		}
-		return -e;
-	}
-	if (pid == 0) {
-		if (out) {
-			dup2(pfd[1], 1);
-			dup2(pfd[1], 2);
-		}
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	if (out) {
-		size_t cap = 4096, len = 0;
-		char *buf = xmalloc(cap);
-
-		close(pfd[1]);
-		for (;;) {
-			ssize_t n;
-
-			if (cap - len < 1024)
-				buf = xrealloc(buf, cap *= 2);
-			n = read(pfd[0], buf + len, cap - len - 1);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			len += n;
-		}
-		buf[len] = 0;
-		close(pfd[0]);
-		*out = buf;
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	return os_run(argv, out);
 }
 
 bool have_program(const char *name)
 {
-	const char *path = getenv("PATH");
-	char *dirs = xasprintf("%s:/sbin:/usr/sbin:/usr/local/sbin", path ? path : "/usr/bin:/bin");
-	char *save = NULL;
-	bool found = false;
-
-	for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *f = path_join(d, name);
-
-		found = access(f, X_OK) == 0;
-		free(f);
-	}
-	free(dirs);
-	return found;
+	return os_have_program(name);
 }
 
 const char *label_problem(const char *label)
@@ -646,49 +564,4 @@ uint64_t rng_below(struct rng *r, uint64_t n)
 double rng_double(struct rng *r)
 {
 	return (rng_next(r) >> 11) * 0x1.0p-53;
-}
-
-/* The pid holding a flock on (dev, ino) per /proc/locks, or 0 when it cannot be told. */
-static long lock_holder(dev_t dev, ino_t ino)
-{
-	FILE *f = fopen("/proc/locks", "re");
-	char line[256];
-	long pid = 0;
-
-	if (!f)
-		return 0;
-	/* "1: FLOCK  ADVISORY  WRITE 1234 08:01:131074 0 EOF" (major:minor in hex) */
-	while (!pid && fgets(line, sizeof(line), f)) {
-		char type[16], mode[16];
-		unsigned int maj, min;
-		unsigned long long i;
-		long p;
-
-		if (sscanf(line, "%*d: %15s %*s %15s %ld %x:%x:%llu", type, mode, &p, &maj, &min,
-			   &i) == 6 &&
-		    !strcmp(type, "FLOCK") && maj == major(dev) && min == minor(dev) &&
-		    i == (unsigned long long)ino)
-			pid = p;
-	}
-	fclose(f);
-	return pid;
-}
-
-int lock_path(const char *path, long *holder)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	*holder = 0;
-	if (fd < 0)
-		return -errno;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		int e = errno;
-
-		if (e == EWOULDBLOCK && !fstat(fd, &st))
-			*holder = lock_holder(st.st_dev, st.st_ino);
-		close(fd);
-		return -e;
-	}
-	return fd;
 }

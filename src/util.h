@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* util.h: small shared helpers: messages, human units, time, files. */
+/* util.h: small shared helpers: messages, human units, files, PRNG (OS calls: os/os.h). */
 #ifndef FSLAB_UTIL_H
 #define FSLAB_UTIL_H
 
@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <sys/types.h>
+
+#include "os/os.h"
 
 /*
  * Error convention (docs/DESIGN.md): functions return 0 or -errno.  -FSLAB_EINPUT means
@@ -28,7 +30,11 @@ enum {
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define __must_check __attribute__((warn_unused_result))
+#ifdef _WIN32 /* mingw's C99 stdio (__USE_MINGW_ANSI_STDIO): %zu, %llu as on Linux */
+#define __printf(a, b) __attribute__((format(gnu_printf, a, b)))
+#else
 #define __printf(a, b) __attribute__((format(printf, a, b)))
+#endif
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
@@ -77,8 +83,10 @@ void *xcalloc(size_t nmemb, size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __printf(1, 2);
-/* Page-aligned (4 KiB) buffer for O_DIRECT; free with free(). */
+/* Page-aligned (4 KiB) buffer for O_DIRECT / FILE_FLAG_NO_BUFFERING; free with free_aligned()
+ * (never free(): Windows' aligned allocations have their own free). */
 void *xmalloc_aligned(size_t n);
+void free_aligned(void *p);
 
 /*
  * parse_size - "4096", "512K", "512M", "4G", "1T", "8GiB", "64k"; binary units (K = 1024).
@@ -103,11 +111,7 @@ char *fmt_duration(char *buf, size_t len, uint64_t ns);
 /* "HH:MM:SS" of secs (rounded, capped at 99:59:59) into buf; returns buf. */
 char *fmt_hms(char *buf, size_t len, double secs);
 
-/* CLOCK_MONOTONIC in ns. */
-uint64_t now_ns(void);
-/* Sleep until CLOCK_MONOTONIC reaches t_ns.  Returns 0, or -EINTR when a signal handler ran
- * (callers that poll a stop flag want to see it at once). */
-int sleep_until_ns(uint64_t t_ns);
+/* now_ns() and sleep_until_ns() are the platform layer's (os/os.h). */
 /* CLOCK_REALTIME as "2026-12-02T11:52:41Z" into buf (>= 21 bytes). */
 char *iso8601_now(char *buf, size_t len);
 
@@ -143,13 +147,6 @@ int run_cmd(const char *const argv[], char **out) __must_check;
 /* have_program - is name executable somewhere in $PATH (or /sbin, /usr/sbin)? */
 bool have_program(const char *name);
 
-/*
- * lock_path - flock(LOCK_EX | LOCK_NB) on a directory or device itself (nothing is created; the
- * kernel drops the lock when the process ends, also by kill -9).  Returns the locked descriptor
- * (close it to unlock), or -errno: -EWOULDBLOCK when another process holds it, with *holder its
- * pid from /proc/locks (0 when it cannot be told).
- */
-int lock_path(const char *path, long *holder) __must_check;
 
 /*
  * label_problem - NULL when label is a usable result label: 1-64 characters from letters,

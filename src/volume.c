@@ -319,7 +319,7 @@ void volume_probe_odirect(struct volume *v)
 		 * other errors (a full filesystem) say nothing about O_DIRECT */
 		n = pwrite(fd, buf, 4096, 0);
 		v->o_direct = n == 4096 ? 1 : (errno == EINVAL ? 0 : -1);
-		free(buf);
+		free_aligned(buf);
 		close(fd);
 		unlink(path);
 	} else {
@@ -340,6 +340,7 @@ void volume_release(struct volume *v)
 	free(v->devname);
 	free(v->stat_path);
 	free(v->model);
+	json_decref(v->extra);
 	memset(v, 0, sizeof(*v));
 }
 

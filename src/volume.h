@@ -29,6 +29,8 @@ struct volume {
 	bool rotational, loop_dio;
 	bool raw;         /* a block device used directly (raw-device baseline), no filesystem */
 	int o_direct;     /* 1 accepted, 0 refused (EINVAL), -1 not probed */
+	json_t *extra;    /* platform facts added to volume_to_json() (Windows: cluster size,
+			     alignment, ReFS integrity streams, counters), or NULL; owned */
 };
 
 /*

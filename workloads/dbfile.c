@@ -3,13 +3,10 @@
 #include "dbfile.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "io/ioengine.h"
 
@@ -59,9 +56,9 @@ const char *db_verify_page(const void *page, uint64_t dbid, uint64_t pgno)
 	return NULL;
 }
 
-int db_open_flags(bool direct, bool dsync)
+unsigned int db_open_flags(bool direct, bool dsync)
 {
-	return O_RDWR | O_CLOEXEC | (direct ? O_DIRECT : 0) | (dsync ? O_DSYNC : 0);
+	return OS_RDWR | (direct ? OS_DIRECT : 0) | (dsync ? OS_WRITE_THROUGH : 0);
 }
 
 static bool all_zero(const void *buf, size_t len)
@@ -75,11 +72,12 @@ static bool all_zero(const void *buf, size_t len)
 }
 
 /* A header page that does not verify: ours half-made, ours damaged, or someone else's. */
-static int inspect_bad_header(int fd, const struct db_place *pl, const void *hdr, void *page1)
+static int inspect_bad_header(struct os_file *f, const struct db_place *pl, const void *hdr,
+			      void *page1)
 {
 	const struct page_hdr *h = hdr;
 	const struct db_info *di = (const struct db_info *)((const char *)hdr + sizeof(*h));
-	bool p1_ours = pread(fd, page1, DB_PAGE_SIZE, (off_t)(pl->base + DB_PAGE_SIZE)) ==
+	bool p1_ours = os_pread(f, page1, DB_PAGE_SIZE, pl->base + DB_PAGE_SIZE) ==
 			       DB_PAGE_SIZE && !db_verify_page(page1, 0, 1);
 
 	if (all_zero(hdr, DB_PAGE_SIZE)) /* no header yet: killed during creation */
@@ -95,33 +93,40 @@ int db_inspect(const struct db_place *pl, uint64_t npages, unsigned int compress
 {
 	const uint64_t want = npages * DB_PAGE_SIZE;
 	const struct db_info *di;
-	struct stat st;
+	struct os_file *f;
 	uint64_t size;
 	void *buf, *page1;
-	int fd, ret;
+	int kind, ret;
 	ssize_t n;
 
 	memset(info, 0, sizeof(*info));
-	if (stat(pl->path, &st))
-		return errno == ENOENT && !pl->raw ? DB_MISSING : -errno;
-	if (pl->raw ? !S_ISBLK(st.st_mode) : !S_ISREG(st.st_mode))
+	ret = os_stat(pl->path, &kind, &size);
+	if (ret)
+		return ret == -ENOENT && !pl->raw ? DB_MISSING : ret;
+	if (kind != (pl->raw ? OS_KIND_BLOCK : OS_KIND_FILE))
 		return DB_FOREIGN;
-	if (!pl->raw && st.st_size == 0) /* killed between its creation and the first write */
+	if (!pl->raw && size == 0) /* killed between its creation and the first write */
 		return DB_INTERRUPTED;
-	fd = open(pl->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	size = pl->raw ? (uint64_t)lseek(fd, 0, SEEK_END) : (uint64_t)st.st_size;
+	ret = os_open(pl->path, OS_RDONLY, &f);
+	if (ret)
+		return ret;
+	if (pl->raw) {
+		ret = os_file_size(f, &size);
+		if (ret) {
+			os_close(f);
+			return ret;
+		}
+	}
 	buf = xmalloc_aligned(DB_PAGE_SIZE);
 	page1 = xmalloc_aligned(DB_PAGE_SIZE);
-	n = pread(fd, buf, DB_PAGE_SIZE, (off_t)pl->base);
+	n = os_pread(f, buf, DB_PAGE_SIZE, pl->base);
 	di = (const struct db_info *)((char *)buf + sizeof(struct page_hdr));
 	if (n != DB_PAGE_SIZE) {
 		ret = pl->raw ? DB_OTHER_FSLAB : DB_FOREIGN;
 		goto out;
 	}
 	if (db_verify_page(buf, 0, 0)) {
-		ret = inspect_bad_header(fd, pl, buf, page1);
+		ret = inspect_bad_header(f, pl, buf, page1);
 		/* a raw slice that is nobody's database: the device was checked as a whole */
 		if (pl->raw && ret == DB_FOREIGN)
 			ret = DB_OTHER_FSLAB;
@@ -141,9 +146,9 @@ int db_inspect(const struct db_place *pl, uint64_t npages, unsigned int compress
 	else
 		ret = DB_VALID;
 out:
-	close(fd);
-	free(buf);
-	free(page1);
+	os_close(f);
+	free_aligned(buf);
+	free_aligned(page1);
 	return ret;
 }
 
@@ -182,32 +187,35 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	struct rng r;
 	uint64_t next = 1, t0 = now_ns(), gen = 1;
 	void *payload, *bufs;
-	int fd, ret = 0;
+	struct os_file *f;
+	int ret = 0;
 
 	memset(info, 0, sizeof(*info));
 	rng_seed(&r, seed ^ mix64(npages));
 	info->dbid = rng_next(&r) | 1;
-	fd = open(pl->path, db_open_flags(direct, false) | (pl->raw ? 0 : O_CREAT | O_TRUNC), 0644);
-	if (fd < 0)
-		return -errno;
+	ret = os_open(pl->path, db_open_flags(direct, false) | (pl->raw ? 0 : OS_CREATE | OS_TRUNC),
+		      &f);
+	if (ret)
+		return ret;
 	/*
 	 * Allocate the whole file first (fio's fallocate=native does the same): direct writes
 	 * that extend a file are serialised by the filesystem (i_size updates under the inode
 	 * lock on ext4 and XFS), so DEPTH writes in flight would run one at a time.  Where the
 	 * filesystem cannot (ntfs-3g, some FUSE), the writes extend the file as before.
 	 */
-	if (!pl->raw && fallocate(fd, 0, 0, (off_t)(npages * DB_PAGE_SIZE)) && errno != EOPNOTSUPP &&
-	    errno != ENOSYS) {
-		ret = -errno;
-		close(fd);
-		unlink(pl->path);
-		return ret;
+	if (!pl->raw) {
+		ret = os_file_allocate(f, npages * DB_PAGE_SIZE);
+		if (ret && ret != -EOPNOTSUPP) {
+			os_close(f);
+			os_unlink(pl->path);
+			return ret;
+		}
 	}
 	ret = io_ctx_init(&ctx, engine, DEPTH);
 	if (ret) {
-		close(fd);
+		os_close(f);
 		if (!pl->raw)
-			unlink(pl->path);
+			os_unlink(pl->path);
 		return ret;
 	}
 	payload = xmalloc_aligned(CHUNK);
@@ -221,12 +229,12 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	info->seed = seed;
 	info->created_unix = (uint64_t)time(NULL);
 	info->compressibility = compressibility;
-	ios[0] = (struct io_u){ .fd = fd, .op = IO_WRITE, .off = base };
+	ios[0] = (struct io_u){ .file = f, .op = IO_WRITE, .off = base };
 	ret = write_header(&ctx, &ios[0], bufs, payload, info, 0);
 	for (unsigned int i = 0; i < DEPTH; i++) {
 		ios[i].buf = (char *)bufs + (size_t)i * CHUNK;
 		memcpy(ios[i].buf, payload, CHUNK); /* once: a chunk then changes only in place */
-		ios[i].fd = fd;
+		ios[i].file = f;
 		ios[i].op = IO_WRITE;
 		free_ios[i] = &ios[i];
 	}
@@ -285,21 +293,21 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 		nfree += n;
 	}
 	/* the pages on stable storage before the header says they are all there */
-	if (!ret && fdatasync(fd))
-		ret = -errno;
+	if (!ret)
+		ret = os_file_datasync(f);
 	if (!ret) {
 		ios[0].off = base;
 		ret = write_header(&ctx, &ios[0], bufs, payload, info, 1);
 	}
-	if (!ret && fsync(fd))
-		ret = -errno;
+	if (!ret)
+		ret = os_file_sync(f);
 	io_ctx_release(&ctx);
-	close(fd);
+	os_close(f);
 	if (ret && !pl->raw)
-		unlink(pl->path);
+		os_unlink(pl->path);
 	st->bytes = npages * DB_PAGE_SIZE;
 	st->seconds = (now_ns() - t0) / 1e9;
-	free(payload);
-	free(bufs);
+	free_aligned(payload);
+	free_aligned(bufs);
 	return ret;
 }

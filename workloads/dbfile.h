@@ -44,8 +44,9 @@ void db_stamp_page(void *page, uint64_t dbid, uint64_t pgno, uint64_t gen);
  * Returns 0, or a short reason ("crc mismatch", "wrong page number", "bad magic"). */
 const char *db_verify_page(const void *page, uint64_t dbid, uint64_t pgno);
 
-/* Open flags for database and log files: O_DIRECT unless buffered; writes write-through. */
-int db_open_flags(bool direct, bool dsync);
+/* os_open() flags for database and log files: OS_DIRECT (O_DIRECT, FILE_FLAG_NO_BUFFERING)
+ * unless buffered; with dsync, writes are write-through (O_DSYNC, FILE_FLAG_WRITE_THROUGH). */
+unsigned int db_open_flags(bool direct, bool dsync);
 
 /* What an existing path holds. */
 enum db_state {

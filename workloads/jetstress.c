@@ -68,7 +68,7 @@ void js_note_io_error(struct js_db *db, const struct io_u *io)
 	if (!db->first_err) {
 		db->first_err = xasprintf("%s %s at offset %llu (%u bytes) on %s: %s", db->name,
 					  io_class_names[io->cls], (unsigned long long)io->off,
-					  io->len, io->fd == db->log_fd ? db->log_dir : db->path, why);
+					  io->len, io->file == db->log_file ? db->log_dir : db->path, why);
 		fslab_err("I/O error: %s", db->first_err);
 	}
 	pthread_mutex_unlock(&db->mu);
@@ -99,10 +99,8 @@ void js_fail(struct js_db *db, struct thread_stats *st, int cls, const char *fmt
 
 static void db_free(struct js_db *db)
 {
-	if (db->fd >= 0)
-		close(db->fd);
-	if (db->log_fd >= 0)
-		close(db->log_fd);
+	os_close(db->file);
+	os_close(db->log_file);
 	free(db->path);
 	free(db->log_dir);
 	free(db->slots);
@@ -196,7 +194,7 @@ static int js_check(struct run_ctx *rc)
 		/* what js_cleanup() releases first: it frees js->ndbs databases */
 		db->idx = (int)i;
 		db->rc = rc;
-		db->fd = db->log_fd = -1;
+		db->file = db->log_file = NULL;
 		pthread_mutex_init(&db->mu, NULL);
 		pthread_mutex_init(&db->lmu, NULL);
 		pthread_cond_init(&db->cv_state, NULL);
@@ -296,10 +294,9 @@ static int js_prepare(struct run_ctx *rc)
 					 "database");
 		if (ret)
 			break;
-		db->fd = open(db->path, db_open_flags(rc->direct, true));
-		if (db->fd < 0) {
-			ret = -errno;
-			fslab_err("%s: cannot open: %s", db->path, strerror(errno));
+		ret = os_open(db->path, db_open_flags(rc->direct, true), &db->file);
+		if (ret) {
+			fslab_err("%s: cannot open: %s", db->path, strerror(-ret));
 			break;
 		}
 		ret = js_reset_logs(db);

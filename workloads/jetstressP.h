@@ -55,7 +55,7 @@ struct js_db {
 	bool raw;             /* the database and its log live on raw devices */
 	uint64_t base;        /* byte offset of page 0 (raw: the slice of the device) */
 	uint64_t log_base;    /* raw: byte offset of this log stream's region */
-	int fd;
+	struct os_file *file; /* the database, shared by its sessions, writer and BDM */
 	int state; /* enum db_state before prepare */
 	struct db_info info;
 	uint64_t npages;
@@ -75,7 +75,7 @@ struct js_db {
 	pthread_cond_t lcv_work, lcv_done;
 	uint64_t appended, flushed, last_flush_ns;
 	uint32_t waiters;
-	int log_fd;
+	struct os_file *log_file;
 	uint64_t log_gen;            /* generation of the current E00.log */
 	uint64_t prev_off, prev_end; /* previous log write, for the sequentiality check */
 	uint64_t rolls, nonseq, roll_ns_sum, roll_ns_max, log_deleted;

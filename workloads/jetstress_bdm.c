@@ -26,12 +26,12 @@ void *js_bdm_main(void *arg)
 	if (ret) {
 		js_fail(db, NULL, 0, "%s BDM reader: cannot set up the %s I/O engine: %s", db->name,
 			db->rc->o->engine, strerror(-ret));
-		free(buf);
+		free_aligned(buf);
 		return NULL;
 	}
 	while (engine_running(e)) {
 		uint64_t n = MIN(pages_per_io, db->npages - pos), due;
-		struct io_u io = { .fd = db->fd, .op = IO_READ, .cls = CLS_BDM_READ, .buf = buf,
+		struct io_u io = { .file = db->file, .op = IO_READ, .cls = CLS_BDM_READ, .buf = buf,
 				   .len = (uint32_t)(n * DB_PAGE_SIZE),
 				   .off = db->base + pos * DB_PAGE_SIZE };
 		bool busy;
@@ -83,6 +83,6 @@ void *js_bdm_main(void *arg)
 			pos = 1;
 	}
 	io_ctx_release(&ctx);
-	free(buf);
+	free_aligned(buf);
 	return NULL;
 }

@@ -101,7 +101,7 @@ static int ck_database(struct run_ctx *rc, struct io_ctx *ctx, void *bufs, struc
 	int ret = 0;
 
 	for (unsigned int i = 0; i < CK_DEPTH; i++) {
-		ios[i] = (struct io_u){ .fd = db->fd, .op = IO_READ, .cls = CLS_DB_READ,
+		ios[i] = (struct io_u){ .file = db->file, .op = IO_READ, .cls = CLS_DB_READ,
 					.buf = (char *)bufs + i * CK_CHUNK };
 		fr[i] = &ios[i];
 	}
@@ -163,7 +163,7 @@ uint64_t js_checksum_pass(struct run_ctx *rc)
 			  "not verified", rc->o->engine, strerror(-ret));
 		result_add_note(rc->res, "checksum pass skipped: cannot set up the %s I/O engine: %s",
 				rc->o->engine, strerror(-ret));
-		free(bufs);
+		free_aligned(bufs);
 		return 0;
 	}
 	fslab_info("checksum pass: reading every page of %u database(s)", js->ndbs);
@@ -188,6 +188,6 @@ uint64_t js_checksum_pass(struct run_ctx *rc)
 	cs->seconds = (now_ns() - t0) / 1e9;
 	cs->mbps = cs->seconds > 0 ? cs->bytes / cs->seconds / 1e6 : 0;
 	io_ctx_release(&ctx); /* before bufs goes: it cancels whatever a failed engine still has */
-	free(bufs);
+	free_aligned(bufs);
 	return c.from_load;
 }

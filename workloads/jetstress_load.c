@@ -28,7 +28,7 @@ static const struct {
 static void read_page(struct js_session *se, struct io_ctx *ctx, void *buf, uint64_t pgno)
 {
 	struct js_db *db = se->db;
-	struct io_u io = { .fd = db->fd, .op = IO_READ, .cls = CLS_DB_READ, .buf = buf,
+	struct io_u io = { .file = db->file, .op = IO_READ, .cls = CLS_DB_READ, .buf = buf,
 			   .len = DB_PAGE_SIZE, .off = db->base + pgno * DB_PAGE_SIZE };
 	int res = io_sync(ctx, &io);
 	bool err = res != DB_PAGE_SIZE;
@@ -132,7 +132,7 @@ void *js_session_main(void *arg)
 	if (ret) {
 		js_fail(db, NULL, 0, "%s session %d: cannot set up the %s I/O engine: %s", db->name,
 			se->id, db->rc->o->engine, strerror(-ret));
-		free(buf);
+		free_aligned(buf);
 		return NULL;
 	}
 	rng_seed(&r, mix64(db->rc->o->seed) ^ mix64(0x5e55ULL + se->id));
@@ -157,7 +157,7 @@ void *js_session_main(void *arg)
 		engine_transaction(e, se->st);
 	}
 	io_ctx_release(&ctx);
-	free(buf);
+	free_aligned(buf);
 	return NULL;
 }
 
@@ -202,7 +202,7 @@ void *js_writer_main(void *arg)
 			sl->flags = (sl->flags & ~SLOT_DIRTY) | SLOT_WRITING;
 			slot_of[n] = s;
 			gen_of[n] = sl->gen;
-			ios[n] = (struct io_u){ .fd = db->fd, .op = IO_WRITE, .cls = CLS_DB_WRITE,
+			ios[n] = (struct io_u){ .file = db->file, .op = IO_WRITE, .cls = CLS_DB_WRITE,
 						.buf = (char *)bufs + (size_t)n * DB_PAGE_SIZE,
 						.len = DB_PAGE_SIZE,
 						.off = db->base + sl->pgno * DB_PAGE_SIZE };
@@ -257,7 +257,7 @@ void *js_writer_main(void *arg)
 	pthread_mutex_unlock(&db->mu);
 	io_ctx_release(&ctx);
 out:
-	free(bufs);
-	free(payload);
+	free_aligned(bufs);
+	free_aligned(payload);
 	return NULL;
 }

@@ -5,14 +5,11 @@
  * with a pre-created spare and a rename at every roll (ESE's E00.log / E00tmp.log /
  * E00<gen>.log, circular logging); raw devices use a region of segments instead of files.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "jetstressP.h"
 
@@ -34,26 +31,27 @@ static uint64_t raw_seg(const struct js_db *db, uint64_t gen)
 static int64_t create_log_file(struct js_db *db, const char *name, bool direct, uint64_t gen)
 {
 	char path[4096];
+	struct os_file *f;
 	void *buf;
-	int fd, ret = 0;
+	ssize_t n;
+	int ret;
 
 	if (db->raw)
 		snprintf(path, sizeof(path), "%s", db->log_dir);
 	else if (log_path(path, sizeof(path), db, name))
 		return -ENAMETOOLONG;
-	fd = open(path, db_open_flags(direct, false) | (db->raw ? 0 : O_CREAT | O_TRUNC), 0644);
-	if (fd < 0)
-		return -errno;
+	ret = os_open(path, db_open_flags(direct, false) | (db->raw ? 0 : OS_CREATE | OS_TRUNC), &f);
+	if (ret)
+		return ret;
 	buf = xmalloc_aligned(JS_LOG_FILE_SIZE);
 	memset(buf, 0, JS_LOG_FILE_SIZE);
 	snprintf(buf, JS_LOG_HDR, "fslab log file for %s\n", db->name);
-	if (pwrite(fd, buf, JS_LOG_FILE_SIZE, db->raw ? (off_t)raw_seg(db, gen) : 0) !=
-	    JS_LOG_FILE_SIZE)
-		ret = errno ? -errno : -EIO;
-	if (!ret && fsync(fd))
-		ret = -errno;
-	close(fd);
-	free(buf);
+	n = os_pwrite(f, buf, JS_LOG_FILE_SIZE, db->raw ? raw_seg(db, gen) : 0);
+	ret = n == JS_LOG_FILE_SIZE ? 0 : n < 0 ? (int)n : -EIO;
+	if (!ret)
+		ret = os_file_sync(f);
+	os_close(f);
+	free_aligned(buf);
 	return ret ? ret : JS_LOG_FILE_SIZE;
 }
 
@@ -61,14 +59,11 @@ static int open_current_log(struct js_db *db, bool direct)
 {
 	char path[4096];
 
-	if (db->raw) {
-		db->log_fd = open(db->log_dir, db_open_flags(direct, true));
-		return db->log_fd < 0 ? -errno : 0;
-	}
+	if (db->raw)
+		return os_open(db->log_dir, db_open_flags(direct, true), &db->log_file);
 	if (log_path(path, sizeof(path), db, JS_LOG_CURRENT))
 		return -ENAMETOOLONG;
-	db->log_fd = open(path, db_open_flags(direct, true));
-	return db->log_fd < 0 ? -errno : 0;
+	return os_open(path, db_open_flags(direct, true), &db->log_file);
 }
 
 /*
@@ -80,28 +75,33 @@ static int open_current_log(struct js_db *db, bool direct)
 static int roll_log(struct js_db *db)
 {
 	char cur[4096], old[4096], spare[4096], name[32];
+	int ret;
 
 	if (db->raw) { /* no files: the next segment of the region */
 		db->log_gen++;
 		db->rolls++;
 		return 0;
 	}
-	close(db->log_fd);
-	db->log_fd = -1;
+	os_close(db->log_file);
+	db->log_file = NULL;
 	if (log_path(cur, sizeof(cur), db, JS_LOG_CURRENT) ||
 	    log_path(old, sizeof(old), db, js_log_name(name, sizeof(name), db->log_gen)) ||
 	    log_path(spare, sizeof(spare), db, JS_LOG_SPARE))
 		return -ENAMETOOLONG;
-	if (rename(cur, old) || rename(spare, cur))
-		return -errno;
+	ret = os_rename_replace(cur, old);
+	if (!ret)
+		ret = os_rename_replace(spare, cur);
+	if (ret)
+		return ret;
 	db->log_gen++;
-	if (open_current_log(db, db->rc->direct))
-		return -errno;
+	ret = open_current_log(db, db->rc->direct);
+	if (ret)
+		return ret;
 	if (db->log_gen > JS_LOG_KEEP + 1) {
 		uint64_t g = db->log_gen - JS_LOG_KEEP - 1;
 
 		if (log_path(old, sizeof(old), db, js_log_name(name, sizeof(name), g)) == 0 &&
-		    unlink(old) == 0)
+		    os_unlink(old) == 0)
 			db->log_deleted++;
 	}
 	db->rolls++;
@@ -134,7 +134,7 @@ void *js_logger_main(void *arg)
 	if (ret) {
 		js_fail(db, NULL, 0, "%s log writer: cannot set up the %s I/O engine: %s", db->name,
 			db->rc->o->engine, strerror(-ret));
-		free(buf);
+		free_aligned(buf);
 		return NULL;
 	}
 	rng_seed(&r, mix64(db->rc->o->seed) ^ mix64(0x106ULL + db->idx));
@@ -184,7 +184,7 @@ void *js_logger_main(void *arg)
 		len = (end - start + JS_LOG_SECTOR - 1) / JS_LOG_SECTOR * JS_LOG_SECTOR;
 		pthread_mutex_unlock(&db->lmu);
 
-		io = (struct io_u){ .fd = db->log_fd, .op = IO_WRITE, .cls = CLS_LOG_WRITE,
+		io = (struct io_u){ .file = db->log_file, .op = IO_WRITE, .cls = CLS_LOG_WRITE,
 				    .buf = buf, .len = (uint32_t)len,
 				    .off = (db->raw ? raw_seg(db, db->log_gen) : 0) + JS_LOG_HDR + start };
 		((uint64_t *)buf)[0] = file_base + start; /* record header: its LSN */
@@ -242,15 +242,15 @@ void *js_logger_main(void *arg)
 	pthread_cond_broadcast(&db->lcv_done);
 	pthread_mutex_unlock(&db->lmu);
 	io_ctx_release(&ctx);
-	free(buf);
+	free_aligned(buf);
 	return NULL;
 }
 
 /* Remove our log files from an earlier run; create E00.log and the spare. */
 int js_reset_logs(struct js_db *db)
 {
-	DIR *d;
-	struct dirent *de;
+	struct os_dir *d;
+	const char *name;
 	int64_t n;
 	int ret;
 
@@ -266,15 +266,17 @@ int js_reset_logs(struct js_db *db)
 	ret = mkdir_p(db->log_dir, 0755);
 	if (ret)
 		return ret;
-	d = opendir(db->log_dir);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		if (js_log_gen(de->d_name) || !strcmp(de->d_name, JS_LOG_CURRENT) ||
-		    !strcmp(de->d_name, JS_LOG_SPARE))
-			unlinkat(dirfd(d), de->d_name, 0);
+	ret = os_opendir(db->log_dir, &d);
+	if (ret)
+		return ret;
+	while ((name = os_readdir(d))) {
+		char path[4096];
+
+		if ((js_log_gen(name) || !strcmp(name, JS_LOG_CURRENT) ||
+		     !strcmp(name, JS_LOG_SPARE)) && !log_path(path, sizeof(path), db, name))
+			os_unlink(path);
 	}
-	closedir(d);
+	os_closedir(d);
 	n = create_log_file(db, JS_LOG_CURRENT, db->rc->direct, 1);
 	if (n >= 0)
 		n = create_log_file(db, JS_LOG_SPARE, db->rc->direct, 2);

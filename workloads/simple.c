@@ -26,7 +26,8 @@ enum pattern {
 struct sfile {
 	char *path;
 	struct db_place place;
-	int fd, state;
+	struct os_file *file;
+	int state;
 	struct db_info info;
 };
 
@@ -102,7 +103,7 @@ static int simple_check(struct run_ctx *rc)
 	for (size_t i = 0; i < s->nfiles; i++) {
 		struct sfile *f = &s->files[i];
 
-		f->fd = -1;
+		f->file = NULL;
 		/* a raw device: the data file is its first db_size bytes */
 		f->path = rc->db_vols[i].raw ? xstrdup(rc->db_vols[i].dir)
 					     : xasprintf("%s/fslab-simple.edb", rc->db_vols[i].dir);
@@ -157,11 +158,9 @@ static int simple_prepare(struct run_ctx *rc)
 		if (ret)
 			break;
 		/* plain O_DIRECT like fio's direct=1: no O_DSYNC for the calibration patterns */
-		f->fd = open(f->path, db_open_flags(rc->direct, false));
-		if (f->fd < 0) {
-			ret = -errno;
-			fslab_err("%s: cannot open: %s", f->path, strerror(errno));
-		}
+		ret = os_open(f->path, db_open_flags(rc->direct, false), &f->file);
+		if (ret)
+			fslab_err("%s: cannot open: %s", f->path, strerror(-ret));
 	}
 	return ret;
 }
@@ -194,7 +193,7 @@ static void *sthread_main(void *arg)
 	db_fill_payload(bufs, (size_t)depth * o->bs - ((size_t)depth * o->bs) % 4096, &r,
 			o->compressibility);
 	for (unsigned int i = 0; i < depth; i++) {
-		ios[i].fd = t->f->fd;
+		ios[i].file = t->f->file;
 		ios[i].buf = (char *)bufs + (size_t)i * o->bs;
 		ios[i].len = (uint32_t)o->bs;
 		batch[i] = &ios[i];
@@ -256,7 +255,7 @@ static void *sthread_main(void *arg)
 out:
 	free(ios);
 	free(batch);
-	free(bufs);
+	free_aligned(bufs);
 	return NULL;
 }
 
@@ -306,8 +305,7 @@ static void simple_cleanup(struct run_ctx *rc)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->nfiles; i++) {
-		if (s->files[i].fd >= 0)
-			close(s->files[i].fd);
+		os_close(s->files[i].file);
 		free(s->files[i].path);
 	}
 	free(s->files);

@@ -59,9 +59,7 @@ void run_fail(struct run_ctx *rc, const char *fmt, ...)
 
 uint64_t workload_file_blocks(const char *path)
 {
-	struct stat st;
-
-	return stat(path, &st) || !S_ISREG(st.st_mode) ? 0 : (uint64_t)st.st_blocks * 512;
+	return os_file_allocated(path);
 }
 
 int check_free_space(const struct volume *vol, uint64_t need, const char *what)

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "compare/import.h"
 #include "util.h"
@@ -558,13 +557,30 @@ static void assign_bases(struct compare *c)
 	}
 }
 
-static int cmp_threads(const void *a, const void *b, void *arg)
+/* A sweep's groups sorted by thread count (plain qsort: Windows has no qsort_r). */
+struct by_threads {
+	unsigned int threads;
+	size_t g;
+};
+
+static int cmp_threads(const void *a, const void *b)
 {
-	const struct compare *c = arg;
-	unsigned int x = c->groups[*(const size_t *)a].threads;
-	unsigned int y = c->groups[*(const size_t *)b].threads;
+	unsigned int x = ((const struct by_threads *)a)->threads;
+	unsigned int y = ((const struct by_threads *)b)->threads;
 
 	return x < y ? -1 : x > y;
+}
+
+static void sort_by_threads(const struct compare *c, size_t *groups, size_t n)
+{
+	struct by_threads *bt = xcalloc(n, sizeof(*bt));
+
+	for (size_t k = 0; k < n; k++)
+		bt[k] = (struct by_threads){ c->groups[groups[k]].threads, groups[k] };
+	qsort(bt, n, sizeof(*bt), cmp_threads);
+	for (size_t k = 0; k < n; k++)
+		groups[k] = bt[k].g;
+	free(bt);
 }
 
 /* Filesystems run at >= 2 thread counts, with the scaling efficiency of each point. */
@@ -598,7 +614,7 @@ static void find_sweeps(struct compare *c)
 			free(sw.groups);
 			continue;
 		}
-		qsort_r(sw.groups, sw.n, sizeof(size_t), cmp_threads, c);
+		sort_by_threads(c, sw.groups, sw.n);
 		sw.eff = xcalloc(sw.n, sizeof(double));
 		for (size_t k = 0; k < sw.n; k++) {
 			double i0 = iops->cells[sw.groups[0]].s.mean, ik = iops->cells[sw.groups[k]].s.mean;
@@ -717,15 +733,15 @@ static const char *implausible(const struct fslab_result *r)
 /* A result is a regular file: a FIFO or a device would block the reader or never end. */
 static int not_regular(const char *file)
 {
-	struct stat st;
+	int kind;
 
-	if (stat(file, &st))
+	if (os_stat(file, &kind, NULL))
 		return 0; /* result_read() names a missing file */
-	if (S_ISREG(st.st_mode))
+	if (kind == OS_KIND_FILE)
 		return 0;
 	return input_error("%s: not a regular file (a %s); name a result file written by fslab run",
-			   file, S_ISFIFO(st.st_mode) ? "FIFO" : S_ISDIR(st.st_mode) ? "directory" :
-			   S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "device" : "special file");
+			   file, kind == OS_KIND_FIFO ? "FIFO" : kind == OS_KIND_DIR ? "directory" :
+			   kind == OS_KIND_CHAR || kind == OS_KIND_BLOCK ? "device" : "special file");
 }
 
 /* The label --label gives file, or NULL. */

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* compare_cli.c: `fslab compare` (tables, charts, report) and `fslab sizing` (mailboxes). */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "cmds.h"
@@ -243,27 +241,25 @@ static int parse(int argc, char **argv, bool sizing, struct cli *cli, int *first
 /* An existing non-empty output directory is not clobbered without --force. */
 static int check_output(const struct cli *cli)
 {
-	struct stat st;
-	struct dirent *e;
-	bool empty = true;
-	DIR *d;
+	struct os_dir *d;
+	bool empty;
+	int kind, e;
 
 	if (!cli->output)
 		return 0;
-	if (stat(cli->output, &st)) {
-		if (errno == ENOENT)
-			return 0;
-		return input_error("--output %s: %s", cli->output, strerror(errno));
-	}
-	if (!S_ISDIR(st.st_mode))
+	e = os_stat(cli->output, &kind, NULL);
+	if (e == -ENOENT)
+		return 0;
+	if (e)
+		return input_error("--output %s: %s", cli->output, strerror(-e));
+	if (kind != OS_KIND_DIR)
 		return input_error("--output %s: exists and is not a directory; name a new directory",
 				   cli->output);
-	d = opendir(cli->output);
-	if (!d)
-		return input_error("--output %s: %s", cli->output, strerror(errno));
-	while ((e = readdir(d)) && empty)
-		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
-	closedir(d);
+	e = os_opendir(cli->output, &d);
+	if (e)
+		return input_error("--output %s: %s", cli->output, strerror(-e));
+	empty = !os_readdir(d);
+	os_closedir(d);
 	if (!empty && !cli->force)
 		return input_error("--output %s: the directory exists and is not empty; pass --force "
 				   "to overwrite the report in it, or name a new directory",
@@ -277,11 +273,12 @@ static int write_out(const char *dir, const char *name, void (*fn)(FILE *f, cons
 {
 	char *buf = NULL, *path = path_join(dir, name);
 	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	struct os_memstream ms;
+	FILE *m = os_memstream_open(&ms, &buf, &len);
 	int ret;
 
 	fn(m, arg);
-	fclose(m);
+	os_memstream_done(&ms);
 	ret = write_file_atomic(path, buf, len);
 	if (ret)
 		fslab_err("%s: cannot write (%s)", path, strerror(-ret));

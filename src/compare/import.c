@@ -8,7 +8,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <iconv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,28 +209,6 @@ void import_list_release(struct import_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* UTF-16LE with a byte order mark (what PowerShell's '>' writes) to UTF-8, through iconv(3).
- * Heap, NUL-terminated, or NULL when it does not convert. */
-static char *utf16_to_utf8(const char *buf, size_t len, size_t *outlen)
-{
-	iconv_t cd = iconv_open("UTF-8", "UTF-16LE");
-	size_t cap = len * 2 + 1, left = cap - 1, inleft = len - 2;
-	char *out, *o, *in = (char *)buf + 2;
-
-	if (cd == (iconv_t)-1)
-		return NULL;
-	out = o = xmalloc(cap);
-	if (iconv(cd, &in, &inleft, &o, &left) == (size_t)-1) {
-		iconv_close(cd);
-		free(out);
-		return NULL;
-	}
-	iconv_close(cd);
-	*o = 0;
-	*outlen = (size_t)(o - out);
-	return out;
-}
-
 /* from_path: file names the file buf was read from (fslab results then go through
  * result_read(), with its messages). */
 static int import_any(const char *buf, size_t len, const char *file, const char *label,
@@ -243,7 +220,8 @@ static int import_any(const char *buf, size_t len, const char *file, const char 
 
 	memset(out, 0, sizeof(*out));
 	if (len >= 2 && (unsigned char)buf[0] == 0xff && (unsigned char)buf[1] == 0xfe) {
-		conv = utf16_to_utf8(buf, len, &len);
+		/* UTF-16LE with a byte order mark: what PowerShell's '>' writes */
+		conv = os_utf16le_to_utf8(buf + 2, len - 2, &len);
 		if (!conv)
 			return input_error("%s: starts as UTF-16 text but does not convert to UTF-8; "
 					   "save it again as UTF-8 (or UTF-16 without damage)", file);

@@ -31,9 +31,9 @@
 static bool jetstress_sniff(const char *buf, size_t len)
 {
 	(void)len;
-	return strcasestr(buf, "<t") && strstr(buf, "Jetstress") &&
+	return os_strcasestr(buf, "<t") && strstr(buf, "Jetstress") &&
 	       (strstr(buf, "Overall Test Result") || strstr(buf, "grid_row_header") ||
-		strcasestr(buf, "<html"));
+		os_strcasestr(buf, "<html"));
 }
 
 /* One table: its section title and its rows of cell texts. */
@@ -128,7 +128,7 @@ static void walk(xmlNode *n, struct jdoc *d)
 			}
 			for (t->hdr = 0; t->hdr < t->nrows; t->hdr++)
 				if (t->ncells[t->hdr] >= 2 &&
-				    (strcasestr(t->cells[t->hdr][0], "Instances") ||
+				    (os_strcasestr(t->cells[t->hdr][0], "Instances") ||
 				     !strcasecmp(t->cells[t->hdr][0], "Counter")))
 					break;
 			/* nested tables are not part of Jetstress's grids */
@@ -197,7 +197,7 @@ static const struct jtable *instance_table(const struct jdoc *d, const char *tit
 					   const char *col)
 {
 	for (size_t i = 0; i < d->n; i++)
-		if (d->t[i].title && strcasestr(d->t[i].title, title) && d->t[i].hdr < d->t[i].nrows)
+		if (d->t[i].title && os_strcasestr(d->t[i].title, title) && d->t[i].hdr < d->t[i].nrows)
 			return &d->t[i];
 	for (size_t i = 0; i < d->n; i++) {
 		const struct jtable *t = &d->t[i];
@@ -268,17 +268,14 @@ static void overall(struct fslab_result *r, int cls)
 /* "12/3/2026 10:04:12 AM" (the reports' US format) as seconds, or NAN. */
 static double when(const char *s)
 {
-	struct tm tm = { 0 };
-	const char *e;
+	int64_t t;
 
 	if (!s)
 		return NAN;
-	e = strptime(s, "%m/%d/%Y %I:%M:%S %p", &tm);
-	if (!e) {
-		memset(&tm, 0, sizeof(tm));
-		e = strptime(s, "%m/%d/%Y %H:%M:%S", &tm);
-	}
-	return e ? (double)timegm(&tm) : NAN;
+	t = os_strptime_utc(s, "%m/%d/%Y %I:%M:%S %p");
+	if (t < 0)
+		t = os_strptime_utc(s, "%m/%d/%Y %H:%M:%S");
+	return t >= 0 ? (double)t : NAN;
 }
 
 /* The report kind from the file name or the title: Performance, Stress, ... */
@@ -293,7 +290,7 @@ static const char *kind_of(const char *file, const struct jdoc *d)
 		if (!strncasecmp(base, kinds[i], strlen(kinds[i])))
 			return kinds[i];
 	for (size_t i = 0; desc && i < ARRAY_SIZE(kinds); i++)
-		if (strcasestr(desc, kinds[i]))
+		if (os_strcasestr(desc, kinds[i]))
 			return kinds[i];
 	return NULL;
 }

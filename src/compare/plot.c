@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "util.h"
 
@@ -41,7 +39,8 @@ void plot_set_release(struct plot_set *ps)
 static bool has_templates(const char *dir)
 {
 	char *p = path_join(dir, "bars.gp");
-	bool ok = access(p, R_OK) == 0;
+	int kind;
+	bool ok = !os_stat(p, &kind, NULL) && kind == OS_KIND_FILE;
 
 	free(p);
 	return ok;
@@ -50,28 +49,25 @@ static bool has_templates(const char *dir)
 char *plot_templates_dir(void)
 {
 	const char *env = getenv("FSLAB_PLOTS_DIR");
-	char exe[PATH_MAX], *slash, *dir;
-	ssize_t n;
+	char *exe, *dir;
 
 	if (env && *env)
 		return has_templates(env) ? xstrdup(env) : NULL;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
+	exe = os_exe_dir();
+	if (!exe)
 		return NULL;
-	exe[n] = 0;
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = 0;
 	dir = path_join(exe, "plots");
 	if (has_templates(dir))
-		return dir;
+		goto out;
 	free(dir);
 	dir = path_join(exe, "../share/fslab/plots");
 	if (has_templates(dir))
-		return dir;
+		goto out;
 	free(dir);
-	return NULL;
+	dir = NULL;
+out:
+	free(exe);
+	return dir;
 }
 
 /* ---- small writers ---- */
@@ -136,7 +132,8 @@ static char *fill(const char *tmpl, const char *name, const char *const *kv)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	struct os_memstream ms;
+	FILE *m = os_memstream_open(&ms, &buf, &len);
 	const char *p = tmpl;
 	bool bad = false;
 
@@ -174,7 +171,7 @@ static char *fill(const char *tmpl, const char *name, const char *const *kv)
 next:
 		p = end + 1;
 	}
-	fclose(m);
+	os_memstream_done(&ms);
 	if (bad) {
 		free(buf);
 		return NULL;
@@ -197,8 +194,8 @@ static int write_mem(const char *dir, const char *name, const char *ext, const c
 static bool nonempty(const char *dir, const char *name, const char *ext)
 {
 	char *file = xasprintf("%s/%s.%s", dir, name, ext);
-	struct stat st;
-	bool ok = !stat(file, &st) && st.st_size > 0;
+	uint64_t size;
+	bool ok = !os_stat(file, NULL, &size) && size > 0;
 
 	free(file);
 	return ok;
@@ -212,7 +209,7 @@ static void remove_images(const char *dir, const char *name)
 	for (size_t i = 0; i < ARRAY_SIZE(ext); i++) {
 		char *file = xasprintf("%s/%s.%s", dir, name, ext[i]);
 
-		unlink(file);
+		os_unlink(file);
 		free(file);
 	}
 }
@@ -309,7 +306,8 @@ static int bars(struct plot_ctx *x, const struct bars *b)
 	double ymin = INFINITY, ymax = 0;
 	char *buf = NULL, *lim, *title, *ylabel, ns[16], nc[16], lo[32], hi[32];
 	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	struct os_memstream ms;
+	FILE *m = os_memstream_open(&ms, &buf, &len);
 	int ret = 0;
 
 	fprintf(m, "# category, then mean, 95 %% CI low, CI high per label\n");
@@ -335,7 +333,7 @@ static int bars(struct plot_ctx *x, const struct bars *b)
 		fputc('\n', m);
 		ymax = fmax(ymax, b->limits[k]);
 	}
-	fclose(m);
+	os_memstream_done(&ms);
 	if (!(ymax > 0))
 		goto out; /* nothing to draw */
 	if (b->logy) {
@@ -401,6 +399,7 @@ static int timeline(struct plot_ctx *x, const char *name, const char *title, con
 	double **series = xcalloc(c->ngroups, sizeof(double *)), ymax = 0;
 	size_t nrows = 0, len = 0;
 	char *buf = NULL, *t, *y, ns[16], lim[32];
+	struct os_memstream ms;
 	FILE *m;
 	int ret = 0;
 
@@ -410,7 +409,7 @@ static int timeline(struct plot_ctx *x, const char *name, const char *title, con
 		goto out;
 	for (size_t g = 0; g < c->ngroups; g++)
 		series[g] = group_series(c, &c->groups[g], row->m, nrows);
-	m = open_memstream(&buf, &len);
+	m = os_memstream_open(&ms, &buf, &len);
 	fprintf(m, "# second, then one column per label\n");
 	for (size_t r = 0; r < nrows; r++) {
 		fprintf(m, "%zu", r + 1);
@@ -421,7 +420,7 @@ static int timeline(struct plot_ctx *x, const char *name, const char *title, con
 		}
 		fputc('\n', m);
 	}
-	fclose(m);
+	os_memstream_done(&ms);
 	/* a limit far above the data would flatten it: draw it only when it is in sight */
 	snprintf(lim, sizeof(lim), "%g", limit > 0 && ymax * 3 >= limit ? limit : 0.0);
 	snprintf(ns, sizeof(ns), "%zu", c->ngroups);
@@ -472,7 +471,8 @@ static int percentiles(struct plot_ctx *x)
 	double has[CLS_NR] = { 0 };
 	char *buf = NULL, *hs, ns[16];
 	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	struct os_memstream ms;
+	FILE *m = os_memstream_open(&ms, &buf, &len);
 	int ret;
 
 	for (int cls = 0; cls < CLS_NR; cls++) {
@@ -490,7 +490,7 @@ static int percentiles(struct plot_ctx *x)
 		}
 		fputs("\n\n", m);
 	}
-	fclose(m);
+	os_memstream_done(&ms);
 	hs = gp_num_array(has, CLS_NR);
 	snprintf(ns, sizeof(ns), "%zu", c->ngroups);
 	{
@@ -514,7 +514,8 @@ static int sweep(struct plot_ctx *x)
 	const char **fs = xcalloc(c->nsweeps, sizeof(char *));
 	char *buf = NULL, *fsa, ns[16];
 	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	struct os_memstream ms;
+	FILE *m = os_memstream_open(&ms, &buf, &len);
 	int ret;
 
 	for (size_t s = 0; s < c->nsweeps; s++) {
@@ -542,7 +543,7 @@ static int sweep(struct plot_ctx *x)
 		}
 		fputs("\n\n", m);
 	}
-	fclose(m);
+	os_memstream_done(&ms);
 	fsa = gp_str_array(fs, c->nsweeps);
 	snprintf(ns, sizeof(ns), "%zu", c->nsweeps);
 	{

@@ -9,9 +9,18 @@
 #include "util.h"
 
 static const struct ioengine_ops *const engines[] = {
+#ifdef _WIN32
+	&ioengine_win32,
+#else
 	&ioengine_uring,
+#endif
 	&ioengine_psync,
 };
+
+const struct ioengine_ops *ioengine_at(size_t i)
+{
+	return i < ARRAY_SIZE(engines) ? engines[i] : NULL;
+}
 
 const struct ioengine_ops *ioengine_find(const char *name)
 {

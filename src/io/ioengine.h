@@ -3,6 +3,7 @@
 #ifndef FSLAB_IOENGINE_H
 #define FSLAB_IOENGINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -17,8 +18,9 @@ enum io_op {
  * read that met the end of the file the bytes before it: every back end continues a short
  * transfer until it is whole, as fio does, so one event gets one verdict everywhere.
  */
+struct os_file;
 struct io_u {
-	int fd;
+	struct os_file *file; /* from os_open(): an fd or a HANDLE behind it (os/osP.h) */
 	uint8_t op;      /* enum io_op */
 	uint8_t cls;     /* measurement class (enum io_class), the back end ignores it */
 	uint32_t len;
@@ -59,12 +61,21 @@ struct io_ctx {
 	unsigned int inflight;
 };
 
-/* The back ends, in order of preference. */
+/* The back ends, in order of preference: io_uring and psync on Linux, win32 and psync on
+ * Windows.  IOENGINE_DEFAULT names the first. */
 extern const struct ioengine_ops ioengine_uring;
 extern const struct ioengine_ops ioengine_psync;
+extern const struct ioengine_ops ioengine_win32;
+#ifdef _WIN32
+#define IOENGINE_DEFAULT "win32"
+#else
+#define IOENGINE_DEFAULT "io_uring"
+#endif
 
-/* Back end by name ("io_uring", "psync"), or NULL. */
+/* Back end by name ("io_uring", "psync", "win32"), or NULL. */
 const struct ioengine_ops *ioengine_find(const char *name);
+/* The i-th back end of this build (0 = the default), NULL past the last. */
+const struct ioengine_ops *ioengine_at(size_t i);
 /* "io_uring or psync": every back end's name, for messages and --help. */
 const char *ioengine_names(void);
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* psync.c: pread/pwrite back end: each I/O completes inside submit (like fio's psync). */
+/* psync.c: positional read/write back end (os_pread/os_pwrite: pread/pwrite, or ReadFile and
+ * WriteFile waited for on Windows): each I/O completes inside submit (like fio's psync). */
 #include "io/ioengine.h"
 
 #include <errno.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "util.h"
 
@@ -31,14 +31,11 @@ static int do_io(struct io_u *io)
 		ssize_t n;
 
 		if (io->op == IO_READ)
-			n = pread(io->fd, (char *)io->buf + done, io->len - done, io->off + done);
+			n = os_pread(io->file, (char *)io->buf + done, io->len - done, io->off + done);
 		else
-			n = pwrite(io->fd, (char *)io->buf + done, io->len - done, io->off + done);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
+			n = os_pwrite(io->file, (char *)io->buf + done, io->len - done, io->off + done);
+		if (n < 0)
+			return (int)n;
 		if (n == 0)
 			return io->op == IO_READ ? (int)done : -EIO;
 		done += n;

@@ -61,9 +61,9 @@ static int queue_sqes(struct uring_priv *p, struct io_u **ios, unsigned int n)
 		if (!sqe)
 			return -EBUSY; /* caller exceeded depth */
 		if (io->op == IO_READ)
-			io_uring_prep_read(sqe, io->fd, buf, io->len - io->xfer, io->off + io->xfer);
+			io_uring_prep_read(sqe, os_file_fd(io->file), buf, io->len - io->xfer, io->off + io->xfer);
 		else
-			io_uring_prep_write(sqe, io->fd, buf, io->len - io->xfer, io->off + io->xfer);
+			io_uring_prep_write(sqe, os_file_fd(io->file), buf, io->len - io->xfer, io->off + io->xfer);
 		io_uring_sqe_set_data(sqe, io);
 	}
 	return 0;

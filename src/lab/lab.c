@@ -243,8 +243,7 @@ static void lab_free(struct lab *L)
 	free(L->log_path);
 	if (L->log)
 		fclose(L->log);
-	if (L->lock_fd >= 0)
-		close(L->lock_fd);
+	os_unlock(L->lock_fd);
 	lab_cfg_release(&L->cfg);
 }
 
@@ -386,7 +385,7 @@ int cmd_lab(int argc, char **argv)
 	{
 		long pid;
 
-		L->lock_fd = lock_path(L->out, &pid);
+		L->lock_fd = os_lock_path(L->out, &pid);
 		if (L->lock_fd == -EWOULDBLOCK) {
 			char who[32] = "pid unknown";
 

@@ -33,7 +33,7 @@ struct lab {
 	struct lab_cfg cfg;
 	char *config_text;
 	char *out, *mnt, *results, *logs, *report, *state_path, *log_path;
-	int lock_fd; /* flock on the output directory (lock_path), or -1 */
+	int lock_fd; /* flock on the output directory (os_lock_path), or -1 */
 	char self[PATH_MAX];
 	struct cell *cells;  /* slot-major (config order: label, thread count, repeat) */
 	unsigned int ncells, nslots;

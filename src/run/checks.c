@@ -2,17 +2,26 @@
 /* checks.c: `fslab run` before anything is written: directories, their volumes, O_DIRECT,
  * the I/O back end. */
 #include <errno.h>
-#include <fcntl.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "io/ioengine.h"
 #include "run/runP.h"
 #include "util.h"
+
+/* Does the first component of path (up to '/') match pattern? */
+static bool first_is(const char *path, const char *pattern)
+{
+	char *first = xstrdup(path), *slash = strchr(first, '/');
+	bool match;
+
+	if (slash)
+		*slash = 0;
+	match = os_fnmatch(pattern, first);
+	free(first);
+	return match;
+}
 
 /*
  * --output, before anything runs (the result is written only at the end, hours later): a file
@@ -25,14 +34,17 @@ static int check_output(const struct run_opts *o)
 {
 	const char *out = o->output, *base, *dir;
 	char *copy, *slash, *real = NULL;
-	struct stat st;
-	int ret = 0, fd;
+	int ret = 0, kind;
 
 	if (!*out)
 		return input_error("--output '': give the result file's name, e.g. --output "
 				   "result.json");
 	copy = xstrdup(out);
 	slash = strrchr(copy, '/');
+#ifdef _WIN32
+	if (strrchr(copy, '\\') > slash)
+		slash = strrchr(copy, '\\');
+#endif
 	base = slash ? slash + 1 : copy;
 	dir = slash == copy ? "/" : slash ? copy : ".";
 	if (slash && slash != copy)
@@ -42,22 +54,22 @@ static int check_output(const struct run_opts *o)
 				  "%s/result.json", out, dir);
 		goto out;
 	}
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+	if (!os_is_dir(dir)) {
 		ret = input_error("--output %s: directory %s does not exist; create it first", out,
 				  dir);
 		goto out;
 	}
-	if (stat(out, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (os_is_dir(out)) {
 		ret = input_error("--output %s is a directory; give a file name such as "
 				  "%s/result.json", out, out);
 		goto out;
 	}
-	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (!os_stat(out, &kind, NULL) && kind != OS_KIND_FILE) {
 		ret = input_error("--output %s exists and is not a regular file (a device or a FIFO); "
 				  "give the name of a new file or of an earlier result", out);
 		goto out;
 	}
-	real = realpath(dir, NULL);
+	real = os_realpath(dir);
 	if (!real) {
 		ret = input_error("--output %s: cannot resolve directory %s (%s)", out, dir,
 				  strerror(errno));
@@ -68,18 +80,18 @@ static int check_output(const struct run_opts *o)
 		size_t n = pass ? o->nlog_dirs : o->ndb_dirs;
 
 		for (size_t i = 0; i < n && !ret; i++) {
-			char *d = realpath(v[i], NULL);
+			char *d = os_realpath(v[i]);
 			size_t dn = d ? strlen(d) : 0;
 
 			if (!d)
 				continue;
-			if (!pass && !strcmp(real, d) && !fnmatch("fslab-*.edb", base, 0))
+			if (!pass && !strcmp(real, d) && os_fnmatch("fslab-*.edb", base))
 				ret = input_error("--output %s is the name of a database file in --db %s; "
 						  "the result would replace the database: give another "
 						  "name", out, v[i]);
 			else if (pass && ((!strncmp(real, d, dn) && real[dn] == '/' &&
-					   !fnmatch("fslab-*-logs", real + dn + 1, FNM_LEADING_DIR)) ||
-					  (!strcmp(real, d) && !fnmatch("fslab-*-logs", base, 0))))
+					   first_is(real + dn + 1, "fslab-*-logs")) ||
+					  (!strcmp(real, d) && os_fnmatch("fslab-*-logs", base))))
 				ret = input_error("--output %s is inside the run's log directory under "
 						  "--log %s, which the run rewrites: give a file outside it",
 						  out, v[i]);
@@ -90,15 +102,10 @@ static int check_output(const struct run_opts *o)
 		goto out;
 	/* can a file be created there?  root passes access(); a read-only mount or a full
 	 * quota does not: try an unnamed file, which leaves nothing behind */
-	fd = open(real, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		close(fd);
-	else if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+	kind = os_dir_can_create(real);
+	if (kind)
 		ret = input_error("--output %s: cannot create a file in %s (%s); give a writable "
-				  "directory", out, dir, strerror(errno));
-	else if (access(real, W_OK | X_OK))
-		ret = input_error("--output %s: directory %s is not writable (%s)", out, dir,
-				  strerror(errno));
+				  "directory", out, dir, strerror(-kind));
 out:
 	free(real);
 	free(copy);
@@ -118,21 +125,22 @@ int run_check_dirs(struct run_state *s)
 		const char *opt = pass ? "--log" : "--db";
 
 		for (size_t i = 0; i < n; i++) {
-			struct stat st;
+			int kind, e = os_stat(v[i], &kind, NULL);
 
-			if (stat(v[i], &st))
+			if (e)
 				return input_error("%s %s: %s; create it, or mount the volume under test "
-						   "there (fslab prep does both)", opt, v[i], strerror(errno));
-			if (S_ISBLK(st.st_mode)) {
+						   "there (fslab prep does both)", opt, v[i], strerror(-e));
+			if (kind == OS_KIND_BLOCK) {
 				nblk++;
 				continue;
 			}
-			if (!S_ISDIR(st.st_mode))
+			if (kind != OS_KIND_DIR)
 				return input_error("%s %s: not a directory; give the directory on the "
 						   "volume under test", opt, v[i]);
-			if (access(v[i], W_OK | X_OK))
+			e = os_dir_writable(v[i]);
+			if (e)
 				return input_error("%s %s: not writable (%s); run as a user who may write "
-						   "there, or fix its permissions", opt, v[i], strerror(errno));
+						   "there, or fix its permissions", opt, v[i], strerror(-e));
 		}
 	}
 	if (nblk && nblk != o->ndb_dirs + o->nlog_dirs)

@@ -67,7 +67,7 @@ int run_parse_args(struct run_state *s, int argc, char **argv)
 	o->direct = !p->buffered;
 	o->checksum_pass = !p->no_checksum_pass;
 	o->verify_reads = !p->no_verify;
-	s->drop_caches = geteuid() == 0 && !p->no_drop_caches;
+	s->drop_caches = os_is_admin() && !p->no_drop_caches;
 	s->quiet = p->quiet;
 	s->force = p->force;
 	s->progress_fd = run_params_given(p, RO_PROGRESS_FD) ? (int)p->progress_fd : -1;

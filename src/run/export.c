@@ -93,14 +93,17 @@ out:
 static int check_output(const char *path)
 {
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	struct stat st;
-	int ret = 0;
+	int ret = 0, kind;
 
-	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+#ifdef _WIN32
+	if (strrchr(dir, '\\') > slash)
+		slash = strrchr(dir, '\\');
+#endif
+	if (!os_stat(path, &kind, NULL) && kind != OS_KIND_FILE)
 		ret = input_error("--output %s: exists and is not a regular file; name a file", path);
 	if (!ret && slash) {
 		*slash = 0;
-		if (*dir && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
+		if (*dir && !os_is_dir(dir))
 			ret = input_error("--output %s: %s is not a directory; create it first or "
 					  "name another file", path, dir);
 	}
@@ -131,6 +134,7 @@ int cmd_export(int argc, char **argv)
 	char *buf = NULL;
 	size_t len = 0;
 	int nrest = 0, ret = 0;
+	struct os_memstream ms;
 	FILE *f;
 
 	/* --to and --from are ours; everything else is fslab run's */
@@ -185,9 +189,19 @@ int cmd_export(int argc, char **argv)
 		goto done;
 	x.o = &s->o;
 	x.cmdline = join_args(argc, argv);
-	f = open_memstream(&buf, &len);
+	f = os_memstream_open(&ms, &buf, &len);
+	if (!f) {
+		ret = -errno;
+		fslab_err("cannot buffer the %s: %s", ex->what, strerror(errno));
+		goto done;
+	}
 	ret = ex->write(&x, f, output ? stdout : f);
-	fclose(f);
+	{
+		int e = os_memstream_done(&ms);
+
+		if (!ret)
+			ret = e;
+	}
 	if (ret)
 		goto done;
 	if (!output) {

@@ -115,9 +115,9 @@ static void progress(struct run_state *s, const char *phase, double elapsed, dou
 		tps = row[TL_TRANSACTIONS];
 	}
 	if (s->progress_fd >= 0)
-		dprintf(s->progress_fd, "{\"phase\": \"%s\", \"elapsed_s\": %.1f, \"total_s\": %.1f, "
+		os_fdprintf(s->progress_fd, "{\"phase\": \"%s\", \"elapsed_s\": %.1f, \"total_s\": %.1f, "
 			"\"iops\": %.0f, \"tps\": %.0f}\n", phase, elapsed, total, iops, tps);
-	if (s->quiet || !isatty(STDERR_FILENO))
+	if (s->quiet || !os_stderr_tty())
 		return;
 	fmt_hms(e, sizeof(e), elapsed);
 	fmt_hms(t, sizeof(t), total);
@@ -129,7 +129,7 @@ static void progress(struct run_state *s, const char *phase, double elapsed, dou
 
 void run_progress_end(struct run_state *s)
 {
-	if (!s->quiet && isatty(STDERR_FILENO))
+	if (!s->quiet && os_stderr_tty())
 		fprintf(stderr, "\r\033[K");
 }
 

@@ -143,7 +143,7 @@ const struct run_option run_options[RO_NR] = {
 	},
 	[RO_ENGINE] = {
 		.name = "engine", .ini = "engine", .type = ROT_CHOICE, .off = OFF(engine),
-		.def = "io_uring", .valid = valid_engine, .choices = ioengine_names,
+		.def = IOENGINE_DEFAULT, .valid = valid_engine, .choices = ioengine_names,
 		.metavar = "E", .help = "I/O back end: %C",
 		.fix = "unknown I/O back end; choose ",
 	},

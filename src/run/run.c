@@ -2,13 +2,11 @@
 /* run.c: `fslab run`, the driver: checks, initialisation, the timed load, result and summary
  * in that order (the steps live in cli.c, checks.c, measure.c, summary.c). */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cmds.h"
 #include "fsprep/prep.h"
@@ -19,6 +17,7 @@
 atomic_int run_stop_flag;
 volatile sig_atomic_t run_stop_signal;
 
+/* why: OS_STOP_INT / OS_STOP_TERM (SIGINT / SIGTERM, or Ctrl-C / Ctrl-Break on Windows) */
 static void on_signal(int sig)
 {
 	int expected = 0;
@@ -44,19 +43,17 @@ static json_t *environment(struct run_state *s)
 	json_object_set_new(env, "prep", prep ? prep : json_null());
 	json_object_set_new(env, "direct_io", json_boolean(s->o.direct));
 	json_object_set_new(env, "caches_dropped", json_boolean(s->caches_dropped));
+	if (json_is_string(json_object_get(env, "wine")))
+		result_add_note(&s->res, "ran under Wine %s: Wine opens files buffered (it ignores "
+				"FILE_FLAG_NO_BUFFERING and FILE_FLAG_WRITE_THROUGH) and reports every "
+				"filesystem as NTFS, so no figure here says anything about Windows "
+				"performance", json_string_value(json_object_get(env, "wine")));
 	return env;
 }
 
 static void drop_caches(struct run_state *s)
 {
-	int fd;
-
-	sync();
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	s->caches_dropped = write(fd, "3\n", 2) == 2;
-	close(fd);
+	s->caches_dropped = os_drop_caches();
 }
 
 static void fill_config(struct run_state *s)
@@ -130,7 +127,6 @@ int cmd_run(int argc, char **argv)
 	struct run_state *s = xcalloc(1, sizeof(*s));
 	struct run_ctx *rc = &s->rc;
 	struct fslab_result *r = &s->res;
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	struct collect_extra x;
 	char ts[32];
 	int ret, status = FSLAB_EXIT_FAIL;
@@ -178,9 +174,7 @@ int cmd_run(int argc, char **argv)
 
 	/* from here on, an interruption still produces a result marked aborted */
 	run_stop_flag = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	os_stop_handler_set(on_signal);
 
 	r->label = xstrdup(s->o.label);
 	r->fslab_version = xasprintf("%s (%s)", FSLAB_VERSION, FSLAB_GIT);
@@ -218,8 +212,7 @@ int cmd_run(int argc, char **argv)
 	if (ret || run_stop_flag || !rc->eng.t_measure) {
 		r->aborted = true;
 		r->abort_reason = run_stop_flag == RUN_STOP_SIGNAL
-			? xasprintf("interrupted by %s",
-				    run_stop_signal == SIGTERM ? "SIGTERM" : "SIGINT")
+			? xasprintf("interrupted by %s", os_stop_name(run_stop_signal))
 			: xstrdup(ret ? "failed during initialisation"
 				      : rc->fail_reason ? rc->fail_reason : "an I/O thread failed");
 	}
@@ -246,8 +239,7 @@ int cmd_run(int argc, char **argv)
 				    : (r->verdict.present && !r->verdict.pass ? FSLAB_EXIT_VERDICT
 									       : FSLAB_EXIT_OK);
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	os_stop_handler_clear();
 out_wl:
 	s->wl->cleanup(rc);
 	free(rc->fail_reason);

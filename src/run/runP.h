@@ -48,7 +48,8 @@ struct run_state {
 	bool caches_dropped;
 	struct verdict_cfg vc;
 	struct samplers smp;
-	int *lock_fds; /* lock.c: flock'ed --db and --log directories */
+	int *lock_fds; /* lock.c: locked --db and --log directories (os_lock_path) */
+	struct os_id *lock_ids; /* and what they are */
 	size_t nlocks;
 };
 

@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# win-sysroot.sh: cross-build fslab.exe's libraries (jansson, cmocka, isa-l, libxml2) for x86-64 Windows
+# from their Debian source packages into a sysroot, once (cached; docs/WINDOWS.md).
+# Usage: scripts/win-sysroot.sh SYSROOT    (e.g. build/win/sysroot)
+# Needs the cross toolchain (scripts/deps.sh windows); enables deb-src for the mirror already
+# configured when apt has none.  Nothing third-party lands in the repository: sources are
+# unpacked under SYSROOT/../src and the installed headers and static libraries under SYSROOT.
+set -eu
+
+ROOT=${1:?usage: win-sysroot.sh SYSROOT}
+mkdir -p "$ROOT"
+ROOT=$(cd "$ROOT" && pwd)
+SRC=$(dirname "$ROOT")/src
+HOST=x86_64-w64-mingw32
+CC="$HOST-gcc-posix"
+export CC AR="$HOST-ar" RANLIB="$HOST-ranlib"
+# The libraries are linked statically: no DLL next to fslab.exe.
+CFLAGS="-O2 -g"
+export CFLAGS
+
+# deb-src for the configured mirror (deb822 or one-line sources), once.
+enable_deb_src() {
+	if grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		return 0
+	fi
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "fslab: the Windows sysroot needs Debian source packages: enable deb-src in" \
+		     "/etc/apt/sources.list.d/ and run apt-get update (or run make windows as root)" >&2
+		exit 1
+	fi
+	echo "fslab: enabling deb-src for the configured Debian mirror"
+	out=/etc/apt/sources.list.d/fslab-deb-src.sources
+	if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+		sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources >"$out.tmp"
+	else
+		sed -n 's/^deb \(.*\)$/deb-src \1/p' /etc/apt/sources.list >"${out%.sources}.list.tmp"
+		out=${out%.sources}.list
+	fi
+	mv "$out.tmp" "$out"
+	apt-get -o DPkg::Lock::Timeout=600 update -qq
+}
+
+# fetch PKG: unpack the Debian source package PKG (with Debian's patches) into $SRC/PKG-*/.
+fetch() {
+	if ls -d "$SRC/$1"-*/ >/dev/null 2>&1; then
+		return 0
+	fi
+	enable_deb_src
+	mkdir -p "$SRC"
+	(cd "$SRC" && apt-get -o DPkg::Lock::Timeout=600 source -qq "$1" >/dev/null 2>&1) || {
+		(cd "$SRC" && apt-get update -qq && apt-get source -qq "$1" >/dev/null) || {
+			echo "fslab: apt-get source $1 failed (is deb-src enabled and reachable?)" >&2
+			exit 1
+		}
+	}
+}
+
+dir_of() {
+	ls -d "$SRC/$1"-*/ | head -n 1
+}
+
+# jansson: autotools (Debian 2.14); static only.
+build_jansson() {
+	[ -f "$ROOT/lib/libjansson.a" ] && return 0
+	fetch jansson
+	d=$(dir_of jansson)
+	echo "fslab: cross-building jansson ($d)"
+	(cd "$d" && { [ -x configure ] || autoreconf -fi >/dev/null 2>&1; } &&
+	 ./configure -q --host=$HOST --prefix="$ROOT" --disable-shared --enable-static &&
+	 make -s -j2 >/dev/null && make -s install >/dev/null)
+}
+
+# cmocka: CMake (Debian 1.1.5); static only, so the unit tests need no DLL either.
+build_cmocka() {
+	[ -f "$ROOT/lib/libcmocka.a" ] || [ -f "$ROOT/lib/libcmocka-static.a" ] && return 0
+	fetch cmocka
+	d=$(dir_of cmocka)
+	echo "fslab: cross-building cmocka ($d)"
+	rm -rf "$d/build-win"
+	mkdir -p "$d/build-win"
+	(cd "$d/build-win" &&
+	 cmake .. -DCMAKE_SYSTEM_NAME=Windows -DCMAKE_C_COMPILER="$CC" \
+		-DCMAKE_RC_COMPILER=$HOST-windres -DCMAKE_INSTALL_PREFIX="$ROOT" \
+		-DCMAKE_BUILD_TYPE=Release -DWITH_STATIC_LIB=ON -DBUILD_SHARED_LIBS=OFF \
+		-DWITH_EXAMPLES=OFF -DUNIT_TESTING=OFF -DPICKY_DEVELOPER=OFF >/dev/null &&
+	 make -s -j2 >/dev/null && make -s install >/dev/null)
+	if [ ! -f "$ROOT/lib/libcmocka.a" ] && [ -f "$ROOT/lib/libcmocka-static.a" ]; then
+		cp "$ROOT/lib/libcmocka-static.a" "$ROOT/lib/libcmocka.a"
+	fi
+}
+
+# isa-l: autotools with nasm (Debian 2.30); its configure knows mingw (win64 objects).
+build_isal() {
+	[ -f "$ROOT/lib/libisal.a" ] && return 0
+	fetch libisal
+	d=$(dir_of libisal)
+	echo "fslab: cross-building isa-l ($d)"
+	(cd "$d" && { [ -x configure ] || ./autogen.sh >/dev/null 2>&1; } &&
+	 ./configure -q --host=$HOST --prefix="$ROOT" --disable-shared --enable-static &&
+	 make -s -j2 >/dev/null && make -s install >/dev/null)
+}
+
+# libxml2: autotools (Debian 2.9.14); the DiskSpd XML and Jetstress HTML importers.  No iconv
+# (UTF-8, UTF-16 and Latin-1 are built in), no zlib/lzma, no network, no Python.
+build_libxml2() {
+	[ -f "$ROOT/lib/libxml2.a" ] && [ -f "$ROOT/include/libxml2/libxml/xmlversion.h" ] && return 0
+	fetch libxml2
+	d=$(dir_of libxml2)
+	echo "fslab: cross-building libxml2 ($d)"
+	# Debian regenerates the autotools files (dh_autoreconf); the shipped ones are older
+	(cd "$d" && autoreconf -fi >/dev/null 2>&1 &&
+	 ./configure -q --host=$HOST --prefix="$ROOT" --disable-shared --enable-static \
+		--without-python --without-iconv --without-icu --without-zlib --without-lzma \
+		--without-http --without-ftp --without-modules --without-debug \
+		--without-threads >/dev/null &&
+	 make -s -j2 libxml2.la >/dev/null 2>&1 &&
+	 make -s install-libLTLIBRARIES >/dev/null &&
+	 make -s -C include install >/dev/null)
+}
+
+build_jansson
+build_cmocka
+build_isal
+build_libxml2
+echo "fslab: Windows sysroot ready in $ROOT"

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * os.h: the platform layer: what fslab asks of the operating system outside the Linux-only
+ * parts (prep, lab, io_uring, libblkid/libmount): time and sleeps, aligned memory, files for
+ * the engine, renames, stop requests, processes.  src/os/posix.c or src/os/win32.c implements
+ * it (the Makefile picks one); nothing above it calls POSIX or Win32 file or time functions
+ * directly.  Paths are UTF-8 everywhere; win32.c converts them to wide strings.
+ */
+#ifndef FSLAB_OS_H
+#define FSLAB_OS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* ---- time ---- */
+
+/* Monotonic clock in ns (CLOCK_MONOTONIC; QueryPerformanceCounter on Windows). */
+uint64_t now_ns(void);
+/*
+ * sleep_until_ns - sleep until the monotonic clock reaches t_ns (absolute, so a loop of
+ * them does not drift).  Returns 0, or -EINTR when a signal handler ran (callers that poll a
+ * stop flag want to see it at once).  Windows: a high-resolution waitable timer.
+ */
+int sleep_until_ns(uint64_t t_ns);
+
+/* ---- memory ---- */
+
+/* n bytes aligned to align (a power of two, >= sizeof(void *)), or NULL.  Free with
+ * os_free_aligned() only (Windows' _aligned_malloc needs its own free). */
+void *os_alloc_aligned(size_t align, size_t n);
+void os_free_aligned(void *p);
+
+/* ---- files for the engine ---- */
+
+/*
+ * Open flags.  OS_DIRECT: no page cache (O_DIRECT; FILE_FLAG_NO_BUFFERING): buffers, offsets
+ * and lengths must then be sector multiples.  OS_WRITE_THROUGH: a write returns when it is
+ * stable (O_DSYNC; FILE_FLAG_WRITE_THROUGH), as ESE opens its files.  On Windows every file
+ * is also opened FILE_FLAG_OVERLAPPED so the win32 back end can keep I/Os in flight.
+ */
+enum {
+	OS_RDONLY = 0,
+	OS_RDWR = 1 << 0,
+	OS_CREATE = 1 << 1,        /* create when missing */
+	OS_TRUNC = 1 << 2,         /* truncate an existing file */
+	OS_DIRECT = 1 << 3,
+	OS_WRITE_THROUGH = 1 << 4,
+	OS_DIR = 1 << 5,           /* a directory, for os_file_sync() (log rolls) */
+};
+
+/* An open file: an fd on POSIX, a HANDLE on Windows (src/os/osP.h). */
+struct os_file;
+
+/* os_open - open (or create, mode 0644) path with OS_* flags into *out.  0 or -errno. */
+int os_open(const char *path, unsigned int flags, struct os_file **out)
+	__attribute__((warn_unused_result));
+/* Close and free f (NULL is a no-op).  0 or -errno. */
+int os_close(struct os_file *f);
+/* Positional I/O of up to len bytes at off: bytes transferred (0 at the end of the file for
+ * a read) or -errno.  Thread-safe on one file; short transfers are the caller's to continue. */
+ssize_t os_pread(struct os_file *f, void *buf, size_t len, uint64_t off);
+ssize_t os_pwrite(struct os_file *f, const void *buf, size_t len, uint64_t off);
+/* Make written data and metadata stable (fsync; FlushFileBuffers).  0 or -errno. */
+int os_file_sync(struct os_file *f);
+/* The data (and the metadata needed to read it back) stable (fdatasync; FlushFileBuffers). */
+int os_file_datasync(struct os_file *f);
+/* Reserve size bytes for the file (fallocate; the end of file on Windows).  0, -EOPNOTSUPP
+ * when the filesystem cannot, or -errno. */
+int os_file_allocate(struct os_file *f, uint64_t size);
+/* The file's size in bytes.  0 or -errno. */
+int os_file_size(struct os_file *f, uint64_t *size);
+/* Sector size the file's unbuffered I/O must be a multiple of (512 when unknown). */
+unsigned int os_file_sector(struct os_file *f);
+#ifndef _WIN32
+/* The descriptor behind f, for POSIX back ends (io_uring, psync). */
+int os_file_fd(const struct os_file *f);
+#endif
+
+/* ---- names ---- */
+
+/* rename from over to, replacing it (MoveFileExW REPLACE_EXISTING|WRITE_THROUGH).  0/-errno. */
+int os_rename_replace(const char *from, const char *to);
+int os_unlink(const char *path);
+/* mkdir with mode (ignored on Windows); an existing directory is -EEXIST. */
+int os_mkdir(const char *path, unsigned int mode);
+/*
+ * os_dir_sync - make renames and creations in dir stable (fsync of the directory).  Windows
+ * has no directory fsync; MoveFileExW(WRITE_THROUGH) made the rename stable already: 0.
+ */
+int os_dir_sync(const char *dir);
+/* fopen with a UTF-8 path (and "e"/close-on-exec where it exists). */
+FILE *os_fopen(const char *path, const char *mode);
+/* Make what was written to stream f stable (fsync of its descriptor).  0 or -errno. */
+int os_stream_sync(FILE *f);
+/* What a path is (os_stat). */
+enum { OS_KIND_FILE, OS_KIND_DIR, OS_KIND_BLOCK, OS_KIND_CHAR, OS_KIND_FIFO, OS_KIND_OTHER };
+/* os_stat - *kind of path and, for a regular file, its *size (either may be NULL).  0 or
+ * -errno (-ENOENT when it does not exist). */
+int os_stat(const char *path, int *kind, uint64_t *size);
+/* May this process create files in dir?  0 or -errno (access(W_OK|X_OK); Windows: 0, a
+ * refusal shows when the file is created). */
+int os_dir_writable(const char *dir);
+/* Is path a directory? */
+bool os_is_dir(const char *path);
+/*
+ * os_dir_can_create - can a file be created in dir?  0 or -errno.  Root passes access(), a
+ * read-only mount or a full quota does not: POSIX tries an unnamed O_TMPFILE file (access()
+ * where the filesystem has none); Windows creates a delete-on-close file.  Nothing is left.
+ */
+int os_dir_can_create(const char *dir);
+/* The canonical absolute path of an existing path, '/'-separated (realpath; Windows: the final
+ * path of a handle to it, "\\?\" dropped and '\\' as '/'); heap, caller frees; NULL + errno. */
+char *os_realpath(const char *path);
+/* Does name match the shell pattern (fnmatch without flags; PathMatchSpecA on Windows, which
+ * ignores case as the filesystems there do)? */
+bool os_fnmatch(const char *pattern, const char *name);
+/* Bytes the filesystem allocated to the regular file path (st_blocks; GetCompressedFileSizeW),
+ * 0 when it is not a regular file or cannot be told. */
+uint64_t os_file_allocated(const char *path);
+/* Identity of the file or directory at path (device and inode; volume serial and file index). */
+struct os_id {
+	uint64_t dev, ino;
+};
+int os_path_id(const char *path, struct os_id *id);
+/*
+ * os_lock_path - one holder at a time for a directory or device, with nothing created and
+ * nothing stale after the holder dies (even by kill -9): flock(LOCK_EX | LOCK_NB) on the path
+ * itself on POSIX; on Windows a named mutex for the path's os_id (the kernel drops it with
+ * the process).  Returns the lock (>= 0; os_unlock() releases it), or -errno: -EWOULDBLOCK
+ * when another process holds it, with *holder its pid (from /proc/locks; 0 when it cannot
+ * be told, always on Windows).
+ */
+int os_lock_path(const char *path, long *holder) __attribute__((warn_unused_result));
+void os_unlock(int lock);
+/* strcasestr (StrStrIA on Windows, whose C library has none). */
+char *os_strcasestr(const char *haystack, const char *needle);
+/*
+ * os_strptime_utc - strptime(s, fmt) read as UTC seconds (timegm), or -1 when s does not
+ * match.  Windows has no strptime: there only the two formats of Jetstress reports are
+ * known ("%m/%d/%Y %I:%M:%S %p", "%m/%d/%Y %H:%M:%S"), read with sscanf, and _mkgmtime.
+ */
+int64_t os_strptime_utc(const char *s, const char *fmt);
+/* UTF-16LE text (without its byte order mark) as UTF-8 (iconv; WideCharToMultiByte):
+ * heap, NUL-terminated, length in *outlen; NULL when it does not convert. */
+char *os_utf16le_to_utf8(const void *buf, size_t len, size_t *outlen);
+/* Directory listing: os_opendir() 0 or -errno; os_readdir() the next name (".", ".."
+ * skipped; valid until the next call) or NULL at the end. */
+struct os_dir;
+int os_opendir(const char *path, struct os_dir **out) __attribute__((warn_unused_result));
+const char *os_readdir(struct os_dir *d);
+void os_closedir(struct os_dir *d);
+/* Directory of the running executable (heap, caller frees), or NULL. */
+char *os_exe_dir(void);
+/* Temporary directory: $TMPDIR or /tmp; GetTempPathW on Windows (heap, caller frees). */
+char *os_tmp_dir(void);
+
+/*
+ * An in-memory stream: open_memstream on POSIX, a delete-on-close temporary file read back on
+ * Windows.  os_memstream_done() closes the stream and leaves the text in *buf (NUL-terminated,
+ * caller frees) and its length in *len; 0 or -errno.
+ */
+struct os_memstream {
+	FILE *f;
+	char **buf;
+	size_t *len;
+};
+FILE *os_memstream_open(struct os_memstream *ms, char **buf, size_t *len);
+int os_memstream_done(struct os_memstream *ms);
+
+/* ---- stop requests ---- */
+
+enum { OS_STOP_INT = 1, OS_STOP_TERM = 2 };
+/*
+ * os_stop_handler_set - call fn(why) when the user asks the process to stop: SIGINT/SIGTERM
+ * (sigaction, no SA_RESTART: sleeps return -EINTR); on Windows Ctrl-C, Ctrl-Break and console
+ * close (SetConsoleCtrlHandler; fn runs on a thread of its own).  fn must only store flags.
+ * os_stop_handler_clear() restores what was there.
+ */
+void os_stop_handler_set(void (*fn)(int why));
+void os_stop_handler_clear(void);
+/* "SIGINT", "SIGTERM"; "Ctrl-C", "Ctrl-Break or console close" on Windows. */
+const char *os_stop_name(int why);
+
+/* ---- processes and the host ---- */
+
+/* run argv (no shell), wait, return its exit status (>= 0) or -errno.  With out != NULL,
+ * stdout+stderr are captured into *out (heap, caller frees). */
+int os_run(const char *const argv[], char **out) __attribute__((warn_unused_result));
+/* Is name an executable in PATH (and /sbin, /usr/sbin)?  ".exe" is tried on Windows. */
+bool os_have_program(const char *name);
+unsigned long os_pid(void);
+/* Running as root / as an elevated Administrator. */
+bool os_is_admin(void);
+/* Is stderr a terminal (the live progress line)? */
+bool os_stderr_tty(void);
+/* printf to a file descriptor (dprintf). */
+#ifdef _WIN32
+void os_fdprintf(int fd, const char *fmt, ...) __attribute__((format(gnu_printf, 2, 3)));
+#else
+void os_fdprintf(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#endif
+/*
+ * os_drop_caches - write back and drop the page cache so the load starts cold: sync and
+ * /proc/sys/vm/drop_caches as root on Linux; Windows: false (unbuffered files bypass the
+ * cache manager, so there is nothing of fslab's to drop).  True when the cache was dropped.
+ */
+bool os_drop_caches(void);
+/* Number of online CPUs. */
+int os_ncpus(void);
+
+#endif

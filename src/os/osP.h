@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* osP.h: the platform layer's private part: what an open file is, for the I/O back ends. */
+#ifndef FSLAB_OSP_H
+#define FSLAB_OSP_H
+
+#include "os/os.h"
+
+#ifdef _WIN32
+#include <windows.h>
+
+struct os_file {
+	HANDLE h;             /* opened FILE_FLAG_OVERLAPPED, never bound to a completion port */
+	unsigned int flags;   /* OS_* */
+	unsigned int sector;  /* bytes unbuffered I/O must be a multiple of */
+};
+
+/* UTF-8 to a wide string (heap, caller frees), or NULL (errno EINVAL). */
+wchar_t *os_widen(const char *utf8);
+/* A wide string to UTF-8 (heap, caller frees), or NULL. */
+char *os_narrow(const wchar_t *w);
+/* A Win32 error code as -errno (ERROR_FILE_NOT_FOUND -> -ENOENT, ...). */
+int os_errno_from_win(DWORD err);
+#else
+struct os_file {
+	int fd;
+	unsigned int flags;
+};
+#endif
+
+#endif

@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: MIT
+/* posix.c: the platform layer on Linux (and POSIX): clock_gettime, O_DIRECT files, fork/exec. */
+#include "os/osP.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <iconv.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* ---- time ---- */
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+int sleep_until_ns(uint64_t t_ns)
+{
+	struct timespec ts = { .tv_sec = t_ns / NSEC_PER_SEC, .tv_nsec = t_ns % NSEC_PER_SEC };
+
+	return -clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+/* ---- memory ---- */
+
+void *os_alloc_aligned(size_t align, size_t n)
+{
+	void *p;
+
+	return posix_memalign(&p, align, n ? n : align) ? NULL : p;
+}
+
+void os_free_aligned(void *p)
+{
+	free(p);
+}
+
+/* ---- files ---- */
+
+int os_open(const char *path, unsigned int flags, struct os_file **out)
+{
+	int oflags = O_CLOEXEC, fd;
+	struct os_file *f;
+
+	if (flags & OS_DIR)
+		oflags |= O_RDONLY | O_DIRECTORY;
+	else
+		oflags |= flags & OS_RDWR ? O_RDWR : O_RDONLY;
+	if (flags & OS_CREATE)
+		oflags |= O_CREAT;
+	if (flags & OS_TRUNC)
+		oflags |= O_TRUNC;
+	if (flags & OS_DIRECT)
+		oflags |= O_DIRECT;
+	if (flags & OS_WRITE_THROUGH)
+		oflags |= O_DSYNC;
+	fd = open(path, oflags, 0644);
+	if (fd < 0)
+		return -errno;
+	f = xmalloc(sizeof(*f));
+	f->fd = fd;
+	f->flags = flags;
+	*out = f;
+	return 0;
+}
+
+int os_close(struct os_file *f)
+{
+	int ret = 0;
+
+	if (!f)
+		return 0;
+	if (close(f->fd))
+		ret = -errno;
+	free(f);
+	return ret;
+}
+
+int os_file_fd(const struct os_file *f)
+{
+	return f->fd;
+}
+
+ssize_t os_pread(struct os_file *f, void *buf, size_t len, uint64_t off)
+{
+	ssize_t n;
+
+	do
+		n = pread(f->fd, buf, len, (off_t)off);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+ssize_t os_pwrite(struct os_file *f, const void *buf, size_t len, uint64_t off)
+{
+	ssize_t n;
+
+	do
+		n = pwrite(f->fd, buf, len, (off_t)off);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+int os_file_sync(struct os_file *f)
+{
+	return fsync(f->fd) ? -errno : 0;
+}
+
+int os_file_datasync(struct os_file *f)
+{
+	return fdatasync(f->fd) ? -errno : 0;
+}
+
+int os_file_allocate(struct os_file *f, uint64_t size)
+{
+	if (!fallocate(f->fd, 0, 0, (off_t)size))
+		return 0;
+	return errno == EOPNOTSUPP || errno == ENOSYS ? -EOPNOTSUPP : -errno;
+}
+
+int os_file_size(struct os_file *f, uint64_t *size)
+{
+	struct stat st;
+
+	if (fstat(f->fd, &st))
+		return -errno;
+	if (S_ISBLK(st.st_mode)) { /* a block device's size is where its end is */
+		off_t end = lseek(f->fd, 0, SEEK_END);
+
+		if (end < 0)
+			return -errno;
+		*size = (uint64_t)end;
+		return 0;
+	}
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+unsigned int os_file_sector(struct os_file *f)
+{
+	(void)f;
+	return 512; /* O_DIRECT's minimum on Linux; callers use 4 KiB multiples anyway */
+}
+
+/* ---- names ---- */
+
+int os_rename_replace(const char *from, const char *to)
+{
+	return rename(from, to) ? -errno : 0;
+}
+
+int os_unlink(const char *path)
+{
+	return unlink(path) ? -errno : 0;
+}
+
+int os_mkdir(const char *path, unsigned int mode)
+{
+	return mkdir(path, (mode_t)mode) ? -errno : 0;
+}
+
+int os_dir_sync(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+FILE *os_fopen(const char *path, const char *mode)
+{
+	char m[8];
+
+	snprintf(m, sizeof(m), "%se", mode);
+	return fopen(path, m);
+}
+
+int os_stream_sync(FILE *f)
+{
+	return fsync(fileno(f)) ? -errno : 0;
+}
+
+int os_stat(const char *path, int *kind, uint64_t *size)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	if (kind)
+		*kind = S_ISREG(st.st_mode) ? OS_KIND_FILE : S_ISDIR(st.st_mode) ? OS_KIND_DIR
+			: S_ISBLK(st.st_mode) ? OS_KIND_BLOCK : S_ISCHR(st.st_mode) ? OS_KIND_CHAR
+			: S_ISFIFO(st.st_mode) ? OS_KIND_FIFO : OS_KIND_OTHER;
+	if (size)
+		*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+int os_dir_writable(const char *dir)
+{
+	return access(dir, W_OK | X_OK) ? -errno : 0;
+}
+
+bool os_is_dir(const char *path)
+{
+	int kind;
+
+	return !os_stat(path, &kind, NULL) && kind == OS_KIND_DIR;
+}
+
+struct os_dir {
+	DIR *d;
+};
+
+int os_opendir(const char *path, struct os_dir **out)
+{
+	DIR *d = opendir(path);
+
+	if (!d)
+		return -errno;
+	*out = xmalloc(sizeof(**out));
+	(*out)->d = d;
+	return 0;
+}
+
+const char *os_readdir(struct os_dir *d)
+{
+	struct dirent *de;
+
+	while ((de = readdir(d->d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			return de->d_name;
+	return NULL;
+}
+
+void os_closedir(struct os_dir *d)
+{
+	if (!d)
+		return;
+	closedir(d->d);
+	free(d);
+}
+
+char *os_exe_dir(void)
+{
+	char exe[4096], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = 0;
+	return xstrdup(exe);
+}
+
+char *os_tmp_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return xstrdup(t && *t ? t : "/tmp");
+}
+
+FILE *os_memstream_open(struct os_memstream *ms, char **buf, size_t *len)
+{
+	*buf = NULL;
+	*len = 0;
+	ms->buf = buf;
+	ms->len = len;
+	ms->f = open_memstream(buf, len);
+	return ms->f;
+}
+
+int os_memstream_done(struct os_memstream *ms)
+{
+	int ret = fclose(ms->f) ? -errno : 0;
+
+	if (!*ms->buf) {
+		*ms->buf = xstrdup("");
+		*ms->len = 0;
+	}
+	return ret;
+}
+
+/* ---- stop requests ---- */
+
+static void (*stop_fn)(int why);
+static struct sigaction old_int, old_term;
+
+static void on_signal(int sig)
+{
+	if (stop_fn)
+		stop_fn(sig == SIGTERM ? OS_STOP_TERM : OS_STOP_INT);
+}
+
+void os_stop_handler_set(void (*fn)(int why))
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	stop_fn = fn;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+}
+
+void os_stop_handler_clear(void)
+{
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	stop_fn = NULL;
+}
+
+const char *os_stop_name(int why)
+{
+	return why == OS_STOP_TERM ? "SIGTERM" : "SIGINT";
+}
+
+/* ---- processes ---- */
+
+int os_run(const char *const argv[], char **out)
+{
+	int pfd[2] = { -1, -1 };
+	int status;
+	pid_t pid;
+
+	if (out && pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		if (out) {
+			close(pfd[0]);
+			close(pfd[1]);
+		}
+		return -e;
+	}
+	if (pid == 0) {
+		if (out) {
+			dup2(pfd[1], 1);
+			dup2(pfd[1], 2);
+		}
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	if (out) {
+		size_t cap = 4096, len = 0;
+		char *buf = xmalloc(cap);
+
+		close(pfd[1]);
+		for (;;) {
+			ssize_t n;
+
+			if (cap - len < 1024)
+				buf = xrealloc(buf, cap *= 2);
+			n = read(pfd[0], buf + len, cap - len - 1);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			len += n;
+		}
+		buf[len] = 0;
+		close(pfd[0]);
+		*out = buf;
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+bool os_have_program(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *dirs = xasprintf("%s:/sbin:/usr/sbin:/usr/local/sbin", path ? path : "/usr/bin:/bin");
+	char *save = NULL;
+	bool found = false;
+
+	for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *f = path_join(d, name);
+
+		found = access(f, X_OK) == 0;
+		free(f);
+	}
+	free(dirs);
+	return found;
+}
+
+unsigned long os_pid(void)
+{
+	return (unsigned long)getpid();
+}
+
+bool os_is_admin(void)
+{
+	return geteuid() == 0;
+}
+
+bool os_stderr_tty(void)
+{
+	return isatty(STDERR_FILENO);
+}
+
+void os_fdprintf(int fd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdprintf(fd, fmt, ap);
+	va_end(ap);
+}
+
+bool os_drop_caches(void)
+{
+	int fd;
+	bool ok;
+
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = write(fd, "3\n", 2) == 2;
+	close(fd);
+	return ok;
+}
+
+int os_ncpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+/* The pid holding a flock on (dev, ino) per /proc/locks, or 0 when it cannot be told. */
+static long lock_holder(dev_t dev, ino_t ino)
+{
+	FILE *f = fopen("/proc/locks", "re");
+	char line[256];
+	long pid = 0;
+
+	if (!f)
+		return 0;
+	/* "1: FLOCK  ADVISORY  WRITE 1234 08:01:131074 0 EOF" (major:minor in hex) */
+	while (!pid && fgets(line, sizeof(line), f)) {
+		char type[16], mode[16];
+		unsigned int maj, min;
+		unsigned long long i;
+		long p;
+
+		if (sscanf(line, "%*d: %15s %*s %15s %ld %x:%x:%llu", type, mode, &p, &maj, &min,
+			   &i) == 6 &&
+		    !strcmp(type, "FLOCK") && maj == major(dev) && min == minor(dev) &&
+		    i == (unsigned long long)ino)
+			pid = p;
+	}
+	fclose(f);
+	return pid;
+}
+
+int os_lock_path(const char *path, long *holder)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*holder = 0;
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int e = errno;
+
+		if (e == EWOULDBLOCK && !fstat(fd, &st))
+			*holder = lock_holder(st.st_dev, st.st_ino);
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+void os_unlock(int lock)
+{
+	if (lock >= 0)
+		close(lock);
+}
+
+int os_path_id(const char *path, struct os_id *id)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	id->dev = (uint64_t)st.st_dev;
+	id->ino = (uint64_t)st.st_ino;
+	return 0;
+}
+
+int os_dir_can_create(const char *dir)
+{
+	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		return -errno;
+	return access(dir, W_OK | X_OK) ? -errno : 0;
+}
+
+char *os_realpath(const char *path)
+{
+	return realpath(path, NULL);
+}
+
+bool os_fnmatch(const char *pattern, const char *name)
+{
+	return !fnmatch(pattern, name, 0);
+}
+
+uint64_t os_file_allocated(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) || !S_ISREG(st.st_mode) ? 0 : (uint64_t)st.st_blocks * 512;
+}
+
+char *os_utf16le_to_utf8(const void *buf, size_t len, size_t *outlen)
+{
+	iconv_t cd = iconv_open("UTF-8", "UTF-16LE");
+	size_t cap = len * 2 + 1, left = cap - 1, inleft = len;
+	char *out, *o, *in = (char *)buf;
+
+	if (cd == (iconv_t)-1)
+		return NULL;
+	out = o = xmalloc(cap);
+	if (iconv(cd, &in, &inleft, &o, &left) == (size_t)-1) {
+		iconv_close(cd);
+		free(out);
+		return NULL;
+	}
+	iconv_close(cd);
+	*o = 0;
+	*outlen = (size_t)(o - out);
+	return out;
+}
+
+char *os_strcasestr(const char *haystack, const char *needle)
+{
+	return strcasestr(haystack, needle);
+}
+
+int64_t os_strptime_utc(const char *s, const char *fmt)
+{
+	struct tm tm = { 0 };
+
+	if (!strptime(s, fmt, &tm))
+		return -1;
+	return (int64_t)timegm(&tm);
+}
