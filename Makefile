@@ -155,9 +155,10 @@ WIN_CFLAGS := -O2 -g $(filter-out -Wformat-security,$(WARN)) -Wno-format -D_GNU_
 	-I$(WIN_SYSROOT)/include -I$(WIN_SYSROOT)/include/libxml2 -DLIBXML_STATIC -MMD -MP
 WIN_LDFLAGS := -static -municode -L$(WIN_SYSROOT)/lib
 WIN_LIBS := -ljansson -lisal -lxml2 -lshlwapi -lm -lpthread
-WIN_UNIT_SRC := tests/unit/test_ioengine.c tests/unit/test_util.c tests/unit/test_hist.c \
+# the unit suites that need nothing Linux-only (no libmount, libext2fs, /proc)
+WIN_UNIT_SRC := tests/unit/test_os.c tests/unit/test_ioengine.c tests/unit/test_hist.c \
 	tests/unit/test_result.c tests/unit/test_stats.c tests/unit/test_verdict.c \
-	tests/unit/test_winos.c
+	tests/unit/test_import.c tests/unit/test_winprep.c
 WIN_UNIT_BIN := $(WIN_UNIT_SRC:tests/unit/%.c=$(WIN_B)/tests/%.exe)
 
 $(WIN_B)/.sysroot: scripts/win-sysroot.sh
@@ -180,7 +181,7 @@ $(WIN_B)/fslab.exe: $(WIN_B)/obj/src/main.o $(WIN_B)/libfslab.a
 $(WIN_B)/tests/%.exe: tests/unit/%.c $(WIN_B)/libfslab.a | $(WIN_B)/.sysroot
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  WINCC   $@")
-	$(Q)$(WIN_CC) $(WIN_CFLAGS) -DCMOCKA_STATIC $(WIN_LDFLAGS) -o $@ $< $(WIN_B)/libfslab.a \
+	$(Q)$(WIN_CC) $(WIN_CFLAGS) -DCMOCKA_STATIC -static -L$(WIN_SYSROOT)/lib -o $@ $< $(WIN_B)/libfslab.a \
 		-lcmocka $(WIN_LIBS)
 
 # make windows: build/win/fslab.exe; make windows-unit: the unit suites under Wine

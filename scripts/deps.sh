@@ -15,9 +15,9 @@ TEST="libcmocka-dev fio jq qemu-system-x86 busybox-static kmod xz-utils dmsetup"
 BENCH="time"
 FUZZ="clang libclang-rt-14-dev"
 # make windows: the mingw-w64 cross compiler (posix threads) and what scripts/win-sysroot.sh
-# needs to build jansson, cmocka and isa-l from their Debian source packages
+# needs to build jansson, cmocka, isa-l and libxml2 from their Debian source packages
 WINDOWS="gcc-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 mingw-w64-x86-64-dev dpkg-dev \
-autoconf automake libtool cmake yasm"
+autoconf automake libtool pkg-config cmake yasm nasm"
 # the Windows tests: Wine (wine64 runs fslab.exe and the cross-built unit suites)
 WINE="wine wine64"
 

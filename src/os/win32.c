@@ -939,12 +939,12 @@ int64_t os_strptime_utc(const char *s, const char *fmt)
 {
 	struct tm tm = { 0 };
 	char ampm[3] = "";
-	int n = 0;
 
 	if (!strcmp(fmt, "%m/%d/%Y %I:%M:%S %p")) {
-		if (sscanf(s, "%d/%d/%d %d:%d:%d %n%2[AaPp]", &tm.tm_mon, &tm.tm_mday, &tm.tm_year,
-			   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n, ampm) != 7 ||
-		    tm.tm_hour < 1 || tm.tm_hour > 12 || (ampm[1] != 'M' && ampm[1] != 'm'))
+		if (sscanf(s, "%d/%d/%d %d:%d:%d %2[AaPpMm]", &tm.tm_mon, &tm.tm_mday, &tm.tm_year,
+			   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, ampm) != 7 ||
+		    tm.tm_hour < 1 || tm.tm_hour > 12 || !strchr("AaPp", ampm[0]) ||
+		    (ampm[1] != 'M' && ampm[1] != 'm'))
 			return -1;
 		tm.tm_hour = tm.tm_hour % 12 + (ampm[0] == 'P' || ampm[0] == 'p' ? 12 : 0);
 	} else if (!strcmp(fmt, "%m/%d/%Y %H:%M:%S")) {
@@ -954,7 +954,6 @@ int64_t os_strptime_utc(const char *s, const char *fmt)
 	} else {
 		return -1;
 	}
-	(void)n;
 	if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 ||
 	    tm.tm_min > 59 || tm.tm_sec > 60 || tm.tm_year < 1900)
 		return -1;

@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t_windows: fslab.exe (make windows, mingw-w64) under Wine (docs/WINDOWS.md): the unit suites
+# cross-built and run there; fslab.exe run for a few seconds on a scratch directory with the
+# win32 back end, its result read by the Linux fslab compare; the database it made verified
+# and reused, a page damaged from Linux found; bad input refused; Ctrl-C drains the load and
+# still writes a complete result marked aborted.  Wine says nothing about Windows performance
+# (it opens files buffered and calls every filesystem NTFS): only behaviour is asserted here.
+. "$(dirname "$0")/lib.sh"
+
+cd "$FSLAB_TOP"
+# the cross toolchain and Wine come from the Debian mirror; without them there is nothing to
+# test (the build itself is not at fault)
+scripts/deps.sh wine >"$T/deps.log" 2>&1 ||
+	skip "the cross toolchain or Wine cannot be installed here ($(tail -1 "$T/deps.log"))"
+log "make windows-unit (fslab.exe and the unit suites under Wine)"
+make --no-print-directory -j2 windows-unit >"$T/wunit.log" 2>&1 || {
+	tail -40 "$T/wunit.log"
+	fail "make windows-unit failed"
+}
+grep -E '^(ok|FAIL) +wine|wine: ' "$T/wunit.log"
+grep -q '^wine: [1-9][0-9]* passed, 0 failed' "$T/wunit.log" || fail "no unit suite passed under Wine"
+grep -q '^ok   wine test_os ' "$T/wunit.log" || fail "test_os did not run under Wine"
+
+. tests/wine-env.sh
+EXE=$FSLAB_TOP/build/win/fslab.exe
+w() { timeout --kill-after=10 120 "$WINE" "$EXE" "$@"; }
+mkdir -p "$T/db" "$T/log"
+DB="Z:$T/db" LG="Z:$T/log"
+
+log "fslab.exe run: 4 s, win32 back end"
+rc=0
+w run --db "$DB" --log "$LG" --db-size 64M --threads 2 --duration 4s --warmup 1s \
+	--sample-interval 2s --output "Z:$T/w1.json" >"$T/w1.out" 2>&1 || rc=$?
+# 3 = verdict FAIL: a 64-page cache stalls on a busy machine; the verdict is not tested here
+[ $rc -eq 0 ] || [ $rc -eq 3 ] || { cat "$T/w1.out"; fail "fslab.exe run failed ($rc)"; }
+r=$T/w1.json
+jqt $r '.schema == "fslab-result/1" and .aborted == false'
+jqt $r '.config.engine == "win32" and .environment.engine == "win32"'
+jqt $r '(.environment.wine | type) == "string"'
+jqt $r '[.notes[] | select(test("ran under Wine"))] | length == 1'
+jqt $r '.classes.db_read.ops > 50 and .classes.db_write.ops > 10 and .classes.log_write.ops > 10'
+jqt $r '.classes.db_read.errors == 0 and .classes.log_write.errors == 0'
+jqt $r '.checksum.ran and .checksum.bad_pages == 0 and .checksum.pages == 2047'
+jqt $r '.environment.volumes[0].fstype == "ntfs"'
+ls "$T"/*.tmp* >/dev/null 2>&1 && fail "a temporary result file was left"
+log "Linux fslab compare reads it"
+"$FSLAB" compare "$r" --format md >"$T/cmp.md" 2>"$T/cmp.err" || { cat "$T/cmp.err"; fail "compare failed"; }
+grep -q 'ntfs' "$T/cmp.md" || fail "compare did not show the Windows result"
+
+log "reuse, then a damaged page"
+w run --db "$DB" --log "$LG" --db-size 64M --threads 2 --duration 2s --warmup 0 \
+	--output "Z:$T/w2.json" >"$T/w2.out" 2>&1 || [ $? -eq 3 ] || { cat "$T/w2.out"; fail "second run failed"; }
+jqt $T/w2.json '.init.reused == 1 and .init.created == 0 and .checksum.bad_pages == 0'
+# one byte in the middle of page 1000, written from Linux behind fslab.exe's back
+printf '\xff' | dd of="$T/db/fslab-db1.edb" bs=1 seek=$((1000 * 32768 + 16384)) conv=notrunc \
+	status=none
+rc=0
+w run --db "$DB" --log "$LG" --db-size 64M --threads 2 --duration 2s --warmup 0 \
+	--output "Z:$T/w3.json" >"$T/w3.out" 2>&1 || rc=$?
+[ $rc -ne 0 ] || fail "a damaged database passed"
+jqt $T/w3.json '.checksum.bad_pages >= 1 or (.abort_reason // "" | test("page 1000"))'
+grep -q 'page 1000' "$T/w3.out" || fail "the damaged page was not named: $(tail -5 "$T/w3.out")"
+
+log "bad input: exit 2, nothing created"
+rc=0
+w run --db "Z:$T/missing" --log "$LG" --duration 2s >"$T/e1" 2>&1 || rc=$?
+[ $rc -eq 2 ] && grep -q 'missing' "$T/e1" || fail "missing --db not refused ($rc): $(cat "$T/e1")"
+rc=0
+w run --db "$DB" --log "$LG" --engine io_uring --duration 2s >"$T/e2" 2>&1 || rc=$?
+[ $rc -eq 2 ] && grep -q 'win32' "$T/e2" || fail "--engine io_uring not refused ($rc): $(cat "$T/e2")"
+[ ! -e "$T/missing" ] || fail "a refused run created its --db"
+
+log "Ctrl-C: the load drains, the result is complete and marked aborted"
+rm -rf "$T/db"/* "$T/log"/*
+"$WINE" "$EXE" run --db "$DB" --log "$LG" --db-size 64M --threads 2 --duration 60s --warmup 0 \
+	--output "Z:$T/w4.json" >"$T/w4.out" 2>&1 &
+pid=$! # wine64 execs the preloader: this is fslab.exe's process
+for _ in $(seq 120); do
+	grep -q 'initialised at' "$T/w4.out" && break
+	sleep 0.5
+done
+grep -q 'initialised at' "$T/w4.out" || { kill $pid; fail "the run did not start: $(cat "$T/w4.out")"; }
+sleep 3
+kill -INT $pid # Wine hands SIGINT to the console control handler as CTRL_C_EVENT
+rc=0
+wait $pid || rc=$?
+[ $rc -eq 1 ] || fail "interrupted run: exit $rc, want 1: $(tail -5 "$T/w4.out")"
+jqt $T/w4.json '.aborted == true and .abort_reason == "interrupted by Ctrl-C"'
+jqt $T/w4.json '.duration_s > 1 and .duration_s < 30 and .classes.db_read.ops > 0'
+"$FSLAB" compare "$T/w4.json" --allow-aborted >/dev/null 2>"$T/cmp4.err" ||
+	fail "compare cannot read the interrupted result: $(cat "$T/cmp4.err")"
+echo "all good"
