@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+/* load.c: result files into a comparison: regular files only, each through the importers
+ * (fslab's own JSON, fio, DiskSpd, Jetstress), --label FILE=NAME, and the checks every result
+ * passes (plausible numbers, a safe label, not aborted unless allowed, one tool per label);
+ * the comparability guard (same workload, duration, sizes, seed, tool and version). */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/compareP.h"
+#include "util.h"
+
+/*
+ * A hand-edited or hostile file: a label names files and lands in HTML, Markdown, CSV and
+ * gnuplot, so one outside the safe set is refused rather than escaped everywhere.  The message
+ * shows at most 40 characters of it, anything unprintable as '?'.
+ */
+static int bad_label(const char *file, const char *label)
+{
+	char shown[41];
+	size_t n = 0;
+
+	for (; label[n] && n < 40; n++)
+		shown[n] = isgraph((unsigned char)label[n]) ? label[n] : '?';
+	shown[n] = 0;
+	return input_error("%s: label '%s%s' cannot be used: %s; relabel the run (fslab run --label "
+			   "NAME)", file, shown, label[n] ? "..." : "", label_problem(label));
+}
+
+static bool in_range(double v, double max)
+{
+	return isnan(v) || (v >= 0 && v <= max);
+}
+
+/*
+ * Numbers no run can produce (a hand-edited or damaged file): NULL, or what is wrong.  A
+ * filesystem doing a billion IOPS, a negative latency or an infinite value would turn into
+ * nonsense (or an integer overflow) in every table, chart and sizing line downstream.
+ */
+static const char *implausible(const struct fslab_result *r)
+{
+	const double max_iops = 1e9;
+
+	/* NAN: a value an imported report does not give (n/a), never out of range */
+	if (!in_range(r->transactional_iops, max_iops))
+		return "transactional IOPS outside 0..1e9";
+	if (!r->config.threads)
+		return "0 threads";
+	if (!in_range(r->host.cpu_pct_avg, 1e4))
+		return "a CPU share outside 0..10000 %";
+	for (int i = 0; i < CLS_NR; i++) {
+		const struct class_result *cl = &r->classes[i];
+
+		if (!in_range(cl->iops, max_iops) || !in_range(cl->mbps, 1e9))
+			return "a class's IOPS or MB/s outside 0..1e9";
+		if (!in_range(cl->lat_us.mean, 1e12) || !in_range(cl->lat_us.max, 1e12) ||
+		    !in_range(cl->lat_us.p99, 1e12) || !in_range(cl->lat_us.p99_9, 1e12) ||
+		    !in_range(cl->avg_bytes, 1e12))
+			return "a latency outside 0..1e12 us";
+	}
+	return NULL;
+}
+
+/* A result is a regular file: a FIFO or a device would block the reader or never end. */
+static int not_regular(const char *file)
+{
+	int kind;
+
+	if (os_stat(file, &kind, NULL))
+		return 0; /* result_read() names a missing file */
+	if (kind == OS_KIND_FILE)
+		return 0;
+	return input_error("%s: not a regular file (a %s); name a result file written by fslab run",
+			   file, kind == OS_KIND_FIFO ? "FIFO" : kind == OS_KIND_DIR ? "directory" :
+			   kind == OS_KIND_CHAR || kind == OS_KIND_BLOCK ? "device" : "special file");
+}
+
+/* The checks every loaded result passes. */
+static int check_result(const struct compare *c, size_t i, const struct compare_opts *o)
+{
+	const struct fslab_result *r = &c->results[i];
+	const char *file = c->files[i];
+
+	if (implausible(r))
+		return input_error("%s: not a plausible result (%s); it was edited or damaged: "
+				   "re-run it", file, implausible(r));
+	if (label_problem(r->label))
+		return bad_label(file, r->label);
+	if (r->aborted && !o->allow_aborted)
+		return input_error("%s: run '%s' was aborted (%s); an aborted run is never mixed "
+				   "into a comparison: re-run it, or pass --allow-aborted to show it "
+				   "marked ABORTED", file, r->label,
+				   r->abort_reason ? r->abort_reason : "no reason recorded");
+	return 0;
+}
+
+/* The label --label gives file, or NULL. */
+static const char *label_for(const struct compare_opts *o, const char *file)
+{
+	for (size_t i = 0; i < o->nlabels; i++)
+		if (!strcmp(o->label_files[i], file))
+			return o->label_names[i];
+	return NULL;
+}
+
+int compare_load(struct compare *c, char *const *files, size_t n, const struct compare_opts *o)
+{
+	int ret = 0;
+
+	if (!n)
+		return input_error("no result files given; usage: fslab compare RESULT.json...");
+	for (size_t i = 0; i < o->nlabels; i++) {
+		bool named = false;
+
+		for (size_t k = 0; k < n && !named; k++)
+			named = !strcmp(files[k], o->label_files[i]);
+		if (!named)
+			return input_error("--label %s=%s: %s is not one of the files given; name it "
+					   "exactly as on the command line", o->label_files[i],
+					   o->label_names[i], o->label_files[i]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct import_list l = { 0 };
+		int r = not_regular(files[i]);
+
+		if (!r)
+			r = import_file(files[i], label_for(o, files[i]), &l);
+		if (r) {
+			ret = r;
+			import_list_release(&l);
+			continue;
+		}
+		c->results = xrealloc(c->results, (c->nresults + l.n) * sizeof(*c->results));
+		c->files = xrealloc(c->files, (c->nresults + l.n) * sizeof(char *));
+		for (size_t k = 0; k < l.n; k++) {
+			size_t j = c->nresults++;
+
+			c->results[j] = l.r[k];
+			result_init(&l.r[k]);
+			c->files[j] = xstrdup(files[i]);
+			r = check_result(c, j, o);
+			if (r)
+				ret = r;
+		}
+		import_list_release(&l);
+	}
+	n = c->nresults;
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < n; i++) {
+		c->foreign |= strcmp(compare_tool(&c->results[i]), "fslab") != 0;
+		/* one label = repeats of one configuration: never two tools under one label */
+		for (size_t k = 0; k < i && !ret; k++)
+			if (!strcmp(c->results[k].label, c->results[i].label) &&
+			    strcmp(compare_tool(&c->results[k]), compare_tool(&c->results[i])))
+				ret = input_error("%s and %s: both labelled '%s' but measured by %s "
+						  "and %s; give them different labels (--label "
+						  "FILE=NAME)", c->files[k], c->files[i],
+						  c->results[i].label, compare_tool(&c->results[k]),
+						  compare_tool(&c->results[i]));
+	}
+	return ret;
+}
+
+/* How r differs from ref in what must be equal for a comparison; heap string or NULL. */
+static char *differences(const struct fslab_result *r, const struct fslab_result *ref,
+			 bool same_label)
+{
+	const struct run_config *a = &r->config, *b = &ref->config;
+	const char *va = r->fslab_version ? r->fslab_version : "?";
+	const char *vb = ref->fslab_version ? ref->fslab_version : "?";
+	char *out = NULL, x[32], y[32];
+
+	if (strcmp(a->workload, b->workload))
+		compare_appendf(&out, "workload %s vs %s", a->workload, b->workload);
+	if (a->duration_s != b->duration_s)
+		compare_appendf(&out, "duration %gs vs %gs", a->duration_s, b->duration_s);
+	if (a->db_size != b->db_size)
+		compare_appendf(&out, "db size %s vs %s", fmt_size(x, sizeof(x), a->db_size),
+			fmt_size(y, sizeof(y), b->db_size));
+	if (a->databases != b->databases)
+		compare_appendf(&out, "databases %u vs %u", a->databases, b->databases);
+	if (a->seed != b->seed)
+		compare_appendf(&out, "seed %llu vs %llu", (unsigned long long)a->seed,
+			(unsigned long long)b->seed);
+	if (strcmp(compare_tool(r), compare_tool(ref))) {
+		char *ta = compare_tool_text(r), *tb = compare_tool_text(ref);
+
+		compare_appendf(&out, "tool %s vs %s", ta, tb);
+		free(ta);
+		free(tb);
+	} else if (r->src.tool && strcmp(r->src.tool, "fslab")) {
+		const char *xa = r->src.version ? r->src.version : "?";
+		const char *xb = ref->src.version ? ref->src.version : "?";
+
+		if (strcmp(xa, xb))
+			compare_appendf(&out, "%s version %s vs %s", r->src.tool, xa, xb);
+	} else if (strcmp(va, vb)) {
+		compare_appendf(&out, "fslab version %s vs %s", va, vb);
+	}
+	/* Repeats of one label must be the same configuration, threads included. */
+	if (same_label && a->threads != b->threads)
+		compare_appendf(&out, "threads %u vs %u within label '%s'", a->threads, b->threads, r->label);
+	return out;
+}
+
+int compare_guard(struct compare *c, const struct compare_opts *o)
+{
+	const struct fslab_result *ref = &c->results[0];
+	int ret = 0;
+
+	for (size_t i = 1; i < c->nresults; i++) {
+		const struct fslab_result *r = &c->results[i];
+		const struct fslab_result *first = NULL;
+		char *diff, *rep;
+
+		/* the first run of the same label, to check repeats against */
+		for (size_t k = 0; k < i && !first; k++)
+			if (!strcmp(c->results[k].label, r->label))
+				first = &c->results[k];
+		diff = differences(r, ref, false);
+		rep = first ? differences(r, first, true) : NULL;
+		if (rep && strstr(rep, "within label")) {
+			const char *t = strstr(rep, "threads");
+
+			compare_appendf(&diff, "%s", t);
+		}
+		free(rep);
+		if (!diff)
+			continue;
+		if (!o->allow_mismatch) {
+			ret = input_error("%s: not comparable with %s: %s; compare like with like, or "
+					  "pass --allow-mismatch to show them with a warning",
+					  c->files[i], c->files[0], diff);
+		} else {
+			size_t gi = compare_group_of(c, i);
+			struct cmp_group *g = &c->groups[gi];
+
+			compare_strv_push(&c->warnings, &c->nwarnings,
+				  xasprintf("%s differs from %s: %s", c->files[i], c->files[0], diff));
+			if (!g->mismatch || !strstr(g->mismatch, diff))
+				compare_appendf(&g->mismatch, "%s", diff);
+		}
+		free(diff);
+	}
+	return ret;
+}
