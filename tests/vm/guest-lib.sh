@@ -7,7 +7,7 @@ set -eu
 OUT=$FSLAB_VM_OUT
 
 gfail() { echo "FAIL (guest): $*"; exit 1; }
-glog() { echo "== (guest) $*"; }
+glog() { read -r _up _ </proc/uptime; echo "== (guest) [$_up] $*"; }
 gassert() { "$@" || gfail "assertion failed: $*"; }
 gjqt() { jq -e "$2" "$1" >/dev/null || gfail "$1: expected true: $2 (got $(jq -c "$2" "$1" 2>&1 | head -c 300))"; }
 

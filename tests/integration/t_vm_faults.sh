@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t_vm_faults: I/O faults on a real kernel (the QEMU guest, tests/vm/, Debian 6.12): errors in
+# the middle of a run on database reads (dm-flakey error_reads, null_blk badblocks, scsi_debug
+# medium and hardware errors) and on log writes (dm-flakey error_writes), and a database
+# device that disappears (dmsetup remove --force --deferred, null_blk power off, scsi_debug
+# delete).
+# Every run must end by itself (no hang), write its result, fail the verdict and name the
+# first failed I/O with the errno the kernel gave.  docs/VM.md has the scenario table.
+. "$(dirname "$0")/lib.sh"
+. "$FSLAB_TOP/tests/vm/lib.sh"
+vm_need 6.12
+
+rc=0
+vm_run --timeout 600 "$FSLAB_TOP/tests/vm/guest/faults.sh" ${FSLAB_VM_FAULTS:-} >$T/out || rc=$?
+grep '^== (guest)' $T/out || true
+[ $rc -eq 0 ] || { tail -30 $T/out; fail "the guest script failed (exit $rc)"; }
+
+# check NAME STATUSES CLASSES ERRNO-TEXT: the run's exit status is one of STATUSES (3: verdict
+# FAIL; 1: aborted by a failed log roll), its result exists and says FAIL with the first I/O
+# error in the io_errors check and in the notes: one of CLASSES, ERRNO-TEXT
+check() {
+	local name=$1 statuses=$2 classes=$3 why=$4 r=$T/vm/$1.json st secs
+	[ -f $T/vm/$name.rc ] || { [ -n "${FSLAB_VM_FAULTS:-}" ] && return 0; fail "$name: not run"; }
+	read -r st secs <$T/vm/$name.rc
+	case " $statuses " in
+	*" $st "*) ;;
+	*) tail -20 $T/vm/$name.out; fail "$name: exit $st, expected one of $statuses" ;;
+	esac
+	[ -f "$r" ] || fail "$name: no result file"
+	jqt "$r" '.schema | startswith("fslab-result/")'
+	jqt "$r" '.verdict.pass == false'
+	jqt "$r" "[.verdict.checks[] | select(.scope == \"overall\" and .name == \"io_errors\")][0] |
+		.pass == false and .value > 0 and (.note | test(\"^first: db1 ($classes) at offset [0-9]+ \\\\([0-9]+ bytes\\\\) on .*: $why\$\"))"
+	jqt "$r" "[.notes[] | select(test(\"^first I/O error: db1 ($classes) .*: $why\$\"))] | length == 1"
+	if [ "$st" -eq 1 ]; then
+		jqt "$r" '.aborted == true and (.abort_reason | length > 0)'
+	fi
+	echo "ok: $name exit $st in $secs s: $(jq -r '.notes[] | select(startswith("first I/O error"))' "$r")"
+}
+check dm_read         3   'db_read|bdm_read' 'Input/output error'
+jqt $T/vm/dm_read.json '.classes.log_write.errors == 0 and .classes.db_write.errors == 0'
+check dm_logwrite     '1 3' 'log_write'      'Input/output error'
+jqt $T/vm/dm_logwrite.json '.classes.db_read.errors == 0'
+check nullb_badblocks 3   'db_read|db_write|bdm_read' 'Input/output error'
+check scsi_medium     3   'db_read|bdm_read' 'No data available'
+jqt $T/vm/scsi_medium.json '.classes.db_write.errors == 0'
+check scsi_hwerr      3   'db_read|bdm_read' 'Remote I/O error'
+jqt $T/vm/scsi_hwerr.json '.classes.db_write.errors == 0'
+check gone_dm         '1 3' 'db_read|db_write|bdm_read' 'Input/output error'
+# a powered-off null_blk is a disk of size 0: the kernel answers a write past its end with
+# ENOSPC, a read with 0 bytes (end of device)
+check gone_nullb      '1 3' 'db_read|db_write|bdm_read' '(No space left on device|short transfer, 0 of [0-9]+ bytes)'
+# a deleted SCSI disk: ENODEV for what was queued, then size 0 (reads at its end: 0 bytes)
+check gone_scsi       '1 3' 'db_read|db_write|bdm_read' '(No such device|short transfer, 0 of [0-9]+ bytes)'
+echo "t_vm_faults: ok"
