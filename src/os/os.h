@@ -51,6 +51,13 @@ enum {
 	OS_DIR = 1 << 5,           /* a directory, for os_file_sync() (log rolls) */
 };
 
+/* What OS_DIRECT is called here, for summaries. */
+#ifdef _WIN32
+#define OS_DIRECT_NAME "FILE_FLAG_NO_BUFFERING"
+#else
+#define OS_DIRECT_NAME "O_DIRECT"
+#endif
+
 /* An open file: an fd on POSIX, a HANDLE on Windows (src/os/osP.h). */
 struct os_file;
 

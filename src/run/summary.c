@@ -32,7 +32,7 @@ void run_print_summary(struct run_state *s, FILE *f)
 	fprintf(f, ", %s measured (warm-up %s), seed %llu, %s%s\n",
 		fmt_duration(a, sizeof(a), (uint64_t)(r->duration_s * 1e9)),
 		fmt_duration(b, sizeof(b), o->warmup_ns), (unsigned long long)o->seed, o->engine,
-		o->direct ? ", O_DIRECT" : ", BUFFERED");
+		o->direct ? ", " OS_DIRECT_NAME : ", BUFFERED");
 	for (size_t i = 0; i < s->ndb_vols + s->nlog_vols; i++) {
 		const struct volume *v = i < s->ndb_vols ? &s->rc.db_vols[i]
 							 : &s->rc.log_vols[i - s->ndb_vols];
