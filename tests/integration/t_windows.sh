@@ -3,7 +3,8 @@
 # t_windows: fslab.exe (make windows, mingw-w64) under Wine (docs/WINDOWS.md): the unit suites
 # cross-built and run there; fslab.exe run for a few seconds on a scratch directory with the
 # win32 back end, its result read by the Linux fslab compare; the database it made verified
-# and reused, a page damaged from Linux found; bad input refused; Ctrl-C drains the load and
+# and reused, a page damaged from Linux found; bad input refused; prep/teardown are Windows prep
+# (its --dry-run plan the same as on Linux, the system disk refused); Ctrl-C drains the load and
 # still writes a complete result marked aborted.  Wine says nothing about Windows performance
 # (it opens files buffered and calls every filesystem NTFS): only behaviour is asserted here.
 . "$(dirname "$0")/lib.sh"
@@ -73,6 +74,21 @@ rc=0
 w run --db "$DB" --log "$LG" --engine io_uring --duration 2s >"$T/e2" 2>&1 || rc=$?
 [ $rc -eq 2 ] && grep -q 'win32' "$T/e2" || fail "--engine io_uring not refused ($rc): $(cat "$T/e2")"
 [ ! -e "$T/missing" ] || fail "a refused run created its --db"
+
+log "fslab.exe prep goes to the Windows prep: the same plan and script as on Linux"
+fx=tests/fixtures/windows
+w prep --fs refs --db-disk 1 --log-disk 2 --disk-info "$fx/disks-fresh.json" --dry-run \
+	>"$T/wprep" 2>&1 || fail "fslab.exe prep --dry-run failed: $(cat "$T/wprep")"
+"$FSLAB" prep --fs refs --db-disk 1 --log-disk 2 --disk-info "$fx/disks-fresh.json" --dry-run \
+	>"$T/lprep" 2>&1
+tr -d '\r' <"$T/wprep" | diff - "$T/lprep" >"$T/prep.diff" ||
+	fail "fslab.exe and fslab plan differently: $(head -20 "$T/prep.diff")"
+grep -q 'Format-Volume' "$T/wprep" || fail "no script in the Windows plan"
+rc=0
+w prep --fs ntfs --db-disk 0 --log-disk 2 --force --disk-info "$fx/disks-fresh.json" --dry-run \
+	>"$T/wprep0" 2>&1 || rc=$?
+[ $rc -eq 2 ] || fail "the system disk was not refused by fslab.exe ($rc): $(cat "$T/wprep0")"
+w teardown --help >"$T/wtd" 2>&1 && grep -q 'mount-root' "$T/wtd" || fail "fslab.exe teardown --help"
 
 log "Ctrl-C: the load drains, the result is complete and marked aborted"
 rm -rf "$T/db"/* "$T/log"/*
