@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <linux/fs.h>
+#include <sys/utsname.h>
 
 #include "fsprep/prepP.h"
 
@@ -21,6 +22,17 @@ int format_tool_check(const struct fs_desc *fs)
 	if (fs->mount_helper && !have_program(fs->mount_helper))
 		return input_error("%s (the %s mount helper) is not installed; install the Debian package %s (apt-get install %s)",
 				   fs->mount_helper, fs->name, fs->package, fs->package);
+	if (fs->kernel_fs && !fs_kernel_has(fs->kernel_fs)) {
+		struct utsname u;
+
+		if (uname(&u))
+			snprintf(u.release, sizeof(u.release), "?");
+		return input_error("--fs %s: the running kernel (%s) has no %s driver: it is not in "
+				   "/proc/filesystems and /lib/modules/%s has no %s module; use --fs ntfs "
+				   "(ntfs-3g, FUSE) or boot a kernel with CONFIG_NTFS3_FS (Debian's "
+				   "linux-image-6.12 has it as a module)",
+				   fs->name, u.release, fs->kernel_fs, u.release, fs->kernel_fs);
+	}
 	return 0;
 }
 

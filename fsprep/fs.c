@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "fsprep/prep.h"
 #include "fsprep/prepP.h"
@@ -15,6 +16,7 @@ static const struct fs_desc *const fs_all[] = {
 	&fs_ext4,
 	&fs_xfs,
 	&fs_ntfs,
+	&fs_ntfs3,
 	&fs_btrfs,
 	&fs_raw,
 };
@@ -72,6 +74,56 @@ const char *prep_fs_names(void)
 							len ? ", " : "", fs_all[i]->name);
 	}
 	return names;
+}
+
+/* a line of @path equal to @word (/proc/filesystems: "nodev\tname" or "\tname"), or a
+ * modules.dep line whose module file is @word.ko[.xz|.zst|.gz] */
+static bool file_lists(const char *path, const char *word, bool module)
+{
+	char line[512];
+	bool found = false;
+	size_t n = strlen(word);
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *s = line;
+
+		if (module) {
+			char *colon = strchr(line, ':'), *slash;
+
+			if (!colon)
+				continue;
+			*colon = '\0';
+			slash = strrchr(line, '/');
+			s = slash ? slash + 1 : line;
+			found = !strncmp(s, word, n) && !strncmp(s + n, ".ko", 3);
+		} else {
+			s = strrchr(line, '\t');
+			s = s ? s + 1 : line;
+			s[strcspn(s, "\n")] = '\0';
+			found = !strcmp(s, word);
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+bool fs_kernel_has(const char *name)
+{
+	struct utsname u;
+	char *dep;
+	bool ok;
+
+	if (file_lists("/proc/filesystems", name, false))
+		return true;
+	if (uname(&u))
+		return false;
+	dep = xasprintf("/lib/modules/%s/modules.dep", u.release);
+	ok = file_lists(dep, name, true);
+	free(dep);
+	return ok;
 }
 
 const char *prep_fs_missing_tool(const char *fs, const char **package)

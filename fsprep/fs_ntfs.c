@@ -15,7 +15,7 @@
 
 #define NTFS_CLUSTER_DEFAULT (64 * KiB) /* Exchange's recommendation for database volumes */
 
-static void build_ntfs(struct mkfs_plan *p, const struct topology *t)
+void ntfs_build(struct mkfs_plan *p, const struct topology *t)
 {
 	/* -Q: quick format; the device was discarded just before, zeroing it again is waste. */
 	mkfs_plan_push(p, "-Q");
@@ -25,7 +25,7 @@ static void build_ntfs(struct mkfs_plan *p, const struct topology *t)
 }
 
 /* libblkid 2.38 exports no cluster size: bytes per sector and sectors per cluster from the BPB. */
-static int verify_ntfs(const char *dev, const struct mkfs_plan *p, json_t *v)
+int ntfs_verify(const char *dev, const struct mkfs_plan *p, json_t *v)
 {
 	unsigned char bs[512];
 	uint32_t sector, spc, cluster;
@@ -62,10 +62,10 @@ const struct fs_desc fs_ntfs = {
 	.block_max = 64 * KiB,
 	.block_pow2 = true,
 	.block_error = "NTFS clusters are a power of two from 512 to 65536 bytes",
-	.build = build_ntfs,
+	.build = ntfs_build,
 	.blkid_type = "ntfs",
 	.verify_method = "libblkid",
-	.verify = verify_ntfs,
+	.verify = ntfs_verify,
 	.mount_type = "ntfs-3g",
 	.mount_helper = "mount.ntfs-3g",
 	/*

@@ -60,11 +60,20 @@ struct fs_desc {
 	/* mounting */
 	const char *mount_type;   /* fstype handed to libmount, NULL for raw */
 	const char *mount_helper; /* /sbin/mount.<type> helper libmount runs, or NULL */
+	const char *kernel_fs;    /* in-kernel driver the mount needs (checked in
+				   * /proc/filesystems and the running kernel's modules), or NULL */
 	const char *mount_opts;   /* default mount options (noatime plus per-filesystem ones) */
 };
 
 /* The descriptors, one per fs_<name>.c. */
-extern const struct fs_desc fs_ext4, fs_xfs, fs_ntfs, fs_btrfs, fs_raw;
+extern const struct fs_desc fs_ext4, fs_xfs, fs_ntfs, fs_ntfs3, fs_btrfs, fs_raw;
+
+/* NTFS's mkntfs options and boot-sector verifier, shared by ntfs (ntfs-3g) and ntfs3 */
+void ntfs_build(struct mkfs_plan *p, const struct topology *t);
+int ntfs_verify(const char *dev, const struct mkfs_plan *p, json_t *v);
+/* fs_kernel_has - whether the running kernel has filesystem @name: listed in
+ * /proc/filesystems, or a module of that name in /lib/modules/<release>/modules.dep */
+bool fs_kernel_has(const char *name);
 
 /* fs_desc_find - the entry for a --fs value (exact, lower case), or NULL. */
 const struct fs_desc *fs_desc_find(const char *name);

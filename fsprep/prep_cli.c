@@ -16,7 +16,7 @@
 static void prep_usage(FILE *f)
 {
 	fprintf(f,
-"usage: fslab prep --fs ext4|xfs|ntfs|btrfs|raw --db-dev DEV --log-dev DEV --mount-root DIR [options]\n"
+"usage: fslab prep --fs ext4|xfs|ntfs|ntfs3|btrfs|raw --db-dev DEV --log-dev DEV --mount-root DIR [options]\n"
 "       fslab prep --fs FS --image-dir DIR [--db-size 8G] [--log-size 2G] --mount-root DIR [options]\n"
 "\n"
 "Format a database and a log volume with one filesystem, aligned to each device's topology\n"
@@ -26,7 +26,9 @@ static void prep_usage(FILE *f)
 "With --fs raw the devices are only discarded (and wiped with --force): nothing is formatted\n"
 "or mounted, and DIR holds just the record.\n"
 "\n"
-"  --fs FS              ext4, xfs, ntfs (ntfs-3g) or btrfs.  ReFS is formatted by Windows only:\n"
+"  --fs FS              ext4, xfs, ntfs (ntfs-3g), ntfs3 (the in-kernel NTFS driver; refused\n"
+"                       when the running kernel has none) or btrfs.  ReFS is formatted by\n"
+"                       Windows only:\n"
 "                       it runs on the Windows side of the lab.\n"
 "                       raw: no filesystem (the raw-device baseline for fslab run)\n"
 "  --db-dev DEV         block device for the database volume\n"

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fs_ntfs3.c: NTFS through the in-kernel ntfs3 driver (Linux 5.15 and later; Debian 12's own
+ * 6.1 has it disabled, its 6.12 has it as a module), the second NTFS driver beside ntfs-3g.
+ *
+ * The volume is the same as --fs ntfs makes (mkntfs from ntfs-3g, 64 KiB clusters, the same
+ * boot-sector check); only the mount differs: mount -t ntfs3, no FUSE daemon and so no memory
+ * cgroup, O_DIRECT reaches the device.  prep refuses it, naming why, when the running kernel
+ * has no ntfs3 (format.c: format_tool_check).
+ */
+#include "fsprep/prepP.h"
+
+const struct fs_desc fs_ntfs3 = {
+	.name = "ntfs3",
+	.notes = "NTFS through the in-kernel ntfs3 driver (mount -t ntfs3), formatted by mkntfs",
+	.mkfs = "mkntfs",
+	.force_flag = "-F",
+	.version_flag = "--version",
+	.package = "ntfs-3g",
+	.min_size = 16 * MiB,
+	.block_default = 64 * KiB, /* Exchange's recommendation for database volumes */
+	.block_min = 512,
+	.block_max = 64 * KiB,
+	.block_pow2 = true,
+	.block_error = "NTFS clusters are a power of two from 512 to 65536 bytes",
+	.build = ntfs_build,
+	.blkid_type = "ntfs",
+	.verify_method = "libblkid",
+	.verify = ntfs_verify,
+	.mount_type = "ntfs3",
+	.kernel_fs = "ntfs3",
+	.mount_opts = "noatime",
+};
