@@ -25,7 +25,7 @@ json_t *prep_json_for_dir(const char *dir);
  * The filesystems prep formats (its descriptor table, fsprep/fs.c), for the lab: raw is not
  * one of them (the lab's raw baseline asks for it itself).
  * prep_fs_known - is fs one of them?
- * prep_fs_names - "ext4, xfs, ntfs, btrfs", for messages (static storage).
+ * prep_fs_names - "ext4, xfs, ntfs, ntfs3, btrfs", for messages (static storage).
  * prep_fs_missing_tool - the first program preparing fs needs (mkfs, mount helper) that this
  *     machine lacks, with the Debian package that ships it in *package; NULL when none is.
  */

@@ -81,7 +81,7 @@ const struct fs_desc *fs_desc_find(const char *name);
 size_t fs_desc_count(void);
 /* fs_desc_at - the @i-th entry in table order, or NULL when @i >= fs_desc_count(). */
 const struct fs_desc *fs_desc_at(size_t i);
-/* fs_desc_names - every name in table order, "ext4, xfs, ntfs, btrfs, raw", for messages;
+/* fs_desc_names - every name in table order, "ext4, xfs, ntfs, ntfs3, btrfs, raw", for messages;
  * built from the table once, static storage. */
 const char *fs_desc_names(void);
 

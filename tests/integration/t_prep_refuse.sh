@@ -116,7 +116,7 @@ if [ -b "$root" ]; then
 fi
 refused "ReFS exists only on Windows.*fslab.exe prep --fs refs" \
 	"$FSLAB" prep --fs refs --db-dev "$L1" --log-dev "$L2" --mount-root "$MNT"
-refused "--fs zfs: unknown filesystem; valid ones are ext4, xfs, ntfs, btrfs" \
+refused "--fs zfs: unknown filesystem; valid ones are ext4, xfs, ntfs, ntfs3, btrfs" \
 	"$FSLAB" prep --fs zfs --db-dev "$L1" --log-dev "$L2" --mount-root "$MNT"
 refused "--mount-root is required" "$FSLAB" prep --fs ext4 --db-dev "$L1" --log-dev "$L2"
 refused "--db-size and --log-size apply to --image-dir only" \
