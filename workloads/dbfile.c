@@ -80,8 +80,13 @@ static int inspect_bad_header(struct os_file *f, const struct db_place *pl, cons
 	bool p1_ours = os_pread(f, page1, DB_PAGE_SIZE, pl->base + DB_PAGE_SIZE) ==
 			       DB_PAGE_SIZE && !db_verify_page(page1, 0, 1);
 
-	if (all_zero(hdr, DB_PAGE_SIZE)) /* no header yet: killed during creation */
+	if (all_zero(hdr, DB_PAGE_SIZE)) {
+		/* a raw device that was never written: no database yet, nothing was interrupted */
+		if (pl->raw && !p1_ours && all_zero(page1, DB_PAGE_SIZE))
+			return DB_MISSING;
+		/* no header yet: killed during creation */
 		return p1_ours || all_zero(page1, DB_PAGE_SIZE) ? DB_INTERRUPTED : DB_FOREIGN;
+	}
 	if (h->magic == DB_PAGE_MAGIC || p1_ours ||
 	    !strncmp(di->signature, DB_SIGNATURE, sizeof(di->signature)))
 		return DB_CORRUPT;

