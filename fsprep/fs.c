@@ -126,6 +126,13 @@ bool fs_kernel_has(const char *name)
 	return ok;
 }
 
+const char *prep_fs_missing_driver(const char *fs)
+{
+	const struct fs_desc *d = fs_desc_find(fs);
+
+	return d && d->kernel_fs && !fs_kernel_has(d->kernel_fs) ? d->kernel_fs : NULL;
+}
+
 const char *prep_fs_missing_tool(const char *fs, const char **package)
 {
 	const struct fs_desc *d = fs_desc_find(fs);

@@ -32,5 +32,8 @@ json_t *prep_json_for_dir(const char *dir);
 bool prep_fs_known(const char *fs);
 const char *prep_fs_names(void);
 const char *prep_fs_missing_tool(const char *fs, const char **package);
+/* prep_fs_missing_driver - the in-kernel driver fs needs that the running kernel lacks (ntfs3
+ * on a kernel without it), or NULL. */
+const char *prep_fs_missing_driver(const char *fs);
 
 #endif

@@ -110,6 +110,12 @@ int lab_preflight(struct lab *L)
 		if (tool)
 			problem(&p, "%s:%d: [fs %s] needs %s, which is missing: install the Debian "
 				"package %s", c->path, c->fs[i].line, c->fs[i].name, tool, pkg);
+		/* before any cell: otherwise the lab would fail at the first cell's prep */
+		tool = prep_fs_missing_driver(c->fs[i].fs);
+		if (tool)
+			problem(&p, "%s:%d: [fs %s] needs the kernel's %s driver, which the running "
+				"kernel lacks: use [fs ntfs] (ntfs-3g) or a kernel with it",
+				c->path, c->fs[i].line, c->fs[i].name, tool);
 	}
 	if (!strcmp(c->run.workload, "jetstress")) {
 		for (int i = 0; i < c->nthreads; i++)

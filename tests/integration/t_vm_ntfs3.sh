@@ -15,6 +15,12 @@ if ! grep -qw ntfs3 /proc/filesystems &&
 	grep -q "the running kernel ($(uname -r)) has no ntfs3 driver" $T/stderr || fail "no reason: $(cat $T/stderr)"
 	grep -q -- "--fs ntfs (ntfs-3g" $T/stderr || fail "no way out named: $(cat $T/stderr)"
 	[ ! -e $T/img ] && [ ! -e $T/mnt ] || fail "a refused prep created something"
+	# the lab refuses [fs ntfs3] in its preflight, before any cell
+	printf '[devices]\nimage_dir = %s\n[workload]\n[fs ext4]\n[fs ntfs3]\n' $T/images >$T/lab.ini
+	expect_status 2 "$FSLAB" lab $T/lab.ini --output $T/never
+	grep -q "$T/lab.ini:5: \[fs ntfs3\] needs the kernel's ntfs3 driver, which the running kernel lacks" \
+		$T/stderr || fail "the lab did not refuse [fs ntfs3]: $(cat $T/stderr)"
+	[ ! -e $T/never ] && [ ! -e $T/images ] || fail "the refused lab created something"
 fi
 
 vm_need 6.12

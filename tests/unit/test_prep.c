@@ -113,6 +113,19 @@ static void test_missing_tool(void **state)
 	assert_null(raw->mkfs);
 	assert_null(raw->mount_type);
 	assert_int_equal(format_tool_check(raw), 0);
+	/* a driver the running kernel has (ext4 is built in on every kernel prep runs on) and
+	 * one no kernel has: refused before the tool is looked at */
+	assert_true(fs_kernel_has("ext4"));
+	assert_false(fs_kernel_has("fslab-no-such-fs"));
+	{
+		const struct fs_desc nokernel = { .name = "nokfs", .mkfs = ext4->mkfs,
+						  .package = "e2fsprogs",
+						  .kernel_fs = "fslab-no-such-fs" };
+
+		assert_int_equal(format_tool_check(&nokernel), -FSLAB_EINPUT);
+	}
+	assert_null(prep_fs_missing_driver("ext4"));
+	assert_null(prep_fs_missing_driver("no-such-fs"));
 }
 
 static void test_abs_path(void **state)
