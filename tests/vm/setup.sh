@@ -89,12 +89,21 @@ if [ ! -f "$kdir/initrd.img" ] || [ "$init" -nt "$kdir/initrd.img" ] ||
 	done
 	cp "$init" "$r/init"
 	chmod 755 "$r/init"
-	m=$kdir/lib/modules/$kver/kernel
+	# in dependency order as kmod resolves it (6.12: netfs 9pnet 9pnet_virtio 9p; 6.1 also virtio,
+	# virtio_ring, virtio_pci, fscache, uncompressed); busybox insmod takes them uncompressed
 	n=0
-	for ko in fs/netfs/netfs net/9p/9pnet net/9p/9pnet_virtio fs/9p/9p; do
+	for ko in $(modprobe -d "$kdir" -S "$kver" --show-depends -a virtio_pci 9pnet_virtio 9p |
+		    sed -n 's/^insmod \([^ ]*\).*/\1/p' | awk '!seen[$0]++'); do
 		n=$((n + 1))
-		xz -dc "$m/$ko.ko.xz" >"$r/mod/$n-$(basename "$ko").ko"
+		b=$(basename "$ko")
+		case $ko in
+		*.xz) xz -dc "$ko" ;;
+		*.zst) zstd -qdc "$ko" ;;
+		*.gz) gzip -dc "$ko" ;;
+		*) cat "$ko" ;;
+		esac >"$r/mod/$(printf %02d $n)-${b%%.ko*}.ko"
 	done
+	[ $n -gt 0 ] || skip "no 9p modules in $pkg"
 	(cd "$r" && find . | /bin/busybox cpio -o -H newc 2>/dev/null) >"$kdir/initrd.tmp"
 	mv "$kdir/initrd.tmp" "$kdir/initrd.img"
 	rm -rf "$r"
