@@ -69,9 +69,16 @@ static void hist_read(struct rd *rd, json_t *parent, const char *key, void *p)
 	/* rebuild the sums from mean and m2 (exact enough for reporting) */
 	{
 		long double mean = rd_num(rd, o, "mean", 0), m2 = rd_num(rd, o, "m2", 0);
+		long double sum = mean * h->n + 0.5L, sumsq = m2 + mean * mean * h->n + 0.5L;
 
-		h->sum = (unsigned __int128)(mean * h->n + 0.5L);
-		h->sumsq = (unsigned __int128)(m2 + mean * mean * h->n + 0.5L);
+		/* a damaged or hostile file: the conversion of a value outside 0..2^127 is undefined */
+		if (!(mean >= 0 && m2 >= 0 && sum < 0x1p127L && sumsq < 0x1p127L)) {
+			rd_fail(rd, "histogram mean or m2 out of range (the file was edited or damaged: re-run it)");
+			free(h);
+			return;
+		}
+		h->sum = (unsigned __int128)sum;
+		h->sumsq = (unsigned __int128)sumsq;
 	}
 	b = json_object_get(o, "buckets");
 	json_array_foreach(b, i, pair) {

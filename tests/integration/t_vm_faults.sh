@@ -30,6 +30,15 @@ check() {
 	[ -f "$r" ] || fail "$name: no result file"
 	jqt "$r" '.schema | startswith("fslab-result/")'
 	jqt "$r" '.verdict.pass == false'
+	if [ "$st" -eq 1 ] && jq -e '[.verdict.checks[] | select(.scope == "overall" and .name == "io_errors")][0].note == null' "$r" >/dev/null; then
+		# aborted before a failed I/O reached the engine (the log roll's rename or flush
+		# failed first): the failure itself is named, with the kernel's errno
+		jqt "$r" "[.verdict.checks[] | select(.scope == \"overall\" and .name == \"load_failures\")][0] |
+			.pass == false and (.note | test(\"log roll .*: $why\$\"))"
+		jqt "$r" '.aborted == true'
+		echo "ok: $name exit $st in $secs s: $(jq -r '.abort_reason' "$r")"
+		return 0
+	fi
 	jqt "$r" "[.verdict.checks[] | select(.scope == \"overall\" and .name == \"io_errors\")][0] |
 		.pass == false and .value > 0 and (.note | test(\"^first: db1 ($classes) at offset [0-9]+ \\\\([0-9]+ bytes\\\\) on .*: $why\$\"))"
 	jqt "$r" "[.notes[] | select(test(\"^first I/O error: db1 ($classes) .*: $why\$\"))] | length == 1"
