@@ -89,6 +89,10 @@ json_t *win_prep_json(const struct win_prep_opts *o, const struct win_inventory 
 /* The JSON between the markers a script prints around its facts (heap), or NULL. */
 char *win_facts_extract(const char *output);
 
+/* "C:\\fslab\\" -> "C:\\fslab" ("C:\\" stays), heap; ROOT\\db\\ or ROOT\\log\\, heap. */
+char *win_root_trim(const char *root);
+char *win_access_path(const char *root, enum win_role role);
+
 /* PowerShell single-quoted literal of s (heap): ' and its Unicode look-alikes doubled. */
 char *ps_quote(const char *s);
 

@@ -33,11 +33,10 @@ static void winprep_usage(FILE *f)
 
 static char *prep_json_path(const char *root)
 {
-	size_t n = strlen(root);
+	char *r = win_root_trim(root), *p = xasprintf("%s\\" PREP_JSON, r);
 
-	while (n > 3 && root[n - 1] == '\\')
-		n--;
-	return xasprintf("%.*s\\" PREP_JSON, (int)n, root);
+	free(r);
+	return p;
 }
 
 #ifdef _WIN32

@@ -97,12 +97,8 @@ json_t *win_prep_json(const struct win_prep_opts *o, const struct win_inventory 
 	char now[32];
 
 	for (int r = 0; r < WIN_NROLES; r++) {
-		size_t n = strlen(o->mount_root);
-		char *path;
+		char *path = win_access_path(o->mount_root, r);
 
-		while (n > 3 && o->mount_root[n - 1] == '\\')
-			n--;
-		path = xasprintf("%.*s\\%s\\", (int)n, o->mount_root, role_name[r]);
 		vol[r] = volume_json(o, facts, r, path);
 		free(path);
 		if (!vol[r])

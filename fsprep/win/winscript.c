@@ -132,8 +132,7 @@ char *win_query_script(const int *disks, size_t n)
 
 static const char *const role_name[WIN_NROLES] = { "db", "log" };
 
-/* "C:\\fslab\\" -> "C:\\fslab" ("C:\\" stays). */
-static char *root_trim(const char *root)
+char *win_root_trim(const char *root)
 {
 	size_t n = strlen(root);
 
@@ -142,9 +141,9 @@ static char *root_trim(const char *root)
 	return xasprintf("%.*s", (int)n, root);
 }
 
-static char *access_path(const char *root, enum win_role role)
+char *win_access_path(const char *root, enum win_role role)
 {
-	char *r = root_trim(root), *p = xasprintf("%s\\%s\\", r, role_name[role]);
+	char *r = win_root_trim(root), *p = xasprintf("%s\\%s\\", r, role_name[role]);
 
 	free(r);
 	return p;
@@ -154,7 +153,7 @@ char *win_prep_script(const struct win_prep_opts *o, const struct win_inventory 
 {
 	const char *fs = win_fs_format_name(o->fs);
 	struct sbuf b = { 0 };
-	char *trimmed = root_trim(o->mount_root), *root = ps_quote(trimmed);
+	char *trimmed = win_root_trim(o->mount_root), *root = ps_quote(trimmed);
 
 	sb_addf(&b, "# fslab prep (Windows): %s on disk %d (database) and disk %d (log), mounted on\n"
 		    "# %s\\db\\ and %s\\log\\.  Run as Administrator.  fslab.exe prep runs it\n"
@@ -196,7 +195,7 @@ char *win_prep_script(const struct win_prep_opts *o, const struct win_inventory 
 		    "    }\n", root, root);
 	for (int r = 0; r < WIN_NROLES; r++) {
 		const struct win_disk *d = win_inventory_disk(inv, o->disk[r]);
-		char *serial = ps_quote(d ? d->serial : ""), *path = access_path(o->mount_root, r);
+		char *serial = ps_quote(d ? d->serial : ""), *path = win_access_path(o->mount_root, r);
 		char *qpath = ps_quote(path), *label = xasprintf("'fslab-%s'", role_name[r]);
 		bool wipe = d && (d->style != WIN_STYLE_RAW || d->nparts);
 
