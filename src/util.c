@@ -17,13 +17,89 @@ void fslab_set_quiet(bool q)
 	quiet = q;
 }
 
+size_t utf8_len(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0; /* a continuation byte, an overlong lead (c0, c1) or beyond f4 */
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0; /* cut short (the NUL ends it too) */
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0; /* overlong, beyond Unicode, or a UTF-16 surrogate */
+	return n;
+}
+
+/*
+ * The escaped form of s into out (room for 4 * strlen(s) + 1: one byte becomes at most
+ * "\xNN"); returns out.  keep_nl keeps newlines (a message that quotes a tool's output).
+ */
+static char *escape_into(char *out, const char *s, bool keep_nl)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *o = out;
+
+	while (*s) {
+		unsigned char c = (unsigned char)*s;
+		size_t n = utf8_len(s);
+		/* C1 controls (U+0080..U+009F) are c2 80..c2 9f in UTF-8: CSI, OSC, ... */
+		bool c1 = n == 2 && c == 0xc2 && (unsigned char)s[1] < 0xa0;
+
+		if (n == 1 && (c >= 0x20 || (c == '\n' && keep_nl)) && c != 0x7f) {
+			*o++ = *s++;
+		} else if (n > 1 && !c1) {
+			memcpy(o, s, n);
+			o += n;
+			s += n;
+		} else if (n == 1 && strchr("\n\r\t", c)) {
+			*o++ = '\\';
+			*o++ = c == '\n' ? 'n' : c == '\r' ? 'r' : 't';
+			s++;
+		} else {
+			/* a control, DEL, each byte of a C1 control, a byte that is not UTF-8 */
+			for (size_t i = 0; i < (n ? n : 1); i++, s++) {
+				*o++ = '\\';
+				*o++ = 'x';
+				*o++ = hex[(unsigned char)*s >> 4];
+				*o++ = hex[(unsigned char)*s & 15];
+			}
+		}
+	}
+	*o = 0;
+	return out;
+}
+
+char *str_escape(const char *s)
+{
+	return escape_into(xmalloc(4 * strlen(s) + 1), s, false);
+}
+
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
 {
-	char buf[4096];
+	char buf[4096], out[4 * sizeof(buf)];
 
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	/* One write, so concurrent messages do not interleave mid-line. */
-	fprintf(stderr, "fslab: %s%s\n", prefix, buf);
+	/*
+	 * Messages quote input (file names, fields of result files and reports): what a terminal
+	 * would act on (ESC sequences, OSC 52, C1 controls, CR) is shown escaped, never sent; a
+	 * newline too, unless the message's own format has one (a tool's output quoted whole).
+	 * One write, so concurrent messages do not interleave mid-line.
+	 */
+	fprintf(stderr, "fslab: %s%s\n", prefix, escape_into(out, buf, strchr(fmt, '\n')));
 }
 
 void fslab_err(const char *fmt, ...)
@@ -413,14 +489,35 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	return atomic_commit(&af);
 }
 
+const char *os_kind_name(int kind)
+{
+	switch (kind) {
+	case OS_KIND_FILE: return "a regular file";
+	case OS_KIND_DIR: return "a directory";
+	case OS_KIND_BLOCK: return "a block device";
+	case OS_KIND_CHAR: return "a character device";
+	case OS_KIND_FIFO: return "a FIFO";
+	default: return "a special file";
+	}
+}
+
 int read_file(const char *path, char **out, size_t *lenp)
 {
 	size_t cap = 65536, len = 0;
-	FILE *f = os_fopen(path, "r");
 	char *buf;
+	FILE *f;
+	int ret = os_fopen_regular(path, &f, NULL);
 
-	if (!f)
-		return errno ? -errno : -EIO;
+	if (ret)
+		return ret;
+	/* room for the whole file at once: no copies while a large file grows the buffer */
+	if (!fseeko(f, 0, SEEK_END)) {
+		off_t size = ftello(f);
+
+		if (size > 0 && (uint64_t)size < SIZE_MAX / 2)
+			cap = MAX(cap, (size_t)size + 1);
+		rewind(f);
+	}
 	buf = xmalloc(cap + 1);
 	for (;;) {
 		size_t n;

@@ -74,8 +74,27 @@ void fslab_warn(const char *fmt, ...) __printf(1, 2);
 void fslab_info(const char *fmt, ...) __printf(1, 2);
 /* Prints like fslab_err() and returns -FSLAB_EINPUT, for "return input_error(...)". */
 int input_error(const char *fmt, ...) __printf(1, 2);
+/*
+ * The message functions above show what a terminal would act on escaped (str_escape()), so
+ * input quoted in a message (file names, fields of results and reports) never reaches the
+ * terminal as control sequences; a newline in an argument is escaped too, unless the format
+ * itself has one (a message that quotes a tool's output whole, lines kept).
+ */
 /* Silences fslab_info() (fslab_err/fslab_warn always print). */
 void fslab_set_quiet(bool quiet);
+
+/*
+ * utf8_len - length (1-4) of the valid UTF-8 sequence at s, or 0 when none starts there (a
+ * stray continuation byte, an overlong form, a surrogate, beyond U+10FFFF, cut short).
+ */
+size_t utf8_len(const char *s);
+/*
+ * str_escape - s for a message or a comment line: C0 controls and DEL as \n, \r, \t or \xNN,
+ * C1 controls (U+0080..U+009F: CSI, OSC, ...) and bytes that are not UTF-8 as \xNN per byte;
+ * all else as it is (valid UTF-8 included; a backslash is not doubled: this is for people).
+ * Heap, caller frees.
+ */
+char *str_escape(const char *s);
 
 /* Allocation that cannot fail (aborts with a message on OOM). */
 void *xmalloc(size_t n);
@@ -134,7 +153,8 @@ int atomic_open(struct atomic_file *af, const char *path) __must_check;
 int atomic_commit(struct atomic_file *af) __must_check;
 void atomic_abort(struct atomic_file *af);
 
-/* read_file - whole file into a NUL-terminated heap buffer (*out, caller frees). 0 or -errno. */
+/* read_file - whole file into a NUL-terminated heap buffer (*out, caller frees).  0, -errno,
+ * or -EINVAL when path is not a regular file (a FIFO or a device: never blocks or floods). */
 int read_file(const char *path, char **out, size_t *len) __must_check;
 /* mkdir_p - like mkdir -p.  0 or -errno. */
 int mkdir_p(const char *path, mode_t mode) __must_check;
