@@ -62,21 +62,19 @@ static int group_batches(const struct compare *c, const struct cmp_group *g,
 
 	for (size_t i = 0; i < g->nruns; i++) {
 		const struct timeline *t = &c->results[g->runs[i]].timeline;
+		double sn[STATS_BATCHES] = { 0 }, sd[STATS_BATCHES] = { 0 };
 		struct batch_plan bp;
-		double *num, *den;
 		int ret;
 
 		if (stats_batch_plan(t->nrows, &bp))
 			return -ENOENT;
-		num = xcalloc(t->nrows, sizeof(double));
-		den = xcalloc(t->nrows, sizeof(double));
-		ret = compare_timeline_series(t, m, num, den);
-		if (!ret)
-			n += stats_batch_means(num, den, &bp, out + n);
-		free(num);
-		free(den);
+		/* streamed: a long timeline is read in chunks, never as arrays of its rows */
+		ret = compare_timeline_fold(t, m, bp.skip, bp.len, bp.k, false, sn, sd);
 		if (ret)
 			return ret;
+		for (size_t b = 0; b < bp.k; b++) /* as stats_batch_means() */
+			if (sd[b] > 0 && isfinite(sn[b]))
+				out[n++] = sn[b] / sd[b];
 	}
 	return (int)n;
 }
