@@ -76,8 +76,13 @@ struct fslab_result *import_add(struct import_list *l, const char *suffix, const
 {
 	struct fslab_result *r;
 
-	l->r = xrealloc(l->r, (l->n + 1) * sizeof(*l->r));
-	l->suffix = xrealloc(l->suffix, (l->n + 1) * sizeof(char *));
+	/* room doubles at each power of two: linear in the results (thousands of fio hosts) */
+	if (!(l->n & (l->n - 1))) {
+		size_t cap = l->n ? 2 * l->n : 1;
+
+		l->r = xrealloc(l->r, cap * sizeof(*l->r));
+		l->suffix = xrealloc(l->suffix, cap * sizeof(char *));
+	}
 	r = &l->r[l->n];
 	l->suffix[l->n++] = suffix ? xstrdup(suffix) : NULL;
 	result_init(r);
@@ -210,7 +215,7 @@ void import_list_release(struct import_list *l)
 }
 
 /* from_path: file names the file buf was read from (fslab results then go through
- * result_read(), with its messages). */
+ * result_from_buffer(), with result_read()'s messages). */
 static int import_any(const char *buf, size_t len, const char *file, const char *label,
 		      struct import_list *out, bool from_path)
 {
@@ -243,7 +248,7 @@ static int import_any(const char *buf, size_t len, const char *file, const char 
 		out->r = xcalloc(1, sizeof(*out->r));
 		out->suffix = xcalloc(1, sizeof(char *));
 		out->n = 1;
-		ret = result_read(file, &out->r[0]);
+		ret = result_from_buffer(buf, len, file, &out->r[0]);
 	} else {
 		ret = imp->parse(buf, len, file, out);
 	}

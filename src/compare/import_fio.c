@@ -107,9 +107,13 @@ static int add_dir(struct acc *a, json_t *d, const char *lk, const char *file)
 		a->bw_bytes += num(d, "bw_bytes");
 	if (!ops || !n)
 		return 0;
-	if (!isfinite(mean) || mean < 0 || !isfinite(sd) || sd < 0)
-		return input_error("%s: a fio job's %s has no usable mean or stddev; the file is "
-				   "damaged, re-run fio", file, lk);
+	/*
+	 * 1e15 ns (11.6 days) is compare's own plausibility bound for a latency; beyond it the
+	 * sums below would leave the 128-bit histogram sums (a 1e300 mean: undefined behaviour).
+	 */
+	if (!isfinite(mean) || mean < 0 || !isfinite(sd) || sd < 0 || mean > 1e15 || sd > 1e15)
+		return input_error("%s: a fio job's %s has no usable mean or stddev (%g, %g; at most "
+				   "1e15 ns); the file is damaged, re-run fio", file, lk, mean, sd);
 	a->jobs++;
 	a->n += n;
 	a->sum += (long double)mean * n;
@@ -149,8 +153,9 @@ static uint64_t clamp_ns(double v)
 	return isfinite(v) && v > 0 ? (v < 1.8e19 ? (uint64_t)v : UINT64_MAX) : 0;
 }
 
-/* The summed class into c: counts, rates, latency summary and histogram (ns -> us). */
-static void acc_finish(struct acc *a, struct class_result *c)
+/* The summed class into c: counts, rates, latency summary and histogram (ns -> us).
+ * 0, or -FSLAB_EINPUT when the sums do not fit the histogram's 128-bit sums. */
+static int acc_finish(struct acc *a, struct class_result *c, const char *file)
 {
 	c->ops = a->ops;
 	c->bytes = a->bytes;
@@ -160,7 +165,8 @@ static void acc_finish(struct acc *a, struct class_result *c)
 	import_lat_na(c);
 	if (!a->n) {
 		free(a->h);
-		return;
+		a->h = NULL;
+		return 0;
 	}
 	c->lat_us.mean = (double)(a->sum / a->n) / 1e3;
 	c->lat_us.stddev = a->n > 1 ? sqrt(fmaxl(0, (a->sumsq - a->sum * a->sum / a->n) /
@@ -173,6 +179,14 @@ static void acc_finish(struct acc *a, struct class_result *c)
 		double *dst[5] = { &c->lat_us.p50, &c->lat_us.p90, &c->lat_us.p99,
 				   &c->lat_us.p99_9, &c->lat_us.p99_99 };
 
+		/* a value outside 0..2^127 converted to unsigned __int128 is undefined */
+		if (!(a->sum < 0x1p127L && a->sumsq < 0x1p127L)) {
+			free(a->h);
+			a->h = NULL;
+			return input_error("%s: fio latency sums beyond any run (means and stddevs "
+					   "times %llu samples); the file is damaged, re-run fio", file,
+					   (unsigned long long)a->n);
+		}
 		h->min = clamp_ns(a->min);
 		h->max = clamp_ns(a->max);
 		h->sum = (unsigned __int128)fmaxl(0, a->sum);
@@ -181,7 +195,7 @@ static void acc_finish(struct acc *a, struct class_result *c)
 			*dst[i] = (double)hist_percentile(h, p[i]) / 1e3;
 		c->hist = h;
 		a->h = NULL;
-		return;
+		return 0;
 	}
 	free(a->h);
 	a->h = NULL;
@@ -190,6 +204,7 @@ static void acc_finish(struct acc *a, struct class_result *c)
 	c->lat_us.p99 = a->pct[2] / 1e3;
 	c->lat_us.p99_9 = a->pct[3] / 1e3;
 	c->lat_us.p99_99 = a->pct[4] / 1e3;
+	return 0;
 }
 
 /*
@@ -247,9 +262,17 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 		const char *rw = opt(o, s->global, "rw"), *nj = opt(o, s->global, "numjobs");
 		double err = num(j, "error");
 
-		if (!json_is_object(j))
-			return input_error("%s: a fio job is not an object; the file is damaged, "
-					   "re-run fio", s->file);
+		if (!json_is_object(j)) {
+			ret = input_error("%s: a fio job is not an object; the file is damaged, "
+					  "re-run fio", s->file);
+			break;
+		}
+		/* group_reporting: one entry stands for numjobs jobs (fio's own limit: 4096) */
+		if (nj && parse_u64(nj, 1, 4096, &v) == -ERANGE) {
+			ret = input_error("%s: a fio job's numjobs is %.24s, outside 1..4096; the file "
+					  "is damaged, re-run fio", s->file, nj);
+			break;
+		}
 		if (isfinite(err) && err != 0 && !r->aborted) {
 			const char *name = json_string_value(json_object_get(j, "jobname"));
 
@@ -269,7 +292,6 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 			runtime = fmax(runtime, num(dj, "runtime") / 1e3);
 		}
 		trims += count(json_object_get(j, "trim"), "total_ios");
-		/* group_reporting: one entry stands for numjobs jobs */
 		r->config.threads += nj && !parse_u64(nj, 1, 4096, &v) && n == 1 ? (unsigned)v : 1;
 	}
 	for (size_t i = 0; i < nbin && !ret; i++)
@@ -284,7 +306,12 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 			acc[d].bins_missing = hacc[d].bins_missing || !hacc[d].h;
 			hacc[d].h = NULL;
 		}
-		acc_finish(&acc[d], &r->classes[d]);
+		if (!ret) {
+			ret = acc_finish(&acc[d], &r->classes[d], s->file);
+		} else {
+			free(acc[d].h); /* the file is refused: one message is enough */
+			acc[d].h = NULL;
+		}
 		free(hacc[d].h);
 	}
 	if (ret)
@@ -345,6 +372,98 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 	return 0;
 }
 
+/* The host an entry of client_stats came from: "HOST-PORT" or "HOST" (heap). */
+static char *host_key(json_t *j)
+{
+	const char *h = json_string_value(json_object_get(j, "hostname"));
+	json_t *port = json_object_get(j, "port");
+
+	return json_is_integer(port) ? xasprintf("%.40s-%lld", h ? h : "host",
+						 (long long)json_integer_value(port))
+				     : xstrdup(h ? h : "host");
+}
+
+/*
+ * client_stats of a client/server run: one result per host (its entries in file order) and,
+ * with several hosts, "All clients".  Linear in the entries: each entry's host is looked up
+ * in a jansson object used as a hash table, then the entries are grouped by a counting sort.
+ */
+static int client_stats(struct import_list *out, const struct fio_src *s, json_t *cs)
+{
+	size_t nc = json_array_size(cs), nhost = 0, i;
+	json_t **all = xcalloc(nc, sizeof(json_t *)), **grp = xcalloc(nc, sizeof(json_t *));
+	size_t *host_of = xcalloc(nc, sizeof(size_t)), *first = xcalloc(nc + 1, sizeof(size_t));
+	char **hosts = xcalloc(nc, sizeof(char *));
+	json_t *index = json_object(), *total = NULL, *j;
+	int ret = 0;
+
+	/* the hosts, in order of first appearance */
+	json_array_foreach(cs, i, j) {
+		const char *name = json_string_value(json_object_get(j, "jobname"));
+		char *key;
+		json_t *k;
+
+		if (name && !strcmp(name, "All clients")) {
+			total = j;
+			continue;
+		}
+		all[i] = j;
+		key = host_key(j);
+		k = json_object_get(index, key);
+		if (k) {
+			host_of[i] = (size_t)json_integer_value(k);
+			free(key);
+			continue;
+		}
+		/* nocheck: "%.40s" may have cut a UTF-8 sequence; the key is only looked up */
+		json_object_set_new_nocheck(index, key, json_integer((json_int_t)nhost));
+		host_of[i] = nhost;
+		hosts[nhost++] = key;
+	}
+	if (nhost > IMPORT_MAX_RESULTS) {
+		ret = input_error("%s: fio client_stats of %zu hosts, more than the %d results fslab "
+				  "reads from one file; compare the hosts in smaller groups", s->file,
+				  nhost, IMPORT_MAX_RESULTS);
+		goto out;
+	}
+	/* counting sort of the entries by host, file order kept within a host */
+	for (i = 0; i < nc; i++)
+		if (all[i])
+			first[host_of[i] + 1]++;
+	for (size_t k = 0; k < nhost; k++)
+		first[k + 1] += first[k];
+	{
+		size_t *next = xcalloc(nhost + 1, sizeof(size_t));
+
+		memcpy(next, first, nhost * sizeof(size_t));
+		for (i = 0; i < nc; i++)
+			if (all[i])
+				grp[next[host_of[i]]++] = all[i];
+		free(next);
+	}
+	for (size_t k = 0; k < nhost && !ret; k++)
+		ret = one_result(out, s, grp + first[k], first[k + 1] - first[k], NULL, 0,
+				 nhost > 1 ? hosts[k] : NULL, hosts[k]);
+	if (!ret && total && nhost > 1) {
+		size_t nb = 0;
+
+		for (i = 0; i < nc; i++)
+			if (all[i])
+				grp[nb++] = all[i];
+		ret = one_result(out, s, &total, 1, grp, nb, NULL, "All clients");
+	}
+out:
+	for (size_t k = 0; k < nhost; k++)
+		free(hosts[k]);
+	free(hosts);
+	free(all);
+	free(grp);
+	free(host_of);
+	free(first);
+	json_decref(index);
+	return ret;
+}
+
 static int fio_parse(const char *buf, size_t len, const char *file, struct import_list *out)
 {
 	const char *p = buf, *vs;
@@ -385,68 +504,8 @@ static int fio_parse(const char *buf, size_t len, const char *file, struct impor
 		ret = one_result(out, &s, v, json_array_size(jobs), NULL, 0, NULL, NULL);
 		free(v);
 	} else if (json_is_array(cs) && json_array_size(cs)) {
-		size_t nc = json_array_size(cs), nhost = 0, i;
-		json_t **all = xcalloc(nc, sizeof(json_t *)), **grp = xcalloc(nc, sizeof(json_t *));
-		json_t *total = NULL, *j;
-		char **hosts = xcalloc(nc, sizeof(char *));
-
 		s.lk = lat_key(cs);
-		/* the hosts, in order of first appearance */
-		json_array_foreach(cs, i, j) {
-			const char *name = json_string_value(json_object_get(j, "jobname"));
-			const char *h = json_string_value(json_object_get(j, "hostname"));
-			json_t *port = json_object_get(j, "port");
-			char *key;
-			bool seen = false;
-
-			if (name && !strcmp(name, "All clients")) {
-				total = j;
-				continue;
-			}
-			all[i] = j;
-			key = json_is_integer(port) ? xasprintf("%.40s-%lld", h ? h : "host",
-						(long long)json_integer_value(port))
-						    : xstrdup(h ? h : "host");
-			for (size_t k = 0; k < nhost && !seen; k++)
-				seen = !strcmp(hosts[k], key);
-			if (seen)
-				free(key);
-			else
-				hosts[nhost++] = key;
-		}
-		for (size_t k = 0; k < nhost && !ret; k++) {
-			size_t ng = 0;
-
-			json_array_foreach(cs, i, j) {
-				const char *h = json_string_value(json_object_get(j, "hostname"));
-				json_t *port = json_object_get(j, "port");
-				char *key;
-
-				if (!all[i])
-					continue;
-				key = json_is_integer(port) ? xasprintf("%.40s-%lld", h ? h : "host",
-						(long long)json_integer_value(port))
-							    : xstrdup(h ? h : "host");
-				if (!strcmp(key, hosts[k]))
-					grp[ng++] = j;
-				free(key);
-			}
-			ret = one_result(out, &s, grp, ng, NULL, 0, nhost > 1 ? hosts[k] : NULL,
-					 hosts[k]);
-		}
-		if (!ret && total && nhost > 1) {
-			size_t nb = 0;
-
-			for (i = 0; i < nc; i++)
-				if (all[i])
-					grp[nb++] = all[i];
-			ret = one_result(out, &s, &total, 1, grp, nb, NULL, "All clients");
-		}
-		for (size_t k = 0; k < nhost; k++)
-			free(hosts[k]);
-		free(hosts);
-		free(all);
-		free(grp);
+		ret = client_stats(out, &s, cs);
 	} else {
 		ret = input_error("%s: fio JSON without jobs or client_stats (fio %s); the run "
 				  "ended before any job reported, re-run fio", file, s.version);

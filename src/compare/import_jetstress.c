@@ -21,6 +21,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,14 +84,21 @@ static bool is(xmlNode *n, const char *name)
 	return n->type == XML_ELEMENT_NODE && !strcasecmp((const char *)n->name, name);
 }
 
+/* Room for n + 1 elements of size sz in *v, doubled at each power of two (linear growth). */
+static void grow(void *v, size_t n, size_t sz)
+{
+	if (!(n & (n - 1)))
+		*(void **)v = xrealloc(*(void **)v, (n ? 2 * n : 1) * sz);
+}
+
 static void rows_of(xmlNode *n, struct jtable *t)
 {
 	for (xmlNode *c = n->children; c; c = c->next) {
 		if (is(c, "tr")) {
 			size_t k = 0;
 
-			t->cells = xrealloc(t->cells, (t->nrows + 1) * sizeof(char **));
-			t->ncells = xrealloc(t->ncells, (t->nrows + 1) * sizeof(size_t));
+			grow(&t->cells, t->nrows, sizeof(char **));
+			grow(&t->ncells, t->nrows, sizeof(size_t));
 			t->cells[t->nrows] = NULL;
 			for (xmlNode *td = c->children; td; td = td->next) {
 				xmlChar *s;
@@ -98,8 +106,7 @@ static void rows_of(xmlNode *n, struct jtable *t)
 				if (!is(td, "td") && !is(td, "th"))
 					continue;
 				s = xmlNodeGetContent(td);
-				t->cells[t->nrows] = xrealloc(t->cells[t->nrows],
-							      (k + 1) * sizeof(char *));
+				grow(&t->cells[t->nrows], k, sizeof(char *));
 				t->cells[t->nrows][k++] = squash(s ? s : (const xmlChar *)"");
 				xmlFree(s);
 			}
@@ -116,7 +123,7 @@ static void walk(xmlNode *n, struct jdoc *d)
 		if (is(c, "table")) {
 			struct jtable *t;
 
-			d->t = xrealloc(d->t, (d->n + 1) * sizeof(*d->t));
+			grow(&d->t, d->n, sizeof(*d->t));
 			t = &d->t[d->n++];
 			memset(t, 0, sizeof(*t));
 			t->title = d->last_text ? xstrdup(d->last_text) : NULL;
@@ -377,11 +384,24 @@ static int jetstress_parse(const char *buf, size_t len, const char *file,
 
 	bdm = instance_table(&d, "Background Database Maintenance",
 			     "Database Maintenance IO Reads/sec");
+	if (tio && tio->nrows - tio->hdr - 1 > IMPORT_MAX_INSTANCES) {
+		int ret = input_error("%s: a Jetstress report of %zu database instances, more than "
+				      "the %d fslab reads; the report is damaged, or name a "
+				      "report of fewer instances", file, tio->nrows - tio->hdr - 1,
+				      IMPORT_MAX_INSTANCES);
+
+		jdoc_free(&d);
+		return ret;
+	}
 	if (tio) {
 		size_t h = tio->hdr + 1;
+		/* instance name -> index, a jansson object as the hash table (linear matching) */
+		json_t *index = json_object();
+		size_t *same;
 
 		r->ninstances = tio->nrows - h;
 		r->instances = xcalloc(r->ninstances, sizeof(*r->instances));
+		same = xcalloc(r->ninstances + 1, sizeof(size_t));
 		for (size_t i = 0; i < r->ninstances; i++) {
 			struct instance_result *in = &r->instances[i];
 
@@ -396,12 +416,25 @@ static int jetstress_parse(const char *buf, size_t len, const char *file,
 			inst_class(tio, i + h, "I/O Log Writes", &in->classes[CLS_LOG_WRITE]);
 			in->pass = r->verdict.pass;
 		}
-		/* BDM rows, matched by instance name */
-		for (size_t b = bdm ? bdm->hdr + 1 : 0; bdm && b < bdm->nrows; b++)
-			for (size_t i = 0; bdm->ncells[b] && i < r->ninstances; i++)
-				if (!strcmp(bdm->cells[b][0], r->instances[i].name))
-					inst_class(bdm, b, "Database Maintenance IO Reads",
-						   &r->instances[i].classes[CLS_BDM_READ]);
+		/* each name's instances chained in order: index -> the first, same[] -> the next */
+		for (size_t i = r->ninstances; i-- > 0;) {
+			json_t *k = json_object_get(index, r->instances[i].name);
+
+			same[i] = k ? (size_t)json_integer_value(k) : SIZE_MAX;
+			json_object_set_new_nocheck(index, r->instances[i].name,
+						    json_integer((json_int_t)i));
+		}
+		/* BDM rows, matched by instance name (a row to every instance of its name) */
+		for (size_t b = bdm ? bdm->hdr + 1 : 0; bdm && b < bdm->nrows; b++) {
+			json_t *k = bdm->ncells[b] ? json_object_get(index, bdm->cells[b][0]) : NULL;
+
+			for (size_t i = k ? (size_t)json_integer_value(k) : SIZE_MAX; i != SIZE_MAX;
+			     i = same[i])
+				inst_class(bdm, b, "Database Maintenance IO Reads",
+					   &r->instances[i].classes[CLS_BDM_READ]);
+		}
+		json_decref(index);
+		free(same);
 		for (int c = 0; c < CLS_NR; c++)
 			overall(r, c);
 		r->config.databases = (unsigned int)r->ninstances;

@@ -96,6 +96,21 @@ static int check_result(const struct compare *c, size_t i, const struct compare_
 	return 0;
 }
 
+/*
+ * The first result with the label of result i (results taken in order): a jansson object
+ * (label -> index) as the hash table, so thousands of results (fio hosts, DiskSpd TimeSpans)
+ * are not compared pairwise.
+ */
+static size_t first_of_label(json_t *index, const struct compare *c, size_t i)
+{
+	json_t *k = json_object_get(index, c->results[i].label);
+
+	if (k)
+		return (size_t)json_integer_value(k);
+	json_object_set_new_nocheck(index, c->results[i].label, json_integer((json_int_t)i));
+	return i;
+}
+
 /* The label --label gives file, or NULL. */
 static const char *label_for(const struct compare_opts *o, const char *file)
 {
@@ -107,6 +122,7 @@ static const char *label_for(const struct compare_opts *o, const char *file)
 
 int compare_load(struct compare *c, char *const *files, size_t n, const struct compare_opts *o)
 {
+	json_t *index;
 	int ret = 0;
 
 	if (!n)
@@ -124,6 +140,7 @@ int compare_load(struct compare *c, char *const *files, size_t n, const struct c
 	for (size_t i = 0; i < n; i++) {
 		struct import_list l = { 0 };
 		int r = not_regular(files[i]);
+		bool refused = false;
 
 		if (!r)
 			r = import_file(files[i], label_for(o, files[i]), &l);
@@ -140,27 +157,30 @@ int compare_load(struct compare *c, char *const *files, size_t n, const struct c
 			c->results[j] = l.r[k];
 			result_init(&l.r[k]);
 			c->files[j] = xstrdup(files[i]);
-			r = check_result(c, j, o);
-			if (r)
+			/* one message per file: a file of thousands of results is refused once */
+			if (!refused && (r = check_result(c, j, o))) {
 				ret = r;
+				refused = true;
+			}
 		}
 		import_list_release(&l);
 	}
 	n = c->nresults;
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < n; i++) {
+	index = json_object();
+	for (size_t i = 0; i < n && !ret; i++) {
+		size_t k = first_of_label(index, c, i);
+
 		c->foreign |= strcmp(compare_tool(&c->results[i]), "fslab") != 0;
 		/* one label = repeats of one configuration: never two tools under one label */
-		for (size_t k = 0; k < i && !ret; k++)
-			if (!strcmp(c->results[k].label, c->results[i].label) &&
-			    strcmp(compare_tool(&c->results[k]), compare_tool(&c->results[i])))
-				ret = input_error("%s and %s: both labelled '%s' but measured by %s "
-						  "and %s; give them different labels (--label "
-						  "FILE=NAME)", c->files[k], c->files[i],
-						  c->results[i].label, compare_tool(&c->results[k]),
-						  compare_tool(&c->results[i]));
+		if (strcmp(compare_tool(&c->results[k]), compare_tool(&c->results[i])))
+			ret = input_error("%s and %s: both labelled '%s' but measured by %s and %s; "
+					  "give them different labels (--label FILE=NAME)",
+					  c->files[k], c->files[i], c->results[i].label,
+					  compare_tool(&c->results[k]), compare_tool(&c->results[i]));
 	}
+	json_decref(index);
 	return ret;
 }
 
@@ -206,20 +226,26 @@ static char *differences(const struct fslab_result *r, const struct fslab_result
 	return out;
 }
 
+/* Results named one by one as not comparable; the rest are counted ("... and N more"). */
+#define GUARD_MAX_ERRORS 20
+
 int compare_guard(struct compare *c, const struct compare_opts *o)
 {
 	const struct fslab_result *ref = &c->results[0];
+	json_t *index = json_object();
+	size_t nerr = 0, k;
 	int ret = 0;
 
+	if (c->nresults)
+		first_of_label(index, c, 0);
 	for (size_t i = 1; i < c->nresults; i++) {
 		const struct fslab_result *r = &c->results[i];
 		const struct fslab_result *first = NULL;
 		char *diff, *rep;
 
 		/* the first run of the same label, to check repeats against */
-		for (size_t k = 0; k < i && !first; k++)
-			if (!strcmp(c->results[k].label, r->label))
-				first = &c->results[k];
+		k = first_of_label(index, c, i);
+		first = k < i ? &c->results[k] : NULL;
 		diff = differences(r, ref, false);
 		rep = first ? differences(r, first, true) : NULL;
 		if (rep && strstr(rep, "within label")) {
@@ -231,9 +257,11 @@ int compare_guard(struct compare *c, const struct compare_opts *o)
 		if (!diff)
 			continue;
 		if (!o->allow_mismatch) {
-			ret = input_error("%s: not comparable with %s: %s; compare like with like, or "
-					  "pass --allow-mismatch to show them with a warning",
-					  c->files[i], c->files[0], diff);
+			ret = -FSLAB_EINPUT;
+			if (nerr++ < GUARD_MAX_ERRORS)
+				input_error("%s: not comparable with %s: %s; compare like with like, "
+					    "or pass --allow-mismatch to show them with a warning",
+					    c->files[i], c->files[0], diff);
 		} else {
 			size_t gi = compare_group_of(c, i);
 			struct cmp_group *g = &c->groups[gi];
@@ -245,5 +273,9 @@ int compare_guard(struct compare *c, const struct compare_opts *o)
 		}
 		free(diff);
 	}
+	if (nerr > GUARD_MAX_ERRORS)
+		fslab_err("... and %zu more results not comparable with %s (the first %d are named)",
+			  nerr - GUARD_MAX_ERRORS, c->files[0], GUARD_MAX_ERRORS);
+	json_decref(index);
 	return ret;
 }
