@@ -83,16 +83,48 @@ static void html_escape(FILE *f, const char *s)
 }
 
 /*
- * Markdown text: nothing in it can become HTML or break the line structure.  '<' that would
- * open a tag, comment or declaration (followed by a letter, '/', '!' or '?': CommonMark's raw
- * HTML) and '&' that would start an entity are written as entities; "p < 0.001" stays as it
- * is.  Control characters (CR, ESC, a newline inside a cell) become blanks.  In table cells
- * (cell true) '|' is escaped too.
+ * Markdown text: nothing in it can become HTML, a link, an image, emphasis, code or a block,
+ * or break the line structure (docs/COMPARE.md).  Every string the report takes from input
+ * (host names, OS and CPU strings, mkfs and mount options, notes, fio's rw=, Jetstress's
+ * machine name, --title, labels) is written through here, so this is the one place:
+ * - '<' that would open a tag, comment or declaration (followed by a letter, '/', '!' or
+ *   '?': CommonMark's raw HTML) and '&' that would start an entity are written as entities;
+ *   "p < 0.001" stays as it is;
+ * - '[' and ']' (links, images, footnotes), '`' (code), '*' and '~' (emphasis,
+ *   strikethrough), '#' (headings) are backslash-escaped everywhere; '_' too, unless it sits
+ *   between letters or digits, where CommonMark never reads it as emphasis ("io_uring");
+ *   '!' before '[' (an image); '\' before punctuation (it would escape it);
+ * - at the start of a paragraph, list item or heading, what would open a block: '-', '+',
+ *   '=', '>' and "1." or "1)" (lists, rules, quotes); leading blanks (code) are dropped;
+ * - '(' and ')' only ever act after "](" (a link), which cannot occur once ']' is escaped;
+ * - control characters (CR, ESC, a newline inside a cell) become blanks; in table cells
+ *   (cell true) '|' is escaped too.
  */
 static void md_write(FILE *f, const char *s, bool cell)
 {
+	const char *start;
+
+	if (!cell) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s && strchr("-+=>", *s)) {
+			fputc('\\', f);
+		} else if (isdigit((unsigned char)*s)) {
+			const char *d = s;
+
+			while (isdigit((unsigned char)*d))
+				d++;
+			if (*d == '.' || *d == ')') {
+				fwrite(s, 1, (size_t)(d - s), f);
+				fputc('\\', f);
+				s = d;
+			}
+		}
+	}
+	start = s;
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s, n = (unsigned char)s[1];
+		unsigned char p = s > start ? (unsigned char)s[-1] : 0;
 
 		if (c == '<' && (isalpha(n) || n == '/' || n == '!' || n == '?'))
 			fputs("&lt;", f);
@@ -102,6 +134,9 @@ static void md_write(FILE *f, const char *s, bool cell)
 			fputs("\\|", f);
 		else if (c < 0x20 || c == 0x7f)
 			fputc(' ', f);
+		else if (strchr("[]`*~#", c) || (c == '!' && n == '[') ||
+			 (c == '\\' && n && ispunct(n)) || (c == '_' && !(isalnum(p) && isalnum(n))))
+			fprintf(f, "\\%c", c);
 		else
 			fputc(c, f);
 	}
@@ -112,20 +147,34 @@ static void md_cell(FILE *f, const char *s)
 	md_write(f, s, true);
 }
 
-/* Plain text for a terminal: control characters (ESC sequences, CR) become blanks. */
+/*
+ * Plain text for a terminal: control characters (C0, DEL, and the C1 controls U+0080..U+009F
+ * a terminal may act on: CSI, OSC) become blanks, bytes that are not UTF-8 '?'.
+ */
 static void text_write(FILE *f, const char *s)
 {
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+	while (*s) {
+		size_t n = utf8_len(s);
+
+		if (!n)
+			fputc('?', f);
+		else if ((n == 1 && ((unsigned char)*s < 0x20 || *s == 0x7f)) ||
+			 (n == 2 && (unsigned char)*s == 0xc2 && (unsigned char)s[1] < 0xa0))
+			fputc(' ', f);
+		else
+			fwrite(s, 1, n, f);
+		s += n ? n : 1;
+	}
 }
 
-/* Display width of UTF-8 text: code points, not bytes ("±" is one column). */
+/* Display width of UTF-8 text as text_write() writes it: code points, not bytes ("±" is one
+ * column), a byte that is not UTF-8 one ('?'). */
 static size_t width(const char *s)
 {
 	size_t w = 0;
 
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
+	for (; *s; w++)
+		s += utf8_len(s) ? utf8_len(s) : 1;
 	return w;
 }
 
