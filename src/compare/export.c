@@ -99,6 +99,25 @@ static json_t *jnum(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/*
+ * A string from input (a file name, --title, a warning quoting them): JSON strings are UTF-8,
+ * and json_string() gives NULL for anything else, which json_array_append_new() then drops
+ * without a word.  Such a string is written as fslab's messages show it (str_escape(): each
+ * byte that is not UTF-8 as \xNN), so nothing is ever left out.
+ */
+static json_t *jstr(const char *s)
+{
+	json_t *j = json_string(s);
+	char *e;
+
+	if (j)
+		return j;
+	e = str_escape(s);
+	j = json_string(e);
+	free(e);
+	return j ? j : json_string("?");
+}
+
 static json_t *json_rows(const struct compare *c)
 {
 	json_t *rows = json_array();
@@ -115,7 +134,7 @@ static json_t *json_rows(const struct compare *c)
 					      "method", report_cell_method(cell->kind));
 
 			if (cell->kind == CELL_TEXT) {
-				json_object_set_new(o, "text", json_string(cell->text));
+				json_object_set_new(o, "text", jstr(cell->text));
 			} else if (cell->kind != CELL_NONE) {
 				json_object_set_new(o, "n", json_integer((json_int_t)cell->s.n));
 				json_object_set_new(o, "mean", jnum(cell->s.mean));
@@ -159,12 +178,12 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 		json_t *files = json_array();
 
 		for (size_t i = 0; i < x->nruns; i++)
-			json_array_append_new(files, json_string(c->files[x->runs[i]]));
+			json_array_append_new(files, jstr(c->files[x->runs[i]]));
 		json_array_append_new(groups, json_pack("{s:s, s:s, s:i, s:b, s:o, s:o, s:o, s:o, s:o}",
 			"label", x->label, "filesystem", x->fs, "threads", (int)x->threads,
 			"aborted", x->aborted, "files", files,
 			"against", x->base >= 0 ? json_string(c->groups[x->base].label) : json_null(),
-			"mismatch", x->mismatch ? json_string(x->mismatch) : json_null(),
+			"mismatch", x->mismatch ? jstr(x->mismatch) : json_null(),
 			"aa_check_of", x->aa_of >= 0 ? json_string(c->groups[x->aa_of].label)
 						     : json_null(),
 			"source", source_json(&c->results[x->runs[0]])));
@@ -184,17 +203,17 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 							"points", pts));
 	}
 	for (size_t i = 0; i < n; i++) {
-		json_array_append_new(sum, json_string(sentences[i]));
+		json_array_append_new(sum, jstr(sentences[i]));
 		free(sentences[i]);
 	}
 	free(sentences);
 	for (size_t i = 0; o->charts && i < o->charts->n; i++)
 		json_array_append_new(charts, json_string(o->charts->charts[i].name));
 	for (size_t i = 0; i < c->nwarnings; i++)
-		json_array_append_new(warn, json_string(c->warnings[i]));
-	root = json_pack("{s:s, s:s, s:s, s:{s:s, s:f, s:f, s:f, s:s, s:s, s:i, s:b, s:i, s:i,"
+		json_array_append_new(warn, jstr(c->warnings[i]));
+	root = json_pack("{s:s, s:o, s:s, s:{s:s, s:f, s:f, s:f, s:s, s:s, s:i, s:b, s:i, s:i,"
 			 " s:i}, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "schema", COMPARE_SCHEMA, "title", title, "fslab_version", FSLAB_VERSION,
+			 "schema", COMPARE_SCHEMA, "title", jstr(title), "fslab_version", FSLAB_VERSION,
 			 "method", "name", c->method == CMP_REPEATS ? "repeats" : "within one run",
 			 "confidence", STATS_CONF, "alpha", STATS_ALPHA, "power", STATS_POWER,
 			 "test", c->method == CMP_REPEATS ? "Welch's t-test on per-run values" :

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fsprep/prep.h"
 #include "lab/labplan.h"
@@ -27,17 +28,34 @@ struct parse {
 	size_t bufsz;
 };
 
+/* Errors named one by one; the rest of them are counted ("... and N more"). */
+#define LAB_MAX_ERRORS 20
+/* Largest lab config read: a config is a few KiB, anything near this size is not one. */
+#define LAB_MAX_CONFIG_BYTES (1u << 20)
+
 static void perr(struct parse *p, int line, const char *fmt, ...) __printf(3, 4);
 static void perr(struct parse *p, int line, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
 
+	/* the first LAB_MAX_ERRORS are named, the rest counted (a binary file has no end of them) */
+	if (p->errors++ >= LAB_MAX_ERRORS)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	fslab_err("%s:%d: %s", p->cfg->path, line, buf);
-	p->errors++;
+}
+
+/* The count of the errors perr() did not name; returns -FSLAB_EINPUT when there were any. */
+static int errors_done(struct parse *p)
+{
+	if (p->errors > LAB_MAX_ERRORS)
+		fslab_err("%s: ... and %d more errors (the first %d are shown); is this a lab config? "
+			  "start from configs/template.ini", p->cfg->path, p->errors - LAB_MAX_ERRORS,
+			  LAB_MAX_ERRORS);
+	return p->errors ? -FSLAB_EINPUT : 0;
 }
 
 static struct lab_fs *new_fs_section(struct parse *p, const char *section);
@@ -435,7 +453,8 @@ static void check_required(struct parse *p)
 int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 {
 	struct parse p = { .cfg = cfg };
-	int ret;
+	struct stat st;
+	int ret, kind;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->path = xstrdup(path);
@@ -444,9 +463,19 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 	cfg->threads[0] = cfg->run.threads;
 	cfg->nthreads = 1;
 
-	p.f = fopen(path, "re");
-	if (!p.f)
-		return input_error("%s: cannot open the lab config (%s)", path, strerror(errno));
+	/* a regular file only: a FIFO would block the open, a device (/dev/urandom) never end */
+	ret = os_fopen_regular(path, &p.f, &kind);
+	if (ret == -EINVAL)
+		return input_error("%s: not a regular file (%s); name the lab config file (see "
+				   "configs/template.ini)", path, os_kind_name(kind));
+	if (ret)
+		return input_error("%s: cannot open the lab config (%s)", path, strerror(-ret));
+	if (!fstat(fileno(p.f), &st) && st.st_size > (off_t)LAB_MAX_CONFIG_BYTES) {
+		fclose(p.f);
+		return input_error("%s: %lld bytes, more than a lab config may have (%u KiB); name "
+				   "the lab config file (see configs/template.ini)", path,
+				   (long long)st.st_size, LAB_MAX_CONFIG_BYTES >> 10);
+	}
 	/*
 	 * Debian's inih has its compile-time options as globals: a heap line buffer of
 	 * LAB_MAX_LINE + 3 that never grows (the reader refuses longer lines itself).
@@ -468,8 +497,10 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 	/* inih names its first error only; the reader already named the lines it refused */
 	if (ret > 0)
 		perr(&p, ret, "cannot parse this line; lines are [section], key = value, or ; comments");
-	if (ret < 0)
+	if (ret < 0) {
+		errors_done(&p);
 		return input_error("%s: cannot read the lab config", path);
+	}
 	if (!p.content && !p.errors) {
 		fslab_err("%s: the lab config is empty (no section, no key); start from "
 			  "configs/template.ini", path);
@@ -488,7 +519,7 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 	if (!cfg->log_image_size)
 		cfg->log_image_size = MAX(cfg->run.databases * 64 * MiB + 256 * MiB, 512 * MiB);
 	check_required(&p);
-	return p.errors ? -FSLAB_EINPUT : 0;
+	return errors_done(&p);
 }
 
 void lab_cfg_release(struct lab_cfg *c)
