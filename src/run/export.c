@@ -111,17 +111,27 @@ static int check_output(const char *path)
 	return ret;
 }
 
+/* The command line for the export's header comment: control characters escaped (a newline
+ * in an argument would end the comment and start a line of the job file or script). */
 static char *join_args(int argc, char **argv)
 {
-	char *s = xstrdup("fslab export");
+	size_t len = strlen("fslab export") + 1;
+	char *s, *e;
 
+	for (int i = 1; i < argc; i++)
+		len += 1 + strlen(argv[i]);
+	s = e = xmalloc(len);
+	memcpy(e, "fslab export", strlen("fslab export"));
+	e += strlen("fslab export");
 	for (int i = 1; i < argc; i++) {
-		char *t = xasprintf("%s %s", s, argv[i]);
-
-		free(s);
-		s = t;
+		*e++ = ' ';
+		memcpy(e, argv[i], strlen(argv[i]));
+		e += strlen(argv[i]);
 	}
-	return s;
+	*e = 0;
+	e = str_escape(s);
+	free(s);
+	return e;
 }
 
 int cmd_export(int argc, char **argv)
