@@ -10,8 +10,8 @@ libjansson-dev libinih-dev libisal-dev libxml2-dev"
 RUNTIME="e2fsprogs xfsprogs ntfs-3g btrfs-progs util-linux mount bsdutils gnuplot-nox"
 # the QEMU test guest (tests/vm/, docs/VM.md): QEMU, a static busybox for its initramfs, kmod
 # for depmod/modprobe on the unpacked Debian kernel, xz-utils for its modules, dmsetup for
-# device-mapper faults
-TEST="libcmocka-dev fio jq qemu-system-x86 busybox-static kmod xz-utils dmsetup"
+# device-mapper faults; time (/usr/bin/time) for the tests' memory bounds
+TEST="libcmocka-dev fio jq qemu-system-x86 busybox-static kmod xz-utils dmsetup time"
 BENCH="time"
 FUZZ="clang libclang-rt-14-dev"
 # make windows: the mingw-w64 cross compiler (posix threads) and what scripts/win-sysroot.sh
