@@ -332,9 +332,16 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 		r->config.engine = xstrdup(opt(oj, s->global, "ioengine"));
 	if (oj && opt(oj, s->global, "bs") && !parse_size(opt(oj, s->global, "bs"), &v))
 		r->config.bs = v;
-	if (oj && opt(oj, s->global, "iodepth") &&
-	    !parse_u64(opt(oj, s->global, "iodepth"), 1, 1 << 20, &v))
-		r->config.iodepth = (unsigned)v;
+	if (oj && opt(oj, s->global, "iodepth")) {
+		int e = parse_u64(opt(oj, s->global, "iodepth"), 1, 1 << 20, &v);
+
+		if (e == -ERANGE)
+			return input_error("%s: a fio job's iodepth is %.24s, outside 1..%d; the file "
+					   "is damaged, re-run fio", s->file,
+					   opt(oj, s->global, "iodepth"), 1 << 20);
+		if (!e)
+			r->config.iodepth = (unsigned)v;
+	}
 	if (oj && opt(oj, s->global, "size") && !parse_size(opt(oj, s->global, "size"), &v)) {
 		uint64_t off = 0;
 

@@ -317,7 +317,7 @@ static int jetstress_parse(const char *buf, size_t len, const char *file,
 	struct fslab_result *r;
 	char fmt[64];
 	htmlDocPtr doc;
-	double t0, t1;
+	double t0, t1, tc;
 
 	xmlSetGenericErrorFunc(NULL, quiet);
 	if (len > INT32_MAX)
@@ -369,10 +369,17 @@ static int jetstress_parse(const char *buf, size_t len, const char *file,
 	r->config.engine = xstrdup("ese");
 	if (field(&d, "ESE Version"))
 		result_add_note(r, "ESE version %s", field(&d, "ESE Version"));
-	if (field(&d, "Thread Count") && number(field(&d, "Thread Count")) >= 1)
-		r->config.threads = (unsigned int)MIN(number(field(&d, "Thread Count")), 1e6);
-	else
-		r->config.threads = 1;
+	tc = number(field(&d, "Thread Count"));
+	if (!isnan(tc) && (tc != floor(tc) || tc < 0 || tc > 1e6)) {
+		/* a count is never cut to a field's width (2^32 + 1 threads read as 1) */
+		int ret = input_error("%s: Jetstress \"Thread Count\" is '%.24s', not a thread count "
+				      "(an integer up to a million); the report is damaged", file,
+				      field(&d, "Thread Count"));
+
+		jdoc_free(&d);
+		return ret;
+	}
+	r->config.threads = tc >= 1 ? (unsigned int)tc : 1;
 	r->started_at = field(&d, "Test Start Time") ? xstrdup(field(&d, "Test Start Time")) : NULL;
 	r->ended_at = field(&d, "Test End Time") ? xstrdup(field(&d, "Test End Time")) : NULL;
 	t0 = when(field(&d, "Collection Start Time") ? field(&d, "Collection Start Time")

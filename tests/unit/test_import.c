@@ -226,6 +226,28 @@ static void test_diskspd_encoding_and_counts(void **state)
  * 100,000-character entity used 3000 times in <ComputerName> was expanded by the importer
  * (xmlNodeGetContent) to 300 MB, taking 9-17 s.  Jetstress's HTML parser expands none: fast.
  */
+/* A Jetstress "Thread Count" beyond a million or not an integer is refused, not cut. */
+static void test_jetstress_thread_count(void **state)
+{
+	static const char *const counts[] = { "4294967297", "1.5", "-2", "8", "8 (auto)" };
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(counts); i++) {
+		char *html = xasprintf(
+			"<html><body><p>Jetstress</p><table><tr><td class=\"grid_row_header\">"
+			"Overall Test Result</td><td>Pass</td></tr><tr><td>Test Description</td>"
+			"<td>DatabaseBackup</td></tr><tr><td>Thread Count</td><td>%s</td></tr></table>"
+			"</body></html>", counts[i]);
+		struct import_list l;
+		int ret = import_buffer(html, strlen(html), "x.html", NULL, &l);
+
+		assert_int_equal(ret, i < 3 ? -FSLAB_EINPUT : 0);
+		if (!ret)
+			assert_int_equal(l.r[0].config.threads, 8);
+		import_list_release(&l);
+		free(html);
+	}
+}
+
 static void test_entities_refused(void **state)
 {
 	char *big = xmalloc(100001), *refs = xmalloc(3000 * 6 + 1), *decl, *xml;
@@ -271,28 +293,32 @@ static void test_entities_refused(void **state)
  * became the histogram's 128-bit integers) or numjobs beyond fio's own 4096: refused. */
 static void test_fio_out_of_range(void **state)
 {
-	static const char *const bad[][3] = {
-		{ "1e300", "10", "1" }, { "5000", "1e300", "1" }, { "1e16", "10", "1" },
-		{ "5000", "10", "4294967297" }, { "5000", "10", "5000" },
+	static const char *const bad[][4] = {
+		{ "1e300", "10", "1", "1" }, { "5000", "1e300", "1", "1" }, { "1e16", "10", "1", "1" },
+		{ "5000", "10", "4294967297", "1" }, { "5000", "10", "5000", "1" },
+		{ "5000", "10", "1", "4294967297" },
 	};
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(bad) + 1; i++) {
 		const char *const *b = i < ARRAY_SIZE(bad) ? bad[i] : (const char *[]){ "5000", "10",
-											  "2" };
+											  "2", "8" };
 		char *buf = xasprintf(
 			"{ \"fio version\" : \"fio-3.33\", \"jobs\" : [\n"
 			"{ \"jobname\": \"a\", \"error\": 0, \"job options\": { \"rw\": \"randread\","
-			" \"numjobs\": \"%s\" },\n  \"read\": { \"io_bytes\": 409600, \"total_ios\": 100,"
+			" \"numjobs\": \"%s\", \"iodepth\": \"%s\" },\n  \"read\": { \"io_bytes\": 409600,"
+			" \"total_ios\": 100,"
 			" \"iops\": 100, \"bw_bytes\": 409600, \"runtime\": 2000, \"clat_ns\": { \"min\":"
 			" 1000, \"max\": 900000, \"mean\": %s, \"stddev\": %s, \"N\": 100, \"bins\": {"
 			" \"1000\": 100 } } },\n  \"write\": { \"total_ios\": 0 } } ] }\n",
-			b[2], b[0], b[1]);
+			b[2], b[3], b[0], b[1]);
 		struct import_list l;
 
 		assert_int_equal(import_buffer(buf, strlen(buf), "x.json", NULL, &l),
 				 i < ARRAY_SIZE(bad) ? -FSLAB_EINPUT : 0);
-		if (i == ARRAY_SIZE(bad))
+		if (i == ARRAY_SIZE(bad)) {
 			assert_int_equal(l.r[0].config.threads, 2);
+			assert_int_equal(l.r[0].config.iodepth, 8);
+		}
 		import_list_release(&l);
 		free(buf);
 	}
@@ -309,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_diskspd_encoding_and_counts),
 		cmocka_unit_test(test_entities_refused),
 		cmocka_unit_test(test_fio_out_of_range),
+		cmocka_unit_test(test_jetstress_thread_count),
 	};
 
 	fslab_set_quiet(true);
