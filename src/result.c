@@ -216,8 +216,8 @@ int timeline_rows(const struct timeline *t, size_t first, size_t n, double *rows
 void timeline_add_row(struct timeline *t, const double *row)
 {
 	if (t->spill) {
-		/* a failed write loses the row: the file system of TMPDIR is full.  Reads leave
-		 * the position at the end (a seek here would flush: one write per row) */
+		/* a failed write loses the row (the temporary file system is full): nrows says
+		 * so.  Reads leave the position at the end (a seek would flush every row) */
 		if (fwrite(row, sizeof(double) * t->ncols, 1, t->spill) == 1)
 			t->nrows++;
 		return;

@@ -5,6 +5,7 @@
  * and the few fields with a shape of their own (histograms, the classes, timeline, latency
  * samples, verdict, environment, notes).  A new field is one line here.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,7 +252,7 @@ int rd_timeline_limit(struct rd *rd, size_t nrows)
 int rd_timeline_row(struct rd *rd, struct timeline *t, json_t *v, size_t i, double *row)
 {
 	json_t *x;
-	size_t c;
+	size_t c, n;
 
 	if (!json_is_array(v) || json_array_size(v) != t->ncols)
 		return rd_fail(rd, "timeline row %zu has %zu values, expected %zu", i,
@@ -261,12 +262,29 @@ int rd_timeline_row(struct rd *rd, struct timeline *t, json_t *v, size_t i, doub
 			return rd_fail(rd, "timeline row %zu, column %zu is not a number", i, c);
 		row[c] = json_is_number(x) ? json_number_value(x) : NAN;
 	}
+	n = t->nrows;
 	timeline_add_row(t, row);
+	if (t->nrows == n) /* spilled, and the write failed: never a row lost without a word */
+		return rd_timeline_end(rd, t);
 	/* a long timeline goes to a temporary file (kept in memory when that fails) */
-	if (t->nrows == TIMELINE_MEM_ROWS && !t->spill && timeline_spill(t))
-		fslab_warn("%s: cannot keep its long timeline in a temporary file (TMPDIR); "
-			   "reading it into memory", rd->what);
+	if (t->nrows == TIMELINE_MEM_ROWS && !t->spill) {
+		int e = timeline_spill(t);
+
+		if (e)
+			fslab_warn("%s: cannot keep its long timeline in a temporary file (%s); "
+				   "reading it into memory", rd->what, strerror(-e));
+	}
 	return 0;
+}
+
+int rd_timeline_end(struct rd *rd, struct timeline *t)
+{
+	if (rd->err || !t->spill || (!ferror(t->spill) && !fflush(t->spill)))
+		return rd->err;
+	/* not bad input: exit 1, not 2 */
+	fslab_err("%s: cannot keep its long timeline in a temporary file (%s); free space in "
+		  "the temporary directory (/tmp)", rd->what, strerror(errno ? errno : EIO));
+	return rd->err = -EIO;
 }
 
 static void timeline_read(struct rd *rd, json_t *parent, const char *key, void *p)
@@ -297,6 +315,7 @@ static void timeline_read(struct rd *rd, json_t *parent, const char *key, void *
 	json_array_foreach(rows, i, v)
 		if (rd_timeline_row(rd, t, v, i, row))
 			break;
+	rd_timeline_end(rd, t);
 	free(names);
 	free(row);
 }

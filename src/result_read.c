@@ -365,7 +365,7 @@ static int read_rows(struct rd *rd, struct timeline *t, const char *b, const cha
 		p = skip_ws(p + 1, e);
 	}
 	free(row);
-	return rd->err;
+	return rd_timeline_end(rd, t);
 }
 
 int result_from_buffer(const char *buf, size_t len, const char *path, struct fslab_result *r)

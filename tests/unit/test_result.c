@@ -7,9 +7,11 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "result.h"
@@ -328,6 +330,21 @@ static void test_long_timeline(void **state)
 			 -FSLAB_EINPUT);
 	result_release(&b);
 	free(edited);
+	/* the temporary file system full (a file size limit here): refused, exit 1, never a
+	 * timeline silently short of the rows that could not be written */
+	{
+		struct rlimit old, lim;
+		void (*h)(int) = signal(SIGXFSZ, SIG_IGN);
+
+		assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+		lim = old;
+		lim.rlim_cur = TIMELINE_MEM_ROWS * 2 * sizeof(double) + 16384;
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+		assert_int_equal(result_from_buffer(text, len, "full.json", &b), -EIO);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		signal(SIGXFSZ, h);
+		result_release(&b);
+	}
 	free(text);
 	free(rows);
 	result_release(&a);
