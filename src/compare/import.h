@@ -36,7 +36,7 @@ extern const struct importer import_fslab, import_fio, import_diskspd, import_je
 
 /*
  * Most results one file gives (fio client_stats hosts, DiskSpd TimeSpans), and most database
- * instances one result has (Jetstress, fslab): far beyond a real run (a fio client/server
+ * instances one Jetstress report has: far beyond a real run (a fio client/server
  * run of a thousand hosts, Exchange's 100 databases per server), small enough that a hostile
  * file cannot make compare's tables, charts and memory grow without end.  Beyond: refused
  * (exit 2), the message naming the count and the limit.
