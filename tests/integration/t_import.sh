@@ -175,6 +175,18 @@ log "DiskSpd XML in UTF-16 that says so"
 cmp_json "$T/u16.json" "$T/ntfs-u16.xml"
 jqt "$T/u16.json" '.groups[0].source.host == "WIN-NTFS01"'
 
+# Markdown from the importers' strings (issue 16): fio's rw= (the workload) and the Jetstress
+# machine name (the host) were written into report.md as active links, images and emphasis.
+log "Markdown injection through fio rw= and the Jetstress machine name"
+jq '.jobs[]["job options"].rw = "[r](javascript:x)*e*"' "$fx/fio-randread-2jobs.json" >"$T/fio-md.json"
+sed 's|<td>EXMBX-NTFS</td>|<td>![i](http://evil.example/j.png)_x_</td>|' "$fx/Performance_ntfs.html" >"$T/Performance_md.html"
+grep -q 'evil.example' "$T/Performance_md.html" || fail "the machine name was not planted"
+expect_status 0 "$FSLAB" compare --allow-mismatch --no-charts --output "$out" "$T/fio-md.json" "$T/Performance_md.html"
+grep -qF 'fio:\[r\](javascript:x)\*e\*' "$out/report.md" || fail "report.md: fio's rw= not shown escaped"
+grep -qF '| \!\[i\](http://evil.example/j.png)\_x\_ |' "$out/report.md" || fail "report.md: the machine name not shown escaped"
+! grep -qP '(?<!\\)\]\(' "$out/report.md" || { grep -P '(?<!\\)\]\(' "$out/report.md"; fail "report.md: a link from an imported file"; }
+rm -rf "$out"
+
 # An entity expanded when the importer reads the text: a 100,000-character entity used 3000
 # times took 9 s and 320 MB (17 s, 590 MB here) from a 150 KB file.  Refused at once.
 log "DiskSpd XML with entities: refused, fast, in little memory"
