@@ -111,7 +111,19 @@ int mkfs_plan_build(struct mkfs_plan *p, const struct topology *t, const struct 
 	mkfs_plan_push(p, r->label);
 	if (r->extra) {
 		char *copy = xstrdup(r->extra), *save = NULL;
+		char *why = mkfs_opts_problem(r->fs->syntax, r->fs->mkfs, r->extra);
 		size_t before = p->argc;
+
+		/* decided in docs/PREP.md "--mkfs-opts naming devices or files": refused, not
+		 * checked like --db-dev (one option string goes to both volumes) */
+		if (why) {
+			ret = input_error("--mkfs-opts \"%s\": %s; prep formats only the devices it checked, and refuses mkfs options that name another: drop it",
+					  r->extra, why);
+			free(why);
+			free(copy);
+			mkfs_plan_release(p);
+			return ret;
+		}
 
 		for (char *w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save))
 			mkfs_plan_push(p, w);

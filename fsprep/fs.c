@@ -61,6 +61,13 @@ bool prep_fs_known(const char *fs)
 	return d && !fs_is_raw(d);
 }
 
+char *prep_mkfs_opts_problem(const char *fs, const char *opts)
+{
+	const struct fs_desc *d = fs_desc_find(fs);
+
+	return d && d->mkfs && opts ? mkfs_opts_problem(d->syntax, d->mkfs, opts) : NULL;
+}
+
 const char *prep_fs_names(void)
 {
 	static char names[ARRAY_SIZE(fs_all) * 16 + 1];

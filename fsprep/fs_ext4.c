@@ -125,12 +125,23 @@ static int verify_ext4(const char *dev, const struct mkfs_plan *p, json_t *v)
 	return ret;
 }
 
+/*
+ * e2fsprogs misc/mke2fs.c (1.47): -d populates from a directory or tarball, -l reads a bad
+ * blocks list, -z writes an undo file, -J device= formats or joins an external journal.
+ */
+static const struct mkfs_syntax ext4_syntax = {
+	.shortopts = "b:cd:e:g:i:jl:m:no:qr:s:t:vC:DE:FG:I:J:KL:M:N:O:R:ST:U:Vz:",
+	.paths = "dlz",
+	.subopt_paths = (const char *const[]){ "J:device", NULL },
+};
+
 const struct fs_desc fs_ext4 = {
 	.name = "ext4",
 	.mkfs = "mkfs.ext4",
 	.force_flag = "-F",
 	.version_flag = "-V",
 	.package = "e2fsprogs",
+	.syntax = &ext4_syntax,
 	.min_size = 16 * MiB,
 	.block_default = 4096,
 	.block_min = 1024,

@@ -49,6 +49,23 @@ int ntfs_verify(const char *dev, const struct mkfs_plan *p, json_t *v)
 	return ret;
 }
 
+/* ntfs-3g ntfsprogs/mkntfs.c (2022.10.3): no option names a file; operands are the device and
+ * a sector count. */
+static const char *const ntfs_long_arg[] = {
+	"cluster-size", "heads", "label", "mft-zone-multiplier", "partition-start", "sector-size",
+	"sectors-per-track", NULL,
+};
+static const char *const ntfs_long_flag[] = {
+	"debug", "enable-compression", "fast", "force", "help", "license", "no-action",
+	"no-indexing", "quick", "quiet", "verbose", "version", "with-uuid", "zero-time", NULL,
+};
+
+const struct mkfs_syntax ntfs_syntax = {
+	.shortopts = "-c:CfFhH:IlL:np:qQs:S:TUvVz:",
+	.long_arg = ntfs_long_arg,
+	.long_flag = ntfs_long_flag,
+};
+
 const struct fs_desc fs_ntfs = {
 	.name = "ntfs",
 	.flags = FS_F_FUSE_CACHE,
@@ -56,6 +73,7 @@ const struct fs_desc fs_ntfs = {
 	.force_flag = "-F",
 	.version_flag = "--version",
 	.package = "ntfs-3g",
+	.syntax = &ntfs_syntax,
 	.min_size = 16 * MiB,
 	.block_default = NTFS_CLUSTER_DEFAULT,
 	.block_min = 512,

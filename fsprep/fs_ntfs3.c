@@ -17,6 +17,7 @@ const struct fs_desc fs_ntfs3 = {
 	.force_flag = "-F",
 	.version_flag = "--version",
 	.package = "ntfs-3g",
+	.syntax = &ntfs_syntax,
 	.min_size = 16 * MiB,
 	.block_default = 64 * KiB, /* Exchange's recommendation for database volumes */
 	.block_min = 512,

@@ -65,12 +65,25 @@ static int verify_xfs(const char *dev, const struct mkfs_plan *p, json_t *v)
 	return ret;
 }
 
+/*
+ * xfsprogs mkfs/xfs_mkfs.c (6.1): -l logdev=/-r rtdev= put the log or realtime section on
+ * another device, name= of -d/-l/-r names the section's device or file, -c options= reads a
+ * config file, -p a prototype file (and the files it lists).
+ */
+static const struct mkfs_syntax xfs_syntax = {
+	.shortopts = "b:c:d:i:l:L:m:n:KNp:qr:s:CfV",
+	.paths = "p",
+	.subopt_paths = (const char *const[]){ "c:options", "d:name", "l:logdev", "l:name",
+						"r:rtdev", "r:name", NULL },
+};
+
 const struct fs_desc fs_xfs = {
 	.name = "xfs",
 	.mkfs = "mkfs.xfs",
 	.force_flag = "-f",
 	.version_flag = "-V",
 	.package = "xfsprogs",
+	.syntax = &xfs_syntax,
 	.min_size = 300 * MiB, /* mkfs.xfs 6.x refuses filesystems under 300 MiB */
 	.block_default = 4096,
 	.block_min = 1024,     /* v5 (CRC) XFS needs 1024 or more */

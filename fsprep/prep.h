@@ -32,6 +32,9 @@ json_t *prep_json_for_dir(const char *dir);
 bool prep_fs_known(const char *fs);
 const char *prep_fs_names(void);
 const char *prep_fs_missing_tool(const char *fs, const char **package);
+/* prep_mkfs_opts_problem - why --mkfs-opts @opts cannot be given to fs (one of its words names
+ * another device or file, docs/PREP.md), or NULL when it can; caller frees. */
+char *prep_mkfs_opts_problem(const char *fs, const char *opts);
 /* prep_fs_missing_driver - the in-kernel driver fs needs that the running kernel lacks (ntfs3
  * on a kernel without it), or NULL. */
 const char *prep_fs_missing_driver(const char *fs);

@@ -16,6 +16,21 @@
 struct topology;
 struct mkfs_plan;
 
+/*
+ * How a mkfs tool reads its command line (getopt(3)/getopt_long(3)), as far as prep needs it
+ * to refuse --mkfs-opts words that name another device or file (mkfs_opts.c).
+ */
+struct mkfs_syntax {
+	const char *shortopts;               /* the tool's getopt string ("b:cd:..."), ':' after a
+					      * letter that takes an argument */
+	const char *const *long_arg;         /* long options taking an argument, NULL-terminated */
+	const char *const *long_flag;        /* long options without one */
+	const char *paths;                   /* short options whose argument is a path ("dlz") */
+	const char *const *long_paths;       /* long options whose argument is a path */
+	const char *const *subopt_paths;     /* "l:logdev": suboption (key=value list of -l) that
+					      * names a device or file */
+};
+
 /* fs_desc.flags: the quirks that set a filesystem apart from the ordinary mkfs+mount case. */
 #define FS_F_RAW        (1U << 0) /* no filesystem at all: nothing is formatted, verified or
 				   * mounted (the raw-device baseline of fslab run) */
@@ -38,6 +53,7 @@ struct fs_desc {
 	const char *version_flag; /* makes the tool print its version */
 	const char *force_flag;   /* makes the tool overwrite an existing signature (--force) */
 	const char *package;      /* Debian package that ships the tool */
+	const struct mkfs_syntax *syntax; /* how the tool reads its options, NULL for raw */
 	uint64_t min_size;        /* smallest volume the tool formats, bytes */
 
 	/* block size (NTFS: cluster size), the --cluster rules */
@@ -70,6 +86,7 @@ extern const struct fs_desc fs_ext4, fs_xfs, fs_ntfs, fs_ntfs3, fs_btrfs, fs_raw
 
 /* NTFS's mkntfs options and boot-sector verifier, shared by ntfs (ntfs-3g) and ntfs3 */
 void ntfs_build(struct mkfs_plan *p, const struct topology *t);
+extern const struct mkfs_syntax ntfs_syntax; /* mkntfs's options */
 int ntfs_verify(const char *dev, const struct mkfs_plan *p, json_t *v);
 /* fs_kernel_has - whether the running kernel has filesystem @name: listed in
  * /proc/filesystems, or a module of that name in /lib/modules/<release>/modules.dep */
@@ -171,6 +188,13 @@ void mkfs_plan_sector_size(struct mkfs_plan *p, const struct topology *t, const 
  * else 0.
  */
 void topology_stripe(const struct topology *t, uint32_t bs, uint64_t *chunk, uint64_t *stripe);
+/*
+ * mkfs_opts_problem - the first word of @extra (--mkfs-opts, split on blanks) that would make
+ * @tool (read by @sx) write or read a device or file other than the one prep gives it: a
+ * path-valued option or suboption, or an operand.  NULL when there is none, else what is
+ * wrong with it, for a message (caller frees).  Pure.
+ */
+char *mkfs_opts_problem(const struct mkfs_syntax *sx, const char *tool, const char *extra);
 /* argv_join - argv as one display line, words with blanks single-quoted; caller frees. */
 char *argv_join(char *const *argv);
 

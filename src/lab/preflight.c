@@ -111,6 +111,13 @@ int lab_preflight(struct lab *L)
 			problem(&p, "%s:%d: [fs %s] needs %s, which is missing: install the Debian "
 				"package %s", c->path, c->fs[i].line, c->fs[i].name, tool, pkg);
 		/* before any cell: otherwise the lab would fail at the first cell's prep */
+		char *why = prep_mkfs_opts_problem(c->fs[i].fs, c->fs[i].mkfs_opts);
+
+		if (why)
+			problem(&p, "%s:%d: [fs %s] mkfs_opts = %s: %s; prep formats only the devices "
+				"it checked: drop it", c->path, c->fs[i].line, c->fs[i].name,
+				c->fs[i].mkfs_opts, why);
+		free(why);
 		tool = prep_fs_missing_driver(c->fs[i].fs);
 		if (tool)
 			problem(&p, "%s:%d: [fs %s] needs the kernel's %s driver, which the running "

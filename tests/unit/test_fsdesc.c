@@ -39,6 +39,7 @@ static void test_entries_complete(void **state)
 		if (fs_is_raw(fs)) {
 			/* Nothing to format, verify or mount: the callers must never get a NULL call. */
 			assert_null(fs->mkfs);
+			assert_null(fs->syntax);
 			assert_null(fs->build);
 			assert_null(fs->verify);
 			assert_null(fs->mount_type);
@@ -46,6 +47,9 @@ static void test_entries_complete(void **state)
 			continue;
 		}
 		assert_non_null(fs->mkfs);
+		/* --mkfs-opts is checked against how the tool reads options (mkfs_opts.c) */
+		assert_non_null(fs->syntax);
+		assert_non_null(fs->syntax->shortopts);
 		assert_non_null(fs->version_flag);
 		assert_non_null(fs->force_flag);
 		assert_non_null(fs->build);
