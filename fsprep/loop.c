@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/loop.h>
 
@@ -106,6 +108,43 @@ int loop_attach(const char *image, char **dev, bool *dio)
 	*dev = xstrdup(path);
 	snprintf(attr, sizeof(attr), "/sys/block/loop%d/loop/dio", n);
 	*dio = !read_line_file(attr, val, sizeof(val)) && !strcmp(val, "1");
+	return 0;
+}
+
+int loop_backing(const char *dev, struct file_id *id, char *path, size_t len)
+{
+	struct loop_info64 info;
+	struct file_id named;
+	struct stat sb;
+	char attr[96], buf[4096];
+	int fd, ret = 0;
+
+	memset(id, 0, sizeof(*id));
+	if (path && len)
+		path[0] = 0;
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) || !S_ISBLK(sb.st_mode))
+		ret = -ENXIO;
+	else if (ioctl(fd, LOOP_GET_STATUS64, &info))
+		ret = errno == ENOTTY || errno == EINVAL ? -ENXIO : -errno;
+	close(fd);
+	if (ret)
+		return ret;
+	id->dev = info.lo_device;
+	id->ino = info.lo_inode;
+	snprintf(attr, sizeof(attr), "/sys/dev/block/%u:%u/loop/backing_file", major(sb.st_rdev),
+		 minor(sb.st_rdev));
+	if (read_line_file(attr, buf, sizeof(buf)))
+		return 0;
+	if (strlen(buf) > 10 && !strcmp(buf + strlen(buf) - 10, " (deleted)"))
+		buf[strlen(buf) - 10] = 0;
+	if (path)
+		snprintf(path, len, "%s", buf);
+	/* the birth time, when the name still leads to that very file */
+	if (!file_id_path(buf, &named, NULL) && named.dev == id->dev && named.ino == id->ino)
+		*id = named;
 	return 0;
 }
 

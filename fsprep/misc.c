@@ -204,3 +204,96 @@ bool dir_is_empty(const char *path)
 	closedir(d);
 	return empty;
 }
+
+static void id_from_statx(const struct statx *sx, struct file_id *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->dev = makedev(sx->stx_dev_major, sx->stx_dev_minor);
+	id->ino = sx->stx_ino;
+	id->has_btime = sx->stx_mask & STATX_BTIME;
+	if (id->has_btime) {
+		id->btime_sec = sx->stx_btime.tv_sec;
+		id->btime_nsec = sx->stx_btime.tv_nsec;
+	}
+}
+
+int file_id_fd(int fd, struct file_id *id)
+{
+	struct statx sx;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_BTIME, &sx))
+		return -errno;
+	id_from_statx(&sx, id);
+	return 0;
+}
+
+int file_id_path(const char *path, struct file_id *id, mode_t *mode)
+{
+	struct statx sx;
+
+	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS | STATX_BTIME, &sx))
+		return -errno;
+	id_from_statx(&sx, id);
+	if (mode)
+		*mode = sx.stx_mode;
+	return 0;
+}
+
+json_t *file_id_json(const struct file_id *id)
+{
+	json_t *j = json_pack("{s:I, s:I}", "dev", (json_int_t)id->dev, "ino", (json_int_t)id->ino);
+
+	if (id->has_btime) {
+		json_object_set_new(j, "btime_sec", json_integer(id->btime_sec));
+		json_object_set_new(j, "btime_nsec", json_integer(id->btime_nsec));
+	}
+	return j;
+}
+
+bool file_id_from_json(json_t *j, struct file_id *id)
+{
+	json_t *dev = json_object_get(j, "dev"), *ino = json_object_get(j, "ino");
+	json_t *bs = json_object_get(j, "btime_sec"), *bn = json_object_get(j, "btime_nsec");
+
+	memset(id, 0, sizeof(*id));
+	if (!json_is_integer(dev) || !json_is_integer(ino))
+		return false;
+	id->dev = (uint64_t)json_integer_value(dev);
+	id->ino = (uint64_t)json_integer_value(ino);
+	if (json_is_integer(bs) && json_is_integer(bn)) {
+		id->has_btime = true;
+		id->btime_sec = json_integer_value(bs);
+		id->btime_nsec = (uint32_t)json_integer_value(bn);
+	}
+	return true;
+}
+
+bool file_id_same(const struct file_id *a, const struct file_id *b)
+{
+	if (a->dev != b->dev || a->ino != b->ino)
+		return false;
+	return !a->has_btime || !b->has_btime ||
+	       (a->btime_sec == b->btime_sec && a->btime_nsec == b->btime_nsec);
+}
+
+const char *devno_name(dev_t devno)
+{
+	static char name[300];
+	char *link = sysblock_path(devno, ""), target[256];
+	ssize_t n;
+
+	link[strlen(link) - 1] = 0; /* the symlink itself, without the trailing '/' */
+	n = readlink(link, target, sizeof(target) - 1);
+	free(link);
+	if (n > 0) {
+		target[n] = 0;
+		snprintf(name, sizeof(name), "/dev/%s", strrchr(target, '/') ? strrchr(target, '/') + 1 : target);
+		/* sysfs spells a '/' in a device name as '!' (cciss!c0d0) */
+		for (char *p = name; *p; p++)
+			if (*p == '!')
+				*p = '/';
+	} else {
+		snprintf(name, sizeof(name), "%u:%u", major(devno), minor(devno));
+	}
+	return name;
+}

@@ -200,6 +200,33 @@ char *argv_join(char *const *argv);
 
 /* ---- small helpers (misc.c) -------------------------------------------------------------- */
 
+/*
+ * Which file this is, for records: device and inode number, and the birth time where the
+ * filesystem keeps one (statx STATX_BTIME), so that an inode number reused by a new file after
+ * ours was deleted does not pass for ours.
+ */
+struct file_id {
+	uint64_t dev, ino;
+	int64_t btime_sec;
+	uint32_t btime_nsec;
+	bool has_btime;
+};
+
+/* file_id_fd - the identity of an open file.  0 or -errno. */
+int file_id_fd(int fd, struct file_id *id) __must_check;
+/* file_id_path - the identity of @path itself (a symlink is not followed); *mode its type and
+ * permissions.  0 or -errno. */
+int file_id_path(const char *path, struct file_id *id, mode_t *mode) __must_check;
+/* file_id_json - {"dev", "ino"[, "btime_sec", "btime_nsec"]} (new reference). */
+json_t *file_id_json(const struct file_id *id);
+/* file_id_from_json - read it back; false when @j is not such an object. */
+bool file_id_from_json(json_t *j, struct file_id *id);
+/* file_id_same - same device and inode, and the same birth time where both have one. */
+bool file_id_same(const struct file_id *a, const struct file_id *b);
+/* devno_name - "/dev/<kernel name>" of a block device number (sysfs), or "MAJ:MIN" when
+ * unknown; static storage, valid until the next call. */
+const char *devno_name(dev_t devno);
+
 /* read_line_file - first line of a (sysfs, proc) file, newline stripped.  0 or -errno. */
 int read_line_file(const char *path, char *buf, size_t len) __must_check;
 /* read_u64_file - a decimal number from a sysfs file.  0 or -errno. */
@@ -332,6 +359,13 @@ int loop_find_image(const char *image, json_t *devs) __must_check;
 /* loop_detach_image - detach every loop device backed by @image and wait until they are gone.
  * Returns 0 or -errno (-EBUSY when one is still open by someone). */
 int loop_detach_image(const char *image) __must_check;
+/*
+ * loop_backing - the file loop device @dev reads and writes: its identity from
+ * LOOP_GET_STATUS64 (lo_device, lo_inode; the birth time too when @path still names that file)
+ * and in @path (may be NULL) the name sysfs loop/backing_file shows (" (deleted)" stripped).
+ * 0, -ENXIO when @dev is no bound loop device, or -errno.
+ */
+int loop_backing(const char *dev, struct file_id *id, char *path, size_t len) __must_check;
 
 /* ---- cgroup v1 memory limit for ntfs-3g (cgroup.c) --------------------------------------- */
 

@@ -34,19 +34,146 @@ static bool on_device(dev_t d, dev_t rdev)
 	return d == rdev || (major(d) && wholedisk(d) == rdev);
 }
 
+/*
+ * What a block device keeps its data on, followed down its stack: the device numbers met
+ * (loop devices on block devices, device-mapper/md slaves in sysfs) and the regular files at
+ * the bottom (a loop device's backing file, by identity).  Issue 16 item 9: a loop device on
+ * the other's backing file or on the other device has its own device number, yet formatting
+ * both writes one storage twice.
+ */
+#define STACK_MAX 32
+
+struct storage {
+	dev_t devs[STACK_MAX];       /* devs[0]: the device itself */
+	size_t ndevs;
+	struct file_id files[8];     /* backing files of loop devices in the stack */
+	char paths[8][256];          /* and their names, for messages */
+	size_t nfiles;
+};
+
+static void storage_walk(struct storage *s, dev_t d, int depth)
+{
+	char *path;
+	DIR *dir;
+	struct dirent *e;
+
+	for (size_t i = 0; i < s->ndevs; i++)
+		if (s->devs[i] == d)
+			return;
+	if (s->ndevs == STACK_MAX || depth > 8)
+		return;
+	s->devs[s->ndevs++] = d;
+	/* a loop device: its backing file, or the block device it is stacked on */
+	{
+		char node[300], back[256];
+		struct file_id id;
+		struct stat sb;
+
+		snprintf(node, sizeof(node), "%s", devno_name(d));
+		if (!stat(node, &sb) && S_ISBLK(sb.st_mode) && sb.st_rdev == d &&
+		    !loop_backing(node, &id, back, sizeof(back))) {
+			if (!stat(back, &sb) && S_ISBLK(sb.st_mode) && (uint64_t)sb.st_ino == id.ino &&
+			    (uint64_t)sb.st_dev == id.dev) {
+				storage_walk(s, sb.st_rdev, depth + 1);
+			} else if (s->nfiles < ARRAY_SIZE(s->files)) {
+				s->files[s->nfiles] = id;
+				snprintf(s->paths[s->nfiles++], sizeof(s->paths[0]), "%s", back);
+			}
+		}
+	}
+	/* device-mapper and md: the devices under it */
+	path = sysblock_path(d, "slaves");
+	dir = opendir(path);
+	free(path);
+	while (dir && (e = readdir(dir))) {
+		char *devfile = xasprintf("/sys/class/block/%s/dev", e->d_name), buf[32];
+		unsigned ma, mi;
+
+		if (e->d_name[0] != '.' && !read_line_file(devfile, buf, sizeof(buf)) &&
+		    sscanf(buf, "%u:%u", &ma, &mi) == 2)
+			storage_walk(s, makedev(ma, mi), depth + 1);
+		free(devfile);
+	}
+	if (dir)
+		closedir(dir);
+}
+
+/* "X is backed by Y" when one device is on the other's stack, else "both backed by Y". */
+static char *shared_what(const char *db, const char *log, const struct storage *a,
+			 const struct storage *b, dev_t shared)
+{
+	char yname[300];
+
+	snprintf(yname, sizeof(yname), "%s", devno_name(shared));
+	if (shared == a->devs[0])
+		return xasprintf("%s is backed by %s", log, db);
+	if (shared == b->devs[0])
+		return xasprintf("%s is backed by %s", db, log);
+	return xasprintf("both backed by %s", yname);
+}
+
 int safety_check_pair(const char *db, const char *log)
 {
-	struct stat a, b;
+	struct storage *a, *b;
+	struct stat sa, sb;
+	char *what = NULL;
+	int ret = 0;
 
-	if (stat(db, &a) || stat(log, &b) || !S_ISBLK(a.st_mode) || !S_ISBLK(b.st_mode))
+	if (stat(db, &sa) || stat(log, &sb) || !S_ISBLK(sa.st_mode) || !S_ISBLK(sb.st_mode))
 		return 0; /* safety_check_device() reports these */
-	if (a.st_rdev == b.st_rdev)
+	if (sa.st_rdev == sb.st_rdev)
 		return input_error("--db-dev %s and --log-dev %s are the same device; give two different devices",
 				   db, log);
-	if (on_device(a.st_rdev, b.st_rdev) || on_device(b.st_rdev, a.st_rdev))
+	if (on_device(sa.st_rdev, sb.st_rdev) || on_device(sb.st_rdev, sa.st_rdev))
 		return input_error("--db-dev %s and --log-dev %s overlap (one is a partition of the other); give two separate devices",
 				   db, log);
-	return 0;
+	a = xcalloc(1, sizeof(*a));
+	b = xcalloc(1, sizeof(*b));
+	storage_walk(a, sa.st_rdev, 0);
+	storage_walk(b, sb.st_rdev, 0);
+	for (size_t i = 0; i < a->ndevs && !what; i++)
+		for (size_t j = 0; j < b->ndevs && !what; j++) {
+			dev_t x = a->devs[i], y = b->devs[j];
+
+			if (x == y) {
+				what = shared_what(db, log, a, b, x);
+			} else if (on_device(x, y) || on_device(y, x)) {
+				char part[300];
+				bool xp = on_device(x, y);
+
+				/* devno_name() has one static buffer */
+				snprintf(part, sizeof(part), "%s", devno_name(xp ? x : y));
+				what = xasprintf("%s is a partition of %s", part, devno_name(xp ? y : x));
+			}
+		}
+	for (size_t i = 0; i < a->nfiles && !what; i++)
+		for (size_t j = 0; j < b->nfiles && !what; j++)
+			if (file_id_same(&a->files[i], &b->files[j]))
+				what = xasprintf("both backed by %s", a->paths[i][0] ? a->paths[i] : b->paths[j]);
+	if (what) {
+		ret = input_error("--db-dev %s and --log-dev %s are the same storage (%s): formatting both would write it twice; give two separate devices",
+				  db, log, what);
+		goto out;
+	}
+	/* Partitions of one disk are separate, but not separate storage for a measurement of
+	 * database against log I/O: decided in docs/PREP.md. */
+	for (size_t i = 0; i < a->ndevs && !ret; i++)
+		for (size_t j = 0; j < b->ndevs && !ret; j++) {
+			dev_t wa = wholedisk(a->devs[i]), wb = wholedisk(b->devs[j]);
+
+			if (wa == wb && major(wa)) {
+				char disk[300];
+
+				snprintf(disk, sizeof(disk), "%s", devno_name(wa));
+				ret = input_error("--db-dev %s and --log-dev %s are on one disk (%s): the log would share the database's storage; give devices on two different disks (or use --image-dir)",
+						  db, log, disk);
+			}
+		}
+out:
+	free(what);
+	free(a);
+	free(b);
+	return ret;
 }
 
 /* Name of the first holder (dm-0, md127) of @d, or of one of its partitions; caller frees. */
