@@ -2,8 +2,10 @@
 /*
  * loop.c: image files and loop devices with direct I/O on the backing file.  No chosen library
  * has a public loop API (util-linux's loopdev code is internal to losetup), so this uses the
- * linux/loop.h ioctls directly.  Loop devices are found back by their backing file (sysfs
- * loop/backing_file), never by number alone: a number may have been reused since.
+ * linux/loop.h ioctls directly.  Loop devices are found back by the identity of their backing
+ * file (LOOP_GET_STATUS64: device and inode, as losetup -j does), never by number or by name
+ * alone: a number may have been reused, a name may lead to another file since.  Images are
+ * made nameless (O_TMPFILE) and named once their identity is recorded.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,20 +24,50 @@
 #define ATTACH_TRIES 32       /* LOOP_CTL_GET_FREE races with other attachers */
 #define DETACH_WAIT_MS 10000  /* the kernel detaches once the last opener closes */
 
-int image_create(const char *path, uint64_t size, bool replace)
+int image_open(const char *path, uint64_t size, struct file_id *id, bool *named)
 {
-	int fd, ret = 0;
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int fd, ret;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replace ? O_TRUNC : O_EXCL), 0600);
+	*named = false;
+	if (slash)
+		*slash = 0;
+	/* O_TMPFILE: the file has no name yet, so its identity is recorded before anyone can
+	 * see it, and a crash before image_link() leaves nothing behind */
+	fd = open(slash ? (*dir ? dir : "/") : ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		*named = fd >= 0;
+	}
+	free(dir);
 	if (fd < 0)
 		return -errno;
 	/* Sparse: ftruncate allocates nothing; blocks appear as the filesystem writes them. */
-	if (ftruncate(fd, (off_t)size))
+	ret = ftruncate(fd, (off_t)size) ? -errno : file_id_fd(fd, id);
+	if (ret) {
+		if (*named)
+			unlink(path);
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+int image_link(int fd, const char *path, bool named)
+{
+	char proc[64];
+	int ret = 0;
+
+	if (!named && linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH)) {
 		ret = -errno;
+		/* AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH; /proc/self/fd works without */
+		if (ret == -EPERM || ret == -ENOENT) {
+			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+			ret = linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) ? -errno : 0;
+		}
+	}
 	if (close(fd) && !ret)
 		ret = -errno;
-	if (ret)
-		unlink(path);
 	return ret;
 }
 
@@ -148,45 +180,49 @@ int loop_backing(const char *dev, struct file_id *id, char *path, size_t len)
 	return 0;
 }
 
-int loop_find_image(const char *image, json_t *devs)
+int loop_find_image(const char *path, const struct file_id *image, json_t *devs)
 {
 	DIR *d = opendir("/sys/block");
 	struct dirent *e;
-	size_t ilen = strlen(image);
+	size_t plen = strlen(path);
 	int count = 0;
 
 	if (!d)
 		return -errno;
 	while ((e = readdir(d))) {
-		char *attr, back[4096];
-		bool match;
+		struct file_id back;
+		char *attr, *dev, name[4096];
+		bool named;
 
 		if (strncmp(e->d_name, "loop", 4))
 			continue;
+		/* Candidates by the name sysfs shows (no device is opened for the others: an open
+		 * loop device looks busy to whoever checks it meanwhile)... */
 		attr = xasprintf("/sys/block/%s/loop/backing_file", e->d_name);
-		/* Unbound loop devices have no backing_file.  A deleted image reads "... (deleted)". */
-		match = !read_line_file(attr, back, sizeof(back)) && !strncmp(back, image, ilen) &&
-			(!back[ilen] || !strcmp(back + ilen, " (deleted)"));
+		named = !read_line_file(attr, name, sizeof(name)) && !strncmp(name, path, plen) &&
+			(!name[plen] || !strcmp(name + plen, " (deleted)"));
 		free(attr);
-		if (match) {
-			char *dev = xasprintf("/dev/%s", e->d_name);
-
+		if (!named)
+			continue;
+		/* ...then by the file itself: the name may lead to another file since. */
+		dev = xasprintf("/dev/%s", e->d_name);
+		if (!loop_backing(dev, &back, NULL, 0) && file_id_same(&back, image)) {
 			json_array_append_new(devs, json_string(dev));
-			free(dev);
 			count++;
 		}
+		free(dev);
 	}
 	closedir(d);
 	return count;
 }
 
-int loop_detach_image(const char *image)
+int loop_detach_image(const char *image, const struct file_id *id)
 {
 	json_t *devs = json_array(), *v;
 	size_t i;
 	int ret, n;
 
-	n = loop_find_image(image, devs);
+	n = loop_find_image(image, id, devs);
 	if (n < 0) {
 		ret = n;
 		goto out;
@@ -212,7 +248,7 @@ int loop_detach_image(const char *image)
 	for (unsigned waited = 0; n > 0 && !ret; waited += 50) {
 		json_t *left = json_array();
 
-		n = loop_find_image(image, left);
+		n = loop_find_image(image, id, left);
 		json_decref(left);
 		if (n <= 0)
 			break;

@@ -3,9 +3,11 @@
  * prep.c: one `fslab prep`: check everything (nothing is touched before all checks pass),
  * print the plan for --dry-run, or carry it out step by step, recording each step in the state
  * file before (intent) and after it.  A failure or SIGINT/SIGTERM/SIGHUP rolls back through
- * prep_undo(), the code `fslab teardown` runs.  --fs raw stops after attach, discard and wipe:
- * the devices are the baseline fslab run measures without a filesystem.  The --dry-run plan
- * is printed by prep_plan.c.
+ * prep_undo(), the code `fslab teardown` runs.  The image directory is locked for the
+ * whole prep (flock, as fslab run locks its directories), and images are created exclusively
+ * and recorded by identity, so a prep only ever removes what it made itself.  --fs raw stops
+ * after attach, discard and wipe: the devices are the baseline fslab run measures without a
+ * filesystem.  The --dry-run plan is printed by prep_plan.c.
  */
 #include <errno.h>
 #include <signal.h>
@@ -40,15 +42,19 @@ static void catch_signals(void)
 
 /*
  * End of a step: -EINTR when a signal asked us to stop.  FSLAB_TEST_PREP_STALL=<step> makes
- * prep wait here (up to a minute) so tests can kill it at a known point.
+ * prep wait here (a minute, or FSLAB_TEST_PREP_STALL_S seconds) so tests can kill it, or
+ * change something under it, at a known point.
  */
 static int step_done(const char *step)
 {
 	const char *stall = getenv("FSLAB_TEST_PREP_STALL");
+	const char *secs = getenv("FSLAB_TEST_PREP_STALL_S");
 
 	if (stall && !strcmp(stall, step)) {
+		int n = secs ? atoi(secs) * 10 : 600;
+
 		fslab_info("test hook: stalled after step %s", step);
-		for (int i = 0; i < 600 && !signalled; i++)
+		for (int i = 0; i < n && !signalled; i++)
 			sleep_ms(100);
 	}
 	return signalled ? -EINTR : 0;
@@ -108,8 +114,8 @@ static int check_mount_root(struct prep_ctx *c)
 	if (exists(c->root) && !is_dir(c->root))
 		return input_error("--mount-root %s is not a directory; give a directory", c->root);
 	if (state_exists(c->root))
-		return input_error("%s already holds a prep (%s); run fslab teardown --mount-root %s first",
-				   c->root, STATE_NAME, c->root);
+		return input_error("%s already holds a prep (recorded in %s); run fslab teardown --mount-root %s first",
+				   c->root, STATE_DIR, c->root);
 	/* without a prep state, a prep.json there is not ours to replace (nor teardown's to delete) */
 	{
 		char *pj = path_join(c->root, PREP_JSON_NAME);
@@ -171,6 +177,33 @@ out:
 	return ret;
 }
 
+/*
+ * One prep at a time on an image directory (issue 16 item 1): two on one directory would race
+ * for db.img.  os_lock_path() is the lock `fslab run` takes on its directories (src/run/lock.c):
+ * flock on the directory itself, nothing created, dropped by the kernel when prep ends.
+ */
+static int lock_image_dir(struct prep_ctx *c)
+{
+	long pid = 0;
+	int fd;
+
+	if (c->image_lock >= 0)
+		return 0;
+	fd = os_lock_path(c->image_dir, &pid);
+	if (fd == -EWOULDBLOCK) {
+		char who[32] = "pid unknown";
+
+		if (pid)
+			snprintf(who, sizeof(who), "pid %ld", pid);
+		return input_error("--image-dir %s is in use by another fslab prep (%s); wait for it to finish, or give another directory",
+				   c->image_dir, who);
+	}
+	if (fd < 0)
+		return input_error("--image-dir %s: cannot lock it (%s)", c->image_dir, strerror(-fd));
+	c->image_lock = fd;
+	return 0;
+}
+
 static int check_images(struct prep_ctx *c)
 {
 	const struct prep_opts *o = c->o;
@@ -182,9 +215,17 @@ static int check_images(struct prep_ctx *c)
 				   strerror(errno));
 	if (exists(c->image_dir) && !is_dir(c->image_dir))
 		return input_error("--image-dir %s is not a directory; give a directory", c->image_dir);
+	/* held until prep ends: the checks below and the images made later see no other prep */
+	if (is_dir(c->image_dir)) {
+		int ret = lock_image_dir(c);
+
+		if (ret)
+			return ret;
+	}
 	for (int i = 0; i < VOL_NR; i++) {
 		struct volume *v = &c->vol[i];
 		char *name = xasprintf("%s.img", v->role);
+		struct file_id id;
 		json_t *loops;
 		int n;
 
@@ -204,7 +245,7 @@ static int check_images(struct prep_ctx *c)
 			return input_error("%s already exists; remove it, run fslab teardown, or pass --force to overwrite it",
 					   v->image);
 		loops = json_array();
-		n = loop_find_image(v->image, loops);
+		n = file_id_path(v->image, &id, NULL) ? 0 : loop_find_image(v->image, &id, loops);
 		if (n > 0) {
 			int r = input_error("%s is attached to %s; detach it first, --force does not override this",
 					    v->image, json_string_value(json_array_get(loops, 0)));
@@ -336,6 +377,66 @@ static int save_state(struct prep_ctx *c)
 	return ret;
 }
 
+/*
+ * One image, made so that the record proves it is ours: the file is created without a name
+ * (O_TMPFILE), its identity recorded, then it gets its name, never replacing one (linkat).
+ * The loser of a race on the name fails here with the winner's file untouched, and its
+ * rollback finds nothing of its own under that name.
+ */
+static int make_image(struct prep_ctx *c, struct volume *v)
+{
+	json_t *sv = state_vol(&c->st, v->role);
+	struct file_id id, old;
+	bool named;
+	int fd, ret;
+
+	json_object_set_new(sv, "image", json_string(v->image));
+	ret = save_state(c);
+	if (ret)
+		return ret;
+	/* --force: an existing image is replaced; checked unattached, again now under the lock */
+	if (c->o->force && !file_id_path(v->image, &old, NULL)) {
+		json_t *loops = json_array();
+		int n = loop_find_image(v->image, &old, loops);
+
+		json_decref(loops);
+		if (n > 0)
+			return input_error("%s was attached to a loop device after the checks; detach it first, --force does not override this",
+					   v->image);
+		if (unlink(v->image) && errno != ENOENT) {
+			ret = -errno;
+			fslab_err("cannot replace %s: %s", v->image, strerror(errno));
+			return ret;
+		}
+	}
+	fd = image_open(v->image, v->size, &id, &named);
+	if (fd < 0) {
+		fslab_err("cannot create %s: %s", v->image, strerror(-fd));
+		return fd == -EEXIST ? -FSLAB_EINPUT : fd;
+	}
+	json_object_set_new(sv, "image_id", file_id_json(&id));
+	ret = save_state(c);
+	if (ret) {
+		if (named)
+			unlink(v->image);
+		close(fd);
+		return ret;
+	}
+	ret = image_link(fd, v->image, named);
+	if (ret) {
+		/* the nameless file is gone with its descriptor: nothing of ours has the name */
+		json_object_del(sv, "image_id");
+		json_object_del(sv, "image");
+		save_state(c);
+	}
+	if (ret == -EEXIST)
+		return input_error("%s appeared after the checks (another prep?): left alone; run prep again when it is done",
+				   v->image);
+	if (ret)
+		fslab_err("cannot create %s: %s", v->image, strerror(-ret));
+	return ret;
+}
+
 static int make_images(struct prep_ctx *c)
 {
 	int ret;
@@ -347,19 +448,19 @@ static int make_images(struct prep_ctx *c)
 			ret = mkdir_p(c->image_dir, 0755);
 		if (ret)
 			return ret;
-	}
-	for (int i = 0; i < VOL_NR; i++) {
-		struct volume *v = &c->vol[i];
-		json_t *sv = state_vol(&c->st, v->role);
-
-		json_object_set_new(sv, "image", json_string(v->image));
-		ret = save_state(c);
-		if (!ret)
-			ret = image_create(v->image, v->size, c->o->force);
+		ret = lock_image_dir(c);
 		if (ret) {
-			fslab_err("cannot create %s: %s", v->image, strerror(-ret));
+			/* another prep took the directory as soon as it appeared: it is not ours
+			 * alone to remove */
+			json_object_del(c->st.j, "image_dir_created");
+			save_state(c);
 			return ret;
 		}
+	}
+	for (int i = 0; i < VOL_NR; i++) {
+		ret = make_image(c, &c->vol[i]);
+		if (ret)
+			return ret;
 	}
 	for (int i = 0; i < VOL_NR; i++) {
 		struct volume *v = &c->vol[i];
@@ -553,11 +654,11 @@ static int write_prep_json(struct prep_ctx *c)
 	if (ret) {
 		fslab_err("cannot write %s: %s", path, strerror(-ret));
 	} else {
-		struct stat st;
+		struct file_id id;
 
 		/* teardown deletes prep.json only while it is still this file */
-		if (!lstat(path, &st)) {
-			json_object_set_new(c->st.j, "prep_json_ino", json_integer((json_int_t)st.st_ino));
+		if (!file_id_path(path, &id, NULL)) {
+			json_object_set_new(c->st.j, "prep_json_id", file_id_json(&id));
 			ret = save_state(c);
 		}
 	}
@@ -589,6 +690,8 @@ static int prep_execute(struct prep_ctx *c)
 		return ret;
 	}
 	json_object_set_new(c->st.j, "fs", json_string(c->o->fs->name));
+	if (c->o->owner)
+		json_object_set_new(c->st.j, "owner", json_string(c->o->owner));
 	json_object_set_new(c->st.j, "created_root", json_boolean(created_root));
 	json_object_set_new(c->st.j, "image_dir", c->image_dir ? json_string(c->image_dir) : json_null());
 	for (int i = 0; i < VOL_NR; i++) {
@@ -596,8 +699,14 @@ static int prep_execute(struct prep_ctx *c)
 
 		if (c->vol[i].mountpoint)
 			json_object_set_new(sv, "mountpoint", json_string(c->vol[i].mountpoint));
-		if (!c->image_dir)
+		if (!c->image_dir) {
+			struct stat sb;
+
 			json_object_set_new(sv, "device", json_string(c->vol[i].device));
+			/* teardown unmounts only this device from the mount point */
+			if (!stat(c->vol[i].device, &sb))
+				json_object_set_new(sv, "devno", json_integer((json_int_t)sb.st_rdev));
+		}
 	}
 	ret = save_state(c);
 	if (!ret)
@@ -645,11 +754,12 @@ static void ctx_release(struct prep_ctx *c)
 	json_decref(c->notes);
 	if (c->st.j)
 		state_release(&c->st);
+	os_unlock(c->image_lock);
 }
 
 int prep_run(const struct prep_opts *o)
 {
-	struct prep_ctx c = { .o = o };
+	struct prep_ctx c = { .o = o, .image_lock = -1 };
 	int ret, r;
 
 	c.notes = json_array();

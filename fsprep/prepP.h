@@ -346,19 +346,27 @@ pid_t ntfs_daemon_find(const char *dev, const char *target);
 
 /* ---- loop devices and images (loop.c) ---------------------------------------------------- */
 
-/* image_create - a sparse file of @size at @path; with @replace an existing file is truncated
- * and re-created (the caller checked it is not attached).  0 or -errno. */
-int image_create(const char *path, uint64_t size, bool replace) __must_check;
+/*
+ * image_open - a new sparse file of @size for @path, not visible under any name yet (O_TMPFILE
+ * in its directory; where the filesystem has none, created O_EXCL as @path at once and *named
+ * set).  *id is its identity, to be recorded before image_link() names it.  Returns the open
+ * descriptor, or -errno.
+ */
+int image_open(const char *path, uint64_t size, struct file_id *id, bool *named) __must_check;
+/* image_link - give the file image_open() made its name @path (linkat, never replacing
+ * anything: -EEXIST when the name is taken); closes @fd.  0 or -errno. */
+int image_link(int fd, const char *path, bool named) __must_check;
 /* loop_attach - attach @image to a free loop device with direct I/O (LOOP_CONFIGURE, or
  * LOOP_SET_FD + LOOP_SET_STATUS64 on old kernels).  *dev is "/dev/loopN" (caller frees), *dio
  * whether the kernel kept direct I/O on (sysfs loop/dio).  0 or -errno. */
 int loop_attach(const char *image, char **dev, bool *dio) __must_check;
-/* loop_find_image - loop devices backed by @image ("/dev/loopN" strings appended to @devs, a
- * JSON array).  Returns how many, or -errno. */
-int loop_find_image(const char *image, json_t *devs) __must_check;
-/* loop_detach_image - detach every loop device backed by @image and wait until they are gone.
- * Returns 0 or -errno (-EBUSY when one is still open by someone). */
-int loop_detach_image(const char *image) __must_check;
+/* loop_find_image - loop devices backed by the file @image, attached by the name @path
+ * ("/dev/loopN" strings appended to @devs, a JSON array).  Returns how many, or -errno. */
+int loop_find_image(const char *path, const struct file_id *image, json_t *devs) __must_check;
+/* loop_detach_image - detach every loop device backed by the file @id (named @image in
+ * messages) and wait until they are gone.  Returns 0 or -errno (-EBUSY when one is still open
+ * by someone). */
+int loop_detach_image(const char *image, const struct file_id *id) __must_check;
 /*
  * loop_backing - the file loop device @dev reads and writes: its identity from
  * LOOP_GET_STATUS64 (lo_device, lo_inode; the birth time too when @path still names that file)
@@ -387,44 +395,53 @@ bool cgroup_has_pid(const char *cg, pid_t pid);
 /* cgroup_remove - rmdir @cg, waiting a little for its processes to exit; 0 or -errno. */
 int cgroup_remove(const char *cg) __must_check;
 
-/* ---- state registry (state.c) ------------------------------------------------------------ */
+/* ---- the prep record (state.c) ----------------------------------------------------------- */
 
 /*
- * The record of what one prep created, kept at <mount-root>/.fslab-prep-state.json and
- * indexed by /var/lib/fslab/preps/<escaped-mount-root>.json, written atomically before each
- * step that creates something (intent) and after it.  teardown undoes exactly what it lists.
+ * The record of what one prep created: /var/lib/fslab/prep-state/<escaped mount root>.json,
+ * root's alone (directory 0700, file 0600), written atomically before each step that creates
+ * something (intent) and after it, with the identity of what it made (image files, prep.json)
+ * and the devices it was given.  teardown undoes what it lists and nothing else, and only what
+ * reality still shows to be that (teardown.c).  Schema 1 kept it in the mount root, where anyone could
+ * plant one: such files are never read (issue 16 item 3).
  */
-#define STATE_NAME ".fslab-prep-state.json"
-#define STATE_SCHEMA "fslab-prep-state/1"
-#define STATE_REGISTRY "/var/lib/fslab/preps"
+#define STATE_BASE "/var/lib/fslab"
+#define STATE_DIR "/var/lib/fslab/prep-state"
+#define STATE_SCHEMA "fslab-prep-state/2"
+#define LEGACY_STATE_NAME ".fslab-prep-state.json"
+#define LEGACY_REGISTRY "/var/lib/fslab/preps"
 
 struct prep_state {
 	char *root; /* mount root, absolute */
-	char *path; /* the state file */
-	char *reg;  /* the registry entry */
+	char *path; /* the record */
 	json_t *j;  /* the record, saved by state_save() */
 };
 
 /* state_create - a new record for @root (O_EXCL: -EEXIST when one is there). */
 int state_create(struct prep_state *st, const char *root) __must_check;
-/* state_load - read the record of @root; -ENOENT when there is none, -ENODATA when it is
- * empty (prep died right after creating it, before doing anything). */
+/*
+ * state_load - read the record of @root.  -ENOENT when there is none; -ENODATA when it is
+ * empty (prep died right after creating it, before doing anything: st->path is set, st->j
+ * NULL); -EPERM after a warning "left alone: ..." when it cannot be trusted (not root's alone,
+ * another schema, another mount root, another machine).
+ */
 int state_load(struct prep_state *st, const char *root) __must_check;
 /* state_save - write the record atomically.  0 or -errno. */
 int state_save(struct prep_state *st) __must_check;
 /* state_vol - the record of volume "db" or "log" (borrowed, created on first use). */
 json_t *state_vol(struct prep_state *st, const char *role);
-/* state_destroy - remove the record and its registry entry. */
+/* state_destroy - remove the record. */
 int state_destroy(struct prep_state *st) __must_check;
-/* state_release - free memory; the files stay. */
+/* state_release - free memory; the file stays. */
 void state_release(struct prep_state *st);
 /* state_exists - is there a record for @root? */
 bool state_exists(const char *root);
-/* state_registry_roots - mount roots of every registered prep, appended to @roots (JSON
- * array of strings).  0 or -errno. */
+/* state_registry_roots - mount roots of every record, appended to @roots (JSON array of
+ * strings).  0 or -errno. */
 int state_registry_roots(json_t *roots) __must_check;
-/* state_unregister - drop the registry entry of @root (when its record is gone). */
-void state_unregister(const char *root);
+/* state_legacy_note - say that a schema-1 state file in @root, or an older fslab's registry
+ * entry for it, is left alone (one warning line each). */
+void state_legacy_note(const char *root);
 
 /* ---- undo (teardown.c) ------------------------------------------------------------------- */
 
@@ -453,6 +470,7 @@ struct prep_opts {
 	const char *mkfs_opts;         /* --mkfs-opts */
 	const char *mount_opts;        /* --mount-opts */
 	uint64_t ntfs_cache_limit;     /* --ntfs-cache-limit, 0 = off */
+	const char *owner;             /* --owner: recorded; teardown --owner acts only on its own */
 	bool dry_run, force;
 };
 
@@ -486,6 +504,7 @@ struct prep_ctx {
 	json_t *cache_fix;     /* prep.json "ntfs_cache_fix" (null for kernel filesystems) */
 	json_t *notes;         /* prep.json "notes" */
 	struct prep_state st;
+	int image_lock;        /* os_lock_path() on image_dir, -1 before */
 };
 
 /* prep_run - the whole prep (or the dry-run plan).  Returns an exit status (FSLAB_EXIT_*). */

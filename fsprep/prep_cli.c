@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* prep_cli.c: `fslab prep` and `fslab teardown`: options, help, exit statuses. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -51,26 +52,35 @@ static void prep_usage(FILE *f)
 "  --force              overwrite an existing signature (or existing image files); never\n"
 "                       overrides mounted or in-use devices.  The signature is wiped after\n"
 "                       the discard (raw too, so fslab run needs no --force of its own)\n"
+"  --owner NAME         record who asked for this prep: fslab teardown --owner NAME takes\n"
+"                       down only preps recorded with that name (the lab passes\n"
+"                       \"fslab lab OUT\")\n"
 "  -h, --help           this text\n"
 "\n"
-"Every step is recorded first in DIR/.fslab-prep-state.json (indexed in /var/lib/fslab/preps);\n"
-"`fslab teardown --mount-root DIR` undoes exactly that, also after a crash.  SIGINT, SIGTERM or\n"
-"SIGHUP during prep roll back what was done.\n"
+"Every step is recorded first in /var/lib/fslab/prep-state/ (root's only, with the identity of\n"
+"each image file made); `fslab teardown --mount-root DIR` undoes exactly that, also after a\n"
+"crash.  One prep at a time per --image-dir (locked).  SIGINT, SIGTERM or SIGHUP during prep\n"
+"roll back what was done.\n"
 "Exit status: 0 ok, 1 failure (rolled back), 2 bad input or refused (nothing touched).\n");
 }
 
 static void teardown_usage(FILE *f)
 {
 	fprintf(f,
-"usage: fslab teardown [--mount-root DIR] [--keep-images]\n"
+"usage: fslab teardown [--mount-root DIR] [--keep-images] [--owner NAME]\n"
 "\n"
-"Undo what `fslab prep` recorded: unmount, wait for ntfs-3g to exit, remove its cgroup, detach\n"
-"the loop devices, delete the images, prep.json and the mount directories prep made.\n"
-"Idempotent; works after a crash or kill -9 of prep.  Devices given with --db-dev/--log-dev\n"
-"are only unmounted (they keep their new filesystem; raw devices are left as they are).\n"
+"Undo what `fslab prep` recorded on this machine (/var/lib/fslab/prep-state): unmount, wait for\n"
+"ntfs-3g to exit, remove its cgroup, detach the loop devices, delete the images, prep.json and\n"
+"the mount directories prep made.  Only what is still prep's own: a mount of prep's device on\n"
+"its mount point, loop devices backed by the very image file prep created, that file (not\n"
+"another under its name); everything else is left alone, one line saying why.  A state file\n"
+"in the mount root is never read.  Idempotent; works after a crash or kill -9 of prep.\n"
+"Devices given with --db-dev/--log-dev are only unmounted (they keep their new filesystem;\n"
+"raw devices are left as they are).\n"
 "\n"
 "  --mount-root DIR     tear down the prep on DIR (default: every recorded prep)\n"
 "  --keep-images        keep the image files (detach them only)\n"
+"  --owner NAME         only a prep recorded with prep --owner NAME; any other is left alone\n"
 "  -h, --help           this text\n"
 "\n"
 "Exit status: 0 ok (also when nothing was recorded), 1 something could not be undone (the\n"
@@ -104,7 +114,7 @@ static int pick_fs(const char *arg, const struct fs_desc **fs)
 enum {
 	OPT_FS = 256, OPT_DB_DEV, OPT_LOG_DEV, OPT_IMAGE_DIR, OPT_DB_SIZE, OPT_LOG_SIZE,
 	OPT_MOUNT_ROOT, OPT_CLUSTER, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_NTFS_LIMIT, OPT_DRY_RUN,
-	OPT_FORCE, OPT_KEEP_IMAGES,
+	OPT_FORCE, OPT_KEEP_IMAGES, OPT_OWNER,
 };
 
 static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
@@ -123,6 +133,7 @@ static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 		{ "ntfs-cache-limit", required_argument, NULL, OPT_NTFS_LIMIT },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "owner", required_argument, NULL, OPT_OWNER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -163,6 +174,11 @@ static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 			break;
 		case OPT_DRY_RUN: o->dry_run = true; break;
 		case OPT_FORCE: o->force = true; break;
+		case OPT_OWNER:
+			if (!*optarg)
+				return input_error("--owner is empty; give a name, such as the lab's \"fslab lab /srv/out\"");
+			o->owner = optarg;
+			break;
 		case 'h': *help = true; return 0;
 		default: return input_error("run 'fslab prep --help' for the options");
 		}
@@ -231,33 +247,41 @@ static bool prep_still_running(pid_t pid)
 	return n > 0 && (size_t)n > strlen(buf) + 1 && !strcmp(buf + strlen(buf) + 1, "prep");
 }
 
-static int teardown_root(const char *given, bool keep_images)
+static int teardown_root(const char *given, bool keep_images, const char *owner)
 {
 	struct prep_state st;
 	char *root = abs_path(given);
+	const char *by;
 	pid_t pid;
 	int ret;
 
 	if (!root)
 		return input_error("--mount-root %s: %s", given, strerror(errno));
-	if (!state_exists(root)) {
-		state_unregister(root);
-		fslab_info("nothing recorded for %s: nothing to tear down", root);
+	ret = state_load(&st, root);
+	if (ret == -ENOENT || ret == -EPERM) {
+		/* -EPERM: state_load() said what it leaves alone and why */
+		if (ret == -ENOENT)
+			fslab_info("nothing recorded for %s on this machine: nothing to tear down", root);
+		state_legacy_note(root);
 		free(root);
 		return 0;
 	}
-	ret = state_load(&st, root);
-	if (ret == -ENODATA) {
-		char *path = path_join(root, STATE_NAME);
-
-		unlink(path);
-		state_unregister(root);
-		free(path);
-		ret = 0;
-	}
 	free(root);
+	if (ret == -ENODATA) {
+		/* prep died right after creating its record, before doing anything */
+		ret = state_destroy(&st);
+		state_release(&st);
+		return ret;
+	}
 	if (ret)
-		return ret == -ENOENT ? 0 : ret;
+		return ret;
+	state_legacy_note(st.root);
+	by = json_string_value(json_object_get(st.j, "owner"));
+	if (owner && strcmp(owner, by ? by : "")) {
+		fslab_warn("left alone: the prep on %s was made by %s, not by %s: tear it down with fslab teardown --mount-root %s",
+			   st.root, by ? by : "fslab prep itself (no --owner)", owner, st.root);
+		goto out;
+	}
 	pid = (pid_t)json_integer_value(json_object_get(st.j, "pid"));
 	if (prep_still_running(pid)) {
 		ret = input_error("fslab prep (pid %d) is still running on %s; stop it (it rolls back by itself) or let it finish",
@@ -275,15 +299,33 @@ out:
 	return ret;
 }
 
+/* Records of an older fslab (kept in their mount roots): named, never acted on. */
+static void legacy_registry_note(void)
+{
+	DIR *d = opendir(LEGACY_REGISTRY);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".json"))
+			fslab_warn("left alone: %s/%s names a prep of an older fslab, whose record lies in the mount root where anyone could have changed it; tear it down with that fslab, or by hand",
+				   LEGACY_REGISTRY, e->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
 int cmd_teardown(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "mount-root", required_argument, NULL, OPT_MOUNT_ROOT },
 		{ "keep-images", no_argument, NULL, OPT_KEEP_IMAGES },
+		{ "owner", required_argument, NULL, OPT_OWNER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *root = NULL;
+	const char *root = NULL, *owner = NULL;
 	bool keep = false;
 	json_t *roots, *r;
 	size_t i;
@@ -295,6 +337,7 @@ int cmd_teardown(int argc, char **argv)
 		switch (c) {
 		case OPT_MOUNT_ROOT: root = optarg; break;
 		case OPT_KEEP_IMAGES: keep = true; break;
+		case OPT_OWNER: owner = optarg; break;
 		case 'h': teardown_usage(stdout); return FSLAB_EXIT_OK;
 		default:
 			input_error("run 'fslab teardown --help' for the options");
@@ -310,16 +353,17 @@ int cmd_teardown(int argc, char **argv)
 		return FSLAB_EXIT_USAGE;
 	}
 	if (root) {
-		ret = teardown_root(root, keep);
+		ret = teardown_root(root, keep, owner);
 	} else {
 		roots = json_array();
 		ret = state_registry_roots(roots);
 		if (ret)
-			fslab_err("cannot read %s: %s", STATE_REGISTRY, strerror(-ret));
+			fslab_err("cannot read %s: %s", STATE_DIR, strerror(-ret));
 		if (!ret && !json_array_size(roots))
-			fslab_info("no prep recorded in %s: nothing to tear down", STATE_REGISTRY);
+			fslab_info("no prep recorded in %s: nothing to tear down", STATE_DIR);
+		legacy_registry_note();
 		json_array_foreach(roots, i, r) {
-			ret = teardown_root(json_string_value(r), keep);
+			ret = teardown_root(json_string_value(r), keep, owner);
 			if (ret && !first)
 				first = ret;
 		}

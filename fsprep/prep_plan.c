@@ -39,7 +39,9 @@ void prep_print_plan(const struct prep_ctx *c)
 	char a[32];
 
 	printf("fslab prep --dry-run: nothing is changed.  Plan for %s:\n", o->fs->name);
-	printf("  mkdir -p %s\n  record state in %s/%s\n", c->root, c->root, STATE_NAME);
+	printf("  mkdir -p %s\n  record state in %s/ (root's only)\n", c->root, STATE_DIR);
+	if (c->image_dir)
+		printf("  lock %s for this prep (flock: one prep per image directory)\n", c->image_dir);
 	for (int i = 0; i < VOL_NR; i++) {
 		const struct volume *v = &c->vol[i];
 

@@ -42,6 +42,14 @@ void argv_free(struct argv *a)
 	memset(a, 0, sizeof(*a));
 }
 
+char *lab_owner(const struct lab *L)
+{
+	char *real = realpath(L->out, NULL), *o = xasprintf("fslab lab %s", real ? real : L->out);
+
+	free(real);
+	return o;
+}
+
 void lab_prep_args(struct lab *L, const struct cell *cell, struct argv *a)
 {
 	const struct lab_cfg *c = &L->cfg;
@@ -64,6 +72,13 @@ void lab_prep_args(struct lab *L, const struct cell *cell, struct argv *a)
 	}
 	argv_add(a, "--mount-root");
 	argv_add(a, L->mnt);
+	{
+		char *owner = lab_owner(L);
+
+		argv_add(a, "--owner");
+		argv_addf(a, "%s", owner);
+		free(owner);
+	}
 	if (cell->fs->cluster) {
 		argv_add(a, "--cluster");
 		argv_add(a, cell->fs->cluster);

@@ -181,9 +181,12 @@ int lab_child(struct lab *L, const char *const *args, const char *logpath, bool 
 
 int lab_teardown(struct lab *L, const char *logpath)
 {
-	const char *args[] = { "teardown", "--mount-root", L->mnt, NULL };
+	/* only what this lab's own preps made (issue 16 item 3): not a user's prep on OUT/mnt */
+	char *owner = lab_owner(L);
+	const char *args[] = { "teardown", "--mount-root", L->mnt, "--owner", owner, NULL };
 	int rc = lab_child(L, args, logpath, false, false);
 
+	free(owner);
 	if (rc)
 		lab_log(L, "teardown of %s exited %d (see %s)", L->mnt, rc, logpath);
 	return rc;

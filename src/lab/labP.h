@@ -96,6 +96,9 @@ void argv_addf(struct argv *a, const char *fmt, ...) __printf(2, 3);
 void argv_free(struct argv *a);
 void argv_print(const struct argv *a);
 void lab_prep_args(struct lab *L, const struct cell *cell, struct argv *a);
+/* lab_owner - the --owner the lab gives its preps and teardowns, "fslab lab <OUT, absolute>":
+ * its teardown of OUT/mnt then never takes a prep it did not make (caller frees). */
+char *lab_owner(const struct lab *L);
 void lab_run_args(struct lab *L, const struct cell *cell, struct argv *a);
 
 #endif
