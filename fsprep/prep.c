@@ -2,8 +2,8 @@
 /*
  * prep.c: one `fslab prep`: check everything (nothing is touched before all checks pass),
  * print the plan for --dry-run, or carry it out step by step, recording each step in the state
- * file before (intent) and after it.  A failure or SIGINT/SIGTERM/SIGHUP rolls back through
- * prep_undo(), the code `fslab teardown` runs.  The image directory is locked for the
+ * file before (intent) and after it.  A failure or SIGINT/SIGTERM/SIGHUP/SIGPIPE rolls back
+ * through prep_undo(), the code `fslab teardown` runs.  The image directory is locked for the
  * whole prep (flock, as fslab run locks its directories), and images are created exclusively
  * and recorded by identity, so a prep only ever removes what it made itself.  --fs raw stops
  * after attach, discard and wipe: the devices are the baseline fslab run measures without a
@@ -38,6 +38,10 @@ static void catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* `fslab prep ... | head -1`: the reader is gone, like the terminal on SIGHUP.  Caught,
+	 * not ignored: the write fails with EPIPE (messages are lost, nothing else), prep rolls
+	 * back, and the tools it runs start with the default disposition again. */
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 /*
@@ -515,6 +519,8 @@ static int clean_device(struct prep_ctx *c, struct volume *v)
 			  (unsigned long long)v->topo.alignment_offset,
 			  (unsigned long long)topology_grain(&v->topo),
 			  (unsigned long long)topology_grain(&v->topo));
+	/* from here the device no longer holds what it held (device mode: not ours to undo) */
+	v->written = !v->image;
 	ret = discard_device(v->device, &v->discarded);
 	if (ret) {
 		fslab_err("discarding %s failed: %s", v->device, strerror(-ret));
@@ -542,6 +548,7 @@ static int format_volume(struct prep_ctx *c, struct volume *v)
 	cmd = argv_join(v->plan.argv);
 	fslab_info("%s: %s", v->role, cmd);
 	free(cmd);
+	v->formatted = v->written;
 	ret = format_run(&v->plan);
 	if (ret)
 		return ret;
@@ -731,6 +738,34 @@ static int prep_execute(struct prep_ctx *c)
 	return ret ? ret : step_done("done");
 }
 
+/*
+ * The truth about a rollback: what prep made is gone, but a device it was given keeps what
+ * prep wrote on it (discarded, wiped, formatted); its old contents do not come back.
+ */
+static void say_rolled_back(const struct prep_ctx *c)
+{
+	char what[1024] = "";
+	size_t len = 0;
+	int n = 0;
+
+	for (int i = 0; i < VOL_NR; i++) {
+		const struct volume *v = &c->vol[i];
+
+		if (v->written && len < sizeof(what)) {
+			len += (size_t)snprintf(what + len, sizeof(what) - len, "%s%s (%s: discarded%s%s)",
+						len ? " and " : "", v->device, v->role,
+						v->wiped && json_array_size(v->wiped) ? ", wiped" : "",
+						v->formatted ? ", formatted" : "");
+			n++;
+		}
+	}
+	if (!n)
+		fslab_info("rolled back: nothing of this prep is left");
+	else
+		fslab_info("rolled back: what prep made is gone; it wrote %s, whose old content%s not restored",
+			   what, n > 1 ? "s are" : " is");
+}
+
 static void ctx_release(struct prep_ctx *c)
 {
 	for (int i = 0; i < VOL_NR; i++) {
@@ -785,7 +820,7 @@ int prep_run(const struct prep_opts *o)
 			fslab_err("rollback incomplete (%s): run fslab teardown --mount-root %s",
 				  strerror(-r), c.root);
 		else
-			fslab_info("rolled back: nothing of this prep is left");
+			say_rolled_back(&c);
 	}
 	if (!ret && is_raw(&c)) {
 		printf("raw: %s (db) and %s (log), no filesystem; record in %s/%s\n",

@@ -491,6 +491,9 @@ struct volume {
 	char *signature;       /* what --force will wipe (safety_check_device), or NULL */
 	json_t *wiped;         /* signatures erased under --force */
 	bool discarded;
+	bool written;          /* a given device (not an image) was discarded: a rollback cannot
+				* restore it */
+	bool formatted;        /* and mkfs ran on it */
 	bool direct_io;        /* loop device kept direct I/O on */
 	pid_t daemon;          /* ntfs-3g process, 0 for kernel filesystems */
 };

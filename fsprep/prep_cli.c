@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,8 +60,8 @@ static void prep_usage(FILE *f)
 "\n"
 "Every step is recorded first in /var/lib/fslab/prep-state/ (root's only, with the identity of\n"
 "each image file made); `fslab teardown --mount-root DIR` undoes exactly that, also after a\n"
-"crash.  One prep at a time per --image-dir (locked).  SIGINT, SIGTERM or SIGHUP during prep\n"
-"roll back what was done.\n"
+"crash.  One prep at a time per --image-dir (locked).  SIGINT, SIGTERM, SIGHUP or SIGPIPE\n"
+"(e.g. piped into head) during prep roll back what was done.\n"
 "Exit status: 0 ok, 1 failure (rolled back), 2 bad input or refused (nothing touched).\n");
 }
 
@@ -76,7 +77,7 @@ static void teardown_usage(FILE *f)
 "another under its name); everything else is left alone, one line saying why.  A state file\n"
 "in the mount root is never read.  Idempotent; works after a crash or kill -9 of prep.\n"
 "Devices given with --db-dev/--log-dev are only unmounted (they keep their new filesystem;\n"
-"raw devices are left as they are).\n"
+"raw devices are left as they are).  SIGHUP and SIGPIPE do not stop it.\n"
 "\n"
 "  --mount-root DIR     tear down the prep on DIR (default: every recorded prep)\n"
 "  --keep-images        keep the image files (detach them only)\n"
@@ -316,6 +317,11 @@ static void legacy_registry_note(void)
 		closedir(d);
 }
 
+static void on_teardown_signal(int sig)
+{
+	(void)sig;
+}
+
 int cmd_teardown(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -325,6 +331,7 @@ int cmd_teardown(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct sigaction sa = { .sa_handler = on_teardown_signal, .sa_flags = SA_RESTART };
 	const char *root = NULL, *owner = NULL;
 	bool keep = false;
 	json_t *roots, *r;
@@ -352,6 +359,11 @@ int cmd_teardown(int argc, char **argv)
 		input_error("fslab teardown needs root (umount, loop devices); run it with sudo");
 		return FSLAB_EXIT_USAGE;
 	}
+	/* A closed terminal or a reader gone (`| head -1`) must not cut a teardown short: it
+	 * finishes, its messages are lost.  SIGINT and SIGTERM still stop it (it resumes). */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
 	if (root) {
 		ret = teardown_root(root, keep, owner);
 	} else {

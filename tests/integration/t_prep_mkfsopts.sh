@@ -5,7 +5,8 @@
 # device arguments and --rootdir, mkntfs extra arguments: prep refuses them (exit 2, one line
 # naming the option and the fix, with or without --force, dry run too), the device they name
 # keeps its UUID and content, nothing is created; the lab refuses such a [fs] mkfs_opts before
-# any cell.  Options that name nothing pass.
+# any cell.  Options that name nothing pass.  A rollback after the devices were written says
+# so instead of "nothing of this prep is left".
 . "$(dirname "$0")/lib.sh"
 
 MNT=$T/mnt IMG=$T/img
@@ -98,4 +99,23 @@ grep -q "lab.ini:12: \\[fs xfs\\] mkfs_opts = -l logdev=$L3,size=64m: .*drop it"
 [ ! -e "$T/out/results" ] || fail "the lab started cells"
 victim_intact "lab"
 
+log "a rollback after the devices were written says so"
+L1=$(new_loop 64M) L2=$(new_loop 64M)
+FSLAB_TEST_PREP_STALL=mkfs-db "$FSLAB" prep --fs ext4 --db-dev "$L1" --log-dev "$L2" \
+	--mount-root "$MNT" 2>"$T/prep.err" &
+pid=$!
+for _ in $(seq 300); do
+	grep -q "stalled after step mkfs-db" "$T/prep.err" && break
+	kill -0 $pid 2>/dev/null || { cat "$T/prep.err"; fail "prep exited before mkfs"; }
+	sleep 0.1
+done
+kill -TERM $pid
+rc=0; wait $pid || rc=$?
+[ $rc -eq 1 ] || fail "prep after SIGTERM exited $rc"
+cat "$T/prep.err"
+grep -q "nothing of this prep is left" "$T/prep.err" &&
+	fail "the rollback claims nothing is left after formatting $L1"
+grep -q "rolled back.* it wrote $L1 (db: discarded, formatted), whose old content is not restored" \
+	"$T/prep.err" || fail "the rollback does not name the device it wrote"
+grep -q "$L2 (log" "$T/prep.err" && fail "the rollback names $L2, which prep had not written yet"
 log "ok"
