@@ -206,16 +206,19 @@ int os_memstream_done(struct os_memstream *ms);
 
 /* ---- stop requests ---- */
 
-enum { OS_STOP_INT = 1, OS_STOP_TERM = 2 };
+enum { OS_STOP_INT = 1, OS_STOP_TERM = 2, OS_STOP_HUP = 3, OS_STOP_PIPE = 4 };
 /*
- * os_stop_handler_set - call fn(why) when the user asks the process to stop: SIGINT/SIGTERM
- * (sigaction, no SA_RESTART: sleeps return -EINTR); on Windows Ctrl-C, Ctrl-Break and console
- * close (SetConsoleCtrlHandler; fn runs on a thread of its own).  fn must only store flags.
- * os_stop_handler_clear() restores what was there.
+ * os_stop_handler_set - call fn(why) when the process is asked to stop: SIGINT, SIGTERM,
+ * SIGHUP (its terminal or ssh session closed) and SIGPIPE (the reader of its output went, as
+ * in `fslab run ... | head -1`; the write then fails with EPIPE instead of killing the
+ * process) (sigaction, no SA_RESTART: sleeps return -EINTR); on Windows Ctrl-C, Ctrl-Break and
+ * console close (SetConsoleCtrlHandler; fn runs on a thread of its own).  fn must only store
+ * flags.  os_stop_handler_clear() restores what was there.
  */
 void os_stop_handler_set(void (*fn)(int why));
 void os_stop_handler_clear(void);
-/* "SIGINT", "SIGTERM"; "Ctrl-C", "Ctrl-Break or console close" on Windows. */
+/* "SIGINT", "SIGTERM", "SIGHUP", "SIGPIPE"; "Ctrl-C", "Ctrl-Break or console close" on
+ * Windows. */
 const char *os_stop_name(int why);
 
 /* ---- processes and the host ---- */

@@ -462,12 +462,23 @@ int os_memstream_done(struct os_memstream *ms)
 /* ---- stop requests ---- */
 
 static void (*stop_fn)(int why);
-static struct sigaction old_int, old_term;
+/* each signal with what it means, in os.h's order */
+static const struct {
+	int sig, why;
+	const char *name;
+} stop_sigs[] = {
+	{ SIGINT, OS_STOP_INT, "SIGINT" },
+	{ SIGTERM, OS_STOP_TERM, "SIGTERM" },
+	{ SIGHUP, OS_STOP_HUP, "SIGHUP" },
+	{ SIGPIPE, OS_STOP_PIPE, "SIGPIPE" },
+};
+static struct sigaction old_sa[ARRAY_SIZE(stop_sigs)];
 
 static void on_signal(int sig)
 {
-	if (stop_fn)
-		stop_fn(sig == SIGTERM ? OS_STOP_TERM : OS_STOP_INT);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
+		if (stop_sigs[i].sig == sig && stop_fn)
+			stop_fn(stop_sigs[i].why);
 }
 
 void os_stop_handler_set(void (*fn)(int why))
@@ -476,20 +487,23 @@ void os_stop_handler_set(void (*fn)(int why))
 
 	stop_fn = fn;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
+		sigaction(stop_sigs[i].sig, &sa, &old_sa[i]);
 }
 
 void os_stop_handler_clear(void)
 {
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
+		sigaction(stop_sigs[i].sig, &old_sa[i], NULL);
 	stop_fn = NULL;
 }
 
 const char *os_stop_name(int why)
 {
-	return why == OS_STOP_TERM ? "SIGTERM" : "SIGINT";
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
+		if (stop_sigs[i].why == why)
+			return stop_sigs[i].name;
+	return "SIGINT";
 }
 
 /* ---- processes ---- */
