@@ -213,7 +213,8 @@ enum { OS_STOP_INT = 1, OS_STOP_TERM = 2, OS_STOP_HUP = 3, OS_STOP_PIPE = 4 };
  * in `fslab run ... | head -1`; the write then fails with EPIPE instead of killing the
  * process) (sigaction, no SA_RESTART: sleeps return -EINTR); on Windows Ctrl-C, Ctrl-Break and
  * console close (SetConsoleCtrlHandler; fn runs on a thread of its own).  fn must only store
- * flags.  os_stop_handler_clear() restores what was there.
+ * flags.  A SIGHUP or SIGPIPE ignored when this is called stays ignored (`nohup fslab run`
+ * goes on after its terminal closes).  os_stop_handler_clear() restores what was there.
  */
 void os_stop_handler_set(void (*fn)(int why));
 void os_stop_handler_clear(void);

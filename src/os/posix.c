@@ -487,8 +487,15 @@ void os_stop_handler_set(void (*fn)(int why))
 
 	stop_fn = fn;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
-		sigaction(stop_sigs[i].sig, &sa, &old_sa[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++) {
+		int sig = stop_sigs[i].sig;
+
+		/* `nohup fslab run`: a SIGHUP (and SIGPIPE) ignored from the start stays ignored */
+		if (sigaction(sig, NULL, &old_sa[i]) == 0 && old_sa[i].sa_handler == SIG_IGN &&
+		    (sig == SIGHUP || sig == SIGPIPE))
+			continue;
+		sigaction(sig, &sa, NULL);
+	}
 }
 
 void os_stop_handler_clear(void)

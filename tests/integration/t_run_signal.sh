@@ -52,6 +52,18 @@ jqt $T/pipe.json '.aborted == true'
 jqt $T/pipe.json '.abort_reason | test("SIGPIPE")'
 [ -z "$(ls $T/*.tmp.* 2>/dev/null)" ] || fail "temporary result file left behind"
 
+log "nohup: a SIGHUP ignored from the start stays ignored, the run goes on"
+rm -f $T/nohup.json
+rc=0
+nohup "$FSLAB" run --db $T/db --log $T/log --db-size 64M --threads 2 --duration 3s --warmup 0 \
+	--no-checksum-pass --output $T/nohup.json >$T/nohup.out 2>&1 &
+pid=$!
+sleep 1.5
+kill -HUP $pid
+wait $pid || rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 3 ] || { cat $T/nohup.out; fail "nohup run exited $rc after SIGHUP"; }
+jqt $T/nohup.json '.aborted == false'
+
 log "progress line only on a terminal"
 # exit 3 (verdict FAIL) is fine here: with a 64 MiB database the cache has 64 pages and a busy
 # 2-core machine can leave the lazy writer behind (page-fault stalls); this tests the progress line
