@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lab/labP.h"
+#include "strbuf.h"
 
 /* ---- log and live line ---- */
 
@@ -49,36 +50,41 @@ static void log_line(struct lab *L, const char *ts, const char *msg)
 	}
 }
 
+/* lines of any length: a path or a resume command is never cut */
 void lab_log(struct lab *L, const char *fmt, ...)
 {
-	char ts[32], msg[2048];
+	struct strbuf msg = STRBUF_INIT;
+	char ts[32];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
 	iso8601_now(ts, sizeof(ts));
-	log_line(L, ts, msg);
-	if (L->stdout_dead)
-		return;
-	lab_clear_line(L);
-	printf("%s %s\n", ts + 11, msg);
-	check_stdout(L);
+	log_line(L, ts, msg.buf);
+	if (!L->stdout_dead) {
+		lab_clear_line(L);
+		printf("%s %s\n", ts + 11, msg.buf);
+		check_stdout(L);
+	}
+	strbuf_release(&msg);
 }
 
 void lab_note(struct lab *L, const char *fmt, ...)
 {
-	char ts[32], msg[2048];
+	struct strbuf msg = STRBUF_INIT;
+	char ts[32];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
 	iso8601_now(ts, sizeof(ts));
-	log_line(L, ts, msg);
+	log_line(L, ts, msg.buf);
 	lab_clear_line(L);
 	/* a dead stderr (EIO, EPIPE) fails this write and nothing else */
-	fprintf(stderr, "fslab: %s\n", msg);
+	fprintf(stderr, "fslab: %s\n", msg.buf);
+	strbuf_release(&msg);
 }
 
 static double cell_estimate(const struct lab *L)
