@@ -441,20 +441,24 @@ int cmd_lab(int argc, char **argv)
 	}
 	if (access(L->state_path, F_OK) == 0) {
 		bool running;
-		char *how = lab_state_describe(L, &running);
+		char *rec, *how = lab_state_describe(L, &running, &rec);
+		/* the command its lab recorded: the lab of another config names that config */
+		const char *cmd = rec ? rec : L->resume_cmd;
 
 		if (!L->resume) {
 			if (running)
 				input_error("%s already holds a lab (%s) that %s: wait for it, or stop "
 					    "it (Ctrl-C) and continue it with: %s; or choose another "
-					    "--output", L->out, L->state_path, how, L->resume_cmd);
+					    "--output", L->out, L->state_path, how, cmd);
 			else
 				input_error("%s already holds a lab (%s) that %s: continue it with: %s; "
 					    "or choose another --output", L->out, L->state_path,
-					    how ? how : "cannot be read", L->resume_cmd);
+					    how ? how : "cannot be read", cmd);
 			free(how);
+			free(rec);
 			goto out;
 		}
+		free(rec);
 		if (lab_load_state(L)) {
 			free(how);
 			goto out;

@@ -102,9 +102,10 @@ int lab_load_state(struct lab *L);
 /*
  * How the lab recorded in lab-state.json ended, as a clause for messages ("was interrupted by
  * SIGHUP at ... with 3 of 8 cell(s) done"); heap, or NULL when the state cannot be read.
- * *running_now: another fslab lab holds the directory now ("is running now").
+ * *running_now: another fslab lab holds the directory now ("is running now").  *resume: the
+ * command that lab recorded to continue it (heap; NULL in states from before it was kept).
  */
-char *lab_state_describe(const struct lab *L, bool *running_now);
+char *lab_state_describe(const struct lab *L, bool *running_now, char **resume);
 
 /*
  * outdir.c: lab_check_output() refuses an output directory fslab lab did not make (it

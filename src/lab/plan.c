@@ -180,7 +180,7 @@ static bool lab_running_now(const struct lab *L)
 	return fd == -EWOULDBLOCK;
 }
 
-char *lab_state_describe(const struct lab *L, bool *running_now)
+char *lab_state_describe(const struct lab *L, bool *running_now, char **resume)
 {
 	json_t *root = json_load_file(L->state_path, 0, NULL), *cells, *c, *lab;
 	const char *status, *sig, *at, *running = NULL;
@@ -190,6 +190,7 @@ char *lab_state_describe(const struct lab *L, bool *running_now)
 	size_t i;
 
 	*running_now = false;
+	*resume = NULL;
 	if (!root)
 		return NULL;
 	cells = json_object_get(root, "cells");
@@ -206,6 +207,8 @@ char *lab_state_describe(const struct lab *L, bool *running_now)
 	sig = json_string_value(json_object_get(lab, "signal"));
 	at = json_string_value(json_object_get(lab, "stopped_at"));
 	pid = json_integer_value(json_object_get(lab, "pid"));
+	if (json_is_string(json_object_get(lab, "resume")))
+		*resume = xstrdup(json_string_value(json_object_get(lab, "resume")));
 	if (status && !strcmp(status, "interrupted"))
 		out = xasprintf("was interrupted by %s at %s, with %u of %u cell(s) done",
 				sig ? sig : "a signal", at ? at : "an unknown time", done, n);

@@ -76,6 +76,11 @@ expect_status 2 "$FSLAB" lab $T/lab.ini --output $T/emptylink
 grep -q "already holds a lab .* that finished with 1 of 1 cell(s) done: continue it with: fslab lab $T/lab.ini --output $T/emptylink --resume" $T/stderr ||
 	fail "own lab: $(cat $T/stderr)"
 expect_status 0 "$FSLAB" lab $T/lab.ini --output $T/emptylink --resume
+# another config pointed at it: the message names the lab's own config and command
+sed 's/^duration = 2s/duration = 3s/' $T/lab.ini > $T/other.ini
+expect_status 2 "$FSLAB" lab $T/other.ini --output $T/emptylink
+grep -qF "continue it with: fslab lab $T/lab.ini --output $T/emptylink --resume" $T/stderr ||
+	fail "another config: $(cat $T/stderr)"
 log "a lab stopped before it recorded a state: its marked directory is its own"
 mkdir -p $T/early/logs
 cp $T/empty/.fslab-lab $T/early/
