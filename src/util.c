@@ -334,67 +334,30 @@ char *iso8601_now(char *buf, size_t len)
 	return buf;
 }
 
-static int fsync_dir_of(const char *path)
-{
-	char *copy = xstrdup(path), *slash = strrchr(copy, '/');
-	int ret;
-
-#ifdef _WIN32
-	if (strrchr(copy, '\\') > slash)
-		slash = strrchr(copy, '\\');
-#endif
-	if (!slash)
-		ret = os_dir_sync(".");
-	else if (slash == copy)
-		ret = os_dir_sync("/");
-	else {
-		*slash = 0;
-		ret = os_dir_sync(copy);
-	}
-	free(copy);
-	return ret;
-}
-
 int atomic_open(struct atomic_file *af, const char *path)
 {
-	af->path = xstrdup(path);
-	af->tmp = xasprintf("%s.tmp.%lu", path, os_pid());
-	af->f = os_fopen(af->tmp, "w");
-	if (!af->f) {
-		int e = errno ? errno : EIO;
+	af->f = NULL;
+	return os_tmpfile_open(path, &af->t, &af->f);
+}
 
-		free(af->path);
-		free(af->tmp);
-		return -e;
-	}
-	return 0;
+const char *atomic_name(const struct atomic_file *af)
+{
+	return os_tmpfile_name(af->t);
 }
 
 void atomic_abort(struct atomic_file *af)
 {
-	fclose(af->f);
-	os_unlink(af->tmp);
-	free(af->path);
-	free(af->tmp);
+	os_tmpfile_abort(af->t);
+	af->t = NULL;
+	af->f = NULL;
 }
 
 int atomic_commit(struct atomic_file *af)
 {
-	int ret = 0;
+	int ret = os_tmpfile_commit(af->t);
 
-	errno = 0;
-	if (fflush(af->f) || ferror(af->f) || os_stream_sync(af->f))
-		ret = errno ? -errno : -EIO;
-	if (fclose(af->f) && !ret)
-		ret = errno ? -errno : -EIO;
-	if (!ret)
-		ret = os_rename_replace(af->tmp, af->path);
-	if (ret)
-		os_unlink(af->tmp);
-	else
-		ret = fsync_dir_of(af->path);
-	free(af->path);
-	free(af->tmp);
+	af->t = NULL;
+	af->f = NULL;
 	return ret;
 }
 

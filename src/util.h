@@ -117,20 +117,25 @@ char *iso8601_now(char *buf, size_t len);
 
 /*
  * write_file_atomic - write data to path atomically: a temporary file in the same directory,
- * fsync, rename over path, fsync the directory.  Readers see the old file or the new one,
- * never a half-written one.  Returns 0 or -errno.
+ * created exclusively and never through a symbolic link (os_tmpfile_open()), fsync, rename
+ * over path, fsync the directory.  Readers see the old file or the new one, never a
+ * half-written one; a symbolic link planted at path is replaced, its target left alone.
+ * Returns 0 or -errno.
  */
 int write_file_atomic(const char *path, const void *data, size_t len) __must_check;
 /*
- * Atomic file written in pieces: atomic_open() creates "path.tmp.PID" next to path;
- * atomic_commit() flushes, fsyncs, renames it over path and fsyncs the directory;
- * atomic_abort() removes it.  Both free af.  0 or -errno.
+ * Atomic file written in pieces: atomic_open() creates the temporary file (os_tmpfile_open():
+ * unnamed where the filesystem can, else "path.tmp.PID"), written through af->f;
+ * atomic_name() is a name another process can write it by (gnuplot); atomic_commit()
+ * flushes, fsyncs, renames it over path and fsyncs the directory; atomic_abort() removes it.
+ * Both free what atomic_open() made.  0 or -errno.
  */
 struct atomic_file {
-	char *path, *tmp;
 	FILE *f;
+	struct os_tmpfile *t;
 };
 int atomic_open(struct atomic_file *af, const char *path) __must_check;
+const char *atomic_name(const struct atomic_file *af);
 int atomic_commit(struct atomic_file *af) __must_check;
 void atomic_abort(struct atomic_file *af);
 

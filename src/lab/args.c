@@ -7,40 +7,13 @@
 #include <string.h>
 
 #include "lab/labP.h"
+#include "strbuf.h"
 
 static bool is_raw(const struct lab_fs *fs)
 {
 	return !strcmp(fs->fs, "raw");
 }
 
-
-void argv_add(struct argv *a, const char *s)
-{
-	if (a->n < ARRAY_SIZE(a->v) - 1)
-		a->v[a->n++] = s;
-	a->v[a->n] = NULL;
-}
-
-void argv_addf(struct argv *a, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = xstrdup("");
-	va_end(ap);
-	if (a->nown < ARRAY_SIZE(a->own))
-		a->own[a->nown++] = s;
-	argv_add(a, s);
-}
-
-void argv_free(struct argv *a)
-{
-	for (size_t i = 0; i < a->nown; i++)
-		free(a->own[i]);
-	memset(a, 0, sizeof(*a));
-}
 
 char *lab_owner(const struct lab *L)
 {
@@ -50,46 +23,46 @@ char *lab_owner(const struct lab *L)
 	return o;
 }
 
-void lab_prep_args(struct lab *L, const struct cell *cell, struct argv *a)
+void lab_prep_args(struct lab *L, const struct cell *cell, struct strvec *a)
 {
 	const struct lab_cfg *c = &L->cfg;
 
-	argv_add(a, "prep");
-	argv_add(a, "--fs");
-	argv_add(a, cell->fs->fs);
+	strvec_push(a, "prep");
+	strvec_push(a, "--fs");
+	strvec_push(a, cell->fs->fs);
 	if (c->image_dir) {
-		argv_add(a, "--image-dir");
-		argv_add(a, c->image_dir);
-		argv_addf(a, "--db-size=%lluM", (unsigned long long)(c->db_image_size / MiB));
-		argv_addf(a, "--log-size=%lluM", (unsigned long long)(c->log_image_size / MiB));
+		strvec_push(a, "--image-dir");
+		strvec_push(a, c->image_dir);
+		strvec_pushf(a, "--db-size=%lluM", (unsigned long long)(c->db_image_size / MiB));
+		strvec_pushf(a, "--log-size=%lluM", (unsigned long long)(c->log_image_size / MiB));
 	} else {
-		argv_add(a, "--db-dev");
-		argv_add(a, c->db_dev);
-		argv_add(a, "--log-dev");
-		argv_add(a, c->log_dev);
+		strvec_push(a, "--db-dev");
+		strvec_push(a, c->db_dev);
+		strvec_push(a, "--log-dev");
+		strvec_push(a, c->log_dev);
 		if (c->force)
-			argv_add(a, "--force");
+			strvec_push(a, "--force");
 	}
-	argv_add(a, "--mount-root");
-	argv_add(a, L->mnt);
+	strvec_push(a, "--mount-root");
+	strvec_push(a, L->mnt);
 	{
 		char *owner = lab_owner(L);
 
-		argv_add(a, "--owner");
-		argv_addf(a, "%s", owner);
+		strvec_push(a, "--owner");
+		strvec_push(a, owner);
 		free(owner);
 	}
 	if (cell->fs->cluster) {
-		argv_add(a, "--cluster");
-		argv_add(a, cell->fs->cluster);
+		strvec_push(a, "--cluster");
+		strvec_push(a, cell->fs->cluster);
 	}
 	if (cell->fs->mkfs_opts) {
-		argv_add(a, "--mkfs-opts");
-		argv_add(a, cell->fs->mkfs_opts);
+		strvec_push(a, "--mkfs-opts");
+		strvec_push(a, cell->fs->mkfs_opts);
 	}
 	if (cell->fs->mount_opts) {
-		argv_add(a, "--mount-opts");
-		argv_add(a, cell->fs->mount_opts);
+		strvec_push(a, "--mount-opts");
+		strvec_push(a, cell->fs->mount_opts);
 	}
 }
 
@@ -109,44 +82,49 @@ static char *raw_device(struct lab *L, const char *role)
 
 static void add_arg(const char *s, void *ctx)
 {
-	argv_addf(ctx, "%s", s);
+	strvec_push(ctx, s);
 }
 
-void lab_run_args(struct lab *L, const struct cell *cell, struct argv *a)
+void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a)
 {
 	const struct lab_cfg *c = &L->cfg;
 
-	argv_add(a, "run");
+	strvec_push(a, "run");
 	if (is_raw(cell->fs)) {
 		/* known once prep attached them; the dry run shows placeholders */
 		char *db = raw_device(L, "db"), *lg = raw_device(L, "log");
 
-		argv_addf(a, "--db=%s", db ? db : "<db device from prep.json>");
-		argv_addf(a, "--log=%s", lg ? lg : "<log device from prep.json>");
+		strvec_pushf(a, "--db=%s", db ? db : "<db device from prep.json>");
+		strvec_pushf(a, "--log=%s", lg ? lg : "<log device from prep.json>");
 		if (c->force)
-			argv_add(a, "--force");
+			strvec_push(a, "--force");
 		free(db);
 		free(lg);
 	} else {
-		argv_addf(a, "--db=%s/db", L->mnt);
-		argv_addf(a, "--log=%s/log", L->mnt);
+		strvec_pushf(a, "--db=%s/db", L->mnt);
+		strvec_pushf(a, "--log=%s/log", L->mnt);
 	}
-	argv_addf(a, "--threads=%u", cell->threads);
+	strvec_pushf(a, "--threads=%u", cell->threads);
 	/* every [workload] key given, its value as written: fslab run checks it with the same
 	 * table (run/options.c) the config was checked with; the others are its defaults */
 	run_params_argv(&c->run, add_arg, a);
-	argv_addf(a, "--label=%s", cell->label);
-	argv_addf(a, "--output=%s", cell->result);
+	strvec_pushf(a, "--label=%s", cell->label);
+	strvec_pushf(a, "--output=%s", cell->result);
 	/* not --quiet: the cell's run log keeps the run's steps (creation, initialisation rate,
 	 * checksum pass) and its summary; the live line needs a terminal, which it has not */
-	argv_add(a, "--progress-fd=3");
+	strvec_push(a, "--progress-fd=3");
 }
 
-void argv_print(const struct argv *a)
+void lab_print_args(const struct strvec *a)
 {
-	printf("  fslab");
-	for (size_t i = 0; i < a->n; i++)
-		printf(strchr(a->v[i], ' ') ? " '%s'" : " %s", a->v[i]);
-	printf("\n");
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "  fslab");
+	for (size_t i = 0; i < a->nr; i++) {
+		strbuf_addch(&sb, ' ');
+		strbuf_add_sq(&sb, a->v[i]);
+	}
+	puts(sb.buf);
+	strbuf_release(&sb);
 }
 

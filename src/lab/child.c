@@ -16,31 +16,75 @@
 #include <unistd.h>
 
 #include "lab/labP.h"
+#include "strbuf.h"
 
 /* ---- log and live line ---- */
 
-void lab_clear_line(struct lab *L)
+/*
+ * After writing to stdout: a terminal that hung up (EIO) or a pipe without a reader (EPIPE,
+ * SIGPIPE handled) will not take anything any more; the lab stops printing there.  Nothing
+ * else stops: the cell's cleanup, lab.log and lab-state.json go on.
+ */
+static void check_stdout(struct lab *L)
 {
-	if (L->tty)
-		fputs("\r\033[K", stdout);
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return;
+	if (errno == EPIPE || errno == EIO)
+		L->stdout_dead = true;
+	clearerr(stdout);
 }
 
-void lab_log(struct lab *L, const char *fmt, ...)
+void lab_clear_line(struct lab *L)
 {
-	char ts[32], msg[2048];
-	va_list ap;
+	if (L->tty && !L->stdout_dead) {
+		fputs("\r\033[K", stdout);
+		check_stdout(L);
+	}
+}
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	iso8601_now(ts, sizeof(ts));
+static void log_line(struct lab *L, const char *ts, const char *msg)
+{
 	if (L->log) {
 		fprintf(L->log, "%s %s\n", ts, msg);
 		fflush(L->log);
 	}
+}
+
+/* lines of any length: a path or a resume command is never cut */
+void lab_log(struct lab *L, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	char ts[32];
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	iso8601_now(ts, sizeof(ts));
+	log_line(L, ts, msg.buf);
+	if (!L->stdout_dead) {
+		lab_clear_line(L);
+		printf("%s %s\n", ts + 11, msg.buf);
+		check_stdout(L);
+	}
+	strbuf_release(&msg);
+}
+
+void lab_note(struct lab *L, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	char ts[32];
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	iso8601_now(ts, sizeof(ts));
+	log_line(L, ts, msg.buf);
 	lab_clear_line(L);
-	printf("%s %s\n", ts + 11, msg);
-	fflush(stdout);
+	/* a dead stderr (EIO, EPIPE) fails this write and nothing else */
+	fprintf(stderr, "fslab: %s\n", msg.buf);
+	strbuf_release(&msg);
 }
 
 static double cell_estimate(const struct lab *L)
@@ -55,7 +99,7 @@ static void live_line(struct lab *L)
 	unsigned int left = 0;
 	char e[32], ce[32], le[32];
 
-	if (!L->tty)
+	if (!L->tty || L->stdout_dead)
 		return;
 	for (unsigned int i = L->cur + 1; i < L->ncells; i++)
 		left += L->cells[L->order[i]].status != CELL_DONE;
@@ -70,7 +114,7 @@ static void live_line(struct lab *L)
 	if (L->iops > 0)
 		printf(", %.0f IOPS", L->iops);
 	fputs("\033[K", stdout);
-	fflush(stdout);
+	check_stdout(L);
 }
 
 /* ---- child processes ---- */
@@ -97,25 +141,37 @@ static void read_progress(struct lab *L, int fd)
 	}
 }
 
-int lab_child(struct lab *L, const char *const *args, const char *logpath, bool progress,
-		 bool interruptible)
+int lab_child(struct lab *L, const struct strvec *args, const char *logpath, bool progress,
+	      bool interruptible)
 {
-	const char *argv[64];
+	struct strvec argv = STRVEC_INIT;
 	int pfd[2] = { -1, -1 }, status, forwarded = 0;
-	size_t n = 0;
 	pid_t pid, parent;
 
-	argv[n++] = "fslab";
-	for (size_t i = 0; args[i] && n < ARRAY_SIZE(argv) - 1; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	if (progress && pipe2(pfd, O_CLOEXEC))
+	/* a stop asked for before the step began: the step is not started at all */
+	if (interruptible && lab_nsignals)
+		return 128 + SIGINT;
+
+	/* built before the fork: the child only execs (no allocation after fork) */
+	strvec_push(&argv, "fslab");
+	strvec_pushv(&argv, args->v);
+	if (progress && pipe2(pfd, O_CLOEXEC)) {
+		strvec_clear(&argv);
 		return -errno;
+	}
 	fflush(NULL);
 	parent = getpid();
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		int e = errno;
+
+		if (progress) {
+			close(pfd[0]);
+			close(pfd[1]);
+		}
+		strvec_clear(&argv);
+		return -e;
+	}
 	if (pid == 0) {
 		int fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 		sigset_t none;
@@ -134,9 +190,10 @@ int lab_child(struct lab *L, const char *const *args, const char *logpath, bool 
 		}
 		if (progress)
 			dup2(pfd[1], 3); /* dup2 clears close-on-exec */
-		execv(L->self, (char *const *)argv);
+		execv(L->self, (char *const *)argv.v);
 		_exit(127);
 	}
+	strvec_clear(&argv);
 	setpgid(pid, pid);
 	if (progress)
 		close(pfd[1]);
@@ -183,9 +240,12 @@ int lab_teardown(struct lab *L, const char *logpath)
 {
 	/* only what this lab's own preps made (issue 16 item 3): not a user's prep on OUT/mnt */
 	char *owner = lab_owner(L);
-	const char *args[] = { "teardown", "--mount-root", L->mnt, "--owner", owner, NULL };
-	int rc = lab_child(L, args, logpath, false, false);
+	struct strvec args = STRVEC_INIT;
+	int rc;
 
+	strvec_pushl(&args, "teardown", "--mount-root", L->mnt, "--owner", owner, NULL);
+	rc = lab_child(L, &args, logpath, false, false);
+	strvec_clear(&args);
 	free(owner);
 	if (rc)
 		lab_log(L, "teardown of %s exited %d (see %s)", L->mnt, rc, logpath);

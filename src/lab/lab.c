@@ -20,19 +20,27 @@
 
 #include "cmds.h"
 #include "lab/labP.h"
+#include "strbuf.h"
 
-volatile sig_atomic_t lab_nsignals;
+volatile sig_atomic_t lab_nsignals, lab_signal;
+
+/* The signals that stop the lab like Ctrl-C: the cell stops cleanly, the state is resumable. */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 
 static void on_signal(int sig)
 {
-	(void)sig;
+	if (!lab_signal)
+		lab_signal = sig;
+	/* a closed terminal or a gone reader says so more than once: it never escalates */
+	if ((sig == SIGHUP || sig == SIGPIPE) && lab_nsignals)
+		return;
 	lab_nsignals++;
 }
 
 /* One cell: prep, run, teardown.  Returns 0, or 1 when the lab was interrupted. */
 static int run_cell(struct lab *L, struct cell *cell)
 {
-	struct argv a = { 0 };
+	struct strvec a = STRVEC_INIT;
 	char *plog = xasprintf("%s/%s.prep.log", L->logs, cell->id);
 	char *rlog = xasprintf("%s/%s.run.log", L->logs, cell->id);
 	char *tlog = xasprintf("%s/%s.teardown.log", L->logs, cell->id);
@@ -50,8 +58,8 @@ static int run_cell(struct lab *L, struct cell *cell)
 		cell->id, cell->fs->fs, cell->round, L->cfg.repeats, cell->label,
 		L->cfg.image_dir ? "loop devices on images" : "devices");
 	lab_prep_args(L, cell, &a);
-	rc = lab_child(L, a.v, plog, false, true);
-	argv_free(&a);
+	rc = lab_child(L, &a, plog, false, true);
+	strvec_clear(&a);
 	if (rc) {
 		cell->error = xasprintf("prep exited %d (see %s)", rc, plog);
 		goto fail;
@@ -60,8 +68,8 @@ static int run_cell(struct lab *L, struct cell *cell)
 	lab_log(L, "cell %u/%u %s: run %s, %u threads (log %s)", L->cur + 1, L->ncells, cell->id,
 		L->cfg.run.workload, cell->threads, rlog);
 	lab_run_args(L, cell, &a);
-	rc = lab_child(L, a.v, rlog, true, true);
-	argv_free(&a);
+	rc = lab_child(L, &a, rlog, true, true);
+	strvec_clear(&a);
 	if (rc != 0 && rc != FSLAB_EXIT_VERDICT) {
 		cell->error = xasprintf("run exited %d (see %s)", rc, rlog);
 		goto fail;
@@ -132,35 +140,43 @@ static void remove_stale_tmp(struct lab *L)
 
 static int compare_all(struct lab *L)
 {
-	struct argv a = { 0 };
+	static const char *const files[] = { "report.md", "report.html" };
+	struct {
+		char *path;
+		struct os_id id;
+		bool had;
+	} before[ARRAY_SIZE(files)];
+	struct strvec a = STRVEC_INIT;
 	char *clog = xasprintf("%s/compare.log", L->logs);
+	/* test hook (t_lab_many): compare writes elsewhere than the report the lab announces */
+	const char *test_out = getenv("FSLAB_TEST_LAB_COMPARE_OUTPUT");
 	unsigned int n = 0;
 	int rc;
 
-	argv_add(&a, "compare");
+	strvec_push(&a, "compare");
 	/* config order, whatever the run order: compare's default baseline is the first label */
 	for (unsigned int i = 0; i < L->ncells; i++)
 		if (L->cells[i].status == CELL_DONE) {
-			argv_add(&a, L->cells[i].result);
+			strvec_push(&a, L->cells[i].result);
 			n++;
 		}
 	if (!n) {
 		lab_log(L, "no cell finished: no report");
-		argv_free(&a);
+		strvec_clear(&a);
 		free(clog);
 		return 1;
 	}
-	argv_addf(&a, "--output=%s", L->report);
-	argv_add(&a, "--force");
-	argv_addf(&a, "--lab-plan=%s", L->plan_path);
+	strvec_pushf(&a, "--output=%s", test_out && *test_out ? test_out : L->report);
+	strvec_push(&a, "--force");
+	strvec_pushf(&a, "--lab-plan=%s", L->plan_path);
 	if (L->cfg.title)
-		argv_addf(&a, "--title=%s", L->cfg.title);
+		strvec_pushf(&a, "--title=%s", L->cfg.title);
 	if (!L->cfg.baseline && L->cfg.raw_baseline) {
 		/* every filesystem's overhead against the raw devices */
 		if (L->cfg.nthreads > 1)
-			argv_addf(&a, "--baseline=raw-%llut", (unsigned long long)L->cfg.threads[0]);
+			strvec_pushf(&a, "--baseline=raw-%llut", (unsigned long long)L->cfg.threads[0]);
 		else
-			argv_add(&a, "--baseline=raw");
+			strvec_push(&a, "--baseline=raw");
 	} else if (L->cfg.baseline) {
 		bool section = false;
 
@@ -169,19 +185,67 @@ static int compare_all(struct lab *L)
 		/* in a thread sweep labels are NAME-Nt: name the baseline filesystem's first label;
 		 * compare pairs every thread count with the baseline's at the same count */
 		if (section && L->cfg.nthreads > 1)
-			argv_addf(&a, "--baseline=%s-%llut", L->cfg.baseline,
+			strvec_pushf(&a, "--baseline=%s-%llut", L->cfg.baseline,
 			     (unsigned long long)L->cfg.threads[0]);
 		else
-			argv_addf(&a, "--baseline=%s", L->cfg.baseline);
+			strvec_pushf(&a, "--baseline=%s", L->cfg.baseline);
 	}
 	L->step = "compare";
 	lab_log(L, "compare: %u result(s) into %s", n, L->report);
-	rc = lab_child(L, a.v, clog, false, false);
-	argv_free(&a);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		before[i].path = path_join(L->report, files[i]);
+		before[i].had = !os_path_id(before[i].path, &before[i].id);
+	}
+	rc = lab_child(L, &a, clog, false, false);
+	strvec_clear(&a);
 	if (rc && rc != FSLAB_EXIT_VERDICT)
 		lab_log(L, "compare exited %d (see %s)", rc, clog);
+	/*
+	 * The report the lab is about to announce must be one this compare wrote: each file
+	 * exists and is a new file (written atomically: a rename, so a new inode), not a
+	 * leftover of an earlier compare.  A lab that printed a report path and exited 0 without
+	 * a report once lost 70 cells' report without a word (issue 16).
+	 */
+	for (size_t i = 0; i < ARRAY_SIZE(files) && (rc == 0 || rc == FSLAB_EXIT_VERDICT); i++) {
+		struct os_id now;
+
+		if (os_path_id(before[i].path, &now) ||
+		    (before[i].had && now.dev == before[i].id.dev && now.ino == before[i].id.ino)) {
+			lab_log(L, "compare exited %d but did not write %s: no report; see %s", rc,
+				before[i].path, clog);
+			fslab_err("compare did not write %s (see %s); the results are kept in %s: "
+				  "compare them with fslab compare, or report this as a bug",
+				  before[i].path, clog, L->results);
+			rc = FSLAB_EXIT_FAIL;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+		free(before[i].path);
 	free(clog);
 	return rc;
+}
+
+/*
+ * The lab stopped on a signal: lab-state.json says so (and how to resume), lab.log and stderr
+ * say how to continue.  Ctrl-C, kill, a closed terminal (SIGHUP) and a gone reader of stdout
+ * (SIGPIPE) all end here; the next start says it too (lab_state_describe()).
+ */
+static void lab_interrupted(struct lab *L)
+{
+	char ts[32];
+	int sig = lab_signal;
+
+	snprintf(L->stop_signal, sizeof(L->stop_signal), "%s",
+		 sig == SIGHUP ? "SIGHUP" : sig == SIGPIPE ? "SIGPIPE"
+		 : sig == SIGTERM ? "SIGTERM" : "SIGINT");
+	snprintf(L->stopped_at, sizeof(L->stopped_at), "%s", iso8601_now(ts, sizeof(ts)));
+	L->status = "interrupted";
+	lab_save_state(L);
+	lab_clear_line(L);
+	lab_note(L, "lab interrupted by %s: nothing it mounted or attached is left, finished cells "
+		 "are kept in %s; continue with: %s%s", L->stop_signal, L->results, L->resume_cmd,
+		 sig == SIGHUP ? " (a lab that outlives its terminal: start it with nohup, or "
+		 "in tmux or screen)" : "");
 }
 
 static void usage(FILE *f)
@@ -204,6 +268,10 @@ static void usage(FILE *f)
 "\n"
 "Ctrl-C stops the current cell, unmounts and detaches what the lab made, keeps finished\n"
 "results and prints how to resume (a second Ctrl-C stops faster, still cleaning up).\n"
+"SIGTERM, a closed terminal or ssh session (SIGHUP) and a gone reader of its output\n"
+"(SIGPIPE) stop it the same way; lab.log and the next start say how to resume.\n"
+"DIR must be new, empty, or a lab's own directory (fslab lab marks it): anything else is\n"
+"refused, so that no file of yours is overwritten or removed.\n"
 "See configs/template.ini for every key.\n");
 }
 
@@ -241,6 +309,8 @@ static void lab_free(struct lab *L)
 	free(L->report);
 	free(L->state_path);
 	free(L->log_path);
+	free(L->resume_cmd);
+	free(L->prev);
 	if (L->log)
 		fclose(L->log);
 	os_unlock(L->lock_fd);
@@ -249,7 +319,7 @@ static void lab_free(struct lab *L)
 
 static void dry_run(struct lab *L)
 {
-	struct argv a = { 0 };
+	struct strvec a = STRVEC_INIT;
 
 	printf("Lab %s: %u cell(s), results in %s\n", L->cfg.path, L->ncells, L->out);
 	printf("Order %s, %u round(s) of %u cell(s)", lab_order_name(L->order_kind), L->cfg.repeats,
@@ -266,11 +336,11 @@ static void dry_run(struct lab *L)
 		printf("cell %u/%u %s (round %u, label %s)%s:\n", i + 1, L->ncells, c->id, c->round,
 		       c->label, c->status == CELL_DONE ? " [done, kept]" : "");
 		lab_prep_args(L, c, &a);
-		argv_print(&a);
-		argv_free(&a);
+		lab_print_args(&a);
+		strvec_clear(&a);
 		lab_run_args(L, c, &a);
-		argv_print(&a);
-		argv_free(&a);
+		lab_print_args(&a);
+		strvec_clear(&a);
 		printf("  fslab teardown --mount-root %s\n", L->mnt);
 	}
 	printf("then: fslab compare <results> --output %s --lab-plan %s\n", L->report,
@@ -287,7 +357,7 @@ int cmd_lab(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lab *L = xcalloc(1, sizeof(*L));
-	struct sigaction sa = { .sa_handler = on_signal }, oi, ot;
+	struct sigaction sa = { .sa_handler = on_signal }, old_sa[ARRAY_SIZE(stop_signals)];
 	const char *out_opt = NULL;
 	unsigned int failed = 0;
 	int c, ret, status = FSLAB_EXIT_USAGE;
@@ -347,8 +417,21 @@ int cmd_lab(int argc, char **argv)
 	}
 	L->self[n] = 0;
 	L->tty = isatty(STDOUT_FILENO);
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addstr(&sb, "fslab lab ");
+		strbuf_add_sq(&sb, L->cfg.path);
+		strbuf_addstr(&sb, " --output ");
+		strbuf_add_sq(&sb, L->out);
+		strbuf_addstr(&sb, " --resume");
+		L->resume_cmd = strbuf_detach(&sb, NULL);
+	}
 	lab_build_cells(L);
 
+	/* a directory the lab did not make is not the lab's to fill (nor a dry run's) */
+	if (lab_check_output(L))
+		goto out;
 	if (access(L->state_path, F_OK) != 0) {
 		/* a new lab; a resumed one runs the order its state recorded */
 		if (L->cfg.order_seed_set)
@@ -357,13 +440,30 @@ int cmd_lab(int argc, char **argv)
 			lab_set_plan(L, L->cfg.order, lab_plan_time_seed(), "clock");
 	}
 	if (access(L->state_path, F_OK) == 0) {
+		bool running;
+		char *rec, *how = lab_state_describe(L, &running, &rec);
+		/* the command its lab recorded: the lab of another config names that config */
+		const char *cmd = rec ? rec : L->resume_cmd;
+
 		if (!L->resume) {
-			input_error("%s already holds a lab (%s): add --resume to continue it, or choose "
-				    "another --output", L->out, L->state_path);
+			if (running)
+				input_error("%s already holds a lab (%s) that %s: wait for it, or stop "
+					    "it (Ctrl-C) and continue it with: %s; or choose another "
+					    "--output", L->out, L->state_path, how, cmd);
+			else
+				input_error("%s already holds a lab (%s) that %s: continue it with: %s; "
+					    "or choose another --output", L->out, L->state_path,
+					    how ? how : "cannot be read", cmd);
+			free(how);
+			free(rec);
 			goto out;
 		}
-		if (lab_load_state(L))
+		free(rec);
+		if (lab_load_state(L)) {
+			free(how);
 			goto out;
+		}
+		L->prev = how;
 	} else if (L->resume) {
 		input_error("%s: nothing to resume (no lab-state.json); run without --resume to "
 			    "start the lab", L->out);
@@ -378,8 +478,9 @@ int cmd_lab(int argc, char **argv)
 		goto out;
 
 	status = FSLAB_EXIT_FAIL;
-	if (mkdir_p(L->results, 0755) || mkdir_p(L->logs, 0755) || mkdir_p(L->mnt, 0755)) {
-		fslab_err("%s: cannot create the lab directories: %s", L->out, strerror(errno));
+	ret = mkdir_p(L->out, 0755);
+	if (ret) {
+		fslab_err("%s: cannot create the lab directory: %s", L->out, strerror(-ret));
 		goto out;
 	}
 	{
@@ -401,11 +502,29 @@ int cmd_lab(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* the marker first: a lab stopped at any later point finds its directory its own */
+	if (lab_mark_output(L))
+		goto out;
+	if ((ret = mkdir_p(L->results, 0755)) || (ret = mkdir_p(L->logs, 0755)) ||
+	    (ret = mkdir_p(L->mnt, 0755))) {
+		fslab_err("%s: cannot create the lab directories: %s", L->out, strerror(-ret));
+		goto out;
+	}
+	/* from here on a stop request (Ctrl-C, kill, a closed terminal, a gone reader of stdout)
+	 * stops the current cell cleanly and leaves a resumable state */
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++) {
+		int sig = stop_signals[i];
+
+		/* `nohup fslab lab`: a SIGHUP (and SIGPIPE) ignored from the start stays ignored,
+		 * the lab goes on after the terminal closes */
+		if (sigaction(sig, NULL, &old_sa[i]) == 0 && old_sa[i].sa_handler == SIG_IGN &&
+		    (sig == SIGHUP || sig == SIGPIPE))
+			continue;
+		sigaction(sig, &sa, NULL);
+	}
 	L->log = fopen(L->log_path, "ae");
 	remove_stale_tmp(L);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &oi);
-	sigaction(SIGTERM, &sa, &ot);
 	L->t0 = now_ns();
 	L->overhead_est = 15 + 2.0 * L->cfg.run.databases * L->cfg.run.db_size / 300e6;
 	lab_log(L, "lab %s: %u cell(s) = (%d filesystem(s)%s%s) x %d thread count(s) x %u "
@@ -413,6 +532,8 @@ int cmd_lab(int argc, char **argv)
 		L->cfg.raw_baseline ? " + raw baseline" : "",
 		L->cfg.aa_check ? " + A/A copy of the baseline" : "", L->cfg.nthreads,
 		L->cfg.repeats, L->out, L->resume ? ", resuming in the recorded order" : "");
+	if (L->prev)
+		lab_log(L, "resuming: the previous lab in %s %s", L->out, L->prev);
 	lab_log_plan(L);
 	if (lab_write_plan(L))
 		goto out_sig;
@@ -431,9 +552,7 @@ int cmd_lab(int argc, char **argv)
 		failed += cell->status == CELL_FAILED;
 	}
 	if (lab_nsignals) {
-		lab_clear_line(L);
-		lab_log(L, "lab interrupted: finished cells are kept in %s; continue with: fslab lab "
-			"%s --output %s --resume", L->results, L->cfg.path, L->out);
+		lab_interrupted(L);
 		status = FSLAB_EXIT_FAIL;
 		goto out_sig;
 	}
@@ -444,14 +563,19 @@ int cmd_lab(int argc, char **argv)
 
 		lab_log(L, "lab finished in %.0f s: %u cell(s) done, %u failed", (now_ns() - L->t0) / 1e9,
 			L->ncells - failed, failed);
-		printf("\nReport: %s\n        %s\n", html, md);
+		if (!L->stdout_dead) {
+			printf("\nReport: %s\n        %s\n", html, md);
+			fflush(stdout);
+		}
 		free(md);
 		free(html);
 		status = failed ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 	}
+	L->status = "finished";
+	lab_save_state(L);
 out_sig:
-	sigaction(SIGINT, &oi, NULL);
-	sigaction(SIGTERM, &ot, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &old_sa[i], NULL);
 out:
 	lab_free(L);
 	free(L);

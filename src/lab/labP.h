@@ -11,6 +11,7 @@
 
 #include "lab/labcfg.h"
 #include "lab/labplan.h"
+#include "strvec.h"
 #include "util.h"
 
 enum cell_status { CELL_PENDING, CELL_RUNNING, CELL_DONE, CELL_FAILED, CELL_INTERRUPTED };
@@ -45,6 +46,15 @@ struct lab {
 	char *plan_path;
 	FILE *log;
 	bool tty, dry_run, resume;
+	/* stdout (the terminal or pipe) is gone (EPIPE, EIO): the lab stops printing there, and
+	 * only there: lab.log and the cleanup go on */
+	bool stdout_dead;
+	/* how this lab ends, recorded in lab-state.json for the next start: "running" until it
+	 * finishes or is interrupted (a state still saying "running" was killed) */
+	const char *status;
+	char stop_signal[16], stopped_at[32];
+	char *resume_cmd; /* fslab lab CONFIG --output DIR --resume, quoted for a shell */
+	char *prev;       /* a resumed lab: how the previous one ended (lab_state_describe()) */
 	uint64_t t0;
 	double overhead_est; /* seconds a cell takes beyond warm-up + duration */
 	unsigned int overhead_n;
@@ -54,20 +64,29 @@ struct lab {
 	double run_elapsed, run_total, iops;
 };
 
-/* Signals received (SIGINT, SIGTERM); lab.c's handler counts them, lab_child() forwards. */
-extern volatile sig_atomic_t lab_nsignals;
+/*
+ * Stop requests received; lab.c's handler counts them, lab_child() forwards them.  SIGINT and
+ * SIGTERM count each time (a second one stops faster); SIGHUP and SIGPIPE (a closed terminal
+ * or ssh session, a reader of stdout gone) count once: the system sends them, sometimes
+ * twice, and they never escalate to killing a child.  lab_signal is the first one's number.
+ */
+extern volatile sig_atomic_t lab_nsignals, lab_signal;
 
 /* child.c: the log, the live line and the child processes (prep, run, teardown, compare). */
 /* A line on stdout (timestamped) and in lab.log. */
 void lab_log(struct lab *L, const char *fmt, ...) __printf(2, 3);
+/* A line in lab.log (timestamped) and on stderr ("fslab: ..."), for what must be seen even
+ * when stdout goes to a file or is gone: how to resume an interrupted lab. */
+void lab_note(struct lab *L, const char *fmt, ...) __printf(2, 3);
 void lab_clear_line(struct lab *L);
 /*
  * Run `fslab ARGS...` with stdout and stderr appended to logpath; with progress, its fd 3 is
  * a pipe whose lines update the live line.  Signals to the lab are forwarded when
  * interruptible: the first as SIGINT (the child stops cleanly), the second as SIGKILL.
- * Returns the exit status, 128 + signal, or -errno.
+ * args has no cap on its length (a compare of thousands of results).  Returns the exit
+ * status, 128 + signal, or -errno.
  */
-int lab_child(struct lab *L, const char *const *args, const char *logpath, bool progress,
+int lab_child(struct lab *L, const struct strvec *args, const char *logpath, bool progress,
 	      bool interruptible);
 /* `fslab teardown` of the lab's mount root; its exit status (logged when not 0). */
 int lab_teardown(struct lab *L, const char *logpath);
@@ -80,25 +99,33 @@ int lab_write_plan(struct lab *L);
 int lab_save_state(struct lab *L);
 /* The recorded order and finished cells of an interrupted lab.  0 or -FSLAB_EINPUT. */
 int lab_load_state(struct lab *L);
+/*
+ * How the lab recorded in lab-state.json ended, as a clause for messages ("was interrupted by
+ * SIGHUP at ... with 3 of 8 cell(s) done"); heap, or NULL when the state cannot be read.
+ * *running_now: another fslab lab holds the directory now ("is running now").  *resume: the
+ * command that lab recorded to continue it (heap; NULL in states from before it was kept).
+ */
+char *lab_state_describe(const struct lab *L, bool *running_now, char **resume);
+
+/*
+ * outdir.c: lab_check_output() refuses an output directory fslab lab did not make (it
+ * exists, is not empty, and has neither the lab's marker nor a lab state): 0 or
+ * -FSLAB_EINPUT after a message.  lab_mark_output() marks a directory the lab made (.fslab-lab,
+ * kept when there): 0 or -errno after a message.
+ */
+int lab_check_output(struct lab *L);
+int lab_mark_output(struct lab *L);
 
 /* preflight.c: everything checked before anything is changed.  0 or -FSLAB_EINPUT. */
 int lab_preflight(struct lab *L);
 
-/* args.c: the argv of the child steps (built, printed by --dry-run, freed). */
-/* argv of the prep step (strings owned by the returned array's scratch). */
-struct argv {
-	const char *v[64];
-	char *own[64];
-	size_t n, nown;
-};
-void argv_add(struct argv *a, const char *s);
-void argv_addf(struct argv *a, const char *fmt, ...) __printf(2, 3);
-void argv_free(struct argv *a);
-void argv_print(const struct argv *a);
-void lab_prep_args(struct lab *L, const struct cell *cell, struct argv *a);
+/* args.c: the argv of the child steps (pushed onto a strvec, printed by --dry-run). */
+void lab_prep_args(struct lab *L, const struct cell *cell, struct strvec *a);
 /* lab_owner - the --owner the lab gives its preps and teardowns, "fslab lab <OUT, absolute>":
  * its teardown of OUT/mnt then never takes a prep it did not make (caller frees). */
 char *lab_owner(const struct lab *L);
-void lab_run_args(struct lab *L, const struct cell *cell, struct argv *a);
+void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a);
+/* "  fslab ARGS..." on stdout, quoted for a shell where needed. */
+void lab_print_args(const struct strvec *a);
 
 #endif

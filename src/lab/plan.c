@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* plan.c: the lab's cells and their run order (labplan.c), recorded in lab-plan.json for the
  * report and in lab-state.json for --resume. */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,13 @@ int lab_save_state(struct lab *L)
 	json_object_set_new(root, "seed_source", L->order_kind == LAB_ORDER_SHUFFLED
 			    ? json_string(L->seed_source) : json_null());
 	json_object_set_new(root, "rounds", json_integer(L->cfg.repeats));
+	/* how this lab ends: the next start says it (a "running" lab that is gone was killed) */
+	json_object_set_new(root, "lab", json_pack("{s:s, s:I, s:s?, s:s?, s:s?}",
+						   "status", L->status ? L->status : "running",
+						   "pid", (json_int_t)getpid(),
+						   "signal", L->stop_signal[0] ? L->stop_signal : NULL,
+						   "stopped_at", L->stopped_at[0] ? L->stopped_at : NULL,
+						   "resume", L->resume_cmd));
 	json_object_set_new(root, "cells", cells);
 	s = json_dumps(root, JSON_INDENT(1));
 	json_decref(root);
@@ -159,6 +167,66 @@ int lab_load_state(struct lab *L)
 out:
 	json_decref(root);
 	return ret;
+}
+
+/* Does another fslab lab hold the output directory's lock now? */
+static bool lab_running_now(const struct lab *L)
+{
+	long holder;
+	int fd = os_lock_path(L->out, &holder);
+
+	if (fd >= 0)
+		os_unlock(fd);
+	return fd == -EWOULDBLOCK;
+}
+
+char *lab_state_describe(const struct lab *L, bool *running_now, char **resume)
+{
+	json_t *root = json_load_file(L->state_path, 0, NULL), *cells, *c, *lab;
+	const char *status, *sig, *at, *running = NULL;
+	unsigned int done = 0, n = 0;
+	json_int_t pid;
+	char *out;
+	size_t i;
+
+	*running_now = false;
+	*resume = NULL;
+	if (!root)
+		return NULL;
+	cells = json_object_get(root, "cells");
+	json_array_foreach(cells, i, c) {
+		const char *st = json_string_value(json_object_get(c, "status"));
+
+		n++;
+		done += st && !strcmp(st, "done");
+		if (st && !strcmp(st, "running"))
+			running = json_string_value(json_object_get(c, "id"));
+	}
+	lab = json_object_get(root, "lab");
+	status = json_string_value(json_object_get(lab, "status"));
+	sig = json_string_value(json_object_get(lab, "signal"));
+	at = json_string_value(json_object_get(lab, "stopped_at"));
+	pid = json_integer_value(json_object_get(lab, "pid"));
+	if (json_is_string(json_object_get(lab, "resume")))
+		*resume = xstrdup(json_string_value(json_object_get(lab, "resume")));
+	if (status && !strcmp(status, "interrupted"))
+		out = xasprintf("was interrupted by %s at %s, with %u of %u cell(s) done",
+				sig ? sig : "a signal", at ? at : "an unknown time", done, n);
+	else if (status && !strcmp(status, "finished"))
+		out = xasprintf("finished with %u of %u cell(s) done", done, n);
+	else if ((status || running) && (*running_now = lab_running_now(L)))
+		out = xasprintf("is running now (fslab lab, pid %lld), with %u of %u cell(s) done",
+				(long long)pid, done, n);
+	else if (status || running)
+		/* "running" but nobody holds the lock: killed (kill -9, OOM) or the machine went */
+		out = xasprintf("stopped without finishing (fslab lab, pid %lld, was killed%s%s%s), "
+				"with %u of %u cell(s) done", (long long)pid,
+				running ? " while cell " : "", running ? running : "",
+				running ? " ran" : "", done, n);
+	else
+		out = xasprintf("has %u of %u cell(s) done", done, n);
+	json_decref(root);
+	return out;
 }
 
 /* ---- cells ---- */

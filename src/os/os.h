@@ -102,6 +102,31 @@ int os_dir_sync(const char *dir);
 FILE *os_fopen(const char *path, const char *mode);
 /* Make what was written to stream f stable (fsync of its descriptor).  0 or -errno. */
 int os_stream_sync(FILE *f);
+/*
+ * A temporary file that will replace path atomically (util.h's atomic_open() and
+ * write_file_atomic() are built on it).  It is created exclusively and never through a
+ * symbolic link, so that nothing planted at path or at a temporary name receives the data:
+ * POSIX: an unnamed O_TMPFILE file in path's directory, or where the filesystem has none
+ * "NAME.tmp.PID" created O_CREAT|O_EXCL|O_NOFOLLOW, both relative to a descriptor of the
+ * directory; commit links the unnamed file to a fresh temporary name (linkat, which never
+ * follows or replaces) and renames that over NAME (renameat replaces a symbolic link, never
+ * its target).  Windows: "NAME.tmp.PID" created CREATE_NEW (an existing name, a link included,
+ * fails), then MoveFileExW.  The directory part of path is the caller's and is followed.
+ *
+ * os_tmpfile_open - *out and *f (write through f; both belong to *out).  0 or -errno.
+ * os_tmpfile_name - a name another process (gnuplot) can open the file by, to write it:
+ *   "/proc/PID/fd/N" (the open file itself, whatever happens to names), or the temporary
+ *   path on Windows.
+ * os_tmpfile_commit - flush, sync, give it path's name, sync the directory; frees t (and f).
+ *   0 or -errno (the temporary file is gone then).
+ * os_tmpfile_abort - remove it and free t (and f).
+ */
+struct os_tmpfile;
+int os_tmpfile_open(const char *path, struct os_tmpfile **out, FILE **f)
+	__attribute__((warn_unused_result));
+const char *os_tmpfile_name(const struct os_tmpfile *t);
+int os_tmpfile_commit(struct os_tmpfile *t);
+void os_tmpfile_abort(struct os_tmpfile *t);
 /* What a path is (os_stat). */
 enum { OS_KIND_FILE, OS_KIND_DIR, OS_KIND_BLOCK, OS_KIND_CHAR, OS_KIND_FIFO, OS_KIND_OTHER };
 /* os_stat - *kind of path and, for a regular file, its *size (either may be NULL).  0 or
@@ -112,6 +137,8 @@ int os_stat(const char *path, int *kind, uint64_t *size);
 int os_dir_writable(const char *dir);
 /* Is path a directory? */
 bool os_is_dir(const char *path);
+/* Is path itself a symbolic link (lstat; Windows: a reparse point: link or junction)? */
+bool os_is_symlink(const char *path);
 /*
  * os_dir_can_create - can a file be created in dir?  0 or -errno.  Root passes access(), a
  * read-only mount or a full quota does not: POSIX tries an unnamed O_TMPFILE file (access()
@@ -179,16 +206,20 @@ int os_memstream_done(struct os_memstream *ms);
 
 /* ---- stop requests ---- */
 
-enum { OS_STOP_INT = 1, OS_STOP_TERM = 2 };
+enum { OS_STOP_INT = 1, OS_STOP_TERM = 2, OS_STOP_HUP = 3, OS_STOP_PIPE = 4 };
 /*
- * os_stop_handler_set - call fn(why) when the user asks the process to stop: SIGINT/SIGTERM
- * (sigaction, no SA_RESTART: sleeps return -EINTR); on Windows Ctrl-C, Ctrl-Break and console
- * close (SetConsoleCtrlHandler; fn runs on a thread of its own).  fn must only store flags.
- * os_stop_handler_clear() restores what was there.
+ * os_stop_handler_set - call fn(why) when the process is asked to stop: SIGINT, SIGTERM,
+ * SIGHUP (its terminal or ssh session closed) and SIGPIPE (the reader of its output went, as
+ * in `fslab run ... | head -1`; the write then fails with EPIPE instead of killing the
+ * process) (sigaction, no SA_RESTART: sleeps return -EINTR); on Windows Ctrl-C, Ctrl-Break and
+ * console close (SetConsoleCtrlHandler; fn runs on a thread of its own).  fn must only store
+ * flags.  A SIGHUP or SIGPIPE ignored when this is called stays ignored (`nohup fslab run`
+ * goes on after its terminal closes).  os_stop_handler_clear() restores what was there.
  */
 void os_stop_handler_set(void (*fn)(int why));
 void os_stop_handler_clear(void);
-/* "SIGINT", "SIGTERM"; "Ctrl-C", "Ctrl-Break or console close" on Windows. */
+/* "SIGINT", "SIGTERM", "SIGHUP", "SIGPIPE"; "Ctrl-C", "Ctrl-Break or console close" on
+ * Windows. */
 const char *os_stop_name(int why);
 
 /* ---- processes and the host ---- */

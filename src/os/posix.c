@@ -8,6 +8,7 @@
 #include <fnmatch.h>
 #include <iconv.h>
 #include <libgen.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -201,6 +202,153 @@ int os_stream_sync(FILE *f)
 	return fsync(fileno(f)) ? -errno : 0;
 }
 
+struct os_tmpfile {
+	int dirfd, fd;
+	FILE *f;
+	char *base;              /* the final name in the directory */
+	char tmp[NAME_MAX + 1];  /* the temporary name; "" while the file has none (O_TMPFILE) */
+	char name[64];           /* os_tmpfile_name() */
+};
+
+/* Split path into an open directory (followed: the caller named it) and the final name. */
+static int tmp_dir(const char *path, int *dirfd, char **base)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+
+	if (!*path || (slash && !slash[1]))
+		return -EISDIR;
+	if (!slash)
+		dir = xstrdup(".");
+	else if (slash == path)
+		dir = xstrdup("/");
+	else
+		dir = strndup(path, (size_t)(slash - path));
+	if (!dir)
+		return -ENOMEM;
+	*dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (*dirfd < 0)
+		return -errno;
+	*base = xstrdup(slash ? slash + 1 : path);
+	return 0;
+}
+
+/* "NAME.tmp.PID", then "NAME.tmp.PID.1" ... for the n-th attempt. */
+static int tmp_name(struct os_tmpfile *t, unsigned int n)
+{
+	int len = n ? snprintf(t->tmp, sizeof(t->tmp), "%s.tmp.%ld.%u", t->base, (long)getpid(), n)
+		    : snprintf(t->tmp, sizeof(t->tmp), "%s.tmp.%ld", t->base, (long)getpid());
+
+	return len < 0 || (size_t)len >= sizeof(t->tmp) ? -ENAMETOOLONG : 0;
+}
+
+int os_tmpfile_open(const char *path, struct os_tmpfile **out, FILE **f)
+{
+	struct os_tmpfile *t = xcalloc(1, sizeof(*t));
+	int ret = tmp_dir(path, &t->dirfd, &t->base);
+
+	if (ret) {
+		free(t);
+		return ret;
+	}
+	t->fd = openat(t->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	/* filesystems without O_TMPFILE say EOPNOTSUPP (older kernels EISDIR or EINVAL) */
+	for (unsigned int n = 0; t->fd < 0 && n < 100; n++) {
+		ret = tmp_name(t, n);
+		if (ret)
+			break;
+		t->fd = openat(t->dirfd, t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			       0666);
+		ret = t->fd < 0 ? -errno : 0;
+		if (ret != -EEXIST)
+			break;
+	}
+	if (t->fd < 0) {
+		t->tmp[0] = 0;
+		os_tmpfile_abort(t);
+		return ret ? ret : -EEXIST;
+	}
+	t->f = fdopen(t->fd, "w");
+	if (!t->f) {
+		ret = -errno;
+		os_tmpfile_abort(t);
+		return ret;
+	}
+	snprintf(t->name, sizeof(t->name), "/proc/%ld/fd/%d", (long)getpid(), t->fd);
+	*out = t;
+	*f = t->f;
+	return 0;
+}
+
+const char *os_tmpfile_name(const struct os_tmpfile *t)
+{
+	return t->name;
+}
+
+void os_tmpfile_abort(struct os_tmpfile *t)
+{
+	if (t->f)
+		fclose(t->f);
+	else if (t->fd >= 0)
+		close(t->fd);
+	if (t->tmp[0])
+		unlinkat(t->dirfd, t->tmp, 0);
+	close(t->dirfd);
+	free(t->base);
+	free(t);
+}
+
+/* The unnamed file gets a fresh temporary name: linkat never follows nor replaces one. */
+static int tmp_link(struct os_tmpfile *t)
+{
+	char self[64];
+	int ret = 0;
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", t->fd);
+	for (unsigned int n = 0; n < 100; n++) {
+		ret = tmp_name(t, n);
+		if (ret)
+			break;
+		/* through /proc (any user; open(2)'s O_TMPFILE example), else AT_EMPTY_PATH
+		 * (needs CAP_DAC_READ_SEARCH) when /proc is not mounted */
+		if (!linkat(AT_FDCWD, self, t->dirfd, t->tmp, AT_SYMLINK_FOLLOW) ||
+		    (errno == ENOENT && !linkat(t->fd, "", t->dirfd, t->tmp, AT_EMPTY_PATH)))
+			return 0;
+		ret = -errno;
+		if (ret != -EEXIST)
+			break;
+	}
+	t->tmp[0] = 0;
+	return ret;
+}
+
+int os_tmpfile_commit(struct os_tmpfile *t)
+{
+	int ret = 0;
+
+	errno = 0;
+	if (fflush(t->f) || ferror(t->f))
+		ret = errno ? -errno : -EIO;
+	if (!ret && fsync(t->fd))
+		ret = -errno;
+	if (!ret && !t->tmp[0])
+		ret = tmp_link(t);
+	if (!ret && renameat(t->dirfd, t->tmp, t->dirfd, t->base))
+		ret = -errno;
+	if (!ret) {
+		t->tmp[0] = 0; /* it is the file now: nothing to remove */
+		if (fsync(t->dirfd))
+			ret = -errno;
+	}
+	if (fclose(t->f) && !ret)
+		ret = errno ? -errno : -EIO;
+	t->f = NULL;
+	t->fd = -1;
+	os_tmpfile_abort(t);
+	return ret;
+}
+
 int os_stat(const char *path, int *kind, uint64_t *size)
 {
 	struct stat st;
@@ -226,6 +374,13 @@ bool os_is_dir(const char *path)
 	int kind;
 
 	return !os_stat(path, &kind, NULL) && kind == OS_KIND_DIR;
+}
+
+bool os_is_symlink(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISLNK(st.st_mode);
 }
 
 struct os_dir {
@@ -307,12 +462,23 @@ int os_memstream_done(struct os_memstream *ms)
 /* ---- stop requests ---- */
 
 static void (*stop_fn)(int why);
-static struct sigaction old_int, old_term;
+/* each signal with what it means, in os.h's order */
+static const struct {
+	int sig, why;
+	const char *name;
+} stop_sigs[] = {
+	{ SIGINT, OS_STOP_INT, "SIGINT" },
+	{ SIGTERM, OS_STOP_TERM, "SIGTERM" },
+	{ SIGHUP, OS_STOP_HUP, "SIGHUP" },
+	{ SIGPIPE, OS_STOP_PIPE, "SIGPIPE" },
+};
+static struct sigaction old_sa[ARRAY_SIZE(stop_sigs)];
 
 static void on_signal(int sig)
 {
-	if (stop_fn)
-		stop_fn(sig == SIGTERM ? OS_STOP_TERM : OS_STOP_INT);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
+		if (stop_sigs[i].sig == sig && stop_fn)
+			stop_fn(stop_sigs[i].why);
 }
 
 void os_stop_handler_set(void (*fn)(int why))
@@ -321,20 +487,30 @@ void os_stop_handler_set(void (*fn)(int why))
 
 	stop_fn = fn;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++) {
+		int sig = stop_sigs[i].sig;
+
+		/* `nohup fslab run`: a SIGHUP (and SIGPIPE) ignored from the start stays ignored */
+		if (sigaction(sig, NULL, &old_sa[i]) == 0 && old_sa[i].sa_handler == SIG_IGN &&
+		    (sig == SIGHUP || sig == SIGPIPE))
+			continue;
+		sigaction(sig, &sa, NULL);
+	}
 }
 
 void os_stop_handler_clear(void)
 {
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
+		sigaction(stop_sigs[i].sig, &old_sa[i], NULL);
 	stop_fn = NULL;
 }
 
 const char *os_stop_name(int why)
 {
-	return why == OS_STOP_TERM ? "SIGTERM" : "SIGINT";
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
+		if (stop_sigs[i].why == why)
+			return stop_sigs[i].name;
+	return "SIGINT";
 }
 
 /* ---- processes ---- */

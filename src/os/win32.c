@@ -386,6 +386,96 @@ FILE *os_fopen(const char *path, const char *mode)
 	return f;
 }
 
+struct os_tmpfile {
+	char *path, *tmp;
+	FILE *f;
+};
+
+int os_tmpfile_open(const char *path, struct os_tmpfile **out, FILE **f)
+{
+	struct os_tmpfile *t = xcalloc(1, sizeof(*t));
+	HANDLE h = INVALID_HANDLE_VALUE;
+	int ret = 0, fd;
+
+	t->path = xstrdup(path);
+	for (unsigned int n = 0; n < 100; n++) {
+		wchar_t *w;
+
+		free(t->tmp);
+		t->tmp = n ? xasprintf("%s.tmp.%lu.%u", path, os_pid(), n)
+			   : xasprintf("%s.tmp.%lu", path, os_pid());
+		w = os_widen(t->tmp);
+		if (!w) {
+			ret = -EINVAL;
+			break;
+		}
+		/* CREATE_NEW: any existing name (a file, a symbolic link, a junction) fails; shared
+		 * for writing and deleting so that gnuplot can write it by name */
+		h = CreateFileW(w, GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+				NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
+		free(w);
+		ret = h == INVALID_HANDLE_VALUE ? last_err() : 0;
+		if (ret != -EEXIST)
+			break;
+	}
+	if (h == INVALID_HANDLE_VALUE) {
+		free(t->path);
+		free(t->tmp);
+		free(t);
+		return ret ? ret : -EEXIST;
+	}
+	fd = _open_osfhandle((intptr_t)h, _O_WRONLY | _O_BINARY);
+	t->f = fd < 0 ? NULL : _fdopen(fd, "wb");
+	if (!t->f) {
+		if (fd < 0)
+			CloseHandle(h);
+		else
+			_close(fd);
+		t->f = NULL;
+		os_tmpfile_abort(t);
+		return -EIO;
+	}
+	*out = t;
+	*f = t->f;
+	return 0;
+}
+
+const char *os_tmpfile_name(const struct os_tmpfile *t)
+{
+	return t->tmp;
+}
+
+void os_tmpfile_abort(struct os_tmpfile *t)
+{
+	if (t->f)
+		fclose(t->f);
+	if (t->tmp)
+		os_unlink(t->tmp);
+	free(t->path);
+	free(t->tmp);
+	free(t);
+}
+
+int os_tmpfile_commit(struct os_tmpfile *t)
+{
+	int ret = 0;
+
+	errno = 0;
+	if (fflush(t->f) || ferror(t->f) || os_stream_sync(t->f))
+		ret = errno ? -errno : -EIO;
+	if (fclose(t->f) && !ret)
+		ret = errno ? -errno : -EIO;
+	t->f = NULL;
+	if (!ret)
+		ret = os_rename_replace(t->tmp, t->path);
+	if (!ret) {
+		free(t->tmp);
+		t->tmp = NULL; /* it is the file now */
+	}
+	os_tmpfile_abort(t);
+	return ret;
+}
+
 int os_stream_sync(FILE *f)
 {
 	HANDLE h = (HANDLE)_get_osfhandle(_fileno(f));
@@ -426,6 +516,15 @@ bool os_is_dir(const char *path)
 	int kind;
 
 	return !os_stat(path, &kind, NULL) && kind == OS_KIND_DIR;
+}
+
+bool os_is_symlink(const char *path)
+{
+	wchar_t *w = os_widen(path);
+	DWORD a = w ? GetFileAttributesW(w) : INVALID_FILE_ATTRIBUTES;
+
+	free(w);
+	return a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_REPARSE_POINT);
 }
 
 struct os_dir {

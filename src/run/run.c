@@ -17,12 +17,18 @@
 atomic_int run_stop_flag;
 volatile sig_atomic_t run_stop_signal;
 
-/* why: OS_STOP_INT / OS_STOP_TERM (SIGINT / SIGTERM, or Ctrl-C / Ctrl-Break on Windows) */
+/*
+ * why: OS_STOP_INT / TERM / HUP / PIPE (SIGINT, SIGTERM, a closed terminal or session, a gone
+ * reader of the output; Ctrl-C / Ctrl-Break on Windows): each stops the run with a result
+ * marked aborted.  The first one names the reason (a Ctrl-C that also ended `| tee` is
+ * followed by SIGPIPEs).
+ */
 static void on_signal(int sig)
 {
 	int expected = 0;
 
-	run_stop_signal = sig;
+	if (!run_stop_signal)
+		run_stop_signal = sig;
 	/* the first reason wins: a signal after a failure leaves RUN_STOP_FAILED */
 	atomic_compare_exchange_strong(&run_stop_flag, &expected, RUN_STOP_SIGNAL);
 }
@@ -174,6 +180,7 @@ int cmd_run(int argc, char **argv)
 
 	/* from here on, an interruption still produces a result marked aborted */
 	run_stop_flag = 0;
+	run_stop_signal = 0;
 	os_stop_handler_set(on_signal);
 
 	r->label = xstrdup(s->o.label);
@@ -235,6 +242,8 @@ int cmd_run(int argc, char **argv)
 		if (!s->quiet)
 			run_print_summary(s, stdout);
 		printf("\nResult: %s\n", s->o.output);
+		/* written while a gone reader is still a stop request, not a kill at exit */
+		fflush(stdout);
 		status = r->aborted ? FSLAB_EXIT_FAIL
 				    : (r->verdict.present && !r->verdict.pass ? FSLAB_EXIT_VERDICT
 									       : FSLAB_EXIT_OK);
