@@ -489,7 +489,7 @@ static int read_chart(struct dt_text *t, size_t i, struct dt_chart *ch)
 			/* percentiles never decrease; a direction is N/A in every row or none */
 			if (!isnan(v[d]) && v[d] < prev[d])
 				return damaged(t, at, "latency percentiles that decrease");
-			if (k && (isnan(v[d]) != (prev[d] == -2)))
+			if (k && (bool)isnan(v[d]) != (prev[d] == -2))
 				return damaged(t, at, "a latency column with N/A in some rows only");
 			prev[d] = isnan(v[d]) ? -2 : v[d];
 		}
@@ -703,7 +703,8 @@ static int one_timespan(struct dt_text *t, size_t i, size_t end, size_t k, size_
 		import_lat_na(c);
 		if (!s->has_lat)
 			continue;
-		if (isnan(ch.v[d][0]) != !s->ios) {
+		/* isnan() is any nonzero int (mingw's is not 1): compared as bool */
+		if ((bool)isnan(ch.v[d][0]) != !s->ios) {
 			ret = damaged(t, start, "a latency chart with N/A for a direction that has I/O, "
 				      "or values for one that has none");
 			goto out;
