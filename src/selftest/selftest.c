@@ -338,6 +338,10 @@ static void check_reads(struct st_ctx *c, const struct volume *v, struct os_file
 			goto unreadable;
 		ret = pass(f, buf, size, false, NULL);
 		secs_ns[k] = now_ns() - t;
+		if (ret == -EINTR) { /* Ctrl-C: the command ends without a record */
+			free(sz);
+			return;
+		}
 		if (ret) {
 			add(c, "unbuffered_reads", v->dir, ST_UNKNOWN, NULL, "reading the %s test file "
 			    "failed: %s", sz, strerror(-ret));
@@ -391,7 +395,9 @@ static void check_write_through(struct st_ctx *c, const struct volume *v, struct
 	for (unsigned int i = 0; i < n; i++) {
 		ssize_t got;
 
-		if (stop_why || counters(v, &a))
+		if (stop_why)
+			return;
+		if (counters(v, &a))
 			goto unreadable;
 		fill(r, buf, WT_BYTES);
 		got = os_pwrite(f, buf, WT_BYTES, (uint64_t)i * WT_BYTES);
