@@ -3,6 +3,7 @@
  * and embeds it (environment.selftest), compare's Setup and the result's notes sum it up. */
 #include "selftest/selftest.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,17 @@ static const char *str(json_t *o, const char *key)
 	const char *s = json_string_value(json_object_get(o, key));
 
 	return s ? s : "";
+}
+
+/* Text from the record that may be echoed in a message: short, no control characters. */
+static bool printable(const char *s)
+{
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return false;
+	return n <= 255;
 }
 
 /* Does the record hold a volume with v's device and mount point? */
@@ -31,17 +43,24 @@ static bool covers(json_t *rec, const struct volume *v)
 
 int selftest_attach(const char *path, const struct volume *const *vols, size_t n, json_t **out)
 {
-	json_t *rec, *host = host_environment();
+	json_t *rec, *host;
 	json_error_t err;
-	int ret = 0;
+	char *text;
+	size_t len;
+	int ret;
 
 	*out = NULL;
-	rec = json_load_file(path, 0, &err);
-	if (!rec) {
-		json_decref(host);
-		return input_error("--selftest %s: not a readable JSON record (%s); make one with "
-				   "fslab selftest --dir DIR --json %s", path, err.text, path);
-	}
+	/* read_file: a UTF-8 path on Windows too (json_load_file's fopen takes the code page) */
+	ret = read_file(path, &text, &len);
+	if (ret)
+		return input_error("--selftest %s: cannot be read (%s); make the record with fslab "
+				   "selftest --dir DIR --json %s", path, strerror(-ret), path);
+	rec = json_loadb(text, len, 0, &err);
+	free(text);
+	if (!rec)
+		return input_error("--selftest %s: not a JSON record (line %d: %s); make one with "
+				   "fslab selftest --dir DIR --json %s", path, err.line, err.text, path);
+	host = host_environment();
 	if (strcmp(str(rec, "schema"), SELFTEST_SCHEMA) || !json_is_array(json_object_get(rec, "checks")))
 		ret = input_error("--selftest %s: not an fslab selftest record (%s); make one with "
 				  "fslab selftest --dir DIR --json %s", path, SELFTEST_SCHEMA, path);
@@ -51,7 +70,9 @@ int selftest_attach(const char *path, const struct volume *const *vols, size_t n
 				  path);
 	else if (strcmp(str(json_object_get(rec, "host"), "hostname"), str(host, "hostname")))
 		ret = input_error("--selftest %s: made on '%s', this is '%s'; run fslab selftest on "
-				  "this machine", path, str(json_object_get(rec, "host"), "hostname"),
+				  "this machine", path,
+				  printable(str(json_object_get(rec, "host"), "hostname"))
+				  ? str(json_object_get(rec, "host"), "hostname") : "another host",
 				  str(host, "hostname"));
 	for (size_t i = 0; i < n && !ret; i++)
 		if (!covers(rec, vols[i]))

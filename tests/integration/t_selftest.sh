@@ -109,7 +109,7 @@ refuse() { # refuse WHAT PATTERN RUN-ARGS...
 	[ "$(wc -l <"$T/stderr")" -eq 1 ] || { cat "$T/stderr"; fail "$what: one line"; }
 	[ ! -e "$T/r-bad.json" ] || fail "$what: a result was written"
 }
-refuse "missing record" "not a readable JSON record" --db "$T/db" --selftest "$T/nosuch.json"
+refuse "missing record" "cannot be read (No such file or directory)" --db "$T/db" --selftest "$T/nosuch.json"
 refuse "a result, not a record" "not an fslab selftest record" --db "$T/db" \
 	--selftest "$T/r-none.json"
 refuse "--buffered record" "made with --buffered" --db "$T/db" --selftest "$T/buf.json"
