@@ -23,6 +23,7 @@ static const struct {
 	{ "compare", cmd_compare, "tables, charts and a report from result files" },
 	{ "sizing", cmd_sizing, "mailboxes supported from achieved IOPS" },
 	{ "export", cmd_export, "the run's load as a fio job file or a DiskSpd script" },
+	{ "selftest", cmd_selftest, "check on this machine and volume what the numbers rest on" },
 #ifndef _WIN32
 	{ "lab", cmd_lab, "prep + run + compare for several filesystems from one config" },
 #endif

@@ -21,6 +21,7 @@
 static const struct importer *const importers[] = {
 	&import_fio,
 	&import_diskspd,
+	&import_diskspd_text,
 	&import_jetstress,
 	&import_fslab,
 };
@@ -44,8 +45,8 @@ static int fslab_parse(const char *buf, size_t len, const char *file, struct imp
 	root = json_loadb(buf, len, 0, &err);
 	if (!root)
 		return input_error("%s: not valid JSON at line %d column %d (%s) and not another "
-				   "format fslab imports (fio JSON, DiskSpd XML, Jetstress HTML); the "
-				   "file is truncated or not a result, re-run the tool", file, err.line,
+				   "format fslab imports (fio JSON, DiskSpd XML or text, Jetstress "
+				   "HTML); the file is truncated or not a result, re-run the tool", file, err.line,
 				   err.column, err.text);
 	out->r = xrealloc(out->r, (out->n + 1) * sizeof(*out->r));
 	out->suffix = xrealloc(out->suffix, (out->n + 1) * sizeof(char *));
@@ -234,7 +235,7 @@ static int import_any(const char *buf, size_t len, const char *file, const char 
 	if (memchr(buf, 0, len)) {
 		free(conv);
 		return input_error("%s: contains NUL bytes: not a text format fslab imports (fslab "
-				   "result, fio JSON, DiskSpd XML, Jetstress HTML)", file);
+				   "result, fio JSON, DiskSpd XML or text, Jetstress HTML)", file);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(importers) && !imp; i++)
 		if (importers[i]->sniff(buf, len))

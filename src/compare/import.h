@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * import.h: what compare and sizing read: fslab's own result files and other tools' output
- * (fio JSON, DiskSpd XML, Jetstress HTML), each turned into a struct fslab_result with its
+ * (fio JSON, DiskSpd XML and text, Jetstress HTML), each turned into a struct fslab_result with its
  * provenance.  One importer per format (src/compare/import_<format>.c) behind one table in
  * import.c: a new format is one file and one line there.  docs/INTEROP.md maps the fields.
  */
@@ -32,7 +32,8 @@ struct importer {
 	int (*parse)(const char *buf, size_t len, const char *file, struct import_list *out);
 };
 
-extern const struct importer import_fslab, import_fio, import_diskspd, import_jetstress;
+extern const struct importer import_fslab, import_fio, import_diskspd, import_diskspd_text,
+	import_jetstress;
 
 /* Largest file read (bytes): a DiskSpd XML of a long -D run stays far below. */
 #define IMPORT_MAX_BYTES (256u << 20)

@@ -97,7 +97,8 @@ void report_method_para(struct doc *d, const struct compare *c)
 			untimed |= !c->results[i].timeline.nrows;
 		if (untimed)
 			doc_para(d, "Results read from other tools' files without a per-interval "
-				 "timeline (fio JSON, Jetstress reports) show their single value with "
+				 "timeline (fio JSON, DiskSpd text or XML without -D, Jetstress reports) "
+				 "show their single value with "
 				 "no interval; values a tool does not report show n/a "
 				 "(docs/INTEROP.md).");
 	}

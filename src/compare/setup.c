@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "selftest/selftest.h"
 #include "util.h"
 
 /* ---- setup facts ---- */
@@ -209,7 +210,7 @@ static char *version_fact(const struct fslab_result *r)
 enum fact {
 	F_HOST, F_OS, F_KERNEL, F_CPU, F_MEM, F_FSLAB, F_ENGINE, F_DIRECT, F_DBDEV, F_LOGDEV, F_FS,
 	F_MKFS_DB, F_MKFS_LOG, F_MKFS_VER, F_BLOCKS, F_ALIGN, F_MOUNT_DB, F_MOUNT_LOG, F_DISCARD,
-	F_CACHEFIX, F_DROPPED, F_NR,
+	F_CACHEFIX, F_DROPPED, F_SELFTEST, F_NR,
 };
 
 static const char *const fact_names[F_NR] = {
@@ -217,7 +218,7 @@ static const char *const fact_names[F_NR] = {
 	"Database device", "Log device", "Filesystem", "mkfs, database volume", "mkfs, log volume",
 	"mkfs version", "Block / cluster size", "Alignment, database volume",
 	"Mount options, database volume", "Mount options, log volume", "Discarded before mkfs",
-	"NTFS cache fix", "Page cache dropped before the run",
+	"NTFS cache fix", "Page cache dropped before the run", "Self-test (fslab selftest)",
 };
 
 static char *fact(const struct fslab_result *r, enum fact f)
@@ -246,6 +247,7 @@ static char *fact(const struct fslab_result *r, enum fact f)
 	case F_DISCARD: return or_dash(jtext(env, "prep.volumes.db.discarded"));
 	case F_CACHEFIX: return cache_fix_fact(r);
 	case F_DROPPED: return or_dash(jtext(env, "caches_dropped"));
+	case F_SELFTEST: return selftest_fact(json_object_get(env, "selftest"));
 	default: return xstrdup("-");
 	}
 }
@@ -262,7 +264,14 @@ void report_setup(struct doc *d, const struct compare *c)
 		doc_table_set(t, 0, 1 + g, "%s", c->groups[g].label);
 	doc_para(d, "Common to all runs:");
 	for (int f = 0; f < F_NR; f++) {
-		bool same = true;
+		bool same = true, selftest = false;
+
+		/* the self-test row only where a result carries one (fslab run --selftest) */
+		for (size_t i = 0; f == F_SELFTEST && i < c->nresults; i++)
+			selftest |= json_is_object(json_object_get(c->results[i].environment,
+								   "selftest"));
+		if (f == F_SELFTEST && !selftest)
+			continue;
 
 		for (size_t g = 0; g < c->ngroups; g++) {
 			v[g] = fact(&c->results[c->groups[g].runs[0]], f);

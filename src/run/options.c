@@ -197,6 +197,13 @@ const struct run_option run_options[RO_NR] = {
 			"(fslab lab reads them)",
 		.fix = "give an open file descriptor",
 	},
+	[RO_SELFTEST] = {
+		.name = "selftest", .type = ROT_STR, .flags = ROF_LAB, .off = OFF(selftest),
+		.metavar = "FILE",
+		.help = "record this fslab selftest --json FILE in the result (it must cover the "
+			"--db and --log volumes, made on this host); compare shows it in the "
+			"Setup",
+	},
 	[RO_SAMPLE_INTERVAL] = {
 		.name = "sample-interval", .ini = "sample_interval", .type = ROT_TIME,
 		.flags = ROF_VERDICT | ROF_WHOLE_S, .off = OFF(sample_interval_ns),

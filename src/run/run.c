@@ -12,6 +12,7 @@
 #include "fsprep/prep.h"
 #include "run/run.h"
 #include "run/runP.h"
+#include "selftest/selftest.h"
 #include "util.h"
 
 atomic_int run_stop_flag;
@@ -49,6 +50,14 @@ static json_t *environment(struct run_state *s)
 	json_object_set_new(env, "prep", prep ? prep : json_null());
 	json_object_set_new(env, "direct_io", json_boolean(s->o.direct));
 	json_object_set_new(env, "caches_dropped", json_boolean(s->caches_dropped));
+	if (s->selftest) {
+		char *note = selftest_note(s->selftest, s->p.selftest);
+
+		json_object_set(env, "selftest", s->selftest);
+		if (note)
+			result_add_note(&s->res, "%s", note);
+		free(note);
+	}
 	if (json_is_string(json_object_get(env, "wine")))
 		result_add_note(&s->res, "ran under Wine %s: Wine opens files buffered (it ignores "
 				"FILE_FLAG_NO_BUFFERING and FILE_FLAG_WRITE_THROUGH) and reports every "
@@ -123,9 +132,26 @@ static void free_state(struct run_state *s)
 	free(s->dev_after);
 	free(s->label_buf);
 	free(s->output_buf);
+	json_decref(s->selftest);
 	run_samplers_free(&s->smp);
 	engine_release(&s->rc.eng);
 	result_release(&s->res);
+}
+
+/* --selftest FILE: checked against this run's volumes now, before anything is created */
+static int run_attach_selftest(struct run_state *s)
+{
+	const struct volume **v = xcalloc(s->ndb_vols + s->nlog_vols, sizeof(*v));
+	size_t n = 0;
+	int ret;
+
+	for (size_t i = 0; i < s->ndb_vols; i++)
+		v[n++] = &s->rc.db_vols[i];
+	for (size_t i = 0; i < s->nlog_vols; i++)
+		v[n++] = &s->rc.log_vols[i];
+	ret = selftest_attach(s->p.selftest, v, n, &s->selftest);
+	free(v);
+	return ret;
 }
 
 int cmd_run(int argc, char **argv)
@@ -154,6 +180,8 @@ int cmd_run(int argc, char **argv)
 	ret = run_check_dirs(s);
 	if (!ret)
 		ret = run_probe_volumes(s);
+	if (!ret && s->p.selftest)
+		ret = run_attach_selftest(s);
 	/* before the workload looks at its files: another run may be creating them */
 	if (!ret)
 		ret = run_lock_dirs(s);

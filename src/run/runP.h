@@ -46,6 +46,7 @@ struct run_state {
 	size_t ndb_vols, nlog_vols;
 	struct devstat *dev_before, *dev_after;
 	bool caches_dropped;
+	json_t *selftest;     /* --selftest: the record embedded in the environment, or NULL */
 	struct verdict_cfg vc;
 	struct samplers smp;
 	int *lock_fds; /* lock.c: locked --db and --log directories (os_lock_path) */
