@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "compare/compareP.h"
+#include "compare/precision.h"
 #include "util.h"
 
 void compare_init(struct compare *c)
@@ -51,6 +52,7 @@ void compare_release(struct compare *c)
 		free(c->sweeps[s].eff);
 	}
 	free(c->sweeps);
+	free(c->outliers);
 	compare_init(c);
 }
 
@@ -222,6 +224,7 @@ static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row 
 	memset(d, 0, sizeof(*d));
 	d->base = g->base;
 	d->p = d->p_holm = d->half = d->half_pct = d->mde = d->mde_pct = NAN;
+	d->se = d->df = d->lo_pct = d->hi_pct = NAN;
 	if (g->base < 0 || compare_metric_is_text(row->m))
 		return;
 	b = &row->cells[g->base];
@@ -256,8 +259,27 @@ static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row 
 	else {
 		d->p = w.p;
 		d->sig = w.p < STATS_ALPHA ? SIG_YES : SIG_NO;
-		d->mde = stats_mde(&a->s, &b->s, STATS_ALPHA, STATS_POWER);
-		d->mde_pct = b->s.mean != 0 ? d->mde / fabs(b->s.mean) * 100 : NAN;
+		d->se = sqrt(a->s.sd * a->s.sd / (double)a->s.n + b->s.sd * b->s.sd / (double)b->s.n);
+		d->df = w.df;
+	}
+}
+
+/*
+ * The minimum detectable difference of a tested delta at the level its decision is made at:
+ * alpha / m for a claim in a Holm family of m tests (Holm's first step, its hardest: the MDE
+ * holds whatever the other claims do), alpha for a row tested on its own.  From the test's
+ * standard error and degrees of freedom only (never its estimate or p).
+ */
+static void set_mde(struct cmp_delta *d, double base, size_t m)
+{
+	double mde = stats_mde_t(d->se, d->df, STATS_ALPHA / (double)m, STATS_POWER);
+
+	if (d->blocked) {
+		d->mde_pct = log_pct(mde);
+		d->mde = fabs(base) * d->mde_pct / 100;
+	} else {
+		d->mde = mde;
+		d->mde_pct = base != 0 ? mde / fabs(base) * 100 : NAN;
 	}
 }
 
@@ -277,7 +299,7 @@ static size_t holm_family(struct compare *c, bool (*want)(const struct compare *
 	size_t cap = c->ngroups * COMPARE_NHEADLINE, n = 0;
 	struct cmp_delta **ds = xcalloc(cap, sizeof(*ds));
 	const struct metric_def **ms = xcalloc(cap, sizeof(*ms));
-	double *p = xcalloc(cap, sizeof(double));
+	double *p = xcalloc(cap, sizeof(double)), *base = xcalloc(cap, sizeof(double));
 
 	for (size_t r = 0; r < c->nrows; r++) {
 		if (!compare_is_headline(c->rows[r].m->id))
@@ -290,6 +312,7 @@ static size_t holm_family(struct compare *c, bool (*want)(const struct compare *
 				continue;
 			ds[n] = d;
 			ms[n] = c->rows[r].m;
+			base[n] = c->rows[r].cells[d->base].s.mean;
 			p[n++] = d->p;
 		}
 	}
@@ -299,10 +322,12 @@ static size_t holm_family(struct compare *c, bool (*want)(const struct compare *
 		ds[i]->corrected = true;
 		ds[i]->sig = p[i] < STATS_ALPHA ? SIG_YES : SIG_NO;
 		set_better(ds[i], ms[i]);
+		set_mde(ds[i], base[i], n);
 	}
 	free(ds);
 	free(ms);
 	free(p);
+	free(base);
 	return n;
 }
 
@@ -376,8 +401,16 @@ static void compute_rows(struct compare *c)
 		}
 		for (size_t g = 0; g < c->ngroups; g++)
 			fill_delta(c, g, row, &row->deltas[g]);
+		compare_block_row(c, row); /* a lab's rounds: the blocked model decides */
+		for (size_t g = 0; g < c->ngroups; g++) {
+			struct cmp_delta *d = &row->deltas[g];
+
+			if (d->present && (d->sig == SIG_YES || d->sig == SIG_NO))
+				set_mde(d, row->cells[d->base].s.mean, 1);
+		}
 	}
 	correct(c);
+	compare_noise(c);
 }
 
 const struct cmp_row *compare_row(const struct compare *c, const char *id)
@@ -636,6 +669,7 @@ int compare_build(struct compare *c, char *const *files, size_t n, const struct 
 			c->plans_differ = true;
 	}
 	assign_bases(c);
+	compare_design(c);
 	compute_rows(c);
 	find_sweeps(c);
 	return 0;
