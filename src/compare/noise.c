@@ -43,7 +43,7 @@ void report_blocked_para(struct doc *d, const struct compare *c, const char *run
 			unblocked = t;
 		}
 	doc_para(d, "Statistics: each label was run %s times (%s). The results come from one lab's "
-		 "rounds (lab %s, %u rounds, every label once per round in shuffled order), so each "
+		 "rounds (lab %s, %u rounds, every label once per round), so each "
 		 "round is a block of a randomized complete block design, and it is analysed as one: "
 		 "every metric on the log scale (ratios, not differences: IOPS and latencies are "
 		 "multiplicative), with the additive model value ~ label + round fitted by least "
@@ -76,21 +76,26 @@ void report_blocked_para(struct doc *d, const struct compare *c, const char *run
 static void advice_item(struct doc *d, const struct compare *c, double target, bool theirs)
 {
 	struct allocation a;
-	char sec[32];
+	char tgt[64], min[32];
 
 	if (compare_advice(c, target, 100, &a))
 		return;
+	snprintf(tgt, sizeof(tgt), theirs ? "your precision, %g %%" : "a %g %% target; [lab] "
+		 "precision sets yours", target);
+	snprintf(min, sizeof(min), a.minutes < 9.95 ? "%.1f" : "%.0f", a.minutes);
 	if (a.mde_pct > target)
-		doc_item(d, "Advice: even 100 rounds of %.0f-second cells would only reach an MDE of "
-			 "%.1f %% for the claims (about %.0f minutes): this machine is too noisy for "
-			 "%g %%; quieten it, or accept a wider precision.", a.t_s, a.mde_pct,
-			 a.minutes, target);
+		doc_item(d, "Advice (%s): even 100 rounds of %.0f-second cells would only reach an "
+			 "MDE of %.1f %% for the claims (about %s minutes): this machine is too noisy "
+			 "for that; quieten it, or accept a wider precision.", tgt, a.t_s, a.mde_pct,
+			 min);
 	else
-		doc_item(d, "Advice: on this machine, %u rounds of %.0f-second cells would reach an "
-			 "MDE of %.1f %% for the claims%s in about %.0f minutes (%s per cell beyond "
-			 "the measured seconds, as this lab's own timing shows).", a.rounds, a.t_s,
-			 a.mde_pct, theirs ? " (your precision)" : " (a 10 % target; [lab] precision "
-			 "sets yours)", a.minutes, fmt_hms(sec, sizeof(sec), c->noise.fixed_s));
+		doc_item(d, "Advice (%s): on this machine, %u rounds of %.0f-second cells would reach "
+			 "an MDE of %.1f %% for the claims in about %s minutes (Kalibera and Jones's "
+			 "allocation from the components above and this lab's own timing: %.0f s per "
+			 "cell beyond the measured seconds, for prep, initialisation, warm-up, checksum "
+			 "pass and teardown%s).", tgt, a.rounds, a.t_s, a.mde_pct, min,
+			 c->noise.fixed_s, isfinite(c->noise.within) ? "" : "; the runs were too short "
+			 "to measure the noise inside one, so all of it is counted between runs");
 }
 
 void report_noise(struct doc *d, const struct compare *c, const struct report_opts *o)

@@ -250,7 +250,7 @@ static double fixed_seconds(const struct compare *c)
 static double within_run(const struct compare *c, const struct metric_def *m, double *t_s)
 {
 	double sum = 0, secs = 0;
-	size_t runs = 0;
+	size_t runs = 0, all = 0;
 
 	for (size_t g = 0; g < c->ngroups; g++) {
 		if (!in_model(c, g))
@@ -263,6 +263,8 @@ static double within_run(const struct compare *c, const struct metric_def *m, do
 			struct sample s;
 			size_t k;
 
+			secs += r->duration_s;
+			all++;
 			if (stats_batch_plan(t->nrows, &bp))
 				continue;
 			num = xcalloc(t->nrows, sizeof(double));
@@ -277,11 +279,10 @@ static double within_run(const struct compare *c, const struct metric_def *m, do
 			if (!(s.mean > 0))
 				continue;
 			sum += s.sd * s.sd / (double)k / (s.mean * s.mean);
-			secs += r->duration_s;
 			runs++;
 		}
 	}
-	*t_s = runs ? secs / (double)runs : NAN;
+	*t_s = all ? secs / (double)all : NAN;
 	return runs ? sum / (double)runs : NAN;
 }
 
@@ -344,13 +345,20 @@ void compare_noise(struct compare *c)
 int compare_advice(const struct compare *c, double target_pct, unsigned int max_rounds,
 		   struct allocation *a)
 {
+	struct noise nz = c->noise;
 	unsigned int cells = 0;
 
 	if (!c->have_noise)
 		return -EDOM;
 	for (size_t g = 0; g < c->ngroups; g++)
 		cells += !c->groups[g].aborted;
-	return noise_allocate(&c->noise, cells, MAX(c->nclaims, (size_t)1), target_pct,
+	/* runs too short for batch means: all of the residual counts as between runs, which
+	 * advises the shortest cells (the noise inside a run is then not known to pay back) */
+	if (!isfinite(nz.within)) {
+		nz.within = 0;
+		nz.between = nz.cell;
+	}
+	return noise_allocate(&nz, cells, MAX(c->nclaims, (size_t)1), target_pct,
 			      ADVICE_MIN_CELL_S, ADVICE_MAX_CELL_S, max_rounds, a);
 }
 

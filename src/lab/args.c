@@ -122,6 +122,13 @@ void lab_run_args(struct lab *L, const struct cell *cell, struct argv *a)
 	run_params_argv(&c->run, add_arg, a);
 	argv_addf(a, "--label=%s", cell->label);
 	argv_addf(a, "--output=%s", cell->result);
+	/* where it stands in the lab: compare blocks by round, the Method says what happened */
+	argv_addf(a, "--lab-id=%s", L->lab_id);
+	argv_addf(a, "--lab-cell=%s", cell->id);
+	argv_addf(a, "--lab-round=%u", cell->round);
+	argv_addf(a, "--lab-position=%u", cell->position);
+	if (!is_raw(cell->fs))
+		argv_add(a, "--lab-fresh-volume"); /* prep formatted it for this cell */
 	/* not --quiet: the cell's run log keeps the run's steps (creation, initialisation rate,
 	 * checksum pass) and its summary; the live line needs a terminal, which it has not */
 	argv_add(a, "--progress-fd=3");
