@@ -214,6 +214,22 @@ out:
 	free(batches);
 }
 
+void compare_welch_half(const struct cmp_row *row, size_t gi, struct cmp_delta *d)
+{
+	const struct cmp_cell *a = &row->cells[gi], *b = &row->cells[d->base];
+	struct welch w;
+
+	if (a->kind == b->kind && (a->kind == CELL_REPEATS || a->kind == CELL_BATCH) &&
+	    !stats_welch(&a->s, &b->s, &w)) {
+		/* interval of the difference, Welch degrees of freedom */
+		double se = sqrt(a->s.sd * a->s.sd / (double)a->s.n +
+				 b->s.sd * b->s.sd / (double)b->s.n);
+
+		d->half = se > 0 ? stats_t_quantile(1 - (1 - STATS_CONF) / 2, w.df) * se : 0;
+		d->half_pct = b->s.mean != 0 ? d->half / fabs(b->s.mean) * 100 : NAN;
+	}
+}
+
 static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row *row,
 		       struct cmp_delta *d)
 {
@@ -234,15 +250,9 @@ static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row 
 	d->abs = a->s.mean - b->s.mean;
 	d->pct = b->s.mean != 0 ? d->abs / fabs(b->s.mean) * 100 : NAN;
 	d->sig = SIG_NA;
-	if (a->kind == b->kind && (a->kind == CELL_REPEATS || a->kind == CELL_BATCH) &&
-	    !stats_welch(&a->s, &b->s, &w)) {
-		/* interval of the difference, Welch degrees of freedom */
-		double se = sqrt(a->s.sd * a->s.sd / (double)a->s.n +
-				 b->s.sd * b->s.sd / (double)b->s.n);
-
-		d->half = se > 0 ? stats_t_quantile(1 - (1 - STATS_CONF) / 2, w.df) * se : 0;
-		d->half_pct = b->s.mean != 0 ? d->half / fabs(b->s.mean) * 100 : NAN;
-	}
+	/* a lab's rounds: the blocked model gives the interval (its fallback calls this) */
+	if (!c->blocked)
+		compare_welch_half(row, gi, d);
 	if (g->aborted || c->groups[g->base].aborted)
 		d->na_why = "aborted run";
 	else if (g->cache_served || c->groups[g->base].cache_served)
@@ -373,7 +383,7 @@ int compare_aa_of(const struct compare *c, size_t g)
 	return -1;
 }
 
-static void compute_rows(struct compare *c)
+static void compute_rows(struct compare *c, bool claims_only)
 {
 	c->rows = xcalloc(compare_nmetrics, sizeof(*c->rows));
 	for (size_t i = 0; i < compare_nmetrics; i++) {
@@ -383,7 +393,8 @@ static void compute_rows(struct compare *c)
 		*m = *compare_metric_at(i, &tmp);
 		if ((m->kind == MK_THREADS && !c->threads_differ) ||
 		    (m->kind == MK_TOOL && !c->foreign) ||
-		    (m->kind == MK_MISMATCH && !c->nwarnings)) {
+		    (m->kind == MK_MISMATCH && !c->nwarnings) ||
+		    (claims_only && m->kind != MK_RUNS && !compare_is_headline(m->id))) {
 			free(m);
 			continue;
 		}
@@ -410,7 +421,8 @@ static void compute_rows(struct compare *c)
 		}
 	}
 	correct(c);
-	compare_noise(c);
+	if (!claims_only)
+		compare_noise(c);
 }
 
 const struct cmp_row *compare_row(const struct compare *c, const char *id)
@@ -627,15 +639,12 @@ static int pick_baseline(struct compare *c, const struct compare_opts *o)
 	return 0;
 }
 
-int compare_build(struct compare *c, char *const *files, size_t n, const struct compare_opts *o)
+/* Everything after loading: groups, the guard, the baseline, the method, the rows. */
+static int analyse(struct compare *c, const struct compare_opts *o)
 {
+	size_t n = c->nresults;
 	int ret;
 
-	compare_init(c);
-	ret = compare_load(c, files, n, o);
-	if (ret)
-		return ret;
-	n = c->nresults;
 	for (size_t i = 0; i < n; i++) {
 		size_t gi = compare_group_of(c, i); /* may move c->groups */
 		struct cmp_group *g = &c->groups[gi];
@@ -670,7 +679,33 @@ int compare_build(struct compare *c, char *const *files, size_t n, const struct 
 	}
 	assign_bases(c);
 	compare_design(c);
-	compute_rows(c);
-	find_sweeps(c);
+	compute_rows(c, o->claims_only);
+	if (!o->claims_only)
+		find_sweeps(c);
 	return 0;
+}
+
+int compare_build(struct compare *c, char *const *files, size_t n, const struct compare_opts *o)
+{
+	int ret;
+
+	compare_init(c);
+	ret = compare_load(c, files, n, o);
+	return ret ? ret : analyse(c, o);
+}
+
+int compare_build_results(struct compare *c, struct fslab_result *r, size_t n,
+			  const struct compare_opts *o)
+{
+	compare_init(c);
+	c->results = xcalloc(n + 1, sizeof(*c->results));
+	c->files = xcalloc(n + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++) {
+		c->results[i] = r[i];
+		result_init(&r[i]);
+		c->files[i] = xasprintf("(result %zu)", i + 1);
+		c->foreign |= strcmp(compare_tool(&c->results[i]), "fslab") != 0;
+	}
+	c->nresults = n;
+	return analyse(c, o);
 }

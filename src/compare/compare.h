@@ -152,6 +152,8 @@ struct compare_opts {
 	bool allow_mismatch;  /* warn instead of refusing results that differ */
 	bool allow_aborted;   /* show aborted runs, marked, instead of refusing them */
 	bool no_guard;        /* sizing: no comparability guard */
+	bool claims_only;     /* only the rows of the claims (headline metrics, Runs): what the
+				 adaptive lab's stop rule reads, and fast */
 	/* --label FILE=NAME: the label of the results read from label_files[i] */
 	size_t nlabels;
 	const char *const *label_files, *const *label_names;
@@ -201,6 +203,13 @@ void compare_init(struct compare *c);
 int compare_build(struct compare *c, char *const *files, size_t n, const struct compare_opts *o)
 	__attribute__((warn_unused_result));
 void compare_release(struct compare *c);
+/*
+ * compare_build_results - the same from results already in memory (moved into c: each r[i] is
+ * result_init()ed), named "(result N)"; what a simulation of many labs uses (tests).  No
+ * checks of the files' plausibility: the caller made them.
+ */
+int compare_build_results(struct compare *c, struct fslab_result *r, size_t n,
+			  const struct compare_opts *o) __attribute__((warn_unused_result));
 
 /* The row with metric id, or NULL. */
 const struct cmp_row *compare_row(const struct compare *c, const char *id);

@@ -7,6 +7,8 @@
  */
 #include "compare/precision.h"
 
+#include "compare/compareP.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -141,7 +143,11 @@ void compare_block_row(struct compare *c, struct cmp_row *row)
 	if (!c->blocked || compare_metric_is_text(row->m))
 		goto out;
 	if (fit_row(c, row, &f, map, &obs, &n, &why)) {
+		/* Welch's test stays; its interval was left to here */
 		row->unblocked_why = why;
+		for (size_t g = 0; g < c->ngroups; g++)
+			if (row->deltas[g].present)
+				compare_welch_half(row, g, &row->deltas[g]);
 		goto out;
 	}
 	row->blocked = true;

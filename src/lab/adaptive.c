@@ -84,7 +84,7 @@ char *lab_compare_baseline(const struct lab *L)
 static int look(struct lab *L, struct precision_check *pc, struct compare *c)
 {
 	char **files = xcalloc(L->ncells + 1, sizeof(char *)), *base = lab_compare_baseline(L);
-	struct compare_opts o = { .baseline = base };
+	struct compare_opts o = { .baseline = base, .claims_only = true };
 	size_t n = 0;
 	int ret;
 
