@@ -447,7 +447,7 @@ static char *lab_plan_note(const char *path, char **stop, double *precision)
 		const char *why = json_string_value(json_object_get(ad, "stop_reason"));
 		json_t *pr = json_object_get(ad, "precision_pct");
 
-		if (json_is_number(pr) && json_number_value(pr) > 0 && json_number_value(pr) <= 100)
+		if (json_is_number(pr) && json_number_value(pr) > 0 && json_number_value(pr) <= 1000)
 			*precision = json_number_value(pr);
 		bool plain = true;
 

@@ -123,7 +123,7 @@ void lab_run_args(struct lab *L, const struct cell *cell, struct argv *a)
 	argv_addf(a, "--label=%s", cell->label);
 	argv_addf(a, "--output=%s", cell->result);
 	/* where it stands in the lab: compare blocks by round, the Method says what happened */
-	argv_addf(a, "--lab-id=%s", L->lab_id);
+	argv_addf(a, "--lab-id=%s", L->lab_id ? L->lab_id : "<the new lab's id>");
 	argv_addf(a, "--lab-cell=%s", cell->id);
 	argv_addf(a, "--lab-round=%u", cell->round);
 	argv_addf(a, "--lab-position=%u", cell->position);

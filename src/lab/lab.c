@@ -348,8 +348,10 @@ int cmd_lab(int argc, char **argv)
 	lab_build_cells(L);
 
 	if (access(L->state_path, F_OK) != 0) {
-		/* a new lab; a resumed one runs the order its state recorded, under its id */
-		L->lab_id = lab_new_id();
+		/* a new lab; a resumed one runs the order its state recorded, under its id (a dry
+		 * run shows a placeholder: the real run draws its own) */
+		if (!L->dry_run)
+			L->lab_id = lab_new_id();
 		if (L->cfg.order_seed_set)
 			lab_set_plan(L, L->cfg.order, L->cfg.order_seed, "config");
 		else

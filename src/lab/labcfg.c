@@ -166,7 +166,8 @@ static const char *const lab_keys = "title, output, baseline, repeats, raw_basel
 				    "order_seed, aa_check, precision, budget, min_rounds, "
 				    "max_rounds";
 
-/* "10%", "10 %" or "10": a percentage in (0, 100]. */
+/* "10%", "10 %" or "10": a percentage in (0, 1000] (1000 %: an elevenfold ratio, loose
+ * enough for a smoke test to stop at min_rounds). */
 static int parse_pct(const char *v, double *out)
 {
 	char *end;
@@ -176,7 +177,7 @@ static int parse_pct(const char *v, double *out)
 		end++;
 	if (*end == '%')
 		end++;
-	if (end == v || *end || !(d > 0) || d > 100)
+	if (end == v || *end || !(d > 0) || d > 1000)
 		return -EINVAL;
 	*out = d;
 	return 0;
@@ -206,7 +207,8 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 	} else if (!strcmp(k, "precision")) {
 		if (parse_pct(v, &c->precision))
 			perr(p, p->line, "precision = '%s': give the minimum detectable difference "
-			     "wanted for every claim, a percentage such as 10%%", v);
+			     "wanted for every claim, a percentage such as 10%% (more than 0, at "
+			     "most 1000%%)", v);
 		c->precision_line = p->line;
 	} else if (!strcmp(k, "budget")) {
 		if (parse_duration(v, &c->budget_ns) || c->budget_ns < 60 * NSEC_PER_SEC)
