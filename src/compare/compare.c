@@ -53,6 +53,7 @@ void compare_release(struct compare *c)
 	}
 	free(c->sweeps);
 	free(c->outliers);
+	free(c->spread);
 	compare_init(c);
 }
 

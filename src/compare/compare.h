@@ -187,6 +187,8 @@ struct compare {
 	struct noise noise;
 	size_t noutliers;
 	struct cmp_outlier *outliers;
+	double *spread;       /* per group: its cells' residual spread (transactional IOPS, CV
+				 %, scaled so that the pooled one is their mean), NAN: none */
 };
 
 /* The rows, in table order. */

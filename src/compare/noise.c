@@ -124,6 +124,35 @@ void report_noise(struct doc *d, const struct compare *c, const struct report_op
 			 "its label and round (the blocked residual); the runs have no timeline to "
 			 "split it into the noise inside a run and between runs.",
 			 cv_text(cell, sizeof(cell), nz->cell));
+	if (c->spread) {
+		char *list = NULL;
+		int lo = -1, hi = -1;
+
+		for (size_t g = 0; g < c->ngroups; g++) {
+			char *t, v[16];
+
+			if (!isfinite(c->spread[g]))
+				continue;
+			snprintf(v, sizeof(v), c->spread[g] >= 9.95 ? "%.0f" : "%.1f", c->spread[g]);
+			t = xasprintf("%s%s%s %s %%", list ? list : "", list ? ", " : "",
+				      c->groups[g].label, v);
+			free(list);
+			list = t;
+			if (lo < 0 || c->spread[g] < c->spread[lo])
+				lo = (int)g;
+			if (hi < 0 || c->spread[g] > c->spread[hi])
+				hi = (int)g;
+		}
+		if (list)
+			doc_item(d, "Spread by label (transactional IOPS, each label's cells around the "
+				 "model): %s.%s", list, lo >= 0 && c->spread[lo] > 0 &&
+				 c->spread[hi] > 3 * c->spread[lo] ? " The model pools these, which "
+				 "assumes they are alike; the widest is more than three times the "
+				 "narrowest (chance alone rarely does that), "
+				 "so its cells widen every claim's interval: a label that noisy compares "
+				 "better in a lab of its own." : "");
+		free(list);
+	}
 	if (isfinite(nz->drift))
 		doc_item(d, "Drift between rounds: the rounds themselves moved by %s %% (the whole "
 			 "machine faster or slower from one round to the next); blocking takes it out "

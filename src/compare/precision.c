@@ -49,11 +49,11 @@ void compare_design(struct compare *c)
 	if (c->method != CMP_REPEATS)
 		c->design = hand && !nlab ? "hand runs, one run per label" : "one run per label";
 	else if (!nlab)
-		c->design = "hand runs (no lab recorded its rounds)";
+		c->design = "hand runs: no lab recorded its rounds";
 	else if (hand)
 		c->design = "lab runs and hand runs mixed";
 	else if (several)
-		c->design = "results of several labs mixed (their rounds are not the same blocks)";
+		c->design = "results of several labs mixed: their rounds are not the same blocks";
 	else {
 		c->design = "one lab's rounds";
 		c->blocked = true;
@@ -323,6 +323,26 @@ static void add_outliers(struct compare *c, const struct cmp_row *row)
 	}
 	if (row->m->kind == MK_TRANS_IOPS) {
 		struct noise *nz = &c->noise;
+		double *ss = xcalloc(c->ngroups, sizeof(double));
+		size_t *cnt = xcalloc(c->ngroups, sizeof(size_t));
+
+		/* each label's own residual spread: the pooled model assumes they are alike */
+		for (size_t g = 0, k = 0; g < c->ngroups && k < n; g++) {
+			if (map[g] == SIZE_MAX)
+				continue;
+			for (size_t i = 0; i < c->groups[g].nruns && k < n; i++) {
+				if (isnan(compare_run_value(&c->results[c->groups[g].runs[i]], row->m)))
+					continue;
+				ss[g] += f.resid[k] * f.resid[k];
+				cnt[g]++;
+				k++;
+			}
+		}
+		c->spread = xcalloc(c->ngroups, sizeof(double));
+		for (size_t g = 0; g < c->ngroups; g++)
+			c->spread[g] = cnt[g] ? sqrt(ss[g] / cnt[g] * (double)n / f.df) * 100 : NAN;
+		free(ss);
+		free(cnt);
 
 		nz->cell = f.s2;
 		nz->drift = isfinite(f.ms_block) ? fmax(0, (f.ms_block - f.s2) / f.n0) : NAN;

@@ -159,7 +159,7 @@ static void test_unblocked(void **state)
 	(void)state;
 	assert_int_equal(compare_build(&c, hand, 4, &o), 0);
 	assert_false(c.blocked);
-	assert_string_equal(c.design, "hand runs (no lab recorded its rounds)");
+	assert_string_equal(c.design, "hand runs: no lab recorded its rounds");
 	assert_false(delta(&c, "trans_iops", 1)->blocked);
 	assert_false(c.have_noise);
 	text = article(&c);
