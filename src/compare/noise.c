@@ -153,10 +153,14 @@ void report_noise(struct doc *d, const struct compare *c, const struct report_op
 				 "better in a lab of its own." : "");
 		free(list);
 	}
-	if (isfinite(nz->drift))
+	if (isfinite(nz->drift) && sqrt(nz->drift) >= 0.0005)
 		doc_item(d, "Drift between rounds: the rounds themselves moved by %s %% (the whole "
 			 "machine faster or slower from one round to the next); blocking takes it out "
 			 "of every comparison.", cv_text(dr, sizeof(dr), nz->drift));
+	else if (isfinite(nz->drift))
+		doc_item(d, "Drift between rounds: none measurable (the rounds' means differ no more "
+			 "than their cells' spread explains): blocking had nothing to take out and "
+			 "cost %zu degrees of freedom.", c->nrounds > 1 ? (size_t)c->nrounds - 1 : 0);
 	if (!c->noutliers)
 		doc_item(d, "Extreme cells: none (every |standardised residual| <= 3 in the headline "
 			 "metrics).");

@@ -121,7 +121,9 @@ void report_runs(struct doc *d, const struct compare *c)
 		struct made m;
 
 		count(c, grp, &m);
-		vol = volume_words(&m);
+		/* the raw-device baseline has no filesystem to format */
+		vol = !strcmp(grp->fs, "raw") ? xstrdup("on the raw devices (no filesystem)")
+					      : volume_words(&m);
 		db = db_words(&m);
 		if (m.lab && m.first_round)
 			snprintf(rounds, sizeof(rounds), m.first_round == m.last_round ? ", round %u"
