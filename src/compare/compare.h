@@ -153,7 +153,8 @@ struct compare_opts {
 	bool allow_aborted;   /* show aborted runs, marked, instead of refusing them */
 	bool no_guard;        /* sizing: no comparability guard */
 	bool claims_only;     /* only the rows of the claims (headline metrics, Runs): what the
-				 adaptive lab's stop rule reads, and fast */
+				 adaptive lab's stop rule reads, and fast; not for the reports
+				 (no verdict row, no sweeps, no noise) */
 	/* --label FILE=NAME: the label of the results read from label_files[i] */
 	size_t nlabels;
 	const char *const *label_files, *const *label_names;
