@@ -120,6 +120,8 @@ void result_release(struct fslab_result *r)
 	free(r->verdict.checks);
 	free(r->checksum.first_bad);
 	json_decref(r->notes);
+	free(r->lab.id);
+	free(r->lab.cell);
 	free(r->src.tool);
 	free(r->src.version);
 	free(r->src.format);

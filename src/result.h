@@ -165,6 +165,19 @@ struct provenance {
 	char *host;    /* host the tool measured on (fio client: host:port), may be NULL */
 };
 
+/*
+ * Where a run stood in a lab (fslab lab passes it to each cell's run with --lab-*; docs/
+ * DESIGN.md "Result file").  id NULL: a hand run (fslab run by itself).  compare analyses the
+ * results of one lab's rounds as blocks, and the Method says what happened per label.
+ */
+struct lab_provenance {
+	char *id;                      /* the lab's id (lab-state.json), NULL for a hand run */
+	char *cell;                    /* the cell, "xfs-8t-r3" */
+	unsigned int round, position;  /* its round and its place in the run order, from 1 */
+	bool volume_formatted;         /* the lab formatted the volumes for this run */
+	bool database_created;         /* this run created its database(s), none reused */
+};
+
 struct fslab_result {
 	char *schema;
 	char *label;
@@ -191,6 +204,7 @@ struct fslab_result {
 	struct verdict verdict;
 	struct checksum_result checksum;
 	json_t *notes; /* owned array of strings: loud warnings (O_DIRECT refused, ...) */
+	struct lab_provenance lab; /* "lab": absent for a hand run */
 	struct provenance src; /* owned strings; all NULL for a result fslab run made */
 };
 

@@ -462,5 +462,6 @@ void report_method(struct doc *d, const struct compare *c, const struct report_o
 				 order ? order : "not recorded in the results");
 		free(order);
 	}
+	report_runs(d, c); /* what happened, per label, from the results */
 	report_method_para(d, c);
 }

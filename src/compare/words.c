@@ -39,6 +39,28 @@ static const char *pct_text(char *buf, size_t len, double pct)
 	return buf;
 }
 
+/* A signed percentage for intervals: "+3.0", "-19". */
+static const char *spct_text(char *buf, size_t len, double pct)
+{
+	snprintf(buf, len, fabs(pct) >= 9.95 ? "%+.0f" : "%+.1f", pct);
+	return buf;
+}
+
+/* A blocked difference as a ratio with its interval: "-8.6 % [-19 %, +3.0 %]". */
+static char *ratio_text(const struct cmp_delta *d)
+{
+	char a[16], lo[16], hi[16];
+
+	return xasprintf("%s %% [%s %%, %s %%]", spct_text(a, sizeof(a), d->pct),
+			 spct_text(lo, sizeof(lo), d->lo_pct), spct_text(hi, sizeof(hi), d->hi_pct));
+}
+
+/* The test that decided: "the blocked t-test" or "Welch's t-test". */
+static const char *test_name(const struct cmp_delta *d)
+{
+	return d->blocked ? "blocked t-test" : "Welch's t-test";
+}
+
 char *report_cell_text(const struct cmp_row *row, size_t g)
 {
 	const struct cmp_cell *cell = &row->cells[g];
@@ -66,6 +88,8 @@ char *report_delta_text(const struct cmp_row *row, size_t g)
 
 	if (!d->present)
 		return xstrdup(compare_metric_is_text(row->m) ? "" : "-");
+	if (d->blocked)
+		return ratio_text(d);
 	if (!isfinite(d->pct))
 		return xasprintf("%+.*f", prec, d->abs);
 	if (isfinite(d->half) && d->sig != SIG_NA)
@@ -161,9 +185,15 @@ static void push(char ***v, size_t *n, char *s)
 /* " with 3 vs 3 runs": the evidence behind a tested difference */
 static char *runs_text(const struct compare *c, size_t g, size_t base)
 {
+	const char *in = c->blocked ? " in " : "";
+	char rounds[32] = "";
+
+	if (c->blocked)
+		snprintf(rounds, sizeof(rounds), "%u round%s", c->nrounds, c->nrounds == 1 ? "" : "s");
 	if (c->groups[g].nruns == c->groups[base].nruns)
-		return xasprintf("%zu runs each", c->groups[g].nruns);
-	return xasprintf("%zu vs %zu runs", c->groups[g].nruns, c->groups[base].nruns);
+		return xasprintf("%zu runs each%s%s", c->groups[g].nruns, in, rounds);
+	return xasprintf("%zu vs %zu runs%s%s", c->groups[g].nruns, c->groups[base].nruns, in,
+			 rounds);
 }
 
 /* "; differences below 8.2 % cannot be seen with 3 runs each on this machine" or "" */
@@ -188,6 +218,20 @@ static char *clause(const struct compare *c, const struct cmp_row *row, size_t g
 
 	if (!d->present)
 		return xasprintf("%s has no data", row->m->what);
+	if (d->blocked) {
+		char *r = ratio_text(d), *out;
+
+		if (d->sig == SIG_NO)
+			out = xasprintf("%s showed no significant difference (%s, %s%s%s)",
+					row->m->what, r, p_decided(p, sizeof(p), d),
+					mde_text(m, sizeof(m), d)[0] ? "; " : "", m);
+		else
+			out = xasprintf("%s was %s %% %s (%s; significant, %s)", row->m->what,
+					pct_text(pc, sizeof(pc), d->pct), word, r,
+					p_decided(p, sizeof(p), d));
+		free(r);
+		return out;
+	}
 	if (d->sig == SIG_NO)
 		return xasprintf("%s showed no significant difference (%s%s%s)", row->m->what,
 				 p_decided(p, sizeof(p), d), mde_text(m, sizeof(m), d)[0] ? "; " : "",
@@ -218,17 +262,25 @@ static char *lead(const struct compare *c, const struct cmp_row *row, size_t g)
 		return xasprintf("On this setup %s and %s cannot be compared on transactional IOPS "
 				 "(no data)", a, b);
 	if (d->sig == SIG_NO || d->sig == SIG_YES) {
+		char *rt = d->blocked ? ratio_text(d) : xasprintf("%+.1f %%", d->pct);
+
 		r = runs_text(c, g, (size_t)d->base);
 		m = mde_clause(c, d, g);
 		if (d->sig == SIG_NO)
 			out = xasprintf("On this setup %s and %s showed no significant difference in "
-					"transactional IOPS (%+.1f %%, %s, Welch's t-test %s%s)", a, b,
-					d->pct, r, p_decided(p, sizeof(p), d), m);
+					"transactional IOPS (%s, %s, %s %s%s)", a, b, rt, r,
+					test_name(d), p_decided(p, sizeof(p), d), m);
+		else if (d->blocked)
+			out = xasprintf("On this setup %s delivered %s %% %s transactional IOPS than "
+					"%s (%+.0f IOPS, %s, %s; significant, %s %s)", a,
+					pct_text(pc, sizeof(pc), d->pct), more, b, d->abs, rt, r,
+					test_name(d), p_decided(p, sizeof(p), d));
 		else
 			out = xasprintf("On this setup %s delivered %s %% %s transactional IOPS than "
-					"%s (%+.0f IOPS, %s; significant, Welch's t-test %s)", a,
+					"%s (%+.0f IOPS, %s; significant, %s %s)", a,
 					pct_text(pc, sizeof(pc), d->pct), more, b, d->abs, r,
-					p_decided(p, sizeof(p), d));
+					test_name(d), p_decided(p, sizeof(p), d));
+		free(rt);
 		free(r);
 		free(m);
 		return out;

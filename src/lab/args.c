@@ -110,6 +110,13 @@ void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a)
 	run_params_argv(&c->run, add_arg, a);
 	strvec_pushf(a, "--label=%s", cell->label);
 	strvec_pushf(a, "--output=%s", cell->result);
+	/* where it stands in the lab: compare blocks by round, the Method says what happened */
+	strvec_pushf(a, "--lab-id=%s", L->lab_id ? L->lab_id : "<the new lab's id>");
+	strvec_pushf(a, "--lab-cell=%s", cell->id);
+	strvec_pushf(a, "--lab-round=%u", cell->round);
+	strvec_pushf(a, "--lab-position=%u", cell->position);
+	if (!is_raw(cell->fs))
+		strvec_push(a, "--lab-fresh-volume"); /* prep formatted it for this cell */
 	/* not --quiet: the cell's run log keeps the run's steps (creation, initialisation rate,
 	 * checksum pass) and its summary; the live line needs a terminal, which it has not */
 	strvec_push(a, "--progress-fd=3");

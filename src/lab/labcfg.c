@@ -163,7 +163,25 @@ static struct lab_fs *fs_section(struct parse *p, const char *name)
 }
 
 static const char *const lab_keys = "title, output, baseline, repeats, raw_baseline, order, "
-				    "order_seed, aa_check";
+				    "order_seed, aa_check, precision, budget, min_rounds, "
+				    "max_rounds";
+
+/* "10%", "10 %" or "10": a percentage in (0, 1000] (1000 %: an elevenfold ratio, loose
+ * enough for a smoke test to stop at min_rounds). */
+static int parse_pct(const char *v, double *out)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	while (*end == ' ')
+		end++;
+	if (*end == '%')
+		end++;
+	if (end == v || *end || !(d > 0) || d > 1000)
+		return -EINVAL;
+	*out = d;
+	return 0;
+}
 static const char *const dev_keys = "image_dir, db_size, log_size, db_dev, log_dev, force";
 static const char *const fs_keys = "fs, mkfs_opts, mount_opts, cluster";
 
@@ -181,10 +199,32 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 		c->baseline_line = p->line;
 	}
 	else if (!strcmp(k, "repeats")) {
-		if (parse_u64(v, 1, 100, &n))
+		if (parse_u64(v, 1, LAB_ROUNDS_MAX, &n))
 			perr(p, p->line, "repeats = '%s': give 1 to 100 runs per configuration", v);
 		else
 			c->repeats = (unsigned int)n;
+		c->repeats_line = p->line;
+	} else if (!strcmp(k, "precision")) {
+		if (parse_pct(v, &c->precision))
+			perr(p, p->line, "precision = '%s': give the minimum detectable difference "
+			     "wanted for every claim, a percentage such as 10%% (more than 0, at "
+			     "most 1000%%)", v);
+		c->precision_line = p->line;
+	} else if (!strcmp(k, "budget")) {
+		if (parse_duration(v, &c->budget_ns) || c->budget_ns < 60 * NSEC_PER_SEC)
+			perr(p, p->line, "budget = '%s': give the wall clock the whole lab may take, "
+			     "at least 1m, such as 10m or 2h", v);
+		c->budget_line = p->line;
+	} else if (!strcmp(k, "min_rounds") || !strcmp(k, "max_rounds")) {
+		bool mn = !strcmp(k, "min_rounds");
+
+		if (parse_u64(v, 2, LAB_ROUNDS_MAX, &n))
+			perr(p, p->line, "%s = '%s': give 2 to %d rounds", k, v, LAB_ROUNDS_MAX);
+		else if (mn)
+			c->min_rounds = (unsigned int)n;
+		else
+			c->max_rounds = (unsigned int)n;
+		*(mn ? &c->min_rounds_line : &c->max_rounds_line) = p->line;
 	} else if (!strcmp(k, "raw_baseline")) {
 		if (!run_parse_bool(v, &c->raw_baseline))
 			perr(p, p->line, "raw_baseline = '%s': give yes or no", v);
@@ -349,6 +389,36 @@ static int handler(void *user, const char *section, const char *name, const char
 	return 1; /* keep going: report every problem */
 }
 
+/*
+ * An adaptive lab: precision decides the rounds (repeats would contradict it), budget and the
+ * round bounds only mean something with it, and only rounds can be looked at between.
+ */
+static void check_adaptive(struct parse *p)
+{
+	struct lab_cfg *c = p->cfg;
+	const int line = MAX(c->budget_line, MAX(c->min_rounds_line, c->max_rounds_line));
+
+	if (!c->precision_line) {
+		perr(p, line, "budget, min_rounds and max_rounds belong to an adaptive lab: add "
+		     "precision = 10%% (say), or use repeats for a fixed number of rounds");
+		return;
+	}
+	if (c->repeats_line)
+		perr(p, MAX(c->repeats_line, c->precision_line), "give either repeats (a fixed number "
+		     "of rounds) or precision (rounds until every claim is that precise), not both");
+	if (c->order == LAB_ORDER_SEQUENTIAL)
+		perr(p, c->precision_line, "precision needs rounds to look at: order = shuffled (the "
+		     "default) or interleaved, not sequential");
+	if (!c->min_rounds)
+		c->min_rounds = LAB_MIN_ROUNDS_DEFAULT;
+	if (!c->max_rounds)
+		c->max_rounds = MAX(LAB_MAX_ROUNDS_DEFAULT, c->min_rounds);
+	if (c->min_rounds > c->max_rounds)
+		perr(p, MAX(c->min_rounds_line, c->max_rounds_line), "min_rounds %u is more than "
+		     "max_rounds %u; give min_rounds <= max_rounds", c->min_rounds, c->max_rounds);
+	c->repeats = c->max_rounds; /* the cells of every round it may run */
+}
+
 static void check_required(struct parse *p)
 {
 	struct lab_cfg *c = p->cfg;
@@ -422,6 +492,8 @@ static void check_required(struct parse *p)
 				     "the A/A copy of %s; rename this section or set aa_check = no",
 				     c->fs[i].name, c->fs[i].name, name);
 	}
+	if (c->precision_line || c->budget_line || c->min_rounds_line || c->max_rounds_line)
+		check_adaptive(p);
 	if (c->image_dir && c->db_image_size &&
 	    c->db_image_size < sat_add(sat_mul(c->run.databases, c->run.db_size), 64 * MiB))
 		perr(p, c->devices_line, "[devices] db_size %llu MiB cannot hold %u database(s) of "

@@ -24,6 +24,13 @@ enum lab_order {
 /* Largest order_seed: integers up to 2^53 - 1 survive JSON readers that use doubles. */
 #define LAB_SEED_MAX ((UINT64_C(1) << 53) - 1)
 
+/* An adaptive lab's rounds: at least 2 (a blocked model needs a residual), by default 3
+ * before the first look, and at most 20 unless max_rounds says otherwise (up to 100, the
+ * most repeats a fixed lab may have). */
+#define LAB_MIN_ROUNDS_DEFAULT 3
+#define LAB_MAX_ROUNDS_DEFAULT 20
+#define LAB_ROUNDS_MAX 100
+
 struct lab_fs {
 	char *name;       /* section name: [fs NAME]; the label in results */
 	char *fs;         /* filesystem for fslab prep: ext4, xfs, ntfs, btrfs (default: name) */
@@ -42,6 +49,12 @@ struct lab_cfg {
 	bool order_seed_set;
 	bool aa_check;         /* the baseline once more per round, labelled <label>-aa */
 	int aa_check_line, baseline_line;
+	/* an adaptive lab ([lab] precision): rounds until every claim's MDE is at most precision
+	 * (or the budget or max_rounds ends it); repeats is then max_rounds */
+	double precision;      /* the MDE wanted, %; 0: a fixed number of rounds (repeats) */
+	uint64_t budget_ns;    /* wall clock for the whole lab; 0: none */
+	unsigned int min_rounds, max_rounds;
+	int repeats_line, precision_line, budget_line, min_rounds_line, max_rounds_line;
 	/* [devices] */
 	char *image_dir, *db_dev, *log_dev;
 	uint64_t db_image_size, log_image_size;

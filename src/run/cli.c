@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "run/options.h"
+#include "run/provenance.h"
 #include "run/runP.h"
 #include "util.h"
 
@@ -81,7 +82,7 @@ int run_parse_args(struct run_state *s, int argc, char **argv)
 	vc->first = p->first_verdict >= 0 ? run_options[p->first_verdict].name : NULL;
 
 	s->wl = workload_find(o->workload);
-	if (check_verdict_args(s))
+	if (check_verdict_args(s) || run_lab_check(p))
 		return -FSLAB_EINPUT;
 	if (!o->ndb_dirs)
 		return input_error("no --db directory given; name the database directory with "

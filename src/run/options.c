@@ -36,6 +36,12 @@ static bool valid_thresholds(const char *v)
 	return js_thresholds_find(v) != NULL;
 }
 
+/* a lab's id and a cell's id land in reports: plain text, the label rule */
+static bool valid_plain(const char *v)
+{
+	return !label_problem(v);
+}
+
 static const char *threshold_names(void)
 {
 	return JS_THRESHOLD_NAMES;
@@ -203,6 +209,35 @@ const struct run_option run_options[RO_NR] = {
 		.help = "record this fslab selftest --json FILE in the result (it must cover the "
 			"--db and --log volumes, made on this host); compare shows it in the "
 			"Setup",
+	},
+	/* provenance: fslab lab sets these for each cell (docs/DESIGN.md, "fslab lab") */
+	[RO_LAB_ID] = {
+		.name = "lab-id", .type = ROT_STR, .flags = ROF_LAB, .off = OFF(lab_id),
+		.valid = valid_plain, .metavar = "ID",
+		.help = "the lab this run is a cell of (fslab lab sets the --lab-* options; "
+			"compare analyses one lab's rounds as blocks)",
+		.fix = "give the lab's id: 1-64 letters, digits, '.', '_', '+' or '-'",
+	},
+	[RO_LAB_CELL] = {
+		.name = "lab-cell", .type = ROT_STR, .flags = ROF_LAB, .off = OFF(lab_cell),
+		.valid = valid_plain, .metavar = "ID", .help = "its cell (\"xfs-8t-r3\")",
+		.fix = "give the cell's id: 1-64 letters, digits, '.', '_', '+' or '-'",
+	},
+	[RO_LAB_ROUND] = {
+		.name = "lab-round", .type = ROT_UINT, .flags = ROF_LAB, .off = OFF(lab_round),
+		.lo = 1, .hi = 1000000, .metavar = "N", .help = "its round, from 1",
+		.fix = "give the round, a whole number from 1",
+	},
+	[RO_LAB_POSITION] = {
+		.name = "lab-position", .type = ROT_UINT, .flags = ROF_LAB,
+		.off = OFF(lab_position), .lo = 1, .hi = 100000000, .metavar = "N",
+		.help = "its place in the lab's run order, from 1",
+		.fix = "give the position, a whole number from 1",
+	},
+	[RO_LAB_FRESH_VOLUME] = {
+		.name = "lab-fresh-volume", .type = ROT_FLAG, .flags = ROF_LAB,
+		.off = OFF(lab_fresh_volume),
+		.help = "the lab formatted the volumes for this run alone",
 	},
 	[RO_SAMPLE_INTERVAL] = {
 		.name = "sample-interval", .ini = "sample_interval", .type = ROT_TIME,

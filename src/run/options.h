@@ -19,6 +19,8 @@ enum run_opt_id {
 	RO_DURATION, RO_WARMUP, RO_SEED, RO_LABEL, RO_OUTPUT, RO_BS, RO_IODEPTH, RO_RWMIXREAD,
 	RO_ENGINE, RO_CACHE, RO_BDM_RATE, RO_COMPRESSIBILITY, RO_BUFFERED, RO_NO_CHECKSUM_PASS,
 	RO_NO_VERIFY, RO_NO_DROP_CACHES, RO_QUIET, RO_PROGRESS_FD, RO_SELFTEST,
+	/* where the run stands in a lab (set by fslab lab; they describe the run, not its load) */
+	RO_LAB_ID, RO_LAB_CELL, RO_LAB_ROUND, RO_LAB_POSITION, RO_LAB_FRESH_VOLUME,
 	/* the verdict (jetstress) */
 	RO_SAMPLE_INTERVAL, RO_THRESHOLDS, RO_MAX_LATENCY_ERRORS, RO_STRICT_IO_TAIL,
 	RO_TARGET_IOPS, RO_MAILBOXES, RO_IOPS_PER_MAILBOX,
@@ -54,6 +56,9 @@ struct run_params {
 	uint64_t rwmixread, cache_size, compressibility, progress_fd;
 	uint64_t sample_interval_ns, max_latency_errors, mailboxes;
 	double bdm_mbps, target_iops, iops_per_mailbox;
+	char *lab_id, *lab_cell;               /* --lab-*: the result's "lab" (provenance) */
+	uint64_t lab_round, lab_position;
+	bool lab_fresh_volume;
 	bool force, buffered, no_checksum_pass, no_verify, no_drop_caches, quiet, strict_io_tail;
 	char *text[RO_NR];  /* each value as given (the lab passes it on unchanged), or NULL */
 	uint64_t given;     /* bit 1 << id for every option given */

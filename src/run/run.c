@@ -11,6 +11,7 @@
 #include "cmds.h"
 #include "fsprep/prep.h"
 #include "run/run.h"
+#include "run/provenance.h"
 #include "run/runP.h"
 #include "selftest/selftest.h"
 #include "util.h"
@@ -262,6 +263,7 @@ int cmd_run(int argc, char **argv)
 			r->abort_reason = xstrdup("the workload could not evaluate the run");
 		}
 	}
+	run_lab_fill(&s->p, r);
 	ret = result_write(r, s->o.output);
 	if (ret) {
 		fslab_err("cannot write the result to %s: %s", s->o.output, strerror(-ret));

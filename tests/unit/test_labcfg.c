@@ -134,6 +134,56 @@ static void test_default_duration(void **state)
 	lab_cfg_release(&c);
 }
 
+/* An adaptive lab: precision, budget, the round bounds and their defaults; what is refused. */
+static void test_adaptive_keys(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load("[lab]\nprecision = 12.5 %\nbudget = 1h30m\nmin_rounds = 4\n"
+			      "max_rounds = 9\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", &c), 0);
+	assert_true(c.precision == 12.5);
+	assert_int_equal(c.budget_ns, 5400 * NSEC_PER_SEC);
+	assert_int_equal(c.min_rounds, 4);
+	assert_int_equal(c.max_rounds, 9);
+	assert_int_equal(c.repeats, 9); /* the cells of every round it may run */
+	assert_int_equal(lab_cfg_ncells(&c), 9);
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nprecision = 10%\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "[fs ext4]\n[fs xfs]\n", &c), 0);
+	assert_true(c.precision == 10);
+	assert_int_equal(c.budget_ns, 0);
+	assert_int_equal(c.min_rounds, LAB_MIN_ROUNDS_DEFAULT);
+	assert_int_equal(c.max_rounds, LAB_MAX_ROUNDS_DEFAULT);
+	assert_int_equal(lab_cfg_ncells(&c), 2 * LAB_MAX_ROUNDS_DEFAULT);
+	lab_cfg_release(&c);
+	/* a fixed lab: none of it */
+	assert_int_equal(load(good, &c), 0);
+	assert_true(c.precision == 0);
+	lab_cfg_release(&c);
+
+	assert_int_equal(load("[lab]\nprecision = 0%\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(2, "precision = '0%'");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nprecision = 1001%\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(2, "at most 1000%");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nrepeats = 3\nprecision = 10%\n[devices]\nimage_dir=/x\n"
+			      "[workload]\n[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(3, "either repeats");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nmax_rounds = 5\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(2, "add precision");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nprecision = 10%\nmin_rounds = 1\n[devices]\nimage_dir=/x\n"
+			      "[workload]\n[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(3, "give 2 to 100 rounds");
+	lab_cfg_release(&c);
+}
+
 static void test_order_aa_run_keys(void **state)
 {
 	struct lab_cfg c;
@@ -449,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_default_duration),
 		cmocka_unit_test(test_order_aa_run_keys),
+		cmocka_unit_test(test_adaptive_keys),
 		cmocka_unit_test(test_baseline_fs),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_all_errors_listed),

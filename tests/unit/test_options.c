@@ -98,6 +98,8 @@ static const char *good_value(enum run_opt_id id)
 		[RO_SAMPLE_INTERVAL] = "5s", [RO_THRESHOLDS] = "lenient",
 		[RO_MAX_LATENCY_ERRORS] = "3", [RO_TARGET_IOPS] = "1500.5", [RO_MAILBOXES] = "500",
 		[RO_IOPS_PER_MAILBOX] = "0.06", [RO_SELFTEST] = "/tmp/selftest.json",
+		[RO_LAB_ID] = "20261203T2225-1a2b3c4d",
+		[RO_LAB_CELL] = "xfs-8t-r3", [RO_LAB_ROUND] = "3", [RO_LAB_POSITION] = "14",
 	};
 
 	return run_options[id].type == ROT_FLAG ? "yes" : v[id];
