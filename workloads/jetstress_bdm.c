@@ -64,7 +64,7 @@ void *js_bdm_main(void *arg)
 			       res != (int)io.len);
 		if (res != (int)io.len)
 			js_note_io_error(db, &io);
-		if (res == (int)io.len && db->rc->o->verify_reads)
+		if (res == (int)io.len && !db->rc->o->no_verify)
 			for (uint64_t p = 0; p < n; p++) {
 				const char *why = db_verify_page((char *)buf + p * DB_PAGE_SIZE,
 								 db->info.dbid, pos + p);

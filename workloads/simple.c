@@ -66,7 +66,7 @@ static enum pattern pattern_of(const struct run_ctx *rc)
 
 static int simple_check(struct run_ctx *rc)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct simple *s = xcalloc(1, sizeof(*s));
 	uint64_t *need = xcalloc(o->ndb_dirs, sizeof(uint64_t));
 	int ret = 0;
@@ -146,7 +146,7 @@ out:
 
 static int simple_prepare(struct run_ctx *rc)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct simple *s = rc->priv;
 	int ret = 0;
 
@@ -169,7 +169,7 @@ static void *sthread_main(void *arg)
 {
 	struct sthread *t = arg;
 	struct run_ctx *rc = t->rc;
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct simple *s = rc->priv;
 	struct engine *e = &rc->eng;
 	unsigned int depth = o->iodepth;

@@ -77,7 +77,7 @@ int check_free_space(const struct volume *vol, uint64_t need, const char *what)
 int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
 		       uint64_t npages, uint64_t seed, struct db_info *info, const char *what)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct init_result *ir = &rc->res->init;
 	struct db_create_stats st;
 	char sz[32];

@@ -12,18 +12,6 @@
 #include "util.h"
 #include "volume.h"
 
-/* Options of `fslab run` after parsing and defaulting. */
-struct run_opts {
-	const char *workload, *engine, *label, *output;
-	char **db_dirs, **log_dirs;
-	size_t ndb_dirs, nlog_dirs;
-	unsigned int threads, databases, iodepth, compressibility, rwmixread;
-	uint64_t db_size, bs, cache_size, seed;
-	uint64_t duration_ns, warmup_ns;
-	double bdm_mbps;
-	bool direct, checksum_pass, verify_reads;
-};
-
 /* Why a run ends early (*run_ctx.stop): 0 = it does not. */
 enum {
 	RUN_STOP_SIGNAL = 1, /* SIGINT / SIGTERM */
@@ -32,7 +20,7 @@ enum {
 
 /* Everything a workload needs while it runs. */
 struct run_ctx {
-	const struct run_opts *o;
+	const struct run_config *o; /* the run's configuration (result.h), the result's own */
 	struct engine eng;
 	struct fslab_result *res;
 	/* volumes of the database and log directories, in option order */

@@ -58,7 +58,7 @@ static int run_cell(struct lab *L, struct cell *cell)
 	}
 	L->step = "run";
 	lab_log(L, "cell %u/%u %s: run %s, %u threads (log %s)", L->cur + 1, L->ncells, cell->id,
-		L->cfg.run.workload, cell->threads, rlog);
+		L->cfg.wl.workload, cell->threads, rlog);
 	lab_run_args(L, cell, &a);
 	rc = lab_child(L, a.v, rlog, true, true);
 	argv_free(&a);
@@ -74,7 +74,7 @@ static int run_cell(struct lab *L, struct cell *cell)
 	L->step = "teardown";
 	lab_teardown(L, tlog);
 	{
-		double over = cell->seconds - (L->cfg.run.warmup_ns + L->cfg.run.duration_ns) / 1e9;
+		double over = cell->seconds - (L->cfg.wl.warmup_s + L->cfg.wl.duration_s);
 
 		L->overhead_est = (L->overhead_est * L->overhead_n + MAX(over, 0.0)) /
 				  (L->overhead_n + 1);
@@ -407,7 +407,7 @@ int cmd_lab(int argc, char **argv)
 	sigaction(SIGINT, &sa, &oi);
 	sigaction(SIGTERM, &sa, &ot);
 	L->t0 = now_ns();
-	L->overhead_est = 15 + 2.0 * L->cfg.run.databases * L->cfg.run.db_size / 300e6;
+	L->overhead_est = 15 + 2.0 * L->cfg.wl.databases * L->cfg.wl.db_size / 300e6;
 	lab_log(L, "lab %s: %u cell(s) = (%d filesystem(s)%s%s) x %d thread count(s) x %u "
 		"repeat(s), output %s%s", L->cfg.path, L->ncells, L->cfg.nfs,
 		L->cfg.raw_baseline ? " + raw baseline" : "",

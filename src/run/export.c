@@ -48,7 +48,7 @@ static const char usage_text[] =
 	"  other options    as fslab run (see fslab run --help); nothing is created or touched\n"
 	"Exit status: 0 ok, 2 bad input (nothing written).\n";
 
-unsigned int export_threads_of(const struct run_opts *o, size_t i)
+unsigned int export_threads_of(const struct run_config *o, size_t i)
 {
 	size_t n = !strcmp(o->workload, "jetstress") ? o->databases : o->ndb_dirs;
 
@@ -137,6 +137,7 @@ int cmd_export(int argc, char **argv)
 	struct os_memstream ms;
 	FILE *f;
 
+	result_init(&s->res);
 	/* --to and --from are ours; everything else is fslab run's */
 	rest[nrest++] = argv[0];
 	for (int i = 1; i < argc && !ret; i++) {
@@ -177,17 +178,17 @@ int cmd_export(int argc, char **argv)
 		ret = ret > 0 ? 0 : ret; /* --help of fslab run */
 		goto done;
 	}
-	if (from && strcmp(s->o.workload, "jetstress")) {
+	if (from && strcmp(s->res.config.workload, "jetstress")) {
 		ret = input_error("--from %s: only the jetstress approximation takes measured figures; "
-				  "the %s workload is exported exactly", from, s->o.workload);
+				  "the %s workload is exported exactly", from, s->res.config.workload);
 		goto done;
 	}
 	if (from && (ret = js_from(from, &x.js)))
 		goto done;
-	output = s->o.output;
+	output = s->res.config.output;
 	if (output && (ret = check_output(output)))
 		goto done;
-	x.o = &s->o;
+	x.o = &s->res.config;
 	x.cmdline = join_args(argc, argv);
 	f = os_memstream_open(&ms, &buf, &len);
 	if (!f) {
@@ -217,7 +218,8 @@ done:
 	free(buf);
 	free(x.cmdline);
 	free(rest);
-	run_params_release(&s->p); /* the options' values, o borrows them */
+	run_params_release(&s->p);
+	result_release(&s->res); /* the options' values (res.config) */
 	free(s);
 	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 }

@@ -23,7 +23,7 @@ struct export_js {
 };
 
 struct export_ctx {
-	const struct run_opts *o;
+	const struct run_config *o;
 	struct export_js js;
 	char *cmdline;        /* the fslab command line, for the header comment */
 };
@@ -39,6 +39,6 @@ struct exporter {
 extern const struct exporter export_fio, export_diskspd;
 
 /* Threads of --db directory i (fslab spreads them round-robin). */
-unsigned int export_threads_of(const struct run_opts *o, size_t i);
+unsigned int export_threads_of(const struct run_config *o, size_t i);
 
 #endif

@@ -52,10 +52,11 @@ static int bad_path(const char *p)
 
 static int ds_write(const struct export_ctx *x, FILE *f, FILE *lines)
 {
-	const struct run_opts *o = x->o;
-	unsigned long long d = o->duration_ns / NSEC_PER_SEC, w = o->warmup_ns / NSEC_PER_SEC;
+	const struct run_config *o = x->o;
+	unsigned long long d = run_config_ns(o->duration_s) / NSEC_PER_SEC;
+	unsigned long long w = run_config_ns(o->warmup_s) / NSEC_PER_SEC;
 	/* -Su: no software cache (O_DIRECT); -Sh: also write-through; -Sw... buffered */
-	const char *cache = o->direct ? "-Su" : "-Sb";
+	const char *cache = !o->buffered ? "-Su" : "-Sb";
 	struct ds_run *runs = NULL;
 	size_t nruns = 0;
 	int ret = 0;

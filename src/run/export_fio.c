@@ -23,7 +23,7 @@
 
 static void header(const struct export_ctx *x, FILE *f)
 {
-	const struct run_opts *o = x->o;
+	const struct run_config *o = x->o;
 
 	fprintf(f, "# fslab %s: fio job file written by\n#   %s\n", FSLAB_VERSION, x->cmdline);
 	fprintf(f, "# run: fio THIS-FILE --output-format=json+ --output=RESULT.json\n");
@@ -36,9 +36,9 @@ static void header(const struct export_ctx *x, FILE *f)
 			(unsigned long long)x->js.log_bytes,
 			x->js.log_iops > 0 ? " at the measured rate" : ", not throttled");
 	fprintf(f, "\n[global]\nioengine=%s\ndirect=%d\ntime_based\nruntime=%llu\n", o->engine,
-		o->direct ? 1 : 0, (unsigned long long)(o->duration_ns / NSEC_PER_SEC));
+		o->buffered ? 0 : 1, (unsigned long long)(run_config_ns(o->duration_s) / NSEC_PER_SEC));
 	fprintf(f, "ramp_time=%llums\nrandseed=%llu\nlat_percentiles=1\n",
-		(unsigned long long)(o->warmup_ns / NSEC_PER_MSEC), (unsigned long long)o->seed);
+		(unsigned long long)(run_config_ns(o->warmup_s) / NSEC_PER_MSEC), (unsigned long long)o->seed);
 	/* fslab does not drop the file's cached pages per job */
 	fprintf(f, "invalidate=0\n");
 	if (o->compressibility)
@@ -56,7 +56,7 @@ static char *path_in(const char *dir, const char *name)
 
 static int simple(const struct export_ctx *x, FILE *f)
 {
-	const struct run_opts *o = x->o;
+	const struct run_config *o = x->o;
 	const char *rw = !strcmp(o->workload, "seqwrite") ? "write" : o->workload;
 	uint64_t data = o->db_size - 32 * KiB;
 
@@ -90,7 +90,7 @@ static int simple(const struct export_ctx *x, FILE *f)
 
 static int jetstress(const struct export_ctx *x, FILE *f)
 {
-	const struct run_opts *o = x->o;
+	const struct run_config *o = x->o;
 
 	for (unsigned int k = 0; k < o->databases; k++) {
 		const char *dd = o->db_dirs[k % o->ndb_dirs], *ld = o->log_dirs[k % o->nlog_dirs];

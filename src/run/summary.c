@@ -16,7 +16,7 @@ static void print_class(FILE *f, const char *name, const struct class_result *c)
 void run_print_summary(struct run_state *s, FILE *f)
 {
 	const struct fslab_result *r = &s->res;
-	const struct run_opts *o = &s->o;
+	const struct run_config *o = &r->config;
 	static const char *const names[CLS_NR] = {
 		"Database reads", "Database writes", "Log writes", "BDM reads",
 	};
@@ -31,8 +31,8 @@ void run_print_summary(struct run_state *s, FILE *f)
 			fmt_size(b, sizeof(b), o->db_size));
 	fprintf(f, ", %s measured (warm-up %s), seed %llu, %s%s\n",
 		fmt_duration(a, sizeof(a), (uint64_t)(r->duration_s * 1e9)),
-		fmt_duration(b, sizeof(b), o->warmup_ns), (unsigned long long)o->seed, o->engine,
-		o->direct ? ", " OS_DIRECT_NAME : ", BUFFERED");
+		fmt_duration(b, sizeof(b), run_config_ns(o->warmup_s)), (unsigned long long)o->seed, o->engine,
+		s->rc.direct ? ", " OS_DIRECT_NAME : ", BUFFERED");
 	for (size_t i = 0; i < s->ndb_vols + s->nlog_vols; i++) {
 		const struct volume *v = i < s->ndb_vols ? &s->rc.db_vols[i]
 							 : &s->rc.log_vols[i - s->ndb_vols];
