@@ -496,7 +496,12 @@ static int js_finish(struct run_ctx *rc)
 const struct workload_ops wl_jetstress = {
 	.name = "jetstress",
 	.help = "Exchange ESE-like database load (default)",
-	.needs_log = true,
+	.flags = WL_VERDICT | WL_DATABASES | WL_LOG | WL_THREAD_PER_DB | WL_DSYNC |
+		 WL_TRANSACTIONS | WL_PAGES | WL_EXPORT_SHAPE,
+	.config = js_config,
+	.describe = js_describe,
+	.summary = js_summary,
+	.export = js_export,
 	.check = js_check,
 	.prepare = js_prepare,
 	.start = js_start,

@@ -12,6 +12,7 @@
 #include "fsprep/prep.h"
 #include "lab/labplan.h"
 #include "util.h"
+#include "workloads/workload.h"
 
 struct parse {
 	struct lab_cfg *cfg;
@@ -406,10 +407,10 @@ static void check_required(struct parse *p)
 		perr(p, MAX(c->wl_line[RO_TARGET_IOPS], MAX(c->wl_line[RO_MAILBOXES],
 							  c->wl_line[RO_IOPS_PER_MAILBOX])),
 		     "give either target_iops or mailboxes with iops_per_mailbox, not both");
-	if (c->run.first_verdict >= 0 && strcmp(c->wl.workload, "jetstress"))
-		perr(p, c->wl_line[c->run.first_verdict], "%s: only the jetstress workload has a "
-		     "verdict; drop it or set name = jetstress",
-		     run_options[c->run.first_verdict].ini);
+	if (c->run.first_verdict >= 0 && !(workload_flags(c->wl.workload) & WL_VERDICT))
+		perr(p, c->wl_line[c->run.first_verdict], "%s: only the %s workload has a "
+		     "verdict; drop it or set name = %s", run_options[c->run.first_verdict].ini,
+		     workload_names_with(WL_VERDICT), workload_names_with(WL_VERDICT));
 	if (c->aa_check && c->nfs) {
 		int b = lab_cfg_baseline_fs(c);
 		const char *name = b < 0 ? "raw" : c->fs[b].name;

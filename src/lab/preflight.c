@@ -13,6 +13,7 @@
 
 #include "fsprep/prep.h"
 #include "lab/labP.h"
+#include "workloads/workload.h"
 
 /* ---- preflight ---- */
 
@@ -117,7 +118,7 @@ int lab_preflight(struct lab *L)
 				"kernel lacks: use [fs ntfs] (ntfs-3g) or a kernel with it",
 				c->path, c->fs[i].line, c->fs[i].name, tool);
 	}
-	if (!strcmp(c->wl.workload, "jetstress")) {
+	if (workload_flags(c->wl.workload) & WL_THREAD_PER_DB) {
 		for (int i = 0; i < c->nthreads; i++)
 			if (c->threads[i] < c->wl.databases)
 				problem(&p, "%s:%d: threads %llu is less than databases %u: each database "

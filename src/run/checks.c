@@ -217,8 +217,8 @@ void run_probe_odirect(struct run_state *s)
 			   v->fsname, v->source);
 		result_add_note(&s->res, "O_DIRECT refused by %s on %s (%s): buffered I/O used for "
 				"the whole run%s", v->fsname, v->dir, v->source,
-				strcmp(s->res.config.workload, "jetstress") ? ""
-				: " (database and log writes O_DSYNC)");
+				s->wl->flags & WL_DSYNC ? " (database and log writes O_DSYNC)"
+				: "");
 		rc->direct = false;
 	}
 }

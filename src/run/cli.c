@@ -15,9 +15,10 @@ static int check_verdict_args(struct run_state *s)
 	struct run_config *c = s->p.c;
 	const char *first = s->p.first_verdict >= 0 ? run_options[s->p.first_verdict].name : NULL;
 
-	if (first && strcmp(c->workload, "jetstress"))
-		return input_error("--%s: only the jetstress workload has a verdict; drop it or use "
-				   "--workload jetstress", first);
+	if (first && !(s->wl->flags & WL_VERDICT))
+		return input_error("--%s: only the %s workload has a verdict; drop it or use "
+				   "--workload %s", first, workload_names_with(WL_VERDICT),
+				   workload_names_with(WL_VERDICT));
 	if (c->target_iops > 0 && (c->mailboxes || c->iops_per_mailbox > 0))
 		return input_error("--target-iops and --mailboxes/--iops-per-mailbox both set a "
 				   "target; give either --target-iops N or --mailboxes M "
@@ -36,21 +37,24 @@ static int check_verdict_args(struct run_state *s)
 	return 0;
 }
 
-/* What the result records of options that do not apply to the workload. */
-static void normalise(struct run_config *c)
+/*
+ * What the config records of options that do not apply: the workload's own (its config
+ * hook), then what its flags rule out (no verdict, no databases).
+ */
+static void normalise(struct run_state *s)
 {
-	if (!strcmp(c->workload, "jetstress")) {
-		c->bs = 32 * KiB;
-		return;
+	struct run_config *c = &s->res.config;
+
+	s->wl->config(c, s->p.given);
+	if (!(s->wl->flags & WL_DATABASES))
+		c->databases = 0;
+	if (!(s->wl->flags & WL_VERDICT)) {
+		c->sample_interval_s = 0;
+		free(c->thresholds);
+		c->thresholds = NULL;
+		c->max_latency_errors = 0;
+		c->strict_io_tail = false;
 	}
-	c->databases = 0;
-	c->bdm_mbps = 0;
-	/* no verdict */
-	c->sample_interval_s = 0;
-	free(c->thresholds);
-	c->thresholds = NULL;
-	c->max_latency_errors = 0;
-	c->strict_io_tail = false;
 }
 
 int run_parse_args(struct run_state *s, int argc, char **argv)
@@ -74,7 +78,7 @@ int run_parse_args(struct run_state *s, int argc, char **argv)
 	if (!c->ndb_dirs)
 		return input_error("no --db directory given; name the database directory with "
 				   "--db DIR");
-	if (s->wl->needs_log && !c->nlog_dirs)
+	if ((s->wl->flags & WL_LOG) && !c->nlog_dirs)
 		return input_error("no --log directory given; the %s workload needs one (--log DIR), "
 				   "ideally on a separate volume", c->workload);
 	if (c->label && label_problem(c->label)) {
@@ -102,8 +106,6 @@ int run_parse_args(struct run_state *s, int argc, char **argv)
 				   "at most 256M): give a smaller --cache or leave it out",
 				   fmt_size((char[32]){ 0 }, 32, c->cache_size),
 				   fmt_size((char[32]){ 0 }, 32, c->db_size));
-	if (!c->cache_size)
-		c->cache_size = MIN(c->db_size / 100, 256 * MiB);
-	normalise(c);
+	normalise(s);
 	return 0;
 }

@@ -135,13 +135,13 @@ void run_progress_end(struct run_state *s)
 
 /* ---- latency samples ---- */
 
-/* One sampler per database instance and one overall (jetstress only: the verdict's). */
+/* One sampler per database instance and one overall (the verdict's: WL_VERDICT only). */
 static void samplers_init(struct run_state *s)
 {
 	const struct run_config *c = &s->res.config;
 	struct samplers *m = &s->smp;
 
-	if (strcmp(c->workload, "jetstress"))
+	if (!(s->wl->flags & WL_VERDICT))
 		return;
 	m->n = c->databases + 1;
 	m->ls = xcalloc(m->n, sizeof(*m->ls));

@@ -132,8 +132,9 @@ int cmd_run(int argc, char **argv)
 		status = FSLAB_EXIT_USAGE;
 		goto out;
 	}
+	/* the default workload's runs are labelled by their filesystem alone */
 	if (!c->label)
-		c->label = strcmp(c->workload, "jetstress")
+		c->label = strcmp(c->workload, run_options[RO_WORKLOAD].def)
 			? xasprintf("%s-%s", rc->db_vols[0].fsname, c->workload)
 			: xstrdup(rc->db_vols[0].fsname);
 	if (!c->output)
