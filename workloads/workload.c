@@ -18,6 +18,7 @@
  */
 #define WORKLOADS(X) \
 	X(jetstress) \
+	X(backup) \
 	X(randread) \
 	X(randwrite) \
 	X(randrw) \

@@ -213,6 +213,27 @@ void run_samplers_free(struct samplers *m)
 
 /* ---- the timed load ---- */
 
+/* The load ended on its own (a WL_FINITE workload read everything). */
+static bool load_done(struct run_state *s)
+{
+	return __atomic_load_n(&s->rc.done_ns, __ATOMIC_ACQUIRE) != 0;
+}
+
+/*
+ * Until the end of the second at next: true when the measurement ends first (stopped, or a
+ * finite load done: looked at every 10 ms, so its end is not rounded up to a second).
+ */
+static bool wait_second(struct run_state *s, uint64_t next)
+{
+	bool finite = s->wl->flags & WL_FINITE;
+	uint64_t now;
+
+	/* woken early by a signal we ignore: sleep again */
+	while (!run_stop_flag && !(finite && load_done(s)) && (now = now_ns()) < next)
+		sleep_until_ns(finite ? MIN(next, now + 10 * NSEC_PER_MSEC) : next);
+	return run_stop_flag || (finite && load_done(s));
+}
+
 void run_load(struct run_state *s)
 {
 	struct run_ctx *rc = &s->rc;
@@ -249,10 +270,7 @@ void run_load(struct run_state *s)
 	samplers_init(s);
 	engine_set_phase(e, PH_MEASURE);
 	for (next = e->t_measure + NSEC_PER_SEC; ; next += NSEC_PER_SEC) {
-		sleep_until_ns(next);
-		while (!run_stop_flag && now_ns() < next) /* woken early by a signal we ignore */
-			sleep_until_ns(next);
-		if (run_stop_flag)
+		if (wait_second(s, next))
 			break;
 		engine_sample(e, sec, &prev, row);
 		samplers_tick(s);

@@ -2,6 +2,7 @@
 /* run.c: `fslab run`, the driver: checks, initialisation, the timed load, result and summary
  * in that order (the steps live in cli.c, checks.c, measure.c, summary.c). */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,12 +163,16 @@ int cmd_run(int argc, char **argv)
 
 	ret = s->wl->prepare(rc);
 	if (!ret && !run_stop_flag) {
+		uint64_t end;
+
 		if (s->drop_caches)
 			drop_caches(s);
 		run_load(s);
 		engine_set_phase(&rc->eng, PH_STOP);
+		/* a finite load's measurement ends when it did */
+		end = __atomic_load_n(&rc->done_ns, __ATOMIC_ACQUIRE);
 		if (rc->eng.t_measure)
-			r->duration_s = (now_ns() - rc->eng.t_measure) / 1e9;
+			r->duration_s = ((end ? end : now_ns()) - rc->eng.t_measure) / 1e9;
 		run_snapshot_devices(s, s->dev_after);
 		s->wl->stop(rc);
 	}
@@ -181,7 +186,9 @@ int cmd_run(int argc, char **argv)
 		run_samplers_finish(s);
 	r->environment = environment(s);
 	engine_collect(&rc->eng, -1, r->duration_s, r->classes, &x);
-	r->transactional_iops = r->classes[CLS_DB_READ].iops + r->classes[CLS_DB_WRITE].iops;
+	/* a load judged by throughput has no transactional IOPS (n/a, not its reads/s) */
+	r->transactional_iops = s->wl->flags & WL_THROUGHPUT ? NAN
+		: r->classes[CLS_DB_READ].iops + r->classes[CLS_DB_WRITE].iops;
 	r->transactions = x.transactions;
 	r->transactions_per_s = r->duration_s > 0 ? x.transactions / r->duration_s : 0;
 	host_sampler_finish(&s->host, &r->host);
