@@ -178,10 +178,14 @@ static inline uint64_t run_config_ns(double s)
  * tool does not report (the importers), that an older fslab did not write, or that does not
  * apply to the workload.  Such a field is left out of the file (an absent key reads back as
  * not recorded) and never compared.  run_config_set_na() marks one (off must be a config
- * field of the file; others are ignored); run_config_has() is false for a marked one.
+ * field of the file; others are ignored), run_config_clear_na() unmarks it (an importer that
+ * starts from "nothing recorded"); run_config_has() is false for a marked one.
  */
 void run_config_set_na(struct run_config *c, size_t off);
+void run_config_clear_na(struct run_config *c, size_t off);
 bool run_config_has(const struct run_config *c, size_t off);
+/* The key of the config field at off in fslab-result/1 ("cache_size"), or NULL. */
+const char *run_config_key(size_t off);
 /* Free the config's strings and zero it. */
 void run_config_release(struct run_config *c);
 

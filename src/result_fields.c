@@ -470,6 +470,19 @@ void run_config_set_na(struct run_config *c, size_t off)
 	c->na |= na_bit(off);
 }
 
+void run_config_clear_na(struct run_config *c, size_t off)
+{
+	c->na &= ~na_bit(off);
+}
+
+const char *run_config_key(size_t off)
+{
+	for (size_t i = 0; config_fields[i].key; i++)
+		if (config_fields[i].off == off)
+			return config_fields[i].key;
+	return NULL;
+}
+
 bool run_config_has(const struct run_config *c, size_t off)
 {
 	return !(c->na & na_bit(off));

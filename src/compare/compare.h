@@ -162,6 +162,25 @@ struct compare {
 	int aa_alarm;         /* an A/A group with a significant headline difference, or -1 */
 };
 
+/*
+ * comparable.c: comparability from the option table of fslab run (run/options.h marks).
+ * compare_load_diff - how r differs from ref in the options that shape the load, as
+ * "cache 8 MiB vs 64 MiB, seed 7 vs 42" (heap), or NULL; options either does not record are
+ * left out.  compare_sweep_diff - the same for the sweep axes (threads): what repeats of one
+ * label must share.  compare_load_options - "workload, databases, ...": every option that
+ * shapes the load (heap).
+ */
+char *compare_load_diff(const struct fslab_result *r, const struct fslab_result *ref);
+char *compare_sweep_diff(const struct fslab_result *r, const struct fslab_result *first);
+char *compare_load_options(void);
+/*
+ * For the Method: one line per load-shaping option the results do not agree in ("cache:
+ * ext4 64 MiB, xfs 8 MiB"); one line per label that does not record an option another
+ * result records ("fio (fio): cache, bdm-rate"): it could not be compared.  Heap vectors.
+ */
+char **compare_method_differences(const struct compare *c, size_t *n);
+char **compare_method_unrecorded(const struct compare *c, size_t *n);
+
 /* The rows, in table order. */
 extern const struct metric_def compare_metrics[];
 extern const size_t compare_nmetrics;
