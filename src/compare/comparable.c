@@ -61,7 +61,11 @@ static char *compare_option_text(const struct run_option *o, const struct run_co
 					 ? (unsigned long long)*(const unsigned int *)x
 					 : (unsigned long long)*(const uint64_t *)x);
 	case ROT_SIZE:
-		return xstrdup(fmt_size(buf, sizeof(buf), *(const uint64_t *)x));
+		/* sizes that are no whole unit also in bytes: 41.0 MiB may be two values */
+		fmt_size(buf, sizeof(buf), *(const uint64_t *)x);
+		return strchr(buf, '.') ? xasprintf("%s (%llu B)", buf,
+						    (unsigned long long)*(const uint64_t *)x)
+					: xstrdup(buf);
 	case ROT_TIME:
 		return xasprintf("%gs", *(const double *)x);
 	case ROT_REAL:

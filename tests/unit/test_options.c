@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* test_options.c: the option table of fslab run drives all its forms: every option in --help,
  * every [workload] key accepted by a lab config, lab config -> lab argv -> fslab run parse
- * giving the same values, and one error text for a bad value on either side. */
+ * giving the same values, one error text for a bad value on either side, and every option's
+ * comparability mark (test_comparable.c tests what compare does with it). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,6 +139,15 @@ static void test_table(void **state)
 			    o->fix);
 		/* a [workload] key, or set by the lab for each cell */
 		assert_true(!o->ini != !(o->flags & ROF_LAB));
+		/* its comparability mark (compare's guard and Method come from it): what the lab
+		 * sets per cell describes the run, its list key is the sweep axis */
+		assert_true(o->cmp == ROC_LOAD || o->cmp == ROC_RUN || o->cmp == ROC_SWEEP);
+		if (o->flags & ROF_LAB)
+			assert_int_equal(o->cmp, ROC_RUN);
+		assert_int_equal(o->cmp == ROC_SWEEP, !!(o->flags & ROF_SWEEP));
+		/* the value's field is the size the table says */
+		assert_true(o->type == ROT_DIRS || o->size == sizeof(bool) ||
+			    o->size == sizeof(unsigned int) || o->size == sizeof(uint64_t));
 		if (o->ini)
 			assert_ptr_equal(run_option_by_ini(o->ini), o);
 		assert_non_null(good_value(i));
