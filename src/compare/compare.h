@@ -35,6 +35,7 @@ enum metric_kind {
 	MK_CACHE,       /* text: cache-served reads on the db device */
 	MK_CPU,         /* host CPU %, all CPUs busy = 100 */
 	MK_VERDICT,     /* text: PASS / FAIL with the failing checks */
+	MK_MBPS_PER_DB, /* a class's MB/s per database: the mean of the instances' */
 };
 
 /* One row of the comparison table, in Jetstress's terms. */
@@ -48,6 +49,9 @@ struct metric_def {
 	enum metric_dir dir;
 	int prec;         /* decimals when printed */
 	bool hidden;      /* computed for charts, CSV and JSON, not a row of the printed tables */
+	/* a row of workloads with these flags (workloads/workload.h), left out unless a result's
+	 * workload has them; 0: every workload's */
+	unsigned int for_flags;
 };
 
 enum cell_kind {
