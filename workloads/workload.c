@@ -18,11 +18,11 @@
  */
 #define WORKLOADS(X) \
 	X(jetstress) \
-	X(backup) \
 	X(randread) \
 	X(randwrite) \
 	X(randrw) \
-	X(seqwrite)
+	X(seqwrite) \
+	X(backup)
 
 #define DECLARE(n) extern const struct workload_ops wl_##n;
 #define ENTRY(n) &wl_##n,
