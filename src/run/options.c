@@ -53,7 +53,8 @@ const struct run_option run_options[RO_NR] = {
 		.name = "log", .type = ROT_DIRS, .flags = ROF_LAB,
 		.cmp = ROC_RUN,
 		OFF(log_dirs), .off_n = offsetof(struct run_config, nlog_dirs), .metavar = "DIR",
-		.help = "log directory (repeat likewise; not needed by simple workloads)\n"
+		.help = "log directory (repeat likewise; not needed by simple workloads and "
+			"backup)\n"
 			"A block device instead of directories (--db DEV --log DEV) runs "
 			"the same load on the raw devices: the baseline without a "
 			"filesystem.  It overwrites them: refused when mounted or in use, "
@@ -75,7 +76,8 @@ const struct run_option run_options[RO_NR] = {
 		.name = "threads", .ini = "threads", .type = ROT_UINT, .flags = ROF_SWEEP,
 		.cmp = ROC_SWEEP,
 		OFF(threads), .def = "8", .lo = 1, .hi = 256, .metavar = "N",
-		.help = "sessions (jetstress) or jobs (simple workloads)",
+		.help = "sessions (jetstress), jobs (simple workloads) or databases read at once "
+			"(backup)",
 		.fix = "give 1 to 256 (Jetstress itself rarely needs more than a few dozen; add "
 		       "--databases instead)",
 	},
@@ -146,7 +148,8 @@ const struct run_option run_options[RO_NR] = {
 		.name = "iodepth", .ini = "iodepth", .type = ROT_UINT, OFF(iodepth),
 		.cmp = ROC_LOAD,
 		.def = "1", .lo = 1, .hi = 1024, .metavar = "N",
-		.help = "I/Os in flight per thread, simple workloads",
+		.help = "I/Os in flight per thread, simple workloads and backup (8 there unless "
+			"given)",
 		.fix = "give 1 to 1024",
 	},
 	[RO_RWMIXREAD] = {
