@@ -92,6 +92,10 @@ int run_parse_args(struct run_state *s, int argc, char **argv)
 				   shown ? c->label : "(not shown: too long or control characters)",
 				   label_problem(c->label));
 	}
+	/* said rather than silently ignored (the config records the size the workload uses) */
+	if ((s->wl->flags & WL_PAGES) && run_params_given(p, RO_BS))
+		fslab_warn("--bs %s does not apply to the %s workload: its I/O is in its own "
+			   "sizes of 32 KiB database pages", p->text[RO_BS], c->workload);
 	if (!run_params_given(p, RO_WARMUP))
 		c->warmup_s = (double)MIN(run_config_ns(c->duration_s) / 20, 60 * NSEC_PER_SEC) /
 			      NSEC_PER_SEC;
