@@ -134,7 +134,7 @@ static void js_cleanup(struct run_ctx *rc)
 /* Bytes needed on the filesystem of vols[i] by entries whose volume shares that filesystem. */
 static int check_space_all(struct run_ctx *rc, const uint64_t *need_db, const uint64_t *need_log)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	size_t nv = o->ndb_dirs + o->nlog_dirs;
 	const struct volume **vols = xcalloc(nv, sizeof(*vols));
 	uint64_t *need = xcalloc(nv, sizeof(*need));
@@ -166,7 +166,7 @@ static int check_space_all(struct run_ctx *rc, const uint64_t *need_db, const ui
 
 static int js_check(struct run_ctx *rc)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	uint64_t npages = o->db_size / DB_PAGE_SIZE;
 	uint64_t *need_db = xcalloc(o->ndb_dirs, sizeof(uint64_t));
 	uint64_t *need_log = xcalloc(o->nlog_dirs, sizeof(uint64_t));
@@ -282,7 +282,7 @@ out:
 
 static int js_prepare(struct run_ctx *rc)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct js *js = js_of(rc);
 	int ret = 0;
 
@@ -319,7 +319,7 @@ static int start_thread(pthread_t *t, bool *started, void *(*fn)(void *), void *
 
 static int js_start(struct run_ctx *rc)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct js *js = js_of(rc);
 	int ret = 0;
 
@@ -461,9 +461,9 @@ static int js_finish(struct run_ctx *rc)
 			result_add_note(r, "first I/O error: %s", db->first_err);
 	}
 	r->db_page_fault_stalls = stalls;
-	if (rc->o->checksum_pass && !*rc->stop)
+	if (!rc->o->no_checksum_pass && !*rc->stop)
 		ck_err -= js_checksum_pass(rc);
-	else if (rc->o->checksum_pass)
+	else if (!rc->o->no_checksum_pass)
 		result_add_note(r, "checksum pass skipped: the run was stopped early");
 	ck_err += r->checksum.bad_pages;
 	sd = (struct js_scope_data){
@@ -496,7 +496,12 @@ static int js_finish(struct run_ctx *rc)
 const struct workload_ops wl_jetstress = {
 	.name = "jetstress",
 	.help = "Exchange ESE-like database load (default)",
-	.needs_log = true,
+	.flags = WL_VERDICT | WL_DATABASES | WL_LOG | WL_THREAD_PER_DB | WL_DSYNC |
+		 WL_TRANSACTIONS | WL_PAGES | WL_EXPORT_SHAPE,
+	.config = js_config,
+	.describe = js_describe,
+	.summary = js_summary,
+	.export = js_export,
 	.check = js_check,
 	.prepare = js_prepare,
 	.start = js_start,

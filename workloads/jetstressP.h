@@ -3,6 +3,7 @@
  * jetstressP.h: the Jetstress workload's private state (databases, page-ID cache, log
  * stream, threads) shared by its files:
  *   jetstress.c          the workload ops (check, prepare, start, stop, finish), error notes
+ *   jetstress_config.c   what it records, says and exports: config defaults, summary, export
  *   jetstress_cache.c    the page-ID cache and dirty queue
  *   jetstress_load.c     session threads and the lazy writer (checkpoint)
  *   jetstress_log.c      the log stream: files, rolls, the log writer thread
@@ -46,6 +47,8 @@ struct slot {
  * this many 1 MiB "files" used round-robin (current, spare, kept generations). */
 #define RAW_LOG_SEGS (JS_LOG_KEEP + 2)
 #define JS_BAD_KEEP 64
+/* BDM reads 256-512 KiB sequentially (shared/design.md); fslab's reader uses 256 KiB */
+#define JS_BDM_IO (256 * 1024)
 #define RAW_LOG_REGION ((uint64_t)RAW_LOG_SEGS * JS_LOG_FILE_SIZE)
 
 struct js_db {
@@ -153,6 +156,12 @@ void *js_session_main(void *arg); /* jetstress_load.c */
 void *js_writer_main(void *arg);  /* jetstress_load.c */
 void *js_logger_main(void *arg);  /* jetstress_log.c */
 void *js_bdm_main(void *arg);     /* jetstress_bdm.c */
+
+/* ---- jetstress_config.c: the hooks of struct workload_ops outside the run ---- */
+void js_config(struct run_config *c, uint64_t given);
+void js_describe(const struct run_config *c, FILE *f);
+void js_summary(const struct fslab_result *r, FILE *f);
+int js_export(const struct run_config *c, const struct wl_shape *sh, struct wl_export *x);
 
 /* jetstress_log.c: remove log files of an earlier run, create E00.log and the spare and open
  * E00.log (raw: fill the first two segments).  0 or -errno. */

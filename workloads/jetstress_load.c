@@ -36,7 +36,7 @@ static void read_page(struct js_session *se, struct io_ctx *ctx, void *buf, uint
 	engine_account(&db->rc->eng, se->st, CLS_DB_READ, DB_PAGE_SIZE, io.start_ns, io.end_ns, err);
 	if (err)
 		js_note_io_error(db, &io);
-	if (!err && db->rc->o->verify_reads) {
+	if (!err && !db->rc->o->no_verify) {
 		const char *why = db_verify_page(buf, db->info.dbid, pgno);
 
 		if (why)

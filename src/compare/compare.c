@@ -14,6 +14,7 @@
 #include "compare/compareP.h"
 #include "compare/precision.h"
 #include "util.h"
+#include "workloads/workload.h"
 
 void compare_init(struct compare *c)
 {
@@ -384,6 +385,35 @@ int compare_aa_of(const struct compare *c, size_t g)
 	return -1;
 }
 
+/* Is some result's workload one with every flag of flags? */
+static bool any_workload(const struct compare *c, unsigned int flags)
+{
+	for (size_t i = 0; i < c->nresults; i++)
+		if ((workload_flags(c->results[i].config.workload) & flags) == flags)
+			return true;
+	return false;
+}
+
+/*
+ * A row without anything to say is left out of the printed tables (still in CSV and JSON):
+ * a class no result did I/O of (a backup's writes and log), a value no result has (a
+ * backup's transactional IOPS).
+ */
+static bool nothing_to_say(const struct compare *c, const struct metric_def *m)
+{
+	if (compare_metric_is_text(m))
+		return false;
+	for (size_t i = 0; i < c->nresults; i++) {
+		const struct fslab_result *r = &c->results[i];
+		double v = compare_run_value(r, m);
+
+		if (m->cls >= 0 ? r->classes[m->cls].ops || r->classes[m->cls].iops > 0
+				: !isnan(v))
+			return false;
+	}
+	return true;
+}
+
 static void compute_rows(struct compare *c, bool claims_only)
 {
 	c->rows = xcalloc(compare_nmetrics, sizeof(*c->rows));
@@ -395,10 +425,13 @@ static void compute_rows(struct compare *c, bool claims_only)
 		if ((m->kind == MK_THREADS && !c->threads_differ) ||
 		    (m->kind == MK_TOOL && !c->foreign) ||
 		    (m->kind == MK_MISMATCH && !c->nwarnings) ||
-		    (claims_only && m->kind != MK_RUNS && !compare_is_headline(m->id))) {
+		    (claims_only && m->kind != MK_RUNS && !compare_is_headline(m->id)) ||
+		    (m->for_flags && !any_workload(c, m->for_flags))) {
 			free(m);
 			continue;
 		}
+		if (nothing_to_say(c, m))
+			m->hidden = true;
 		row = &c->rows[c->nrows++];
 		row->m = m;
 		row->cells = xcalloc(c->ngroups, sizeof(*row->cells));

@@ -36,6 +36,7 @@ enum metric_kind {
 	MK_CACHE,       /* text: cache-served reads on the db device */
 	MK_CPU,         /* host CPU %, all CPUs busy = 100 */
 	MK_VERDICT,     /* text: PASS / FAIL with the failing checks */
+	MK_MBPS_PER_DB, /* a class's MB/s per database: the mean of the instances' */
 };
 
 /* One row of the comparison table, in Jetstress's terms. */
@@ -49,6 +50,9 @@ struct metric_def {
 	enum metric_dir dir;
 	int prec;         /* decimals when printed */
 	bool hidden;      /* computed for charts, CSV and JSON, not a row of the printed tables */
+	/* a row of workloads with these flags (workloads/workload.h), left out unless a result's
+	 * workload has them; 0: every workload's */
+	unsigned int for_flags;
 };
 
 enum cell_kind {
@@ -191,6 +195,25 @@ struct compare {
 	double *spread;       /* per group: its cells' residual spread (transactional IOPS, CV
 				 %, scaled so that the pooled one is their mean), NAN: none */
 };
+
+/*
+ * comparable.c: comparability from the option table of fslab run (run/options.h marks).
+ * compare_load_diff - how r differs from ref in the options that shape the load, as
+ * "cache 8 MiB vs 64 MiB, seed 7 vs 42" (heap), or NULL; options either does not record are
+ * left out.  compare_sweep_diff - the same for the sweep axes (threads): what repeats of one
+ * label must share.  compare_load_options - "workload, databases, ...": every option that
+ * shapes the load (heap).
+ */
+char *compare_load_diff(const struct fslab_result *r, const struct fslab_result *ref);
+char *compare_sweep_diff(const struct fslab_result *r, const struct fslab_result *first);
+char *compare_load_options(void);
+/*
+ * For the Method: one line per load-shaping option the results do not agree in ("cache:
+ * ext4 64 MiB, xfs 8 MiB"); one line per label that does not record an option another
+ * result records ("fio (fio): cache, bdm-rate"): it could not be compared.  Heap vectors.
+ */
+char **compare_method_differences(const struct compare *c, size_t *n);
+char **compare_method_unrecorded(const struct compare *c, size_t *n);
 
 /* The rows, in table order. */
 extern const struct metric_def compare_metrics[];

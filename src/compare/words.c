@@ -255,12 +255,14 @@ static char *lead(const struct compare *c, const struct cmp_row *row, size_t g)
 {
 	const struct cmp_delta *d = &row->deltas[g];
 	const char *a = c->groups[g].label, *b = c->groups[d->base].label;
-	const char *more = d->abs > 0 ? "more" : "fewer";
+	const char *more = d->abs > 0 ? "more" : "fewer", *what = row->m->what;
+	/* the lead metric: transactional IOPS, or a throughput workload's MB/s */
+	const char *unit = row->m->kind == MK_TRANS_IOPS ? "IOPS" : "MB/s";
 	char p[64], pc[16], hc[16], *r, *m, *out;
 
 	if (!d->present)
-		return xasprintf("On this setup %s and %s cannot be compared on transactional IOPS "
-				 "(no data)", a, b);
+		return xasprintf("On this setup %s and %s cannot be compared on %s (no data)", a, b,
+				 what);
 	if (d->sig == SIG_NO || d->sig == SIG_YES) {
 		char *rt = d->blocked ? ratio_text(d) : xasprintf("%+.1f %%", d->pct);
 
@@ -268,32 +270,44 @@ static char *lead(const struct compare *c, const struct cmp_row *row, size_t g)
 		m = mde_clause(c, d, g);
 		if (d->sig == SIG_NO)
 			out = xasprintf("On this setup %s and %s showed no significant difference in "
-					"transactional IOPS (%s, %s, %s %s%s)", a, b, rt, r,
+					"%s (%s, %s, %s %s%s)", a, b, what, rt, r,
 					test_name(d), p_decided(p, sizeof(p), d), m);
 		else if (d->blocked)
-			out = xasprintf("On this setup %s delivered %s %% %s transactional IOPS than "
-					"%s (%+.0f IOPS, %s, %s; significant, %s %s)", a,
-					pct_text(pc, sizeof(pc), d->pct), more, b, d->abs, rt, r,
-					test_name(d), p_decided(p, sizeof(p), d));
+			out = xasprintf("On this setup %s delivered %s %% %s %s than %s (%+.0f %s, "
+					"%s, %s; significant, %s %s)", a,
+					pct_text(pc, sizeof(pc), d->pct), more, what, b, d->abs, unit, rt,
+					r, test_name(d), p_decided(p, sizeof(p), d));
 		else
-			out = xasprintf("On this setup %s delivered %s %% %s transactional IOPS than "
-					"%s (%+.0f IOPS, %s; significant, %s %s)", a,
-					pct_text(pc, sizeof(pc), d->pct), more, b, d->abs, r,
-					test_name(d), p_decided(p, sizeof(p), d));
+			out = xasprintf("On this setup %s delivered %s %% %s %s than %s (%+.0f %s, "
+					"%s; significant, %s %s)", a,
+					pct_text(pc, sizeof(pc), d->pct), more, what, b, d->abs, unit,
+					r, test_name(d), p_decided(p, sizeof(p), d));
 		free(rt);
 		free(r);
 		free(m);
 		return out;
 	}
 	if (d->sig == SIG_WITHIN)
-		return xasprintf("Within one run per label, %s delivered %s %% %s transactional IOPS "
-				 "than %s (%+.0f ± %.0f IOPS, the within-run interval; this is no "
-				 "claim: it needs at least 2 independent runs per label, 3 or more "
-				 "recommended)",
-				 a, pct_text(pc, sizeof(pc), d->pct), more, b, d->abs, d->half);
+		return xasprintf("Within one run per label, %s delivered %s %% %s %s than %s "
+				 "(%+.0f ± %.0f %s, the within-run interval; this is no claim: it needs "
+				 "at least 2 independent runs per label, 3 or more recommended)",
+				 a, pct_text(pc, sizeof(pc), d->pct), more, what, b, d->abs, d->half,
+				 unit);
 	(void)hc;
-	return xasprintf("On this setup %s delivered %s %% %s transactional IOPS than %s (not "
-			 "tested: %s)", a, pct_text(pc, sizeof(pc), d->pct), more, b, d->na_why);
+	return xasprintf("On this setup %s delivered %s %% %s %s than %s (not tested: %s)", a,
+			 pct_text(pc, sizeof(pc), d->pct), more, what, b, d->na_why);
+}
+
+/*
+ * The metric the sentence leads with: transactional IOPS, or where no result has any (a
+ * workload judged by throughput: the backup) its database read throughput.
+ */
+static const struct cmp_row *lead_row(const struct compare *c)
+{
+	const struct cmp_row *row = compare_row(c, key_metrics[0]);
+	const struct cmp_row *tp = compare_row(c, "db_read_throughput");
+
+	return row->m->hidden && tp ? tp : row;
 }
 
 static void comparison_sentences(const struct compare *c, char ***v, size_t *n)
@@ -308,10 +322,15 @@ static void comparison_sentences(const struct compare *c, char ***v, size_t *n)
 		if (!strcmp(grp->fs, c->groups[grp->base].fs) &&
 		    grp->threads != c->groups[grp->base].threads)
 			continue;
-		s = lead(c, compare_row(c, key_metrics[0]), g);
+		s = lead(c, lead_row(c), g);
 		for (size_t k = 1; k < NKEY; k++) {
-			char *cl = clause(c, compare_row(c, key_metrics[k]), g);
-			char *tmp = xasprintf("%s; %s", s, cl);
+			const struct cmp_row *row = compare_row(c, key_metrics[k]);
+			char *cl, *tmp;
+
+			if (row->m->hidden) /* nothing to say: a backup's log writes */
+				continue;
+			cl = clause(c, row, g);
+			tmp = xasprintf("%s; %s", s, cl);
 
 			free(cl);
 			free(s);
@@ -373,6 +392,14 @@ static void verdict_sentence(const struct compare *c, char ***v, size_t *n)
 {
 	const struct cmp_row *row = compare_row(c, "verdict");
 	char *s = xstrdup("Jetstress-style verdict:");
+	bool any = false;
+
+	for (size_t i = 0; i < c->nresults; i++)
+		any |= c->results[i].verdict.present;
+	if (!any) { /* no result was judged (a backup, a simple pattern, fio): nothing to say */
+		free(s);
+		return;
+	}
 
 	for (size_t g = 0; g < c->ngroups; g++) {
 		char *tmp = xasprintf("%s%s %s %s", s, g ? "," : "", c->groups[g].label,

@@ -54,7 +54,7 @@ double lab_cell_wall(const struct lab *L)
 	if (n)
 		return sum / n;
 	/* before the first cell: the load, the lab's running overhead estimate, a teardown */
-	return (L->cfg.run.warmup_ns + L->cfg.run.duration_ns) / 1e9 + L->overhead_est + 2;
+	return L->cfg.wl.warmup_s + L->cfg.wl.duration_s + L->overhead_est + 2;
 }
 
 char *lab_compare_baseline(const struct lab *L)

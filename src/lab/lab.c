@@ -67,7 +67,7 @@ static int run_cell(struct lab *L, struct cell *cell)
 	}
 	L->step = "run";
 	lab_log(L, "cell %u/%u %s: run %s, %u threads (log %s)", L->cur + 1, L->ncells, cell->id,
-		L->cfg.run.workload, cell->threads, rlog);
+		L->cfg.wl.workload, cell->threads, rlog);
 	lab_run_args(L, cell, &a);
 	rc = lab_child(L, &a, rlog, true, true);
 	strvec_clear(&a);
@@ -83,7 +83,7 @@ static int run_cell(struct lab *L, struct cell *cell)
 	L->step = "teardown";
 	lab_teardown(L, tlog);
 	{
-		double over = cell->seconds - (L->cfg.run.warmup_ns + L->cfg.run.duration_ns) / 1e9;
+		double over = cell->seconds - (L->cfg.wl.warmup_s + L->cfg.wl.duration_s);
 
 		L->overhead_est = (L->overhead_est * L->overhead_n + MAX(over, 0.0)) /
 				  (L->overhead_n + 1);
@@ -427,7 +427,7 @@ int cmd_lab(int argc, char **argv)
 	}
 	/* a cell's time beyond its load before any was measured (prep, initialisation at
 	 * ~300 MB/s twice over, checksum pass, teardown) */
-	L->overhead_est = 15 + 2.0 * L->cfg.run.databases * L->cfg.run.db_size / 300e6;
+	L->overhead_est = 15 + 2.0 * L->cfg.wl.databases * L->cfg.wl.db_size / 300e6;
 	lab_build_cells(L);
 
 	/* a directory the lab did not make is not the lab's to fill (nor a dry run's) */

@@ -12,6 +12,7 @@
 #include "fsprep/prep.h"
 #include "lab/labplan.h"
 #include "util.h"
+#include "workloads/workload.h"
 
 struct parse {
 	struct lab_cfg *cfg;
@@ -461,7 +462,7 @@ static void check_required(struct parse *p)
 		if (!label_ok)
 			perr(p, p->line, "baseline = '%s' names no [fs ...] section", c->baseline);
 	}
-	if (c->run.cache_size > c->run.db_size)
+	if (c->wl.cache_size > c->wl.db_size)
 		perr(p, c->wl_line[RO_CACHE], "cache is larger than each database (db_size); ESE's "
 		     "cache is a small fraction of the database (fslab run's default is 1 %%, at most "
 		     "256M): give a smaller cache or leave it out");
@@ -476,10 +477,10 @@ static void check_required(struct parse *p)
 		perr(p, MAX(c->wl_line[RO_TARGET_IOPS], MAX(c->wl_line[RO_MAILBOXES],
 							  c->wl_line[RO_IOPS_PER_MAILBOX])),
 		     "give either target_iops or mailboxes with iops_per_mailbox, not both");
-	if (c->run.first_verdict >= 0 && strcmp(c->run.workload, "jetstress"))
-		perr(p, c->wl_line[c->run.first_verdict], "%s: only the jetstress workload has a "
-		     "verdict; drop it or set name = jetstress",
-		     run_options[c->run.first_verdict].ini);
+	if (c->run.first_verdict >= 0 && !(workload_flags(c->wl.workload) & WL_VERDICT))
+		perr(p, c->wl_line[c->run.first_verdict], "%s: only the %s workload has a "
+		     "verdict; drop it or set name = %s", run_options[c->run.first_verdict].ini,
+		     workload_names_with(WL_VERDICT), workload_names_with(WL_VERDICT));
 	if (c->aa_check && c->nfs) {
 		int b = lab_cfg_baseline_fs(c);
 		const char *name = b < 0 ? "raw" : c->fs[b].name;
@@ -495,12 +496,12 @@ static void check_required(struct parse *p)
 	if (c->precision_line || c->budget_line || c->min_rounds_line || c->max_rounds_line)
 		check_adaptive(p);
 	if (c->image_dir && c->db_image_size &&
-	    c->db_image_size < sat_add(sat_mul(c->run.databases, c->run.db_size), 64 * MiB))
+	    c->db_image_size < sat_add(sat_mul(c->wl.databases, c->wl.db_size), 64 * MiB))
 		perr(p, c->devices_line, "[devices] db_size %llu MiB cannot hold %u database(s) of "
 		     "%llu MiB plus filesystem overhead; raise it to at least %llu MiB",
-		     (unsigned long long)(c->db_image_size / MiB), (unsigned int)c->run.databases,
-		     (unsigned long long)(c->run.db_size / MiB),
-		     (unsigned long long)(sat_add(sat_mul(c->run.databases, c->run.db_size) / 10 * 11,
+		     (unsigned long long)(c->db_image_size / MiB), (unsigned int)c->wl.databases,
+		     (unsigned long long)(c->wl.db_size / MiB),
+		     (unsigned long long)(sat_add(sat_mul(c->wl.databases, c->wl.db_size) / 10 * 11,
 					      256 * MiB) / MiB));
 }
 
@@ -512,8 +513,8 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->path = xstrdup(path);
 	cfg->repeats = 1;
-	run_params_init(&cfg->run); /* fslab run's defaults: the same table */
-	cfg->threads[0] = cfg->run.threads;
+	run_params_init(&cfg->run, &cfg->wl); /* fslab run's defaults: the same table */
+	cfg->threads[0] = cfg->wl.threads;
 	cfg->nthreads = 1;
 
 	p.f = fopen(path, "re");
@@ -555,10 +556,10 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 	 * the same (sparse) image, so the comparison stays fair.
 	 */
 	if (!cfg->db_image_size)
-		cfg->db_image_size = MAX(sat_add(sat_mul(cfg->run.databases, cfg->run.db_size) / 10 * 22,
+		cfg->db_image_size = MAX(sat_add(sat_mul(cfg->wl.databases, cfg->wl.db_size) / 10 * 22,
 						 512 * MiB), 1 * GiB);
 	if (!cfg->log_image_size)
-		cfg->log_image_size = MAX(cfg->run.databases * 64 * MiB + 256 * MiB, 512 * MiB);
+		cfg->log_image_size = MAX(cfg->wl.databases * 64 * MiB + 256 * MiB, 512 * MiB);
 	check_required(&p);
 	return p.errors ? -FSLAB_EINPUT : 0;
 }
@@ -573,6 +574,7 @@ void lab_cfg_release(struct lab_cfg *c)
 	free(c->db_dev);
 	free(c->log_dev);
 	run_params_release(&c->run);
+	run_config_release(&c->wl);
 	for (int i = 0; i < c->nfs; i++) {
 		free(c->fs[i].name);
 		free(c->fs[i].fs);

@@ -60,8 +60,9 @@ struct lab_cfg {
 	uint64_t db_image_size, log_image_size;
 	bool force;
 	int devices_line, db_dev_line, log_dev_line, image_dir_line;
-	/* [workload]: the options of fslab run (run/options.h), each value checked as fslab run
-	 * checks it; threads is a list (one cell per count) */
+	/* [workload]: the options of fslab run (run/options.h) into the run's config, each value
+	 * checked as fslab run checks it; threads is a list (one cell per count) */
+	struct run_config wl;
 	struct run_params run;
 	int wl_line[RO_NR]; /* line of each key given, 0 when not given */
 	uint64_t threads[LAB_MAX_THREADS];

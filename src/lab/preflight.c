@@ -13,6 +13,7 @@
 
 #include "fsprep/prep.h"
 #include "lab/labP.h"
+#include "workloads/workload.h"
 
 /* ---- preflight ---- */
 
@@ -99,7 +100,7 @@ int lab_preflight(struct lab *L)
 	struct lab_cfg *c = &L->cfg;
 	struct problems p = { 0 };
 	/* saturating: no size in a config wraps the check to a small number */
-	uint64_t dbs = sat_mul(c->run.databases, c->run.db_size);
+	uint64_t dbs = sat_mul(c->wl.databases, c->wl.db_size);
 	uint64_t need_db = sat_add(sat_mul(dbs / 10, 11), 256 * MiB);
 
 	if (geteuid() != 0)
@@ -124,20 +125,20 @@ int lab_preflight(struct lab *L)
 				"kernel lacks: use [fs ntfs] (ntfs-3g) or a kernel with it",
 				c->path, c->fs[i].line, c->fs[i].name, tool);
 	}
-	if (!strcmp(c->run.workload, "jetstress")) {
+	if (workload_flags(c->wl.workload) & WL_THREAD_PER_DB) {
 		for (int i = 0; i < c->nthreads; i++)
-			if (c->threads[i] < c->run.databases)
+			if (c->threads[i] < c->wl.databases)
 				problem(&p, "%s:%d: threads %llu is less than databases %u: each database "
 					"needs a session thread", c->path, c->workload_line,
 					(unsigned long long)c->threads[i],
-					(unsigned int)c->run.databases);
+					(unsigned int)c->wl.databases);
 	}
 	if (c->image_dir) {
 		char *anc = existing_ancestor(c->image_dir), a[32], b[32], d[32];
 		/* images are sparse and removed after each cell: one cell's data at a time, the
 		 * databases up to twice over on btrfs (copy-on-write) */
 		uint64_t need = sat_add(MIN(c->db_image_size, sat_add(sat_mul(dbs / 10, 22), 256 * MiB)),
-					c->run.databases * 64 * MiB + 128 * MiB);
+					c->wl.databases * 64 * MiB + 128 * MiB);
 		uint64_t have = free_bytes(anc);
 
 		if (have < need)
@@ -147,13 +148,13 @@ int lab_preflight(struct lab *L)
 		if (c->db_image_size < need_db)
 			problem(&p, "%s:%d: [devices] db_size %s is too small for %u database(s) of %s; "
 				"give at least %s", c->path, c->devices_line,
-				fmt_size(a, sizeof(a), c->db_image_size), (unsigned int)c->run.databases,
-				fmt_size(b, sizeof(b), c->run.db_size), fmt_size(d, sizeof(d), need_db));
+				fmt_size(a, sizeof(a), c->db_image_size), (unsigned int)c->wl.databases,
+				fmt_size(b, sizeof(b), c->wl.db_size), fmt_size(d, sizeof(d), need_db));
 		free(anc);
 	} else {
 		check_device(L, &p, "db_dev", c->db_dev, c->db_dev_line, need_db);
 		check_device(L, &p, "log_dev", c->log_dev, c->log_dev_line,
-			     c->run.databases * 64 * MiB + 128 * MiB);
+			     c->wl.databases * 64 * MiB + 128 * MiB);
 	}
 	{
 		char *anc = existing_ancestor(L->out);

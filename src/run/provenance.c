@@ -20,14 +20,14 @@ int run_lab_check(const struct run_params *p)
 	return 0;
 }
 
-void run_lab_fill(const struct run_params *p, struct fslab_result *r)
+void run_lab_fill(const struct run_config *c, struct fslab_result *r)
 {
-	if (!p->lab_id)
+	if (!c->lab_id)
 		return;
-	r->lab.id = xstrdup(p->lab_id);
-	r->lab.cell = xstrdup(p->lab_cell);
-	r->lab.round = (unsigned int)p->lab_round;
-	r->lab.position = (unsigned int)p->lab_position;
-	r->lab.volume_formatted = p->lab_fresh_volume;
+	r->lab.id = xstrdup(c->lab_id);
+	r->lab.cell = xstrdup(c->lab_cell);
+	r->lab.round = (unsigned int)c->lab_round;
+	r->lab.position = (unsigned int)c->lab_position;
+	r->lab.volume_formatted = c->lab_fresh_volume;
 	r->lab.database_created = r->init.created > 0 && !r->init.reused;
 }

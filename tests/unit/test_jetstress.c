@@ -290,7 +290,7 @@ static void test_check_failure_cleanup(void **state)
 {
 	char dir[] = "/tmp/fslab-jsc.XXXXXX";
 	struct volume vol = { 0 };
-	struct run_opts o = { 0 };
+	struct run_config o = { 0 };
 	struct run_ctx rc = { 0 };
 	struct fslab_result res;
 	atomic_int stop = 0;
@@ -316,7 +316,7 @@ static void test_check_failure_cleanup(void **state)
 	o.databases = 2;
 	o.threads = 2;
 	o.db_size = 64ULL << 20;
-	o.engine = "psync";
+	o.engine = (char *)"psync";
 	result_init(&res);
 	rc.o = &o;
 	rc.res = &res;

@@ -95,10 +95,10 @@ static void test_good(void **state)
 	assert_int_equal(c.nthreads, 3);
 	assert_int_equal(c.threads[0], 4);
 	assert_int_equal(c.threads[2], 12);
-	assert_int_equal(c.run.db_size, GiB);
-	assert_int_equal(c.run.duration_ns, 90 * NSEC_PER_SEC);
-	assert_int_equal(c.run.seed, 1);
-	assert_string_equal(c.run.workload, "jetstress");
+	assert_int_equal(c.wl.db_size, GiB);
+	assert_true(c.wl.duration_s == 90);
+	assert_int_equal(c.wl.seed, 1);
+	assert_string_equal(c.wl.workload, "jetstress");
 	assert_int_equal(c.nfs, 2);
 	assert_string_equal(c.fs[0].name, "ext4");
 	assert_string_equal(c.fs[0].fs, "ext4");
@@ -117,7 +117,7 @@ static void test_default_duration(void **state)
 
 	(void)state;
 	assert_int_equal(load("[devices]\nimage_dir=/x\n[workload]\ndb_size=64M\n[fs btrfs]\n", &c), 0);
-	assert_int_equal(c.run.duration_ns, 7200 * NSEC_PER_SEC); /* two hours, as Jetstress */
+	assert_true(c.wl.duration_s == 7200); /* two hours, as Jetstress */
 	assert_int_equal(c.nthreads, 1);
 	assert_int_equal(c.threads[0], 8);
 	/* shuffled rounds unless told otherwise; seed from the clock; no A/A; nothing passed */
@@ -130,7 +130,7 @@ static void test_default_duration(void **state)
 	assert_false(run_params_given(&c.run, RO_TARGET_IOPS));
 	assert_false(run_params_given(&c.run, RO_MAILBOXES));
 	assert_false(run_params_given(&c.run, RO_IOPS_PER_MAILBOX));
-	assert_false(c.run.strict_io_tail);
+	assert_false(c.wl.strict_io_tail);
 	lab_cfg_release(&c);
 }
 
@@ -198,13 +198,13 @@ static void test_order_aa_run_keys(void **state)
 	assert_true(c.order_seed_set);
 	assert_int_equal(c.order_seed, 12345);
 	assert_true(c.aa_check);
-	assert_int_equal(c.run.sample_interval_ns, 5 * NSEC_PER_SEC);
-	assert_string_equal(c.run.thresholds, "lenient");
+	assert_true(c.wl.sample_interval_s == 5);
+	assert_string_equal(c.wl.thresholds, "lenient");
 	assert_true(run_params_given(&c.run, RO_MAX_LATENCY_ERRORS));
-	assert_int_equal(c.run.max_latency_errors, 0);
-	assert_int_equal(c.run.mailboxes, 500);
+	assert_int_equal(c.wl.max_latency_errors, 0);
+	assert_int_equal(c.wl.mailboxes, 500);
 	assert_string_equal(c.run.text[RO_IOPS_PER_MAILBOX], "0.06");
-	assert_true(c.run.strict_io_tail);
+	assert_true(c.wl.strict_io_tail);
 	/* (ext4, xfs, ext4-aa) x 2 thread counts x 3 repeats */
 	assert_int_equal(lab_cfg_ncells(&c), 3 * 2 * 3);
 	assert_int_equal(lab_cfg_baseline_fs(&c), 0);
