@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
 
 uint64_t topology_grain(const struct topology *t)
 {

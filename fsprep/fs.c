@@ -8,8 +8,10 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "base.h"
 #include "fsprep/prep.h"
 #include "fsprep/prepP.h"
+#include "os/os.h"
 
 /* Fixed order: --fs help, fs_desc_names() and the lab list them in it. */
 static const struct fs_desc *const fs_all[] = {
@@ -147,9 +149,9 @@ const char *prep_fs_missing_tool(const char *fs, const char **package)
 	if (!d || fs_is_raw(d))
 		return NULL;
 	*package = d->package;
-	if (d->mkfs && !have_program(d->mkfs))
+	if (d->mkfs && !os_have_program(d->mkfs))
 		return d->mkfs;
-	if (d->mount_helper && !have_program(d->mount_helper))
+	if (d->mount_helper && !os_have_program(d->mount_helper))
 		return d->mount_helper;
 	return NULL;
 }

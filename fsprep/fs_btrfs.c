@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
 
 static void build_btrfs(struct mkfs_plan *p, const struct topology *t)

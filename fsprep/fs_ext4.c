@@ -12,7 +12,9 @@
 #include <errno.h>
 #include <ext2fs/ext2fs.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
 
 static void build_ext4(struct mkfs_plan *p, const struct topology *t)
 {

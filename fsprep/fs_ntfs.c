@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
 
 #define NTFS_CLUSTER_DEFAULT (64 * KiB) /* Exchange's recommendation for database volumes */

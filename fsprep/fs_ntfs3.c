@@ -8,6 +8,7 @@
  * cgroup, O_DIRECT reaches the device.  prep refuses it, naming why, when the running kernel
  * has no ntfs3 (format.c: format_tool_check).
  */
+#include "base.h"
 #include "fsprep/prepP.h"
 
 const struct fs_desc fs_ntfs3 = {

@@ -4,6 +4,7 @@
  * prep only attaches, discards and (--force) wipes: no tool, no builder, no verifier, no mount
  * (FS_F_RAW; mkfs_plan_build() and verify_volume() refuse it).
  */
+#include "base.h"
 #include "fsprep/prepP.h"
 
 const struct fs_desc fs_raw = {

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
 
 static void build_xfs(struct mkfs_plan *p, const struct topology *t)

@@ -19,7 +19,9 @@
 #include <unistd.h>
 #include <linux/loop.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
 
 #define ATTACH_TRIES 32       /* LOOP_CTL_GET_FREE races with other attachers */
 #define DETACH_WAIT_MS 10000  /* the kernel detaches once the last opener closes */

@@ -13,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
+#include "units.h"
 
 int read_line_file(const char *path, char *buf, size_t len)
 {

@@ -13,7 +13,9 @@
 #include <blkid/blkid.h>
 #include <libmount/libmount.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
 
 static struct libmnt_table *kernel_table(void)
 {

@@ -18,7 +18,12 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "files.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
+#include "os/os.h"
+#include "units.h"
 
 const char *const vol_names[VOL_NR] = { "db", "log" };
 

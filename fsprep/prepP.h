@@ -8,7 +8,7 @@
 #include <sys/types.h>
 #include <jansson.h>
 
-#include "util.h"
+#include "base.h"
 #include "fsprep/prep.h"
 
 /* ---- filesystems (fs.c: the table; fs_<name>.c: one descriptor each) -------------------- */

@@ -12,8 +12,11 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "cmds.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
+#include "units.h"
 
 static void prep_usage(FILE *f)
 {

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "fsprep/prepP.h"
+#include "units.h"
 
 /* lstat: an image path that is a dangling symlink is "there" too, as prep.c's checks see it. */
 static bool exists(const char *p)

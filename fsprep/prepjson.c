@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "files.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
+#include "units.h"
 
 void prep_note(struct prep_ctx *c, const char *fmt, ...)
 {

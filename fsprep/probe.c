@@ -11,6 +11,7 @@
 #include <linux/fs.h>
 #include <blkid/blkid.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
 
 /* libblkid reports failure as NULL or a negative number, sometimes with errno set. */

@@ -17,7 +17,10 @@
 #include <linux/fs.h>
 #include <blkid/blkid.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
+#include "units.h"
 
 static dev_t wholedisk(dev_t d)
 {

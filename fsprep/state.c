@@ -18,7 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "files.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
 
 static char *record_path(const char *root)
 {

@@ -17,7 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
 
 #define DAEMON_EXIT_WAIT_MS 15000
 #define UMOUNT_TRIES 25 /* 200 ms apart while busy */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fsprep/prepP.h"
+#include "msg.h"
 
 int verify_expect(const char *dev, const char *what, uint64_t want, uint64_t got)
 {

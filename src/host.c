@@ -8,7 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base.h"
 
 static int read_cpu(uint64_t v[5])
 {

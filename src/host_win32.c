@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "os/os.h"
 #include "os/osP.h"
-#include "util.h"
 
 static uint64_t ft(FILETIME f)
 {

@@ -3,8 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base.h"
 #include "cmds.h"
-#include "util.h"
+#include "msg.h"
 
 static const struct {
 	const char *name;

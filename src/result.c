@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
 
 const char *const io_class_names[CLS_NR] = {
 	[CLS_DB_READ] = "db_read",

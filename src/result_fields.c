@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "resultP.h"
-#include "util.h"
+#include "units.h"
 
 #define F(s, k, t, m, ...) { .key = k, .type = t, .off = offsetof(s, m), __VA_ARGS__ }
 

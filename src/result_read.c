@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "msg.h"
 
 int rd_fail(struct rd *rd, const char *fmt, ...)
 {

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "files.h"
 
 /* JSON has no NaN or infinity: write them as null. */
 json_t *jnum(double v)

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* strbuf.c: the growable byte string of strbuf.h (git's strbuf, the parts fslab uses). */
 #include "strbuf.h"
+#include "base.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 char strbuf_slopbuf[1];
 
@@ -155,4 +158,45 @@ void strbuf_add_sq(struct strbuf *sb, const char *s)
 			strbuf_addch(sb, *s);
 	}
 	strbuf_addch(sb, '\'');
+}
+
+void strbuf_add_argv_sq(struct strbuf *sb, const char *const *argv)
+{
+	for (size_t i = 0; argv[i]; i++) {
+		if (i)
+			strbuf_addch(sb, ' ');
+		strbuf_add_sq(sb, argv[i]);
+	}
+}
+
+ssize_t strbuf_read_fd(struct strbuf *sb, int fd)
+{
+	size_t start = sb->len;
+
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(sb, 8192);
+		n = read(fd, sb->buf + sb->len, strbuf_avail(sb));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return (ssize_t)(sb->len - start);
+		strbuf_setlen(sb, sb->len + (size_t)n);
+	}
+}
+
+int strbuf_read_stream(struct strbuf *sb, FILE *f)
+{
+	for (;;) {
+		size_t n;
+
+		strbuf_grow(sb, 65536);
+		n = fread(sb->buf + sb->len, 1, strbuf_avail(sb), f);
+		strbuf_setlen(sb, sb->len + n);
+		if (n == 0)
+			return ferror(f) ? (errno ? -errno : -EIO) : 0;
+	}
 }

@@ -19,8 +19,10 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
 
-#include "util.h"
+#include "base.h"
 
 struct strbuf {
 	size_t alloc; /* bytes allocated for .buf; 0 while it is the shared empty string */
@@ -72,5 +74,18 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
  * each ' written as '\''.  For commands printed for the user to paste (how to resume).
  */
 void strbuf_add_sq(struct strbuf *sb, const char *s);
+
+/*
+ * strbuf_add_argv_sq - the words of a NULL-terminated argv, each through strbuf_add_sq(),
+ * separated by one blank: a command line a POSIX shell reads back into the same argv (git's
+ * sq_quote_argv), for commands printed for the user and recorded (prep.json's mkfs command).
+ */
+void strbuf_add_argv_sq(struct strbuf *sb, const char *const *argv);
+
+/* strbuf_read_fd - append everything read from fd up to its end (EINTR retried); the bytes
+ * added, or -errno (what was read before the error stays). */
+ssize_t strbuf_read_fd(struct strbuf *sb, int fd);
+/* strbuf_read_stream - append everything read from f up to its end; 0 or -errno. */
+int strbuf_read_stream(struct strbuf *sb, FILE *f);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base.h"
 #include "strbuf.h"
 
 const char *empty_strvec[] = { NULL };

@@ -19,7 +19,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "base.h"
 
 /* The shared empty array of every empty strvec (never written). */
 extern const char *empty_strvec[];

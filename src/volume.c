@@ -16,7 +16,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base.h"
+#include "files.h"
+#include "msg.h"
 
 /* First line of a sysfs file, trailing newline removed; NULL if unreadable. */
 static char *sysfs_str(const char *dir, const char *name)

@@ -16,9 +16,12 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "base.h"
+#include "files.h"
 #include "fsprep/prep.h"
+#include "msg.h"
+#include "os/os.h"
 #include "os/osP.h"
-#include "util.h"
 
 /* winioctl.h of mingw-w64 10 lacks it: CTL_CODE(FILE_DEVICE_FILE_SYSTEM, 159, BUFFERED, ANY) */
 #ifndef FSCTL_GET_INTEGRITY_INFORMATION

@@ -26,9 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
+#include "msg.h"
+#include "os/os.h"
 #include "run/options.h"
+#include "units.h"
 #include "workload.h"
 
 #define BACKUP_READ (512 * 1024) /* ESE cbReadSizeMax: the streaming backup's read */

@@ -8,7 +8,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "base.h"
+#include "crc32c.h"
 #include "io/ioengine.h"
+#include "os/os.h"
+#include "random.h"
 
 #define TAG_BYTES 16
 

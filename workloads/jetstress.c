@@ -29,7 +29,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "jetstressP.h"
+#include "msg.h"
+#include "os/os.h"
+#include "units.h"
 #include "verdict.h"
 
 void js_note_bad_page(struct js_db *db, struct thread_stats *st, uint64_t pgno, const char *why)

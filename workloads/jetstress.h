@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "random.h"
 #include "result.h"
-#include "util.h"
 
 /* Jetstress 2013 default transaction mix (JetstressConfig.xml: InsertOperations 40,
  * DeleteOperations 20, ReplaceOperations 5, ReadOperations 35; LazyCommits 70). */

@@ -17,9 +17,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
 #include "jetstress.h"
+#include "os/os.h"
 #include "workload.h"
 
 #define NONE UINT32_MAX

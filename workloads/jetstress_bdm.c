@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "jetstressP.h"
+#include "os/os.h"
 
 void *js_bdm_main(void *arg)
 {

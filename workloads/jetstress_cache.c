@@ -6,7 +6,9 @@
  */
 #include <stdlib.h>
 
+#include "base.h"
 #include "jetstressP.h"
+#include "random.h"
 
 static uint32_t bucket_of(const struct js_db *db, uint64_t pgno)
 {

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "jetstressP.h"
+#include "random.h"
 
 /* Log record sizes in bytes (ESE log records carry the changed data: inserts the record,
  * deletes little more than a bookmark). */

@@ -11,7 +11,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "base.h"
+#include "files.h"
 #include "jetstressP.h"
+#include "os/os.h"
+#include "random.h"
 
 static int log_path(char *buf, size_t len, const struct js_db *db, const char *name)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* jetstress_model.c: transaction mix, log file naming (the verdict: verdict.c). */
 #include "jetstress.h"
+#include "random.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,8 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
+#include "msg.h"
+#include "os/os.h"
+#include "random.h"
+#include "units.h"
 #include "workload.h"
 
 enum pattern {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
 
 /* Jetstress 2013: strict is the default; lenient raises the maximum for stress runs. */
 static const struct js_thresholds sets[] = {

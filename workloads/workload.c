@@ -8,8 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base.h"
 #include "dbfile.h"
-#include "util.h"
+#include "msg.h"
+#include "os/os.h"
+#include "units.h"
 #include "workload.h"
 
 /*

@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base.h"
 #include "engine.h"
 #include "result.h"
-#include "util.h"
 #include "volume.h"
 
 /* Why a run ends early (*run_ctx.stop): 0 = it does not. */

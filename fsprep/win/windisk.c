@@ -7,8 +7,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base.h"
 #include "fsprep/win/winprep.h"
-#include "util.h"
+#include "msg.h"
+#include "units.h"
 
 const char *win_fs_name(enum win_fs fs)
 {

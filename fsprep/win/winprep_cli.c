@@ -9,9 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "cmds.h"
+#include "files.h"
 #include "fsprep/win/winprep.h"
-#include "util.h"
+#include "msg.h"
+#include "units.h"
 
 #define PREP_JSON "prep.json"
 

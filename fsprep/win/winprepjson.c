@@ -6,8 +6,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base.h"
 #include "fsprep/win/winprep.h"
-#include "util.h"
+#include "msg.h"
+#include "units.h"
 
 #define WIN_ALIGN MiB
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "fsprep/win/winprep.h"
-#include "util.h"
 
 /* A growing script. */
 struct sbuf {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "compare/stats.h"
-#include "util.h"
 
 double log_pct(double x)
 {

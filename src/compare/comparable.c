@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "compare/compareP.h"
 #include "run/options.h"
-#include "util.h"
+#include "units.h"
 
 /* Does o's value agree in a and b?  (Both record it.) */
 static bool same(const struct run_option *o, const struct run_config *a,

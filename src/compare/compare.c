@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "compare/compareP.h"
 #include "compare/precision.h"
-#include "util.h"
+#include "msg.h"
 #include "workloads/workload.h"
 
 void compare_init(struct compare *c)

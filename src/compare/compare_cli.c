@@ -8,12 +8,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "base.h"
 #include "cmds.h"
 #include "compare/compare.h"
 #include "compare/plot.h"
 #include "compare/report.h"
 #include "compare/sizing.h"
-#include "util.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
+#include "units.h"
 
 enum out_format { OUT_TEXT, OUT_MD, OUT_CSV, OUT_JSON };
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "base.h"
 #include "compare/precision.h"
-#include "util.h"
 
 /* Who measured a result: {tool, version, format, host} (provenance, src/compare/import.c). */
 static json_t *source_json(const struct fslab_result *r)

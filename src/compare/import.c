@@ -14,7 +14,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "util.h"
+#include "base.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
+#include "units.h"
 
 /* In sniffing order; fslab's own format last: it takes whatever the others do not claim
  * (so a damaged fslab file still gets result_read()'s messages). */

@@ -25,7 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "msg.h"
 
 static bool diskspd_sniff(const char *buf, size_t len)
 {

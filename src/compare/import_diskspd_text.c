@@ -34,7 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "msg.h"
 
 /* ---- lines and fields ---- */
 

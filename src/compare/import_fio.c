@@ -23,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "msg.h"
+#include "units.h"
 
 #define FIO_FORMAT "fio JSON"
 

@@ -26,7 +26,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "util.h"
+#include "base.h"
+#include "msg.h"
+#include "os/os.h"
 
 static bool jetstress_sniff(const char *buf, size_t len)
 {

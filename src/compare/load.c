@@ -10,8 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "compare/compareP.h"
-#include "util.h"
+#include "msg.h"
+#include "os/os.h"
+#include "units.h"
 
 /*
  * A hand-edited or hostile file: a label names files and lands in HTML, Markdown, CSV and

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
 #include "workloads/workload.h"
 
 #define ROW(id, name, what, kind, cls, role, dir, prec) \

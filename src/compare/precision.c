@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
 
 /* ---- which results form a blocked design ---- */
 

@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "os/os.h"
 
 static const struct ioengine_ops *const engines[] = {
 #ifdef _WIN32

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "os/os.h"
+
 enum io_op {
 	IO_READ,
 	IO_WRITE,

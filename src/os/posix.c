@@ -20,7 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base.h"
+#include "files.h"
+#include "os/os.h"
 
 /* ---- time ---- */
 

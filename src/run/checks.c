@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "io/ioengine.h"
+#include "msg.h"
+#include "os/os.h"
 #include "run/runP.h"
-#include "util.h"
 
 /* Does the first component of path (up to '/') match pattern? */
 static bool first_is(const char *path, const char *pattern)

@@ -5,10 +5,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "msg.h"
+#include "os/os.h"
 #include "run/options.h"
 #include "run/provenance.h"
 #include "run/runP.h"
-#include "util.h"
+#include "units.h"
 
 /* The verdict options after parsing: forms that contradict each other are refused. */
 static int check_verdict_args(struct run_state *s)

@@ -12,11 +12,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base.h"
 #include "cmds.h"
 #include "compare/import.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
 #include "result.h"
 #include "run/runP.h"
-#include "util.h"
 
 /* A new tool: one file export_<tool>.c and one line here. */
 static const struct exporter *const exporters[] = {

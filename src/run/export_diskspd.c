@@ -16,8 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base.h"
+#include "msg.h"
 #include "run/export.h"
-#include "util.h"
 
 /* dir + separator + name: '\' for Windows paths (a drive letter or a backslash). */
 static char *win_path(const char *dir, const char *name)

@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base.h"
 #include "run/export.h"
-#include "util.h"
 
 static void header(const struct export_ctx *x, FILE *f)
 {

@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "msg.h"
+#include "os/os.h"
 #include "run/runP.h"
-#include "util.h"
 
 int run_lock_dirs(struct run_state *s)
 {

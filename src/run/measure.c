@@ -7,8 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "msg.h"
+#include "os/os.h"
 #include "run/runP.h"
-#include "util.h"
+#include "units.h"
 
 /* ---- device counters ---- */
 

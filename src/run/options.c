@@ -10,10 +10,19 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base.h"
 #include "io/ioengine.h"
-#include "util.h"
+#include "msg.h"
+#include "units.h"
 #include "workloads/verdict.h"
 #include "workloads/workload.h"
+
+/*
+ * Largest database (--db-size, the lab's db_size): 1 PiB.  A decision: far beyond any Exchange
+ * database (Microsoft recommends at most 2 TB), and small enough that 64 databases plus their
+ * logs add up without wrapping a 64-bit byte count.
+ */
+#define FSLAB_MAX_DB_SIZE (1024 * TiB)
 
 #define STR_(x) #x
 #define STR(x) STR_(x)

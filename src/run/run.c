@@ -9,13 +9,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "base.h"
 #include "cmds.h"
 #include "fsprep/prep.h"
-#include "run/run.h"
+#include "msg.h"
+#include "os/os.h"
 #include "run/provenance.h"
+#include "run/run.h"
 #include "run/runP.h"
 #include "selftest/selftest.h"
-#include "util.h"
+#include "units.h"
 
 atomic_int run_stop_flag;
 volatile sig_atomic_t run_stop_signal;

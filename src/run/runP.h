@@ -9,6 +9,7 @@
 
 #include "engine.h"
 #include "host.h"
+#include "os/os.h"
 #include "result.h"
 #include "run/options.h"
 #include "volume.h"

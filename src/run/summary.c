@@ -3,8 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "os/os.h"
 #include "run/runP.h"
-#include "util.h"
+#include "units.h"
 
 static void print_class(FILE *f, const char *name, const struct class_result *c)
 {

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "files.h"
 #include "host.h"
-#include "util.h"
+#include "msg.h"
 
 static const char *str(json_t *o, const char *key)
 {

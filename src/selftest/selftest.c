@@ -17,9 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "cmds.h"
+#include "files.h"
 #include "host.h"
-#include "util.h"
+#include "msg.h"
+#include "os/os.h"
+#include "random.h"
+#include "units.h"
 
 enum st { ST_PASS, ST_FAIL, ST_UNKNOWN, ST_NA, ST_NR };
 static const char *const st_names[ST_NR] = { "PASS", "FAIL", "UNKNOWN", "N/A" };

@@ -17,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "compare/compare.h"
 #include "run/options.h"
-#include "util.h"
 
 static char errors[8192];
 static char dir[] = "/tmp/fslab-cmp.XXXXXX";

@@ -11,10 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "compare/compare.h"
 #include "compare/plot.h"
 #include "compare/report.h"
-#include "util.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
 
 static const char *const charts_two[] = {
 	"iops", "latency-avg", "latency-p99", "throughput", "write-amplification",
@@ -30,7 +33,7 @@ static int setup(void **state)
 	(void)state;
 	if (!realpath(t ? t : ".", top))
 		return -1;
-	if (!have_program("gnuplot"))
+	if (!os_have_program("gnuplot"))
 		return 0;
 	{
 		char *plots = xasprintf("%s/plots", top);
@@ -66,7 +69,7 @@ static void rm_rf(const char *dir)
 {
 	const char *argv[] = { "rm", "-rf", dir, NULL };
 
-	assert_int_equal(run_cmd(argv, NULL), 0);
+	assert_int_equal(os_run(argv, NULL), 0);
 }
 
 /* The PNG signature and non-empty; an SVG document. */
@@ -129,7 +132,7 @@ static void test_two_labels(void **state)
 	FILE *m;
 
 	(void)state;
-	if (!have_program("gnuplot"))
+	if (!os_have_program("gnuplot"))
 		skip();
 	dir = draw(&c, &ps, files, ARRAY_SIZE(files));
 	assert_int_equal(ps.n, ARRAY_SIZE(charts_two));
@@ -164,7 +167,7 @@ static void test_sweep(void **state)
 	char *dir;
 
 	(void)state;
-	if (!have_program("gnuplot"))
+	if (!os_have_program("gnuplot"))
 		skip();
 	dir = draw(&c, &ps, files, ARRAY_SIZE(files));
 	assert_int_equal(ps.n, ARRAY_SIZE(charts_two) + 1);
@@ -195,7 +198,7 @@ static void test_missing(void **state)
 	assert_int_equal(access(charts, F_OK), -1);
 	plot_set_release(&ps);
 	/* templates not found */
-	if (have_program("gnuplot")) {
+	if (os_have_program("gnuplot")) {
 		setenv("FSLAB_PLOTS_DIR", "/nonexistent", 1);
 		assert_int_equal(plot_all(&c, dir, &ps), 0);
 		assert_int_equal(ps.n, 0);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
 
 static bool is_pow2(uint64_t v)

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "compare/import.h"
-#include "util.h"
+#include "msg.h"
 
 static void test_label_from_file(void **state)
 {

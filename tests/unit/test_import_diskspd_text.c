@@ -16,8 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "compare/import.h"
-#include "util.h"
+#include "files.h"
+#include "msg.h"
 
 static char *fixture(const char *name, size_t *len)
 {

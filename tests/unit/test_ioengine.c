@@ -12,9 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "io/ioengine.h"
+#include "os/os.h"
 #include "os/osP.h"
-#include "util.h"
 
 /* A regular file of n bytes, byte i = i % 251, opened through the platform layer (the name
  * is removed at once: Windows allows it, files are opened with FILE_SHARE_DELETE). */

@@ -12,8 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "files.h"
+#include "random.h"
 #include "result.h"
-#include "util.h"
 #include "workloads/dbfile.h"
 #include "workloads/jetstress.h"
 #include "workloads/workload.h"

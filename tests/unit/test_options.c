@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "lab/labcfg.h"
 #include "run/options.h"
-#include "util.h"
 
 static char errors[8192];
 

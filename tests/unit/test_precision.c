@@ -16,10 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "compare/compare.h"
 #include "compare/precision.h"
 #include "compare/report.h"
-#include "util.h"
 
 #define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 

@@ -17,7 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "files.h"
 #include "fsprep/prepP.h"
+#include "os/os.h"
 
 static char root[] = "/tmp/fslab-test-prep.XXXXXX";
 
@@ -105,7 +108,7 @@ static void test_missing_tool(void **state)
 
 	(void)state;
 	assert_int_equal(format_tool_check(&fake), -FSLAB_EINPUT);
-	if (have_program(ext4->mkfs))
+	if (os_have_program(ext4->mkfs))
 		assert_int_equal(format_tool_check(ext4), 0);
 	/* raw formats and mounts nothing, so it needs no tool. */
 	assert_non_null(raw);

@@ -27,9 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "compare/compare.h"
 #include "compare/precision.h"
-#include "util.h"
+#include "random.h"
 
 #define NSIM 1000
 #define MIN_ROUNDS 3

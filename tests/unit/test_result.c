@@ -11,8 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "msg.h"
 #include "result.h"
-#include "util.h"
 
 static void fill(struct fslab_result *r)
 {

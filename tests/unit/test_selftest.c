@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "host.h"
+#include "msg.h"
+#include "os/os.h"
 #include "selftest/selftest.h"
-#include "util.h"
 
 /* A record of this host covering (source, mountpoint) pairs, checks as "id=STATUS" pairs. */
 static json_t *record(const char *const *vols, size_t nv, const char *const *checks, size_t nc)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "strbuf.h"
 #include "strvec.h"
 

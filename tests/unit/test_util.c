@@ -12,7 +12,12 @@
 
 #include <ext2fs/ext2fs.h>
 
-#include "util.h"
+#include "base.h"
+#include "crc32c.h"
+#include "files.h"
+#include "os/os.h"
+#include "random.h"
+#include "units.h"
 
 static void test_parse_size(void **state)
 {
@@ -243,7 +248,7 @@ static void test_write_file_atomic_links(void **state)
 	{
 		char *cmd = xasprintf("printf 'from a child' > '%s'", atomic_name(&af));
 
-		assert_int_equal(run_cmd((const char *[]){ "sh", "-c", cmd, NULL }, NULL), 0);
+		assert_int_equal(os_run((const char *[]){ "sh", "-c", cmd, NULL }, NULL), 0);
 		free(cmd);
 	}
 	assert_int_equal(atomic_commit(&af), 0);
@@ -282,13 +287,13 @@ static void test_mkdir_p_and_run_cmd(void **state)
 	assert_int_equal(mkdir_p(deep, 0755), 0);
 	assert_int_equal(stat(deep, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
-	assert_int_equal(run_cmd((const char *[]){ "rm", "-r", dir, NULL }, NULL), 0);
-	assert_int_equal(run_cmd((const char *[]){ "sh", "-c", "echo hi; exit 3", NULL }, &out), 3);
+	assert_int_equal(os_run((const char *[]){ "rm", "-r", dir, NULL }, NULL), 0);
+	assert_int_equal(os_run((const char *[]){ "sh", "-c", "echo hi; exit 3", NULL }, &out), 3);
 	assert_string_equal(out, "hi\n");
 	free(out);
-	assert_int_equal(run_cmd((const char *[]){ "/nonexistent-program", NULL }, NULL), 127);
-	assert_true(have_program("sh"));
-	assert_false(have_program("no-such-program-fslab"));
+	assert_int_equal(os_run((const char *[]){ "/nonexistent-program", NULL }, NULL), 127);
+	assert_true(os_have_program("sh"));
+	assert_false(os_have_program("no-such-program-fslab"));
 	free(deep);
 }
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "result.h"
-#include "util.h"
 #include "workloads/verdict.h"
 
 /* A synthetic measurement: one sampler plus the whole-measurement totals it implies. */

@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "files.h"
 #include "fsprep/win/winprep.h"
-#include "util.h"
 
 static const char *top(void)
 {
