@@ -142,8 +142,8 @@ fuzz: fuzz-build
 WIN_CC := x86_64-w64-mingw32-gcc-posix
 WIN_B := $(B)/win
 WIN_SYSROOT := $(WIN_B)/sysroot
-WIN_LINUX_ONLY := src/os/posix.c src/io/uring.c src/volume.c src/host.c src/lab.c src/labcfg.c \
-	src/labplan.c src/lab/% fsprep/%
+WIN_LINUX_ONLY := src/os/posix.c src/io/uring.c src/volume.c src/host.c src/blockdev.c \
+	src/sysfs.c src/lab/% fsprep/%
 WIN_SRC := $(filter-out $(WIN_LINUX_ONLY),$(filter-out src/main.c,$(ALL_SRC))) \
 	$(filter fsprep/win/%,$(ALL_SRC))
 WIN_OBJ := $(WIN_SRC:%.c=$(WIN_B)/obj/%.o)

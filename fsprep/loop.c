@@ -20,8 +20,10 @@
 #include <linux/loop.h>
 
 #include "base.h"
+#include "blockdev.h"
 #include "fsprep/prepP.h"
 #include "msg.h"
+#include "sysfs.h"
 
 #define ATTACH_TRIES 32       /* LOOP_CTL_GET_FREE races with other attachers */
 #define DETACH_WAIT_MS 10000  /* the kernel detaches once the last opener closes */
@@ -93,7 +95,8 @@ int loop_attach(const char *image, char **dev, bool *dio)
 {
 	struct loop_config cfg;
 	int ctl, ffd, lfd, n, ret = -EBUSY;
-	char path[64], attr[96], val[16];
+	struct sysfs_blkdev sd;
+	char path[64];
 
 	*dev = NULL;
 	*dio = false;
@@ -140,45 +143,39 @@ int loop_attach(const char *image, char **dev, bool *dio)
 	if (ret)
 		return ret;
 	*dev = xstrdup(path);
-	snprintf(attr, sizeof(attr), "/sys/block/loop%d/loop/dio", n);
-	*dio = !read_line_file(attr, val, sizeof(val)) && !strcmp(val, "1");
+	if (!sysfs_blkdev_init_name(&sd, NULL, path + 5)) {
+		uint64_t v;
+
+		*dio = !sysfs_blkdev_read_u64(&sd, "loop/dio", &v) && v == 1;
+	}
+	sysfs_blkdev_release(&sd);
 	return 0;
 }
 
-int loop_backing(const char *dev, struct file_id *id, char *path, size_t len)
+int loop_backing(const char *dev, struct file_id *id, char **path)
 {
-	struct loop_info64 info;
 	struct file_id named;
-	struct stat sb;
-	char attr[96], buf[4096];
-	int fd, ret = 0;
+	dev_t fdev;
+	ino_t fino;
+	char *name;
+	int ret;
 
 	memset(id, 0, sizeof(*id));
-	if (path && len)
-		path[0] = 0;
-	fd = open(dev, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &sb) || !S_ISBLK(sb.st_mode))
-		ret = -ENXIO;
-	else if (ioctl(fd, LOOP_GET_STATUS64, &info))
-		ret = errno == ENOTTY || errno == EINVAL ? -ENXIO : -errno;
-	close(fd);
+	if (path)
+		*path = NULL;
+	ret = blockdev_loop_backing(dev, &fdev, &fino, &name);
 	if (ret)
 		return ret;
-	id->dev = info.lo_device;
-	id->ino = info.lo_inode;
-	snprintf(attr, sizeof(attr), "/sys/dev/block/%u:%u/loop/backing_file", major(sb.st_rdev),
-		 minor(sb.st_rdev));
-	if (read_line_file(attr, buf, sizeof(buf)))
-		return 0;
-	if (strlen(buf) > 10 && !strcmp(buf + strlen(buf) - 10, " (deleted)"))
-		buf[strlen(buf) - 10] = 0;
-	if (path)
-		snprintf(path, len, "%s", buf);
+	id->dev = fdev;
+	id->ino = fino;
 	/* the birth time, when the name still leads to that very file */
-	if (!file_id_path(buf, &named, NULL) && named.dev == id->dev && named.ino == id->ino)
+	if (name && !file_id_path(name, &named, NULL) && named.dev == id->dev &&
+	    named.ino == id->ino)
 		*id = named;
+	if (path)
+		*path = name;
+	else
+		free(name);
 	return 0;
 }
 
@@ -192,23 +189,26 @@ int loop_find_image(const char *path, const struct file_id *image, json_t *devs)
 	if (!d)
 		return -errno;
 	while ((e = readdir(d))) {
+		struct sysfs_blkdev sd;
 		struct file_id back;
-		char *attr, *dev, name[4096];
+		char *name = NULL, *dev;
 		bool named;
 
 		if (strncmp(e->d_name, "loop", 4))
 			continue;
 		/* Candidates by the name sysfs shows (no device is opened for the others: an open
 		 * loop device looks busy to whoever checks it meanwhile)... */
-		attr = xasprintf("/sys/block/%s/loop/backing_file", e->d_name);
-		named = !read_line_file(attr, name, sizeof(name)) && !strncmp(name, path, plen) &&
+		if (!sysfs_blkdev_init_name(&sd, NULL, e->d_name))
+			name = sysfs_blkdev_read_str(&sd, "loop/backing_file");
+		sysfs_blkdev_release(&sd);
+		named = name && !strncmp(name, path, plen) &&
 			(!name[plen] || !strcmp(name + plen, " (deleted)"));
-		free(attr);
+		free(name);
 		if (!named)
 			continue;
 		/* ...then by the file itself: the name may lead to another file since. */
 		dev = xasprintf("/dev/%s", e->d_name);
-		if (!loop_backing(dev, &back, NULL, 0) && file_id_same(&back, image)) {
+		if (!loop_backing(dev, &back, NULL) && file_id_same(&back, image)) {
 			json_array_append_new(devs, json_string(dev));
 			count++;
 		}

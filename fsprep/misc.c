@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* misc.c: small helpers shared by the fsprep/ modules: sysfs files, pids, paths. */
+/* misc.c: small helpers shared by the fsprep/ modules: pids, paths, file identities. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,38 +15,8 @@
 
 #include "base.h"
 #include "fsprep/prepP.h"
+#include "sysfs.h"
 #include "units.h"
-
-int read_line_file(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
-	close(fd);
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
-
-int read_u64_file(const char *path, uint64_t *v)
-{
-	char buf[64];
-	int ret = read_line_file(path, buf, sizeof(buf));
-
-	if (ret)
-		return ret;
-	return parse_u64(buf, 0, UINT64_MAX, v);
-}
 
 int write_str_file(const char *path, const char *s)
 {
@@ -65,11 +35,6 @@ int write_str_file(const char *path, const char *s)
 	if (close(fd) && !ret)
 		ret = -errno;
 	return ret;
-}
-
-char *sysblock_path(dev_t devno, const char *attr)
-{
-	return xasprintf("/sys/dev/block/%u:%u/%s", major(devno), minor(devno), attr);
 }
 
 bool pid_alive(pid_t pid)
@@ -276,26 +241,4 @@ bool file_id_same(const struct file_id *a, const struct file_id *b)
 		return false;
 	return !a->has_btime || !b->has_btime ||
 	       (a->btime_sec == b->btime_sec && a->btime_nsec == b->btime_nsec);
-}
-
-const char *devno_name(dev_t devno)
-{
-	static char name[300];
-	char *link = sysblock_path(devno, ""), target[256];
-	ssize_t n;
-
-	link[strlen(link) - 1] = 0; /* the symlink itself, without the trailing '/' */
-	n = readlink(link, target, sizeof(target) - 1);
-	free(link);
-	if (n > 0) {
-		target[n] = 0;
-		snprintf(name, sizeof(name), "/dev/%s", strrchr(target, '/') ? strrchr(target, '/') + 1 : target);
-		/* sysfs spells a '/' in a device name as '!' (cciss!c0d0) */
-		for (char *p = name; *p; p++)
-			if (*p == '!')
-				*p = '/';
-	} else {
-		snprintf(name, sizeof(name), "%u:%u", major(devno), minor(devno));
-	}
-	return name;
 }

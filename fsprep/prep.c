@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "base.h"
+#include "blockdev.h"
 #include "files.h"
 #include "fsprep/prepP.h"
 #include "msg.h"
@@ -124,7 +125,7 @@ static int check_mount_root(struct prep_ctx *c)
 		return input_error("--mount-root %s is not a directory; give a directory", c->root);
 	if (state_exists(c->root))
 		return input_error("%s already holds a prep (recorded in %s); run fslab teardown --mount-root %s first",
-				   c->root, STATE_DIR, c->root);
+				   c->root, PREP_STATE_DIR, c->root);
 	/* without a prep state, a prep.json there is not ours to replace (nor teardown's to delete) */
 	{
 		char *pj = path_join(c->root, PREP_JSON_NAME);
@@ -139,7 +140,7 @@ static int check_mount_root(struct prep_ctx *c)
 	}
 	/* raw mounts nothing and makes no <root>/db, <root>/log (see prep_print_plan()). */
 	for (int i = 0; i < VOL_NR && !is_raw(c); i++) {
-		struct volume *v = &c->vol[i];
+		struct prep_vol *v = &c->vol[i];
 		int r;
 
 		v->mountpoint = path_join(c->root, v->role);
@@ -232,7 +233,7 @@ static int check_images(struct prep_ctx *c)
 			return ret;
 	}
 	for (int i = 0; i < VOL_NR; i++) {
-		struct volume *v = &c->vol[i];
+		struct prep_vol *v = &c->vol[i];
 		char *name = xasprintf("%s.img", v->role);
 		struct file_id id;
 		json_t *loops;
@@ -267,7 +268,7 @@ static int check_images(struct prep_ctx *c)
 	return check_image_space(c);
 }
 
-static int build_plan(struct prep_ctx *c, struct volume *v)
+static int build_plan(struct prep_ctx *c, struct prep_vol *v)
 {
 	char *label = xasprintf("fslab-%s", v->role);
 	struct mkfs_req r = {
@@ -291,12 +292,13 @@ static int check_devices(struct prep_ctx *c)
 	const struct prep_opts *o = c->o;
 	int ret;
 
-	ret = safety_check_pair(o->dev[VOL_DB], o->dev[VOL_LOG]);
+	ret = blockdev_check_pair(o->dev[VOL_DB], "--db-dev", o->dev[VOL_LOG], "--log-dev");
 	for (int i = 0; i < VOL_NR && !ret; i++)
-		ret = safety_check_device(o->dev[i], vol_names[i], o->fs, o->force,
-					  &c->vol[i].signature);
+		ret = blockdev_check_overwrite(o->dev[i], i == VOL_DB ? "--db-dev" : "--log-dev",
+					       o->fs->min_size, o->fs->name, o->force,
+					       &c->vol[i].signature);
 	for (int i = 0; i < VOL_NR && !ret; i++) {
-		struct volume *v = &c->vol[i];
+		struct prep_vol *v = &c->vol[i];
 
 		v->device = realpath(o->dev[i], NULL);
 		if (!v->device)
@@ -348,7 +350,7 @@ static int prep_check(struct prep_ctx *c)
 	if (!ret)
 		ret = o->image_dir ? check_images(c) : check_devices(c);
 	for (int i = 0; i < VOL_NR && !ret; i++) {
-		struct volume *v = &c->vol[i];
+		struct prep_vol *v = &c->vol[i];
 
 		if (o->image_dir) {
 			/* Until attached, plan for what a loop device reports here. */
@@ -392,7 +394,7 @@ static int save_state(struct prep_ctx *c)
  * The loser of a race on the name fails here with the winner's file untouched, and its
  * rollback finds nothing of its own under that name.
  */
-static int make_image(struct prep_ctx *c, struct volume *v)
+static int make_image(struct prep_ctx *c, struct prep_vol *v)
 {
 	json_t *sv = state_vol(&c->st, v->role);
 	struct file_id id, old;
@@ -472,7 +474,7 @@ static int make_images(struct prep_ctx *c)
 			return ret;
 	}
 	for (int i = 0; i < VOL_NR; i++) {
-		struct volume *v = &c->vol[i];
+		struct prep_vol *v = &c->vol[i];
 		json_t *sv = state_vol(&c->st, v->role);
 
 		free(v->device);
@@ -514,7 +516,7 @@ static int make_images(struct prep_ctx *c)
  * filesystem starts from, and for raw the device fslab run then accepts without its own
  * --force (it refuses signature-bearing devices).
  */
-static int clean_device(struct prep_ctx *c, struct volume *v)
+static int clean_device(struct prep_ctx *c, struct prep_vol *v)
 {
 	int ret;
 
@@ -545,7 +547,7 @@ static int clean_device(struct prep_ctx *c, struct volume *v)
 	return role_step_done("discard", v->role);
 }
 
-static int format_volume(struct prep_ctx *c, struct volume *v)
+static int format_volume(struct prep_ctx *c, struct prep_vol *v)
 {
 	char *cmd;
 	int ret;
@@ -581,7 +583,7 @@ static int make_cgroup(struct prep_ctx *c)
 	return ret;
 }
 
-static int mount_one(struct prep_ctx *c, struct volume *v)
+static int mount_one(struct prep_ctx *c, struct prep_vol *v)
 {
 	const char *cg = json_string_value(json_object_get(c->cache_fix, "cgroup"));
 	json_t *sv = state_vol(&c->st, v->role);
@@ -754,7 +756,7 @@ static void say_rolled_back(const struct prep_ctx *c)
 	int n = 0;
 
 	for (int i = 0; i < VOL_NR; i++) {
-		const struct volume *v = &c->vol[i];
+		const struct prep_vol *v = &c->vol[i];
 
 		if (v->written && len < sizeof(what)) {
 			len += (size_t)snprintf(what + len, sizeof(what) - len, "%s%s (%s: discarded%s%s)",
@@ -774,7 +776,7 @@ static void say_rolled_back(const struct prep_ctx *c)
 static void ctx_release(struct prep_ctx *c)
 {
 	for (int i = 0; i < VOL_NR; i++) {
-		struct volume *v = &c->vol[i];
+		struct prep_vol *v = &c->vol[i];
 
 		free(v->device);
 		free(v->image);

@@ -223,18 +223,8 @@ json_t *file_id_json(const struct file_id *id);
 bool file_id_from_json(json_t *j, struct file_id *id);
 /* file_id_same - same device and inode, and the same birth time where both have one. */
 bool file_id_same(const struct file_id *a, const struct file_id *b);
-/* devno_name - "/dev/<kernel name>" of a block device number (sysfs), or "MAJ:MIN" when
- * unknown; static storage, valid until the next call. */
-const char *devno_name(dev_t devno);
-
-/* read_line_file - first line of a (sysfs, proc) file, newline stripped.  0 or -errno. */
-int read_line_file(const char *path, char *buf, size_t len) __must_check;
-/* read_u64_file - a decimal number from a sysfs file.  0 or -errno. */
-int read_u64_file(const char *path, uint64_t *v) __must_check;
 /* write_str_file - write s to an existing file (sysfs, cgroupfs), no temp file.  0 or -errno. */
 int write_str_file(const char *path, const char *s) __must_check;
-/* sysblock_path - "/sys/dev/block/MAJ:MIN/<attr>" for a device number; caller frees. */
-char *sysblock_path(dev_t devno, const char *attr);
 /* pid_alive - does pid still exist (and is not a zombie)? */
 bool pid_alive(pid_t pid);
 /* read_cmdline - /proc/<pid>/cmdline (arguments separated by NULs) into buf, NUL-terminated;
@@ -254,33 +244,12 @@ bool dir_is_empty(const char *path);
 
 /* probe_topology - read @dev's topology with libblkid (partition start from sysfs). 0/-errno. */
 int probe_topology(const char *dev, struct topology *t) __must_check;
-/*
- * probe_signature - look for filesystem, RAID or partition-table signatures (libblkid
- * safeprobe).  Returns 0 when there is none, 1 with a description in *what (caller frees),
- * or -errno.
- */
-int probe_signature(const char *dev, char **what) __must_check;
 /* probe_wipe - erase every signature libblkid finds (like wipefs -a); appends the type of
  * each to @wiped (a JSON array).  0 or -errno. */
 int probe_wipe(const char *dev, json_t *wiped) __must_check;
 /* probe_superblock - TYPE, UUID and BLOCK_SIZE of a formatted device into @out (a JSON
  * object: "type", "uuid", "block_size").  0, -ENOENT when nothing is found, or -errno. */
 int probe_superblock(const char *dev, json_t *out) __must_check;
-
-/* ---- safety (safety.c) ------------------------------------------------------------------- */
-
-/*
- * safety_check_device - refuse a device that must not be formatted: missing, not a block
- * device, holding /, mounted (or a partition of it), swap, held by device-mapper/RAID, open
- * exclusively or by another process, too small, or (unless @force) carrying a signature.
- * Returns 0, or -FSLAB_EINPUT after printing one line naming the device, the problem and the
- * fix.  Changes nothing.  With @force, *sig describes the signature that will be wiped
- * (caller frees), or is NULL.
- */
-int safety_check_device(const char *dev, const char *role, const struct fs_desc *fs, bool force,
-			char **sig) __must_check;
-/* safety_check_pair - db and log must be different devices, neither containing the other. */
-int safety_check_pair(const char *db, const char *log) __must_check;
 
 /* ---- formatting (format.c) --------------------------------------------------------------- */
 
@@ -330,17 +299,6 @@ int umount_target(const char *target) __must_check;
  * 0 when nothing is mounted there, or -errno.
  */
 int mount_at(const char *target, char **source, char **fstype, char **options) __must_check;
-/*
- * mount_find_device - is the block device @rdev (path @devpath), or a partition of it, mounted?
- * Returns 1 with the mount point and mounted device in *target and *what (caller frees), 0
- * when not, or -errno.
- */
-int mount_find_device(dev_t rdev, const char *devpath, char **target, char **what) __must_check;
-/* mount_point_of - mount point of the filesystem holding @path (libmount); caller frees,
- * NULL when unknown. */
-char *mount_point_of(const char *path);
-/* mount_root_devno - device number of the block device holding /, or 0 when unknown. */
-dev_t mount_root_devno(void);
 /* ntfs_daemon_find - pid of the ntfs-3g process serving @dev on @target, or 0. */
 pid_t ntfs_daemon_find(const char *dev, const char *target);
 
@@ -368,12 +326,12 @@ int loop_find_image(const char *path, const struct file_id *image, json_t *devs)
  * by someone). */
 int loop_detach_image(const char *image, const struct file_id *id) __must_check;
 /*
- * loop_backing - the file loop device @dev reads and writes: its identity from
- * LOOP_GET_STATUS64 (lo_device, lo_inode; the birth time too when @path still names that file)
- * and in @path (may be NULL) the name sysfs loop/backing_file shows (" (deleted)" stripped).
+ * loop_backing - the file loop device @dev reads and writes: its identity
+ * (blockdev_loop_backing(); the birth time too when the name sysfs shows still leads to that
+ * file) and in *path (may be NULL) that name (caller frees; NULL when sysfs does not say).
  * 0, -ENXIO when @dev is no bound loop device, or -errno.
  */
-int loop_backing(const char *dev, struct file_id *id, char *path, size_t len) __must_check;
+int loop_backing(const char *dev, struct file_id *id, char **path) __must_check;
 
 /* ---- cgroup v1 memory limit for ntfs-3g (cgroup.c) --------------------------------------- */
 
@@ -405,11 +363,11 @@ int cgroup_remove(const char *cg) __must_check;
  * reality still shows to be that (teardown.c).  Schema 1 kept it in the mount root, where anyone could
  * plant one: such files are never read (issue 16 item 3).
  */
-#define STATE_BASE "/var/lib/fslab"
-#define STATE_DIR "/var/lib/fslab/prep-state"
-#define STATE_SCHEMA "fslab-prep-state/2"
-#define LEGACY_STATE_NAME ".fslab-prep-state.json"
-#define LEGACY_REGISTRY "/var/lib/fslab/preps"
+#define PREP_STATE_BASE "/var/lib/fslab"
+#define PREP_STATE_DIR "/var/lib/fslab/prep-state"
+#define PREP_STATE_SCHEMA "fslab-prep-state/2"
+#define PREP_LEGACY_STATE_NAME ".fslab-prep-state.json"
+#define PREP_LEGACY_REGISTRY "/var/lib/fslab/preps"
 
 struct prep_state {
 	char *root; /* mount root, absolute */
@@ -475,7 +433,7 @@ struct prep_opts {
 };
 
 /* One volume as prep builds it. */
-struct volume {
+struct prep_vol {
 	const char *role;      /* "db" or "log" */
 	char *device;          /* block device formatted */
 	char *image;           /* backing image in --image-dir mode, else NULL */
@@ -488,7 +446,7 @@ struct volume {
 	char *kernel_fstype;   /* as the mount table shows it ("fuseblk" for ntfs-3g) */
 	char *vfs_options;     /* as the mount table shows them */
 	json_t *verified;      /* from verify_volume() */
-	char *signature;       /* what --force will wipe (safety_check_device), or NULL */
+	char *signature;       /* what --force will wipe (blockdev_check_overwrite()), or NULL */
 	json_t *wiped;         /* signatures erased under --force */
 	bool discarded;
 	bool written;          /* a given device (not an image) was discarded: a rollback cannot
@@ -503,7 +461,7 @@ struct prep_ctx {
 	const struct prep_opts *o;
 	char *root;            /* absolute mount root */
 	char *image_dir;       /* absolute --image-dir, or NULL */
-	struct volume vol[VOL_NR];
+	struct prep_vol vol[VOL_NR];
 	json_t *cache_fix;     /* prep.json "ntfs_cache_fix" (null for kernel filesystems) */
 	json_t *notes;         /* prep.json "notes" */
 	struct prep_state st;

@@ -306,7 +306,7 @@ out:
 /* Records of an older fslab (kept in their mount roots): named, never acted on. */
 static void legacy_registry_note(void)
 {
-	DIR *d = opendir(LEGACY_REGISTRY);
+	DIR *d = opendir(PREP_LEGACY_REGISTRY);
 	struct dirent *e;
 
 	while (d && (e = readdir(d))) {
@@ -314,7 +314,7 @@ static void legacy_registry_note(void)
 
 		if (e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".json"))
 			fslab_warn("left alone: %s/%s names a prep of an older fslab, whose record lies in the mount root where anyone could have changed it; tear it down with that fslab, or by hand",
-				   LEGACY_REGISTRY, e->d_name);
+				   PREP_LEGACY_REGISTRY, e->d_name);
 	}
 	if (d)
 		closedir(d);
@@ -373,9 +373,9 @@ int cmd_teardown(int argc, char **argv)
 		roots = json_array();
 		ret = state_registry_roots(roots);
 		if (ret)
-			fslab_err("cannot read %s: %s", STATE_DIR, strerror(-ret));
+			fslab_err("cannot read %s: %s", PREP_STATE_DIR, strerror(-ret));
 		if (!ret && !json_array_size(roots))
-			fslab_info("no prep recorded in %s: nothing to tear down", STATE_DIR);
+			fslab_info("no prep recorded in %s: nothing to tear down", PREP_STATE_DIR);
 		legacy_registry_note();
 		json_array_foreach(roots, i, r) {
 			ret = teardown_root(json_string_value(r), keep, owner);

@@ -19,7 +19,7 @@ static bool exists(const char *p)
 	return !lstat(p, &sb);
 }
 
-static void print_topology(const struct prep_ctx *c, const struct volume *v)
+static void print_topology(const struct prep_ctx *c, const struct prep_vol *v)
 {
 	const struct topology *t = &v->topo;
 
@@ -40,11 +40,11 @@ void prep_print_plan(const struct prep_ctx *c)
 	char a[32];
 
 	printf("fslab prep --dry-run: nothing is changed.  Plan for %s:\n", o->fs->name);
-	printf("  mkdir -p %s\n  record state in %s/ (root's only)\n", c->root, STATE_DIR);
+	printf("  mkdir -p %s\n  record state in %s/ (root's only)\n", c->root, PREP_STATE_DIR);
 	if (c->image_dir)
 		printf("  lock %s for this prep (flock: one prep per image directory)\n", c->image_dir);
 	for (int i = 0; i < VOL_NR; i++) {
-		const struct volume *v = &c->vol[i];
+		const struct prep_vol *v = &c->vol[i];
 
 		if (!v->image)
 			continue;
@@ -54,7 +54,7 @@ void prep_print_plan(const struct prep_ctx *c)
 		       v->role, v->image);
 	}
 	for (int i = 0; i < VOL_NR; i++) {
-		const struct volume *v = &c->vol[i];
+		const struct prep_vol *v = &c->vol[i];
 		char *cmd;
 
 		print_topology(c, v);
@@ -79,7 +79,7 @@ void prep_print_plan(const struct prep_ctx *c)
 	if (fs_is_raw(c->o->fs))
 		printf("  no mkfs, no mount (raw): fslab run --db DEV --log DEV uses the devices\n");
 	for (int i = 0; i < VOL_NR && !fs_is_raw(c->o->fs); i++) {
-		const struct volume *v = &c->vol[i];
+		const struct prep_vol *v = &c->vol[i];
 
 		printf("  %-4s mkdir %s\n", v->role, v->mountpoint);
 		printf("  %-4s mount -t %s -o %s %s %s", v->role, o->fs->mount_type,

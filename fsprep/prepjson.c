@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* prepjson.c: prep.json ("fslab-prep/1", docs/DESIGN.md): building it, and finding it for a
- * directory on a prepped volume (fslab run copies it into the result's environment). */
+/* prepjson.c: prep.json (PREP_SCHEMA, docs/DESIGN.md) built from what a prep did (fslab run
+ * reads it back with volume_prep_json(), src/volume_json.c). */
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +44,7 @@ static json_t *topology_json(const struct topology *t)
 
 /* "mkfs" of a volume: argv, the same as one line, the tool's version; null when no filesystem
  * was made (raw). */
-static json_t *mkfs_json(const struct volume *v)
+static json_t *mkfs_json(const struct prep_vol *v)
 {
 	json_t *argv, *o;
 	char *cmd;
@@ -63,7 +62,7 @@ static json_t *mkfs_json(const struct volume *v)
 }
 
 /* "mount" of a volume: what libmount was given and what the kernel shows; null for raw. */
-static json_t *mount_json(const struct fs_desc *fs, const struct volume *v)
+static json_t *mount_json(const struct fs_desc *fs, const struct prep_vol *v)
 {
 	if (!fs->mount_type)
 		return json_null();
@@ -73,7 +72,7 @@ static json_t *mount_json(const struct fs_desc *fs, const struct volume *v)
 			 "kernel_options", jstr_or_null(v->vfs_options));
 }
 
-static json_t *volume_json(const struct prep_ctx *c, const struct volume *v)
+static json_t *volume_json(const struct prep_ctx *c, const struct prep_vol *v)
 {
 	json_t *o;
 
@@ -113,38 +112,4 @@ json_t *prep_json_build(const struct prep_ctx *c)
 			 "log", volume_json(c, &c->vol[VOL_LOG]),
 			 "ntfs_cache_fix", c->cache_fix ? c->cache_fix : json_null(),
 			 "notes", c->notes);
-}
-
-json_t *prep_json_for_dir(const char *dir)
-{
-	char *mp = mount_point_of(dir), *parent, *path = NULL, *buf = NULL;
-	json_t *j = NULL, *vols, *v;
-	const char *key;
-	size_t len;
-	bool match = false;
-
-	if (!mp)
-		return NULL;
-	parent = xstrdup(mp);
-	path = path_join(dirname(parent), PREP_JSON_NAME);
-	if (read_file(path, &buf, &len))
-		goto out;
-	j = json_loadb(buf, len, 0, NULL);
-	vols = json_object_get(j, "volumes");
-	json_object_foreach(vols, key, v) {
-		const char *m = json_string_value(json_object_get(v, "mountpoint"));
-
-		if (m && !strcmp(m, mp))
-			match = true;
-	}
-	if (!match || strcmp(json_string_value(json_object_get(j, "schema")) ?: "", PREP_SCHEMA)) {
-		json_decref(j);
-		j = NULL;
-	}
-out:
-	free(buf);
-	free(path);
-	free(parent);
-	free(mp);
-	return j;
 }

@@ -22,10 +22,11 @@
 #include "files.h"
 #include "fsprep/prepP.h"
 #include "msg.h"
+#include "sysfs.h"
 
 static char *record_path(const char *root)
 {
-	char *name = escape_name(root), *p = xasprintf("%s/%s.json", STATE_DIR, name);
+	char *name = escape_name(root), *p = xasprintf("%s/%s.json", PREP_STATE_DIR, name);
 
 	free(name);
 	return p;
@@ -65,17 +66,17 @@ static int state_dir(bool create)
 	int ret;
 
 	if (create) {
-		ret = mkdir_p(STATE_BASE, 0755);
-		if (!ret && mkdir(STATE_DIR, 0700) && errno != EEXIST)
+		ret = mkdir_p(PREP_STATE_BASE, 0755);
+		if (!ret && mkdir(PREP_STATE_DIR, 0700) && errno != EEXIST)
 			ret = -errno;
 		if (ret)
 			return ret;
-	} else if (access(STATE_DIR, F_OK)) {
+	} else if (access(PREP_STATE_DIR, F_OK)) {
 		return -ENOENT;
 	}
-	why = untrusted(STATE_DIR, true);
+	why = untrusted(PREP_STATE_DIR, true);
 	if (why) {
-		fslab_err("%s %s: its prep records cannot be trusted; make it root's, mode 0700", STATE_DIR,
+		fslab_err("%s %s: its prep records cannot be trusted; make it root's, mode 0700", PREP_STATE_DIR,
 			  why);
 		return -EPERM;
 	}
@@ -117,7 +118,7 @@ static int save_json(const char *path, json_t *j)
 	if (ret) {
 		unlink(tmp);
 	} else {
-		int d = open(STATE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int d = open(PREP_STATE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 		if (d >= 0) {
 			fsync(d);
@@ -148,7 +149,7 @@ int state_create(struct prep_state *st, const char *root)
 		return ret;
 	}
 	close(fd);
-	st->j = json_pack("{s:s, s:s, s:i, s:o}", "schema", STATE_SCHEMA, "mount_root", root,
+	st->j = json_pack("{s:s, s:s, s:i, s:o}", "schema", PREP_STATE_SCHEMA, "mount_root", root,
 			  "pid", (int)getpid(), "volumes", json_object());
 	json_object_set_new(st->j, "machine_id", machine_id() ? json_string(machine_id()) :
 				    json_null());
@@ -184,7 +185,7 @@ static int load_checked(struct prep_state *st, const char *root)
 	st->j = json_loadb(buf, len, 0, &err);
 	free(buf);
 	if (!st->j || !json_is_object(st->j) ||
-	    strcmp(json_string_value(json_object_get(st->j, "schema")) ?: "", STATE_SCHEMA)) {
+	    strcmp(json_string_value(json_object_get(st->j, "schema")) ?: "", PREP_STATE_SCHEMA)) {
 		fslab_warn("left alone: %s is not a prep record of this fslab (%s); remove what it lists by hand",
 			   st->path, st->j ? "another schema" : err.text);
 		return -EPERM;
@@ -274,7 +275,7 @@ int state_registry_roots(json_t *roots)
 
 	if (ret)
 		return ret == -ENOENT ? 0 : ret;
-	d = opendir(STATE_DIR);
+	d = opendir(PREP_STATE_DIR);
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
 	while ((e = readdir(d))) {
@@ -285,7 +286,7 @@ int state_registry_roots(json_t *roots)
 
 		if (e->d_name[0] == '.' || n < 6 || strcmp(e->d_name + n - 5, ".json"))
 			continue;
-		path = path_join(STATE_DIR, e->d_name);
+		path = path_join(PREP_STATE_DIR, e->d_name);
 		if (!untrusted(path, false) && !read_file(path, &buf, &len)) {
 			j = json_loadb(buf, len, 0, NULL);
 			if (json_is_string(json_object_get(j, "mount_root")))
@@ -301,14 +302,14 @@ int state_registry_roots(json_t *roots)
 
 void state_legacy_note(const char *root)
 {
-	char *p = root ? path_join(root, LEGACY_STATE_NAME) : NULL;
+	char *p = root ? path_join(root, PREP_LEGACY_STATE_NAME) : NULL;
 
 	if (p && !access(p, F_OK))
 		fslab_warn("left alone: %s is not a record of this machine (fslab keeps them in %s since issue 16): nothing it lists is touched",
-			   p, STATE_DIR);
+			   p, PREP_STATE_DIR);
 	free(p);
 	if (root) {
-		char *name = escape_name(root), *reg = xasprintf("%s/%s.json", LEGACY_REGISTRY, name);
+		char *name = escape_name(root), *reg = xasprintf("%s/%s.json", PREP_LEGACY_REGISTRY, name);
 
 		if (!access(reg, F_OK))
 			fslab_warn("left alone: %s names a prep of an older fslab, whose record lies in the mount root where anyone could have changed it; tear it down with that fslab, or by hand",

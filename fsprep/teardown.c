@@ -44,36 +44,30 @@ static bool path_under(const char *path, const char *dir)
 
 /*
  * Is the block device @src one this prep made the volume on?  Image mode: a loop device backed
- * by the image file prep created; device mode: the device prep was given (its number).  When
- * not, *why says what it is instead.
+ * by the image file prep created; device mode: the device prep was given (its number).  NULL
+ * when it is, else what it is instead (caller frees).
  */
-static bool device_is_ours(json_t *v, const char *src, char *why, size_t len)
+static char *device_not_ours(json_t *v, const char *src)
 {
 	struct file_id img, back;
 	json_t *devno = json_object_get(v, "devno");
 	struct stat sb;
-	char path[256];
+	char *path, *why;
 
-	if (stat(src, &sb) || !S_ISBLK(sb.st_mode)) {
-		snprintf(why, len, "%s is not a block device", src);
-		return false;
-	}
+	if (stat(src, &sb) || !S_ISBLK(sb.st_mode))
+		return xasprintf("%s is not a block device", src);
 	if (file_id_from_json(json_object_get(v, "image_id"), &img)) {
-		if (loop_backing(src, &back, path, sizeof(path))) {
-			snprintf(why, len, "%s is not a loop device", src);
-			return false;
-		}
-		if (!file_id_same(&back, &img)) {
-			snprintf(why, len, "%s is backed by %s, not by the image this prep created", src,
-				 path[0] ? path : "another file");
-			return false;
-		}
-		return true;
+		if (loop_backing(src, &back, &path))
+			return xasprintf("%s is not a loop device", src);
+		why = file_id_same(&back, &img) ? NULL
+			: xasprintf("%s is backed by %s, not by the image this prep created", src,
+				    path ? path : "another file");
+		free(path);
+		return why;
 	}
 	if (json_is_integer(devno) && (uint64_t)json_integer_value(devno) == (uint64_t)sb.st_rdev)
-		return true;
-	snprintf(why, len, "%s is not the device this prep formatted", src);
-	return false;
+		return NULL;
+	return xasprintf("%s is not the device this prep formatted", src);
 }
 
 /*
@@ -121,7 +115,7 @@ static int undo_mount(struct prep_state *st, json_t *v, const char *role)
 {
 	json_t *m = json_object_get(v, "mount");
 	const char *target = jstr(m, "target"), *source = jstr(m, "source");
-	char *src = NULL, why[512];
+	char *src = NULL, *why;
 	int ret = 0, r;
 
 	if (!m)
@@ -141,8 +135,10 @@ static int undo_mount(struct prep_state *st, json_t *v, const char *role)
 			ret = r;
 			break;
 		}
-		if (!device_is_ours(v, src, why, sizeof(why))) {
+		why = device_not_ours(v, src);
+		if (why) {
 			fslab_warn("left alone: %s (%s) has %s mounted: %s", target, role, src, why);
+			free(why);
 			break;
 		}
 		free(src);

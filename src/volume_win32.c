@@ -4,7 +4,7 @@
  * GetVolumeInformationW: NTFS or ReFS, cluster size), the device under it (sector sizes and
  * alignment from IOCTL_STORAGE_QUERY_PROPERTY, seek penalty, model), ReFS integrity streams
  * (FSCTL_GET_INTEGRITY_INFORMATION), and the volume's I/O counters (IOCTL_DISK_PERFORMANCE)
- * for write amplification and the cache-served check.  prep.json of a Windows prep, too.
+ * for write amplification and the cache-served check.
  */
 #include "volume.h"
 
@@ -18,7 +18,6 @@
 
 #include "base.h"
 #include "files.h"
-#include "fsprep/prep.h"
 #include "msg.h"
 #include "os/os.h"
 #include "os/osP.h"
@@ -244,6 +243,13 @@ int volume_probe_raw(struct volume *v, const char *role, const char *dev, bool f
 			   "them)", dev);
 }
 
+int volume_raw_separate(const struct volume *a, const struct volume *b)
+{
+	(void)a;
+	(void)b;
+	return 0; /* volume_probe_raw() refused them */
+}
+
 void volume_probe_odirect(struct volume *v)
 {
 	char *path = xasprintf("%s/.fslab-unbuffered-probe.%lu", v->dir, os_pid());
@@ -318,55 +324,4 @@ int devstat_read(const char *path, struct devstat *d)
 	d->io_ticks = (uint64_t)(dp.QueryTime.QuadPart - dp.IdleTime.QuadPart) / 10000;
 	d->discard_ios = 0;
 	return 0;
-}
-
-/*
- * prep.json of a Windows prep (fsprep/win): the volume holding dir is mounted at an access
- * path ROOT\db\ or ROOT\log\, prep.json sits in ROOT and names that access path.
- */
-json_t *prep_json_for_dir(const char *dir)
-{
-	wchar_t *wd = os_widen(dir), full[MAX_PATH * 2], mp[MAX_PATH * 2];
-	char *m, *root, *path, *buf = NULL;
-	json_t *j = NULL, *vols, *vv;
-	const char *key;
-	bool match = false;
-	size_t len;
-
-	if (!wd)
-		return NULL;
-	if (!GetFullPathNameW(wd, ARRAY_SIZE(full), full, NULL) ||
-	    !GetVolumePathNameW(full, mp, ARRAY_SIZE(mp))) {
-		free(wd);
-		return NULL;
-	}
-	free(wd);
-	m = slashes(os_narrow(mp));
-	root = xstrdup(m);
-	if (strrchr(root, '/') && strlen(root) > 3)
-		*strrchr(root, '/') = 0;
-	path = path_join(root, "prep.json");
-	if (read_file(path, &buf, &len))
-		goto out;
-	j = json_loadb(buf, len, 0, NULL);
-	vols = json_object_get(j, "volumes");
-	json_object_foreach(vols, key, vv) {
-		const char *p = json_string_value(json_object_get(vv, "mountpoint"));
-		char *q = p ? slashes(xstrdup(p)) : NULL;
-
-		if (q && !_stricmp(q, m))
-			match = true;
-		free(q);
-	}
-	if (!match || strcmp(json_string_value(json_object_get(j, "schema")) ?
-			     json_string_value(json_object_get(j, "schema")) : "", "fslab-prep/1")) {
-		json_decref(j);
-		j = NULL;
-	}
-out:
-	free(buf);
-	free(path);
-	free(root);
-	free(m);
-	return j;
 }

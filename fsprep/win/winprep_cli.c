@@ -15,6 +15,7 @@
 #include "fsprep/win/winprep.h"
 #include "msg.h"
 #include "units.h"
+#include "volume.h" /* PREP_SCHEMA */
 
 #define PREP_JSON "prep.json"
 
@@ -346,7 +347,7 @@ static int load_prep(const char *path, json_t **out)
 	free(text);
 	schema = json_string_value(json_object_get(j, "schema"));
 	os = json_string_value(json_object_get(j, "os"));
-	if (!schema || strcmp(schema, "fslab-prep/1") || !os || strcmp(os, "windows") ||
+	if (!schema || strcmp(schema, PREP_SCHEMA) || !os || strcmp(os, "windows") ||
 	    !json_is_object(json_object_get(json_object_get(j, "volumes"), "db")) ||
 	    !json_is_object(json_object_get(json_object_get(j, "volumes"), "log"))) {
 		json_decref(j);

@@ -10,6 +10,7 @@
 #include "fsprep/win/winprep.h"
 #include "msg.h"
 #include "units.h"
+#include "volume.h" /* PREP_SCHEMA */
 
 #define WIN_ALIGN MiB
 
@@ -108,7 +109,7 @@ json_t *win_prep_json(const struct win_prep_opts *o, const struct win_inventory 
 	}
 	j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:n, s:{s:O, s:O},"
 		      " s:n, s:[]}",
-		      "schema", "fslab-prep/1", "os", "windows", "windows_version", facts->windows,
+		      "schema", PREP_SCHEMA, "os", "windows", "windows_version", facts->windows,
 		      "powershell_version", facts->powershell, "fs", win_fs_name(o->fs),
 		      "created_at", iso8601_now(now, sizeof(now)), "fslab_version", FSLAB_VERSION,
 		      "fslab_git", FSLAB_GIT, "mount_root", o->mount_root, "images", false,

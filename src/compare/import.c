@@ -63,7 +63,7 @@ static int fslab_parse(const char *buf, size_t len, const char *file, struct imp
 
 const struct importer import_fslab = {
 	.tool = "fslab",
-	.format = "fslab result (fslab-result/1)",
+	.format = "fslab result (" RESULT_SCHEMA ")",
 	.sniff = fslab_sniff,
 	.parse = fslab_parse,
 };

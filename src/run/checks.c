@@ -185,11 +185,14 @@ int run_probe_volumes(struct run_state *s)
 						   strerror(-ret));
 		}
 	}
-	for (size_t i = 0; s->raw && i < s->ndb_vols; i++)
-		for (size_t j = 0; j < s->nlog_vols; j++)
-			if (rc->db_vols[i].bdev == rc->log_vols[j].bdev)
-				return input_error("%s is both a --db and a --log device; give separate "
-						   "devices", rc->db_vols[i].dir);
+	/* raw devices: fslab prep's same-storage policy between every two of them */
+	for (size_t i = 0; s->raw && i < s->ndb_vols + s->nlog_vols; i++)
+		for (size_t j = i + 1; j < s->ndb_vols + s->nlog_vols; j++) {
+			int ret = volume_raw_separate(run_volume(s, i), run_volume(s, j));
+
+			if (ret)
+				return ret;
+		}
 	rc->direct = !o->buffered;
 	if (o->buffered)
 		result_add_note(&s->res, "--buffered: no O_DIRECT, read latencies may reflect the "
@@ -209,7 +212,7 @@ void run_probe_odirect(struct run_state *s)
 	if (!rc->direct)
 		return;
 	for (size_t i = 0; i < s->ndb_vols + s->nlog_vols; i++) {
-		struct volume *v = i < s->ndb_vols ? &rc->db_vols[i] : &rc->log_vols[i - s->ndb_vols];
+		struct volume *v = run_volume(s, i);
 
 		volume_probe_odirect(v);
 		if (v->o_direct != 0)

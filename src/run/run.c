@@ -11,11 +11,9 @@
 
 #include "base.h"
 #include "cmds.h"
-#include "fsprep/prep.h"
 #include "msg.h"
 #include "os/os.h"
 #include "run/provenance.h"
-#include "run/run.h"
 #include "run/runP.h"
 #include "selftest/selftest.h"
 #include "units.h"
@@ -51,7 +49,7 @@ static json_t *environment(struct run_state *s)
 	json_object_set_new(env, "engine", json_string(s->res.config.engine));
 	json_object_set_new(env, "volumes", vols);
 	for (size_t i = 0; i < s->ndb_vols && !prep; i++)
-		prep = run_find_prep(s->rc.db_vols[i].dir);
+		prep = volume_prep_json(&s->rc.db_vols[i]);
 	json_object_set_new(env, "prep", prep ? prep : json_null());
 	json_object_set_new(env, "direct_io", json_boolean(s->rc.direct));
 	json_object_set_new(env, "caches_dropped", json_boolean(s->caches_dropped));
@@ -275,9 +273,4 @@ out:
 	free_state(s);
 	free(s);
 	return status;
-}
-
-json_t *run_find_prep(const char *dir)
-{
-	return prep_json_for_dir(dir);
 }

@@ -42,6 +42,12 @@ struct run_state {
 	size_t nlocks;
 };
 
+/* run_volume - the i-th volume probed: the --db volumes, then the --log volumes. */
+static inline struct volume *run_volume(struct run_state *s, size_t i)
+{
+	return i < s->ndb_vols ? &s->rc.db_vols[i] : &s->rc.log_vols[i - s->ndb_vols];
+}
+
 /* Set by the signal handler (RUN_STOP_SIGNAL) or a failed load thread (RUN_STOP_FAILED,
  * run_fail()): a lock-free C11 atomic, safe in both. */
 extern atomic_int run_stop_flag;

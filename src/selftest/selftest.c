@@ -573,7 +573,7 @@ static const char usage[] =
 	"in its Setup.\n"
 	"\n"
 	"  --dir DIR     a directory on the volume to check (repeat for the log volume)\n"
-	"  --json FILE   write the record (fslab-selftest/1) to FILE, atomically\n"
+	"  --json FILE   write the record (" SELFTEST_SCHEMA ") to FILE, atomically\n"
 	"  --size SIZE   test file size, 1M to 1G, a multiple of 1M (default 16M)\n"
 	"  --need SIZE   free space the runs need, e.g. databases + logs (default: --size)\n"
 	"  --buffered    open the test file without unbuffered and write-through flags: shows the\n"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_prep.c: fsprep helpers that need no devices: prep_json_for_dir() (in a private mount
- * namespace with tmpfs mounts, when run as root; skipped otherwise), the missing-tool message
+ * test_prep.c: fsprep helpers that need no devices: prep.json found for a directory
+ * (volume_probe() and volume_prep_json(), in a private mount namespace with tmpfs mounts, when
+ * run as root; skipped otherwise), the missing-tool message
  * (and raw needing no tool), path and name helpers.
  */
 #include <setjmp.h>
@@ -21,6 +22,7 @@
 #include "files.h"
 #include "fsprep/prepP.h"
 #include "os/os.h"
+#include "volume.h"
 
 static char root[] = "/tmp/fslab-test-prep.XXXXXX";
 
@@ -33,6 +35,16 @@ static void write_prep_json(const char *db_mp, const char *log_mp, const char *s
 	assert_int_equal(json_dump_file(j, path, 0), 0);
 	json_decref(j);
 	free(path);
+}
+
+/* The prep.json of the volume holding dir, as fslab run finds it, or NULL. */
+static json_t *prep_json_for_dir(const char *dir)
+{
+	struct volume v;
+	json_t *j = volume_probe(&v, "db", dir) ? NULL : volume_prep_json(&v);
+
+	volume_release(&v);
+	return j;
 }
 
 static void test_prep_json_for_dir(void **state)
