@@ -60,17 +60,17 @@ char *format_tool_version(const struct fs_desc *fs)
 	return v ? v : xstrdup("unknown");
 }
 
-int format_run(const struct mkfs_plan *p)
+int format_run(const struct mkfs_cmd *p)
 {
 	char *out = NULL, *cmd;
 	int rc;
 
-	rc = os_run((const char *const *)p->argv, &out);
+	rc = os_run(p->argv.v, &out);
 	if (rc == 0) {
 		free(out);
 		return 0;
 	}
-	cmd = argv_join(p->argv);
+	cmd = mkfs_cmd_line(p);
 	if (rc < 0)
 		fslab_err("cannot run %s: %s", cmd, strerror(-rc));
 	else

@@ -12,6 +12,7 @@
 #include "fsprep/prep.h"
 #include "fsprep/prepP.h"
 #include "os/os.h"
+#include "strbuf.h"
 
 /* Fixed order: --fs help, fs_desc_names() and the lab list them in it. */
 static const struct fs_desc *const fs_all[] = {
@@ -43,17 +44,13 @@ const struct fs_desc *fs_desc_find(const char *name)
 
 const char *fs_desc_names(void)
 {
-	/* Built on first use; prep is single-threaded, and a second build writes the same. */
-	static char names[ARRAY_SIZE(fs_all) * 16 + 1];
+	/* Built on first use; prep is single-threaded. */
+	static struct strbuf names = STRBUF_INIT;
 
-	if (!names[0]) {
-		size_t len = 0;
-
-		for (size_t i = 0; i < ARRAY_SIZE(fs_all) && len < sizeof(names); i++)
-			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
-						i ? ", " : "", fs_all[i]->name);
-	}
-	return names;
+	if (!names.len)
+		for (size_t i = 0; i < ARRAY_SIZE(fs_all); i++)
+			strbuf_addf(&names, "%s%s", i ? ", " : "", fs_all[i]->name);
+	return names.buf;
 }
 
 bool prep_fs_known(const char *fs)
@@ -72,17 +69,13 @@ char *prep_mkfs_opts_problem(const char *fs, const char *opts)
 
 const char *prep_fs_names(void)
 {
-	static char names[ARRAY_SIZE(fs_all) * 16 + 1];
+	static struct strbuf names = STRBUF_INIT;
 
-	if (!names[0]) {
-		size_t len = 0;
-
-		for (size_t i = 0; i < ARRAY_SIZE(fs_all) && len < sizeof(names); i++)
+	if (!names.len)
+		for (size_t i = 0; i < ARRAY_SIZE(fs_all); i++)
 			if (!fs_is_raw(fs_all[i]))
-				len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
-							len ? ", " : "", fs_all[i]->name);
-	}
-	return names;
+				strbuf_addf(&names, "%s%s", names.len ? ", " : "", fs_all[i]->name);
+	return names.buf;
 }
 
 /* a line of @path equal to @word (/proc/filesystems: "nodev\tname" or "\tname"), or a

@@ -12,16 +12,16 @@
 #include "base.h"
 #include "fsprep/prepP.h"
 
-static void build_btrfs(struct mkfs_plan *p, const struct topology *t)
+static void build_btrfs(struct mkfs_cmd *p, const struct topology *t)
 {
 	(void)t;
 	/* Default profiles (data single, metadata DUP): what btrfs users get; see docs/PREP.md. */
-	mkfs_plan_push(p, "-s");
-	mkfs_plan_take(p, xasprintf("%u", p->block_size));
+	strvec_push(&p->argv, "-s");
+	strvec_pushf(&p->argv, "%u", p->block_size);
 }
 
 /* sectorsize and nodesize (little-endian) from the primary superblock at 64 KiB. */
-static int verify_btrfs(const char *dev, const struct mkfs_plan *p, json_t *v)
+static int verify_btrfs(const char *dev, const struct mkfs_cmd *p, json_t *v)
 {
 	unsigned char sb[4096];
 	uint32_t sect, node;

@@ -16,22 +16,22 @@
 #include "fsprep/prepP.h"
 #include "msg.h"
 
-static void build_ext4(struct mkfs_plan *p, const struct topology *t)
+static void build_ext4(struct mkfs_cmd *p, const struct topology *t)
 {
 	uint64_t chunk, stripe;
 
 	topology_stripe(t, p->block_size, &chunk, &stripe);
-	mkfs_plan_push(p, "-b");
-	mkfs_plan_take(p, xasprintf("%u", p->block_size));
-	mkfs_plan_push(p, "-E");
+	strvec_push(&p->argv, "-b");
+	strvec_pushf(&p->argv, "%u", p->block_size);
+	strvec_push(&p->argv, "-E");
 	if (stripe) {
 		p->stride = chunk ? (uint32_t)(chunk / p->block_size) : 1;
 		p->stripe_width = (uint32_t)(stripe / p->block_size);
 		/* No lazy inode-table or journal initialisation: nothing runs during a measurement. */
-		mkfs_plan_take(p, xasprintf("lazy_itable_init=0,lazy_journal_init=0,stride=%u,stripe_width=%u",
-					    p->stride, p->stripe_width));
+		strvec_pushf(&p->argv, "lazy_itable_init=0,lazy_journal_init=0,stride=%u,stripe_width=%u",
+			     p->stride, p->stripe_width);
 	} else {
-		mkfs_plan_push(p, "lazy_itable_init=0,lazy_journal_init=0");
+		strvec_push(&p->argv, "lazy_itable_init=0,lazy_journal_init=0");
 	}
 }
 
@@ -76,7 +76,7 @@ static const struct {
 };
 
 /* libext2fs: block size, RAID stride and stripe width, features, inode tables zeroed. */
-static int verify_ext4(const char *dev, const struct mkfs_plan *p, json_t *v)
+static int verify_ext4(const char *dev, const struct mkfs_cmd *p, json_t *v)
 {
 	ext2_filsys fs = NULL;
 	errcode_t err;

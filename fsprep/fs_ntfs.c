@@ -16,17 +16,17 @@
 
 #define NTFS_CLUSTER_DEFAULT (64 * KiB) /* Exchange's recommendation for database volumes */
 
-void ntfs_build(struct mkfs_plan *p, const struct topology *t)
+void ntfs_build(struct mkfs_cmd *p, const struct topology *t)
 {
 	/* -Q: quick format; the device was discarded just before, zeroing it again is waste. */
-	mkfs_plan_push(p, "-Q");
-	mkfs_plan_push(p, "-c");
-	mkfs_plan_take(p, xasprintf("%u", p->cluster_size));
-	mkfs_plan_sector_size(p, t, "");
+	strvec_push(&p->argv, "-Q");
+	strvec_push(&p->argv, "-c");
+	strvec_pushf(&p->argv, "%u", p->cluster_size);
+	mkfs_cmd_sector_size(p, t, "");
 }
 
 /* libblkid 2.38 exports no cluster size: bytes per sector and sectors per cluster from the BPB. */
-int ntfs_verify(const char *dev, const struct mkfs_plan *p, json_t *v)
+int ntfs_verify(const char *dev, const struct mkfs_cmd *p, json_t *v)
 {
 	unsigned char bs[512];
 	uint32_t sector, spc, cluster;

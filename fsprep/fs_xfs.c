@@ -14,19 +14,19 @@
 #include "base.h"
 #include "fsprep/prepP.h"
 
-static void build_xfs(struct mkfs_plan *p, const struct topology *t)
+static void build_xfs(struct mkfs_cmd *p, const struct topology *t)
 {
 	uint64_t chunk, stripe;
 
 	topology_stripe(t, p->block_size, &chunk, &stripe);
-	mkfs_plan_push(p, "-b");
-	mkfs_plan_take(p, xasprintf("size=%u", p->block_size));
-	mkfs_plan_sector_size(p, t, "size=");
+	strvec_push(&p->argv, "-b");
+	strvec_pushf(&p->argv, "size=%u", p->block_size);
+	mkfs_cmd_sector_size(p, t, "size=");
 	if (stripe) {
 		p->su = (uint32_t)(chunk ? chunk : stripe);
 		p->sw = (uint32_t)(stripe / p->su);
-		mkfs_plan_push(p, "-d");
-		mkfs_plan_take(p, xasprintf("su=%u,sw=%u", p->su, p->sw));
+		strvec_push(&p->argv, "-d");
+		strvec_pushf(&p->argv, "su=%u,sw=%u", p->su, p->sw);
 	}
 }
 
@@ -35,7 +35,7 @@ static void build_xfs(struct mkfs_plan *p, const struct topology *t)
  * (big-endian, at their documented offsets), recorded as stride/stripe_width in blocks like
  * xfs_info's sunit/swidth, and as su bytes/sw.
  */
-static int verify_xfs(const char *dev, const struct mkfs_plan *p, json_t *v)
+static int verify_xfs(const char *dev, const struct mkfs_cmd *p, json_t *v)
 {
 	unsigned char sb[512];
 	uint32_t bs, sect, unit, width;

@@ -24,6 +24,7 @@
 #include "fsprep/prepP.h"
 #include "msg.h"
 #include "os/os.h"
+#include "strbuf.h"
 #include "units.h"
 
 const char *const vol_names[VOL_NR] = { "db", "log" };
@@ -281,8 +282,8 @@ static int build_plan(struct prep_ctx *c, struct prep_vol *v)
 	};
 	int ret;
 
-	mkfs_plan_release(&v->plan);
-	ret = mkfs_plan_build(&v->plan, &v->topo, &r);
+	mkfs_cmd_release(&v->mkfs);
+	ret = mkfs_cmd_build(&v->mkfs, &v->topo, &r);
 	free(label);
 	return ret;
 }
@@ -552,15 +553,15 @@ static int format_volume(struct prep_ctx *c, struct prep_vol *v)
 	char *cmd;
 	int ret;
 
-	cmd = argv_join(v->plan.argv);
+	cmd = mkfs_cmd_line(&v->mkfs);
 	fslab_info("%s: %s", v->role, cmd);
 	free(cmd);
 	v->formatted = v->written;
-	ret = format_run(&v->plan);
+	ret = format_run(&v->mkfs);
 	if (ret)
 		return ret;
 	v->tool_version = format_tool_version(c->o->fs);
-	ret = verify_volume(c->o->fs, v->device, &v->plan, &v->verified);
+	ret = verify_volume(c->o->fs, v->device, &v->mkfs, &v->verified);
 	if (ret)
 		return ret;
 	return role_step_done("mkfs", v->role);
@@ -751,26 +752,25 @@ static int prep_execute(struct prep_ctx *c)
  */
 static void say_rolled_back(const struct prep_ctx *c)
 {
-	char what[1024] = "";
-	size_t len = 0;
+	struct strbuf what = STRBUF_INIT;
 	int n = 0;
 
 	for (int i = 0; i < VOL_NR; i++) {
 		const struct prep_vol *v = &c->vol[i];
 
-		if (v->written && len < sizeof(what)) {
-			len += (size_t)snprintf(what + len, sizeof(what) - len, "%s%s (%s: discarded%s%s)",
-						len ? " and " : "", v->device, v->role,
-						v->wiped && json_array_size(v->wiped) ? ", wiped" : "",
-						v->formatted ? ", formatted" : "");
-			n++;
-		}
+		if (!v->written)
+			continue;
+		strbuf_addf(&what, "%s%s (%s: discarded%s%s)", n ? " and " : "", v->device, v->role,
+			    v->wiped && json_array_size(v->wiped) ? ", wiped" : "",
+			    v->formatted ? ", formatted" : "");
+		n++;
 	}
 	if (!n)
 		fslab_info("rolled back: nothing of this prep is left");
 	else
 		fslab_info("rolled back: what prep made is gone; it wrote %s, whose old content%s not restored",
-			   what, n > 1 ? "s are" : " is");
+			   what.buf, n > 1 ? "s are" : " is");
+	strbuf_release(&what);
 }
 
 static void ctx_release(struct prep_ctx *c)
@@ -786,7 +786,7 @@ static void ctx_release(struct prep_ctx *c)
 		free(v->kernel_fstype);
 		free(v->vfs_options);
 		free(v->signature);
-		mkfs_plan_release(&v->plan);
+		mkfs_cmd_release(&v->mkfs);
 		json_decref(v->verified);
 		json_decref(v->wiped);
 	}

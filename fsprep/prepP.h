@@ -10,11 +10,12 @@
 
 #include "base.h"
 #include "fsprep/prep.h"
+#include "strvec.h"
 
 /* ---- filesystems (fs.c: the table; fs_<name>.c: one descriptor each) -------------------- */
 
 struct topology;
-struct mkfs_plan;
+struct mkfs_cmd;
 
 /*
  * How a mkfs tool reads its command line (getopt(3)/getopt_long(3)), as far as prep needs it
@@ -64,14 +65,14 @@ struct fs_desc {
 	const char *block_error;  /* why a --cluster is refused, after "--cluster N: " */
 	/* build - append the filesystem's own options to @p (block_size and cluster_size are
 	 * set, the tool and its force flag pushed); NULL for raw. */
-	void (*build)(struct mkfs_plan *p, const struct topology *t);
+	void (*build)(struct mkfs_cmd *p, const struct topology *t);
 
 	/* verification */
 	const char *blkid_type;   /* TYPE libblkid reports once formatted */
 	const char *verify_method; /* prep.json verified.method: "libext2fs", "libblkid" */
 	/* verify - read the superblock of @dev back into @v (block_size, cluster_size, ...) and
 	 * compare it with @p; 0, -EPROTO after printing what differs, or -errno.  NULL for raw. */
-	int (*verify)(const char *dev, const struct mkfs_plan *p, json_t *v);
+	int (*verify)(const char *dev, const struct mkfs_cmd *p, json_t *v);
 
 	/* mounting */
 	const char *mount_type;   /* fstype handed to libmount, NULL for raw */
@@ -85,9 +86,9 @@ struct fs_desc {
 extern const struct fs_desc fs_ext4, fs_xfs, fs_ntfs, fs_ntfs3, fs_btrfs, fs_raw;
 
 /* NTFS's mkntfs options and boot-sector verifier, shared by ntfs (ntfs-3g) and ntfs3 */
-void ntfs_build(struct mkfs_plan *p, const struct topology *t);
+void ntfs_build(struct mkfs_cmd *p, const struct topology *t);
 extern const struct mkfs_syntax ntfs_syntax; /* mkntfs's options */
-int ntfs_verify(const char *dev, const struct mkfs_plan *p, json_t *v);
+int ntfs_verify(const char *dev, const struct mkfs_cmd *p, json_t *v);
 /* fs_kernel_has - whether the running kernel has filesystem @name: listed in
  * /proc/filesystems, or a module of that name in /lib/modules/<release>/modules.dep */
 bool fs_kernel_has(const char *name);
@@ -148,10 +149,10 @@ struct mkfs_req {
 	const char *extra;  /* --mkfs-opts, split on blanks (no shell), or NULL */
 };
 
-/* The mkfs command derived from a topology, and the geometry it asks for. */
-struct mkfs_plan {
-	char **argv;           /* NULL-terminated, owned */
-	size_t argc;
+/* The mkfs command derived from a topology, and the geometry it asks for.  The builders of
+ * struct fs_desc append their options to argv with strvec_push()/strvec_pushf(). */
+struct mkfs_cmd {
+	struct strvec argv;    /* the tool, its options, the device; empty until built */
 	uint32_t block_size;   /* filesystem block (btrfs: sector) size */
 	uint32_t cluster_size; /* NTFS cluster size; equals block_size elsewhere */
 	uint32_t sector_size;  /* XFS -s / NTFS -s when set explicitly, else 0 */
@@ -163,24 +164,20 @@ struct mkfs_plan {
 };
 
 /*
- * mkfs_plan_build - derive the mkfs argv for @r on a device with topology @t.
- * Fills @p (release with mkfs_plan_release()).  Returns 0, or -FSLAB_EINPUT after printing
+ * mkfs_cmd_build - derive the mkfs argv for @r on a device with topology @t.
+ * Fills @p (release with mkfs_cmd_release()).  Returns 0, or -FSLAB_EINPUT after printing
  * why (a --cluster the filesystem cannot use, a blank --mkfs-opts, a filesystem without a
  * builder such as raw; @p is then empty).  Does no I/O otherwise.
  */
-int mkfs_plan_build(struct mkfs_plan *p, const struct topology *t,
-		    const struct mkfs_req *r) __must_check;
-/* mkfs_plan_release - free the argv; the struct may be built again. */
-void mkfs_plan_release(struct mkfs_plan *p);
-/* mkfs_plan_push - append a copy of @s to the argv (for the fs_desc builders). */
-void mkfs_plan_push(struct mkfs_plan *p, const char *s);
-/* mkfs_plan_take - append @s to the argv, taking ownership of it (xasprintf results). */
-void mkfs_plan_take(struct mkfs_plan *p, char *s);
+int mkfs_cmd_build(struct mkfs_cmd *p, const struct topology *t,
+		   const struct mkfs_req *r) __must_check;
+/* mkfs_cmd_release - free the argv; the struct may be built again. */
+void mkfs_cmd_release(struct mkfs_cmd *p);
 /*
- * mkfs_plan_sector_size - on 4Kn devices (logical sector above 512) state the sector size:
+ * mkfs_cmd_sector_size - on 4Kn devices (logical sector above 512) state the sector size:
  * "-s <prefix><size>", and record it in p->sector_size.  Nothing for 512-byte sectors.
  */
-void mkfs_plan_sector_size(struct mkfs_plan *p, const struct topology *t, const char *prefix);
+void mkfs_cmd_sector_size(struct mkfs_cmd *p, const struct topology *t, const char *prefix);
 /*
  * topology_stripe - RAID geometry in bytes for block size @bs: *stripe = opt_io when it is a
  * multiple of @bs, larger than one block and at most TOPO_MAX_GRAIN, else 0; *chunk = min_io
@@ -195,8 +192,9 @@ void topology_stripe(const struct topology *t, uint32_t bs, uint64_t *chunk, uin
  * wrong with it, for a message (caller frees).  Pure.
  */
 char *mkfs_opts_problem(const struct mkfs_syntax *sx, const char *tool, const char *extra);
-/* argv_join - argv as one display line, words with blanks single-quoted; caller frees. */
-char *argv_join(char *const *argv);
+/* mkfs_cmd_line - the command as one line a POSIX shell reads back into the same argv
+ * (strbuf_add_argv_sq()), for prep.json, the plan and messages; caller frees. */
+char *mkfs_cmd_line(const struct mkfs_cmd *p);
 
 /* ---- small helpers (misc.c) -------------------------------------------------------------- */
 
@@ -259,7 +257,7 @@ int format_tool_check(const struct fs_desc *fs) __must_check;
 /* format_tool_version - first line the tool prints for its version flag; caller frees. */
 char *format_tool_version(const struct fs_desc *fs);
 /* format_run - run the plan's argv (no shell); on failure print its output.  0 or -EIO. */
-int format_run(const struct mkfs_plan *p) __must_check;
+int format_run(const struct mkfs_cmd *p) __must_check;
 /* discard_device - BLKDISCARD the whole device.  *done says whether it was discarded;
  * unsupported is not an error.  0 or -errno. */
 int discard_device(const char *dev, bool *done) __must_check;
@@ -273,7 +271,7 @@ int discard_device(const char *dev, bool *done) __must_check;
  * values in *out (new JSON object, caller owns).  Returns 0, -EPROTO after printing what
  * differs, -EINVAL for a filesystem without a verifier (raw), or -errno.
  */
-int verify_volume(const struct fs_desc *fs, const char *dev, const struct mkfs_plan *p,
+int verify_volume(const struct fs_desc *fs, const char *dev, const struct mkfs_cmd *p,
 		  json_t **out) __must_check;
 /* verify_expect - compare one verified number with the plan (@want 0 = not asked for, no
  * check); 0, or -EPROTO after printing "@what is @got, mkfs was asked for @want". */
@@ -440,7 +438,7 @@ struct prep_vol {
 	char *mountpoint;      /* <root>/<role>, NULL for raw (nothing is mounted) */
 	uint64_t size;
 	struct topology topo;
-	struct mkfs_plan plan;
+	struct mkfs_cmd mkfs;
 	char *tool_version;
 	char *mount_opts;      /* options given to libmount */
 	char *kernel_fstype;   /* as the mount table shows it ("fuseblk" for ntfs-3g) */

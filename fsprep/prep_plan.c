@@ -63,7 +63,7 @@ void prep_print_plan(const struct prep_ctx *c)
 			printf("  %-4s wipe %s on %s (--force)\n", v->role, v->signature, v->device);
 		if (fs_is_raw(c->o->fs))
 			continue;
-		cmd = argv_join(v->plan.argv);
+		cmd = mkfs_cmd_line(&v->mkfs);
 		printf("  %-4s %s\n", v->role, cmd);
 		printf("  %-4s verify with %s\n", v->role, o->fs->verify_method);
 		free(cmd);

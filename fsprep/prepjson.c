@@ -10,18 +10,20 @@
 #include "files.h"
 #include "fsprep/prepP.h"
 #include "msg.h"
+#include "strbuf.h"
 #include "units.h"
 
 void prep_note(struct prep_ctx *c, const char *fmt, ...)
 {
-	char buf[1024]; /* notes are one line */
+	struct strbuf note = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	strbuf_vaddf(&note, fmt, ap);
 	va_end(ap);
-	fslab_warn("%s", buf);
-	json_array_append_new(c->notes, json_string(buf));
+	fslab_warn("%s", note.buf);
+	json_array_append_new(c->notes, json_string(note.buf));
+	strbuf_release(&note);
 }
 
 static json_t *jstr_or_null(const char *s)
@@ -49,12 +51,12 @@ static json_t *mkfs_json(const struct prep_vol *v)
 	json_t *argv, *o;
 	char *cmd;
 
-	if (!v->plan.argv)
+	if (!v->mkfs.argv.nr)
 		return json_null();
 	argv = json_array();
-	for (size_t i = 0; i < v->plan.argc; i++)
-		json_array_append_new(argv, json_string(v->plan.argv[i]));
-	cmd = argv_join(v->plan.argv);
+	for (size_t i = 0; i < v->mkfs.argv.nr; i++)
+		json_array_append_new(argv, json_string(v->mkfs.argv.v[i]));
+	cmd = mkfs_cmd_line(&v->mkfs);
 	o = json_pack("{s:o, s:s, s:s}", "argv", argv, "command", cmd,
 		      "tool_version", v->tool_version);
 	free(cmd);

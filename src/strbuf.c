@@ -51,6 +51,15 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 	return s;
 }
 
+char *strbuf_detach_or_null(struct strbuf *sb)
+{
+	if (!sb->len) {
+		strbuf_release(sb);
+		return NULL;
+	}
+	return strbuf_detach(sb, NULL);
+}
+
 void strbuf_grow(struct strbuf *sb, size_t extra)
 {
 	size_t need = st_add(st_add(sb->len, extra), 1);
@@ -144,7 +153,7 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 void strbuf_add_sq(struct strbuf *sb, const char *s)
 {
 	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				   "0123456789-_./=:,+@%";
+				   "0123456789-_./=:,+@%^";
 
 	if (*s && strspn(s, safe) == strlen(s)) {
 		strbuf_addstr(sb, s);

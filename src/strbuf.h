@@ -44,6 +44,8 @@ void strbuf_release(struct strbuf *sb);
  * empty again.
  */
 char *strbuf_detach(struct strbuf *sb, size_t *len);
+/* strbuf_detach(), or NULL (and sb released) when sb is empty: for "nothing to say". */
+char *strbuf_detach_or_null(struct strbuf *sb);
 /* Room for at least extra more bytes (and the NUL) without another allocation. */
 void strbuf_grow(struct strbuf *sb, size_t extra);
 
@@ -63,15 +65,24 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 /* Append one byte. */
 void strbuf_addch(struct strbuf *sb, int c);
+/* Append sep unless sb is empty: before each item of a list ("a, b, c"). */
+static inline void strbuf_add_sep(struct strbuf *sb, const char *sep)
+{
+	if (sb->len)
+		strbuf_addstr(sb, sep);
+}
 /* Append the content of another strbuf (sb2 may not be sb). */
 void strbuf_addbuf(struct strbuf *sb, const struct strbuf *sb2);
 /* Append printf-formatted text. */
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __printf(2, 3);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /*
- * strbuf_add_sq - append s quoted for a POSIX shell when it needs it (git's sq_quote_buf):
- * as it is when it has only characters no shell treats specially, else in single quotes,
- * each ' written as '\''.  For commands printed for the user to paste (how to resume).
+ * strbuf_add_sq - append s quoted for a POSIX shell when it needs it (git's
+ * sq_quote_buf_pretty): as it is when it is not empty and has only letters, digits and
+ * "-_./=:,+@%^" (characters no POSIX shell treats specially), else in single quotes, each '
+ * written as '\''.  Any bytes but NUL: a newline, "$(...)" or a backquote inside single quotes
+ * is literal.  fslab's one shell quoter: the commands printed for the user to paste (how to
+ * resume a lab, the lab's --dry-run) and recorded (prep.json's mkfs command).
  */
 void strbuf_add_sq(struct strbuf *sb, const char *s);
 

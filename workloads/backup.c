@@ -276,7 +276,7 @@ static int bk_read(struct run_ctx *rc, struct io_ctx *ctx, struct bk_db *db, voi
 	struct io_u **fr = xcalloc(depth, sizeof(*fr)), **batch = xcalloc(depth, sizeof(*batch));
 	unsigned int nfree = depth;
 	uint64_t next = 0;
-	int ret = 0;
+	int ret = 0, drained;
 
 	for (unsigned int i = 0; i < depth; i++) {
 		ios[i] = (struct io_u){ .file = db->file, .op = IO_READ, .cls = CLS_DB_READ,
@@ -314,14 +314,9 @@ static int bk_read(struct run_ctx *rc, struct io_ctx *ctx, struct bk_db *db, voi
 			fr[nfree++] = io;
 		}
 	}
-	while (ctx->inflight) {
-		int k = io_reap(ctx, batch, 1, MIN(ctx->inflight, depth));
-
-		if (k <= 0) {
-			ret = ret ? ret : k ? k : -EIO;
-			break;
-		}
-	}
+	drained = io_drain(ctx, batch, depth);
+	if (drained && !ret)
+		ret = drained;
 	db->end_ns = now_ns();
 	db->complete = !ret && next >= db->npages && nfree == depth;
 	free(ios);

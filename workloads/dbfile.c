@@ -293,14 +293,9 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 		if (stop && *stop && !ret)
 			ret = nfree == DEPTH ? -EINTR : 0;
 	}
-	/* drain whatever is still in flight after an error */
-	while (nfree < DEPTH) {
-		int n = io_reap(&ctx, done, 1, DEPTH);
-
-		if (n <= 0)
-			break;
-		nfree += n;
-	}
+	/* whatever is still in flight after an error is drained before the buffers go; the
+	 * error that stopped the writes is the one reported */
+	(void)io_drain(&ctx, done, DEPTH);
 	/* the pages on stable storage before the header says they are all there */
 	if (!ret)
 		ret = os_file_datasync(f);

@@ -17,9 +17,10 @@
 #include "os/os.h"
 #include "random.h"
 
-static int log_path(char *buf, size_t len, const struct js_db *db, const char *name)
+/* <log dir>/<name> (heap). */
+static char *log_path(const struct js_db *db, const char *name)
 {
-	return snprintf(buf, len, "%s/%s", db->log_dir, name) >= (int)len ? -ENAMETOOLONG : 0;
+	return path_join(db->log_dir, name);
 }
 
 /* Raw: byte offset of the segment holding generation gen. */
@@ -34,17 +35,14 @@ static uint64_t raw_seg(const struct js_db *db, uint64_t gen)
  */
 static int64_t create_log_file(struct js_db *db, const char *name, bool direct, uint64_t gen)
 {
-	char path[4096];
+	char *path = db->raw ? xstrdup(db->log_dir) : log_path(db, name);
 	struct os_file *f;
 	void *buf;
 	ssize_t n;
 	int ret;
 
-	if (db->raw)
-		snprintf(path, sizeof(path), "%s", db->log_dir);
-	else if (log_path(path, sizeof(path), db, name))
-		return -ENAMETOOLONG;
 	ret = os_open(path, db_open_flags(direct, false) | (db->raw ? 0 : OS_CREATE | OS_TRUNC), &f);
+	free(path);
 	if (ret)
 		return ret;
 	buf = xmalloc_aligned(JS_LOG_FILE_SIZE);
@@ -61,13 +59,15 @@ static int64_t create_log_file(struct js_db *db, const char *name, bool direct, 
 
 static int open_current_log(struct js_db *db, bool direct)
 {
-	char path[4096];
+	char *path;
+	int ret;
 
 	if (db->raw)
 		return os_open(db->log_dir, db_open_flags(direct, true), &db->log_file);
-	if (log_path(path, sizeof(path), db, JS_LOG_CURRENT))
-		return -ENAMETOOLONG;
-	return os_open(path, db_open_flags(direct, true), &db->log_file);
+	path = log_path(db, JS_LOG_CURRENT);
+	ret = os_open(path, db_open_flags(direct, true), &db->log_file);
+	free(path);
+	return ret;
 }
 
 /*
@@ -78,7 +78,7 @@ static int open_current_log(struct js_db *db, bool direct)
  */
 static int roll_log(struct js_db *db)
 {
-	char cur[4096], old[4096], spare[4096], name[32];
+	char *cur, *old, *spare, name[32];
 	int ret;
 
 	if (db->raw) { /* no files: the next segment of the region */
@@ -88,13 +88,15 @@ static int roll_log(struct js_db *db)
 	}
 	os_close(db->log_file);
 	db->log_file = NULL;
-	if (log_path(cur, sizeof(cur), db, JS_LOG_CURRENT) ||
-	    log_path(old, sizeof(old), db, js_log_name(name, sizeof(name), db->log_gen)) ||
-	    log_path(spare, sizeof(spare), db, JS_LOG_SPARE))
-		return -ENAMETOOLONG;
+	cur = log_path(db, JS_LOG_CURRENT);
+	old = log_path(db, js_log_name(name, sizeof(name), db->log_gen));
+	spare = log_path(db, JS_LOG_SPARE);
 	ret = os_rename_replace(cur, old);
 	if (!ret)
 		ret = os_rename_replace(spare, cur);
+	free(cur);
+	free(old);
+	free(spare);
 	if (ret)
 		return ret;
 	db->log_gen++;
@@ -104,9 +106,10 @@ static int roll_log(struct js_db *db)
 	if (db->log_gen > JS_LOG_KEEP + 1) {
 		uint64_t g = db->log_gen - JS_LOG_KEEP - 1;
 
-		if (log_path(old, sizeof(old), db, js_log_name(name, sizeof(name), g)) == 0 &&
-		    os_unlink(old) == 0)
+		old = log_path(db, js_log_name(name, sizeof(name), g));
+		if (os_unlink(old) == 0)
 			db->log_deleted++;
+		free(old);
 	}
 	db->rolls++;
 	return 0;
@@ -274,11 +277,13 @@ int js_reset_logs(struct js_db *db)
 	if (ret)
 		return ret;
 	while ((name = os_readdir(d))) {
-		char path[4096];
+		if (js_log_gen(name) || !strcmp(name, JS_LOG_CURRENT) ||
+		    !strcmp(name, JS_LOG_SPARE)) {
+			char *path = log_path(db, name);
 
-		if ((js_log_gen(name) || !strcmp(name, JS_LOG_CURRENT) ||
-		     !strcmp(name, JS_LOG_SPARE)) && !log_path(path, sizeof(path), db, name))
 			os_unlink(path);
+			free(path);
+		}
 	}
 	os_closedir(d);
 	n = create_log_file(db, JS_LOG_CURRENT, db->rc->direct, 1);

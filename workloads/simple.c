@@ -247,13 +247,7 @@ static void *sthread_main(void *arg)
 		}
 		n = (unsigned int)k;
 	}
-	/* drain */
-	while (ctx.ops && ctx.inflight) {
-		int k = io_reap(&ctx, batch, 1, depth);
-
-		if (k <= 0)
-			break;
-	}
+	(void)io_drain(&ctx, batch, depth); /* a failure was reported by run_fail() above */
 	io_ctx_release(&ctx);
 out:
 	free(ios);

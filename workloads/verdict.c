@@ -162,7 +162,7 @@ bool js_verdict_scope(struct verdict *v, const char *scope, const struct js_verd
 		      const struct js_scope_data *d)
 {
 	double rate = d->seconds > 0 ? (double)d->page_fault_stalls / d->seconds : 0;
-	char note[512], rule[32];
+	char note[128], rule[32], *first;
 	bool all = true, ok;
 
 	for (int k = 0; k < LS_NR; k++) {
@@ -184,10 +184,11 @@ bool js_verdict_scope(struct verdict *v, const char *scope, const struct js_verd
 	verdict_add_rule(v, scope, "db_page_fault_stalls", rate, JS_STALLS_PER_S, "/s", rule, ok,
 			 note);
 	all = all && ok;
-	if (d->io_errors && d->first_io_error)
-		snprintf(note, sizeof(note), "first: %s", d->first_io_error);
+	first = d->io_errors && d->first_io_error ? xasprintf("first: %s", d->first_io_error)
+						   : NULL;
 	verdict_add_rule(v, scope, "io_errors", (double)d->io_errors, 0, "count", "count == 0",
-			 d->io_errors == 0, d->io_errors && d->first_io_error ? note : NULL);
+			 d->io_errors == 0, first);
+	free(first);
 	verdict_add_rule(v, scope, "checksum_errors", (double)d->checksum_errors, 0, "count",
 			 "count == 0", d->checksum_errors == 0, NULL);
 	if (d->load_failures)

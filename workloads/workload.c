@@ -12,6 +12,7 @@
 #include "dbfile.h"
 #include "msg.h"
 #include "os/os.h"
+#include "strbuf.h"
 #include "units.h"
 #include "workload.h"
 
@@ -47,30 +48,29 @@ unsigned int workload_flags(const char *name)
 	return wl ? wl->flags : 0;
 }
 
-static void names(char *buf, size_t len, unsigned int flags)
+static void names(struct strbuf *sb, unsigned int flags)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(workloads); i++)
 		if ((workloads[i]->flags & flags) == flags)
-			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? ", " : "",
-				 workloads[i]->name);
+			strbuf_addf(sb, "%s%s", sb->len ? ", " : "", workloads[i]->name);
 }
 
 const char *workload_names(void)
 {
-	static char buf[256];
+	static struct strbuf sb = STRBUF_INIT;
 
-	if (!buf[0])
-		names(buf, sizeof(buf), 0);
-	return buf;
+	if (!sb.len)
+		names(&sb, 0);
+	return sb.buf;
 }
 
 const char *workload_names_with(unsigned int flags)
 {
-	static char buf[256];
+	static struct strbuf sb = STRBUF_INIT;
 
-	buf[0] = 0;
-	names(buf, sizeof(buf), flags);
-	return buf;
+	strbuf_reset(&sb);
+	names(&sb, flags);
+	return sb.buf;
 }
 
 struct wl_job *wl_export_add(struct wl_export *x, enum wl_job_kind kind, const char *dir,

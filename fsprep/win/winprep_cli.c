@@ -14,10 +14,9 @@
 #include "files.h"
 #include "fsprep/win/winprep.h"
 #include "msg.h"
+#include "strbuf.h"
 #include "units.h"
-#include "volume.h" /* PREP_SCHEMA */
-
-#define PREP_JSON "prep.json"
+#include "volume.h" /* PREP_SCHEMA, PREP_JSON_NAME */
 
 static void winprep_usage(FILE *f)
 {
@@ -37,7 +36,7 @@ static void winprep_usage(FILE *f)
 
 static char *prep_json_path(const char *root)
 {
-	char *r = win_root_trim(root), *p = xasprintf("%s\\" PREP_JSON, r);
+	char *r = win_root_trim(root), *p = xasprintf("%s\\" PREP_JSON_NAME, r);
 
 	free(r);
 	return p;
@@ -49,7 +48,6 @@ static int run_powershell(const char *script, char **out)
 {
 	const char *tmp = getenv("TEMP");
 	char *path = xasprintf("%s\\fslab-%d.ps1", tmp ? tmp : ".", (int)getpid()), *cmd;
-	size_t len = 0, cap = 4096;
 	FILE *f, *p;
 	int ret;
 
@@ -78,13 +76,12 @@ static int run_powershell(const char *script, char **out)
 		free(path);
 		return ret;
 	}
-	*out = xmalloc(cap);
-	for (size_t n; (n = fread(*out + len, 1, cap - len - 1, p)) > 0;) {
-		len += n;
-		if (cap - len < 2)
-			*out = xrealloc(*out, cap *= 2);
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		(void)strbuf_read_stream(&sb, p); /* what came before a read error is kept */
+		*out = strbuf_detach(&sb, NULL);
 	}
-	(*out)[len] = '\0';
 	ret = _pclose(p);
 	remove(path);
 	free(path);

@@ -16,6 +16,7 @@
 #include "base.h"
 #include "compare/compareP.h"
 #include "run/options.h"
+#include "strbuf.h"
 #include "units.h"
 
 /* Does o's value agree in a and b?  (Both record it.) */
@@ -92,7 +93,7 @@ static bool compared(const struct run_option *o, enum run_opt_cmp cmp,
 static char *diff_of(const struct fslab_result *r, const struct fslab_result *ref,
 		     enum run_opt_cmp cmp)
 {
-	char *out = NULL;
+	struct strbuf out = STRBUF_INIT;
 
 	for (size_t i = 0; i < RO_NR; i++) {
 		const struct run_option *o = &run_options[i];
@@ -103,11 +104,12 @@ static char *diff_of(const struct fslab_result *r, const struct fslab_result *re
 			continue;
 		va = compare_option_text(o, &r->config);
 		vb = compare_option_text(o, &ref->config);
-		compare_appendf(&out, "%s %s vs %s", o->name, va, vb);
+		strbuf_add_sep(&out, ", ");
+		strbuf_addf(&out, "%s %s vs %s", o->name, va, vb);
 		free(va);
 		free(vb);
 	}
-	return out;
+	return strbuf_detach_or_null(&out);
 }
 
 char *compare_load_diff(const struct fslab_result *r, const struct fslab_result *ref)
@@ -122,24 +124,26 @@ char *compare_sweep_diff(const struct fslab_result *r, const struct fslab_result
 
 char *compare_load_options(void)
 {
-	char *out = NULL;
+	struct strbuf out = STRBUF_INIT;
 
 	for (size_t i = 0; i < RO_NR; i++)
-		if (run_options[i].cmp == ROC_LOAD)
-			compare_appendf(&out, "%s", run_options[i].name);
-	return out;
+		if (run_options[i].cmp == ROC_LOAD) {
+			strbuf_add_sep(&out, ", ");
+			strbuf_addstr(&out, run_options[i].name);
+		}
+	return strbuf_detach_or_null(&out);
 }
 
 /* The values of o in group g's runs, distinct ones joined by '/' (heap). */
 static char *group_values(const struct compare *c, size_t g, const struct run_option *o)
 {
 	const struct cmp_group *grp = &c->groups[g];
-	char *out = NULL;
+	struct strbuf out = STRBUF_INIT;
 
 	for (size_t k = 0; k < grp->nruns; k++) {
 		const struct run_config *rc = &c->results[grp->runs[k]].config;
 		bool dup = false;
-		char *val, *t;
+		char *val;
 
 		if (!run_config_has(rc, o->off))
 			continue;
@@ -151,12 +155,11 @@ static char *group_values(const struct compare *c, size_t g, const struct run_op
 		if (dup)
 			continue;
 		val = compare_option_text(o, rc);
-		t = out ? xasprintf("%s/%s", out, val) : xstrdup(val);
-		free(out);
+		strbuf_add_sep(&out, "/");
+		strbuf_addstr(&out, val);
 		free(val);
-		out = t;
 	}
-	return out;
+	return strbuf_detach_or_null(&out);
 }
 
 char **compare_method_differences(const struct compare *c, size_t *n)
@@ -166,7 +169,7 @@ char **compare_method_differences(const struct compare *c, size_t *n)
 	*n = 0;
 	for (size_t i = 0; i < RO_NR; i++) {
 		const struct run_option *o = &run_options[i];
-		char *line = NULL;
+		struct strbuf line = STRBUF_INIT;
 		bool differs = false;
 
 		if (o->cmp != ROC_LOAD)
@@ -182,12 +185,14 @@ char **compare_method_differences(const struct compare *c, size_t *n)
 		for (size_t g = 0; g < c->ngroups; g++) {
 			char *val = group_values(c, g, o);
 
-			if (val)
-				compare_appendf(&line, "%s %s", c->groups[g].label, val);
+			if (val) {
+				strbuf_add_sep(&line, ", ");
+				strbuf_addf(&line, "%s %s", c->groups[g].label, val);
+			}
 			free(val);
 		}
-		compare_strv_push(&v, n, xasprintf("%s: %s", o->name, line ? line : "-"));
-		free(line);
+		compare_strv_push(&v, n, xasprintf("%s: %s", o->name, line.len ? line.buf : "-"));
+		strbuf_release(&line);
 	}
 	return v;
 }
@@ -199,7 +204,7 @@ char **compare_method_unrecorded(const struct compare *c, size_t *n)
 	*n = 0;
 	for (size_t g = 0; g < c->ngroups; g++) {
 		const struct cmp_group *grp = &c->groups[g];
-		char *line = NULL;
+		struct strbuf line = STRBUF_INIT;
 
 		for (size_t i = 0; i < RO_NR; i++) {
 			const struct run_option *o = &run_options[i];
@@ -212,14 +217,16 @@ char **compare_method_unrecorded(const struct compare *c, size_t *n)
 			/* not recorded here but by another result: it could not be compared */
 			for (size_t k = 0; k < c->nresults && !here && !elsewhere; k++)
 				elsewhere = run_config_has(&c->results[k].config, o->off);
-			if (!here && elsewhere)
-				compare_appendf(&line, "%s", o->name);
+			if (!here && elsewhere) {
+				strbuf_add_sep(&line, ", ");
+				strbuf_addstr(&line, o->name);
+			}
 		}
-		if (line)
+		if (line.len)
 			compare_strv_push(&v, n, xasprintf("%s (%s): %s", grp->label,
 							   compare_tool(&c->results[grp->runs[0]]),
-							   line));
-		free(line);
+							   line.buf));
+		strbuf_release(&line);
 	}
 	return v;
 }

@@ -15,6 +15,7 @@
 #include "compare/compareP.h"
 #include "compare/precision.h"
 #include "msg.h"
+#include "strbuf.h"
 #include "workloads/workload.h"
 
 void compare_init(struct compare *c)
@@ -90,8 +91,10 @@ static int group_batches(const struct compare *c, const struct cmp_group *g,
 
 static char *verdict_text(const struct compare *c, const struct cmp_group *g)
 {
-	char *names = NULL, *out;
+	struct strbuf names = STRBUF_INIT;
 	size_t nfail = 0, nverdict = 0;
+	const char *failed;
+	char *out;
 
 	for (size_t i = 0; i < g->nruns; i++) {
 		const struct verdict *v = &c->results[g->runs[i]].verdict;
@@ -102,25 +105,23 @@ static char *verdict_text(const struct compare *c, const struct cmp_group *g)
 		nfail += !v->pass;
 		for (size_t k = 0; k < v->nchecks; k++) {
 			const char *n = v->checks[k].name;
-			char *tmp;
 
-			if (v->checks[k].pass || (names && strstr(names, n)))
+			if (v->checks[k].pass || strstr(names.buf, n))
 				continue;
-			tmp = names ? xasprintf("%s, %s", names, n) : xstrdup(n);
-			free(names);
-			names = tmp;
+			strbuf_add_sep(&names, ", ");
+			strbuf_addstr(&names, n);
 		}
 	}
+	failed = names.len ? names.buf : "see the verdict";
 	if (!nverdict)
 		out = xstrdup("no verdict");
 	else if (!nfail)
 		out = xstrdup("PASS");
 	else if (nfail == nverdict)
-		out = xasprintf("FAIL (%s)", names ? names : "see the verdict");
+		out = xasprintf("FAIL (%s)", failed);
 	else
-		out = xasprintf("FAIL in %zu of %zu runs (%s)", nfail, nverdict,
-				names ? names : "see the verdict");
-	free(names);
+		out = xasprintf("FAIL in %zu of %zu runs (%s)", nfail, nverdict, failed);
+	strbuf_release(&names);
 	return out;
 }
 
@@ -483,24 +484,6 @@ void compare_strv_push(char ***v, size_t *n, char *s)
 	(*v)[(*n)++] = s;
 }
 
-/* Append ", <formatted>" (or just it, for the first) to *s. */
-void compare_appendf(char **s, const char *fmt, ...)
-{
-	char *what, *tmp;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&what, fmt, ap) < 0)
-		what = NULL;
-	va_end(ap);
-	if (!what)
-		return;
-	tmp = *s ? xasprintf("%s, %s", *s, what) : xstrdup(what);
-	free(*s);
-	free(what);
-	*s = tmp;
-}
-
 /* Group index of (label, aborted), created when new. */
 size_t compare_group_of(struct compare *c, size_t ri)
 {
@@ -653,14 +636,16 @@ static int pick_baseline(struct compare *c, const struct compare_opts *o)
 	if (c->baseline >= 0)
 		return 0;
 	if (o->baseline) {
-		char *labels = NULL;
+		struct strbuf labels = STRBUF_INIT;
 		int ret;
 
-		for (size_t g = 0; g < c->ngroups; g++)
-			compare_appendf(&labels, "%s", c->groups[g].label);
+		for (size_t g = 0; g < c->ngroups; g++) {
+			strbuf_add_sep(&labels, ", ");
+			strbuf_addstr(&labels, c->groups[g].label);
+		}
 		ret = input_error("--baseline %s: no result has that label (labels: %s); name one of "
-				  "them", o->baseline, labels);
-		free(labels);
+				  "them", o->baseline, labels.buf);
+		strbuf_release(&labels);
 		return ret;
 	}
 	for (size_t g = 0; g < c->ngroups && c->baseline < 0; g++)

@@ -16,10 +16,8 @@ int compare_guard(struct compare *c, const struct compare_opts *o);
 /* The half width of the 95 % interval of a Welch delta (d->base set, cells filled). */
 void compare_welch_half(const struct cmp_row *row, size_t gi, struct cmp_delta *d);
 
-/* Shared helpers of compare.c: the group of result ri (created when new); a string vector;
- * ", <formatted>" appended to *s. */
+/* Shared helpers of compare.c: the group of result ri (created when new); a string vector. */
 size_t compare_group_of(struct compare *c, size_t ri);
 void compare_strv_push(char ***v, size_t *n, char *s);
-void compare_appendf(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

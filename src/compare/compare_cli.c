@@ -17,6 +17,7 @@
 #include "files.h"
 #include "msg.h"
 #include "os/os.h"
+#include "strvec.h"
 #include "units.h"
 
 enum out_format { OUT_TEXT, OUT_MD, OUT_CSV, OUT_JSON };
@@ -28,19 +29,13 @@ struct cli {
 	enum out_format format;
 	const char *output, *title, *lab_plan;
 	bool force, no_charts;
-	char **label_files, **label_names; /* --label FILE=NAME, heap */
-	size_t nlabels;
+	struct strvec label_files, label_names; /* --label FILE=NAME */
 };
 
 static void cli_release(struct cli *cli)
 {
-	for (size_t i = 0; i < cli->nlabels; i++) {
-		free(cli->label_files[i]);
-		free(cli->label_names[i]);
-	}
-	free(cli->label_files);
-	free(cli->label_names);
-	cli->nlabels = 0;
+	strvec_clear(&cli->label_files);
+	strvec_clear(&cli->label_names);
 }
 
 /* --label FILE=NAME (the last '=' splits: file names may hold one). */
@@ -54,13 +49,11 @@ static int add_label(struct cli *cli, const char *arg)
 	if (label_problem(eq + 1))
 		return input_error("--label %s: '%s' cannot be a label: %s", arg, eq + 1,
 				   label_problem(eq + 1));
-	cli->label_files = xrealloc(cli->label_files, (cli->nlabels + 1) * sizeof(char *));
-	cli->label_names = xrealloc(cli->label_names, (cli->nlabels + 1) * sizeof(char *));
-	cli->label_files[cli->nlabels] = xasprintf("%.*s", (int)(eq - arg), arg);
-	cli->label_names[cli->nlabels++] = xstrdup(eq + 1);
-	cli->copts.nlabels = cli->nlabels;
-	cli->copts.label_files = (const char *const *)cli->label_files;
-	cli->copts.label_names = (const char *const *)cli->label_names;
+	strvec_pushf(&cli->label_files, "%.*s", (int)(eq - arg), arg);
+	strvec_push(&cli->label_names, eq + 1);
+	cli->copts.nlabels = cli->label_names.nr;
+	cli->copts.label_files = cli->label_files.v;
+	cli->copts.label_names = cli->label_names.v;
 	return 0;
 }
 
@@ -132,108 +125,136 @@ static int parse_double(const char *opt, const char *s, double min, double max, 
 }
 
 /* Parse the options of both subcommands; *first gets the index of the first file. */
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "no-charts", no_argument, NULL, OPT_NO_CHARTS },
+	{ "allow-mismatch", no_argument, NULL, OPT_ALLOW_MISMATCH },
+	{ "allow-aborted", no_argument, NULL, OPT_ALLOW_ABORTED },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "messages-per-day", required_argument, NULL, OPT_MESSAGES },
+	{ "overhead", required_argument, NULL, OPT_OVERHEAD },
+	{ "iops-per-message", required_argument, NULL, OPT_IOPS_PER_MESSAGE },
+	{ "lab-plan", required_argument, NULL, OPT_LAB_PLAN },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* compare's options that sizing refuses, naming the command they belong to. */
+static int sizing_refuses(int opt)
+{
+	const struct option *lo = longopts;
+
+	if (opt != 'o' && opt != OPT_BASELINE && opt != OPT_TITLE && opt != OPT_NO_CHARTS &&
+	    opt != OPT_ALLOW_MISMATCH && opt != OPT_FORCE && opt != OPT_LAB_PLAN)
+		return 0;
+	while (lo->val != opt)
+		lo++;
+	return input_error("sizing: --%s is an option of 'fslab compare'; see 'fslab sizing --help'",
+			   lo->name);
+}
+
+/* --messages-per-day: up to SIZING_MAX_PROFILES message counts, none of them 0. */
+static int parse_profiles(struct sizing_opts *so, const char *arg)
+{
+	int n = parse_list_u64(arg, so->profiles, SIZING_MAX_PROFILES);
+
+	if (n <= 0)
+		return input_error("--messages-per-day %s: expected a comma-separated list of up to "
+				   "%d message counts, e.g. 50,150,300", arg, SIZING_MAX_PROFILES);
+	for (int i = 0; i < n; i++)
+		if (!so->profiles[i])
+			return input_error("--messages-per-day %s: a profile of 0 messages/day sizes "
+					   "nothing", arg);
+	so->nprofiles = (size_t)n;
+	return 0;
+}
+
+static int parse_format(struct cli *cli, const char *arg)
+{
+	static const struct {
+		const char *name;
+		enum out_format format;
+	} formats[] = {
+		{ "text", OUT_TEXT }, { "md", OUT_MD }, { "csv", OUT_CSV }, { "json", OUT_JSON },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		if (!strcmp(arg, formats[i].name)) {
+			cli->format = formats[i].format;
+			return 0;
+		}
+	return input_error("--format %s: expected text, md, csv or json", arg);
+}
+
+/* One option into cli: 0, 1 when --help was printed, or -FSLAB_EINPUT. */
+static int take_option(struct cli *cli, int opt, bool sizing, char **argv)
+{
+	switch (opt) {
+	case 'o':
+		cli->output = optarg;
+		return 0;
+	case OPT_BASELINE:
+		cli->copts.baseline = optarg;
+		return 0;
+	case OPT_FORMAT:
+		return parse_format(cli, optarg);
+	case OPT_TITLE:
+		cli->title = optarg;
+		return 0;
+	case OPT_NO_CHARTS:
+		cli->no_charts = true;
+		return 0;
+	case OPT_ALLOW_MISMATCH:
+		cli->copts.allow_mismatch = true;
+		return 0;
+	case OPT_ALLOW_ABORTED:
+		cli->copts.allow_aborted = true;
+		return 0;
+	case OPT_FORCE:
+		cli->force = true;
+		return 0;
+	case OPT_LAB_PLAN:
+		cli->lab_plan = optarg;
+		return 0;
+	case OPT_LABEL:
+		return add_label(cli, optarg);
+	case OPT_MESSAGES:
+		return parse_profiles(&cli->sizing, optarg);
+	case OPT_OVERHEAD:
+		return parse_double("--overhead", optarg, 0, 1000, &cli->sizing.overhead_pct);
+	case OPT_IOPS_PER_MESSAGE:
+		return parse_double("--iops-per-message", optarg, 1e-9, 1,
+				    &cli->sizing.iops_per_message);
+	case 'h':
+		fputs(sizing ? sizing_usage : compare_usage, stdout);
+		return 1;
+	default:
+		return input_error("%s: unknown option or missing value '%s'; see 'fslab %s --help'",
+				   argv[0], argv[optind - 1], argv[0]);
+	}
+}
+
 static int parse(int argc, char **argv, bool sizing, struct cli *cli, int *first)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "baseline", required_argument, NULL, OPT_BASELINE },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "title", required_argument, NULL, OPT_TITLE },
-		{ "no-charts", no_argument, NULL, OPT_NO_CHARTS },
-		{ "allow-mismatch", no_argument, NULL, OPT_ALLOW_MISMATCH },
-		{ "allow-aborted", no_argument, NULL, OPT_ALLOW_ABORTED },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "messages-per-day", required_argument, NULL, OPT_MESSAGES },
-		{ "overhead", required_argument, NULL, OPT_OVERHEAD },
-		{ "iops-per-message", required_argument, NULL, OPT_IOPS_PER_MESSAGE },
-		{ "lab-plan", required_argument, NULL, OPT_LAB_PLAN },
-		{ "label", required_argument, NULL, OPT_LABEL },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, ret = 0, n;
+	int opt, ret;
 
 	memset(cli, 0, sizeof(*cli));
+	strvec_init(&cli->label_files);
+	strvec_init(&cli->label_names);
 	sizing_opts_default(&cli->sizing);
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		if (sizing && (opt == 'o' || opt == OPT_BASELINE || opt == OPT_TITLE ||
-			       opt == OPT_NO_CHARTS || opt == OPT_ALLOW_MISMATCH || opt == OPT_FORCE ||
-			       opt == OPT_LAB_PLAN)) {
-			const struct option *lo = longopts;
-
-			while (lo->val != opt)
-				lo++;
-			return input_error("sizing: --%s is an option of 'fslab compare'; see 'fslab "
-					   "sizing --help'", lo->name);
-		}
-		switch (opt) {
-		case 'o':
-			cli->output = optarg;
-			break;
-		case OPT_BASELINE:
-			cli->copts.baseline = optarg;
-			break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "text"))
-				cli->format = OUT_TEXT;
-			else if (!strcmp(optarg, "md"))
-				cli->format = OUT_MD;
-			else if (!strcmp(optarg, "csv"))
-				cli->format = OUT_CSV;
-			else if (!strcmp(optarg, "json"))
-				cli->format = OUT_JSON;
-			else
-				return input_error("--format %s: expected text, md, csv or json", optarg);
-			break;
-		case OPT_TITLE:
-			cli->title = optarg;
-			break;
-		case OPT_NO_CHARTS:
-			cli->no_charts = true;
-			break;
-		case OPT_ALLOW_MISMATCH:
-			cli->copts.allow_mismatch = true;
-			break;
-		case OPT_ALLOW_ABORTED:
-			cli->copts.allow_aborted = true;
-			break;
-		case OPT_FORCE:
-			cli->force = true;
-			break;
-		case OPT_LAB_PLAN:
-			cli->lab_plan = optarg;
-			break;
-		case OPT_LABEL:
-			ret = add_label(cli, optarg);
-			break;
-		case OPT_MESSAGES:
-			n = parse_list_u64(optarg, cli->sizing.profiles, SIZING_MAX_PROFILES);
-			if (n <= 0)
-				return input_error("--messages-per-day %s: expected a comma-separated list "
-						   "of up to %d message counts, e.g. 50,150,300", optarg,
-						   SIZING_MAX_PROFILES);
-			for (int i = 0; i < n; i++)
-				if (!cli->sizing.profiles[i])
-					return input_error("--messages-per-day %s: a profile of 0 "
-							   "messages/day sizes nothing", optarg);
-			cli->sizing.nprofiles = (size_t)n;
-			break;
-		case OPT_OVERHEAD:
-			ret = parse_double("--overhead", optarg, 0, 1000, &cli->sizing.overhead_pct);
-			break;
-		case OPT_IOPS_PER_MESSAGE:
-			ret = parse_double("--iops-per-message", optarg, 1e-9, 1,
-					   &cli->sizing.iops_per_message);
-			break;
-		case 'h':
-			fputs(sizing ? sizing_usage : compare_usage, stdout);
+		ret = sizing ? sizing_refuses(opt) : 0;
+		if (!ret)
+			ret = take_option(cli, opt, sizing, argv);
+		if (ret == 1) {
 			*first = -1;
 			return 0;
-		default:
-			return input_error("%s: unknown option or missing value '%s'; see 'fslab %s "
-					   "--help'", argv[0], argv[optind - 1], argv[0]);
 		}
 		if (ret)
 			return ret;

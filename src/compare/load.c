@@ -14,6 +14,7 @@
 #include "compare/compareP.h"
 #include "msg.h"
 #include "os/os.h"
+#include "strbuf.h"
 #include "units.h"
 
 /*
@@ -177,24 +178,32 @@ static char *differences(const struct fslab_result *r, const struct fslab_result
 {
 	const char *va = r->fslab_version ? r->fslab_version : "?";
 	const char *vb = ref->fslab_version ? ref->fslab_version : "?";
-	char *out = compare_load_diff(r, ref);
+	char *load = compare_load_diff(r, ref);
+	struct strbuf out = STRBUF_INIT;
 
+	if (load)
+		strbuf_addstr(&out, load);
+	free(load);
 	if (strcmp(compare_tool(r), compare_tool(ref))) {
 		char *ta = compare_tool_text(r), *tb = compare_tool_text(ref);
 
-		compare_appendf(&out, "tool %s vs %s", ta, tb);
+		strbuf_add_sep(&out, ", ");
+		strbuf_addf(&out, "tool %s vs %s", ta, tb);
 		free(ta);
 		free(tb);
 	} else if (r->src.tool && strcmp(r->src.tool, "fslab")) {
 		const char *xa = r->src.version ? r->src.version : "?";
 		const char *xb = ref->src.version ? ref->src.version : "?";
 
-		if (strcmp(xa, xb))
-			compare_appendf(&out, "%s version %s vs %s", r->src.tool, xa, xb);
+		if (strcmp(xa, xb)) {
+			strbuf_add_sep(&out, ", ");
+			strbuf_addf(&out, "%s version %s vs %s", r->src.tool, xa, xb);
+		}
 	} else if (strcmp(va, vb)) {
-		compare_appendf(&out, "fslab version %s vs %s", va, vb);
+		strbuf_add_sep(&out, ", ");
+		strbuf_addf(&out, "fslab version %s vs %s", va, vb);
 	}
-	return out;
+	return strbuf_detach_or_null(&out);
 }
 
 int compare_guard(struct compare *c, const struct compare_opts *o)
@@ -205,34 +214,47 @@ int compare_guard(struct compare *c, const struct compare_opts *o)
 	for (size_t i = 1; i < c->nresults; i++) {
 		const struct fslab_result *r = &c->results[i];
 		const struct fslab_result *first = NULL;
-		char *diff, *rep;
+		struct strbuf diff = STRBUF_INIT;
+		char *d, *rep;
 
 		/* the first run of the same label, to check repeats against */
 		for (size_t k = 0; k < i && !first; k++)
 			if (!strcmp(c->results[k].label, r->label))
 				first = &c->results[k];
-		diff = differences(r, ref);
+		d = differences(r, ref);
+		if (d)
+			strbuf_addstr(&diff, d);
+		free(d);
 		/* the sweep axes (threads) may differ between labels, not between repeats of one */
 		rep = first ? compare_sweep_diff(r, first) : NULL;
-		if (rep)
-			compare_appendf(&diff, "%s within label '%s'", rep, r->label);
+		if (rep) {
+			strbuf_add_sep(&diff, ", ");
+			strbuf_addf(&diff, "%s within label '%s'", rep, r->label);
+		}
 		free(rep);
-		if (!diff)
+		if (!diff.len)
 			continue;
 		if (!o->allow_mismatch) {
 			ret = input_error("%s: not comparable with %s: %s; compare like with like, or "
 					  "pass --allow-mismatch to show them with a warning",
-					  c->files[i], c->files[0], diff);
+					  c->files[i], c->files[0], diff.buf);
 		} else {
-			size_t gi = compare_group_of(c, i);
-			struct cmp_group *g = &c->groups[gi];
+			struct cmp_group *g = &c->groups[compare_group_of(c, i)];
 
 			compare_strv_push(&c->warnings, &c->nwarnings,
-				  xasprintf("%s differs from %s: %s", c->files[i], c->files[0], diff));
-			if (!g->mismatch || !strstr(g->mismatch, diff))
-				compare_appendf(&g->mismatch, "%s", diff);
+					  xasprintf("%s differs from %s: %s", c->files[i], c->files[0],
+						    diff.buf));
+			if (!g->mismatch || !strstr(g->mismatch, diff.buf)) {
+				struct strbuf m = STRBUF_INIT;
+
+				strbuf_addstr(&m, g->mismatch ? g->mismatch : "");
+				strbuf_add_sep(&m, ", ");
+				strbuf_addbuf(&m, &diff);
+				free(g->mismatch);
+				g->mismatch = strbuf_detach(&m, NULL);
+			}
 		}
-		free(diff);
+		strbuf_release(&diff);
 	}
 	return ret;
 }

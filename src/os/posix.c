@@ -23,6 +23,7 @@
 #include "base.h"
 #include "files.h"
 #include "os/os.h"
+#include "strbuf.h"
 
 /* ---- time ---- */
 
@@ -544,25 +545,12 @@ int os_run(const char *const argv[], char **out)
 		_exit(127);
 	}
 	if (out) {
-		size_t cap = 4096, len = 0;
-		char *buf = xmalloc(cap);
+		struct strbuf sb = STRBUF_INIT;
 
 		close(pfd[1]);
-		for (;;) {
-			ssize_t n;
-
-			if (cap - len < 1024)
-				buf = xrealloc(buf, cap *= 2);
-			n = read(pfd[0], buf + len, cap - len - 1);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			len += n;
-		}
-		buf[len] = 0;
+		(void)strbuf_read_fd(&sb, pfd[0]); /* what came before a read error is kept */
 		close(pfd[0]);
-		*out = buf;
+		*out = strbuf_detach(&sb, NULL);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)

@@ -19,6 +19,8 @@
 #include "base.h"
 #include "msg.h"
 #include "run/export.h"
+#include "strbuf.h"
+#include "strvec.h"
 
 /* dir + separator + name: '\' for Windows paths (a drive letter or a backslash). */
 static char *win_path(const char *dir, const char *name)
@@ -29,18 +31,6 @@ static char *win_path(const char *dir, const char *name)
 
 
 	return xasprintf("%s%s%s", dir, n && dir[n - 1] == sep ? "" : win ? "\\" : "/", name);
-}
-
-struct ds_run {
-	char name[48];
-	char *args; /* switches and target, space separated (no quoting needed: checked) */
-};
-
-static void add_run(struct ds_run **v, size_t *n, const char *name, char *args)
-{
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	snprintf((*v)[*n].name, sizeof((*v)[*n].name), "%s", name);
-	(*v)[(*n)++].args = args;
 }
 
 static int bad_path(const char *p)
@@ -61,7 +51,8 @@ static char *ds_args(const struct export_ctx *x, const struct wl_job *j, const c
 	const char *cache = !o->buffered ? "-Su" : "-Sb";
 	unsigned long long bs = j->bs, seed = o->seed;
 	unsigned int wp = (unsigned int)lround(100 - j->read_pct);
-	char *pat, *args, rate[32] = "";
+	struct strbuf rate = STRBUF_INIT;
+	char *pat, *args;
 
 	switch (j->kind) {
 	case WJ_PATTERN:
@@ -80,17 +71,20 @@ static char *ds_args(const struct export_ctx *x, const struct wl_job *j, const c
 	case WJ_APPEND:
 		/* -g: bytes per millisecond per thread */
 		if (j->rate_iops > 0)
-			snprintf(rate, sizeof(rate), " -g%.0f",
-				 fmax(1, j->rate_iops * (double)j->bs / 1000));
-		return xasprintf("-c%lluM -b%llu -s -w100 -t%u -o%u -d%llu -W%llu -Sh%s -L -D -Rxml "
+			strbuf_addf(&rate, " -g%.0f", fmax(1, j->rate_iops * (double)j->bs / 1000));
+		args = xasprintf("-c%lluM -b%llu -s -w100 -t%u -o%u -d%llu -W%llu -Sh%s -L -D -Rxml "
 				 "%s", (unsigned long long)(j->size / MiB), bs, j->threads,
-				 j->iodepth, d, w, rate, file);
+				 j->iodepth, d, w, rate.buf, file);
+		strbuf_release(&rate);
+		return args;
 	default:
 		if (j->rate > 0)
-			snprintf(rate, sizeof(rate), " -g%.0f", fmax(1, j->rate / 1e3));
-		return xasprintf("-c%llu -b%lluK -s -w0 -t%u -o%u -d%llu -W%llu -Su%s -L -D -Rxml %s",
+			strbuf_addf(&rate, " -g%.0f", fmax(1, j->rate / 1e3));
+		args = xasprintf("-c%llu -b%lluK -s -w0 -t%u -o%u -d%llu -W%llu -Su%s -L -D -Rxml %s",
 				 (unsigned long long)j->size, bs / KiB, j->threads, j->iodepth, d, w,
-				 rate, file);
+				 rate.buf, file);
+		strbuf_release(&rate);
+		return args;
 	}
 }
 
@@ -99,8 +93,9 @@ static int ds_write(const struct export_ctx *x, FILE *f, FILE *lines)
 	const struct run_config *o = x->o;
 	unsigned long long d = run_config_ns(o->duration_s) / NSEC_PER_SEC;
 	unsigned long long w = run_config_ns(o->warmup_s) / NSEC_PER_SEC;
-	struct ds_run *runs = NULL;
-	size_t nruns = 0;
+	/* per DiskSpd process: its name and its switches and target, space separated (no quoting
+	 * needed: the paths were checked) */
+	struct strvec names = STRVEC_INIT, args = STRVEC_INIT;
 	int ret = 0;
 
 	for (size_t i = 0; i < o->ndb_dirs && !ret; i++)
@@ -111,17 +106,20 @@ static int ds_write(const struct export_ctx *x, FILE *f, FILE *lines)
 		return ret;
 	for (size_t i = 0; i < x->x.njobs; i++) {
 		const struct wl_job *j = &x->x.jobs[i];
-		char name[48], *file;
+		char *name = xasprintf("fslab-diskspd%s.dat", j->file), *file, *a;
 
-		snprintf(name, sizeof(name), "fslab-diskspd%s.dat", j->file);
 		file = win_path(j->dir, name);
-		add_run(&runs, &nruns, j->name, ds_args(x, j, file, d, w));
+		a = ds_args(x, j, file, d, w);
+		strvec_push(&names, j->name);
+		strvec_push(&args, a);
+		free(a);
 		free(file);
+		free(name);
 	}
 
 	fprintf(lines, "# DiskSpd command lines (one process each, run at the same time):\n");
-	for (size_t i = 0; i < nruns; i++)
-		fprintf(lines, "#   diskspd.exe %s > %s.xml\n", runs[i].args, runs[i].name);
+	for (size_t i = 0; i < names.nr; i++)
+		fprintf(lines, "#   diskspd.exe %s > %s.xml\n", args.v[i], names.v[i]);
 	if (lines != f)
 		fflush(lines);
 	fprintf(f, "# fslab %s: DiskSpd script written by\n#   %s\n", FSLAB_VERSION, x->cmdline);
@@ -133,9 +131,9 @@ static int ds_write(const struct export_ctx *x, FILE *f, FILE *lines)
 		"$ErrorActionPreference = \"Stop\"\n"
 		"New-Item -ItemType Directory -Force -Path $OutDir | Out-Null\n"
 		"$runs = @(\n");
-	for (size_t i = 0; i < nruns; i++)
-		fprintf(f, "  @{ Name = \"%s\"; Args = \"%s\" }%s\n", runs[i].name, runs[i].args,
-			i + 1 < nruns ? "," : "");
+	for (size_t i = 0; i < names.nr; i++)
+		fprintf(f, "  @{ Name = \"%s\"; Args = \"%s\" }%s\n", names.v[i], args.v[i],
+			i + 1 < names.nr ? "," : "");
 	fprintf(f, ")\n"
 		"# one process per volume and role, all at once; stdout (the XML) kept per run\n"
 		"$procs = foreach ($r in $runs) {\n"
@@ -153,9 +151,8 @@ static int ds_write(const struct export_ctx *x, FILE *f, FILE *lines)
 		"}\n"
 		"if ($failed) { exit 1 }\n"
 		"Write-Output (\"DiskSpd results in \" + (Resolve-Path $OutDir))\n");
-	for (size_t i = 0; i < nruns; i++)
-		free(runs[i].args);
-	free(runs);
+	strvec_clear(&names);
+	strvec_clear(&args);
 	return 0;
 }
 

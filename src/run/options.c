@@ -13,6 +13,7 @@
 #include "base.h"
 #include "io/ioengine.h"
 #include "msg.h"
+#include "strbuf.h"
 #include "units.h"
 #include "workloads/verdict.h"
 #include "workloads/workload.h"
@@ -362,14 +363,13 @@ const struct run_option *run_option_by_ini(const char *key)
 
 const char *run_option_ini_keys(void)
 {
-	static char buf[1024];
+	static struct strbuf keys = STRBUF_INIT;
 
-	if (!buf[0])
+	if (!keys.len)
 		for (size_t i = 0; i < RO_NR; i++)
 			if (run_options[i].ini)
-				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
-					 buf[0] ? ", " : "", run_options[i].ini);
-	return buf;
+				strbuf_addf(&keys, "%s%s", keys.len ? ", " : "", run_options[i].ini);
+	return keys.buf;
 }
 
 bool run_parse_bool(const char *v, bool *out)

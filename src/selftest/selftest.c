@@ -24,6 +24,8 @@
 #include "msg.h"
 #include "os/os.h"
 #include "random.h"
+#include "strbuf.h"
+#include "strvec.h"
 #include "units.h"
 
 enum st { ST_PASS, ST_FAIL, ST_UNKNOWN, ST_NA, ST_NR };
@@ -45,8 +47,7 @@ static const char *const st_names[ST_NR] = { "PASS", "FAIL", "UNKNOWN", "N/A" };
 #define QUIET_NS (300 * NSEC_PER_MSEC) /* window in which other I/O on the device is measured */
 
 struct st_opts {
-	char **dirs;
-	size_t ndirs;
+	struct strvec dirs;   /* --dir, as given */
 	const char *json;
 	uint64_t size, need;
 	bool buffered;
@@ -71,19 +72,20 @@ static void add(struct st_ctx *c, const char *id, const char *dir, enum st st, j
 static void add(struct st_ctx *c, const char *id, const char *dir, enum st st, json_t *measured,
 		const char *fmt, ...)
 {
-	char fact[1024];
+	struct strbuf fact = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(fact, sizeof(fact), fmt, ap);
+	strbuf_vaddf(&fact, fmt, ap);
 	va_end(ap);
 	c->count[st]++;
-	printf("%-7s  %-19s  %s\n", st_names[st], id, fact);
+	printf("%-7s  %-19s  %s\n", st_names[st], id, fact.buf);
 	fflush(stdout);
 	json_array_append_new(c->checks, json_pack("{s:s, s:o, s:s, s:s, s:o}", "id", id,
 						   "dir", dir ? json_string(dir) : json_null(),
-						   "status", st_names[st], "fact", fact,
+						   "status", st_names[st], "fact", fact.buf,
 						   "measured", measured ? measured : json_object()));
+	strbuf_release(&fact);
 }
 
 static char *size_text(uint64_t b)
@@ -584,6 +586,41 @@ static const char usage[] =
 
 enum { OPT_DIR = 256, OPT_JSON, OPT_SIZE, OPT_NEED, OPT_BUFFERED, OPT_HELP };
 
+/* The directories and the record's directory exist and may be written: before any check. */
+static int check_opts(const struct st_opts *o)
+{
+	if (!o->dirs.nr)
+		return input_error("selftest: no --dir; name a directory on the volume to check, "
+				   "e.g. --dir /mnt/db (the --db directory of your runs)");
+	for (size_t i = 0; i < o->dirs.nr; i++) {
+		if (!os_is_dir(o->dirs.v[i]))
+			return input_error("--dir %s: not a directory; give an existing directory on "
+					   "the volume to check", o->dirs.v[i]);
+		if (os_dir_can_create(o->dirs.v[i]))
+			return input_error("--dir %s: cannot create a file there (read-only or no "
+					   "permission); give a directory this user can write",
+					   o->dirs.v[i]);
+	}
+	if (o->json) {
+		char *d = xstrdup(o->json), *slash = strrchr(d, '/');
+#ifdef _WIN32
+		char *bs = strrchr(d, '\\');
+
+		if (bs && (!slash || bs > slash))
+			slash = bs;
+#endif
+		if (slash)
+			*slash = 0;
+		if (slash && *d && !os_is_dir(d)) {
+			free(d);
+			return input_error("--json %s: its directory does not exist; create it or name "
+					   "another file", o->json);
+		}
+		free(d);
+	}
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct st_opts *o)
 {
 	static const struct option longopts[] = {
@@ -604,8 +641,7 @@ static int parse(int argc, char **argv, struct st_opts *o)
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_DIR:
-			o->dirs = xrealloc(o->dirs, (o->ndirs + 1) * sizeof(char *));
-			o->dirs[o->ndirs++] = optarg;
+			strvec_push(&o->dirs, optarg);
 			break;
 		case OPT_JSON:
 			o->json = optarg;
@@ -636,43 +672,14 @@ static int parse(int argc, char **argv, struct st_opts *o)
 	if (optind < argc)
 		return input_error("selftest: unexpected argument '%s'; name directories with --dir",
 				   argv[optind]);
-	if (!o->ndirs)
-		return input_error("selftest: no --dir; name a directory on the volume to check, "
-				   "e.g. --dir /mnt/db (the --db directory of your runs)");
 	if (!need_given)
 		o->need = o->size;
-	for (size_t i = 0; i < o->ndirs; i++) {
-		if (!os_is_dir(o->dirs[i]))
-			return input_error("--dir %s: not a directory; give an existing directory on "
-					   "the volume to check", o->dirs[i]);
-		if (os_dir_can_create(o->dirs[i]))
-			return input_error("--dir %s: cannot create a file there (read-only or no "
-					   "permission); give a directory this user can write",
-					   o->dirs[i]);
-	}
-	if (o->json) {
-		char *d = xstrdup(o->json), *slash = strrchr(d, '/');
-#ifdef _WIN32
-		char *bs = strrchr(d, '\\');
-
-		if (bs && (!slash || bs > slash))
-			slash = bs;
-#endif
-		if (slash)
-			*slash = 0;
-		if (slash && *d && !os_is_dir(d)) {
-			free(d);
-			return input_error("--json %s: its directory does not exist; create it or name "
-					   "another file", o->json);
-		}
-		free(d);
-	}
-	return 0;
+	return check_opts(o);
 }
 
 int cmd_selftest(int argc, char **argv)
 {
-	struct st_opts o = { 0 };
+	struct st_opts o = { .dirs = STRVEC_INIT };
 	struct st_ctx c = { .o = &o };
 	json_t *rec, *vols, *host;
 	bool wine;
@@ -681,7 +688,7 @@ int cmd_selftest(int argc, char **argv)
 
 	ret = parse(argc, argv, &o);
 	if (ret) {
-		free(o.dirs);
+		strvec_clear(&o.dirs);
 		return ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
 	}
 	host = host_environment();
@@ -696,8 +703,8 @@ int cmd_selftest(int argc, char **argv)
 	check_clock(&c);
 	check_timer(&c);
 	ret = 0;
-	for (size_t i = 0; i < o.ndirs && !ret && !stop_why; i++)
-		ret = check_dir(&c, o.dirs[i], wine, vols);
+	for (size_t i = 0; i < o.dirs.nr && !ret && !stop_why; i++)
+		ret = check_dir(&c, o.dirs.v[i], wine, vols);
 	os_stop_handler_clear();
 	if (stop_why || ret) {
 		if (stop_why)
@@ -736,6 +743,6 @@ out:
 	json_decref(c.checks);
 	json_decref(vols);
 	json_decref(host);
-	free(o.dirs);
+	strvec_clear(&o.dirs);
 	return status;
 }

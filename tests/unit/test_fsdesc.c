@@ -2,7 +2,7 @@
 /*
  * test_fsdesc.c: the filesystem descriptor table (fsprep/fs.c, fs_<name>.c): every entry is
  * complete, names are unique and listed in table order, lookups, and raw (no builder, no
- * verifier) refused cleanly by mkfs_plan_build() and verify_volume().  No root, no devices.
+ * verifier) refused cleanly by mkfs_cmd_build() and verify_volume().  No root, no devices.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -119,20 +119,20 @@ static void test_raw_plan_refused(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(descs); i++) {
 		struct mkfs_req r = { .fs = descs[i], .device = "/dev/x", .label = "l" };
-		struct mkfs_plan p;
+		struct mkfs_cmd p;
 
 		assert_non_null(r.fs);
-		assert_int_equal(mkfs_plan_build(&p, &t, &r), -FSLAB_EINPUT);
-		assert_null(p.argv);
-		assert_int_equal(p.argc, 0);
-		mkfs_plan_release(&p);
+		assert_int_equal(mkfs_cmd_build(&p, &t, &r), -FSLAB_EINPUT);
+		assert_int_equal(p.argv.nr, 0);
+		assert_int_equal(p.argv.nr, 0);
+		mkfs_cmd_release(&p);
 	}
 }
 
 /* verifiers[FS_RAW] was out of bounds too; raw is refused before any I/O. */
 static void test_raw_verify_refused(void **state)
 {
-	struct mkfs_plan p = { 0 };
+	struct mkfs_cmd p = { 0 };
 	json_t *out = (json_t *)&p;
 
 	(void)state;
@@ -150,19 +150,19 @@ static void test_cluster_rules(void **state)
 	for (size_t i = 0; i < fs_desc_count(); i++) {
 		const struct fs_desc *fs = fs_desc_at(i);
 		struct mkfs_req r = { .fs = fs, .device = "/dev/x", .label = "l" };
-		struct mkfs_plan p;
+		struct mkfs_cmd p;
 
 		if (fs_is_raw(fs))
 			continue;
 		r.cluster = (uint64_t)fs->block_max * 2;
-		assert_int_equal(mkfs_plan_build(&p, &t, &r), -FSLAB_EINPUT);
-		assert_null(p.argv);
+		assert_int_equal(mkfs_cmd_build(&p, &t, &r), -FSLAB_EINPUT);
+		assert_int_equal(p.argv.nr, 0);
 		r.cluster = 0;
-		assert_int_equal(mkfs_plan_build(&p, &t, &r), 0);
+		assert_int_equal(mkfs_cmd_build(&p, &t, &r), 0);
 		assert_int_equal(p.block_size, fs->block_default);
-		assert_string_equal(p.argv[0], fs->mkfs);
-		assert_string_equal(p.argv[p.argc - 1], "/dev/x");
-		mkfs_plan_release(&p);
+		assert_string_equal(p.argv.v[0], fs->mkfs);
+		assert_string_equal(p.argv.v[p.argv.nr - 1], "/dev/x");
+		mkfs_cmd_release(&p);
 	}
 }
 

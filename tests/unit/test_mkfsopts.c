@@ -4,7 +4,7 @@
  * issue 16 item 2): every path-valued option and suboption of mkfs.ext4, mkfs.xfs,
  * mkfs.btrfs and mkntfs, in each spelling getopt accepts (separate or attached argument,
  * bundled flags, key lists in any order, long options abbreviated), and operands; options
- * that name nothing pass.  Then mkfs_plan_build() refuses them.  No root, no devices.
+ * that name nothing pass.  Then mkfs_cmd_build() refuses them.  No root, no devices.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -120,23 +120,23 @@ static void test_ntfs(void **state)
 	accepted("ntfs3", "--fast --no-indexing");
 }
 
-/* mkfs_plan_build() refuses them before any argv exists */
+/* mkfs_cmd_build() refuses them before any argv exists */
 static void test_plan_refuses(void **state)
 {
 	struct topology t = { .logical_sector = 512, .physical_sector = 512, .min_io = 512,
 			      .size = 1ULL << 30 };
-	struct mkfs_plan p = { 0 };
+	struct mkfs_cmd p = { 0 };
 	struct mkfs_req r = { .fs = fs_desc_find("xfs"), .device = "/dev/loop9", .label = "x",
 			      .extra = "-l logdev=/dev/loop5,size=64m" };
 
 	(void)state;
-	assert_int_equal(mkfs_plan_build(&p, &t, &r), -FSLAB_EINPUT);
-	assert_null(p.argv);
+	assert_int_equal(mkfs_cmd_build(&p, &t, &r), -FSLAB_EINPUT);
+	assert_int_equal(p.argv.nr, 0);
 	r.extra = "-l size=64m";
-	assert_int_equal(mkfs_plan_build(&p, &t, &r), 0);
-	assert_string_equal(p.argv[p.argc - 1], "/dev/loop9");
-	assert_string_equal(p.argv[p.argc - 2], "size=64m");
-	mkfs_plan_release(&p);
+	assert_int_equal(mkfs_cmd_build(&p, &t, &r), 0);
+	assert_string_equal(p.argv.v[p.argv.nr - 1], "/dev/loop9");
+	assert_string_equal(p.argv.v[p.argv.nr - 2], "size=64m");
+	mkfs_cmd_release(&p);
 }
 
 int main(void)

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: MIT
 /* test_strbuf.c: the growable string (strbuf) and string array (strvec): content is kept
- * byte for byte (NUL included), growth has no cap, detach hands over ownership. */
+ * byte for byte (NUL included), growth has no cap, detach hands over ownership; the shell
+ * quoter read back by a real POSIX shell, every byte but NUL; reading a file descriptor or a
+ * stream to its end. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base.h"
+#include "random.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -213,6 +219,100 @@ static void test_strbuf_growth(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * Words quoted by strbuf_add_argv_sq() and read back by /bin/sh (printf '%s\0' WORDS...):
+ * each must come back byte for byte.  The words: every byte 1..255 alone and between letters,
+ * quotes of every kind, newlines, "$(...)", backquotes, globs, tildes, options, the empty word,
+ * and NUL-free random binary strings.
+ */
+static void test_sq_shell(void **state)
+{
+	static const char *const specials[] = {
+		"", " ", "a b", "it's", "''", "'\\''", "\"", "\\", "\\'", "a\nb", "\n", "\r\n",
+		"$(touch /tmp/fslab-sq-pwned)", "`touch /tmp/fslab-sq-pwned`", "$HOME", "${x:-y}",
+		"$((1+1))", "*", "?", "[a]", "~", "~root", "-n", "-e", "--", "#x", "x#", "a;b", "a&b",
+		"a|b", "a>b", "<a", "!x", "{a,b}", "%s", "^x", "a=b", "x\tb", "\x01\x7f\xff",
+		"\xe2\x80\x98" "curly\xe2\x80\x99",
+	};
+	struct strvec words = STRVEC_INIT;
+	struct strbuf cmd = STRBUF_INIT, out = STRBUF_INIT;
+	struct rng r;
+	const char *p;
+	size_t i;
+	FILE *f;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(specials); i++)
+		strvec_push(&words, specials[i]);
+	for (int c = 1; c < 256; c++) {
+		strvec_pushf(&words, "%c", c);
+		strvec_pushf(&words, "a%cb", c);
+	}
+	rng_seed(&r, 19);
+	for (int n = 0; n < 64; n++) {
+		struct strbuf w = STRBUF_INIT;
+		uint64_t len = rng_below(&r, 200);
+
+		for (uint64_t k = 0; k < len; k++)
+			strbuf_addch(&w, (int)(1 + rng_below(&r, 255)));
+		strvec_push(&words, w.buf);
+		strbuf_release(&w);
+	}
+	unlink("/tmp/fslab-sq-pwned");
+	strbuf_addstr(&cmd, "printf '%s\\0' ");
+	strbuf_add_argv_sq(&cmd, words.v);
+	f = popen(cmd.buf, "r");
+	assert_non_null(f);
+	assert_int_equal(strbuf_read_stream(&out, f), 0);
+	assert_int_equal(pclose(f), 0);
+	p = out.buf;
+	for (i = 0; i < words.nr; i++) {
+		assert_true(p < out.buf + out.len);
+		assert_string_equal(p, words.v[i]);
+		p += strlen(p) + 1;
+	}
+	assert_ptr_equal(p, out.buf + out.len);
+	assert_int_equal(access("/tmp/fslab-sq-pwned", F_OK), -1);
+	strbuf_release(&out);
+	strbuf_release(&cmd);
+	strvec_clear(&words);
+}
+
+/* strbuf_read_fd() and strbuf_read_stream(): everything to the end, appended, binary kept. */
+static void test_strbuf_read(void **state)
+{
+	char path[] = "/tmp/fslab-test-strbuf.XXXXXX";
+	struct strbuf sb = STRBUF_INIT;
+	struct strbuf want = STRBUF_INIT;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	for (int i = 0; i < 100000; i++)
+		strbuf_addch(&want, i % 256);
+	assert_int_equal(write(fd, want.buf, want.len), (ssize_t)want.len);
+	close(fd);
+	strbuf_addstr(&sb, "before");
+	fd = open(path, O_RDONLY);
+	assert_int_equal(strbuf_read_fd(&sb, fd), (ssize_t)want.len);
+	close(fd);
+	assert_int_equal(sb.len, 6 + want.len);
+	assert_memory_equal(sb.buf, "before", 6);
+	assert_memory_equal(sb.buf + 6, want.buf, want.len);
+	strbuf_reset(&sb);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(strbuf_read_stream(&sb, f), 0);
+	fclose(f);
+	assert_int_equal(sb.len, want.len);
+	assert_memory_equal(sb.buf, want.buf, want.len);
+	assert_int_equal(strbuf_read_fd(&sb, -1), -EBADF);
+	unlink(path);
+	strbuf_release(&sb);
+	strbuf_release(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +320,8 @@ int main(void)
 		cmocka_unit_test(test_strbuf_add),
 		cmocka_unit_test(test_strbuf_binary),
 		cmocka_unit_test(test_strbuf_sq),
+		cmocka_unit_test(test_sq_shell),
+		cmocka_unit_test(test_strbuf_read),
 		cmocka_unit_test(test_strbuf_growth),
 		cmocka_unit_test(test_strvec_basic),
 		cmocka_unit_test(test_strvec_growth),
