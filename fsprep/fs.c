@@ -14,7 +14,7 @@
 #include "os/os.h"
 #include "strbuf.h"
 
-/* Fixed order: --fs help, fs_desc_names() and the lab list them in it. */
+/* Fixed order: --fs help, fs_names() and the lab list them in it. */
 static const struct fs_desc *const fs_all[] = {
 	&fs_ext4,
 	&fs_xfs,
@@ -24,17 +24,17 @@ static const struct fs_desc *const fs_all[] = {
 	&fs_raw,
 };
 
-size_t fs_desc_count(void)
+size_t fs_count(void)
 {
 	return ARRAY_SIZE(fs_all);
 }
 
-const struct fs_desc *fs_desc_at(size_t i)
+const struct fs_desc *fs_at(size_t i)
 {
 	return i < ARRAY_SIZE(fs_all) ? fs_all[i] : NULL;
 }
 
-const struct fs_desc *fs_desc_find(const char *name)
+const struct fs_desc *fs_find(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(fs_all); i++)
 		if (!strcmp(fs_all[i]->name, name))
@@ -42,7 +42,7 @@ const struct fs_desc *fs_desc_find(const char *name)
 	return NULL;
 }
 
-const char *fs_desc_names(void)
+const char *fs_names(void)
 {
 	/* Built on first use; prep is single-threaded. */
 	static struct strbuf names = STRBUF_INIT;
@@ -55,14 +55,14 @@ const char *fs_desc_names(void)
 
 bool prep_fs_known(const char *fs)
 {
-	const struct fs_desc *d = fs_desc_find(fs);
+	const struct fs_desc *d = fs_find(fs);
 
 	return d && !fs_is_raw(d);
 }
 
 char *prep_mkfs_opts_problem(const char *fs, const char *opts)
 {
-	const struct fs_desc *d = fs_desc_find(fs);
+	const struct fs_desc *d = fs_find(fs);
 
 	return d && d->mkfs && opts ? mkfs_opts_problem(d->syntax, d->mkfs, opts) : NULL;
 }
@@ -130,14 +130,14 @@ bool fs_kernel_has(const char *name)
 
 const char *prep_fs_missing_driver(const char *fs)
 {
-	const struct fs_desc *d = fs_desc_find(fs);
+	const struct fs_desc *d = fs_find(fs);
 
 	return d && d->kernel_fs && !fs_kernel_has(d->kernel_fs) ? d->kernel_fs : NULL;
 }
 
 const char *prep_fs_missing_tool(const char *fs, const char **package)
 {
-	const struct fs_desc *d = fs_desc_find(fs);
+	const struct fs_desc *d = fs_find(fs);
 
 	if (!d || fs_is_raw(d))
 		return NULL;

@@ -7,7 +7,7 @@
  * whole prep (flock, as fslab run locks its directories), and images are created exclusively
  * and recorded by identity, so a prep only ever removes what it made itself.  --fs raw stops
  * after attach, discard and wipe: the devices are the baseline fslab run measures without a
- * filesystem.  The --dry-run plan is printed by prep_plan.c.
+ * filesystem.  The --dry-run plan is printed by prep_dryrun.c.
  */
 #include <errno.h>
 #include <signal.h>
@@ -139,7 +139,7 @@ static int check_mount_root(struct prep_ctx *c)
 					   "no prep state); move it away or choose another --mount-root",
 					   c->root, PREP_JSON_NAME);
 	}
-	/* raw mounts nothing and makes no <root>/db, <root>/log (see prep_print_plan()). */
+	/* raw mounts nothing and makes no <root>/db, <root>/log (see prep_print_dry_run()). */
 	for (int i = 0; i < VOL_NR && !is_raw(c); i++) {
 		struct prep_vol *v = &c->vol[i];
 		int r;
@@ -811,7 +811,7 @@ int prep_run(const struct prep_opts *o)
 	if (ret)
 		goto out;
 	if (o->dry_run) {
-		prep_print_plan(&c);
+		prep_print_dry_run(&c);
 		goto out;
 	}
 	catch_signals();

@@ -93,15 +93,15 @@ int ntfs_verify(const char *dev, const struct mkfs_cmd *p, json_t *v);
  * /proc/filesystems, or a module of that name in /lib/modules/<release>/modules.dep */
 bool fs_kernel_has(const char *name);
 
-/* fs_desc_find - the entry for a --fs value (exact, lower case), or NULL. */
-const struct fs_desc *fs_desc_find(const char *name);
-/* fs_desc_count - how many filesystems the table lists. */
-size_t fs_desc_count(void);
-/* fs_desc_at - the @i-th entry in table order, or NULL when @i >= fs_desc_count(). */
-const struct fs_desc *fs_desc_at(size_t i);
-/* fs_desc_names - every name in table order, "ext4, xfs, ntfs, ntfs3, btrfs, raw", for messages;
+/* fs_find - the entry for a --fs value (exact, lower case), or NULL. */
+const struct fs_desc *fs_find(const char *name);
+/* fs_count - how many filesystems the table lists. */
+size_t fs_count(void);
+/* fs_at - the @i-th entry in table order, or NULL when @i >= fs_count(). */
+const struct fs_desc *fs_at(size_t i);
+/* fs_names - every name in table order, "ext4, xfs, ntfs, ntfs3, btrfs, raw", for messages;
  * built from the table once, static storage. */
-const char *fs_desc_names(void);
+const char *fs_names(void);
 
 /* fs_is_raw - no filesystem: nothing to format, verify or mount. */
 static inline bool fs_is_raw(const struct fs_desc *fs)
@@ -468,9 +468,9 @@ struct prep_ctx {
 
 /* prep_run - the whole prep (or the dry-run plan).  Returns an exit status (FSLAB_EXIT_*). */
 int prep_run(const struct prep_opts *o);
-/* prep_print_plan - print what prep would do for @c (checked, plans built): the --dry-run
- * output (prep_plan.c). */
-void prep_print_plan(const struct prep_ctx *c);
+/* prep_print_dry_run - print what prep would do for @c (checked, mkfs commands built): the --dry-run
+ * output (prep_dryrun.c). */
+void prep_print_dry_run(const struct prep_ctx *c);
 /* prep_json_build - prep.json for @c (new reference). */
 json_t *prep_json_build(const struct prep_ctx *c);
 /* prep_note - add a line to prep.json "notes" and print it as a warning. */

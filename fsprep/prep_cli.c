@@ -108,10 +108,10 @@ static int pick_fs(const char *arg, const struct fs_desc **fs)
 	name[i] = 0;
 	if (!strcmp(name, "refs"))
 		return input_error("--fs refs: ReFS can only be formatted by Windows; run the ReFS side of the comparison on the Windows side of the lab (fslab prep on Linux formats ext4, xfs, ntfs, btrfs)");
-	*fs = arg[i] ? NULL : fs_desc_find(name);
+	*fs = arg[i] ? NULL : fs_find(name);
 	if (!*fs)
 		return input_error("--fs %s: unknown filesystem; valid ones are %s (refs runs on the Windows side of the lab)",
-				   arg, fs_desc_names());
+				   arg, fs_names());
 	return 0;
 }
 
@@ -192,7 +192,7 @@ static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 	if (optind < argc)
 		return input_error("unexpected argument '%s'; run 'fslab prep --help'", argv[optind]);
 	if (!fs)
-		return input_error("--fs is required: %s", fs_desc_names());
+		return input_error("--fs is required: %s", fs_names());
 	ret = pick_fs(fs, &o->fs);
 	if (ret)
 		return ret;

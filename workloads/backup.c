@@ -475,7 +475,7 @@ static void bk_cleanup(struct run_ctx *rc)
 	rc->priv = NULL;
 }
 
-const struct workload_ops wl_backup = {
+const struct workload_ops workload_backup = {
 	.name = "backup",
 	.help = "Jetstress's database backup test: every database read once, sequentially",
 	.flags = WL_DATABASES | WL_PAGES | WL_THROUGHPUT | WL_FINITE,

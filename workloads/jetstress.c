@@ -497,7 +497,7 @@ static int js_finish(struct run_ctx *rc)
 	return 0;
 }
 
-const struct workload_ops wl_jetstress = {
+const struct workload_ops workload_jetstress = {
 	.name = "jetstress",
 	.help = "Exchange ESE-like database load (default)",
 	.flags = WL_VERDICT | WL_DATABASES | WL_LOG | WL_THREAD_PER_DB | WL_DSYNC |

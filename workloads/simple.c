@@ -375,7 +375,7 @@ static int simple_export(const struct run_config *c, const struct wl_shape *sh,
 		.cleanup = simple_cleanup,      \
 	}
 
-const struct workload_ops wl_randread = SIMPLE_OPS("randread", "random reads, --bs, --iodepth");
-const struct workload_ops wl_randwrite = SIMPLE_OPS("randwrite", "random writes, --bs, --iodepth");
-const struct workload_ops wl_randrw = SIMPLE_OPS("randrw", "random reads and writes (--rwmixread)");
-const struct workload_ops wl_seqwrite = SIMPLE_OPS("seqwrite", "sequential writes, a region per thread");
+const struct workload_ops workload_randread = SIMPLE_OPS("randread", "random reads, --bs, --iodepth");
+const struct workload_ops workload_randwrite = SIMPLE_OPS("randwrite", "random writes, --bs, --iodepth");
+const struct workload_ops workload_randrw = SIMPLE_OPS("randrw", "random reads and writes (--rwmixread)");
+const struct workload_ops workload_seqwrite = SIMPLE_OPS("seqwrite", "sequential writes, a region per thread");

@@ -28,8 +28,8 @@
 	X(seqwrite) \
 	X(backup)
 
-#define DECLARE(n) extern const struct workload_ops wl_##n;
-#define ENTRY(n) &wl_##n,
+#define DECLARE(n) extern const struct workload_ops workload_##n;
+#define ENTRY(n) &workload_##n,
 WORKLOADS(DECLARE)
 static const struct workload_ops *const workloads[] = { WORKLOADS(ENTRY) };
 

@@ -143,8 +143,8 @@ struct workload_ops {
 	void (*cleanup)(struct run_ctx *rc);
 };
 
-extern const struct workload_ops wl_jetstress;
-extern const struct workload_ops wl_randread, wl_randwrite, wl_randrw, wl_seqwrite;
+extern const struct workload_ops workload_jetstress;
+extern const struct workload_ops workload_randread, workload_randwrite, workload_randrw, workload_seqwrite;
 
 /* Workload by name, or NULL. */
 const struct workload_ops *workload_find(const char *name);

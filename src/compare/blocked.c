@@ -88,47 +88,62 @@ static size_t xcols(size_t label, size_t bcol, size_t nlabels, size_t *cols)
 	return n;
 }
 
-int rcbd_fit(const struct rcbd_obs *obs, size_t n, size_t nlabels, size_t nblocks,
-	     struct rcbd_fit *f)
-{
-	size_t *bcol = NULL, *nlab = NULL, *nblk = NULL, p, cols[3];
-	double *xtx = NULL, *xty = NULL, *inv = NULL, sse = 0, sse_lab = 0, *labsum = NULL;
-	int ret = -EINVAL;
+/* Who is where in a fit: observations per label and block, each block's column (0 for the
+ * reference block and for blocks without data), each label's sum. */
+struct design {
+	size_t *bcol, *nlab, *nblk;
+	double *labsum;
+};
 
-	memset(f, 0, sizeof(*f));
-	if (!n || !nlabels || !nblocks)
-		return -EINVAL;
-	bcol = xcalloc(nblocks, sizeof(size_t));
-	nblk = xcalloc(nblocks, sizeof(size_t));
-	nlab = xcalloc(nlabels, sizeof(size_t));
-	labsum = xcalloc(nlabels, sizeof(double));
+static void design_release(struct design *d)
+{
+	free(d->bcol);
+	free(d->nblk);
+	free(d->nlab);
+	free(d->labsum);
+}
+
+/* Count the observations; f->n, nlabels, nblocks (those with data) and p.  -EINVAL for an
+ * observation outside the labels or blocks, not finite, or a label without one. */
+static int design_count(struct design *d, const struct rcbd_obs *obs, size_t n, size_t nlabels,
+			size_t nblocks, struct rcbd_fit *f)
+{
+	d->bcol = xcalloc(nblocks, sizeof(size_t));
+	d->nblk = xcalloc(nblocks, sizeof(size_t));
+	d->nlab = xcalloc(nlabels, sizeof(size_t));
+	d->labsum = xcalloc(nlabels, sizeof(double));
 	for (size_t i = 0; i < n; i++) {
 		if (obs[i].label >= nlabels || obs[i].block >= nblocks || !isfinite(obs[i].y))
-			goto out;
-		nlab[obs[i].label]++;
-		nblk[obs[i].block]++;
-		labsum[obs[i].label] += obs[i].y;
+			return -EINVAL;
+		d->nlab[obs[i].label]++;
+		d->nblk[obs[i].block]++;
+		d->labsum[obs[i].label] += obs[i].y;
 	}
 	for (size_t l = 0; l < nlabels; l++)
-		if (!nlab[l])
-			goto out;
+		if (!d->nlab[l])
+			return -EINVAL;
 	/* blocks without data have no column; the first with data is the reference */
 	for (size_t b = 0; b < nblocks; b++)
-		if (nblk[b])
-			bcol[b] = f->nblocks++;
+		if (d->nblk[b])
+			d->bcol[b] = f->nblocks++;
 	f->n = n;
 	f->nlabels = nlabels;
-	p = f->p = 1 + (nlabels - 1) + (f->nblocks - 1);
-	ret = -EDOM;
-	if (n <= p)
-		goto out;
-	f->df = (double)(n - p);
+	f->p = 1 + (nlabels - 1) + (f->nblocks - 1);
+	return 0;
+}
+
+/* Least squares: beta (p) and (X'X)^-1 (p x p) from the normal equations (heap, caller frees).
+ * 0, or -EDOM when labels and rounds are not connected. */
+static int solve(const struct rcbd_obs *obs, const struct design *d, const struct rcbd_fit *f,
+		 double **beta, double **inv)
+{
+	size_t p = f->p, cols[3];
+	double *xtx = xcalloc(p * p, sizeof(double)), *xty = xcalloc(p, sizeof(double));
+	int ret;
 
 	/* the normal equations, accumulated row by row (X has at most 3 ones per row) */
-	xtx = xcalloc(p * p, sizeof(double));
-	xty = xcalloc(p, sizeof(double));
-	for (size_t i = 0; i < n; i++) {
-		size_t k = xcols(obs[i].label, bcol[obs[i].block], nlabels, cols);
+	for (size_t i = 0; i < f->n; i++) {
+		size_t k = xcols(obs[i].label, d->bcol[obs[i].block], f->nlabels, cols);
 
 		for (size_t a = 0; a < k; a++) {
 			xty[cols[a]] += obs[i].y;
@@ -136,47 +151,52 @@ int rcbd_fit(const struct rcbd_obs *obs, size_t n, size_t nlabels, size_t nblock
 				xtx[cols[a] * p + cols[b]] += 1;
 		}
 	}
-	if ((ret = cholesky(xtx, p)))
-		goto out;
+	ret = cholesky(xtx, p);
+	if (ret) {
+		free(xtx);
+		free(xty);
+		return ret;
+	}
 	chol_solve(xtx, p, xty); /* xty is now beta */
 	/* (X'X)^-1, one column at a time: p is small (labels + rounds) */
-	inv = xcalloc(p * p, sizeof(double));
+	*inv = xcalloc(p * p, sizeof(double));
 	for (size_t j = 0; j < p; j++) {
 		double *e = xcalloc(p, sizeof(double));
 
 		e[j] = 1;
 		chol_solve(xtx, p, e);
 		for (size_t i = 0; i < p; i++)
-			inv[i * p + j] = e[i];
+			(*inv)[i * p + j] = e[i];
 		free(e);
 	}
+	free(xtx);
+	*beta = xty;
+	return 0;
+}
 
-	f->label = xcalloc(nlabels, sizeof(double));
-	for (size_t l = 1; l < nlabels; l++)
-		f->label[l] = xty[l];
-	f->block = xcalloc(nblocks, sizeof(double));
-	for (size_t b = 0; b < nblocks; b++)
-		f->block[b] = !nblk[b] ? NAN : bcol[b] ? xty[nlabels - 1 + bcol[b]] : 0;
-	f->vlab = xcalloc(nlabels * nlabels, sizeof(double));
-	for (size_t a = 1; a < nlabels; a++)
-		for (size_t b = 1; b < nlabels; b++)
-			f->vlab[a * nlabels + b] = inv[a * p + b];
+/* Residuals, standardised residuals and s2 into f; *sse the residual sum of squares, *sse_lab
+ * that of the labels alone (for the block component). */
+static void residuals(const struct rcbd_obs *obs, const struct design *d, const double *beta,
+		      const double *inv, struct rcbd_fit *f, double *sse, double *sse_lab)
+{
+	size_t p = f->p, cols[3];
 
-	f->resid = xcalloc(n, sizeof(double));
-	f->stdres = xcalloc(n, sizeof(double));
-	for (size_t i = 0; i < n; i++) {
-		size_t k = xcols(obs[i].label, bcol[obs[i].block], nlabels, cols);
-		double fit = 0, lm = labsum[obs[i].label] / (double)nlab[obs[i].label];
+	*sse = *sse_lab = 0;
+	f->resid = xcalloc(f->n, sizeof(double));
+	f->stdres = xcalloc(f->n, sizeof(double));
+	for (size_t i = 0; i < f->n; i++) {
+		size_t k = xcols(obs[i].label, d->bcol[obs[i].block], f->nlabels, cols);
+		double fit = 0, lm = d->labsum[obs[i].label] / (double)d->nlab[obs[i].label];
 
 		for (size_t a = 0; a < k; a++)
-			fit += xty[cols[a]];
+			fit += beta[cols[a]];
 		f->resid[i] = obs[i].y - fit;
-		sse += f->resid[i] * f->resid[i];
-		sse_lab += (obs[i].y - lm) * (obs[i].y - lm);
+		*sse += f->resid[i] * f->resid[i];
+		*sse_lab += (obs[i].y - lm) * (obs[i].y - lm);
 	}
-	f->s2 = sse / f->df;
-	for (size_t i = 0; i < n; i++) {
-		size_t k = xcols(obs[i].label, bcol[obs[i].block], nlabels, cols);
+	f->s2 = *sse / f->df;
+	for (size_t i = 0; i < f->n; i++) {
+		size_t k = xcols(obs[i].label, d->bcol[obs[i].block], f->nlabels, cols);
 		double h = 0;
 
 		for (size_t a = 0; a < k; a++)
@@ -184,6 +204,40 @@ int rcbd_fit(const struct rcbd_obs *obs, size_t n, size_t nlabels, size_t nblock
 				h += inv[cols[a] * p + cols[b]];
 		f->stdres[i] = h < 1 - 1e-9 && f->s2 > 0 ? f->resid[i] / sqrt(f->s2 * (1 - h)) : NAN;
 	}
+}
+
+int rcbd_fit(const struct rcbd_obs *obs, size_t n, size_t nlabels, size_t nblocks,
+	     struct rcbd_fit *f)
+{
+	struct design d = { 0 };
+	double *beta = NULL, *inv = NULL, sse, sse_lab;
+	size_t p;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	if (!n || !nlabels || !nblocks)
+		return -EINVAL;
+	ret = design_count(&d, obs, n, nlabels, nblocks, f);
+	if (!ret && n <= f->p)
+		ret = -EDOM;
+	if (!ret) {
+		f->df = (double)(n - f->p);
+		ret = solve(obs, &d, f, &beta, &inv);
+	}
+	if (ret)
+		goto out;
+	p = f->p;
+	f->label = xcalloc(nlabels, sizeof(double));
+	for (size_t l = 1; l < nlabels; l++)
+		f->label[l] = beta[l];
+	f->block = xcalloc(nblocks, sizeof(double));
+	for (size_t b = 0; b < nblocks; b++)
+		f->block[b] = !d.nblk[b] ? NAN : d.bcol[b] ? beta[nlabels - 1 + d.bcol[b]] : 0;
+	f->vlab = xcalloc(nlabels * nlabels, sizeof(double));
+	for (size_t a = 1; a < nlabels; a++)
+		for (size_t b = 1; b < nlabels; b++)
+			f->vlab[a * nlabels + b] = inv[a * p + b];
+	residuals(obs, &d, beta, inv, f, &sse, &sse_lab);
 	/* blocks after labels: the reduction of the residual sum of squares, per block df;
 	 * n0 = (n - sum n_b^2 / n) / (b - 1), the ANOVA coefficient of an unbalanced one-way
 	 * layout (= the number of labels when every round is complete) */
@@ -191,20 +245,15 @@ int rcbd_fit(const struct rcbd_obs *obs, size_t n, size_t nlabels, size_t nblock
 		double sq = 0;
 
 		for (size_t b = 0; b < nblocks; b++)
-			sq += (double)nblk[b] * (double)nblk[b];
+			sq += (double)d.nblk[b] * (double)d.nblk[b];
 		f->ms_block = (sse_lab - sse) / (double)(f->nblocks - 1);
 		f->n0 = ((double)n - sq / (double)n) / (double)(f->nblocks - 1);
 	} else {
 		f->ms_block = f->n0 = NAN;
 	}
-	ret = 0;
 out:
-	free(bcol);
-	free(nblk);
-	free(nlab);
-	free(labsum);
-	free(xtx);
-	free(xty);
+	design_release(&d);
+	free(beta);
 	free(inv);
 	if (ret)
 		rcbd_release(f);

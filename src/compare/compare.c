@@ -508,6 +508,61 @@ size_t compare_group_of(struct compare *c, size_t ri)
 	return c->ngroups++;
 }
 
+/* Refuse (or with --allow-mismatch warn about) results that differ in what a comparison needs
+ * equal: from the first result, and within a label from its first run.  0 or -FSLAB_EINPUT. */
+static int compare_guard(struct compare *c, const struct compare_opts *o)
+{
+	const struct fslab_result *ref = &c->results[0];
+	int ret = 0;
+
+	for (size_t i = 1; i < c->nresults; i++) {
+		const struct fslab_result *r = &c->results[i];
+		const struct fslab_result *first = NULL;
+		struct strbuf diff = STRBUF_INIT;
+		char *d, *rep;
+
+		/* the first run of the same label, to check repeats against */
+		for (size_t k = 0; k < i && !first; k++)
+			if (!strcmp(c->results[k].label, r->label))
+				first = &c->results[k];
+		d = compare_differences(r, ref);
+		if (d)
+			strbuf_addstr(&diff, d);
+		free(d);
+		/* the sweep axes (threads) may differ between labels, not between repeats of one */
+		rep = first ? compare_sweep_diff(r, first) : NULL;
+		if (rep) {
+			strbuf_add_sep(&diff, ", ");
+			strbuf_addf(&diff, "%s within label '%s'", rep, r->label);
+		}
+		free(rep);
+		if (!diff.len)
+			continue;
+		if (!o->allow_mismatch) {
+			ret = input_error("%s: not comparable with %s: %s; compare like with like, or "
+					  "pass --allow-mismatch to show them with a warning",
+					  c->files[i], c->files[0], diff.buf);
+		} else {
+			struct cmp_group *g = &c->groups[compare_group_of(c, i)];
+
+			compare_strv_push(&c->warnings, &c->nwarnings,
+					  xasprintf("%s differs from %s: %s", c->files[i], c->files[0],
+						    diff.buf));
+			if (!g->mismatch || !strstr(g->mismatch, diff.buf)) {
+				struct strbuf m = STRBUF_INIT;
+
+				strbuf_addstr(&m, g->mismatch ? g->mismatch : "");
+				strbuf_add_sep(&m, ", ");
+				strbuf_addbuf(&m, &diff);
+				free(g->mismatch);
+				g->mismatch = strbuf_detach(&m, NULL);
+			}
+		}
+		strbuf_release(&diff);
+	}
+	return ret;
+}
+
 /* Delta targets: the baseline, or in a thread sweep the baseline filesystem's group with the
  * same thread count. */
 static void assign_bases(struct compare *c)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* compareP.h: what compare.c and load.c share (not for other modules). */
+/* compareP.h: what load.c, comparable.c and precision.c give compare.c, and compare.c's helpers
+ * for them (not for other modules).  load.c calls nothing of compare.c's. */
 #ifndef FSLAB_COMPAREP_H
 #define FSLAB_COMPAREP_H
 
@@ -9,9 +10,12 @@
 /* compare_load - read files (importers included) into c->results/c->files and check each;
  * the tool-per-label rule.  0 or -FSLAB_EINPUT (every problem printed). */
 int compare_load(struct compare *c, char *const *files, size_t n, const struct compare_opts *o);
-/* compare_guard - refuse (or with --allow-mismatch warn about) results that differ in what a
- * comparison needs equal.  0 or -FSLAB_EINPUT. */
-int compare_guard(struct compare *c, const struct compare_opts *o);
+/*
+ * compare_differences - how @r differs from @ref in what must be equal for a comparison: every
+ * option that shapes the load (comparable.c, from the option table), then the tool and its
+ * version (load.c).  Heap string, or NULL when they may be compared.
+ */
+char *compare_differences(const struct fslab_result *r, const struct fslab_result *ref);
 
 /* The half width of the 95 % interval of a Welch delta (d->base set, cells filled). */
 void compare_welch_half(const struct cmp_row *row, size_t gi, struct cmp_delta *d);

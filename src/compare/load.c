@@ -169,12 +169,7 @@ int compare_load(struct compare *c, char *const *files, size_t n, const struct c
 	return ret;
 }
 
-/*
- * How r differs from ref in what must be equal for a comparison, heap string or NULL: every
- * option that shapes the load (comparable.c, from the option table), then the tool and its
- * version.
- */
-static char *differences(const struct fslab_result *r, const struct fslab_result *ref)
+char *compare_differences(const struct fslab_result *r, const struct fslab_result *ref)
 {
 	const char *va = r->fslab_version ? r->fslab_version : "?";
 	const char *vb = ref->fslab_version ? ref->fslab_version : "?";
@@ -204,57 +199,4 @@ static char *differences(const struct fslab_result *r, const struct fslab_result
 		strbuf_addf(&out, "fslab version %s vs %s", va, vb);
 	}
 	return strbuf_detach_or_null(&out);
-}
-
-int compare_guard(struct compare *c, const struct compare_opts *o)
-{
-	const struct fslab_result *ref = &c->results[0];
-	int ret = 0;
-
-	for (size_t i = 1; i < c->nresults; i++) {
-		const struct fslab_result *r = &c->results[i];
-		const struct fslab_result *first = NULL;
-		struct strbuf diff = STRBUF_INIT;
-		char *d, *rep;
-
-		/* the first run of the same label, to check repeats against */
-		for (size_t k = 0; k < i && !first; k++)
-			if (!strcmp(c->results[k].label, r->label))
-				first = &c->results[k];
-		d = differences(r, ref);
-		if (d)
-			strbuf_addstr(&diff, d);
-		free(d);
-		/* the sweep axes (threads) may differ between labels, not between repeats of one */
-		rep = first ? compare_sweep_diff(r, first) : NULL;
-		if (rep) {
-			strbuf_add_sep(&diff, ", ");
-			strbuf_addf(&diff, "%s within label '%s'", rep, r->label);
-		}
-		free(rep);
-		if (!diff.len)
-			continue;
-		if (!o->allow_mismatch) {
-			ret = input_error("%s: not comparable with %s: %s; compare like with like, or "
-					  "pass --allow-mismatch to show them with a warning",
-					  c->files[i], c->files[0], diff.buf);
-		} else {
-			struct cmp_group *g = &c->groups[compare_group_of(c, i)];
-
-			compare_strv_push(&c->warnings, &c->nwarnings,
-					  xasprintf("%s differs from %s: %s", c->files[i], c->files[0],
-						    diff.buf));
-			if (!g->mismatch || !strstr(g->mismatch, diff.buf)) {
-				struct strbuf m = STRBUF_INIT;
-
-				strbuf_addstr(&m, g->mismatch ? g->mismatch : "");
-				strbuf_add_sep(&m, ", ");
-				strbuf_addbuf(&m, &diff);
-				free(g->mismatch);
-				g->mismatch = strbuf_detach(&m, NULL);
-			}
-		}
-		strbuf_release(&diff);
-	}
-	return ret;
 }

@@ -133,24 +133,17 @@ static int run_attach_selftest(struct run_state *s)
 	return ret;
 }
 
-int cmd_run(int argc, char **argv)
+/*
+ * Everything before the run creates anything: the directories, their volumes, the selftest
+ * record, the locks, the label and output, the back end, the workload's own checks.  0, or
+ * the exit status to end with.
+ */
+static int run_setup(struct run_state *s)
 {
-	struct run_state *s = xcalloc(1, sizeof(*s));
 	struct run_ctx *rc = &s->rc;
-	struct fslab_result *r = &s->res;
-	struct run_config *c = &r->config;
-	struct collect_extra x;
-	char ts[32];
-	int ret, status = FSLAB_EXIT_FAIL;
+	struct run_config *c = &s->res.config;
+	int ret;
 
-	result_init(r);
-	engine_init(&rc->eng);
-	ret = run_parse_args(s, argc, argv);
-	if (ret) {
-		status = ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
-		goto out;
-	}
-	fslab_set_quiet(c->quiet);
 	/* I/Os above the threshold set's maximum are counted per class (information; the
 	 * database classes without a limit of their own use the database read maximum) */
 	for (int k = 0; k < CLS_NR; k++)
@@ -160,15 +153,13 @@ int cmd_run(int argc, char **argv)
 	ret = run_check_dirs(s);
 	if (!ret)
 		ret = run_probe_volumes(s);
-	if (!ret && s->res.config.selftest)
+	if (!ret && c->selftest)
 		ret = run_attach_selftest(s);
 	/* before the workload looks at its files: another run may be creating them */
 	if (!ret)
 		ret = run_lock_dirs(s);
-	if (ret) {
-		status = FSLAB_EXIT_USAGE;
-		goto out;
-	}
+	if (ret)
+		return FSLAB_EXIT_USAGE;
 	/* the default workload's runs are labelled by their filesystem alone */
 	if (!c->label)
 		c->label = strcmp(c->workload, run_options[RO_WORKLOAD].def)
@@ -178,42 +169,42 @@ int cmd_run(int argc, char **argv)
 		c->output = default_output(c->label);
 	run_pick_engine(s);
 	rc->o = c;
-	rc->res = r;
+	rc->res = &s->res;
 	rc->stop = &run_stop_flag;
-	ret = s->wl->check(rc);
-	if (ret) {
-		status = ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : FSLAB_EXIT_FAIL;
-		goto out_wl;
-	}
-	run_probe_odirect(s);
+	return 0;
+}
 
-	/* from here on, an interruption still produces a result marked aborted */
-	run_stop_flag = 0;
-	run_stop_signal = 0;
-	os_stop_handler_set(on_signal);
+/* The workload's preparation (databases) and its measured load.  0 or -errno. */
+static int run_measure(struct run_state *s)
+{
+	struct run_ctx *rc = &s->rc;
+	int ret = s->wl->prepare(rc);
+	uint64_t end;
 
-	r->label = xstrdup(c->label);
-	r->fslab_version = xasprintf("%s (%s)", FSLAB_VERSION, FSLAB_GIT);
-	r->started_at = xstrdup(iso8601_now(ts, sizeof(ts)));
-	s->dev_before = xcalloc(MAX_DEVS, sizeof(struct devstat));
-	s->dev_after = xcalloc(MAX_DEVS, sizeof(struct devstat));
+	if (ret || run_stop_flag)
+		return ret;
+	if (s->drop_caches)
+		drop_caches(s);
+	run_load(s);
+	engine_set_phase(&rc->eng, PH_STOP);
+	/* a finite load's measurement ends when it did */
+	end = __atomic_load_n(&rc->done_ns, __ATOMIC_ACQUIRE);
+	if (rc->eng.t_measure)
+		s->res.duration_s = ((end ? end : now_ns()) - rc->eng.t_measure) / 1e9;
+	run_snapshot_devices(s, s->dev_after);
+	s->wl->stop(rc);
+	return 0;
+}
 
-	ret = s->wl->prepare(rc);
-	if (!ret && !run_stop_flag) {
-		uint64_t end;
+/* The result from what was measured: environment, classes, devices, how it ended, the
+ * workload's verdict.  @ret is what the preparation returned. */
+static void run_gather(struct run_state *s, int ret)
+{
+	struct run_ctx *rc = &s->rc;
+	struct fslab_result *r = &s->res;
+	struct collect_extra x;
+	char ts[32];
 
-		if (s->drop_caches)
-			drop_caches(s);
-		run_load(s);
-		engine_set_phase(&rc->eng, PH_STOP);
-		/* a finite load's measurement ends when it did */
-		end = __atomic_load_n(&rc->done_ns, __ATOMIC_ACQUIRE);
-		if (rc->eng.t_measure)
-			r->duration_s = ((end ? end : now_ns()) - rc->eng.t_measure) / 1e9;
-		run_snapshot_devices(s, s->dev_after);
-		s->wl->stop(rc);
-	}
-	run_progress_end(s);
 	for (size_t i = 0; i < s->ndb_vols; i++)
 		if (volume_statfs(&rc->db_vols[i]))
 			rc->db_vols[i].fs_free = 0;
@@ -242,28 +233,76 @@ int cmd_run(int argc, char **argv)
 	 * before the measurement started */
 	if (!ret && (rc->eng.t_measure || run_stop_flag == RUN_STOP_FAILED) && s->wl->finish(rc)) {
 		/* no verdict could be formed: the run cannot count as complete */
-		fslab_err("the %s workload could not evaluate the run", c->workload);
+		fslab_err("the %s workload could not evaluate the run", r->config.workload);
 		r->verdict.pass = false;
 		if (!r->aborted) {
 			r->aborted = true;
 			r->abort_reason = xstrdup("the workload could not evaluate the run");
 		}
 	}
-	run_lab_fill(c, r);
-	ret = result_write(r, c->output);
+	run_lab_fill(&r->config, r);
+}
+
+/* The result written atomically and summed up; the exit status. */
+static int run_write(struct run_state *s)
+{
+	const struct fslab_result *r = &s->res;
+	const struct run_config *c = &r->config;
+	int ret = result_write(r, c->output);
+
 	if (ret) {
 		fslab_err("cannot write the result to %s: %s", c->output, strerror(-ret));
-		status = FSLAB_EXIT_FAIL;
-	} else {
-		if (!c->quiet)
-			run_print_summary(s, stdout);
-		printf("\nResult: %s\n", c->output);
-		/* written while a gone reader is still a stop request, not a kill at exit */
-		fflush(stdout);
-		status = r->aborted ? FSLAB_EXIT_FAIL
-				    : (r->verdict.present && !r->verdict.pass ? FSLAB_EXIT_VERDICT
-									       : FSLAB_EXIT_OK);
+		return FSLAB_EXIT_FAIL;
 	}
+	if (!c->quiet)
+		run_print_summary(s, stdout);
+	printf("\nResult: %s\n", c->output);
+	/* written while a gone reader is still a stop request, not a kill at exit */
+	fflush(stdout);
+	return r->aborted ? FSLAB_EXIT_FAIL
+			  : (r->verdict.present && !r->verdict.pass ? FSLAB_EXIT_VERDICT
+								    : FSLAB_EXIT_OK);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_state *s = xcalloc(1, sizeof(*s));
+	struct run_ctx *rc = &s->rc;
+	struct fslab_result *r = &s->res;
+	char ts[32];
+	int ret, status = FSLAB_EXIT_FAIL;
+
+	result_init(r);
+	engine_init(&rc->eng);
+	ret = run_parse_args(s, argc, argv);
+	if (ret) {
+		status = ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
+		goto out;
+	}
+	fslab_set_quiet(r->config.quiet);
+	status = run_setup(s);
+	if (status)
+		goto out;
+	ret = s->wl->check(rc);
+	if (ret) {
+		status = ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : FSLAB_EXIT_FAIL;
+		goto out_wl;
+	}
+	run_probe_odirect(s);
+
+	/* from here on, an interruption still produces a result marked aborted */
+	run_stop_flag = 0;
+	run_stop_signal = 0;
+	os_stop_handler_set(on_signal);
+	r->label = xstrdup(r->config.label);
+	r->fslab_version = xasprintf("%s (%s)", FSLAB_VERSION, FSLAB_GIT);
+	r->started_at = xstrdup(iso8601_now(ts, sizeof(ts)));
+	s->dev_before = xcalloc(MAX_DEVS, sizeof(struct devstat));
+	s->dev_after = xcalloc(MAX_DEVS, sizeof(struct devstat));
+	ret = run_measure(s);
+	run_progress_end(s);
+	run_gather(s, ret);
+	status = run_write(s);
 	os_stop_handler_clear();
 out_wl:
 	s->wl->cleanup(rc);

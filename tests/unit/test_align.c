@@ -82,7 +82,7 @@ static void test_mkfs_argv(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct mkfs_req r = {
-			.fs = fs_desc_find(cases[i].fs),
+			.fs = fs_find(cases[i].fs),
 			.device = "/dev/x",
 			.label = "fslab-db",
 			.cluster = cases[i].cluster,
@@ -130,7 +130,7 @@ static void test_bad_cluster(void **state)
 	};
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-		struct mkfs_req r = { .fs = fs_desc_find(bad[i].fs), .device = "/dev/x",
+		struct mkfs_req r = { .fs = fs_find(bad[i].fs), .device = "/dev/x",
 				      .label = "l", .cluster = bad[i].cluster,
 				      .extra = bad[i].extra };
 		struct mkfs_cmd p;
@@ -159,7 +159,7 @@ static void test_alignment(void **state)
 	};
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct mkfs_req r = { .fs = fs_desc_find("xfs"), .device = "/dev/x", .label = "l" };
+		struct mkfs_req r = { .fs = fs_find("xfs"), .device = "/dev/x", .label = "l" };
 		struct mkfs_cmd p;
 
 		assert_int_equal(topology_grain(&cases[i].t), cases[i].grain);
@@ -194,16 +194,16 @@ static void test_fs_table(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-		const struct fs_desc *fs = fs_desc_find(names[i]);
+		const struct fs_desc *fs = fs_find(names[i]);
 
 		assert_non_null(fs);
 		assert_string_equal(fs->package, packages[i]);
 		assert_non_null(strstr(fs->mount_opts, "noatime"));
 	}
-	assert_null(fs_desc_find("refs"));
-	assert_null(fs_desc_find("EXT4"));
-	assert_null(fs_desc_find(""));
-	assert_string_equal(fs_desc_find("ntfs")->mount_helper, "mount.ntfs-3g");
+	assert_null(fs_find("refs"));
+	assert_null(fs_find("EXT4"));
+	assert_null(fs_find(""));
+	assert_string_equal(fs_find("ntfs")->mount_helper, "mount.ntfs-3g");
 }
 
 int main(void)

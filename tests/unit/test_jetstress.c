@@ -324,8 +324,8 @@ static void test_check_failure_cleanup(void **state)
 	rc.res = &res;
 	rc.db_vols = rc.log_vols = &vol;
 	rc.stop = &stop;
-	assert_int_equal(wl_jetstress.check(&rc), -FSLAB_EINPUT);
-	wl_jetstress.cleanup(&rc);
+	assert_int_equal(workload_jetstress.check(&rc), -FSLAB_EINPUT);
+	workload_jetstress.cleanup(&rc);
 	assert_null(rc.priv);
 	assert_true(fcntl(0, F_GETFD) >= 0);
 	result_release(&res);

@@ -20,7 +20,7 @@
 /* problem FS OPTS: what mkfs_opts_problem() says (caller frees), or NULL */
 static char *problem(const char *fs, const char *opts)
 {
-	const struct fs_desc *d = fs_desc_find(fs);
+	const struct fs_desc *d = fs_find(fs);
 
 	assert_non_null(d);
 	assert_non_null(d->syntax);
@@ -126,7 +126,7 @@ static void test_plan_refuses(void **state)
 	struct topology t = { .logical_sector = 512, .physical_sector = 512, .min_io = 512,
 			      .size = 1ULL << 30 };
 	struct mkfs_cmd p = { 0 };
-	struct mkfs_req r = { .fs = fs_desc_find("xfs"), .device = "/dev/loop9", .label = "x",
+	struct mkfs_req r = { .fs = fs_find("xfs"), .device = "/dev/loop9", .label = "x",
 			      .extra = "-l logdev=/dev/loop5,size=64m" };
 
 	(void)state;

@@ -116,7 +116,7 @@ static void test_missing_tool(void **state)
 {
 	const struct fs_desc fake = { .name = "fakefs", .mkfs = "mkfs.fslab-no-such-tool",
 				      .package = "fslab-fake-package" };
-	const struct fs_desc *ext4 = fs_desc_find("ext4"), *raw = fs_desc_find("raw");
+	const struct fs_desc *ext4 = fs_find("ext4"), *raw = fs_find("raw");
 
 	(void)state;
 	assert_int_equal(format_tool_check(&fake), -FSLAB_EINPUT);

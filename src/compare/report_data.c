@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* export.c: the comparison as data: tables.csv, compare.json and sizing as CSV/JSON. */
+/* report_data.c: the comparison as data: tables.csv, compare.json and sizing as CSV/JSON. */
 #include "compare/reportP.h"
 
 #include <math.h>
@@ -187,17 +187,11 @@ static json_t *noise_json(const struct compare *c, const struct report_opts *o)
 			 "extreme_cells", out, "advice", adv);
 }
 
-json_t *report_json(const struct compare *c, const struct report_opts *o)
+/* "groups": each label's runs, what it is compared against and where it came from. */
+static json_t *groups_json(const struct compare *c)
 {
-	const struct batch_plan *bp = &c->groups[c->baseline].plan;
-	json_t *root, *groups = json_array(), *sweeps = json_array(), *sum = json_array();
-	json_t *charts = json_array(), *warn = json_array();
-	char *title = report_title(c, o);
-	size_t n;
-	char **sentences = report_summary(c, &n);
-	struct sizing_opts defaults;
+	json_t *groups = json_array();
 
-	sizing_opts_default(&defaults);
 	for (size_t g = 0; g < c->ngroups; g++) {
 		const struct cmp_group *x = &c->groups[g];
 		json_t *files = json_array();
@@ -213,6 +207,14 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 						     : json_null(),
 			"source", source_json(&c->results[x->runs[0]])));
 	}
+	return groups;
+}
+
+/* "sweeps": transactional IOPS and efficiency per thread count, per filesystem. */
+static json_t *sweeps_json(const struct compare *c)
+{
+	json_t *sweeps = json_array();
+
 	for (size_t s = 0; s < c->nsweeps; s++) {
 		json_t *pts = json_array();
 
@@ -227,6 +229,46 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 		json_array_append_new(sweeps, json_pack("{s:s, s:o}", "filesystem", c->sweeps[s].fs,
 							"points", pts));
 	}
+	return sweeps;
+}
+
+/* "method": how the numbers were compared (repeats, one run's batches, or the blocked
+ * model of a lab's rounds). */
+static json_t *method_json(const struct compare *c)
+{
+	const struct batch_plan *bp = &c->groups[c->baseline].plan;
+	json_t *m = json_pack("{s:s, s:f, s:f, s:f, s:s, s:s, s:i, s:b, s:i, s:i, s:i}",
+			      "name", c->method == CMP_REPEATS ? "repeats" : "within one run",
+			      "confidence", STATS_CONF, "alpha", STATS_ALPHA, "power", STATS_POWER,
+			      "test", c->method == CMP_REPEATS ? "Welch's t-test on per-run values"
+				      : "none (batch means give within-run intervals only)",
+			      "multiple_comparisons", "Holm-Bonferroni over labels x headline metrics",
+			      "claims", (int)c->nclaims, "aa_alarm", c->aa_alarm >= 0,
+			      "batches", (int)bp->k, "batch_seconds", (int)bp->len,
+			      "skipped_seconds", (int)bp->skip);
+
+	json_object_set_new(m, "design", json_string(c->design));
+	json_object_set_new(m, "blocked", json_boolean(c->blocked));
+	if (c->blocked) {
+		json_object_set_new(m, "name", json_string("blocked"));
+		json_object_set_new(m, "test", json_string("t-test on the blocked model: log value ~ "
+							   "label + round, least squares, residual "
+							   "pooled over every label"));
+		json_object_set_new(m, "lab_id", json_string(c->lab_id));
+		json_object_set_new(m, "rounds", json_integer(c->nrounds));
+	}
+	return m;
+}
+
+json_t *report_json(const struct compare *c, const struct report_opts *o)
+{
+	json_t *root, *sum = json_array(), *charts = json_array(), *warn = json_array();
+	char *title = report_title(c, o);
+	size_t n;
+	char **sentences = report_summary(c, &n);
+	struct sizing_opts defaults;
+
+	sizing_opts_default(&defaults);
 	for (size_t i = 0; i < n; i++) {
 		json_array_append_new(sum, json_string(sentences[i]));
 		free(sentences[i]);
@@ -236,35 +278,16 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 		json_array_append_new(charts, json_string(o->charts->charts[i].name));
 	for (size_t i = 0; i < c->nwarnings; i++)
 		json_array_append_new(warn, json_string(c->warnings[i]));
-	root = json_pack("{s:s, s:s, s:s, s:{s:s, s:f, s:f, s:f, s:s, s:s, s:i, s:b, s:i, s:i,"
-			 " s:i}, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	root = json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "schema", COMPARE_SCHEMA, "title", title, "fslab_version", FSLAB_VERSION,
-			 "method", "name", c->method == CMP_REPEATS ? "repeats" : "within one run",
-			 "confidence", STATS_CONF, "alpha", STATS_ALPHA, "power", STATS_POWER,
-			 "test", c->method == CMP_REPEATS ? "Welch's t-test on per-run values" :
-			 "none (batch means give within-run intervals only)",
-			 "multiple_comparisons", "Holm-Bonferroni over labels x headline metrics",
-			 "claims", (int)c->nclaims, "aa_alarm", c->aa_alarm >= 0,
-			 "batches", (int)bp->k, "batch_seconds", (int)bp->len,
-			 "skipped_seconds", (int)bp->skip,
-			 "baseline", c->groups[c->baseline].label, "groups", groups,
-			 "warnings", warn, "rows", json_rows(c), "sweeps", sweeps, "summary", sum,
+			 "method", method_json(c),
+			 "baseline", c->groups[c->baseline].label, "groups", groups_json(c),
+			 "warnings", warn, "rows", json_rows(c), "sweeps", sweeps_json(c),
+			 "summary", sum,
 			 "sizing", report_sizing_json(c, o->sizing ? o->sizing : &defaults),
 			 "charts", charts, "charts_skipped",
 			 o->charts && o->charts->skipped ? json_string(o->charts->skipped)
 							 : json_null());
-	json_object_set_new(json_object_get(root, "method"), "design", json_string(c->design));
-	json_object_set_new(json_object_get(root, "method"), "blocked", json_boolean(c->blocked));
-	if (c->blocked) {
-		json_t *m = json_object_get(root, "method");
-
-		json_object_set_new(m, "name", json_string("blocked"));
-		json_object_set_new(m, "test", json_string("t-test on the blocked model: log value ~ "
-							   "label + round, least squares, residual "
-							   "pooled over every label"));
-		json_object_set_new(m, "lab_id", json_string(c->lab_id));
-		json_object_set_new(m, "rounds", json_integer(c->nrounds));
-	}
 	json_object_set_new(root, "noise", noise_json(c, o));
 	json_object_set_new(root, "adaptive", o->stop_note ? json_pack("{s:s, s:o}", "stop_reason",
 		o->stop_note, "precision_pct", o->precision_pct > 0 ? json_real(o->precision_pct)

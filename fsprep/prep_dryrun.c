@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * prep_plan.c: the plan `fslab prep --dry-run` prints once every check passed: images and
+ * prep_dryrun.c: the plan `fslab prep --dry-run` prints once every check passed: images and
  * loop devices, each device's topology, discard and wipe, the exact mkfs command and the
  * verification method, the cgroup, mkdirs and mounts with their options and helpers.
  */
@@ -33,7 +33,7 @@ static void print_topology(const struct prep_ctx *c, const struct prep_vol *v)
 	       "; assumed until attached, mkfs options follow the real one");
 }
 
-void prep_print_plan(const struct prep_ctx *c)
+void prep_print_dry_run(const struct prep_ctx *c)
 {
 	const struct prep_opts *o = c->o;
 	const char *cg = json_string_value(json_object_get(c->cache_fix, "cgroup"));
