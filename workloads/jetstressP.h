@@ -68,6 +68,7 @@ struct js_db {
 	struct slot *slots;
 	uint32_t nslots, nused, hand, *buckets, nbuckets;
 	uint32_t *dirtyq, dq_head, dq_n;
+	unsigned int sessions, wdepth; /* sessions of this database, lazy writer's depth */
 	uint64_t bdm_lo, bdm_hi; /* page range BDM is reading: the writer keeps out */
 
 	/* log stream, guarded by lmu */
@@ -120,6 +121,15 @@ static inline bool js_running(const struct js_db *db)
 	return engine_running(&db->rc->eng);
 }
 
+/* The lazy writer's I/O units: ios[k] writes slot slot_of[k] at generation gen_of[k] from
+ * bufs + k pages; free[0..nfree) are the units not in flight. */
+struct js_writer {
+	unsigned int depth, nfree;
+	struct io_u *ios;
+	uint32_t *slot_of, *gen_of, *free;
+	void *bufs;
+};
+
 /* ---- jetstress_cache.c: page-ID cache, all with db->mu held ---- */
 /* Slot holding pgno, or NONE. */
 uint32_t js_cache_lookup(struct js_db *db, uint64_t pgno);
@@ -131,7 +141,8 @@ void js_dirtyq_push(struct js_db *db, uint32_t s);
 uint32_t js_dirtyq_pop(struct js_db *db);
 /* Slot s was modified: dirty, queued for the writer, which is woken. */
 void js_mark_dirty(struct js_db *db, uint32_t s);
-/* Allocate the cache for cache_size bytes of pages (at least 64, at most half the database). */
+/* Allocate the cache for cache_size bytes of pages (js_cache_slots(): at most half the
+ * database, at least what db->sessions and db->wdepth hold in flight). */
 void js_cache_setup(struct js_db *db, uint64_t cache_size);
 
 /* ---- jetstress.c: first errors, said once and kept for the result's notes ---- */

@@ -7,6 +7,7 @@
 #include "run/options.h"
 #include "run/runP.h"
 #include "util.h"
+#include "workloads/jetstress.h"
 
 /* The verdict options after parsing: forms that contradict each other are refused. */
 static int check_verdict_args(struct run_state *s)
@@ -109,11 +110,11 @@ int run_parse_args(struct run_state *s, int argc, char **argv)
 	 */
 	if (o->cache_size > o->db_size)
 		return input_error("--cache %s is larger than each database (--db-size %s); ESE's "
-				   "cache is a small fraction of the database (the default is 1 %%, "
-				   "at most 256M): give a smaller --cache or leave it out",
+				   "cache is a small fraction of the database (the default is "
+				   JS_CACHE_DEFAULT_TEXT "): give a smaller --cache or leave it out",
 				   fmt_size((char[32]){ 0 }, 32, o->cache_size),
 				   fmt_size((char[32]){ 0 }, 32, o->db_size));
 	if (!o->cache_size)
-		o->cache_size = MIN(o->db_size / 100, 256 * MiB);
+		o->cache_size = js_cache_default(o->db_size);
 	return 0;
 }
