@@ -106,6 +106,7 @@ static void db_free(struct js_db *db)
 	free(db->slots);
 	free(db->buckets);
 	free(db->dirtyq);
+	free(db->writers);
 	free(db->first_bad);
 	free(db->first_err);
 	free(db->fatal);
@@ -336,10 +337,19 @@ static int js_start(struct run_ctx *rc)
 	for (unsigned int i = 0; i < js->ndbs && !ret; i++) {
 		struct js_db *db = &js->dbs[i];
 
-		db->wst = engine_stats_new(&rc->eng, (int)i);
+		db->nwriters = js_writer_threads(o->engine, db->wdepth);
+		db->writers = xcalloc(db->nwriters, sizeof(*db->writers));
+		for (unsigned int k = 0; k < db->nwriters && !ret; k++) {
+			struct js_writer *w = &db->writers[k];
+
+			w->db = db;
+			w->st = engine_stats_new(&rc->eng, (int)i);
+			/* the database's depth shared out: the first ones take the remainder */
+			w->depth = db->wdepth / db->nwriters + (k < db->wdepth % db->nwriters);
+			ret = start_thread(&w->tid, &w->started, js_writer_main, w);
+		}
 		db->lst = engine_stats_new(&rc->eng, (int)i);
 		db->bst = engine_stats_new(&rc->eng, (int)i);
-		ret = start_thread(&db->writer, &db->writer_started, js_writer_main, db);
 		if (!ret)
 			ret = start_thread(&db->logger, &db->logger_started, js_logger_main, db);
 		if (!ret && o->bdm_mbps > 0)
@@ -381,8 +391,9 @@ static void js_stop(struct run_ctx *rc)
 	for (unsigned int i = 0; i < js->ndbs; i++) {
 		struct js_db *db = &js->dbs[i];
 
-		if (db->writer_started)
-			pthread_join(db->writer, NULL);
+		for (unsigned int k = 0; k < db->nwriters; k++)
+			if (db->writers[k].started)
+				pthread_join(db->writers[k].tid, NULL);
 		if (db->logger_started)
 			pthread_join(db->logger, NULL);
 		if (db->bdm_started)

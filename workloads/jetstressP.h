@@ -48,6 +48,23 @@ struct slot {
 #define JS_BAD_KEEP 64
 #define RAW_LOG_REGION ((uint64_t)RAW_LOG_SEGS * JS_LOG_FILE_SIZE)
 
+/*
+ * One lazy-writer thread of a database: up to depth page writes in flight through its own I/O
+ * context (js_writer_threads(): one thread with an asynchronous back end, one per write with
+ * psync, whose writes complete inside submit).  Its I/O units: ios[k] writes slot slot_of[k]
+ * at generation gen_of[k] from bufs + k pages; free[0..nfree) are the units not in flight.
+ */
+struct js_writer {
+	struct js_db *db;
+	pthread_t tid;
+	bool started;
+	struct thread_stats *st;
+	unsigned int depth, nfree;
+	struct io_u *ios;
+	uint32_t *slot_of, *gen_of, *free;
+	void *bufs;
+};
+
 struct js_db {
 	int idx;
 	char name[16];
@@ -81,9 +98,11 @@ struct js_db {
 	uint64_t prev_off, prev_end; /* previous log write, for the sequentiality check */
 	uint64_t rolls, nonseq, roll_ns_sum, roll_ns_max, log_deleted;
 
-	pthread_t writer, logger, bdm;
-	bool writer_started, logger_started, bdm_started;
-	struct thread_stats *wst, *lst, *bst;
+	struct js_writer *writers; /* the lazy writer's threads */
+	unsigned int nwriters;
+	pthread_t logger, bdm;
+	bool logger_started, bdm_started;
+	struct thread_stats *lst, *bst;
 	char *first_bad; /* first checksum failure seen during the load, under mu */
 	/* pages the load found bad (distinct, the first JS_BAD_KEEP), under mu: the checksum
 	 * pass counts them even when the lazy writer has rewritten them since */
@@ -121,15 +140,6 @@ static inline bool js_running(const struct js_db *db)
 	return engine_running(&db->rc->eng);
 }
 
-/* The lazy writer's I/O units: ios[k] writes slot slot_of[k] at generation gen_of[k] from
- * bufs + k pages; free[0..nfree) are the units not in flight. */
-struct js_writer {
-	unsigned int depth, nfree;
-	struct io_u *ios;
-	uint32_t *slot_of, *gen_of, *free;
-	void *bufs;
-};
-
 /* ---- jetstress_cache.c: page-ID cache, all with db->mu held ---- */
 /* Slot holding pgno, or NONE. */
 uint32_t js_cache_lookup(struct js_db *db, uint64_t pgno);
@@ -159,7 +169,8 @@ void js_note_io_error(struct js_db *db, const struct io_u *io);
 void js_fail(struct js_db *db, struct thread_stats *st, int cls, const char *fmt, ...)
 	__printf(4, 5);
 
-/* ---- thread bodies (arg: struct js_session * for sessions, struct js_db * otherwise) ---- */
+/* ---- thread bodies (arg: struct js_session * for sessions, struct js_writer * for the lazy
+ * writer, struct js_db * otherwise) ---- */
 void *js_session_main(void *arg); /* jetstress_load.c */
 void *js_writer_main(void *arg);  /* jetstress_load.c */
 void *js_logger_main(void *arg);  /* jetstress_log.c */

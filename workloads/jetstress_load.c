@@ -194,10 +194,10 @@ static unsigned int writer_take(struct js_db *db, struct js_writer *w, struct io
 }
 
 /* Account completed page writes (without db->mu: a failure is noted under it). */
-static void writer_account(struct js_db *db, struct io_u **done, int k)
+static void writer_account(struct js_db *db, struct js_writer *w, struct io_u **done, int k)
 {
 	for (int i = 0; i < k; i++) {
-		engine_account(&db->rc->eng, db->wst, CLS_DB_WRITE, DB_PAGE_SIZE, done[i]->start_ns,
+		engine_account(&db->rc->eng, w->st, CLS_DB_WRITE, DB_PAGE_SIZE, done[i]->start_ns,
 			       done[i]->end_ns, done[i]->res != DB_PAGE_SIZE);
 		if (done[i]->res != DB_PAGE_SIZE)
 			js_note_io_error(db, done[i]);
@@ -224,8 +224,9 @@ static void writer_release(struct js_db *db, struct js_writer *w, struct io_u **
 }
 
 /*
- * The lazy writer (checkpoint).  It keeps up to db->wdepth (js_writer_depth()) page writes in
- * flight: each completion is replaced by the oldest dirty page at once, as ESE's checkpoint
+ * A lazy writer (checkpoint) thread.  The writers of a database keep up to db->wdepth
+ * (js_writer_depth()) page writes in flight together, w->depth of them this one: each
+ * completion is replaced by the oldest dirty page at once, as ESE's checkpoint
  * keeps up to JET_paramCheckpointIOMax writes outstanding.  It used to write 8 pages and wait
  * for all of them, which capped it at 8 / the slowest write of the batch: sessions stalled
  * on storage that had room for more writes (ext4 here, 12 threads: 1175-1375 stalls/s with 8
@@ -233,8 +234,8 @@ static void writer_release(struct js_db *db, struct js_writer *w, struct io_u **
  */
 void *js_writer_main(void *arg)
 {
-	struct js_db *db = arg;
-	struct js_writer w = { .depth = db->wdepth };
+	struct js_writer *w = arg;
+	struct js_db *db = w->db;
 	struct io_u **sub, **done;
 	void *payload = xmalloc_aligned(DB_PAGE_SIZE);
 	unsigned int inflight = 0;
@@ -242,16 +243,16 @@ void *js_writer_main(void *arg)
 	struct rng r;
 	int ret;
 
-	w.ios = xcalloc(w.depth, sizeof(*w.ios));
-	w.slot_of = xcalloc(w.depth, sizeof(*w.slot_of));
-	w.gen_of = xcalloc(w.depth, sizeof(*w.gen_of));
-	w.free = xcalloc(w.depth, sizeof(*w.free));
-	sub = xcalloc(w.depth, sizeof(*sub));
-	done = xcalloc(w.depth, sizeof(*done));
-	w.bufs = xmalloc_aligned((size_t)w.depth * DB_PAGE_SIZE);
-	for (unsigned int k = 0; k < w.depth; k++)
-		w.free[w.nfree++] = w.depth - 1 - k;
-	ret = io_ctx_init(&ctx, db->rc->o->engine, w.depth);
+	w->ios = xcalloc(w->depth, sizeof(*w->ios));
+	w->slot_of = xcalloc(w->depth, sizeof(*w->slot_of));
+	w->gen_of = xcalloc(w->depth, sizeof(*w->gen_of));
+	w->free = xcalloc(w->depth, sizeof(*w->free));
+	sub = xcalloc(w->depth, sizeof(*sub));
+	done = xcalloc(w->depth, sizeof(*done));
+	w->bufs = xmalloc_aligned((size_t)w->depth * DB_PAGE_SIZE);
+	for (unsigned int k = 0; k < w->depth; k++)
+		w->free[w->nfree++] = w->depth - 1 - k;
+	ret = io_ctx_init(&ctx, db->rc->o->engine, w->depth);
 	if (ret) {
 		js_fail(db, NULL, 0, "%s lazy writer: cannot set up the %s I/O engine: %s", db->name,
 			db->rc->o->engine, strerror(-ret));
@@ -266,7 +267,7 @@ void *js_writer_main(void *arg)
 
 		if (!js_running(db))
 			break;
-		n = writer_take(db, &w, sub, w.depth - inflight);
+		n = writer_take(db, w, sub, w->depth - inflight);
 		if (!n && !inflight) {
 			/* nothing in flight: wait for dirty pages (or, when only pages under the
 			 * BDM reader are dirty, for the reader to move on) */
@@ -278,27 +279,27 @@ void *js_writer_main(void *arg)
 		for (unsigned int i = 0; i < n; i++) {
 			memcpy(sub[i]->buf, payload, DB_PAGE_SIZE);
 			db_stamp_page(sub[i]->buf, db->info.dbid, (sub[i]->off - db->base) / DB_PAGE_SIZE,
-				      ((uint64_t)w.gen_of[sub[i] - w.ios] << 16) | 1);
+				      ((uint64_t)w->gen_of[sub[i] - w->ios] << 16) | 1);
 		}
 		/* submit what was taken and wait for at least one completion */
-		ret = io_submit_reap(&ctx, sub, n, done, 1, w.depth);
+		ret = io_submit_reap(&ctx, sub, n, done, 1, w->depth);
 		if (ret >= 0) {
 			inflight += n;
 			k = ret;
 			ret = 0;
 		}
-		writer_account(db, done, k);
+		writer_account(db, w, done, k);
 		if (ret)
-			js_fail(db, db->wst, CLS_DB_WRITE, "%s lazy writer: submitting database writes "
+			js_fail(db, w->st, CLS_DB_WRITE, "%s lazy writer: submitting database writes "
 				"to %s failed: %s", db->name, db->path, strerror(-ret));
 
 		pthread_mutex_lock(&db->mu);
 		if (ret) { /* none of them was submitted: still dirty (the load stops) */
 			for (unsigned int i = 0; i < n; i++)
-				db->slots[w.slot_of[sub[i] - w.ios]].flags |= SLOT_DIRTY;
-			writer_release(db, &w, sub, n);
+				db->slots[w->slot_of[sub[i] - w->ios]].flags |= SLOT_DIRTY;
+			writer_release(db, w, sub, n);
 		}
-		writer_release(db, &w, done, (unsigned int)k);
+		writer_release(db, w, done, (unsigned int)k);
 		inflight -= (unsigned int)k;
 		if (ret)
 			break;
@@ -311,9 +312,9 @@ void *js_writer_main(void *arg)
 
 		if (k <= 0)
 			break;
-		writer_account(db, done, k);
+		writer_account(db, w, done, k);
 		pthread_mutex_lock(&db->mu);
-		writer_release(db, &w, done, (unsigned int)k);
+		writer_release(db, w, done, (unsigned int)k);
 		pthread_mutex_unlock(&db->mu);
 		inflight -= (unsigned int)k;
 	}
@@ -322,12 +323,12 @@ void *js_writer_main(void *arg)
 	pthread_mutex_unlock(&db->mu);
 	io_ctx_release(&ctx);
 out:
-	free_aligned(w.bufs);
+	free_aligned(w->bufs);
 	free_aligned(payload);
-	free(w.ios);
-	free(w.slot_of);
-	free(w.gen_of);
-	free(w.free);
+	free(w->ios);
+	free(w->slot_of);
+	free(w->gen_of);
+	free(w->free);
 	free(sub);
 	free(done);
 	return NULL;

@@ -67,6 +67,11 @@ unsigned int js_writer_depth(unsigned int sessions)
 	return (unsigned int)MIN(MAX(d, JS_WRITER_DEPTH_MIN), JS_WRITER_DEPTH_MAX);
 }
 
+unsigned int js_writer_threads(const char *engine, unsigned int depth)
+{
+	return engine && !strcmp(engine, "psync") && depth ? depth : 1;
+}
+
 uint32_t js_cache_slots(uint64_t cache_size, uint64_t npages, unsigned int sessions,
 			unsigned int depth)
 {

@@ -95,6 +95,13 @@ static void test_cache_sizing(void **state)
 	assert_int_equal(js_writer_depth(24), 96);
 	assert_int_equal(js_writer_depth(256), 96);
 
+	/* one writer thread with an asynchronous back end, one per write with psync */
+	assert_int_equal(js_writer_threads("io_uring", 48), 1);
+	assert_int_equal(js_writer_threads("win32", 48), 1);
+	assert_int_equal(js_writer_threads("psync", 48), 48);
+	assert_int_equal(js_writer_threads("psync", 0), 1);
+	assert_int_equal(js_writer_threads(NULL, 16), 1);
+
 	/* pages: the asked size, at most half the database, at least 4 per session plus the
 	 * writes in flight */
 	assert_int_equal(js_cache_slots(32 * MiB, 16384, 4, 16), 1024);
