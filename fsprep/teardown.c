@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "files.h"
 #include "fsprep/prepP.h"
 #include "msg.h"

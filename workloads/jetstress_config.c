@@ -27,9 +27,10 @@ void js_config(struct run_config *c, uint64_t given)
 	c->iodepth = 1;
 	/* the transaction mix decides the read share, not --rwmixread */
 	run_config_set_na(c, offsetof(struct run_config, rwmixread));
-	/* ESE's cache is small against a Jetstress database: 1 %, at most 256 MiB */
+	/* ESE's cache is small against a Jetstress database (js_cache_default: the sizing and
+	 * its sources, docs/DESIGN.md "Database cache and lazy writer") */
 	if (!c->cache_size)
-		c->cache_size = MIN(c->db_size / 100, 256 * MiB);
+		c->cache_size = js_cache_default(c->db_size);
 }
 
 void js_describe(const struct run_config *c, FILE *f)

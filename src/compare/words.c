@@ -412,6 +412,43 @@ static void verdict_sentence(const struct compare *c, char ***v, size_t *n)
 	free(s);
 }
 
+/*
+ * A label that failed Jetstress's page-fault stall check, in plain words: what it means about
+ * the storage (its database writes did not keep up, so the cache ran out of clean pages) and
+ * what would pass (faster writes, more cache, fewer threads).
+ */
+static void stall_sentences(const struct compare *c, char ***v, size_t *n)
+{
+	for (size_t g = 0; g < c->ngroups; g++) {
+		double worst = 0;
+		size_t nfail = 0;
+
+		for (size_t i = 0; i < c->groups[g].nruns; i++) {
+			const struct verdict *vd = &c->results[c->groups[g].runs[i]].verdict;
+
+			for (size_t k = 0; vd->present && k < vd->nchecks; k++) {
+				const struct verdict_check *ck = &vd->checks[k];
+
+				if (ck->pass || strcmp(ck->name, "db_page_fault_stalls") ||
+				    strcmp(ck->scope, "overall"))
+					continue;
+				nfail++;
+				worst = MAX(worst, ck->value);
+			}
+		}
+		if (!nfail)
+			continue;
+		push(v, n, xasprintf("%s failed the page-fault stall check in %zu of %zu runs (up to "
+				     "%.*f stalls/s, limit 1/s): sessions found the database cache "
+				     "without a clean page because the database writes (%.2f ms on "
+				     "average) did not keep up with the changes, which Jetstress fails "
+				     "as storage that cannot sustain this load; faster database writes, "
+				     "a larger cache or fewer threads would pass.", c->groups[g].label,
+				     nfail, c->groups[g].nruns, worst < 10 ? 1 : 0, worst,
+				     compare_mean(c, "db_write_lat_avg", g)));
+	}
+}
+
 static void sweep_sentences(const struct compare *c, char ***v, size_t *n)
 {
 	for (size_t s = 0; s < c->nsweeps; s++) {
@@ -454,6 +491,7 @@ char **report_summary(const struct compare *c, size_t *n)
 			push(&v, n, aa_sentence(c, g));
 	sweep_sentences(c, &v, n);
 	verdict_sentence(c, &v, n);
+	stall_sentences(c, &v, n);
 	cache_sentences(c, &v, n);
 	return v;
 }

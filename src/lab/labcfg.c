@@ -464,8 +464,8 @@ static void check_required(struct parse *p)
 	}
 	if (c->wl.cache_size > c->wl.db_size)
 		perr(p, c->wl_line[RO_CACHE], "cache is larger than each database (db_size); ESE's "
-		     "cache is a small fraction of the database (fslab run's default is 1 %%, at most "
-		     "256M): give a smaller cache or leave it out");
+		     "cache is a small fraction of the database (fslab run --help gives the "
+		     "default): give a smaller cache or leave it out");
 	if (c->wl_line[RO_MAILBOXES] && !c->wl_line[RO_IOPS_PER_MAILBOX])
 		perr(p, c->wl_line[RO_MAILBOXES], "mailboxes without iops_per_mailbox: give both (the "
 		     "target is their product) or neither");

@@ -12,6 +12,7 @@
 #include "run/provenance.h"
 #include "run/runP.h"
 #include "units.h"
+#include "workloads/jetstress.h"
 
 /* The verdict options after parsing: forms that contradict each other are refused. */
 static int check_verdict_args(struct run_state *s)
@@ -110,8 +111,8 @@ int run_parse_args(struct run_state *s, int argc, char **argv)
 	 */
 	if (c->cache_size > c->db_size)
 		return input_error("--cache %s is larger than each database (--db-size %s); ESE's "
-				   "cache is a small fraction of the database (the default is 1 %%, "
-				   "at most 256M): give a smaller --cache or leave it out",
+				   "cache is a small fraction of the database (fslab run --help gives the "
+				   "default): give a smaller --cache or leave it out",
 				   fmt_size((char[32]){ 0 }, 32, c->cache_size),
 				   fmt_size((char[32]){ 0 }, 32, c->db_size));
 	normalise(s);

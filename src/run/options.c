@@ -186,8 +186,8 @@ const struct run_option run_options[RO_NR] = {
 		.name = "cache", .ini = "cache", .type = ROT_SIZE, OFF(cache_size),
 		.cmp = ROC_LOAD,
 		.lo = 0, .hi = UINT64_MAX, .metavar = "SIZE",
-		.def_help = "1% of --db-size, at most 256M (ESE's cache is small against the "
-			    "database)",
+		.def_help = "1% of --db-size, at least 32M, at most 256M and an eighth of "
+			    "--db-size (docs/DESIGN.md)",
 		.help = "jetstress page-ID cache per database",
 		.fix = "give a size such as 64M",
 	},
