@@ -121,6 +121,41 @@ enum {
 	OPT_FORCE, OPT_KEEP_IMAGES, OPT_OWNER,
 };
 
+/* How the options of fslab prep go together; @fs the --fs given, @sized whether --db-size or
+ * --log-size were, @limit_given --ntfs-cache-limit.  0 or -FSLAB_EINPUT. */
+static int check_prep_opts(struct prep_opts *o, const char *fs, bool sized, bool limit_given)
+{
+	int ret;
+
+	if (!fs)
+		return input_error("--fs is required: %s", fs_names());
+	ret = pick_fs(fs, &o->fs);
+	if (ret)
+		return ret;
+	if (o->image_dir && (o->dev[VOL_DB] || o->dev[VOL_LOG]))
+		return input_error("give either --image-dir or --db-dev and --log-dev, not both");
+	if (!o->image_dir && (!o->dev[VOL_DB] || !o->dev[VOL_LOG]))
+		return input_error("give both --db-dev and --log-dev (or --image-dir for image files)");
+	if (sized && !o->image_dir)
+		return input_error("--db-size and --log-size apply to --image-dir only; device sizes are what they are");
+	if (!o->mount_root)
+		return input_error("--mount-root is required: the volumes are mounted on DIR/db and DIR/log");
+	if (fs_is_raw(o->fs)) {
+		const char *opt = o->cluster ? "--cluster" : o->mkfs_opts ? "--mkfs-opts" :
+				  o->mount_opts ? "--mount-opts" : limit_given ? "--ntfs-cache-limit" :
+				  NULL;
+
+		if (opt)
+			return input_error("%s does not apply to --fs raw: no filesystem is made or mounted; drop it",
+					   opt);
+	}
+	if (limit_given && !fs_cache_limited(o->fs))
+		return input_error("--ntfs-cache-limit applies to --fs ntfs only");
+	if (geteuid())
+		return input_error("fslab prep needs root (block devices, loop devices, mkfs, mount); run it with sudo");
+	return 0;
+}
+
 static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 {
 	static const struct option longopts[] = {
@@ -191,34 +226,9 @@ static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 		return ret;
 	if (optind < argc)
 		return input_error("unexpected argument '%s'; run 'fslab prep --help'", argv[optind]);
-	if (!fs)
-		return input_error("--fs is required: %s", fs_names());
-	ret = pick_fs(fs, &o->fs);
-	if (ret)
-		return ret;
-	if (o->image_dir && (o->dev[VOL_DB] || o->dev[VOL_LOG]))
-		return input_error("give either --image-dir or --db-dev and --log-dev, not both");
-	if (!o->image_dir && (!o->dev[VOL_DB] || !o->dev[VOL_LOG]))
-		return input_error("give both --db-dev and --log-dev (or --image-dir for image files)");
-	if (sized && !o->image_dir)
-		return input_error("--db-size and --log-size apply to --image-dir only; device sizes are what they are");
-	if (!o->mount_root)
-		return input_error("--mount-root is required: the volumes are mounted on DIR/db and DIR/log");
-	if (fs_is_raw(o->fs)) {
-		const char *opt = o->cluster ? "--cluster" : o->mkfs_opts ? "--mkfs-opts" :
-				  o->mount_opts ? "--mount-opts" : limit_given ? "--ntfs-cache-limit" :
-				  NULL;
-
-		if (opt)
-			return input_error("%s does not apply to --fs raw: no filesystem is made or mounted; drop it",
-					   opt);
-	}
-	if (limit_given && !fs_cache_limited(o->fs))
-		return input_error("--ntfs-cache-limit applies to --fs ntfs only");
-	if (geteuid())
-		return input_error("fslab prep needs root (block devices, loop devices, mkfs, mount); run it with sudo");
-	return 0;
+	return check_prep_opts(o, fs, sized, limit_given);
 }
+
 
 int cmd_prep(int argc, char **argv)
 {

@@ -147,14 +147,44 @@ static void probe_integrity(const wchar_t *dir, json_t *extra)
 	CloseHandle(h);
 }
 
+/* The volume mounted at mp through its GUID name: the device under it (probe_device()) and
+ * whether its I/O counters answer (the sampler reads them then). */
+static void probe_volume_device(struct volume *v, const wchar_t *mp, DWORD serial, json_t *extra)
+{
+	wchar_t guid[64];
+	DISK_PERFORMANCE dp;
+	DWORD got;
+	HANDLE vol;
+	size_t n;
+
+	/* "\\?\Volume{GUID}\" names the volume; without the slash it opens the device */
+	if (!GetVolumeNameForVolumeMountPointW(mp, guid, ARRAY_SIZE(guid)))
+		return;
+	n = wcslen(guid);
+	v->source = slashes(os_narrow(guid));
+	if (n && guid[n - 1] == L'\\')
+		guid[n - 1] = 0;
+	if (n > 4 && guid[2] == L'?')
+		guid[2] = L'.';
+	vol = open_device(guid);
+	if (vol == INVALID_HANDLE_VALUE)
+		return;
+	probe_device(v, vol, extra);
+	if (DeviceIoControl(vol, IOCTL_DISK_PERFORMANCE, NULL, 0, &dp, sizeof(dp), &got, NULL)) {
+		v->stat_path = os_narrow(guid);
+		v->bdev = (dev_t)serial;
+	}
+	json_object_set_new(extra, "device_counters", json_boolean(v->stat_path));
+	CloseHandle(vol);
+}
+
 int volume_probe(struct volume *v, const char *role, const char *dir)
 {
-	wchar_t *wd = os_widen(dir), full[MAX_PATH * 2], mp[MAX_PATH * 2], guid[64];
+	wchar_t *wd = os_widen(dir), full[MAX_PATH * 2], mp[MAX_PATH * 2];
 	wchar_t fsname[MAX_PATH + 1], label[MAX_PATH + 1];
-	DWORD serial = 0, maxcomp = 0, fsflags = 0, spc, bps, nfree, ntotal;
+	DWORD serial = 0, maxcomp = 0, fsflags = 0, spc, bps = 0, nfree, ntotal;
 	ULARGE_INTEGER avail, total, tfree;
 	json_t *extra;
-	HANDLE vol;
 	int ret = 0;
 
 	memset(v, 0, sizeof(*v));
@@ -194,31 +224,7 @@ int volume_probe(struct volume *v, const char *role, const char *dir)
 		v->fs_free = tfree.QuadPart;
 		v->fs_avail = avail.QuadPart;
 	}
-	/* "\\?\Volume{GUID}\" names the volume; without the slash it opens the device */
-	if (GetVolumeNameForVolumeMountPointW(mp, guid, ARRAY_SIZE(guid))) {
-		size_t n = wcslen(guid);
-
-		v->source = slashes(os_narrow(guid));
-		if (n && guid[n - 1] == L'\\')
-			guid[n - 1] = 0;
-		if (n > 4 && guid[2] == L'?')
-			guid[2] = L'.';
-		vol = open_device(guid);
-		if (vol != INVALID_HANDLE_VALUE) {
-			DISK_PERFORMANCE dp;
-			DWORD got;
-
-			probe_device(v, vol, extra);
-			/* the counters exist when the volume answers: the sampler reads them */
-			if (DeviceIoControl(vol, IOCTL_DISK_PERFORMANCE, NULL, 0, &dp, sizeof(dp),
-					    &got, NULL)) {
-				v->stat_path = os_narrow(guid);
-				v->bdev = (dev_t)serial;
-			}
-			json_object_set_new(extra, "device_counters", json_boolean(v->stat_path));
-			CloseHandle(vol);
-		}
-	}
+	probe_volume_device(v, mp, serial, extra);
 	if (!v->source)
 		v->source = xstrdup(v->mountpoint);
 	if (!v->model)

@@ -168,6 +168,34 @@ static int simple_prepare(struct run_ctx *rc)
 	return ret;
 }
 
+/* The pattern's next I/O: read or write, at a random block or the next of the thread's
+ * sequential region (*seq, wrapping at blocks). */
+static inline void aim(enum pattern pat, const struct run_config *o, struct io_u *io,
+		       struct rng *r, uint64_t *seq, uint64_t blocks)
+{
+	bool rd;
+
+	switch (pat) {
+	case PAT_RANDREAD:
+		rd = true;
+		break;
+	case PAT_RANDRW:
+		rd = rng_below(r, 100) < o->rwmixread;
+		break;
+	default: /* PAT_RANDWRITE, PAT_SEQWRITE */
+		rd = false;
+		break;
+	}
+	io->op = rd ? IO_READ : IO_WRITE;
+	io->cls = rd ? CLS_DB_READ : CLS_DB_WRITE;
+	if (pat == PAT_SEQWRITE) {
+		io->off = DATA_START + *seq * o->bs;
+		*seq = *seq + 1 < blocks ? *seq + 1 : 0;
+	} else {
+		io->off = DATA_START + rng_below(r, blocks) * o->bs;
+	}
+}
+
 static void *sthread_main(void *arg)
 {
 	struct sthread *t = arg;
@@ -205,33 +233,8 @@ static void *sthread_main(void *arg)
 	while (engine_running(e)) {
 		int k;
 
-		for (unsigned int i = 0; i < n; i++) {
-			struct io_u *io = batch[i];
-			bool rd;
-
-			switch (s->pat) {
-			case PAT_RANDREAD:
-				rd = true;
-				break;
-			case PAT_RANDWRITE:
-				rd = false;
-				break;
-			case PAT_RANDRW:
-				rd = rng_below(&r, 100) < o->rwmixread;
-				break;
-			default:
-				rd = false;
-				break;
-			}
-			io->op = rd ? IO_READ : IO_WRITE;
-			io->cls = rd ? CLS_DB_READ : CLS_DB_WRITE;
-			if (s->pat == PAT_SEQWRITE) {
-				io->off = DATA_START + seq * o->bs;
-				seq = seq + 1 < blocks ? seq + 1 : 0;
-			} else {
-				io->off = DATA_START + rng_below(&r, blocks) * o->bs;
-			}
-		}
+		for (unsigned int i = 0; i < n; i++)
+			aim(s->pat, o, batch[i], &r, &seq, blocks);
 		/* submit the batch and wait for the first completion in one step (io_uring: one
 		 * system call per round trip) */
 		k = io_submit_reap(&ctx, batch, n, batch, 1, depth);

@@ -218,15 +218,100 @@ static void print_plan(const struct win_prep_opts *o, const struct win_inventory
 	printf("  record   %s\\prep.json\n\n", o->mount_root);
 }
 
+/* The disks as --disk-info FILE describes them, or as Windows does.  0 or -errno. */
+static int load_inventory(const struct win_prep_opts *o, struct win_inventory *inv)
+{
+	char *text = NULL;
+	size_t len;
+	int ret;
+
+	if (!o->disk_info)
+		return inventory_from_windows(o->disk, WIN_NROLES, inv);
+	ret = read_file(o->disk_info, &text, &len);
+	if (ret)
+		return input_error("--disk-info %s: %s", o->disk_info, strerror(-ret));
+	ret = win_inventory_parse(text, inv);
+	free(text);
+	return ret;
+}
+
+/* Both disks' refusals, each printed; wipe[] what --force lets be wiped.  0 or -FSLAB_EINPUT. */
+static int check_disks(const struct win_prep_opts *o, const struct win_inventory *inv,
+		       bool *wipe)
+{
+	int nbad = 0;
+
+	for (int r = 0; r < WIN_NROLES; r++) {
+		char *why = win_disk_refusal(inv, o, r, &wipe[r]);
+
+		if (why) {
+			fslab_err("%s", why);
+			free(why);
+			nbad++;
+		}
+	}
+	if (nbad)
+		return input_error("nothing was changed (%d problem%s above)", nbad,
+				   nbad == 1 ? "" : "s");
+	return 0;
+}
+
+/* Run the prep script and record what it made in prep.json at pj.  0 or -errno. */
+static int prep_and_record(const struct win_prep_opts *o, const char *script, const char *pj)
+{
+	struct win_inventory facts = { 0 };
+	char *out = NULL, *json = NULL, *dump = NULL;
+	json_t *prep = NULL;
+	int ret = run_powershell(script, &out);
+
+	if (ret == -ENOSYS) {
+		ret = input_error("Windows disks are prepped by fslab.exe on Windows; here only --dry-run previews the plan");
+		goto out;
+	}
+	if (ret) {
+		fslab_err("the prep script failed (powershell.exe exit %d) and undid what it made:\n%s",
+			  ret, out ? out : "");
+		ret = -EIO;
+		goto out;
+	}
+	json = win_facts_extract(out);
+	ret = json ? win_inventory_parse(json, &facts) : -EIO;
+	if (ret) {
+		fslab_err("the prep script printed no facts; the volumes may exist: check Get-Disk %d, %d:\n%s",
+			  o->disk[WIN_DB], o->disk[WIN_LOG], out);
+		ret = -EIO;
+		goto out;
+	}
+	prep = win_prep_json(o, &facts);
+	if (!prep) {
+		ret = -EIO;
+		goto out;
+	}
+	dump = json_dumps(prep, JSON_INDENT(2) | JSON_SORT_KEYS);
+	ret = write_file_atomic(pj, dump, strlen(dump));
+	if (ret)
+		fslab_err("cannot write %s: %s; the volumes exist: `fslab teardown` cannot find them, remove them with Clear-Disk",
+			  pj, strerror(-ret));
+	else
+		fslab_info("prepped %s on disks %d and %d: %s\\db\\ and %s\\log\\ (%s)",
+			   win_fs_format_name(o->fs), o->disk[WIN_DB], o->disk[WIN_LOG], o->mount_root,
+			   o->mount_root, pj);
+out:
+	json_decref(prep);
+	win_inventory_free(&facts);
+	free(out);
+	free(json);
+	free(dump);
+	return ret;
+}
+
 int cmd_winprep(int argc, char **argv)
 {
 	struct win_prep_opts o;
-	struct win_inventory inv = { 0 }, facts = { 0 };
+	struct win_inventory inv = { 0 };
 	bool help = false, wipe[WIN_NROLES] = { false, false };
-	char *text = NULL, *script = NULL, *out = NULL, *json = NULL, *pj = NULL, *dump = NULL;
-	int ret, nbad = 0;
-	json_t *prep = NULL;
-	size_t len;
+	char *script = NULL, *pj = NULL;
+	int ret;
 
 	for (int i = 1; i < argc; i++)
 		if (!strncmp(argv[i], "--db-dev", 8) || !strncmp(argv[i], "--log-dev", 9) ||
@@ -244,85 +329,25 @@ int cmd_winprep(int argc, char **argv)
 		return FSLAB_EXIT_USAGE;
 	pj = prep_json_path(o.mount_root);
 	if (!access(pj, F_OK)) {
-		input_error("%s exists: a prep is recorded there (or a file fslab did not write); run 'fslab teardown --mount-root %s' first, or pick another --mount-root",
-			    pj, o.mount_root);
-		ret = -FSLAB_EINPUT;
+		ret = input_error("%s exists: a prep is recorded there (or a file fslab did not write); run 'fslab teardown --mount-root %s' first, or pick another --mount-root",
+				  pj, o.mount_root);
 		goto out;
 	}
-	if (o.disk_info) {
-		ret = read_file(o.disk_info, &text, &len);
-		if (ret) {
-			ret = input_error("--disk-info %s: %s", o.disk_info, strerror(-ret));
-			goto out;
-		}
-		ret = win_inventory_parse(text, &inv);
-	} else {
-		ret = inventory_from_windows(o.disk, WIN_NROLES, &inv);
-	}
+	ret = load_inventory(&o, &inv);
+	if (!ret)
+		ret = check_disks(&o, &inv, wipe);
 	if (ret)
 		goto out;
-	for (int r = 0; r < WIN_NROLES; r++) {
-		char *why = win_disk_refusal(&inv, &o, r, &wipe[r]);
-
-		if (why) {
-			fslab_err("%s", why);
-			free(why);
-			nbad++;
-		}
-	}
-	if (nbad) {
-		ret = input_error("nothing was changed (%d problem%s above)", nbad, nbad == 1 ? "" : "s");
-		goto out;
-	}
 	script = win_prep_script(&o, &inv);
 	if (o.dry_run) {
 		print_plan(&o, &inv, wipe);
 		fputs(script, stdout);
-		ret = 0;
-		goto out;
+	} else {
+		ret = prep_and_record(&o, script, pj);
 	}
-	ret = run_powershell(script, &out);
-	if (ret == -ENOSYS) {
-		ret = input_error("Windows disks are prepped by fslab.exe on Windows; here only --dry-run previews the plan");
-		goto out;
-	}
-	if (ret) {
-		fslab_err("the prep script failed (powershell.exe exit %d) and undid what it made:\n%s",
-			  ret, out ? out : "");
-		ret = -EIO;
-		goto out;
-	}
-	json = win_facts_extract(out);
-	ret = json ? win_inventory_parse(json, &facts) : -EIO;
-	if (ret) {
-		fslab_err("the prep script printed no facts; the volumes may exist: check Get-Disk %d, %d:\n%s",
-			  o.disk[WIN_DB], o.disk[WIN_LOG], out);
-		ret = -EIO;
-		goto out;
-	}
-	prep = win_prep_json(&o, &facts);
-	if (!prep) {
-		ret = -EIO;
-		goto out;
-	}
-	dump = json_dumps(prep, JSON_INDENT(2) | JSON_SORT_KEYS);
-	ret = write_file_atomic(pj, dump, strlen(dump));
-	if (ret)
-		fslab_err("cannot write %s: %s; the volumes exist: `fslab teardown` cannot find them, remove them with Clear-Disk",
-			  pj, strerror(-ret));
-	else
-		fslab_info("prepped %s on disks %d and %d: %s\\db\\ and %s\\log\\ (%s)",
-			   win_fs_format_name(o.fs), o.disk[WIN_DB], o.disk[WIN_LOG], o.mount_root,
-			   o.mount_root, pj);
 out:
-	json_decref(prep);
 	win_inventory_free(&inv);
-	win_inventory_free(&facts);
-	free(text);
 	free(script);
-	free(out);
-	free(json);
-	free(dump);
 	free(pj);
 	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 }

@@ -12,6 +12,7 @@
 
 #include "base.h"
 #include "compare/precision.h"
+#include "strbuf.h"
 
 /* A coefficient of variation in % from a variance on the log scale: "8.1". */
 static const char *cv_text(char *buf, size_t len, double var)
@@ -98,17 +99,70 @@ static void advice_item(struct doc *d, const struct compare *c, double target, b
 			 "to measure the noise inside one, so all of it is counted between runs");
 }
 
-void report_noise(struct doc *d, const struct compare *c, const struct report_opts *o)
+/* Each label's spread around the model, and whether the widest is too wide to pool. */
+static void spread_item(struct doc *d, const struct compare *c)
+{
+	struct strbuf list = STRBUF_INIT;
+	int lo = -1, hi = -1;
+
+	for (size_t g = 0; g < c->ngroups; g++) {
+		char v[16];
+
+		if (!isfinite(c->spread[g]))
+			continue;
+		snprintf(v, sizeof(v), c->spread[g] >= 9.95 ? "%.0f" : "%.1f", c->spread[g]);
+		strbuf_add_sep(&list, ", ");
+		strbuf_addf(&list, "%s %s %%", c->groups[g].label, v);
+		if (lo < 0 || c->spread[g] < c->spread[lo])
+			lo = (int)g;
+		if (hi < 0 || c->spread[g] > c->spread[hi])
+			hi = (int)g;
+	}
+	if (list.len)
+		doc_item(d, "Spread by label (transactional IOPS, each label's cells around the "
+			 "model): %s.%s", list.buf, lo >= 0 && c->spread[lo] > 0 &&
+			 c->spread[hi] > 3 * c->spread[lo] ? " The model pools these, which "
+			 "assumes they are alike; the widest is more than three times the "
+			 "narrowest (chance alone rarely does that), "
+			 "so its cells widen every claim's interval: a label that noisy compares "
+			 "better in a lab of its own." : "");
+	strbuf_release(&list);
+}
+
+/* One item per extreme cell, with every metric in which it is extreme. */
+static void outlier_items(struct doc *d, const struct compare *c)
+{
+	if (!c->noutliers)
+		doc_item(d, "Extreme cells: none (every |standardised residual| <= 3 in the headline "
+			 "metrics).");
+	for (size_t i = 0; i < c->noutliers; i++) {
+		const struct fslab_result *r = &c->results[c->outliers[i].ri];
+		struct strbuf what = STRBUF_INIT;
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = c->outliers[k].ri == c->outliers[i].ri;
+		if (seen)
+			continue;
+		for (size_t k = i; k < c->noutliers; k++) {
+			if (c->outliers[k].ri != c->outliers[i].ri)
+				continue;
+			strbuf_add_sep(&what, ", ");
+			strbuf_addf(&what, "%s %+.2f", c->outliers[k].metric, c->outliers[k].z);
+		}
+		doc_item(d, "Extreme cell (kept in the analysis): %s, round %u (%s): standardised "
+			 "residual %s", r->label, r->lab.round, c->files[c->outliers[i].ri], what.buf);
+		strbuf_release(&what);
+	}
+}
+
+/* Where the noise is: one cell's, inside a run, between runs. */
+static void where_item(struct doc *d, const struct compare *c)
 {
 	const struct noise *nz = &c->noise;
 	const struct cmp_row *iops = compare_row(c, "trans_iops");
-	char cell[16], w[16], b[16], dr[16];
-	struct allocation a;
+	char cell[16], w[16], b[16];
 
-	if (o && o->stop_note)
-		doc_item(d, "Adaptive lab: %s.", o->stop_note);
-	if (!c->have_noise)
-		return;
 	if (isfinite(nz->within))
 		doc_item(d, "Where the noise is (transactional IOPS, as coefficients of variation): "
 			 "one cell varies by %s %% around its label and round (the blocked residual, "
@@ -124,35 +178,21 @@ void report_noise(struct doc *d, const struct compare *c, const struct report_op
 			 "its label and round (the blocked residual); the runs have no timeline to "
 			 "split it into the noise inside a run and between runs.",
 			 cv_text(cell, sizeof(cell), nz->cell));
-	if (c->spread) {
-		char *list = NULL;
-		int lo = -1, hi = -1;
+}
 
-		for (size_t g = 0; g < c->ngroups; g++) {
-			char *t, v[16];
+void report_noise(struct doc *d, const struct compare *c, const struct report_opts *o)
+{
+	const struct noise *nz = &c->noise;
+	struct allocation a;
+	char dr[16];
 
-			if (!isfinite(c->spread[g]))
-				continue;
-			snprintf(v, sizeof(v), c->spread[g] >= 9.95 ? "%.0f" : "%.1f", c->spread[g]);
-			t = xasprintf("%s%s%s %s %%", list ? list : "", list ? ", " : "",
-				      c->groups[g].label, v);
-			free(list);
-			list = t;
-			if (lo < 0 || c->spread[g] < c->spread[lo])
-				lo = (int)g;
-			if (hi < 0 || c->spread[g] > c->spread[hi])
-				hi = (int)g;
-		}
-		if (list)
-			doc_item(d, "Spread by label (transactional IOPS, each label's cells around the "
-				 "model): %s.%s", list, lo >= 0 && c->spread[lo] > 0 &&
-				 c->spread[hi] > 3 * c->spread[lo] ? " The model pools these, which "
-				 "assumes they are alike; the widest is more than three times the "
-				 "narrowest (chance alone rarely does that), "
-				 "so its cells widen every claim's interval: a label that noisy compares "
-				 "better in a lab of its own." : "");
-		free(list);
-	}
+	if (o && o->stop_note)
+		doc_item(d, "Adaptive lab: %s.", o->stop_note);
+	if (!c->have_noise)
+		return;
+	where_item(d, c);
+	if (c->spread)
+		spread_item(d, c);
 	if (isfinite(nz->drift) && sqrt(nz->drift) >= 0.0005)
 		doc_item(d, "Drift between rounds: the rounds themselves moved by %s %% (the whole "
 			 "machine faster or slower from one round to the next); blocking takes it out "
@@ -161,33 +201,7 @@ void report_noise(struct doc *d, const struct compare *c, const struct report_op
 		doc_item(d, "Drift between rounds: none measurable (the rounds' means differ no more "
 			 "than their cells' spread explains): blocking had nothing to take out and "
 			 "cost %zu degrees of freedom.", c->nrounds > 1 ? (size_t)c->nrounds - 1 : 0);
-	if (!c->noutliers)
-		doc_item(d, "Extreme cells: none (every |standardised residual| <= 3 in the headline "
-			 "metrics).");
-	for (size_t i = 0; i < c->noutliers; i++) {
-		const struct fslab_result *r = &c->results[c->outliers[i].ri];
-		char *what = NULL;
-		bool seen = false;
-
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = c->outliers[k].ri == c->outliers[i].ri;
-		if (seen)
-			continue;
-		/* one item per cell, every metric in which it is extreme */
-		for (size_t k = i; k < c->noutliers; k++) {
-			char *t;
-
-			if (c->outliers[k].ri != c->outliers[i].ri)
-				continue;
-			t = xasprintf("%s%s%s %+.2f", what ? what : "", what ? ", " : "",
-				      c->outliers[k].metric, c->outliers[k].z);
-			free(what);
-			what = t;
-		}
-		doc_item(d, "Extreme cell (kept in the analysis): %s, round %u (%s): standardised "
-			 "residual %s", r->label, r->lab.round, c->files[c->outliers[i].ri], what);
-		free(what);
-	}
+	outlier_items(d, c);
 	if (o && o->precision_pct > 0)
 		advice_item(d, c, o->precision_pct, true);
 	else

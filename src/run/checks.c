@@ -26,6 +26,42 @@ static bool first_is(const char *path, const char *pattern)
 }
 
 /*
+ * --output (base in the resolved directory real) is not a database file the run may create or
+ * reuse (fslab-*.edb in a --db directory) and not inside the run's log directories
+ * (fslab-*-logs).  0 or -FSLAB_EINPUT.
+ */
+static int output_not_run_file(const struct run_config *o, const char *real, const char *base)
+{
+	const char *out = o->output;
+	int ret = 0;
+
+	for (int pass = 0; pass < 2 && !ret; pass++) {
+		char **v = pass ? o->log_dirs : o->db_dirs;
+		size_t n = pass ? o->nlog_dirs : o->ndb_dirs;
+
+		for (size_t i = 0; i < n && !ret; i++) {
+			char *d = os_realpath(v[i]);
+			size_t dn = d ? strlen(d) : 0;
+
+			if (!d)
+				continue;
+			if (!pass && !strcmp(real, d) && os_fnmatch("fslab-*.edb", base))
+				ret = input_error("--output %s is the name of a database file in --db %s; "
+						  "the result would replace the database: give another "
+						  "name", out, v[i]);
+			else if (pass && ((!strncmp(real, d, dn) && real[dn] == '/' &&
+					   first_is(real + dn + 1, "fslab-*-logs")) ||
+					  (!strcmp(real, d) && os_fnmatch("fslab-*-logs", base))))
+				ret = input_error("--output %s is inside the run's log directory under "
+						  "--log %s, which the run rewrites: give a file outside it",
+						  out, v[i]);
+			free(d);
+		}
+	}
+	return ret;
+}
+
+/*
  * --output, before anything runs (the result is written only at the end, hours later): a file
  * name, in an existing directory where a file can be created, that is not an existing
  * non-regular file (a device, a FIFO), not a database file the run may create or reuse
@@ -77,29 +113,7 @@ static int check_output(const struct run_config *o)
 				  strerror(errno));
 		goto out;
 	}
-	for (int pass = 0; pass < 2 && !ret; pass++) {
-		char **v = pass ? o->log_dirs : o->db_dirs;
-		size_t n = pass ? o->nlog_dirs : o->ndb_dirs;
-
-		for (size_t i = 0; i < n && !ret; i++) {
-			char *d = os_realpath(v[i]);
-			size_t dn = d ? strlen(d) : 0;
-
-			if (!d)
-				continue;
-			if (!pass && !strcmp(real, d) && os_fnmatch("fslab-*.edb", base))
-				ret = input_error("--output %s is the name of a database file in --db %s; "
-						  "the result would replace the database: give another "
-						  "name", out, v[i]);
-			else if (pass && ((!strncmp(real, d, dn) && real[dn] == '/' &&
-					   first_is(real + dn + 1, "fslab-*-logs")) ||
-					  (!strcmp(real, d) && os_fnmatch("fslab-*-logs", base))))
-				ret = input_error("--output %s is inside the run's log directory under "
-						  "--log %s, which the run rewrites: give a file outside it",
-						  out, v[i]);
-			free(d);
-		}
-	}
+	ret = output_not_run_file(o, real, base);
 	if (ret)
 		goto out;
 	/* can a file be created there?  root passes access(); a read-only mount or a full

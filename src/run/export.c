@@ -20,6 +20,8 @@
 #include "os/os.h"
 #include "result.h"
 #include "run/runP.h"
+#include "strbuf.h"
+#include "strvec.h"
 
 /* A new tool: one file export_<tool>.c and one line here. */
 static const struct exporter *const exporters[] = {
@@ -103,112 +105,86 @@ static int check_output(const char *path)
 	return ret;
 }
 
+/* The command line, each word quoted as a shell needs it (strbuf_add_sq()), for the header
+ * comment of the export. */
 static char *join_args(int argc, char **argv)
 {
-	char *s = xstrdup("fslab export");
+	struct strbuf sb = STRBUF_INIT;
 
+	strbuf_addstr(&sb, "fslab export");
 	for (int i = 1; i < argc; i++) {
-		char *t = xasprintf("%s %s", s, argv[i]);
-
-		free(s);
-		s = t;
+		strbuf_addch(&sb, ' ');
+		strbuf_add_sq(&sb, argv[i]);
 	}
-	return s;
+	return strbuf_detach(&sb, NULL);
 }
 
-int cmd_export(int argc, char **argv)
+/*
+ * --to and --from are ours, everything else (kept in @rest, after argv[0]) fslab run's.  0, 1
+ * after --help, or -FSLAB_EINPUT.
+ */
+static int split_args(int argc, char **argv, const char **to, const char **from,
+		      struct strvec *rest)
 {
-	struct run_state *s = xcalloc(1, sizeof(*s));
-	const struct exporter *ex = NULL;
-	struct export_ctx x = { 0 };
-	struct wl_shape sh = { 0 };
-	const struct workload_ops *wl;
-	const char *to = NULL, *from = NULL, *output;
-	char **rest = xcalloc((size_t)argc + 1, sizeof(char *));
-	char *buf = NULL;
-	size_t len = 0;
-	int nrest = 0, ret = 0;
-	struct os_memstream ms;
-	FILE *f;
-
-	result_init(&s->res);
-	/* --to and --from are ours; everything else is fslab run's */
-	rest[nrest++] = argv[0];
-	for (int i = 1; i < argc && !ret; i++) {
-		const char **dst = !strcmp(argv[i], "--to") || !strncmp(argv[i], "--to=", 5) ? &to
+	strvec_push(rest, argv[0]);
+	for (int i = 1; i < argc; i++) {
+		const char **dst = !strcmp(argv[i], "--to") || !strncmp(argv[i], "--to=", 5) ? to
 				 : !strcmp(argv[i], "--from") || !strncmp(argv[i], "--from=", 7)
-				   ? &from : NULL;
+				   ? from : NULL;
 
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(usage_text, stdout);
-			goto done;
+			return 1;
 		}
-		if (!dst) {
-			rest[nrest++] = argv[i];
-		} else if (strchr(argv[i], '=')) {
+		if (!dst)
+			strvec_push(rest, argv[i]);
+		else if (strchr(argv[i], '='))
 			*dst = strchr(argv[i], '=') + 1;
-		} else if (i + 1 < argc) {
+		else if (i + 1 < argc)
 			*dst = argv[++i];
-		} else {
-			ret = input_error("%s needs a value; see 'fslab export --help'", argv[i]);
-		}
+		else
+			return input_error("%s needs a value; see 'fslab export --help'", argv[i]);
 	}
-	if (ret)
-		goto done;
-	if (!to) {
-		ret = input_error("no --to given; name the tool: fslab export --to fio|diskspd "
-				  "[run options]");
-		goto done;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(exporters) && !ex; i++)
-		if (!strcmp(exporters[i]->name, to))
-			ex = exporters[i];
-	if (!ex) {
-		ret = input_error("--to %s: not a tool fslab exports to; choose fio or diskspd", to);
-		goto done;
-	}
-	ret = run_parse_args(s, nrest, rest);
-	if (ret) {
-		ret = ret > 0 ? 0 : ret; /* --help of fslab run */
-		goto done;
-	}
-	wl = s->wl;
-	if (!wl->export) {
-		ret = input_error("the %s workload cannot be exported (no other tool runs its load); "
-				  "choose another --workload", wl->name);
-		goto done;
-	}
-	if (from && !(wl->flags & WL_EXPORT_SHAPE)) {
-		ret = input_error("--from %s: only the %s approximation takes measured figures; "
-				  "the %s workload is exported exactly", from,
-				  workload_names_with(WL_EXPORT_SHAPE), wl->name);
-		goto done;
-	}
-	if (from && (ret = shape_from(from, wl->name, &sh)))
-		goto done;
-	output = s->res.config.output;
-	if (output && (ret = check_output(output)))
-		goto done;
-	x.o = &s->res.config;
-	ret = wl->export(x.o, &sh, &x.x);
-	if (ret)
-		goto done;
-	x.cmdline = join_args(argc, argv);
-	f = os_memstream_open(&ms, &buf, &len);
-	if (!f) {
-		ret = -errno;
-		fslab_err("cannot buffer the %s: %s", ex->what, strerror(errno));
-		goto done;
-	}
-	ret = ex->write(&x, f, output ? stdout : f);
-	{
-		int e = os_memstream_done(&ms);
+	if (!*to)
+		return input_error("no --to given; name the tool: fslab export --to fio|diskspd "
+				   "[run options]");
+	return 0;
+}
 
-		if (!ret)
-			ret = e;
+/* Can the workload be exported, with the measured shape of --from where it takes one? */
+static int export_shape(const struct workload_ops *wl, const char *from, struct wl_shape *sh)
+{
+	if (!wl->export)
+		return input_error("the %s workload cannot be exported (no other tool runs its load); "
+				   "choose another --workload", wl->name);
+	if (from && !(wl->flags & WL_EXPORT_SHAPE))
+		return input_error("--from %s: only the %s approximation takes measured figures; "
+				   "the %s workload is exported exactly", from,
+				   workload_names_with(WL_EXPORT_SHAPE), wl->name);
+	return from ? shape_from(from, wl->name, sh) : 0;
+}
+
+/* The export written by @ex, to stdout or atomically to --output. */
+static int write_export(const struct exporter *ex, const struct export_ctx *x, const char *output)
+{
+	struct os_memstream ms;
+	char *buf = NULL;
+	size_t len = 0;
+	int ret, e;
+	FILE *f = os_memstream_open(&ms, &buf, &len);
+
+	if (!f) {
+		fslab_err("cannot buffer the %s: %s", ex->what, strerror(errno));
+		return -errno;
 	}
-	if (ret)
-		goto done;
+	ret = ex->write(x, f, output ? stdout : f);
+	e = os_memstream_done(&ms);
+	if (!ret)
+		ret = e;
+	if (ret) {
+		free(buf);
+		return ret;
+	}
 	if (!output) {
 		fwrite(buf, 1, len, stdout);
 	} else {
@@ -218,13 +194,63 @@ int cmd_export(int argc, char **argv)
 		else
 			fslab_info("%s written to %s", ex->what, output);
 	}
-done:
 	free(buf);
+	return ret;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct run_state *s = xcalloc(1, sizeof(*s));
+	struct strvec rest = STRVEC_INIT;
+	const struct exporter *ex = NULL;
+	struct export_ctx x = { 0 };
+	struct wl_shape sh = { 0 };
+	const char *to = NULL, *from = NULL, *output;
+	int ret;
+
+	result_init(&s->res);
+	ret = split_args(argc, argv, &to, &from, &rest);
+	if (ret)
+		goto done;
+	for (size_t i = 0; i < ARRAY_SIZE(exporters) && !ex; i++)
+		if (!strcmp(exporters[i]->name, to))
+			ex = exporters[i];
+	if (!ex) {
+		ret = input_error("--to %s: not a tool fslab exports to; choose fio or diskspd", to);
+		goto done;
+	}
+	/* run_parse_args() reorders its argv (getopt): a copy, so rest keeps what it frees */
+	{
+		char **av = xcalloc(rest.nr + 1, sizeof(char *));
+
+		memcpy(av, rest.v, rest.nr * sizeof(char *));
+		ret = run_parse_args(s, (int)rest.nr, av);
+		free(av);
+	}
+	if (ret) {
+		ret = ret > 0 ? 0 : ret; /* --help of fslab run */
+		goto done;
+	}
+	ret = export_shape(s->wl, from, &sh);
+	if (ret)
+		goto done;
+	output = s->res.config.output;
+	if (output && (ret = check_output(output)))
+		goto done;
+	x.o = &s->res.config;
+	ret = s->wl->export(x.o, &sh, &x.x);
+	if (ret)
+		goto done;
+	x.cmdline = join_args(argc, argv);
+	ret = write_export(ex, &x, output);
+done:
+	if (ret == 1)
+		ret = 0; /* --help */
 	free(x.cmdline);
 	wl_export_release(&x.x);
-	free(rest);
 	run_params_release(&s->p);
 	result_release(&s->res); /* the options' values (res.config) */
+	strvec_clear(&rest);
 	free(s);
 	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 }
