@@ -155,6 +155,20 @@ out:
 	return out;
 }
 
+bool path_exists(const char *p)
+{
+	struct stat sb;
+
+	return !lstat(p, &sb);
+}
+
+bool path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
 bool dir_is_empty(const char *path)
 {
 	DIR *d = opendir(path);

@@ -235,6 +235,10 @@ char *escape_name(const char *path);
 /* abs_path - absolute, symlink-free path of a file that may not exist yet (its parent must,
  * or the nearest existing ancestor); caller frees.  NULL with errno set on failure. */
 char *abs_path(const char *path);
+/* path_exists - is there anything at @p (lstat: a dangling symlink is there too)? */
+bool path_exists(const char *p);
+/* path_under - does @path lie in (or equal) @dir? */
+bool path_under(const char *path, const char *dir);
 /* dir_is_empty - true when path is a directory with no entries. */
 bool dir_is_empty(const char *path);
 
@@ -466,6 +470,15 @@ struct prep_ctx {
 	int image_lock;        /* os_lock_path() on image_dir, -1 before */
 };
 
+/* prep_check - everything that can be checked before touching anything (prep_check.c): the
+ * mount root, the images or devices, the mkfs commands, the cache limit.  0 or -errno (bad
+ * input printed as -FSLAB_EINPUT). */
+int prep_check(struct prep_ctx *c) __must_check;
+/* prep_lock_image_dir - lock the image directory for the whole prep (os_lock_path(): one prep
+ * per directory).  0 or -FSLAB_EINPUT naming the holder. */
+int prep_lock_image_dir(struct prep_ctx *c) __must_check;
+/* prep_build_mkfs - @v's mkfs command from its topology and the options.  0 or -FSLAB_EINPUT. */
+int prep_build_mkfs(struct prep_ctx *c, struct prep_vol *v) __must_check;
 /* prep_run - the whole prep (or the dry-run plan).  Returns an exit status (FSLAB_EXIT_*). */
 int prep_run(const struct prep_opts *o);
 /* prep_print_dry_run - print what prep would do for @c (checked, mkfs commands built): the --dry-run

@@ -11,14 +11,6 @@
 #include "fsprep/prepP.h"
 #include "units.h"
 
-/* lstat: an image path that is a dangling symlink is "there" too, as prep.c's checks see it. */
-static bool exists(const char *p)
-{
-	struct stat sb;
-
-	return !lstat(p, &sb);
-}
-
 static void print_topology(const struct prep_ctx *c, const struct prep_vol *v)
 {
 	const struct topology *t = &v->topo;
@@ -49,7 +41,7 @@ void prep_print_dry_run(const struct prep_ctx *c)
 		if (!v->image)
 			continue;
 		printf("  %-4s create %s (sparse, %s)%s\n", v->role, v->image,
-		       fmt_size(a, sizeof(a), v->size), exists(v->image) ? ", replacing it (--force)" : "");
+		       fmt_size(a, sizeof(a), v->size), path_exists(v->image) ? ", replacing it (--force)" : "");
 		printf("  %-4s attach %s to a free loop device (/dev/loopN) with direct I/O\n",
 		       v->role, v->image);
 	}

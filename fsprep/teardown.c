@@ -35,14 +35,6 @@ static bool jtrue(json_t *o, const char *key)
 	return json_is_true(json_object_get(o, key));
 }
 
-/* Does path lie in (or equal) dir? */
-static bool path_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
-}
-
 /*
  * Is the block device @src one this prep made the volume on?  Image mode: a loop device backed
  * by the image file prep created; device mode: the device prep was given (its number).  NULL
