@@ -62,6 +62,10 @@ void volume_release(struct volume *v);
 void volume_probe_odirect(struct volume *v);
 json_t *volume_to_json(const struct volume *v);
 
+/* volume_path_slashes - a Windows path as fslab writes it: "C:\fslab\db\" -> "C:/fslab/db"
+ * ('\' as '/', which Windows accepts; no trailing '/' but in "C:/"), in place; returns s. */
+char *volume_path_slashes(char *s);
+
 /* The record `fslab prep` writes to <mount root>/prep.json (docs/DESIGN.md, fsprep/), read
  * back here into the result's environment.prep: its schema tag and file name. */
 #define PREP_SCHEMA "fslab-prep/1"

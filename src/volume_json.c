@@ -50,23 +50,27 @@ json_t *volume_to_json(const struct volume *v)
 	return o;
 }
 
+char *volume_path_slashes(char *s)
+{
+	size_t n;
+
+	for (char *p = s; *p; p++)
+		if (*p == '\\')
+			*p = '/';
+	n = strlen(s);
+	while (n > 3 && s[n - 1] == '/') /* keep "C:/" */
+		s[--n] = 0;
+	return s;
+}
+
 /* Does the mount point prep.json records name the mount point @mp?  Windows: paths are
- * compared without case, with '\\' as '/' and without a trailing one (as volume_probe()
- * writes them). */
+ * compared without case, as volume_path_slashes() writes them (volume_probe() did). */
 static bool same_mountpoint(const char *recorded, const char *mp)
 {
 #ifdef _WIN32
-	char *r = xstrdup(recorded);
-	size_t n;
-	bool same;
+	char *r = volume_path_slashes(xstrdup(recorded));
+	bool same = !strcasecmp(r, mp);
 
-	for (char *p = r; *p; p++)
-		if (*p == '\\')
-			*p = '/';
-	n = strlen(r);
-	while (n > 3 && r[n - 1] == '/') /* keep "C:/" */
-		r[--n] = 0;
-	same = !strcasecmp(r, mp);
 	free(r);
 	return same;
 #else

@@ -35,20 +35,6 @@ typedef struct {
 } FSCTL_GET_INTEGRITY_INFORMATION_BUFFER;
 #endif
 
-/* "C:\fslab\db\" -> "C:/fslab/db": fslab's own paths use '/', which Windows accepts. */
-static char *slashes(char *s)
-{
-	size_t n;
-
-	for (char *p = s; *p; p++)
-		if (*p == '\\')
-			*p = '/';
-	n = strlen(s);
-	while (n > 3 && s[n - 1] == '/') /* keep "C:/" */
-		s[--n] = 0;
-	return s;
-}
-
 /* Device handle without data access (enough for the IOCTLs here), or INVALID_HANDLE_VALUE. */
 static HANDLE open_device(const wchar_t *path)
 {
@@ -161,7 +147,7 @@ static void probe_volume_device(struct volume *v, const wchar_t *mp, DWORD seria
 	if (!GetVolumeNameForVolumeMountPointW(mp, guid, ARRAY_SIZE(guid)))
 		return;
 	n = wcslen(guid);
-	v->source = slashes(os_narrow(guid));
+	v->source = volume_path_slashes(os_narrow(guid));
 	if (n && guid[n - 1] == L'\\')
 		guid[n - 1] = 0;
 	if (n > 4 && guid[2] == L'?')
@@ -199,8 +185,8 @@ int volume_probe(struct volume *v, const char *role, const char *dir)
 	}
 	free(wd);
 	v->role = xstrdup(role);
-	v->dir = slashes(os_narrow(full));
-	v->mountpoint = slashes(os_narrow(mp));
+	v->dir = volume_path_slashes(os_narrow(full));
+	v->mountpoint = volume_path_slashes(os_narrow(mp));
 	if (!GetVolumeInformationW(mp, label, ARRAY_SIZE(label), &serial, &maxcomp, &fsflags,
 				   fsname, ARRAY_SIZE(fsname)))
 		wcscpy(fsname, L"unknown");
