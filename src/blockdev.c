@@ -178,7 +178,7 @@ int blockdev_signature(const char *dev, char **what)
 
 int blockdev_loop_backing(const char *dev, dev_t *file_dev, ino_t *file_ino, char **path)
 {
-	struct sysfs_blkdev sd;
+	struct sysfs_blkdev sd = { 0 };
 	struct loop_info64 info;
 	struct stat sb;
 	int fd, ret = 0;
