@@ -7,7 +7,6 @@
  * alone: a number may have been reused, a name may lead to another file since.  Images are
  * made nameless (O_TMPFILE) and named once their identity is recorded.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include "blockdev.h"
 #include "fsprep/prepP.h"
 #include "msg.h"
+#include "strvec.h"
 #include "sysfs.h"
 
 #define ATTACH_TRIES 32       /* LOOP_CTL_GET_FREE races with other attachers */
@@ -181,24 +181,21 @@ int loop_backing(const char *dev, struct file_id *id, char **path)
 
 int loop_find_image(const char *path, const struct file_id *image, json_t *devs)
 {
-	DIR *d = opendir("/sys/block");
-	struct dirent *e;
+	struct strvec disks = STRVEC_INIT;
 	size_t plen = strlen(path);
-	int count = 0;
+	int count = 0, ret = sysfs_disk_names(NULL, &disks);
 
-	if (!d)
-		return -errno;
-	while ((e = readdir(d))) {
+	for (size_t i = 0; !ret && i < disks.nr; i++) {
 		struct sysfs_blkdev sd;
 		struct file_id back;
 		char *name = NULL, *dev;
 		bool named;
 
-		if (strncmp(e->d_name, "loop", 4))
+		if (strncmp(disks.v[i], "loop", 4))
 			continue;
 		/* Candidates by the name sysfs shows (no device is opened for the others: an open
 		 * loop device looks busy to whoever checks it meanwhile)... */
-		if (!sysfs_blkdev_init_name(&sd, NULL, e->d_name))
+		if (!sysfs_blkdev_init_name(&sd, NULL, disks.v[i]))
 			name = sysfs_blkdev_read_str(&sd, "loop/backing_file");
 		sysfs_blkdev_release(&sd);
 		named = name && !strncmp(name, path, plen) &&
@@ -207,15 +204,15 @@ int loop_find_image(const char *path, const struct file_id *image, json_t *devs)
 		if (!named)
 			continue;
 		/* ...then by the file itself: the name may lead to another file since. */
-		dev = xasprintf("/dev/%s", e->d_name);
+		dev = xasprintf("/dev/%s", disks.v[i]);
 		if (!loop_backing(dev, &back, NULL) && file_id_same(&back, image)) {
 			json_array_append_new(devs, json_string(dev));
 			count++;
 		}
 		free(dev);
 	}
-	closedir(d);
-	return count;
+	strvec_clear(&disks);
+	return ret ? ret : count;
 }
 
 int loop_detach_image(const char *image, const struct file_id *id)

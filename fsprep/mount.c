@@ -8,9 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
-#include <blkid/blkid.h>
 #include <libmount/libmount.h>
 
 #include "base.h"

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "files.h"
+#include "strvec.h"
 #include "units.h"
 
 int read_line_file(const char *path, char *buf, size_t len)
@@ -210,4 +211,20 @@ int sysfs_blkdev_list(const struct sysfs_blkdev *d, const char *what, dev_t *out
 	closedir(dir);
 	free(path);
 	return n > INT_MAX ? INT_MAX : (int)n;
+}
+
+int sysfs_disk_names(const char *prefix, struct strvec *names)
+{
+	char *path = xasprintf("%s/sys/block", prefix ? prefix : "");
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	free(path);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			strvec_push(names, e->d_name);
+	closedir(d);
+	return 0;
 }

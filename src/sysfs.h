@@ -65,6 +65,11 @@ char *sysfs_blkdev_devname(const struct sysfs_blkdev *d);
  */
 int sysfs_blkdev_list(const struct sysfs_blkdev *d, const char *what, dev_t *out, size_t max);
 
+struct strvec;
+/* sysfs_disk_names - the kernel names of the whole disks (/sys/block: "sda", "loop3", ...),
+ * appended to @names.  0 or -errno. */
+int sysfs_disk_names(const char *prefix, struct strvec *names) __must_check;
+
 /* sysfs_parse_devno - "MAJ:MIN" (a sysfs "dev" file) into *devno.  0 or -EINVAL. */
 int sysfs_parse_devno(const char *s, dev_t *devno) __must_check;
 

@@ -2,9 +2,10 @@
 /*
  * test_sysfs.c: the sysfs reader (src/sysfs.c) on a tree of plain files laid out as the
  * kernel lays out /sys (a prefix, as util-linux's tests do): a disk with two partitions, a
- * device-mapper device on one of them, a loop device, a name with '!'.  Test data for the
- * parser, not a stand-in for devices: the code that acts on real devices (src/blockdev.c) is
- * tested on loop devices by t_prep_refuse, t_prep_samestorage and t_run_raw.
+ * device-mapper device on one of them, a loop device, a name with '!', /sys/block.  Test data
+ * for the parser, not a stand-in for devices: the code that acts on real devices
+ * (src/blockdev.c) is tested on loop devices by t_prep_refuse, t_prep_samestorage and
+ * t_run_raw.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 
 #include "base.h"
 #include "files.h"
+#include "strvec.h"
 #include "sysfs.h"
 
 static char root[] = "/tmp/fslab-test-sysfs.XXXXXX";
@@ -86,6 +88,8 @@ static int setup(void **state)
 	link_to("sys/dev/block/253:0", "../../devices/virtual/block/dm-0");
 	link_to("sys/dev/block/7:3", "../../devices/virtual/block/loop3");
 	link_to("sys/dev/block/104:0", "../../devices/pci0/host1/block/cciss!c0d0");
+	link_to("sys/block/sda", "../devices/pci0/host0/block/sda");
+	link_to("sys/block/loop3", "../devices/virtual/block/loop3");
 	link_to("sys/class/block/sda1", "../../devices/pci0/host0/block/sda/sda1");
 	link_to("sys/class/block/loop3", "../../devices/virtual/block/loop3");
 	return 0;
@@ -235,6 +239,27 @@ static void test_lists(void **state)
 	sysfs_blkdev_release(&d);
 }
 
+/* The whole disks /sys/block lists (loop.c finds its loop devices among them). */
+static void test_disk_names(void **state)
+{
+	struct strvec names = STRVEC_INIT;
+	bool sda = false, loop3 = false;
+	char *none = path_join(root, "nowhere");
+
+	(void)state;
+	assert_int_equal(sysfs_disk_names(root, &names), 0);
+	assert_int_equal(names.nr, 2);
+	for (size_t i = 0; i < names.nr; i++) {
+		sda |= !strcmp(names.v[i], "sda");
+		loop3 |= !strcmp(names.v[i], "loop3");
+	}
+	assert_true(sda && loop3);
+	assert_int_equal(sysfs_disk_names(none, &names), -ENOENT);
+	assert_int_equal(names.nr, 2);
+	strvec_clear(&names);
+	free(none);
+}
+
 static void test_line_files(void **state)
 {
 	char *path = path_join(root, "sys/devices/pci0/host0/block/sda/device/model");
@@ -261,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_parse_devno),
 		cmocka_unit_test(test_blkdev),
 		cmocka_unit_test(test_lists),
+		cmocka_unit_test(test_disk_names),
 		cmocka_unit_test(test_line_files),
 	};
 
