@@ -23,8 +23,10 @@ static void vmsg(const char *prefix, const char *fmt, va_list ap)
 	strbuf_addstr(&sb, prefix);
 	strbuf_vaddf(&sb, fmt, ap);
 	strbuf_addch(&sb, '\n');
-	/* One write, so concurrent messages do not interleave mid-line. */
+	/* One write, so concurrent messages do not interleave mid-line; flushed at once, since
+	 * mingw's C runtime buffers stderr when it is not a console (a log file, a pipe). */
 	fwrite(sb.buf, 1, sb.len, stderr);
+	fflush(stderr);
 	strbuf_release(&sb);
 }
 
