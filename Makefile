@@ -154,12 +154,12 @@ WIN_CFLAGS := -O2 -g $(filter-out -Wformat-security,$(WARN)) -Wno-format -D_GNU_
 	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. \
 	-I$(WIN_SYSROOT)/include -I$(WIN_SYSROOT)/include/libxml2 -DLIBXML_STATIC -MMD -MP
 WIN_LDFLAGS := -static -municode -L$(WIN_SYSROOT)/lib
-WIN_LIBS := -ljansson -lisal -lxml2 -lshlwapi -lm -lpthread
+WIN_LIBS := -ljansson -lisal -lxml2 -lshlwapi -lshell32 -lm -lpthread
 # the unit suites that need nothing Linux-only (no libmount, libext2fs, /proc)
 WIN_UNIT_SRC := tests/unit/test_os.c tests/unit/test_ioengine.c tests/unit/test_hist.c \
 	tests/unit/test_result.c tests/unit/test_stats.c tests/unit/test_verdict.c \
 	tests/unit/test_import.c tests/unit/test_import_diskspd_text.c tests/unit/test_winprep.c \
-	tests/unit/test_selftest.c
+	tests/unit/test_selftest.c tests/unit/test_proc.c
 WIN_UNIT_BIN := $(WIN_UNIT_SRC:tests/unit/%.c=$(WIN_B)/tests/%.exe)
 
 $(WIN_B)/.sysroot: scripts/win-sysroot.sh
