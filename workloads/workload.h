@@ -22,6 +22,7 @@ struct run_opts {
 	uint64_t duration_ns, warmup_ns;
 	double bdm_mbps;
 	bool direct, checksum_pass, verify_reads;
+	bool fresh; /* --fresh: what check() found was deleted since; create everything anew */
 };
 
 /* Why a run ends early (*run_ctx.stop): 0 = it does not. */

@@ -93,6 +93,8 @@ int os_rename_replace(const char *from, const char *to);
 int os_unlink(const char *path);
 /* mkdir with mode (ignored on Windows); an existing directory is -EEXIST. */
 int os_mkdir(const char *path, unsigned int mode);
+/* Remove an empty directory (rmdir; RemoveDirectoryW).  0 or -errno. */
+int os_rmdir(const char *path);
 /*
  * os_dir_sync - make renames and creations in dir stable (fsync of the directory).  Windows
  * has no directory fsync; MoveFileExW(WRITE_THROUGH) made the rename stable already: 0.

@@ -180,6 +180,11 @@ int os_mkdir(const char *path, unsigned int mode)
 	return mkdir(path, (mode_t)mode) ? -errno : 0;
 }
 
+int os_rmdir(const char *path)
+{
+	return rmdir(path) ? -errno : 0;
+}
+
 int os_dir_sync(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret = 0;

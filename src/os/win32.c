@@ -361,6 +361,19 @@ int os_mkdir(const char *path, unsigned int mode)
 	return ret;
 }
 
+int os_rmdir(const char *path)
+{
+	wchar_t *w = os_widen(path);
+	int ret = 0;
+
+	if (!w)
+		return -EINVAL;
+	if (!RemoveDirectoryW(w))
+		ret = last_err();
+	free(w);
+	return ret;
+}
+
 int os_dir_sync(const char *dir)
 {
 	(void)dir; /* MoveFileExW(MOVEFILE_WRITE_THROUGH) made the rename stable */

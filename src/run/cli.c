@@ -67,6 +67,7 @@ int run_parse_args(struct run_state *s, int argc, char **argv)
 	o->direct = !p->buffered;
 	o->checksum_pass = !p->no_checksum_pass;
 	o->verify_reads = !p->no_verify;
+	o->fresh = p->fresh;
 	s->drop_caches = os_is_admin() && !p->no_drop_caches;
 	s->quiet = p->quiet;
 	s->force = p->force;

@@ -19,6 +19,8 @@ enum run_opt_id {
 	RO_DURATION, RO_WARMUP, RO_SEED, RO_LABEL, RO_OUTPUT, RO_BS, RO_IODEPTH, RO_RWMIXREAD,
 	RO_ENGINE, RO_CACHE, RO_BDM_RATE, RO_COMPRESSIBILITY, RO_BUFFERED, RO_NO_CHECKSUM_PASS,
 	RO_NO_VERIFY, RO_NO_DROP_CACHES, RO_QUIET, RO_PROGRESS_FD, RO_SELFTEST,
+	/* a lab's cell on volumes the user prepared; a step stopped through its stdin */
+	RO_FRESH, RO_ALLOW_FOREIGN_FILES, RO_STOP_ON_STDIN_EOF,
 	/* the verdict (jetstress) */
 	RO_SAMPLE_INTERVAL, RO_THRESHOLDS, RO_MAX_LATENCY_ERRORS, RO_STRICT_IO_TAIL,
 	RO_TARGET_IOPS, RO_MAILBOXES, RO_IOPS_PER_MAILBOX,
@@ -55,6 +57,7 @@ struct run_params {
 	uint64_t sample_interval_ns, max_latency_errors, mailboxes;
 	double bdm_mbps, target_iops, iops_per_mailbox;
 	bool force, buffered, no_checksum_pass, no_verify, no_drop_caches, quiet, strict_io_tail;
+	bool fresh, allow_foreign_files, stop_on_stdin_eof;
 	char *text[RO_NR];  /* each value as given (the lab passes it on unchanged), or NULL */
 	uint64_t given;     /* bit 1 << id for every option given */
 	int first_verdict;  /* the first ROF_VERDICT option given, or -1 */
