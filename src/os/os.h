@@ -150,6 +150,9 @@ int os_dir_can_create(const char *dir);
 /* The canonical absolute path of an existing path, '/'-separated (realpath; Windows: the final
  * path of a handle to it, "\\?\" dropped and '\\' as '/'); heap, caller frees; NULL + errno. */
 char *os_realpath(const char *path);
+/* path made absolute without resolving links and without needing it to exist (the current
+ * directory joined to a relative path; GetFullPathNameW, '\\'-separated, on Windows); heap. */
+char *os_abs_path(const char *path);
 /* Does name match the shell pattern (fnmatch without flags; PathMatchSpecA on Windows, which
  * ignores case as the filesystems there do)? */
 bool os_fnmatch(const char *pattern, const char *name);

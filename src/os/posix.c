@@ -978,6 +978,15 @@ int os_dir_can_create(const char *dir)
 	return access(dir, W_OK | X_OK) ? -errno : 0;
 }
 
+char *os_abs_path(const char *path)
+{
+	char cwd[PATH_MAX];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(path);
+	return path_join(cwd, path);
+}
+
 char *os_realpath(const char *path)
 {
 	return realpath(path, NULL);

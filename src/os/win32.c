@@ -1255,6 +1255,16 @@ static HANDLE open_any(const char *path)
 	return h;
 }
 
+char *os_abs_path(const char *path)
+{
+	wchar_t *w = os_widen(path), buf[32768];
+	DWORD n = w ? GetFullPathNameW(w, ARRAY_SIZE(buf), buf, NULL) : 0;
+	char *out = n && n < ARRAY_SIZE(buf) ? os_narrow(buf) : NULL;
+
+	free(w);
+	return out ? out : xstrdup(path);
+}
+
 char *os_realpath(const char *path)
 {
 	HANDLE h = open_any(path);

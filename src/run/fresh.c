@@ -251,9 +251,9 @@ int run_fresh_clear(struct run_state *s)
 		ret = run_dir_scan(dirs[i], clear_one, &c);
 		if (!ret)
 			ret = c.ret;
-		if (!ret)
-			fslab_info("%s: --fresh: deleted %u database(s) and log folder(s) fslab had "
-				   "made there", dirs[i], c.n);
+		if (!ret && c.n)
+			fslab_info("%s: --fresh: deleted %u database(s), log folder(s) or scratch "
+				   "file(s) fslab had made there", dirs[i], c.n);
 	}
 	free(dirs);
 	return ret;
