@@ -223,14 +223,23 @@ char *lab_prep_failure(struct lab *L, int rc, const char *log)
 	return why;
 }
 
+void lab_quote_arg(struct strbuf *sb, const char *arg)
+{
+#ifdef _WIN32
+	os_win_quote_arg(sb, arg); /* as cmd.exe and PowerShell pass it on to a program */
+#else
+	strbuf_add_sq(sb, arg);
+#endif
+}
+
 void lab_print_args(const struct strvec *a)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addstr(&sb, "  fslab");
+	strbuf_addstr(&sb, "  " LAB_FSLAB);
 	for (size_t i = 0; i < a->nr; i++) {
 		strbuf_addch(&sb, ' ');
-		strbuf_add_sq(&sb, a->v[i]);
+		lab_quote_arg(&sb, a->v[i]);
 	}
 	puts(sb.buf);
 	strbuf_release(&sb);

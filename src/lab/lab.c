@@ -372,7 +372,7 @@ static void dry_run(struct lab *L)
 	}
 	printf("(steps that can be stopped also get --stop-on-stdin-eof: the lab stops them by "
 	       "closing their standard input)\n");
-	printf("then: fslab compare <results> --output %s --lab-plan %s\n", L->report,
+	printf("then: " LAB_FSLAB " compare <results> --output %s --lab-plan %s\n", L->report,
 	       L->plan_path);
 }
 
@@ -445,10 +445,10 @@ int cmd_lab(int argc, char **argv)
 	{
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_addstr(&sb, "fslab lab ");
-		strbuf_add_sq(&sb, L->cfg.path);
+		strbuf_addstr(&sb, LAB_FSLAB " lab ");
+		lab_quote_arg(&sb, L->cfg.path);
 		strbuf_addstr(&sb, " --output ");
-		strbuf_add_sq(&sb, L->out);
+		lab_quote_arg(&sb, L->out);
 		strbuf_addstr(&sb, " --resume");
 		L->resume_cmd = strbuf_detach(&sb, NULL);
 	}

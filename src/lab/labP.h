@@ -163,7 +163,16 @@ char *lab_prep_failure(struct lab *L, int rc, const char *log);
 void lab_preflight_prepared(struct lab *L, struct problems *p);
 int lab_make_prepared_dirs(struct lab *L);
 void lab_dry_run_script(struct lab *L, const struct strvec *a);
-/* "  fslab ARGS..." on stdout, quoted for a shell where needed. */
+/* "  fslab ARGS..." on stdout, quoted for a shell where needed (cmd.exe on Windows). */
 void lab_print_args(const struct strvec *a);
+/* One argument quoted for the user's shell: POSIX sh, or a Windows command line. */
+struct strbuf;
+void lab_quote_arg(struct strbuf *sb, const char *arg);
+/* The command a user types. */
+#ifdef _WIN32
+#define LAB_FSLAB "fslab.exe"
+#else
+#define LAB_FSLAB "fslab"
+#endif
 
 #endif
