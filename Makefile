@@ -161,7 +161,8 @@ WIN_LIBS := -ljansson -lisal -lxml2 -linih -lshlwapi -lshell32 -lm -lpthread
 WIN_UNIT_SRC := tests/unit/test_os.c tests/unit/test_ioengine.c tests/unit/test_hist.c \
 	tests/unit/test_result.c tests/unit/test_stats.c tests/unit/test_verdict.c \
 	tests/unit/test_import.c tests/unit/test_import_diskspd_text.c tests/unit/test_winprep.c \
-	tests/unit/test_selftest.c tests/unit/test_proc.c
+	tests/unit/test_selftest.c tests/unit/test_proc.c tests/unit/test_step.c \
+	tests/unit/test_labcfg.c
 WIN_UNIT_BIN := $(WIN_UNIT_SRC:tests/unit/%.c=$(WIN_B)/tests/%.exe)
 
 $(WIN_B)/.sysroot: scripts/win-sysroot.sh

@@ -51,7 +51,7 @@ struct step {
 /* One whole line (without its newline) of a stream: progress or log. */
 static void step_line(struct step *s, int stream, const char *line, size_t len)
 {
-	if (len && line[len - 1] == '\r') /* Windows text mode */
+	while (len && line[len - 1] == '\r') /* Windows text mode ("\r\n", "\r\r\n") */
 		len--;
 	if (stream == OS_PROC_STDOUT && s->io.progress && len >= strlen(RUN_PROGRESS_TAG) &&
 	    !memcmp(line, RUN_PROGRESS_TAG, strlen(RUN_PROGRESS_TAG))) {
