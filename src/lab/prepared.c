@@ -94,7 +94,8 @@ static void check_dir(struct lab *L, struct problems *p, const struct lab_fs *f,
 		return;
 	}
 	free(probe_dir);
-	if (f->fs_given && strcasecmp(v.fsname, f->fs))
+	/* the label's filesystem is its database volume's (as compare reads a result) */
+	if (f->fs_given && key[0] == 'd' && strcasecmp(v.fsname, f->fs))
 		lab_problem(p, "%s:%d: [fs %s] fs = %s, but %s is on %s (%s): fix fs = or the "
 			    "directory", cfg, f->fs_line ? f->fs_line : line, f->name, f->fs, dir,
 			    v.fsname, v.mountpoint);
