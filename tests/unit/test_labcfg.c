@@ -559,6 +559,40 @@ static void test_windows(void **state)
 	load_os = LAB_OS_LINUX;
 }
 
+/* The shipped Windows configs (run from the top of the repository, as tests/run.sh and
+ * tests/wine.sh do): they parse for Windows, and Linux names fslab.exe for the disk lab. */
+static void test_shipped_windows_configs(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	load_os = LAB_OS_WINDOWS;
+	assert_int_equal(lab_cfg_load_for(&c, "configs/ntfs-vs-refs.ini", LAB_OS_WINDOWS), 0);
+	assert_int_equal(c.db_disk, 1);
+	assert_int_equal(c.log_disk, 2);
+	assert_int_equal(c.repeats, 3);
+	assert_true(c.aa_check);
+	assert_int_equal(c.run.duration_ns, 7200 * NSEC_PER_SEC);
+	assert_int_equal(c.nfs, 2);
+	assert_string_equal(c.fs[1].fs, "refs");
+	assert_string_equal(c.fs[0].cluster, "64K");
+	assert_string_equal(c.fs[1].cluster, "64K");
+	assert_true(lab_cfg_has_prepped(&c));
+	lab_cfg_release(&c);
+	assert_int_equal(lab_cfg_load_for(&c, "configs/windows-demo.ini", LAB_OS_WINDOWS), 0);
+	assert_false(lab_cfg_has_prepped(&c)); /* formats nothing */
+	assert_true(c.fs[0].prepared && c.fs[1].prepared);
+	assert_true(c.aa_check);
+	lab_cfg_release(&c);
+	load_os = LAB_OS_LINUX;
+#ifndef _WIN32
+	fflush(stderr);
+	assert_int_equal(lab_cfg_load_for(&c, "configs/ntfs-vs-refs.ini", LAB_OS_LINUX),
+			 -FSLAB_EINPUT);
+	lab_cfg_release(&c);
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -577,6 +611,7 @@ int main(void)
 		cmocka_unit_test(test_prepared),
 		cmocka_unit_test(test_prepared_bad),
 		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_shipped_windows_configs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
