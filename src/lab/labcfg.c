@@ -418,6 +418,19 @@ static void check_prepared(struct parse *p, struct lab_fs *f)
 		perr(p, f->db_dir_line, "[fs %s]: db_dir without log_dir: the %s workload writes a "
 		     "log; give log_dir = ..., ideally on a volume of its own", f->name,
 		     p->cfg->run.workload);
+	/* a Windows folder in a config read for Linux steps would become a strange relative
+	 * directory name here: say which fslab it is for */
+	for (size_t k = 0; p->cfg->os == LAB_OS_LINUX && k < f->db_dirs.nr + f->log_dirs.nr; k++) {
+		const char *d = k < f->db_dirs.nr ? f->db_dirs.v[k] : f->log_dirs.v[k - f->db_dirs.nr];
+
+		if (((d[0] | 0x20) >= 'a' && (d[0] | 0x20) <= 'z') && d[1] == ':' &&
+		    (d[2] == '\\' || d[2] == '/')) {
+			perr(p, k < f->db_dirs.nr ? f->db_dir_line : f->log_dir_line, "[fs %s]: %s is "
+			     "a Windows folder: run this lab with fslab.exe lab on Windows, or give a "
+			     "directory of this machine", f->name, d);
+			break;
+		}
+	}
 	if (f->mkfs_opts || f->mount_opts || f->cluster)
 		perr(p, f->format_line, "[fs %s]: %s with db_dir/log_dir: the lab does not format "
 		     "or mount volumes you prepared; drop it (or drop db_dir/log_dir and let the "

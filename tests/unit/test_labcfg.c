@@ -514,6 +514,7 @@ static void test_prepared_bad(void **state)
 	/* a prepped label among prepared ones still needs [devices] */
 	expect_bad("[workload]\n[fs a]\ndb_dir=/d\nlog_dir=/l\n[fs ext4]\n", 0,
 		   "no [devices] section");
+	expect_bad("[workload]\n[fs a]\ndb_dir = C:\\x\\db\nlog_dir = /l\n", 3, "is a Windows folder");
 	/* Windows disks are refused on Linux, named */
 	expect_bad("[devices]\ndb_disk = 1\nlog_disk = 2\n[workload]\n[fs ext4]\n", 2,
 		   "fslab.exe lab on Windows");
