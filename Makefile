@@ -3,7 +3,8 @@
 #   make            build ./fslab (installs missing Debian build packages when root)
 #   make check      unit tests (cmocka) + root integration tests (loop devices, real mkfs)
 #   make bench      fslab vs fio on identical patterns, ratios printed
-#   make demo       fslab lab configs/demo.ini: ext4, XFS, NTFS, btrfs on loop devices -> report
+#   make demo       fslab lab configs/demo.ini: ext4 vs XFS on loop devices until 15 % precise
+#                   (or 9 minutes) -> report; configs/tour.ini adds NTFS and btrfs
 #   make fuzz       libFuzzer targets (clang, ASan+UBSan) on the parsers, FUZZ_SECONDS each
 #   make clean
 # V=1 shows full command lines; SANITIZE=address,undefined builds with sanitizers.

@@ -71,6 +71,22 @@ static void strv_free(char **v, size_t n)
 	free(v);
 }
 
+void run_config_release(struct run_config *c)
+{
+	free(c->workload);
+	free(c->engine);
+	free(c->thresholds);
+	free(c->target_iops_origin);
+	free(c->label);
+	free(c->output);
+	free(c->selftest);
+	free(c->lab_id);
+	free(c->lab_cell);
+	strv_free(c->db_dirs, c->ndb_dirs);
+	strv_free(c->log_dirs, c->nlog_dirs);
+	memset(c, 0, sizeof(*c));
+}
+
 void result_release(struct fslab_result *r)
 {
 	free(r->schema);
@@ -79,12 +95,7 @@ void result_release(struct fslab_result *r)
 	free(r->started_at);
 	free(r->ended_at);
 	free(r->abort_reason);
-	free(r->config.workload);
-	free(r->config.engine);
-	free(r->config.thresholds);
-	free(r->config.target_iops_origin);
-	strv_free(r->config.db_dirs, r->config.ndb_dirs);
-	strv_free(r->config.log_dirs, r->config.nlog_dirs);
+	run_config_release(&r->config);
 	json_decref(r->environment);
 	for (int i = 0; i < CLS_NR; i++)
 		class_release(&r->classes[i]);
@@ -120,6 +131,8 @@ void result_release(struct fslab_result *r)
 	free(r->verdict.checks);
 	free(r->checksum.first_bad);
 	json_decref(r->notes);
+	free(r->lab.id);
+	free(r->lab.cell);
 	free(r->src.tool);
 	free(r->src.version);
 	free(r->src.format);

@@ -106,6 +106,7 @@ static void db_free(struct js_db *db)
 	free(db->slots);
 	free(db->buckets);
 	free(db->dirtyq);
+	free(db->writers);
 	free(db->first_bad);
 	free(db->first_err);
 	free(db->fatal);
@@ -134,7 +135,7 @@ static void js_cleanup(struct run_ctx *rc)
 /* Bytes needed on the filesystem of vols[i] by entries whose volume shares that filesystem. */
 static int check_space_all(struct run_ctx *rc, const uint64_t *need_db, const uint64_t *need_log)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	size_t nv = o->ndb_dirs + o->nlog_dirs;
 	const struct volume **vols = xcalloc(nv, sizeof(*vols));
 	uint64_t *need = xcalloc(nv, sizeof(*need));
@@ -166,7 +167,7 @@ static int check_space_all(struct run_ctx *rc, const uint64_t *need_db, const ui
 
 static int js_check(struct run_ctx *rc)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	uint64_t npages = o->db_size / DB_PAGE_SIZE;
 	uint64_t *need_db = xcalloc(o->ndb_dirs, sizeof(uint64_t));
 	uint64_t *need_log = xcalloc(o->nlog_dirs, sizeof(uint64_t));
@@ -282,7 +283,7 @@ out:
 
 static int js_prepare(struct run_ctx *rc)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct js *js = js_of(rc);
 	int ret = 0;
 
@@ -302,7 +303,15 @@ static int js_prepare(struct run_ctx *rc)
 		ret = js_reset_logs(db);
 		if (ret)
 			fslab_err("%s: cannot set up the log stream: %s", db->log_dir, strerror(-ret));
+		db->sessions = js_sessions_of(o->threads, o->databases, i);
+		db->wdepth = js_writer_depth(db->sessions);
 		js_cache_setup(db, o->cache_size);
+		if ((uint64_t)db->nslots * DB_PAGE_SIZE > o->cache_size)
+			result_add_note(rc->res, "%s: database cache raised from %llu to %u pages of "
+					"32 KiB: its %u sessions and %u writes in flight need at least "
+					"%u", db->name,
+					(unsigned long long)(o->cache_size / DB_PAGE_SIZE), db->nslots,
+					db->sessions, db->wdepth, db->nslots);
 	}
 	return ret;
 }
@@ -319,7 +328,7 @@ static int start_thread(pthread_t *t, bool *started, void *(*fn)(void *), void *
 
 static int js_start(struct run_ctx *rc)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct js *js = js_of(rc);
 	int ret = 0;
 
@@ -328,10 +337,19 @@ static int js_start(struct run_ctx *rc)
 	for (unsigned int i = 0; i < js->ndbs && !ret; i++) {
 		struct js_db *db = &js->dbs[i];
 
-		db->wst = engine_stats_new(&rc->eng, (int)i);
+		db->nwriters = js_writer_threads(o->engine, db->wdepth);
+		db->writers = xcalloc(db->nwriters, sizeof(*db->writers));
+		for (unsigned int k = 0; k < db->nwriters && !ret; k++) {
+			struct js_writer *w = &db->writers[k];
+
+			w->db = db;
+			w->st = engine_stats_new(&rc->eng, (int)i);
+			/* the database's depth shared out: the first ones take the remainder */
+			w->depth = db->wdepth / db->nwriters + (k < db->wdepth % db->nwriters);
+			ret = start_thread(&w->tid, &w->started, js_writer_main, w);
+		}
 		db->lst = engine_stats_new(&rc->eng, (int)i);
 		db->bst = engine_stats_new(&rc->eng, (int)i);
-		ret = start_thread(&db->writer, &db->writer_started, js_writer_main, db);
 		if (!ret)
 			ret = start_thread(&db->logger, &db->logger_started, js_logger_main, db);
 		if (!ret && o->bdm_mbps > 0)
@@ -373,8 +391,9 @@ static void js_stop(struct run_ctx *rc)
 	for (unsigned int i = 0; i < js->ndbs; i++) {
 		struct js_db *db = &js->dbs[i];
 
-		if (db->writer_started)
-			pthread_join(db->writer, NULL);
+		for (unsigned int k = 0; k < db->nwriters; k++)
+			if (db->writers[k].started)
+				pthread_join(db->writers[k].tid, NULL);
 		if (db->logger_started)
 			pthread_join(db->logger, NULL);
 		if (db->bdm_started)
@@ -403,7 +422,7 @@ static int js_finish(struct run_ctx *rc)
 	struct fslab_result *r = rc->res;
 	const struct run_config *cf = &r->config;
 	double secs = r->duration_s;
-	uint64_t io_err = 0, ck_err = 0, stalls = 0, nfatal = 0;
+	uint64_t io_err = 0, ck_err = 0, stalls = 0, nfatal = 0, pages = 0;
 	const char *fatal = NULL;
 	struct js_verdict_opts vo;
 	struct js_scope_data sd;
@@ -434,6 +453,7 @@ static int js_finish(struct run_ctx *rc)
 			.io_errors = ierr,
 			.checksum_errors = x.checksum_errors,
 			.page_fault_stalls = x.page_fault_stalls,
+			.cache_pages = db->nslots,
 			.seconds = secs,
 			.load_failures = db->nfatal,
 			.load_failure = db->fatal,
@@ -449,6 +469,7 @@ static int js_finish(struct run_ctx *rc)
 		io_err += ierr;
 		ck_err += x.checksum_errors;
 		stalls += x.page_fault_stalls;
+		pages += db->nslots;
 		if (db->rolls && !db->raw)
 			result_add_note(r, "%s: %llu log rolls; close, renames and open took %.2f ms on "
 					"average, %.2f ms at most (counted in the log write that needed "
@@ -461,9 +482,9 @@ static int js_finish(struct run_ctx *rc)
 			result_add_note(r, "first I/O error: %s", db->first_err);
 	}
 	r->db_page_fault_stalls = stalls;
-	if (rc->o->checksum_pass && !*rc->stop)
+	if (!rc->o->no_checksum_pass && !*rc->stop)
 		ck_err -= js_checksum_pass(rc);
-	else if (rc->o->checksum_pass)
+	else if (!rc->o->no_checksum_pass)
 		result_add_note(r, "checksum pass skipped: the run was stopped early");
 	ck_err += r->checksum.bad_pages;
 	sd = (struct js_scope_data){
@@ -472,6 +493,7 @@ static int js_finish(struct run_ctx *rc)
 		.io_errors = io_err,
 		.checksum_errors = ck_err,
 		.page_fault_stalls = stalls,
+		.cache_pages = pages,
 		.seconds = secs,
 		.load_failures = nfatal,
 		.load_failure = fatal,
@@ -496,7 +518,12 @@ static int js_finish(struct run_ctx *rc)
 const struct workload_ops wl_jetstress = {
 	.name = "jetstress",
 	.help = "Exchange ESE-like database load (default)",
-	.needs_log = true,
+	.flags = WL_VERDICT | WL_DATABASES | WL_LOG | WL_THREAD_PER_DB | WL_DSYNC |
+		 WL_TRANSACTIONS | WL_PAGES | WL_EXPORT_SHAPE,
+	.config = js_config,
+	.describe = js_describe,
+	.summary = js_summary,
+	.export = js_export,
 	.check = js_check,
 	.prepare = js_prepare,
 	.start = js_start,

@@ -51,10 +51,8 @@ struct simple {
 
 #define DATA_START DB_PAGE_SIZE /* never touch the header page */
 
-static enum pattern pattern_of(const struct run_ctx *rc)
+static enum pattern pattern_of(const char *w)
 {
-	const char *w = rc->o->workload;
-
 	if (!strcmp(w, "randread"))
 		return PAT_RANDREAD;
 	if (!strcmp(w, "randwrite"))
@@ -66,13 +64,13 @@ static enum pattern pattern_of(const struct run_ctx *rc)
 
 static int simple_check(struct run_ctx *rc)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct simple *s = xcalloc(1, sizeof(*s));
 	uint64_t *need = xcalloc(o->ndb_dirs, sizeof(uint64_t));
 	int ret = 0;
 
 	rc->priv = s;
-	s->pat = pattern_of(rc);
+	s->pat = pattern_of(o->workload);
 	if (o->db_size % DB_PAGE_SIZE || o->db_size < 16 * MiB) {
 		ret = input_error("--db-size %llu: must be a multiple of 32 KiB and at least 16M; "
 				  "e.g. --db-size 1G", (unsigned long long)o->db_size);
@@ -146,7 +144,7 @@ out:
 
 static int simple_prepare(struct run_ctx *rc)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct simple *s = rc->priv;
 	int ret = 0;
 
@@ -169,7 +167,7 @@ static void *sthread_main(void *arg)
 {
 	struct sthread *t = arg;
 	struct run_ctx *rc = t->rc;
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct simple *s = rc->priv;
 	struct engine *e = &rc->eng;
 	unsigned int depth = o->iodepth;
@@ -314,11 +312,62 @@ static void simple_cleanup(struct run_ctx *rc)
 	rc->priv = NULL;
 }
 
+/* The read share of the pattern (rwmixread, the randrw option, says it for every one); no
+ * cache, no background maintenance, no page verification, no checksum pass. */
+static void simple_config(struct run_config *c, uint64_t given)
+{
+	enum pattern pat = pattern_of(c->workload);
+
+	(void)given;
+	if (pat != PAT_RANDRW)
+		c->rwmixread = pat == PAT_RANDREAD ? 100 : 0;
+	c->cache_size = 0;
+	c->bdm_mbps = 0;
+	c->no_verify = true;
+	c->no_checksum_pass = true;
+}
+
+static void simple_describe(const struct run_config *c, FILE *f)
+{
+	char a[32], b[32];
+
+	fprintf(f, ", bs %s, iodepth %u, file %s", fmt_size(a, sizeof(a), c->bs), c->iodepth,
+		fmt_size(b, sizeof(b), c->db_size));
+}
+
+/* Exactly the pattern: per --db directory its threads on its data file. */
+static int simple_export(const struct run_config *c, const struct wl_shape *sh,
+			 struct wl_export *x)
+{
+	uint64_t data = c->db_size - DATA_START;
+
+	(void)sh;
+	for (size_t i = 0; i < c->ndb_dirs; i++) {
+		unsigned int nj = wl_threads_of(c->threads, c->ndb_dirs, i);
+		struct wl_job *j;
+
+		if (!nj)
+			continue;
+		j = wl_export_add(x, WJ_PATTERN, c->db_dirs[i], "%s-%zu", c->workload, i + 1);
+		j->size = c->db_size;
+		j->offset = DATA_START;
+		j->bs = c->bs;
+		j->threads = nj;
+		j->iodepth = c->iodepth;
+		j->read_pct = c->rwmixread;
+		if (pattern_of(c->workload) == PAT_SEQWRITE)
+			j->region = data / c->bs / nj * c->bs;
+	}
+	return 0;
+}
+
 #define SIMPLE_OPS(n, h)                        \
 	{                                       \
 		.name = n,                      \
 		.help = h,                      \
-		.needs_log = false,             \
+		.config = simple_config,        \
+		.describe = simple_describe,    \
+		.export = simple_export,        \
 		.check = simple_check,          \
 		.prepare = simple_prepare,      \
 		.start = simple_start,          \

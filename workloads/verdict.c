@@ -158,6 +158,25 @@ static bool check_tail(struct verdict *v, const char *scope, const struct js_ver
 	return ok;
 }
 
+void js_stall_note(char *buf, size_t len, const struct js_scope_data *d)
+{
+	const struct class_result *w = &d->cls[CLS_DB_WRITE];
+	int n = snprintf(buf, len, "%llu waits for a free cache page in %.0f s",
+			 (unsigned long long)d->page_fault_stalls, d->seconds);
+	char pages[48] = "";
+
+	if (n < 0 || (size_t)n >= len || !(d->seconds > 0) ||
+	    d->page_fault_stalls / d->seconds <= JS_STALLS_PER_S)
+		return;
+	if (d->cache_pages)
+		snprintf(pages, sizeof(pages), " (%llu pages)", (unsigned long long)d->cache_pages);
+	/* Jetstress's reading of the counter: the storage did not keep up with the checkpoint */
+	snprintf(buf + n, len - (size_t)n, ": the database cache%s had no clean page left (all "
+		 "dirty or being read or written) because the database writes (%.0f/s, %.2f ms on "
+		 "average) did not keep up with the changes; faster database writes, a larger --cache "
+		 "or fewer --threads would fix it", pages, w->iops, w->lat_us.mean / 1e3);
+}
+
 bool js_verdict_scope(struct verdict *v, const char *scope, const struct js_verdict_opts *o,
 		      const struct js_scope_data *d)
 {
@@ -178,8 +197,7 @@ bool js_verdict_scope(struct verdict *v, const char *scope, const struct js_verd
 			all = check_tail(v, scope, o, c, k) && all;
 	}
 	ok = rate <= JS_STALLS_PER_S;
-	snprintf(note, sizeof(note), "%llu waits for a free cache page in %.0f s",
-		 (unsigned long long)d->page_fault_stalls, d->seconds);
+	js_stall_note(note, sizeof(note), d);
 	snprintf(rule, sizeof(rule), "stalls/s <= %g", JS_STALLS_PER_S);
 	verdict_add_rule(v, scope, "db_page_fault_stalls", rate, JS_STALLS_PER_S, "/s", rule, ok,
 			 note);

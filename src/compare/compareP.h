@@ -13,6 +13,9 @@ int compare_load(struct compare *c, char *const *files, size_t n, const struct c
  * comparison needs equal.  0 or -FSLAB_EINPUT. */
 int compare_guard(struct compare *c, const struct compare_opts *o);
 
+/* The half width of the 95 % interval of a Welch delta (d->base set, cells filled). */
+void compare_welch_half(const struct cmp_row *row, size_t gi, struct cmp_delta *d);
+
 /* Shared helpers of compare.c: the group of result ri (created when new); a string vector;
  * ", <formatted>" appended to *s. */
 size_t compare_group_of(struct compare *c, size_t ri);

@@ -89,8 +89,9 @@ static const char compare_usage[] =
 	"  --format F         what to print: text (default), md, csv or json\n"
 	"  --title TEXT       report title (default \"fslab comparison: A vs B ...\")\n"
 	"  --no-charts        no charts in DIR\n"
-	"  --allow-mismatch   compare results that differ in workload, duration, database size\n"
-	"                     or count, seed or fslab version, with a warning row\n"
+	"  --allow-mismatch   compare results that differ in an option that shapes the load\n"
+	"                     (workload, sizes, cache, seed, ...: docs/COMPARE.md) or in the\n"
+	"                     tool or its version, with a warning row (refused otherwise)\n"
 	"  --allow-aborted    show aborted runs, marked ABORTED, instead of refusing them\n"
 	"  --lab-plan FILE    the lab-plan.json of `fslab lab`: the run order in the Method\n"
 	"  --label FILE=NAME  the label of the results in FILE (default: an fslab result's own\n"
@@ -408,7 +409,7 @@ static int exit_status(int ret)
  * The lab's order from its lab-plan.json ({"order": "shuffled", "seed": N, "rounds": R, ...}):
  * "the lab's order = shuffled (...), seed N, R rounds".  Heap, or NULL after an input error.
  */
-static char *lab_plan_note(const char *path)
+static char *lab_plan_note(const char *path, char **stop, double *precision)
 {
 	json_error_t err;
 	json_t *root = json_load_file(path, JSON_DECODE_INT_AS_REAL, &err), *seed;
@@ -442,6 +443,28 @@ static char *lab_plan_note(const char *path)
 	else if (json_is_string(seed) && !strcmp(order, "shuffled"))
 		snprintf(sd, sizeof(sd), ", seed %.20s", json_string_value(seed));
 	note = xasprintf("the lab's order = %s (%s%s)", order, what, sd);
+	{
+		/* an adaptive lab: its precision (the advice's target) and why it stopped */
+		json_t *ad = json_object_get(root, "adaptive");
+		const char *why = json_string_value(json_object_get(ad, "stop_reason"));
+		json_t *pr = json_object_get(ad, "precision_pct");
+
+		if (json_is_number(pr) && json_number_value(pr) > 0 && json_number_value(pr) <= 1000)
+			*precision = json_number_value(pr);
+		bool plain = true;
+
+		for (const char *k = why; k && *k && plain; k++)
+			plain = (unsigned char)*k >= 0x20 && *k != 0x7f;
+		/* the documents escape what they print; a control character is no lab's text */
+		if (why && (strlen(why) > 400 || !plain)) {
+			input_error("--lab-plan %s: its stop_reason is not the lab's own text; name "
+				    "the lab-plan.json that fslab lab wrote", path);
+			free(note);
+			note = NULL;
+		} else if (why) {
+			*stop = xstrdup(why);
+		}
+	}
 	json_decref(root);
 	return note;
 }
@@ -450,7 +473,7 @@ int cmd_compare(int argc, char **argv)
 {
 	struct report_opts o = { .generated = -1 };
 	struct plot_set ps = { 0 };
-	char *order_note = NULL;
+	char *order_note = NULL, *stop_note = NULL;
 	struct compare c;
 	struct render r;
 	struct cli cli;
@@ -462,7 +485,8 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	if ((ret = check_output(&cli)))
 		goto out;
-	if (cli.lab_plan && !(order_note = lab_plan_note(cli.lab_plan))) {
+	if (cli.lab_plan && !(order_note = lab_plan_note(cli.lab_plan, &stop_note,
+							      &o.precision_pct))) {
 		ret = -FSLAB_EINPUT;
 		goto out;
 	}
@@ -471,6 +495,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	o.title = cli.title;
 	o.order_note = order_note;
+	o.stop_note = stop_note;
 	o.sizing = &cli.sizing;
 	o.out_dir = cli.output;
 	if (cli.output) {
@@ -495,6 +520,7 @@ int cmd_compare(int argc, char **argv)
 			   cli.output, ps.n ? " (with charts)" : "");
 out:
 	free(order_note);
+	free(stop_note);
 	plot_set_release(&ps);
 	compare_release(&c);
 	cli_release(&cli);

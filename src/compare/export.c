@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "compare/precision.h"
 #include "util.h"
 
 /* Who measured a result: {tool, version, format, host} (provenance, src/compare/import.c). */
@@ -50,7 +51,8 @@ static void csv_num(FILE *f, double v, bool last)
 void report_csv(FILE *f, const struct compare *c)
 {
 	fputs("metric_id,metric,label,runs,method,n,mean,sd,ci_low,ci_high,text,against,delta,"
-	      "delta_pct,significance,p,p_holm,delta_ci_half,mde,mde_pct\n", f);
+	      "delta_pct,significance,p,p_holm,delta_ci_half,mde,mde_pct,delta_ci_low_pct,"
+	      "delta_ci_high_pct\n", f);
 	for (size_t r = 0; r < c->nrows; r++) {
 		const struct cmp_row *row = &c->rows[r];
 
@@ -84,9 +86,12 @@ void report_csv(FILE *f, const struct compare *c)
 				csv_num(f, d->p_holm, false);
 				csv_num(f, d->half, false);
 				csv_num(f, d->mde, false);
-				csv_num(f, d->mde_pct, true);
+				csv_num(f, d->mde_pct, false);
+				/* a blocked difference: the ratio's interval, % of the base */
+				csv_num(f, d->lo_pct, false);
+				csv_num(f, d->hi_pct, true);
 			} else {
-				fputs(",,,,,,,\n", f);
+				fputs(",,,,,,,,,\n", f);
 			}
 		}
 	}
@@ -123,7 +128,7 @@ static json_t *json_rows(const struct compare *c)
 				json_object_set_new(o, "ci_low", jnum(cell->s.mean - h));
 				json_object_set_new(o, "ci_high", jnum(cell->s.mean + h));
 			}
-			if (d->present)
+			if (d->present) {
 				json_object_set_new(o, "delta", json_pack(
 					"{s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:b, s:o, s:o, s:o, s:s?}",
 					"against", c->groups[d->base].label, "abs", jnum(d->abs),
@@ -133,6 +138,13 @@ static json_t *json_rows(const struct compare *c)
 					"mde", jnum(d->mde), "mde_pct", jnum(d->mde_pct),
 					"better", d->sig == SIG_YES ? json_integer(d->better) : json_null(),
 					"not_tested_because", d->na_why));
+				json_object_set_new(json_object_get(o, "delta"), "blocked",
+						    json_boolean(d->blocked));
+				json_object_set_new(json_object_get(o, "delta"), "ci_low_pct",
+						    jnum(d->lo_pct));
+				json_object_set_new(json_object_get(o, "delta"), "ci_high_pct",
+						    jnum(d->hi_pct));
+			}
 			json_array_append_new(cells, o);
 		}
 		json_array_append_new(rows, json_pack("{s:s, s:s, s:i, s:b, s:o}", "id", row->m->id,
@@ -141,6 +153,38 @@ static json_t *json_rows(const struct compare *c)
 						      "cells", cells));
 	}
 	return rows;
+}
+
+/* Where the noise is (blocked comparisons), as coefficients of variation; null otherwise. */
+static json_t *noise_json(const struct compare *c, const struct report_opts *o)
+{
+	const struct noise *nz = &c->noise;
+	json_t *out = json_array(), *adv = json_null();
+	struct allocation a;
+	double target = o->precision_pct > 0 ? o->precision_pct : 10;
+
+	if (!c->have_noise) {
+		json_decref(out);
+		return json_null();
+	}
+	for (size_t i = 0; i < c->noutliers; i++) {
+		const struct fslab_result *r = &c->results[c->outliers[i].ri];
+
+		json_array_append_new(out, json_pack("{s:s, s:s, s:i, s:s, s:f}", "file",
+			c->files[c->outliers[i].ri], "label", r->label, "round", (int)r->lab.round,
+			"metric", c->outliers[i].metric, "standardised_residual", c->outliers[i].z));
+	}
+	if (!compare_advice(c, target, 100, &a))
+		adv = json_pack("{s:f, s:f, s:i, s:f, s:f}", "target_pct", target, "cell_seconds",
+				a.t_s, "rounds", (int)a.rounds, "mde_pct", a.mde_pct, "minutes",
+				a.minutes);
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "metric", "trans_iops",
+			 "cell_cv_pct", jnum(sqrt(nz->cell) * 100),
+			 "within_run_cv_pct", jnum(sqrt(nz->within) * 100),
+			 "between_runs_cv_pct", jnum(sqrt(nz->between) * 100),
+			 "drift_between_rounds_cv_pct", jnum(sqrt(nz->drift) * 100),
+			 "cell_seconds", jnum(nz->t_s), "fixed_seconds_per_cell", jnum(nz->fixed_s),
+			 "extreme_cells", out, "advice", adv);
 }
 
 json_t *report_json(const struct compare *c, const struct report_opts *o)
@@ -209,6 +253,22 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 			 "charts", charts, "charts_skipped",
 			 o->charts && o->charts->skipped ? json_string(o->charts->skipped)
 							 : json_null());
+	json_object_set_new(json_object_get(root, "method"), "design", json_string(c->design));
+	json_object_set_new(json_object_get(root, "method"), "blocked", json_boolean(c->blocked));
+	if (c->blocked) {
+		json_t *m = json_object_get(root, "method");
+
+		json_object_set_new(m, "name", json_string("blocked"));
+		json_object_set_new(m, "test", json_string("t-test on the blocked model: log value ~ "
+							   "label + round, least squares, residual "
+							   "pooled over every label"));
+		json_object_set_new(m, "lab_id", json_string(c->lab_id));
+		json_object_set_new(m, "rounds", json_integer(c->nrounds));
+	}
+	json_object_set_new(root, "noise", noise_json(c, o));
+	json_object_set_new(root, "adaptive", o->stop_note ? json_pack("{s:s, s:o}", "stop_reason",
+		o->stop_note, "precision_pct", o->precision_pct > 0 ? json_real(o->precision_pct)
+								    : json_null()) : json_null());
 	free(title);
 	return root;
 }

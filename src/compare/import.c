@@ -88,6 +88,7 @@ struct fslab_result *import_add(struct import_list *l, const char *suffix, const
 	r->src.format = format ? xstrdup(format) : NULL;
 	r->src.file = xstrdup(file);
 	r->src.host = host ? xstrdup(host) : NULL;
+	r->config.na = ~UINT64_C(0);
 	for (int i = 0; i < CLS_NR; i++) {
 		struct class_result *c = &r->classes[i];
 

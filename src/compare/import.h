@@ -57,11 +57,15 @@ char *import_label_from_file(const char *file);
 
 /* ---- for the importers ---- */
 
-/* A new result at the end of l, result_init()ed with every measured value n/a (NAN) and the
- * provenance set (strings copied; version, format and host may be NULL).  suffix may be NULL. */
+/* A new result at the end of l, result_init()ed with every measured value n/a (NAN), no
+ * config field recorded (import_recorded() says which the tool gives) and the provenance set
+ * (strings copied; version, format and host may be NULL).  suffix may be NULL. */
 struct fslab_result *import_add(struct import_list *l, const char *suffix, const char *tool,
 				const char *version, const char *format, const char *file,
 				const char *host);
+/* The tool records config field f of r (what it does not record is never compared: it
+ * cannot be known, the Method says so). */
+#define import_recorded(r, f) run_config_clear_na(&(r)->config, offsetof(struct run_config, f))
 /* A class's latency summary all n/a. */
 void import_lat_na(struct class_result *c);
 /* After the classes are filled: transactional IOPS (db reads + writes), the environment

@@ -638,7 +638,15 @@ static int one_timespan(struct dt_text *t, size_t i, size_t end, size_t k, size_
 		r->config.seed = p->seed;
 		r->config.bs = p->bs_exact ? p->bs : 0;
 		r->config.iodepth = p->qd;
+		/* what the Input parameters say (issue 19: the rest is not recorded) */
+		import_recorded(r, workload);
+		import_recorded(r, bs);
+		import_recorded(r, iodepth);
+		import_recorded(r, duration_s);
+		import_recorded(r, warmup_s);
+		import_recorded(r, seed);
 	}
+	import_recorded(r, engine);
 	if (t->cmdline)
 		result_add_note(r, "DiskSpd command line: %.300s", t->cmdline);
 	if (interrupted) {
@@ -691,6 +699,8 @@ static int one_timespan(struct dt_text *t, size_t i, size_t end, size_t k, size_
 	r->duration_s = secs;
 	r->config.threads = (unsigned int)threads;
 	r->config.db_size = sec[0].file_size;
+	import_recorded(r, threads);
+	import_recorded(r, db_size);
 	for (int d = 0; d < 2; d++) {
 		const struct dt_section *s = &sec[1 + d];
 		struct class_result *c = &r->classes[d ? CLS_DB_WRITE : CLS_DB_READ];

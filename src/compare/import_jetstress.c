@@ -360,11 +360,18 @@ static int jetstress_parse(const char *buf, size_t len, const char *file,
 		r->config.target_iops = 0;
 	r->config.workload = xstrdup("jetstress");
 	r->config.engine = xstrdup("ese");
+	/* what the report says; seed, sizes, cache and the verdict's settings it does not */
+	import_recorded(r, workload);
+	import_recorded(r, engine);
+	import_recorded(r, target_iops);
+	import_recorded(r, duration_s);
+	import_recorded(r, databases);
 	if (field(&d, "ESE Version"))
 		result_add_note(r, "ESE version %s", field(&d, "ESE Version"));
-	if (field(&d, "Thread Count") && number(field(&d, "Thread Count")) >= 1)
+	if (field(&d, "Thread Count") && number(field(&d, "Thread Count")) >= 1) {
 		r->config.threads = (unsigned int)MIN(number(field(&d, "Thread Count")), 1e6);
-	else
+		import_recorded(r, threads);
+	} else
 		r->config.threads = 1;
 	r->started_at = field(&d, "Test Start Time") ? xstrdup(field(&d, "Test Start Time")) : NULL;
 	r->ended_at = field(&d, "Test End Time") ? xstrdup(field(&d, "Test End Time")) : NULL;

@@ -2,7 +2,8 @@
 /* load.c: result files into a comparison: regular files only, each through the importers
  * (fslab's own JSON, fio, DiskSpd, Jetstress), --label FILE=NAME, and the checks every result
  * passes (plausible numbers, a safe label, not aborted unless allowed, one tool per label);
- * the comparability guard (same workload, duration, sizes, seed, tool and version). */
+ * the comparability guard: every option that shapes the load (comparable.c), the tool and
+ * its version. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -164,27 +165,17 @@ int compare_load(struct compare *c, char *const *files, size_t n, const struct c
 	return ret;
 }
 
-/* How r differs from ref in what must be equal for a comparison; heap string or NULL. */
-static char *differences(const struct fslab_result *r, const struct fslab_result *ref,
-			 bool same_label)
+/*
+ * How r differs from ref in what must be equal for a comparison, heap string or NULL: every
+ * option that shapes the load (comparable.c, from the option table), then the tool and its
+ * version.
+ */
+static char *differences(const struct fslab_result *r, const struct fslab_result *ref)
 {
-	const struct run_config *a = &r->config, *b = &ref->config;
 	const char *va = r->fslab_version ? r->fslab_version : "?";
 	const char *vb = ref->fslab_version ? ref->fslab_version : "?";
-	char *out = NULL, x[32], y[32];
+	char *out = compare_load_diff(r, ref);
 
-	if (strcmp(a->workload, b->workload))
-		compare_appendf(&out, "workload %s vs %s", a->workload, b->workload);
-	if (a->duration_s != b->duration_s)
-		compare_appendf(&out, "duration %gs vs %gs", a->duration_s, b->duration_s);
-	if (a->db_size != b->db_size)
-		compare_appendf(&out, "db size %s vs %s", fmt_size(x, sizeof(x), a->db_size),
-			fmt_size(y, sizeof(y), b->db_size));
-	if (a->databases != b->databases)
-		compare_appendf(&out, "databases %u vs %u", a->databases, b->databases);
-	if (a->seed != b->seed)
-		compare_appendf(&out, "seed %llu vs %llu", (unsigned long long)a->seed,
-			(unsigned long long)b->seed);
 	if (strcmp(compare_tool(r), compare_tool(ref))) {
 		char *ta = compare_tool_text(r), *tb = compare_tool_text(ref);
 
@@ -200,9 +191,6 @@ static char *differences(const struct fslab_result *r, const struct fslab_result
 	} else if (strcmp(va, vb)) {
 		compare_appendf(&out, "fslab version %s vs %s", va, vb);
 	}
-	/* Repeats of one label must be the same configuration, threads included. */
-	if (same_label && a->threads != b->threads)
-		compare_appendf(&out, "threads %u vs %u within label '%s'", a->threads, b->threads, r->label);
 	return out;
 }
 
@@ -220,13 +208,11 @@ int compare_guard(struct compare *c, const struct compare_opts *o)
 		for (size_t k = 0; k < i && !first; k++)
 			if (!strcmp(c->results[k].label, r->label))
 				first = &c->results[k];
-		diff = differences(r, ref, false);
-		rep = first ? differences(r, first, true) : NULL;
-		if (rep && strstr(rep, "within label")) {
-			const char *t = strstr(rep, "threads");
-
-			compare_appendf(&diff, "%s", t);
-		}
+		diff = differences(r, ref);
+		/* the sweep axes (threads) may differ between labels, not between repeats of one */
+		rep = first ? compare_sweep_diff(r, first) : NULL;
+		if (rep)
+			compare_appendf(&diff, "%s within label '%s'", rep, r->label);
 		free(rep);
 		if (!diff)
 			continue;

@@ -10,11 +10,15 @@
 #include <string.h>
 
 #include "util.h"
+#include "workloads/workload.h"
 
 #define ROW(id, name, what, kind, cls, role, dir, prec) \
-	{ id, name, what, kind, cls, role, dir, prec, false }
+	{ id, name, what, kind, cls, role, dir, prec, false, 0 }
 #define HIDDEN(id, name, kind, cls, dir, prec) \
-	{ id, name, name, kind, cls, NULL, dir, prec, true }
+	{ id, name, name, kind, cls, NULL, dir, prec, true, 0 }
+/* a row only for workloads with flags (a backup's throughput) */
+#define ROW_FOR(flags, id, name, what, kind, cls, dir, prec) \
+	{ id, name, what, kind, cls, NULL, dir, prec, false, flags }
 #define CLASS_ROWS(kind, prefix, suffix, dir, prec) \
 	ROW(prefix "db_read" suffix, NULL, NULL, kind, CLS_DB_READ, NULL, dir, prec), \
 	ROW(prefix "db_write" suffix, NULL, NULL, kind, CLS_DB_WRITE, NULL, dir, prec), \
@@ -33,6 +37,12 @@ const struct metric_def compare_metrics[] = {
 	    DIR_NEUTRAL, 0),
 	ROW("trans_iops", "Achieved transactional IOPS", "transactional IOPS", MK_TRANS_IOPS, -1,
 	    NULL, DIR_HIGHER, 0),
+	/* Jetstress's backup report: MB read/s overall and per database */
+	ROW_FOR(WL_THROUGHPUT, "db_read_throughput", "Database read throughput (MB/s)",
+		"database read throughput", MK_MBPS, CLS_DB_READ, DIR_HIGHER, 1),
+	ROW_FOR(WL_THROUGHPUT, "db_read_throughput_per_db",
+		"Database read throughput per database (MB/s)",
+		"database read throughput per database", MK_MBPS_PER_DB, CLS_DB_READ, DIR_HIGHER, 1),
 	ROW("db_read_iops", "I/O database reads/s", "database reads/s", MK_IOPS, CLS_DB_READ, NULL,
 	    DIR_HIGHER, 0),
 	ROW("db_write_iops", "I/O database writes/s", "database writes/s", MK_IOPS, CLS_DB_WRITE,
@@ -214,6 +224,12 @@ double compare_run_value(const struct fslab_result *r, const struct metric_def *
 		return cl->iops;
 	case MK_MBPS:
 		return cl->mbps;
+	case MK_MBPS_PER_DB:
+		if (!r->ninstances)
+			return NAN;
+		for (size_t i = 0; i < r->ninstances; i++)
+			sum += r->instances[i].classes[m->cls].mbps;
+		return sum / r->ninstances;
 	case MK_TOTAL_MBPS: /* classes an imported report does not give are left out */
 		sum = NAN;
 		for (int i = 0; i < CLS_NR; i++)

@@ -55,21 +55,29 @@ void report_method_para(struct doc *d, const struct compare *c)
 			snprintf(runs, sizeof(runs), "%zu", mx);
 		else
 			snprintf(runs, sizeof(runs), "%zu to %zu", mn, mx);
-		doc_para(d, "Statistics: each label was run %s times, each run on a freshly "
-			 "formatted and initialised volume, and each run is one sample: a cell is the "
-			 "mean of the runs ± the half width of its 95 %% confidence interval (Student "
-			 "t). A difference is tested with Welch's t-test on the per-run values, so it "
-			 "is judged against the spread between independent runs, not the noise inside "
-			 "one. The claims of the summary (%zu tests: labels x the headline metrics "
+		if (c->blocked) {
+			report_blocked_para(d, c, runs);
+			return;
+		}
+		doc_para(d, "Statistics: each label was run %s times (%s), and each run is one "
+			 "sample: a cell is the mean of the runs ± the half width of its 95 %% "
+			 "confidence interval (Student t). The runs are not one lab's rounds (%s), so "
+			 "a difference is tested with Welch's t-test on the per-run values: it is "
+			 "judged against the spread between the runs, not the noise inside one. The "
+			 "claims of the summary (%zu tests: labels x the headline metrics "
 			 "transactional IOPS, database read latency, log write latency and total "
 			 "throughput) are corrected for multiple comparisons with Holm-Bonferroni: a "
 			 "difference is significant only when its Holm-adjusted p < %g. Other rows are "
 			 "tested one by one (uncorrected, shown as such): read them as exploration, "
 			 "not as claims. For every tested difference the table gives the minimum "
-			 "detectable difference (MDE): the smallest difference these runs could detect "
-			 "(95 %% confidence, %.0f %% power, from the observed spread); a \"no "
-			 "significant difference\" means no difference above that size, not "
-			 "equality.", runs, c->nclaims, STATS_ALPHA, STATS_POWER * 100);
+			 "detectable difference (MDE): the smallest difference these runs detect with "
+			 "%.0f %% power from the observed spread, at the level its decision is made at "
+			 "(a claim: %g / %zu, Holm's first step; another row: %g); a \"no significant "
+			 "difference\" means no difference above that size, not equality.", runs,
+			 report_all_fresh(c) ? "each on a volume the lab formatted for it, with a "
+			 "database the run created" : "how each label's runs were made: see Runs in the "
+			 "Method", c->design, c->nclaims, STATS_ALPHA, STATS_POWER * 100, STATS_ALPHA,
+			 MAX(c->nclaims, (size_t)1), STATS_ALPHA);
 		return;
 	}
 	if (c->plans_differ || !bp->k)
@@ -258,6 +266,10 @@ void report_tables(FILE *f, enum doc_format fmt, const struct compare *c,
 
 	doc_begin(&d, fmt, f, title);
 	results(&d, c, 2, true);
+	if (c->have_noise || (o && o->stop_note)) {
+		doc_heading(&d, 2, "Noise and precision");
+		report_noise(&d, c, o);
+	}
 	doc_heading(&d, 2, "Summary");
 	summary(&d, c);
 	doc_end(&d);
@@ -423,6 +435,10 @@ void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 	report_method(&d, c, o);
 	doc_heading(&d, 2, "Results");
 	results(&d, c, 3, false);
+	if (c->have_noise || o->stop_note) {
+		doc_heading(&d, 2, "Noise and precision");
+		report_noise(&d, c, o);
+	}
 	doc_heading(&d, 2, "Charts");
 	if (o->charts && o->charts->skipped)
 		doc_para(&d, "%s.", o->charts->skipped);

@@ -23,6 +23,17 @@ size_t report_max_runs(const struct compare *c, size_t *min);
 /* report.c: the statistics method in one paragraph. */
 void report_method_para(struct doc *d, const struct compare *c);
 
+/* runs.c: the Method's "Runs" items (lab or hand runs, fresh or reused volume and database,
+ * per label); report_all_fresh: every counted run a lab run on a volume formatted for it
+ * with a database it created. */
+void report_runs(struct doc *d, const struct compare *c);
+bool report_all_fresh(const struct compare *c);
+/* noise.c: the statistics paragraph of a blocked comparison (runs: "3", "5 to 7"); the
+ * "Noise and precision" items (why an adaptive lab stopped, where the noise is, extreme
+ * cells, advice). */
+void report_blocked_para(struct doc *d, const struct compare *c, const char *runs);
+void report_noise(struct doc *d, const struct compare *c, const struct report_opts *o);
+
 /* setup.c: the Setup section (facts equal for every run as a list, differing ones by label). */
 void report_setup(struct doc *d, const struct compare *c);
 /* setup.c: the Method section (workload, durations, comparability, order, statistics). */

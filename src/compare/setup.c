@@ -10,6 +10,7 @@
 
 #include "selftest/selftest.h"
 #include "util.h"
+#include "workloads/workload.h"
 
 /* ---- setup facts ---- */
 
@@ -395,9 +396,45 @@ done:
 	return out;
 }
 
+/*
+ * What the results share and what they do not, from the option table's marks (comparable.c):
+ * with --allow-mismatch, each load-shaping option they differ in, per label (the lines above
+ * are the baseline's); per label the options it does not record while others do.
+ */
+static void comparability(struct doc *d, const struct compare *c)
+{
+	char *opts = compare_load_options(), **v;
+	size_t n;
+
+	if (c->nwarnings)
+		doc_item(d, "Comparability: the results DIFFER in what a comparison needs equal and "
+			 "were compared only because of --allow-mismatch (see the warnings below); "
+			 "the lines above give the baseline's (%s) settings",
+			 c->groups[c->baseline].label);
+	else
+		doc_item(d, "Comparability: every result agrees in every option that shapes the load "
+			 "(%s) and in the tool and its version; they differ only in what describes "
+			 "the run (label, output, directories) and, between labels, in the thread "
+			 "count", opts);
+	free(opts);
+	v = compare_method_differences(c, &n);
+	for (size_t i = 0; i < n; i++) {
+		doc_item(d, "Differs between labels: %s", v[i]);
+		free(v[i]);
+	}
+	free(v);
+	v = compare_method_unrecorded(c, &n);
+	for (size_t i = 0; i < n; i++) {
+		doc_item(d, "Not recorded by %s, so not compared", v[i]);
+		free(v[i]);
+	}
+	free(v);
+}
+
 void report_method(struct doc *d, const struct compare *c, const struct report_opts *o)
 {
 	const struct run_config *cf = &c->results[c->groups[c->baseline].runs[0]].config;
+	unsigned int flags = workload_flags(cf->workload);
 	char db[32], cache[32], bs[32], *threads = NULL;
 
 	for (size_t g = 0; g < c->ngroups; g++) {
@@ -415,25 +452,35 @@ void report_method(struct doc *d, const struct compare *c, const struct report_o
 	}
 	doc_item(d, "Workload: %s, %s threads%s, I/O depth %u", cf->workload, threads,
 		 c->nsweeps ? " (a thread sweep)" : "", cf->iodepth);
-	doc_item(d, "Databases: %u of %s each, %s pages, database cache %s per database",
-		 cf->databases, fmt_size(db, sizeof(db), cf->db_size), fmt_size(bs, sizeof(bs), cf->bs),
-		 fmt_size(cache, sizeof(cache), cf->cache_size));
-	doc_item(d, "Duration: %g s measured after a %g s warm-up%s", cf->duration_s, cf->warmup_s,
-		 cf->duration_s < 7200 ? " (shorter than Jetstress's 2-hour performance test: "
-		 "short cells show how filesystems differ under this load, they do not qualify "
-		 "a volume)" : "");
+	if (!(flags & WL_DATABASES))
+		doc_item(d, "Data file: %s per database directory, %s blocks", fmt_size(db, sizeof(db),
+			 cf->db_size), fmt_size(bs, sizeof(bs), cf->bs));
+	else if (flags & WL_THROUGHPUT)
+		doc_item(d, "Databases: %u of %s each, read in %s reads", cf->databases,
+			 fmt_size(db, sizeof(db), cf->db_size), fmt_size(bs, sizeof(bs), cf->bs));
+	else
+		doc_item(d, "Databases: %u of %s each, %s pages, database cache %s per database",
+			 cf->databases, fmt_size(db, sizeof(db), cf->db_size),
+			 fmt_size(bs, sizeof(bs), cf->bs),
+			 fmt_size(cache, sizeof(cache), cf->cache_size));
+	if (flags & WL_FINITE)
+		doc_item(d, "Duration: until every database was read once (the measurement ends with "
+			 "the load; --duration %g s is only its limit), no warm-up", cf->duration_s);
+	else
+		doc_item(d, "Duration: %g s measured after a %g s warm-up%s", cf->duration_s,
+			 cf->warmup_s, cf->duration_s < 7200 ? " (shorter than Jetstress's 2-hour "
+			 "performance test: short cells show how filesystems differ under this load, "
+			 "they do not qualify a volume)" : "");
 	doc_item(d, "Seed %llu, data compressibility %u %%, background database maintenance %s",
 		 (unsigned long long)cf->seed, cf->compressibility,
 		 cf->bdm_mbps > 0 ? "on" : "off");
 	if (cf->bdm_mbps > 0)
 		doc_item(d, "BDM throttle: %g MB/s per database", cf->bdm_mbps);
-	doc_item(d, "Comparability: %s", c->nwarnings ?
-		 "the results DIFFER in configuration and were compared only because of "
-		 "--allow-mismatch (see the warnings below)" :
-		 "every result has the same workload, duration, database count and size, seed and "
-		 "fslab version");
+	comparability(d, c);
 	free(threads);
-	if (cf->thresholds) {
+	if (!(flags & WL_VERDICT)) {
+		doc_item(d, "Verdict: none (the %s workload is not judged)", cf->workload);
+	} else if (cf->thresholds) {
 		bool lenient = !strcmp(cf->thresholds, "lenient");
 
 		doc_item(d, "Verdict (as Jetstress judges it): %s thresholds, database reads average "
@@ -462,5 +509,6 @@ void report_method(struct doc *d, const struct compare *c, const struct report_o
 				 order ? order : "not recorded in the results");
 		free(order);
 	}
+	report_runs(d, c); /* what happened, per label, from the results */
 	report_method_para(d, c);
 }

@@ -166,6 +166,15 @@ void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a)
 	run_params_argv(&c->run, add_arg, a);
 	strvec_pushf(a, "--label=%s", cell->label);
 	strvec_pushf(a, "--output=%s", cell->result);
+	/* where it stands in the lab: compare blocks by round, the Method says what happened */
+	strvec_pushf(a, "--lab-id=%s", L->lab_id ? L->lab_id : "<the new lab's id>");
+	strvec_pushf(a, "--lab-cell=%s", cell->id);
+	strvec_pushf(a, "--lab-round=%u", cell->round);
+	strvec_pushf(a, "--lab-position=%u", cell->position);
+	/* prep formatted it for this cell; volumes the user prepared are not reformatted (the
+	 * result records volume_formatted = false, and the run's --fresh note says why) */
+	if (!is_raw(cell->fs) && !cell->fs->prepared)
+		strvec_push(a, "--lab-fresh-volume");
 	/* not --quiet: the cell's run log keeps the run's steps (creation, initialisation rate,
 	 * checksum pass) and its summary; the live line needs a terminal, which it has not.
 	 * Progress lines on stdout: the one channel every kind of step target has (step.h) */

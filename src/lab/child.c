@@ -85,7 +85,7 @@ void lab_note(struct lab *L, const char *fmt, ...)
 
 static double cell_estimate(const struct lab *L)
 {
-	return (L->cfg.run.warmup_ns + L->cfg.run.duration_ns) / 1e9 + L->overhead_est;
+	return (L->cfg.wl.warmup_s + L->cfg.wl.duration_s) + L->overhead_est;
 }
 
 static void live_line(struct lab *L)

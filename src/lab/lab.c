@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,7 +75,7 @@ static int run_cell(struct lab *L, struct cell *cell)
 	}
 	L->step = "run";
 	lab_log(L, "cell %u/%u %s: run %s, %u threads (log %s)", L->cur + 1, L->ncells, cell->id,
-		L->cfg.run.workload, cell->threads, rlog);
+		L->cfg.wl.workload, cell->threads, rlog);
 	lab_run_args(L, cell, &a);
 	rc = lab_child(L, &a, rlog, true, true);
 	strvec_clear(&a);
@@ -92,12 +93,13 @@ static int run_cell(struct lab *L, struct cell *cell)
 		lab_teardown(L, tlog);
 	}
 	{
-		double over = cell->seconds - (L->cfg.run.warmup_ns + L->cfg.run.duration_ns) / 1e9;
+		double over = cell->seconds - (L->cfg.wl.warmup_s + L->cfg.wl.duration_s);
 
 		L->overhead_est = (L->overhead_est * L->overhead_n + MAX(over, 0.0)) /
 				  (L->overhead_n + 1);
 		L->overhead_n++;
 	}
+	cell->wall = (now_ns() - t0) / 1e9;
 	lab_log(L, "cell %u/%u %s: done in %.0f s%s, result %s", L->cur + 1, L->ncells, cell->id,
 		cell->seconds, rc == FSLAB_EXIT_VERDICT ? " (Jetstress verdict FAIL)" : "",
 		cell->result);
@@ -108,6 +110,7 @@ fail:
 		lab_teardown(L, tlog);
 	}
 	cell->seconds = (now_ns() - t0) / 1e9;
+	cell->wall = cell->seconds; /* a failed cell's time counts for the budget too */
 	if (lab_nsignals) {
 		cell->status = CELL_INTERRUPTED;
 		lab_log(L, "cell %u/%u %s: interrupted; %s", L->cur + 1, L->ncells, cell->id,
@@ -184,24 +187,12 @@ static int compare_all(struct lab *L)
 	strvec_pushf(&a, "--lab-plan=%s", L->plan_path);
 	if (L->cfg.title)
 		strvec_pushf(&a, "--title=%s", L->cfg.title);
-	if (!L->cfg.baseline && L->cfg.raw_baseline) {
-		/* every filesystem's overhead against the raw devices */
-		if (L->cfg.nthreads > 1)
-			strvec_pushf(&a, "--baseline=raw-%llut", (unsigned long long)L->cfg.threads[0]);
-		else
-			strvec_push(&a, "--baseline=raw");
-	} else if (L->cfg.baseline) {
-		bool section = false;
+	{
+		char *base = lab_compare_baseline(L);
 
-		for (int i = 0; i < L->cfg.nfs; i++)
-			section = section || !strcmp(L->cfg.fs[i].name, L->cfg.baseline);
-		/* in a thread sweep labels are NAME-Nt: name the baseline filesystem's first label;
-		 * compare pairs every thread count with the baseline's at the same count */
-		if (section && L->cfg.nthreads > 1)
-			strvec_pushf(&a, "--baseline=%s-%llut", L->cfg.baseline,
-			     (unsigned long long)L->cfg.threads[0]);
-		else
-			strvec_pushf(&a, "--baseline=%s", L->cfg.baseline);
+		if (base)
+			strvec_pushf(&a, "--baseline=%s", base);
+		free(base);
 	}
 	L->step = "compare";
 	lab_log(L, "compare: %u result(s) into %s", n, L->report);
@@ -271,6 +262,9 @@ static void usage(FILE *f)
 "Cells run in rounds (round r = repeat r of every filesystem and thread count), shuffled\n"
 "inside each round unless [lab] order says otherwise; lab.log and lab-plan.json record the\n"
 "order and its seed.\n"
+"With [lab] precision = P%% the lab is adaptive: from min_rounds on it looks after every\n"
+"round and stops when every claim's minimum detectable difference is at most P, or when\n"
+"the next round would not fit [lab] budget (widths only, never p-values).\n"
 "\n"
 "  --output DIR   where results, logs, state and the report go (default: the config's\n"
 "                 [lab] output, else ./lab-<config name>)\n"
@@ -316,6 +310,8 @@ static void lab_free(struct lab *L)
 	free(L->order);
 	free(L->aa_fs.name);
 	free(L->plan_path);
+	free(L->lab_id);
+	free(L->stop_reason);
 	free(L->config_text);
 	free(L->out);
 	free(L->mnt);
@@ -338,14 +334,15 @@ static void dry_run(struct lab *L)
 	struct strvec a = STRVEC_INIT;
 
 	printf("Lab %s: %u cell(s), results in %s\n", L->cfg.path, L->ncells, L->out);
-	printf("Order %s, %u round(s) of %u cell(s)", lab_order_name(L->order_kind), L->cfg.repeats,
-	       L->nslots);
+	printf("Order %s, %u round(s)%s of %u cell(s)", lab_order_name(L->order_kind),
+	       L->cfg.repeats, L->cfg.precision > 0 ? " at most" : "", L->nslots);
 	if (L->order_kind == LAB_ORDER_SHUFFLED)
 		printf(", seed %llu%s", (unsigned long long)L->seed,
 		       !strcmp(L->seed_source, "clock")
 		       ? " (from the clock: the real run draws its own unless [lab] order_seed is set)"
 		       : "");
 	printf("\n");
+	lab_adaptive_dry_run(L);
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
 
@@ -391,6 +388,7 @@ int cmd_lab(int argc, char **argv)
 	int c, ret, status = FSLAB_EXIT_USAGE;
 
 	L->lock_fd = -1;
+	L->worst_mde = NAN;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -452,13 +450,19 @@ int cmd_lab(int argc, char **argv)
 		strbuf_addstr(&sb, " --resume");
 		L->resume_cmd = strbuf_detach(&sb, NULL);
 	}
+	/* a cell's time beyond its load before any was measured (prep, initialisation at
+	 * ~300 MB/s twice over, checksum pass, teardown) */
+	L->overhead_est = 15 + 2.0 * L->cfg.wl.databases * L->cfg.wl.db_size / 300e6;
 	lab_build_cells(L);
 
 	/* a directory the lab did not make is not the lab's to fill (nor a dry run's) */
 	if (lab_check_output(L))
 		goto out;
 	if (os_stat(L->state_path, NULL, NULL) != 0) {
-		/* a new lab; a resumed one runs the order its state recorded */
+		/* a new lab; a resumed one runs the order its state recorded, under its id (a dry
+		 * run shows a placeholder: the real run draws its own) */
+		if (!L->dry_run)
+			L->lab_id = lab_new_id();
 		if (L->cfg.order_seed_set)
 			lab_set_plan(L, L->cfg.order, L->cfg.order_seed, "config");
 		else
@@ -546,7 +550,20 @@ int cmd_lab(int argc, char **argv)
 	L->log = os_fopen(L->log_path, "a");
 	remove_stale_tmp(L);
 	L->t0 = now_ns();
-	L->overhead_est = 15 + 2.0 * L->cfg.run.databases * L->cfg.run.db_size / 300e6;
+	if (L->cfg.precision > 0) {
+		char b[32], r[32];
+
+		lab_log(L, "adaptive: precision %g %% for every claim, rounds %u to %u%s%s; a round "
+			"of %u cell(s) about %s", L->cfg.precision, L->cfg.min_rounds,
+			L->cfg.max_rounds, L->cfg.budget_ns ? ", budget " : "",
+			L->cfg.budget_ns ? fmt_hms(b, sizeof(b), L->cfg.budget_ns / 1e9) : "",
+			L->nslots, fmt_hms(r, sizeof(r), lab_cell_wall(L) * L->nslots));
+		if (L->cfg.budget_ns && lab_cell_wall(L) * L->nslots * L->cfg.min_rounds >
+		    L->cfg.budget_ns / 1e9)
+			lab_log(L, "adaptive: WARNING: min_rounds = %u rounds will take longer than "
+				"the budget (they run anyway); raise the budget or shorten the cells",
+				L->cfg.min_rounds);
+	}
 	lab_log(L, "lab %s: %u cell(s) = (%d filesystem(s)%s%s) x %d thread count(s) x %u "
 		"repeat(s), output %s%s", L->cfg.path, L->ncells, L->cfg.nfs,
 		L->cfg.raw_baseline ? " + raw baseline" : "",
@@ -562,9 +579,14 @@ int cmd_lab(int argc, char **argv)
 	if (lab_cfg_has_prepped(&L->cfg))
 		lab_teardown(L, L->log_path);
 	lab_save_state(L);
-	for (L->cur = 0; L->cur < L->ncells && !lab_nsignals; L->cur++) {
+	if (L->stop_reason)
+		lab_log(L, "adaptive lab already stopped: %s; the report is made again",
+			L->stop_reason);
+	for (L->cur = 0; L->cur < L->ncells && !lab_nsignals && !L->stop_reason; L->cur++) {
 		struct cell *cell = &L->cells[L->order[L->cur]];
 
+		if (cell->status != CELL_DONE && lab_adaptive_look(L, false))
+			break;
 		if (cell->status == CELL_DONE) {
 			lab_log(L, "cell %u/%u %s: already done, kept", L->cur + 1, L->ncells, cell->id);
 			continue;
@@ -578,13 +600,25 @@ int cmd_lab(int argc, char **argv)
 		status = FSLAB_EXIT_FAIL;
 		goto out_sig;
 	}
+	if (L->cfg.precision > 0) {
+		/* every round ran: the last look says whether the precision was reached */
+		if (!L->stop_reason)
+			lab_adaptive_look(L, true);
+		lab_save_state(L);
+		lab_write_plan(L); /* the report says why the lab stopped */
+	}
 	ret = compare_all(L);
 	lab_clear_line(L);
 	if (ret == 0 || ret == FSLAB_EXIT_VERDICT) {
 		char *md = path_join(L->report, "report.md"), *html = path_join(L->report, "report.html");
 
-		lab_log(L, "lab finished in %.0f s: %u cell(s) done, %u failed", (now_ns() - L->t0) / 1e9,
-			L->ncells - failed, failed);
+		unsigned int done = 0;
+
+		for (unsigned int i = 0; i < L->ncells; i++)
+			done += L->cells[i].status == CELL_DONE;
+		lab_log(L, "lab finished in %.0f s: %u cell(s) done, %u failed%s%s",
+			(now_ns() - L->t0) / 1e9, done, failed, L->stop_reason ? "; " : "",
+			L->stop_reason ? L->stop_reason : "");
 		if (!L->stdout_dead) {
 			printf("\nReport: %s\n        %s\n", html, md);
 			fflush(stdout);

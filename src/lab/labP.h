@@ -29,6 +29,7 @@ struct cell {
 	char *result; /* path of its result file */
 	char *error;  /* why it failed */
 	double seconds;
+	double wall;  /* prep to the end of its teardown, s (0: not measured) */
 };
 
 struct lab {
@@ -59,6 +60,14 @@ struct lab {
 	uint64_t t0;
 	double overhead_est; /* seconds a cell takes beyond warm-up + duration */
 	unsigned int overhead_n;
+	char *lab_id;        /* this lab's id, in every result (--lab-id) and its state */
+	double elapsed_before; /* wall clock of earlier sessions (resume), s */
+	/* an adaptive lab ([lab] precision, adaptive.c) */
+	unsigned int checked_round; /* the last whole round the stop rule looked at */
+	unsigned int rounds_done;   /* whole rounds when it stopped (or the last look) */
+	double worst_mde;           /* the widest claim MDE at the last look, %, or NAN */
+	char *stop_reason;          /* why it stopped ("precision 10 % reached after 7 rounds")
+				       or NULL (still running, or a fixed lab) */
 	/* live line */
 	unsigned int cur;
 	const char *step;
@@ -119,6 +128,25 @@ char *lab_state_describe(const struct lab *L, bool *running_now, char **resume);
  */
 int lab_check_output(struct lab *L);
 int lab_mark_output(struct lab *L);
+
+/* adaptive.c: an adaptive lab's stop rule and plan. */
+/* Wall clock of the whole lab so far (earlier sessions included), s. */
+double lab_elapsed(const struct lab *L);
+/* A cell's expected wall clock (prep to teardown): the mean of the measured ones, else an
+ * estimate from the workload. */
+double lab_cell_wall(const struct lab *L);
+/*
+ * lab_adaptive_look - before the cell at run position L->cur: when it opens a round and the
+ * rounds before it are whole and at least min_rounds, look at the claims' MDE and the budget.
+ * last: after the last cell (no next round).  1 when the lab stops (L->stop_reason set), 0.
+ */
+int lab_adaptive_look(struct lab *L, bool last);
+/* The baseline label compare is given, or NULL for compare's default (heap). */
+char *lab_compare_baseline(const struct lab *L);
+/* --dry-run: the adaptive plan (rounds so far, cell time, a round's cost, the budget). */
+void lab_adaptive_dry_run(const struct lab *L);
+/* A new lab id: UTC start time and 8 hex digits ("20261203T222518-3f2a9c1b"), heap. */
+char *lab_new_id(void);
 
 /* preflight.c: everything checked before anything is changed.  0 or -FSLAB_EINPUT. */
 int lab_preflight(struct lab *L);

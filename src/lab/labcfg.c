@@ -181,7 +181,25 @@ static struct lab_fs *fs_section(struct parse *p, const char *name)
 }
 
 static const char *const lab_keys = "title, output, baseline, repeats, raw_baseline, order, "
-				    "order_seed, aa_check";
+				    "order_seed, aa_check, precision, budget, min_rounds, "
+				    "max_rounds";
+
+/* "10%", "10 %" or "10": a percentage in (0, 1000] (1000 %: an elevenfold ratio, loose
+ * enough for a smoke test to stop at min_rounds). */
+static int parse_pct(const char *v, double *out)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	while (*end == ' ')
+		end++;
+	if (*end == '%')
+		end++;
+	if (end == v || *end || !(d > 0) || d > 1000)
+		return -EINVAL;
+	*out = d;
+	return 0;
+}
 static const char *const dev_keys = "image_dir, db_size, log_size, db_dev, log_dev, force "
 				    "(Linux); db_disk, log_disk, force, disk_info (Windows)";
 static const char *const fs_keys = "fs, mkfs_opts, mount_opts, cluster; db_dir, log_dir, "
@@ -201,10 +219,32 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 		c->baseline_line = p->line;
 	}
 	else if (!strcmp(k, "repeats")) {
-		if (parse_u64(v, 1, 100, &n))
+		if (parse_u64(v, 1, LAB_ROUNDS_MAX, &n))
 			perr(p, p->line, "repeats = '%s': give 1 to 100 runs per configuration", v);
 		else
 			c->repeats = (unsigned int)n;
+		c->repeats_line = p->line;
+	} else if (!strcmp(k, "precision")) {
+		if (parse_pct(v, &c->precision))
+			perr(p, p->line, "precision = '%s': give the minimum detectable difference "
+			     "wanted for every claim, a percentage such as 10%% (more than 0, at "
+			     "most 1000%%)", v);
+		c->precision_line = p->line;
+	} else if (!strcmp(k, "budget")) {
+		if (parse_duration(v, &c->budget_ns) || c->budget_ns < 60 * NSEC_PER_SEC)
+			perr(p, p->line, "budget = '%s': give the wall clock the whole lab may take, "
+			     "at least 1m, such as 10m or 2h", v);
+		c->budget_line = p->line;
+	} else if (!strcmp(k, "min_rounds") || !strcmp(k, "max_rounds")) {
+		bool mn = !strcmp(k, "min_rounds");
+
+		if (parse_u64(v, 2, LAB_ROUNDS_MAX, &n))
+			perr(p, p->line, "%s = '%s': give 2 to %d rounds", k, v, LAB_ROUNDS_MAX);
+		else if (mn)
+			c->min_rounds = (unsigned int)n;
+		else
+			c->max_rounds = (unsigned int)n;
+		*(mn ? &c->min_rounds_line : &c->max_rounds_line) = p->line;
 	} else if (!strcmp(k, "raw_baseline")) {
 		if (!run_parse_bool(v, &c->raw_baseline))
 			perr(p, p->line, "raw_baseline = '%s': give yes or no", v);
@@ -409,15 +449,14 @@ static int handler(void *user, const char *section, const char *name, const char
 /* An [fs] section on volumes the user prepared (db_dir, log_dir). */
 static void check_prepared(struct parse *p, struct lab_fs *f)
 {
-	const struct workload_ops *wl = workload_find(p->cfg->run.workload);
 
 	if (!f->db_dirs.nr)
 		perr(p, f->log_dir_line, "[fs %s]: log_dir without db_dir: give the database "
 		     "directory too (db_dir = ..., a line per directory)", f->name);
-	if (!f->log_dirs.nr && (!wl || wl->needs_log))
+	if (!f->log_dirs.nr && (workload_flags(p->cfg->wl.workload) & WL_LOG))
 		perr(p, f->db_dir_line, "[fs %s]: db_dir without log_dir: the %s workload writes a "
 		     "log; give log_dir = ..., ideally on a volume of its own", f->name,
-		     p->cfg->run.workload);
+		     p->cfg->wl.workload);
 	/* a Windows folder in a config read for Linux steps would become a strange relative
 	 * directory name here: say which fslab it is for */
 	for (size_t k = 0; p->cfg->os == LAB_OS_LINUX && k < f->db_dirs.nr + f->log_dirs.nr; k++) {
@@ -525,6 +564,36 @@ static void check_devices_windows(struct parse *p)
 		     "database and the log get a disk each: give two disks");
 }
 
+/*
+ * An adaptive lab: precision decides the rounds (repeats would contradict it), budget and the
+ * round bounds only mean something with it, and only rounds can be looked at between.
+ */
+static void check_adaptive(struct parse *p)
+{
+	struct lab_cfg *c = p->cfg;
+	const int line = MAX(c->budget_line, MAX(c->min_rounds_line, c->max_rounds_line));
+
+	if (!c->precision_line) {
+		perr(p, line, "budget, min_rounds and max_rounds belong to an adaptive lab: add "
+		     "precision = 10%% (say), or use repeats for a fixed number of rounds");
+		return;
+	}
+	if (c->repeats_line)
+		perr(p, MAX(c->repeats_line, c->precision_line), "give either repeats (a fixed number "
+		     "of rounds) or precision (rounds until every claim is that precise), not both");
+	if (c->order == LAB_ORDER_SEQUENTIAL)
+		perr(p, c->precision_line, "precision needs rounds to look at: order = shuffled (the "
+		     "default) or interleaved, not sequential");
+	if (!c->min_rounds)
+		c->min_rounds = LAB_MIN_ROUNDS_DEFAULT;
+	if (!c->max_rounds)
+		c->max_rounds = MAX(LAB_MAX_ROUNDS_DEFAULT, c->min_rounds);
+	if (c->min_rounds > c->max_rounds)
+		perr(p, MAX(c->min_rounds_line, c->max_rounds_line), "min_rounds %u is more than "
+		     "max_rounds %u; give min_rounds <= max_rounds", c->min_rounds, c->max_rounds);
+	c->repeats = c->max_rounds; /* the cells of every round it may run */
+}
+
 static void check_required(struct parse *p)
 {
 	struct lab_cfg *c = p->cfg;
@@ -555,10 +624,10 @@ static void check_required(struct parse *p)
 		if (!label_ok)
 			perr(p, p->line, "baseline = '%s' names no [fs ...] section", c->baseline);
 	}
-	if (c->run.cache_size > c->run.db_size)
+	if (c->wl.cache_size > c->wl.db_size)
 		perr(p, c->wl_line[RO_CACHE], "cache is larger than each database (db_size); ESE's "
-		     "cache is a small fraction of the database (fslab run's default is 1 %%, at most "
-		     "256M): give a smaller cache or leave it out");
+		     "cache is a small fraction of the database (fslab run --help gives the "
+		     "default): give a smaller cache or leave it out");
 	if (c->wl_line[RO_MAILBOXES] && !c->wl_line[RO_IOPS_PER_MAILBOX])
 		perr(p, c->wl_line[RO_MAILBOXES], "mailboxes without iops_per_mailbox: give both (the "
 		     "target is their product) or neither");
@@ -570,10 +639,10 @@ static void check_required(struct parse *p)
 		perr(p, MAX(c->wl_line[RO_TARGET_IOPS], MAX(c->wl_line[RO_MAILBOXES],
 							  c->wl_line[RO_IOPS_PER_MAILBOX])),
 		     "give either target_iops or mailboxes with iops_per_mailbox, not both");
-	if (c->run.first_verdict >= 0 && strcmp(c->run.workload, "jetstress"))
-		perr(p, c->wl_line[c->run.first_verdict], "%s: only the jetstress workload has a "
-		     "verdict; drop it or set name = jetstress",
-		     run_options[c->run.first_verdict].ini);
+	if (c->run.first_verdict >= 0 && !(workload_flags(c->wl.workload) & WL_VERDICT))
+		perr(p, c->wl_line[c->run.first_verdict], "%s: only the %s workload has a "
+		     "verdict; drop it or set name = %s", run_options[c->run.first_verdict].ini,
+		     workload_names_with(WL_VERDICT), workload_names_with(WL_VERDICT));
 	if (c->aa_check && c->nfs) {
 		int b = lab_cfg_baseline_fs(c);
 		const char *name = b < 0 ? "raw" : c->fs[b].name;
@@ -586,13 +655,15 @@ static void check_required(struct parse *p)
 				     "the A/A copy of %s; rename this section or set aa_check = no",
 				     c->fs[i].name, c->fs[i].name, name);
 	}
+	if (c->precision_line || c->budget_line || c->min_rounds_line || c->max_rounds_line)
+		check_adaptive(p);
 	if (c->image_dir && c->db_image_size &&
-	    c->db_image_size < sat_add(sat_mul(c->run.databases, c->run.db_size), 64 * MiB))
+	    c->db_image_size < sat_add(sat_mul(c->wl.databases, c->wl.db_size), 64 * MiB))
 		perr(p, c->devices_line, "[devices] db_size %llu MiB cannot hold %u database(s) of "
 		     "%llu MiB plus filesystem overhead; raise it to at least %llu MiB",
-		     (unsigned long long)(c->db_image_size / MiB), (unsigned int)c->run.databases,
-		     (unsigned long long)(c->run.db_size / MiB),
-		     (unsigned long long)(sat_add(sat_mul(c->run.databases, c->run.db_size) / 10 * 11,
+		     (unsigned long long)(c->db_image_size / MiB), (unsigned int)c->wl.databases,
+		     (unsigned long long)(c->wl.db_size / MiB),
+		     (unsigned long long)(sat_add(sat_mul(c->wl.databases, c->wl.db_size) / 10 * 11,
 					      256 * MiB) / MiB));
 }
 
@@ -611,8 +682,8 @@ int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 	cfg->os = os;
 	cfg->db_disk = cfg->log_disk = -1;
 	cfg->repeats = 1;
-	run_params_init(&cfg->run); /* fslab run's defaults: the same table */
-	cfg->threads[0] = cfg->run.threads;
+	run_params_init(&cfg->run, &cfg->wl); /* fslab run's defaults: the same table */
+	cfg->threads[0] = cfg->wl.threads;
 	cfg->nthreads = 1;
 
 	p.f = os_fopen(path, "r");
@@ -658,10 +729,10 @@ int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 	 * the same (sparse) image, so the comparison stays fair.
 	 */
 	if (!cfg->db_image_size)
-		cfg->db_image_size = MAX(sat_add(sat_mul(cfg->run.databases, cfg->run.db_size) / 10 * 22,
+		cfg->db_image_size = MAX(sat_add(sat_mul(cfg->wl.databases, cfg->wl.db_size) / 10 * 22,
 						 512 * MiB), 1 * GiB);
 	if (!cfg->log_image_size)
-		cfg->log_image_size = MAX(cfg->run.databases * 64 * MiB + 256 * MiB, 512 * MiB);
+		cfg->log_image_size = MAX(cfg->wl.databases * 64 * MiB + 256 * MiB, 512 * MiB);
 	check_required(&p);
 	return p.errors ? -FSLAB_EINPUT : 0;
 }
@@ -677,6 +748,7 @@ void lab_cfg_release(struct lab_cfg *c)
 	free(c->log_dev);
 	free(c->disk_info);
 	run_params_release(&c->run);
+	run_config_release(&c->wl);
 	for (int i = 0; i < c->nfs; i++) {
 		free(c->fs[i].name);
 		free(c->fs[i].fs);

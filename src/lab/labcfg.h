@@ -36,6 +36,12 @@ enum lab_os { LAB_OS_LINUX, LAB_OS_WINDOWS };
 #else
 #define LAB_OS_HERE LAB_OS_LINUX
 #endif
+/* An adaptive lab's rounds: at least 2 (a blocked model needs a residual), by default 3
+ * before the first look, and at most 20 unless max_rounds says otherwise (up to 100, the
+ * most repeats a fixed lab may have). */
+#define LAB_MIN_ROUNDS_DEFAULT 3
+#define LAB_MAX_ROUNDS_DEFAULT 20
+#define LAB_ROUNDS_MAX 100
 
 struct lab_fs {
 	char *name;       /* section name: [fs NAME]; the label in results */
@@ -69,6 +75,12 @@ struct lab_cfg {
 	bool order_seed_set;
 	bool aa_check;         /* the baseline once more per round, labelled <label>-aa */
 	int aa_check_line, baseline_line;
+	/* an adaptive lab ([lab] precision): rounds until every claim's MDE is at most precision
+	 * (or the budget or max_rounds ends it); repeats is then max_rounds */
+	double precision;      /* the MDE wanted, %; 0: a fixed number of rounds (repeats) */
+	uint64_t budget_ns;    /* wall clock for the whole lab; 0: none */
+	unsigned int min_rounds, max_rounds;
+	int repeats_line, precision_line, budget_line, min_rounds_line, max_rounds_line;
 	/* the system the steps run on (lab_cfg_load_for) */
 	enum lab_os os;
 	/* [devices]: Linux: loop devices on images, or two block devices */
@@ -81,8 +93,9 @@ struct lab_cfg {
 	int db_disk, log_disk;
 	char *disk_info;
 	int db_disk_line, log_disk_line, disk_info_line;
-	/* [workload]: the options of fslab run (run/options.h), each value checked as fslab run
-	 * checks it; threads is a list (one cell per count) */
+	/* [workload]: the options of fslab run (run/options.h) into the run's config, each value
+	 * checked as fslab run checks it; threads is a list (one cell per count) */
+	struct run_config wl;
 	struct run_params run;
 	int wl_line[RO_NR]; /* line of each key given, 0 when not given */
 	uint64_t threads[LAB_MAX_THREADS];

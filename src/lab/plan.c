@@ -3,6 +3,7 @@
  * report and in lab-state.json for --resume. */
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,13 +40,13 @@ int lab_save_state(struct lab *L)
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
 
-		json_array_append_new(cells, json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:f, s:s?}",
+		json_array_append_new(cells, json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:f, s:f, s:s?}",
 						       "id", c->id, "label", c->label,
 						       "round", (json_int_t)c->round,
 						       "position", (json_int_t)c->position,
 						       "status", status_names[c->status],
 						       "result", c->result, "seconds", c->seconds,
-						       "error", c->error));
+						       "wall_s", c->wall, "error", c->error));
 	}
 	json_object_set_new(root, "schema", json_string(STATE_SCHEMA));
 	json_object_set_new(root, "config", json_string(L->cfg.path));
@@ -62,6 +63,14 @@ int lab_save_state(struct lab *L)
 						   "signal", L->stop_signal[0] ? L->stop_signal : NULL,
 						   "stopped_at", L->stopped_at[0] ? L->stopped_at : NULL,
 						   "resume", L->resume_cmd));
+	json_object_set_new(root, "lab_id", json_string(L->lab_id));
+	json_object_set_new(root, "elapsed_s", json_real(lab_elapsed(L)));
+	json_object_set_new(root, "checked_round", json_integer(L->checked_round));
+	json_object_set_new(root, "rounds_done", json_integer(L->rounds_done));
+	json_object_set_new(root, "widest_mde_pct", isfinite(L->worst_mde) ? json_real(L->worst_mde)
+									     : json_null());
+	json_object_set_new(root, "stop_reason", L->stop_reason ? json_string(L->stop_reason)
+								 : json_null());
 	json_object_set_new(root, "cells", cells);
 	s = json_dumps(root, JSON_INDENT(1));
 	json_decref(root);
@@ -125,6 +134,21 @@ int lab_load_state(struct lab *L)
 	}
 	cells = json_object_get(root, "cells");
 	order = json_string_value(json_object_get(root, "order"));
+	{
+		const char *id = json_string_value(json_object_get(root, "lab_id"));
+		const char *stop = json_string_value(json_object_get(root, "stop_reason"));
+
+		/* a state from before lab ids: the rest of the lab gets one */
+		free(L->lab_id);
+		L->lab_id = id && !label_problem(id) ? xstrdup(id) : lab_new_id();
+		L->elapsed_before = json_number_value(json_object_get(root, "elapsed_s"));
+		L->checked_round = (unsigned int)json_integer_value(json_object_get(root,
+										    "checked_round"));
+		L->stop_reason = stop ? xstrdup(stop) : NULL;
+		L->rounds_done = (unsigned int)json_integer_value(json_object_get(root, "rounds_done"));
+		L->worst_mde = json_is_number(json_object_get(root, "widest_mde_pct"))
+			? json_number_value(json_object_get(root, "widest_mde_pct")) : NAN;
+	}
 	if (!order) {
 		/* a lab from before rounds: it ran sequentially, and so it goes on */
 		lab_set_plan(L, LAB_ORDER_SEQUENTIAL, 0, "state");
@@ -179,6 +203,8 @@ int lab_load_state(struct lab *L)
 				cell->status = CELL_DONE;
 				cell->seconds = json_number_value(json_object_get(c, "seconds"));
 			}
+			/* what every attempted cell cost, for the budget of a resumed lab */
+			cell->wall = json_number_value(json_object_get(c, "wall_s"));
 		}
 	}
 out:
@@ -373,6 +399,18 @@ int lab_write_plan(struct lab *L)
 	json_object_set_new(root, "cells_per_round", json_integer(L->nslots));
 	json_object_set_new(root, "aa_check", json_boolean(L->cfg.aa_check));
 	json_object_set_new(root, "config", json_string(L->cfg.path));
+	json_object_set_new(root, "lab_id", json_string(L->lab_id));
+	if (L->cfg.precision > 0)
+		json_object_set_new(root, "adaptive", json_pack(
+			"{s:f, s:o, s:I, s:I, s:I, s:o, s:o}",
+			"precision_pct", L->cfg.precision,
+			"budget_s", L->cfg.budget_ns ? json_real(L->cfg.budget_ns / 1e9) : json_null(),
+			"min_rounds", (json_int_t)L->cfg.min_rounds,
+			"max_rounds", (json_int_t)L->cfg.max_rounds,
+			"rounds_done", (json_int_t)L->rounds_done,
+			"widest_mde_pct", isfinite(L->worst_mde) && L->rounds_done
+					  ? json_real(L->worst_mde) : json_null(),
+			"stop_reason", L->stop_reason ? json_string(L->stop_reason) : json_null()));
 	json_object_set_new(root, "cells", cells);
 	s = json_dumps(root, JSON_INDENT(1));
 	json_decref(root);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lab/labP.h"
+#include "workloads/workload.h"
 
 /* The nearest existing ancestor of path (for checks before it exists). */
 char *lab_existing_ancestor(const char *path)
@@ -48,13 +49,13 @@ int lab_preflight(struct lab *L)
 		lab_preflight_system(L, &p);
 	/* the labels on volumes the user prepared */
 	lab_preflight_prepared(L, &p);
-	if (!strcmp(c->run.workload, "jetstress")) {
+	if (workload_flags(c->wl.workload) & WL_THREAD_PER_DB) {
 		for (int i = 0; i < c->nthreads; i++)
-			if (c->threads[i] < c->run.databases)
+			if (c->threads[i] < c->wl.databases)
 				lab_problem(&p, "%s:%d: threads %llu is less than databases %u: each "
 					    "database needs a session thread", c->path, c->workload_line,
 					    (unsigned long long)c->threads[i],
-					    (unsigned int)c->run.databases);
+					    (unsigned int)c->wl.databases);
 	}
 	{
 		char *anc = lab_existing_ancestor(L->out);

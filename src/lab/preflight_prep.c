@@ -62,7 +62,7 @@ void lab_preflight_system(struct lab *L, struct problems *p)
 {
 	struct lab_cfg *c = &L->cfg;
 	/* saturating: no size in a config wraps the check to a small number */
-	uint64_t dbs = sat_mul(c->run.databases, c->run.db_size);
+	uint64_t dbs = sat_mul(c->wl.databases, c->wl.db_size);
 	uint64_t need_db = sat_add(sat_mul(dbs / 10, 11), 256 * MiB);
 
 	if (geteuid() != 0)
@@ -96,7 +96,7 @@ void lab_preflight_system(struct lab *L, struct problems *p)
 		/* images are sparse and removed after each cell: one cell's data at a time, the
 		 * databases up to twice over on btrfs (copy-on-write) */
 		uint64_t need = sat_add(MIN(c->db_image_size, sat_add(sat_mul(dbs / 10, 22), 256 * MiB)),
-					c->run.databases * 64 * MiB + 128 * MiB);
+					c->wl.databases * 64 * MiB + 128 * MiB);
 		uint64_t have = free_bytes(anc);
 
 		if (have < need)
@@ -108,12 +108,12 @@ void lab_preflight_system(struct lab *L, struct problems *p)
 			lab_problem(p, "%s:%d: [devices] db_size %s is too small for %u database(s) of "
 				    "%s; give at least %s", c->path, c->devices_line,
 				    fmt_size(a, sizeof(a), c->db_image_size),
-				    (unsigned int)c->run.databases, fmt_size(b, sizeof(b), c->run.db_size),
+				    (unsigned int)c->wl.databases, fmt_size(b, sizeof(b), c->wl.db_size),
 				    fmt_size(d, sizeof(d), need_db));
 		free(anc);
 	} else if (c->db_dev && c->log_dev) {
 		check_device(L, p, "db_dev", c->db_dev, c->db_dev_line, need_db);
 		check_device(L, p, "log_dev", c->log_dev, c->log_dev_line,
-			     c->run.databases * 64 * MiB + 128 * MiB);
+			     c->wl.databases * 64 * MiB + 128 * MiB);
 	}
 }

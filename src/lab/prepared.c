@@ -113,9 +113,9 @@ static void check_dir(struct lab *L, struct problems *p, const struct lab_fs *f,
 void lab_preflight_prepared(struct lab *L, struct problems *p)
 {
 	const struct lab_cfg *c = &L->cfg;
-	uint64_t dbs = sat_mul(c->run.databases, c->run.db_size);
+	uint64_t dbs = sat_mul(c->wl.databases, c->wl.db_size);
 	/* per database: the log files a run keeps and makes (64 MiB, as the lab's log images) */
-	uint64_t logs = c->run.databases * 64 * MiB;
+	uint64_t logs = c->wl.databases * 64 * MiB;
 
 	for (int i = 0; i < c->nfs; i++) {
 		const struct lab_fs *f = &c->fs[i];

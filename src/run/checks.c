@@ -30,7 +30,7 @@ static bool first_is(const char *path, const char *pattern)
  * (fslab-*.edb in a --db directory) and not inside the run's log directories (fslab-*-logs).
  * Checked on resolved paths, so ../ and symbolic links to directories do not get around it.
  */
-static int check_output(const struct run_opts *o)
+static int check_output(const struct run_config *o)
 {
 	const char *out = o->output, *base, *dir;
 	char *copy, *slash, *real = NULL;
@@ -116,7 +116,7 @@ out:
  * output's directory too. */
 int run_check_dirs(struct run_state *s)
 {
-	const struct run_opts *o = &s->o;
+	const struct run_config *o = &s->res.config;
 	size_t nblk = 0;
 
 	for (int pass = 0; pass < 2; pass++) {
@@ -152,9 +152,8 @@ int run_check_dirs(struct run_state *s)
 
 int run_probe_volumes(struct run_state *s)
 {
-	struct run_opts *o = &s->o;
+	const struct run_config *o = &s->res.config;
 	struct run_ctx *rc = &s->rc;
-	bool user_buffered = !o->direct;
 
 	rc->db_vols = xcalloc(o->ndb_dirs, sizeof(struct volume));
 	rc->log_vols = xcalloc(o->nlog_dirs + 1, sizeof(struct volume));
@@ -171,7 +170,7 @@ int run_probe_volumes(struct run_state *s)
 				if (!strcmp(dirs[j], dirs[i]))
 					return input_error("%s is given twice: a raw device holds one "
 							   "%s region", dirs[i], pass ? "log" : "database");
-			ret = s->raw ? volume_probe_raw(v, pass ? "log" : "db", dirs[i], s->force)
+			ret = s->raw ? volume_probe_raw(v, pass ? "log" : "db", dirs[i], o->force)
 				     : volume_probe(v, pass ? "log" : "db", dirs[i]);
 			if (pass)
 				s->nlog_vols++;
@@ -189,8 +188,8 @@ int run_probe_volumes(struct run_state *s)
 			if (rc->db_vols[i].bdev == rc->log_vols[j].bdev)
 				return input_error("%s is both a --db and a --log device; give separate "
 						   "devices", rc->db_vols[i].dir);
-	rc->direct = o->direct;
-	if (user_buffered)
+	rc->direct = !o->buffered;
+	if (o->buffered)
 		result_add_note(&s->res, "--buffered: no O_DIRECT, read latencies may reflect the "
 				"page cache, not the device");
 	return 0;
@@ -205,7 +204,7 @@ void run_probe_odirect(struct run_state *s)
 {
 	struct run_ctx *rc = &s->rc;
 
-	if (!s->o.direct)
+	if (!rc->direct)
 		return;
 	for (size_t i = 0; i < s->ndb_vols + s->nlog_vols; i++) {
 		struct volume *v = i < s->ndb_vols ? &rc->db_vols[i] : &rc->log_vols[i - s->ndb_vols];
@@ -218,19 +217,20 @@ void run_probe_odirect(struct run_state *s)
 			   v->fsname, v->source);
 		result_add_note(&s->res, "O_DIRECT refused by %s on %s (%s): buffered I/O used for "
 				"the whole run%s", v->fsname, v->dir, v->source,
-				strcmp(s->o.workload, "jetstress") ? "" : " (database and log writes O_DSYNC)");
-		s->o.direct = false;
+				s->wl->flags & WL_DSYNC ? " (database and log writes O_DSYNC)"
+				: "");
+		rc->direct = false;
 	}
-	rc->direct = s->o.direct;
 }
 
 /* io_uring may be disabled (sysctl kernel.io_uring_disabled, seccomp): fall back to psync. */
 void run_pick_engine(struct run_state *s)
 {
+	struct run_config *c = &s->res.config;
 	struct io_ctx ctx;
 	int ret;
 
-	if (strcmp(s->o.engine, "io_uring"))
+	if (strcmp(c->engine, "io_uring"))
 		return;
 	ret = io_ctx_init(&ctx, "io_uring", 4);
 	if (!ret) {
@@ -239,5 +239,6 @@ void run_pick_engine(struct run_state *s)
 	}
 	fslab_warn("io_uring is not available here (%s): falling back to psync", strerror(-ret));
 	result_add_note(&s->res, "io_uring unavailable (%s): psync back end used", strerror(-ret));
-	s->o.engine = "psync";
+	free(c->engine);
+	c->engine = xstrdup("psync");
 }

@@ -24,11 +24,6 @@ static const struct exporter *const exporters[] = {
 	&export_diskspd,
 };
 
-/* Without --from: fslab's jetstress shape as measured here (docs/INTEROP.md): reads 60 % of
- * database I/Os, 8 KiB log writes, log rate left to the tool. */
-#define JS_DEFAULT_READ_PCT 60.0
-#define JS_DEFAULT_LOG_BYTES (8 * 1024)
-
 static const char usage_text[] =
 	"usage: fslab export --to fio|diskspd [--from RESULT] [fslab run options]\n"
 	"\n"
@@ -48,15 +43,9 @@ static const char usage_text[] =
 	"  other options    as fslab run (see fslab run --help); nothing is created or touched\n"
 	"Exit status: 0 ok, 2 bad input (nothing written).\n";
 
-unsigned int export_threads_of(const struct run_opts *o, size_t i)
-{
-	size_t n = !strcmp(o->workload, "jetstress") ? o->databases : o->ndb_dirs;
-
-	return (unsigned int)(o->threads / n + (i < o->threads % n));
-}
-
-/* --from: the measured shape of a jetstress result. */
-static int js_from(const char *path, struct export_js *js)
+/* --from: the measured shape of a result of the same workload: its database read share, log
+ * write size and log rate per database. */
+static int shape_from(const char *path, const char *workload, struct wl_shape *sh)
 {
 	struct import_list l;
 	const struct fslab_result *r;
@@ -69,20 +58,20 @@ static int js_from(const char *path, struct export_js *js)
 	rd = r->classes[CLS_DB_READ].iops;
 	wr = r->classes[CLS_DB_WRITE].iops;
 	lb = r->classes[CLS_LOG_WRITE].avg_bytes;
-	if (strcmp(r->config.workload, "jetstress") || !(rd + wr > 0) || !(lb > 0)) {
-		ret = input_error("--from %s: not a jetstress result with database and log I/O; "
+	if (strcmp(r->config.workload, workload) || !(rd + wr > 0) || !(lb > 0)) {
+		ret = input_error("--from %s: not a %s result with database and log I/O; "
 				  "name the result of an fslab run (or Jetstress report) of the "
-				  "jetstress workload", path);
+				  "%s workload", path, workload, workload);
 		goto out;
 	}
-	js->read_pct = rd / (rd + wr) * 100;
+	sh->read_pct = rd / (rd + wr) * 100;
 	/* log writes are whole 4 KiB sectors (fslab rewrites the last partial one) */
-	js->log_bytes = (uint64_t)ceil(lb / 4096) * 4096;
-	js->log_iops = r->classes[CLS_LOG_WRITE].iops /
+	sh->log_bytes = (uint64_t)ceil(lb / 4096) * 4096;
+	sh->log_iops = r->classes[CLS_LOG_WRITE].iops /
 		       (r->config.databases ? r->config.databases : 1);
-	if (!isfinite(js->log_iops))
-		js->log_iops = 0;
-	js->from = path;
+	if (!isfinite(sh->log_iops))
+		sh->log_iops = 0;
+	sh->from = path;
 out:
 	import_list_release(&l);
 	return ret;
@@ -128,7 +117,9 @@ int cmd_export(int argc, char **argv)
 {
 	struct run_state *s = xcalloc(1, sizeof(*s));
 	const struct exporter *ex = NULL;
-	struct export_ctx x = { .js = { JS_DEFAULT_READ_PCT, JS_DEFAULT_LOG_BYTES, 0, NULL } };
+	struct export_ctx x = { 0 };
+	struct wl_shape sh = { 0 };
+	const struct workload_ops *wl;
 	const char *to = NULL, *from = NULL, *output;
 	char **rest = xcalloc((size_t)argc + 1, sizeof(char *));
 	char *buf = NULL;
@@ -137,6 +128,7 @@ int cmd_export(int argc, char **argv)
 	struct os_memstream ms;
 	FILE *f;
 
+	result_init(&s->res);
 	/* --to and --from are ours; everything else is fslab run's */
 	rest[nrest++] = argv[0];
 	for (int i = 1; i < argc && !ret; i++) {
@@ -177,17 +169,27 @@ int cmd_export(int argc, char **argv)
 		ret = ret > 0 ? 0 : ret; /* --help of fslab run */
 		goto done;
 	}
-	if (from && strcmp(s->o.workload, "jetstress")) {
-		ret = input_error("--from %s: only the jetstress approximation takes measured figures; "
-				  "the %s workload is exported exactly", from, s->o.workload);
+	wl = s->wl;
+	if (!wl->export) {
+		ret = input_error("the %s workload cannot be exported (no other tool runs its load); "
+				  "choose another --workload", wl->name);
 		goto done;
 	}
-	if (from && (ret = js_from(from, &x.js)))
+	if (from && !(wl->flags & WL_EXPORT_SHAPE)) {
+		ret = input_error("--from %s: only the %s approximation takes measured figures; "
+				  "the %s workload is exported exactly", from,
+				  workload_names_with(WL_EXPORT_SHAPE), wl->name);
 		goto done;
-	output = s->o.output;
+	}
+	if (from && (ret = shape_from(from, wl->name, &sh)))
+		goto done;
+	output = s->res.config.output;
 	if (output && (ret = check_output(output)))
 		goto done;
-	x.o = &s->o;
+	x.o = &s->res.config;
+	ret = wl->export(x.o, &sh, &x.x);
+	if (ret)
+		goto done;
 	x.cmdline = join_args(argc, argv);
 	f = os_memstream_open(&ms, &buf, &len);
 	if (!f) {
@@ -216,8 +218,10 @@ int cmd_export(int argc, char **argv)
 done:
 	free(buf);
 	free(x.cmdline);
+	wl_export_release(&x.x);
 	free(rest);
-	run_params_release(&s->p); /* the options' values, o borrows them */
+	run_params_release(&s->p);
+	result_release(&s->res); /* the options' values (res.config) */
 	free(s);
 	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 }

@@ -4,12 +4,13 @@
  * that runs them, one DiskSpd process per volume and role at the same time, and keeps each
  * one's XML result (-Rxml) for fslab compare.
  *
- * DiskSpd's switches apply to all targets of one process, so every role is its own process:
- * simple workloads one per --db directory; jetstress per database a database process (32 KiB
- * random, -w = fslab's write share, write-through -Sh, -t = its sessions, -o1), a log process
- * (sequential write-through appends of the measured size, throttled with -g to the measured
- * rate when known) and a BDM process (256 KiB sequential reads, -g = --bdm-rate).  -L
- * (latency percentiles) and -D (per-second IOPS: the timeline) always.
+ * DiskSpd's switches apply to all targets of one process, so every job of the workload's
+ * export (workloads/workload.h) is its own process: a simple workload's pattern per --db
+ * directory; jetstress per database a database process (32 KiB random, -w = fslab's write
+ * share, write-through -Sh, -t = its sessions, -o1), a log process (sequential write-through
+ * appends of the measured size, throttled with -g to the measured rate when known) and a BDM
+ * process (256 KiB sequential reads, -g = --bdm-rate); backup a sequential reader per
+ * database.  -L (latency percentiles) and -D (per-second IOPS: the timeline) always.
  */
 #include <math.h>
 #include <stdio.h>
@@ -50,12 +51,53 @@ static int bad_path(const char *p)
 	return 0;
 }
 
+/* One job's DiskSpd switches and target (heap). */
+static char *ds_args(const struct export_ctx *x, const struct wl_job *j, const char *file,
+		     unsigned long long d, unsigned long long w)
+{
+	const struct run_config *o = x->o;
+	/* -Su: no software cache (O_DIRECT); -Sh: also write-through; -Sb: buffered */
+	const char *cache = !o->buffered ? "-Su" : "-Sb";
+	unsigned long long bs = j->bs, seed = o->seed;
+	unsigned int wp = (unsigned int)lround(100 - j->read_pct);
+	char *pat, *args, rate[32] = "";
+
+	switch (j->kind) {
+	case WJ_PATTERN:
+		pat = j->region ? xasprintf("-s -w100 -T%llu", (unsigned long long)j->region)
+				: xasprintf("-r%llu -w%u", bs, wp);
+		args = xasprintf("-c%llu -B%llu -b%llu %s -t%u -o%u -d%llu -W%llu %s -z%llu -L -D "
+				 "-Rxml %s", (unsigned long long)j->size,
+				 (unsigned long long)j->offset, bs, pat, j->threads, j->iodepth, d, w,
+				 cache, seed, file);
+		free(pat);
+		return args;
+	case WJ_PAGES:
+		return xasprintf("-c%llu -b%lluK -r%lluK -w%u -t%u -o%u -d%llu -W%llu -Sh -z%llu -L "
+				 "-D -Rxml %s", (unsigned long long)j->size, bs / KiB, bs / KiB, wp,
+				 j->threads, j->iodepth, d, w, seed, file);
+	case WJ_APPEND:
+		/* -g: bytes per millisecond per thread */
+		if (j->rate_iops > 0)
+			snprintf(rate, sizeof(rate), " -g%.0f",
+				 fmax(1, j->rate_iops * (double)j->bs / 1000));
+		return xasprintf("-c%lluM -b%llu -s -w100 -t%u -o%u -d%llu -W%llu -Sh%s -L -D -Rxml "
+				 "%s", (unsigned long long)(j->size / MiB), bs, j->threads,
+				 j->iodepth, d, w, rate, file);
+	default:
+		if (j->rate > 0)
+			snprintf(rate, sizeof(rate), " -g%.0f", fmax(1, j->rate / 1e3));
+		return xasprintf("-c%llu -b%lluK -s -w0 -t%u -o%u -d%llu -W%llu -Su%s -L -D -Rxml %s",
+				 (unsigned long long)j->size, bs / KiB, j->threads, j->iodepth, d, w,
+				 rate, file);
+	}
+}
+
 static int ds_write(const struct export_ctx *x, FILE *f, FILE *lines)
 {
-	const struct run_opts *o = x->o;
-	unsigned long long d = o->duration_ns / NSEC_PER_SEC, w = o->warmup_ns / NSEC_PER_SEC;
-	/* -Su: no software cache (O_DIRECT); -Sh: also write-through; -Sw... buffered */
-	const char *cache = o->direct ? "-Su" : "-Sb";
+	const struct run_config *o = x->o;
+	unsigned long long d = run_config_ns(o->duration_s) / NSEC_PER_SEC;
+	unsigned long long w = run_config_ns(o->warmup_s) / NSEC_PER_SEC;
 	struct ds_run *runs = NULL;
 	size_t nruns = 0;
 	int ret = 0;
@@ -66,72 +108,14 @@ static int ds_write(const struct export_ctx *x, FILE *f, FILE *lines)
 		ret = bad_path(o->log_dirs[i]);
 	if (ret)
 		return ret;
-	if (strcmp(o->workload, "jetstress")) {
-		for (size_t i = 0; i < o->ndb_dirs; i++) {
-			unsigned int t = export_threads_of(o, i);
-			char *file = win_path(o->db_dirs[i], "fslab-diskspd.dat"), name[32];
-			const char *pat;
-			char *mix;
+	for (size_t i = 0; i < x->x.njobs; i++) {
+		const struct wl_job *j = &x->x.jobs[i];
+		char name[48], *file;
 
-			if (!t) {
-				free(file);
-				continue;
-			}
-			if (!strcmp(o->workload, "seqwrite")) {
-				uint64_t region = (o->db_size - 32 * KiB) / o->bs / t * o->bs;
-
-				mix = xasprintf("-s -w100 -T%llu", (unsigned long long)region);
-			} else {
-				unsigned int wp = !strcmp(o->workload, "randread") ? 0
-						: !strcmp(o->workload, "randwrite") ? 100
-						: 100 - o->rwmixread;
-
-				mix = xasprintf("-r%llu -w%u", (unsigned long long)o->bs, wp);
-			}
-			pat = mix;
-			snprintf(name, sizeof(name), "%s-%zu", o->workload, i + 1);
-			add_run(&runs, &nruns, name, xasprintf(
-				"-c%llu -B32768 -b%llu %s -t%u -o%u -d%llu -W%llu %s -z%llu -L -D -Rxml %s",
-				(unsigned long long)o->db_size, (unsigned long long)o->bs, pat, t,
-				o->iodepth, d, w, cache, (unsigned long long)o->seed, file));
-			free(mix);
-			free(file);
-		}
-	} else {
-		for (unsigned int k = 0; k < o->databases; k++) {
-			char name[40], *db, *log;
-			unsigned int wp = (unsigned int)lround(100 - x->js.read_pct);
-
-			snprintf(name, sizeof(name), "fslab-diskspd-db%u.dat", k + 1);
-			db = win_path(o->db_dirs[k % o->ndb_dirs], name);
-			snprintf(name, sizeof(name), "fslab-diskspd-log%u.dat", k + 1);
-			log = win_path(o->log_dirs[k % o->nlog_dirs], name);
-			snprintf(name, sizeof(name), "db%u", k + 1);
-			add_run(&runs, &nruns, name, xasprintf(
-				"-c%llu -b32K -r32K -w%u -t%u -o1 -d%llu -W%llu -Sh -z%llu -L -D -Rxml %s",
-				(unsigned long long)o->db_size, wp, export_threads_of(o, k), d, w,
-				(unsigned long long)o->seed, db));
-			snprintf(name, sizeof(name), "log%u", k + 1);
-			if (x->js.log_iops > 0)
-				add_run(&runs, &nruns, name, xasprintf(
-					"-c64M -b%llu -s -w100 -t1 -o1 -d%llu -W%llu -Sh -g%.0f -L -D -Rxml %s",
-					(unsigned long long)x->js.log_bytes, d, w,
-					fmax(1, x->js.log_iops * (double)x->js.log_bytes / 1000), log));
-			else
-				add_run(&runs, &nruns, name, xasprintf(
-					"-c64M -b%llu -s -w100 -t1 -o1 -d%llu -W%llu -Sh -L -D -Rxml %s",
-					(unsigned long long)x->js.log_bytes, d, w, log));
-			if (o->bdm_mbps > 0) {
-				snprintf(name, sizeof(name), "bdm%u", k + 1);
-				/* -g: bytes per millisecond per thread */
-				add_run(&runs, &nruns, name, xasprintf(
-					"-c%llu -b256K -s -w0 -t1 -o1 -d%llu -W%llu -Su -g%.0f -L -D -Rxml %s",
-					(unsigned long long)o->db_size, d, w, fmax(1, o->bdm_mbps * 1e3),
-					db));
-			}
-			free(db);
-			free(log);
-		}
+		snprintf(name, sizeof(name), "fslab-diskspd%s.dat", j->file);
+		file = win_path(j->dir, name);
+		add_run(&runs, &nruns, j->name, ds_args(x, j, file, d, w));
+		free(file);
 	}
 
 	fprintf(lines, "# DiskSpd command lines (one process each, run at the same time):\n");
@@ -140,12 +124,8 @@ static int ds_write(const struct export_ctx *x, FILE *f, FILE *lines)
 	if (lines != f)
 		fflush(lines);
 	fprintf(f, "# fslab %s: DiskSpd script written by\n#   %s\n", FSLAB_VERSION, x->cmdline);
-	if (!strcmp(o->workload, "jetstress"))
-		fprintf(f, "# jetstress approximated: %.1f %% database reads (%s), %llu-byte log "
-			"writes%s; no transactions, no cache, no log rolls, no checksum pass\n",
-			x->js.read_pct, x->js.from ? x->js.from : "fslab's default shape",
-			(unsigned long long)x->js.log_bytes,
-			x->js.log_iops > 0 ? " at the measured rate" : ", not throttled");
+	if (x->x.approx)
+		fprintf(f, "# %s\n", x->x.approx);
 	fprintf(f, "# Run in PowerShell as Administrator: .\\THIS.ps1 [-DiskSpd PATH] [-OutDir DIR]\n"
 		"# Each XML result: fslab compare OUTDIR\\NAME.xml ... (docs/INTEROP.md)\n"
 		"param([string]$DiskSpd = \"diskspd.exe\", [string]$OutDir = \".\")\n"

@@ -113,12 +113,12 @@ int run_dir_scan(const char *dir,
 /* Every --db and --log directory once (the same directory may be both). */
 static size_t run_dirs(const struct run_state *s, const char ***out)
 {
-	const char **v = xcalloc(s->o.ndb_dirs + s->o.nlog_dirs + 1, sizeof(*v));
+	const char **v = xcalloc(s->res.config.ndb_dirs + s->res.config.nlog_dirs + 1, sizeof(*v));
 	size_t n = 0;
 
-	for (size_t i = 0; i < s->o.ndb_dirs + s->o.nlog_dirs; i++) {
-		const char *d = i < s->o.ndb_dirs ? s->rc.db_vols[i].dir
-						  : s->rc.log_vols[i - s->o.ndb_dirs].dir;
+	for (size_t i = 0; i < s->res.config.ndb_dirs + s->res.config.nlog_dirs; i++) {
+		const char *d = i < s->res.config.ndb_dirs ? s->rc.db_vols[i].dir
+						  : s->rc.log_vols[i - s->res.config.ndb_dirs].dir;
 		bool dup = false;
 
 		for (size_t k = 0; k < n && !dup; k++)
@@ -151,8 +151,8 @@ int run_fresh_check(struct run_state *s)
 	size_t n;
 	int ret = 0;
 
-	if (!s->p.fresh) {
-		if (s->p.allow_foreign_files)
+	if (!s->res.config.fresh) {
+		if (s->res.config.allow_foreign_files)
 			return input_error("--allow-foreign-files goes with --fresh (it lets --fresh "
 					   "work in a directory that holds other files); add --fresh "
 					   "or drop it");
@@ -173,7 +173,7 @@ int run_fresh_check(struct run_state *s)
 		if (r)
 			ret = input_error("%s: cannot list it (%s); check its permissions", dirs[i],
 					  strerror(-r));
-		else if (f.n && !s->p.allow_foreign_files)
+		else if (f.n && !s->res.config.allow_foreign_files)
 			ret = input_error("%s holds %s%s, which fslab did not make: --fresh deletes "
 					  "only fslab's own databases and logs and never touches "
 					  "anything else, but a directory of other files may be the "
@@ -242,7 +242,7 @@ int run_fresh_clear(struct run_state *s)
 	size_t n;
 	int ret = 0;
 
-	if (!s->p.fresh)
+	if (!s->res.config.fresh)
 		return 0;
 	n = run_dirs(s, &dirs);
 	for (size_t i = 0; i < n && !ret; i++) {

@@ -17,7 +17,7 @@
 
 int run_lock_dirs(struct run_state *s)
 {
-	const struct run_opts *o = &s->o;
+	const struct run_config *o = &s->res.config;
 	size_t n = o->ndb_dirs + o->nlog_dirs;
 
 	s->lock_fds = xcalloc(n, sizeof(int));

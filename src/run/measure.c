@@ -129,7 +129,7 @@ static void progress(struct run_state *s, const char *phase, double elapsed, dou
 			    "\"total_s\": %.1f, \"iops\": %.0f, \"tps\": %.0f}\n", phase, elapsed,
 			    total, iops, tps);
 	}
-	if (s->quiet || !os_stderr_tty())
+	if (s->res.config.quiet || !os_stderr_tty())
 		return;
 	fmt_hms(e, sizeof(e), elapsed);
 	fmt_hms(t, sizeof(t), total);
@@ -141,24 +141,25 @@ static void progress(struct run_state *s, const char *phase, double elapsed, dou
 
 void run_progress_end(struct run_state *s)
 {
-	if (!s->quiet && os_stderr_tty())
+	if (!s->res.config.quiet && os_stderr_tty())
 		fprintf(stderr, "\r\033[K");
 }
 
 /* ---- latency samples ---- */
 
-/* One sampler per database instance and one overall (jetstress only: the verdict's). */
+/* One sampler per database instance and one overall (the verdict's: WL_VERDICT only). */
 static void samplers_init(struct run_state *s)
 {
+	const struct run_config *c = &s->res.config;
 	struct samplers *m = &s->smp;
 
-	if (strcmp(s->o.workload, "jetstress"))
+	if (!(s->wl->flags & WL_VERDICT))
 		return;
-	m->n = s->o.databases + 1;
+	m->n = c->databases + 1;
 	m->ls = xcalloc(m->n, sizeof(*m->ls));
 	m->prev = xcalloc(m->n, sizeof(*m->prev));
 	for (size_t i = 0; i < m->n; i++)
-		lat_sampler_init(&m->ls[i], s->vc.interval_s);
+		lat_sampler_init(&m->ls[i], (unsigned int)c->sample_interval_s);
 }
 
 /* Once a second of the measurement: each instance's (and all threads') second into its
@@ -203,14 +204,14 @@ void run_samplers_finish(struct run_state *s)
 		lat_sampler_finish(&m->ls[i], name, &out->scopes[out->nscopes++]);
 	}
 	out->present = true;
-	out->interval_s = s->vc.interval_s;
+	out->interval_s = s->res.config.sample_interval_s;
 	out->partial = m->ls[m->n - 1].partial;
 	out->intervals = out->partial ? 1 : m->ls[m->n - 1].intervals;
 	if (out->partial)
 		result_add_note(&s->res, "the measurement (%.0f s) was shorter than one latency "
 				"sample interval (%u s): the maximum-latency checks judge one partial "
 				"sample, the whole measurement", (double)m->ls[m->n - 1].seconds,
-				s->vc.interval_s);
+				(unsigned int)s->res.config.sample_interval_s);
 }
 
 void run_samplers_free(struct samplers *m)
@@ -224,12 +225,34 @@ void run_samplers_free(struct samplers *m)
 
 /* ---- the timed load ---- */
 
+/* The load ended on its own (a WL_FINITE workload read everything). */
+static bool load_done(struct run_state *s)
+{
+	return __atomic_load_n(&s->rc.done_ns, __ATOMIC_ACQUIRE) != 0;
+}
+
+/*
+ * Until the end of the second at next: true when the measurement ends first (stopped, or a
+ * finite load done: looked at every 10 ms, so its end is not rounded up to a second).
+ */
+static bool wait_second(struct run_state *s, uint64_t next)
+{
+	bool finite = s->wl->flags & WL_FINITE;
+	uint64_t now;
+
+	/* woken early by a signal we ignore: sleep again */
+	while (!run_stop_flag && !(finite && load_done(s)) && (now = now_ns()) < next)
+		sleep_until_ns(finite ? MIN(next, now + 10 * NSEC_PER_MSEC) : next);
+	return run_stop_flag || (finite && load_done(s));
+}
+
 void run_load(struct run_state *s)
 {
 	struct run_ctx *rc = &s->rc;
 	struct engine *e = &rc->eng;
 	struct engine_sample prev = { 0 };
-	uint64_t warm = s->o.warmup_ns, dur = s->o.duration_ns, t0, next;
+	uint64_t warm = run_config_ns(s->res.config.warmup_s);
+	uint64_t dur = run_config_ns(s->res.config.duration_s), t0, next;
 	double total = (double)(warm + dur) / 1e9, row[TIMELINE_NCOLS];
 	uint64_t sec = 0;
 
@@ -259,10 +282,7 @@ void run_load(struct run_state *s)
 	samplers_init(s);
 	engine_set_phase(e, PH_MEASURE);
 	for (next = e->t_measure + NSEC_PER_SEC; ; next += NSEC_PER_SEC) {
-		sleep_until_ns(next);
-		while (!run_stop_flag && now_ns() < next) /* woken early by a signal we ignore */
-			sleep_until_ns(next);
-		if (run_stop_flag)
+		if (wait_second(s, next))
 			break;
 		engine_sample(e, sec, &prev, row);
 		samplers_tick(s);

@@ -2,6 +2,7 @@
 /* run.c: `fslab run`, the driver: checks, initialisation, the timed load, result and summary
  * in that order (the steps live in cli.c, checks.c, measure.c, summary.c). */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "cmds.h"
 #include "fsprep/prep.h"
 #include "run/run.h"
+#include "run/provenance.h"
 #include "run/runP.h"
 #include "selftest/selftest.h"
 #include "util.h"
@@ -43,18 +45,18 @@ static json_t *environment(struct run_state *s)
 		json_array_append_new(vols, volume_to_json(&s->rc.db_vols[i]));
 	for (size_t i = 0; i < s->nlog_vols; i++)
 		json_array_append_new(vols, volume_to_json(&s->rc.log_vols[i]));
-	json_object_set_new(env, "engine", json_string(s->o.engine));
+	json_object_set_new(env, "engine", json_string(s->res.config.engine));
 	json_object_set_new(env, "volumes", vols);
 	for (size_t i = 0; i < s->ndb_vols && !prep; i++)
 		prep = run_find_prep(s->rc.db_vols[i].dir);
 	/* the words the report shows for a volume fslab did not format (docs/DESIGN.md) */
-	if (s->o.fresh && !prep)
+	if (s->res.config.fresh && !prep)
 		result_add_note(&s->res, "%s", RUN_NOTE_USER_VOLUMES);
 	json_object_set_new(env, "prep", prep ? prep : json_null());
-	json_object_set_new(env, "direct_io", json_boolean(s->o.direct));
+	json_object_set_new(env, "direct_io", json_boolean(s->rc.direct));
 	json_object_set_new(env, "caches_dropped", json_boolean(s->caches_dropped));
 	if (s->selftest) {
-		char *note = selftest_note(s->selftest, s->p.selftest);
+		char *note = selftest_note(s->selftest, s->res.config.selftest);
 
 		json_object_set(env, "selftest", s->selftest);
 		if (note)
@@ -74,41 +76,19 @@ static void drop_caches(struct run_state *s)
 	s->caches_dropped = os_drop_caches();
 }
 
-static void fill_config(struct run_state *s)
+/* The config records the directories as the volumes resolved them (absolute, real paths). */
+static void record_dirs(struct run_state *s)
 {
-	const struct run_opts *o = &s->o;
 	struct run_config *c = &s->res.config;
 
-	c->workload = xstrdup(o->workload);
-	c->engine = xstrdup(o->engine);
-	c->threads = o->threads;
-	c->databases = strcmp(o->workload, "jetstress") ? 0 : o->databases;
-	c->iodepth = o->iodepth;
-	c->db_size = o->db_size;
-	c->bs = strcmp(o->workload, "jetstress") ? o->bs : 32 * KiB;
-	c->cache_size = o->cache_size;
-	c->duration_s = o->duration_ns / 1e9;
-	c->warmup_s = o->warmup_ns / 1e9;
-	c->seed = o->seed;
-	c->compressibility = o->compressibility;
-	c->bdm_mbps = strcmp(o->workload, "jetstress") ? 0 : o->bdm_mbps;
-	c->db_dirs = xcalloc(o->ndb_dirs + 1, sizeof(char *));
-	for (size_t i = 0; i < o->ndb_dirs; i++)
-		c->db_dirs[c->ndb_dirs++] = xstrdup(s->rc.db_vols[i].dir);
-	c->log_dirs = xcalloc(o->nlog_dirs + 1, sizeof(char *));
-	for (size_t i = 0; i < o->nlog_dirs; i++)
-		c->log_dirs[c->nlog_dirs++] = xstrdup(s->rc.log_vols[i].dir);
-	if (strcmp(o->workload, "jetstress"))
-		return; /* no verdict */
-	c->sample_interval_s = s->vc.interval_s;
-	c->thresholds = xstrdup(s->vc.th->name);
-	c->max_latency_errors = s->vc.max_latency_errors;
-	c->strict_io_tail = s->vc.strict_io_tail;
-	c->target_iops = s->vc.target_iops;
-	if (s->vc.target_iops > 0)
-		c->target_iops_origin = xstrdup(s->vc.mailboxes ? "mailboxes" : "target-iops");
-	c->mailboxes = s->vc.mailboxes;
-	c->iops_per_mailbox = s->vc.mailboxes ? s->vc.iops_per_mailbox : 0;
+	for (size_t i = 0; i < c->ndb_dirs && i < s->ndb_vols; i++) {
+		free(c->db_dirs[i]);
+		c->db_dirs[i] = xstrdup(s->rc.db_vols[i].dir);
+	}
+	for (size_t i = 0; i < c->nlog_dirs && i < s->nlog_vols; i++) {
+		free(c->log_dirs[i]);
+		c->log_dirs[i] = xstrdup(s->rc.log_vols[i].dir);
+	}
 }
 
 static char *default_output(const char *label)
@@ -133,8 +113,6 @@ static void free_state(struct run_state *s)
 	free(s->rc.log_vols);
 	free(s->dev_before);
 	free(s->dev_after);
-	free(s->label_buf);
-	free(s->output_buf);
 	json_decref(s->selftest);
 	run_samplers_free(&s->smp);
 	engine_release(&s->rc.eng);
@@ -152,7 +130,7 @@ static int run_attach_selftest(struct run_state *s)
 		v[n++] = &s->rc.db_vols[i];
 	for (size_t i = 0; i < s->nlog_vols; i++)
 		v[n++] = &s->rc.log_vols[i];
-	ret = selftest_attach(s->p.selftest, v, n, &s->selftest);
+	ret = selftest_attach(s->res.config.selftest, v, n, &s->selftest);
 	free(v);
 	return ret;
 }
@@ -162,6 +140,7 @@ int cmd_run(int argc, char **argv)
 	struct run_state *s = xcalloc(1, sizeof(*s));
 	struct run_ctx *rc = &s->rc;
 	struct fslab_result *r = &s->res;
+	struct run_config *c = &r->config;
 	struct collect_extra x;
 	char ts[32];
 	int ret, status = FSLAB_EXIT_FAIL;
@@ -173,17 +152,17 @@ int cmd_run(int argc, char **argv)
 		status = ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
 		goto out;
 	}
-	fslab_set_quiet(s->quiet);
+	fslab_set_quiet(c->quiet);
 	/* I/Os above the threshold set's maximum are counted per class (information; the
 	 * database classes without a limit of their own use the database read maximum) */
-	for (int c = 0; c < CLS_NR; c++)
-		rc->eng.breach_ns[c] = (uint64_t)(s->vc.th->max_ms[c == CLS_LOG_WRITE ? LS_LOG_WRITE
+	for (int k = 0; k < CLS_NR; k++)
+		rc->eng.breach_ns[k] = (uint64_t)(s->th->max_ms[k == CLS_LOG_WRITE ? LS_LOG_WRITE
 									: LS_DB_READ] *
 					       NSEC_PER_MSEC);
 	ret = run_check_dirs(s);
 	if (!ret)
 		ret = run_probe_volumes(s);
-	if (!ret && s->p.selftest)
+	if (!ret && s->res.config.selftest)
 		ret = run_attach_selftest(s);
 	/* before the workload looks at its files: another run may be creating them */
 	if (!ret)
@@ -195,14 +174,15 @@ int cmd_run(int argc, char **argv)
 		status = FSLAB_EXIT_USAGE;
 		goto out;
 	}
-	if (!s->o.label)
-		s->o.label = s->label_buf = strcmp(s->o.workload, "jetstress")
-			? xasprintf("%s-%s", rc->db_vols[0].fsname, s->o.workload)
+	/* the default workload's runs are labelled by their filesystem alone */
+	if (!c->label)
+		c->label = strcmp(c->workload, run_options[RO_WORKLOAD].def)
+			? xasprintf("%s-%s", rc->db_vols[0].fsname, c->workload)
 			: xstrdup(rc->db_vols[0].fsname);
-	if (!s->o.output)
-		s->o.output = s->output_buf = default_output(s->o.label);
+	if (!c->output)
+		c->output = default_output(c->label);
 	run_pick_engine(s);
-	rc->o = &s->o;
+	rc->o = c;
 	rc->res = r;
 	rc->stop = &run_stop_flag;
 	ret = s->wl->check(rc);
@@ -220,11 +200,11 @@ int cmd_run(int argc, char **argv)
 	run_stop_signal = 0;
 	os_stop_handler_set(on_signal);
 	/* a lab (also over ssh, also on Windows) stops its step by closing its stdin */
-	if (s->p.stop_on_stdin_eof && os_stop_on_stdin_eof())
+	if (s->res.config.stop_on_stdin_eof && os_stop_on_stdin_eof())
 		fslab_warn("cannot watch standard input (--stop-on-stdin-eof): stop the run with "
 			   "Ctrl-C instead");
 
-	r->label = xstrdup(s->o.label);
+	r->label = xstrdup(c->label);
 	r->fslab_version = xasprintf("%s (%s)", FSLAB_VERSION, FSLAB_GIT);
 	r->started_at = xstrdup(iso8601_now(ts, sizeof(ts)));
 	s->dev_before = xcalloc(MAX_DEVS, sizeof(struct devstat));
@@ -232,12 +212,16 @@ int cmd_run(int argc, char **argv)
 
 	ret = s->wl->prepare(rc);
 	if (!ret && !run_stop_flag) {
+		uint64_t end;
+
 		if (s->drop_caches)
 			drop_caches(s);
 		run_load(s);
 		engine_set_phase(&rc->eng, PH_STOP);
+		/* a finite load's measurement ends when it did */
+		end = __atomic_load_n(&rc->done_ns, __ATOMIC_ACQUIRE);
 		if (rc->eng.t_measure)
-			r->duration_s = (now_ns() - rc->eng.t_measure) / 1e9;
+			r->duration_s = ((end ? end : now_ns()) - rc->eng.t_measure) / 1e9;
 		run_snapshot_devices(s, s->dev_after);
 		s->wl->stop(rc);
 	}
@@ -246,12 +230,14 @@ int cmd_run(int argc, char **argv)
 		if (volume_statfs(&rc->db_vols[i]))
 			rc->db_vols[i].fs_free = 0;
 	r->ended_at = xstrdup(iso8601_now(ts, sizeof(ts)));
-	fill_config(s);
+	record_dirs(s);
 	if (rc->eng.t_measure)
 		run_samplers_finish(s);
 	r->environment = environment(s);
 	engine_collect(&rc->eng, -1, r->duration_s, r->classes, &x);
-	r->transactional_iops = r->classes[CLS_DB_READ].iops + r->classes[CLS_DB_WRITE].iops;
+	/* a load judged by throughput has no transactional IOPS (n/a, not its reads/s) */
+	r->transactional_iops = s->wl->flags & WL_THROUGHPUT ? NAN
+		: r->classes[CLS_DB_READ].iops + r->classes[CLS_DB_WRITE].iops;
 	r->transactions = x.transactions;
 	r->transactions_per_s = r->duration_s > 0 ? x.transactions / r->duration_s : 0;
 	host_sampler_finish(&s->host, &r->host);
@@ -268,21 +254,22 @@ int cmd_run(int argc, char **argv)
 	 * before the measurement started */
 	if (!ret && (rc->eng.t_measure || run_stop_flag == RUN_STOP_FAILED) && s->wl->finish(rc)) {
 		/* no verdict could be formed: the run cannot count as complete */
-		fslab_err("the %s workload could not evaluate the run", s->o.workload);
+		fslab_err("the %s workload could not evaluate the run", c->workload);
 		r->verdict.pass = false;
 		if (!r->aborted) {
 			r->aborted = true;
 			r->abort_reason = xstrdup("the workload could not evaluate the run");
 		}
 	}
-	ret = result_write(r, s->o.output);
+	run_lab_fill(c, r);
+	ret = result_write(r, c->output);
 	if (ret) {
-		fslab_err("cannot write the result to %s: %s", s->o.output, strerror(-ret));
+		fslab_err("cannot write the result to %s: %s", c->output, strerror(-ret));
 		status = FSLAB_EXIT_FAIL;
 	} else {
-		if (!s->quiet)
+		if (!c->quiet)
 			run_print_summary(s, stdout);
-		printf("\nResult: %s\n", s->o.output);
+		printf("\nResult: %s\n", c->output);
 		/* written while a gone reader is still a stop request, not a kill at exit */
 		fflush(stdout);
 		status = r->aborted ? FSLAB_EXIT_FAIL

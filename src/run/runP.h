@@ -15,17 +15,6 @@
 #include "workloads/verdict.h"
 #include "workloads/workload.h"
 
-/* Verdict options (jetstress); written to the result's config, which the workload reads. */
-struct verdict_cfg {
-	unsigned int interval_s;
-	const struct js_thresholds *th;
-	unsigned int max_latency_errors;
-	bool strict_io_tail;
-	double target_iops, iops_per_mailbox;
-	unsigned int mailboxes;
-	const char *first; /* the first verdict option given ("thresholds"), or NULL */
-};
-
 /* Latency samples per instance and overall while the load runs (jetstress). */
 struct samplers {
 	size_t n;                     /* instances + 1; the last one is "overall" */
@@ -34,20 +23,18 @@ struct samplers {
 };
 
 struct run_state {
-	struct run_params p;  /* the options as parsed (run/options.h); o and vc borrow from it */
-	struct run_opts o;
-	bool drop_caches, quiet, force, raw;
+	struct run_params p;  /* parsing the options into res.config (run/options.h) */
+	bool drop_caches, raw;
 	int progress_fd;
-	char *label_buf, *output_buf;
+	const struct js_thresholds *th; /* I/Os above its maximum are counted per class */
 	const struct workload_ops *wl;
 	struct run_ctx rc;
-	struct fslab_result res;
+	struct fslab_result res; /* res.config: the run's configuration, from the options on */
 	struct host_sampler host;
 	size_t ndb_vols, nlog_vols;
 	struct devstat *dev_before, *dev_after;
 	bool caches_dropped;
 	json_t *selftest;     /* --selftest: the record embedded in the environment, or NULL */
-	struct verdict_cfg vc;
 	struct samplers smp;
 	int *lock_fds; /* lock.c: locked --db and --log directories (os_lock_path) */
 	struct os_id *lock_ids; /* and what they are */

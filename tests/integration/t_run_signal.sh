@@ -65,7 +65,7 @@ wait $pid || rc=$?
 jqt $T/nohup.json '.aborted == false'
 
 log "progress line only on a terminal"
-# exit 3 (verdict FAIL) is fine here: with a 64 MiB database the cache has 64 pages and a busy
+# exit 3 (verdict FAIL) is fine here: with a 64 MiB database the cache has 256 pages and a busy
 # 2-core machine can leave the lazy writer behind (page-fault stalls); this tests the progress line
 rc=0
 "$FSLAB" run --db $T/db --log $T/log --db-size 64M --threads 2 --duration 2s --warmup 0 \

@@ -98,10 +98,10 @@ static void test_good(void **state)
 	assert_int_equal(c.nthreads, 3);
 	assert_int_equal(c.threads[0], 4);
 	assert_int_equal(c.threads[2], 12);
-	assert_int_equal(c.run.db_size, GiB);
-	assert_int_equal(c.run.duration_ns, 90 * NSEC_PER_SEC);
-	assert_int_equal(c.run.seed, 1);
-	assert_string_equal(c.run.workload, "jetstress");
+	assert_int_equal(c.wl.db_size, GiB);
+	assert_true(c.wl.duration_s == 90);
+	assert_int_equal(c.wl.seed, 1);
+	assert_string_equal(c.wl.workload, "jetstress");
 	assert_int_equal(c.nfs, 2);
 	assert_string_equal(c.fs[0].name, "ext4");
 	assert_string_equal(c.fs[0].fs, "ext4");
@@ -120,7 +120,7 @@ static void test_default_duration(void **state)
 
 	(void)state;
 	assert_int_equal(load("[devices]\nimage_dir=/x\n[workload]\ndb_size=64M\n[fs btrfs]\n", &c), 0);
-	assert_int_equal(c.run.duration_ns, 7200 * NSEC_PER_SEC); /* two hours, as Jetstress */
+	assert_true(c.wl.duration_s == 7200); /* two hours, as Jetstress */
 	assert_int_equal(c.nthreads, 1);
 	assert_int_equal(c.threads[0], 8);
 	/* shuffled rounds unless told otherwise; seed from the clock; no A/A; nothing passed */
@@ -133,7 +133,57 @@ static void test_default_duration(void **state)
 	assert_false(run_params_given(&c.run, RO_TARGET_IOPS));
 	assert_false(run_params_given(&c.run, RO_MAILBOXES));
 	assert_false(run_params_given(&c.run, RO_IOPS_PER_MAILBOX));
-	assert_false(c.run.strict_io_tail);
+	assert_false(c.wl.strict_io_tail);
+	lab_cfg_release(&c);
+}
+
+/* An adaptive lab: precision, budget, the round bounds and their defaults; what is refused. */
+static void test_adaptive_keys(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load("[lab]\nprecision = 12.5 %\nbudget = 1h30m\nmin_rounds = 4\n"
+			      "max_rounds = 9\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", &c), 0);
+	assert_true(c.precision == 12.5);
+	assert_int_equal(c.budget_ns, 5400 * NSEC_PER_SEC);
+	assert_int_equal(c.min_rounds, 4);
+	assert_int_equal(c.max_rounds, 9);
+	assert_int_equal(c.repeats, 9); /* the cells of every round it may run */
+	assert_int_equal(lab_cfg_ncells(&c), 9);
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nprecision = 10%\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "[fs ext4]\n[fs xfs]\n", &c), 0);
+	assert_true(c.precision == 10);
+	assert_int_equal(c.budget_ns, 0);
+	assert_int_equal(c.min_rounds, LAB_MIN_ROUNDS_DEFAULT);
+	assert_int_equal(c.max_rounds, LAB_MAX_ROUNDS_DEFAULT);
+	assert_int_equal(lab_cfg_ncells(&c), 2 * LAB_MAX_ROUNDS_DEFAULT);
+	lab_cfg_release(&c);
+	/* a fixed lab: none of it */
+	assert_int_equal(load(good, &c), 0);
+	assert_true(c.precision == 0);
+	lab_cfg_release(&c);
+
+	assert_int_equal(load("[lab]\nprecision = 0%\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(2, "precision = '0%'");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nprecision = 1001%\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(2, "at most 1000%");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nrepeats = 3\nprecision = 10%\n[devices]\nimage_dir=/x\n"
+			      "[workload]\n[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(3, "either repeats");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nmax_rounds = 5\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(2, "add precision");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nprecision = 10%\nmin_rounds = 1\n[devices]\nimage_dir=/x\n"
+			      "[workload]\n[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(3, "give 2 to 100 rounds");
 	lab_cfg_release(&c);
 }
 
@@ -151,13 +201,13 @@ static void test_order_aa_run_keys(void **state)
 	assert_true(c.order_seed_set);
 	assert_int_equal(c.order_seed, 12345);
 	assert_true(c.aa_check);
-	assert_int_equal(c.run.sample_interval_ns, 5 * NSEC_PER_SEC);
-	assert_string_equal(c.run.thresholds, "lenient");
+	assert_true(c.wl.sample_interval_s == 5);
+	assert_string_equal(c.wl.thresholds, "lenient");
 	assert_true(run_params_given(&c.run, RO_MAX_LATENCY_ERRORS));
-	assert_int_equal(c.run.max_latency_errors, 0);
-	assert_int_equal(c.run.mailboxes, 500);
+	assert_int_equal(c.wl.max_latency_errors, 0);
+	assert_int_equal(c.wl.mailboxes, 500);
 	assert_string_equal(c.run.text[RO_IOPS_PER_MAILBOX], "0.06");
-	assert_true(c.run.strict_io_tail);
+	assert_true(c.wl.strict_io_tail);
 	/* (ext4, xfs, ext4-aa) x 2 thread counts x 3 repeats */
 	assert_int_equal(lab_cfg_ncells(&c), 3 * 2 * 3);
 	assert_int_equal(lab_cfg_baseline_fs(&c), 0);
@@ -573,7 +623,7 @@ static void test_shipped_windows_configs(void **state)
 	assert_int_equal(c.log_disk, 2);
 	assert_int_equal(c.repeats, 3);
 	assert_true(c.aa_check);
-	assert_int_equal(c.run.duration_ns, 7200 * NSEC_PER_SEC);
+	assert_true(c.wl.duration_s == 7200);
 	assert_int_equal(c.nfs, 2);
 	assert_string_equal(c.fs[1].fs, "refs");
 	assert_string_equal(c.fs[0].cluster, "64K");
@@ -600,6 +650,7 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_default_duration),
 		cmocka_unit_test(test_order_aa_run_keys),
+		cmocka_unit_test(test_adaptive_keys),
 		cmocka_unit_test(test_baseline_fs),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_all_errors_listed),
