@@ -136,14 +136,15 @@ fuzz: fuzz-build
 
 # ---- Windows (docs/WINDOWS.md) ----
 # fslab.exe for x86-64 Windows, cross-built with mingw-w64 (posix threads) and linked statically
-# against jansson, cmocka, isa-l and libxml2 cross-built from their Debian source packages into
-# build/win/sysroot (scripts/win-sysroot.sh, once).  It holds run, compare, sizing and the
-# Windows prep; not the Linux-only parts (Linux prep, lab, io_uring, libblkid/libmount/libext2fs).
+# against jansson, cmocka, isa-l, libxml2 and inih cross-built from their Debian source packages
+# into build/win/sysroot (scripts/win-sysroot.sh, once).  It holds run, compare, sizing, lab and
+# the Windows prep; not the Linux-only parts (Linux prep and the lab's preflight of it,
+# io_uring, libblkid/libmount/libext2fs).
 WIN_CC := x86_64-w64-mingw32-gcc-posix
 WIN_B := $(B)/win
 WIN_SYSROOT := $(WIN_B)/sysroot
 WIN_LINUX_ONLY := src/os/posix.c src/io/uring.c src/volume.c src/host.c src/blockdev.c \
-	src/sysfs.c src/lab/% fsprep/%
+	src/sysfs.c src/lab/preflight_prep.c fsprep/%
 WIN_SRC := $(filter-out $(WIN_LINUX_ONLY),$(filter-out src/main.c,$(ALL_SRC))) \
 	$(filter fsprep/win/%,$(ALL_SRC))
 WIN_OBJ := $(WIN_SRC:%.c=$(WIN_B)/obj/%.o)
@@ -153,14 +154,16 @@ WIN_OBJ := $(WIN_SRC:%.c=$(WIN_B)/obj/%.o)
 WIN_CFLAGS := -O2 -g $(filter-out -Wformat-security,$(WARN)) -Wno-format -D_GNU_SOURCE -D__USE_MINGW_ANSI_STDIO=1 \
 	-D_POSIX_THREAD_SAFE_FUNCTIONS -D_WIN32_WINNT=0x0A00 -DWINVER=0x0A00 -DPSAPI_VERSION=2 \
 	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. \
-	-I$(WIN_SYSROOT)/include -I$(WIN_SYSROOT)/include/libxml2 -DLIBXML_STATIC -MMD -MP
+	-I$(WIN_SYSROOT)/include -I$(WIN_SYSROOT)/include/libxml2 -DLIBXML_STATIC \
+	-DFSLAB_INIH_FIXED_OPTIONS -MMD -MP
 WIN_LDFLAGS := -static -municode -L$(WIN_SYSROOT)/lib
-WIN_LIBS := -ljansson -lisal -lxml2 -lshlwapi -lm -lpthread
+WIN_LIBS := -ljansson -lisal -lxml2 -linih -lshlwapi -lshell32 -lm -lpthread
 # the unit suites that need nothing Linux-only (no libmount, libext2fs, /proc)
 WIN_UNIT_SRC := tests/unit/test_os.c tests/unit/test_ioengine.c tests/unit/test_hist.c \
 	tests/unit/test_result.c tests/unit/test_stats.c tests/unit/test_verdict.c \
 	tests/unit/test_import.c tests/unit/test_import_diskspd_text.c tests/unit/test_winprep.c \
-	tests/unit/test_selftest.c
+	tests/unit/test_selftest.c tests/unit/test_proc.c tests/unit/test_step.c \
+	tests/unit/test_labcfg.c
 WIN_UNIT_BIN := $(WIN_UNIT_SRC:tests/unit/%.c=$(WIN_B)/tests/%.exe)
 
 $(WIN_B)/.sysroot: scripts/win-sysroot.sh

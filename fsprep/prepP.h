@@ -432,6 +432,7 @@ struct prep_opts {
 	uint64_t ntfs_cache_limit;     /* --ntfs-cache-limit, 0 = off */
 	const char *owner;             /* --owner: recorded; teardown --owner acts only on its own */
 	bool dry_run, force;
+	bool stop_on_stdin_eof;        /* the end of stdin rolls back as SIGINT does (the lab) */
 };
 
 /* One volume as prep builds it. */

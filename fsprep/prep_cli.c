@@ -16,6 +16,7 @@
 #include "cmds.h"
 #include "fsprep/prepP.h"
 #include "msg.h"
+#include "os/os.h"
 #include "units.h"
 
 static void prep_usage(FILE *f)
@@ -59,6 +60,8 @@ static void prep_usage(FILE *f)
 "  --owner NAME         record who asked for this prep: fslab teardown --owner NAME takes\n"
 "                       down only preps recorded with that name (the lab passes\n"
 "                       \"fslab lab OUT\")\n"
+"  --stop-on-stdin-eof  the end of standard input rolls the prep back as SIGINT does (fslab\n"
+"                       lab stops its steps so, also over ssh)\n"
 "  -h, --help           this text\n"
 "\n"
 "Every step is recorded first in /var/lib/fslab/prep-state/ (root's only, with the identity of\n"
@@ -85,6 +88,7 @@ static void teardown_usage(FILE *f)
 "  --mount-root DIR     tear down the prep on DIR (default: every recorded prep)\n"
 "  --keep-images        keep the image files (detach them only)\n"
 "  --owner NAME         only a prep recorded with prep --owner NAME; any other is left alone\n"
+"  --stop-on-stdin-eof  accepted as run and prep take it; a teardown finishes anyway\n"
 "  -h, --help           this text\n"
 "\n"
 "Exit status: 0 ok (also when nothing was recorded), 1 something could not be undone (the\n"
@@ -118,7 +122,7 @@ static int pick_fs(const char *arg, const struct fs_desc **fs)
 enum {
 	OPT_FS = 256, OPT_DB_DEV, OPT_LOG_DEV, OPT_IMAGE_DIR, OPT_DB_SIZE, OPT_LOG_SIZE,
 	OPT_MOUNT_ROOT, OPT_CLUSTER, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_NTFS_LIMIT, OPT_DRY_RUN,
-	OPT_FORCE, OPT_KEEP_IMAGES, OPT_OWNER,
+	OPT_FORCE, OPT_KEEP_IMAGES, OPT_OWNER, OPT_STOP_EOF,
 };
 
 /* How the options of fslab prep go together; @fs the --fs given, @sized whether --db-size or
@@ -173,6 +177,7 @@ static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "owner", required_argument, NULL, OPT_OWNER },
+		{ "stop-on-stdin-eof", no_argument, NULL, OPT_STOP_EOF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -218,6 +223,7 @@ static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 				return input_error("--owner is empty; give a name, such as the lab's \"fslab lab /srv/out\"");
 			o->owner = optarg;
 			break;
+		case OPT_STOP_EOF: o->stop_on_stdin_eof = true; break;
 		case 'h': *help = true; return 0;
 		default: return input_error("run 'fslab prep --help' for the options");
 		}
@@ -245,6 +251,10 @@ int cmd_prep(int argc, char **argv)
 	}
 	if (ret)
 		return FSLAB_EXIT_USAGE;
+	/* the lab's stop: EOF raises SIGINT here, which rolls the prep back */
+	if (o.stop_on_stdin_eof && !o.dry_run && os_stop_on_stdin_eof())
+		fslab_warn("cannot watch standard input (--stop-on-stdin-eof): stop prep with "
+			   "Ctrl-C instead");
 	return prep_run(&o);
 }
 
@@ -341,6 +351,7 @@ int cmd_teardown(int argc, char **argv)
 		{ "mount-root", required_argument, NULL, OPT_MOUNT_ROOT },
 		{ "keep-images", no_argument, NULL, OPT_KEEP_IMAGES },
 		{ "owner", required_argument, NULL, OPT_OWNER },
+		{ "stop-on-stdin-eof", no_argument, NULL, OPT_STOP_EOF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -358,6 +369,7 @@ int cmd_teardown(int argc, char **argv)
 		case OPT_MOUNT_ROOT: root = optarg; break;
 		case OPT_KEEP_IMAGES: keep = true; break;
 		case OPT_OWNER: owner = optarg; break;
+		case OPT_STOP_EOF: break;
 		case 'h': teardown_usage(stdout); return FSLAB_EXIT_OK;
 		default:
 			input_error("run 'fslab teardown --help' for the options");

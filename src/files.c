@@ -77,7 +77,11 @@ int mkdir_p(const char *path, mode_t mode)
 	int ret = 0;
 
 	for (char *s = p + 1; ; s++) {
+#ifdef _WIN32
+		if (*s == '/' || *s == '\\' || !*s) { /* either separator on Windows */
+#else
 		if (*s == '/' || !*s) {
+#endif
 			char c = *s;
 
 			*s = 0;

@@ -13,7 +13,7 @@ static const struct {
 	const char *help;
 } cmds[] = {
 #ifdef _WIN32
-	/* fslab.exe (docs/WINDOWS.md): Windows disks through PowerShell; no lab (yet) */
+	/* fslab.exe (docs/WINDOWS.md): Windows disks through PowerShell */
 	{ "prep", cmd_winprep, "format NTFS or ReFS database and log volumes on Windows disks" },
 	{ "teardown", cmd_winteardown, "remove what prep made" },
 #else
@@ -25,9 +25,7 @@ static const struct {
 	{ "sizing", cmd_sizing, "mailboxes supported from achieved IOPS" },
 	{ "export", cmd_export, "the run's load as a fio job file or a DiskSpd script" },
 	{ "selftest", cmd_selftest, "check on this machine and volume what the numbers rest on" },
-#ifndef _WIN32
 	{ "lab", cmd_lab, "prep + run + compare for several filesystems from one config" },
-#endif
 };
 
 static void usage(FILE *f)

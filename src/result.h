@@ -167,6 +167,9 @@ struct run_config {
 	char *lab_id, *lab_cell;         /* --lab-*: where it stood in a lab (the result's "lab") */
 	unsigned int lab_round, lab_position;
 	bool lab_fresh_volume;
+	/* --fresh: databases and logs deleted and created anew (a lab's cell on volumes the user
+	 * prepared), --allow-foreign-files; --stop-on-stdin-eof (the lab's stop channel) */
+	bool fresh, allow_foreign_files, stop_on_stdin_eof;
 	/* fields the result does not record, one bit per config field (run_config_set_na()) */
 	uint64_t na;
 };

@@ -159,7 +159,7 @@ int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
 	int ret;
 
 	fmt_size(sz, sizeof(sz), npages * DB_PAGE_SIZE);
-	if (state == DB_VALID) {
+	if (state == DB_VALID && !o->fresh) {
 		fslab_info("%s: reusing the existing %s %s", pl->path, sz, what);
 		ir->reused++;
 		return 0;
@@ -167,7 +167,8 @@ int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
 	fslab_info("%s: %s %s %s (32 KiB pages, %u %% compressible)", pl->path,
 		   state == DB_OTHER_FSLAB ? "recreating (other geometry)"
 		   : state == DB_INTERRUPTED ? "recreating (its initialisation was interrupted)"
-		   : state == DB_CORRUPT ? "recreating (its header page was corrupt)" : "creating",
+		   : state == DB_CORRUPT ? "recreating (its header page was corrupt)"
+		   : o->fresh ? "creating (--fresh)" : "creating",
 		   sz, what, o->compressibility);
 	if (state == DB_INTERRUPTED)
 		result_add_note(rc->res, "%s: the %s's initialisation had been interrupted (an "

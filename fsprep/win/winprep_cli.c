@@ -31,7 +31,10 @@ static void winprep_usage(FILE *f)
 		"hold partitions (unless --force, which wipes them).  --dry-run prints the plan and the\n"
 		"PowerShell script and changes nothing.  --disk-info FILE takes the disks from FILE (the\n"
 		"JSON the disk query prints) instead of asking Windows: on Linux it previews a plan.\n"
-		"Writes DIR\\prep.json; `fslab teardown --mount-root DIR` undoes the prep.\n");
+		"Writes DIR\\prep.json; `fslab teardown --mount-root DIR` undoes the prep.\n"
+		"--stop-on-stdin-eof: the end of standard input before the script starts stops the\n"
+		"prep with nothing changed; a script that started finishes (or undoes itself on\n"
+		"failure), so that no disk is left half-made (fslab lab stops its steps so).\n");
 }
 
 static char *prep_json_path(const char *root)
@@ -131,7 +134,7 @@ static int parse_disk(const char *opt, const char *arg, int *out)
 	return 0;
 }
 
-enum { O_FS = 256, O_DB_DISK, O_LOG_DISK, O_ROOT, O_CLUSTER, O_FORCE, O_DRY, O_INFO };
+enum { O_FS = 256, O_DB_DISK, O_LOG_DISK, O_ROOT, O_CLUSTER, O_FORCE, O_DRY, O_INFO, O_STOP_EOF };
 
 static int parse_winprep(int argc, char **argv, struct win_prep_opts *o, bool *help)
 {
@@ -144,6 +147,7 @@ static int parse_winprep(int argc, char **argv, struct win_prep_opts *o, bool *h
 		{ "force", no_argument, NULL, O_FORCE },
 		{ "dry-run", no_argument, NULL, O_DRY },
 		{ "disk-info", required_argument, NULL, O_INFO },
+		{ "stop-on-stdin-eof", no_argument, NULL, O_STOP_EOF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -169,6 +173,7 @@ static int parse_winprep(int argc, char **argv, struct win_prep_opts *o, bool *h
 		case O_FORCE: o->force = true; break;
 		case O_DRY: o->dry_run = true; break;
 		case O_INFO: o->disk_info = optarg; break;
+		case O_STOP_EOF: o->stop_on_stdin_eof = true; break;
 		case 'h': *help = true; return 0;
 		default: return input_error("run 'fslab prep --help' for the options (Windows disks: --db-disk, --log-disk)");
 		}
@@ -305,6 +310,15 @@ out:
 	return ret;
 }
 
+/* The lab's stop request (--stop-on-stdin-eof, or Ctrl-C): checked before the script runs. */
+static volatile int stop_requested;
+
+static void on_stop(int why)
+{
+	if (!stop_requested)
+		stop_requested = why;
+}
+
 int cmd_winprep(int argc, char **argv)
 {
 	struct win_prep_opts o;
@@ -327,6 +341,11 @@ int cmd_winprep(int argc, char **argv)
 	}
 	if (ret)
 		return FSLAB_EXIT_USAGE;
+	if (o.stop_on_stdin_eof && !o.dry_run) {
+		os_stop_handler_set(on_stop);
+		if (os_stop_on_stdin_eof())
+			fslab_warn("cannot watch standard input (--stop-on-stdin-eof)");
+	}
 	pj = prep_json_path(o.mount_root);
 	if (!access(pj, F_OK)) {
 		ret = input_error("%s exists: a prep is recorded there (or a file fslab did not write); run 'fslab teardown --mount-root %s' first, or pick another --mount-root",
@@ -342,6 +361,11 @@ int cmd_winprep(int argc, char **argv)
 	if (o.dry_run) {
 		print_plan(&o, &inv, wipe);
 		fputs(script, stdout);
+	} else if (stop_requested) {
+		/* the lab's stop: heeded up to here; a started script is never cut (docs/WINDOWS.md) */
+		fslab_err("stopped (%s) before the prep script started: nothing was changed",
+			  os_stop_name(stop_requested));
+		ret = -EINTR;
 	} else {
 		ret = prep_and_record(&o, script, pj);
 	}
@@ -386,6 +410,8 @@ int cmd_winteardown(int argc, char **argv)
 		{ "mount-root", required_argument, NULL, O_ROOT },
 		{ "keep-volumes", no_argument, NULL, 'k' },
 		{ "dry-run", no_argument, NULL, O_DRY },
+		/* accepted as run and prep take it; a teardown finishes anyway */
+		{ "stop-on-stdin-eof", no_argument, NULL, O_STOP_EOF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -401,6 +427,7 @@ int cmd_winteardown(int argc, char **argv)
 		case O_ROOT: root = optarg; break;
 		case 'k': keep = true; break;
 		case O_DRY: dry = true; break;
+		case O_STOP_EOF: break;
 		case 'h':
 			printf("usage: fslab teardown [--mount-root DIR] [--keep-volumes] [--dry-run]\n"
 			       "Undoes a Windows prep recorded in DIR\\prep.json (default C:\\fslab): removes\n"
@@ -417,6 +444,13 @@ int cmd_winteardown(int argc, char **argv)
 		return FSLAB_EXIT_USAGE;
 	}
 	pj = prep_json_path(root);
+	/* as on Linux: an existing root with nothing recorded has nothing to undo (the lab tears
+	 * down OUT\mnt after every cell, prepped or not); a root that is not there is a typo */
+	if (os_is_dir(root) && os_stat(pj, NULL, NULL) == -ENOENT) {
+		fslab_info("nothing recorded in %s (no prep.json): nothing to tear down", root);
+		ret = 0;
+		goto out;
+	}
 	ret = load_prep(pj, &prep);
 	if (ret)
 		goto out;

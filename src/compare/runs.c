@@ -100,6 +100,11 @@ static char *volume_words(const struct made *m)
 	if (m->lab == m->runs && m->formatted == m->runs)
 		return xstrdup(m->runs == 1 ? "on a volume the lab formatted for it"
 				: "each on a volume the lab formatted for it");
+	/* a lab formats every cell's volumes but those of labels on volumes the user prepared
+	 * ([fs] db_dir/log_dir: fslab run --fresh; the raw baseline is said by the caller) */
+	if (m->lab == m->runs && !m->formatted && !known)
+		return xstrdup("on volumes prepared by the user, not reformatted between repeats (the "
+			       "volume ages from round to round)");
 	if (!known)
 		return xstrdup("on a volume not formatted by fslab prep (whether it was fresh is "
 			       "not recorded)");

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* args.c: the command lines of the lab's child steps (fslab prep, fslab run) for a cell. */
+/* args.c: the command lines of the lab's child steps (fslab prep, run, teardown) for a cell,
+ * on Linux or Windows (the step target's system), on the lab's volumes or the user's. */
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,16 +18,59 @@ static bool is_raw(const struct lab_fs *fs)
 
 char *lab_owner(const struct lab *L)
 {
-	char *real = realpath(L->out, NULL), *o = xasprintf("fslab lab %s", real ? real : L->out);
+	char *real = os_realpath(L->out), *o = xasprintf("fslab lab %s", real ? real : L->out);
 
 	free(real);
 	return o;
+}
+
+char *lab_mount_root(const struct lab *L)
+{
+	char *abs, *root;
+
+	if (L->target.os != LAB_OS_WINDOWS)
+		return path_join(L->out, "mnt");
+	/* Windows prep mounts on access paths of an absolute X:\ folder: OUT\mnt\db\ ... */
+	abs = os_abs_path(L->out);
+	for (char *p = abs; *p; p++)
+		if (*p == '/')
+			*p = '\\';
+	root = xasprintf("%s%smnt", abs, abs[0] && abs[strlen(abs) - 1] == '\\' ? "" : "\\");
+	free(abs);
+	return root;
+}
+
+const char *lab_devices_words(const struct lab *L)
+{
+	if (L->target.os == LAB_OS_WINDOWS)
+		return "Windows disks";
+	return L->cfg.image_dir ? "loop devices on images" : "devices";
+}
+
+/* Windows disks: fslab.exe prep --fs ntfs|refs --db-disk N --log-disk M (fsprep/win/). */
+static void win_prep_args(struct lab *L, const struct cell *cell, struct strvec *a)
+{
+	const struct lab_cfg *c = &L->cfg;
+
+	strvec_push(a, "prep");
+	strvec_pushl(a, "--fs", cell->fs->fs, NULL);
+	strvec_pushf(a, "--db-disk=%d", c->db_disk);
+	strvec_pushf(a, "--log-disk=%d", c->log_disk);
+	strvec_pushl(a, "--mount-root", L->mnt, NULL);
+	if (cell->fs->cluster)
+		strvec_pushl(a, "--cluster", cell->fs->cluster, NULL);
+	if (c->force)
+		strvec_push(a, "--force");
 }
 
 void lab_prep_args(struct lab *L, const struct cell *cell, struct strvec *a)
 {
 	const struct lab_cfg *c = &L->cfg;
 
+	if (L->target.os == LAB_OS_WINDOWS) {
+		win_prep_args(L, cell, a);
+		return;
+	}
 	strvec_push(a, "prep");
 	strvec_push(a, "--fs");
 	strvec_push(a, cell->fs->fs);
@@ -100,9 +144,21 @@ void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a)
 			strvec_push(a, "--force");
 		free(db);
 		free(lg);
+	} else if (cell->fs->prepared) {
+		/* volumes the user prepared: the run deletes and re-creates its own files there
+		 * and refuses (or, allowed, leaves alone) anything else */
+		for (size_t i = 0; i < cell->fs->db_dirs.nr; i++)
+			strvec_pushf(a, "--db=%s", cell->fs->db_dirs.v[i]);
+		for (size_t i = 0; i < cell->fs->log_dirs.nr; i++)
+			strvec_pushf(a, "--log=%s", cell->fs->log_dirs.v[i]);
+		strvec_push(a, "--fresh");
+		if (cell->fs->allow_foreign_files)
+			strvec_push(a, "--allow-foreign-files");
 	} else {
-		strvec_pushf(a, "--db=%s/db", L->mnt);
-		strvec_pushf(a, "--log=%s/log", L->mnt);
+		const char *sep = L->target.os == LAB_OS_WINDOWS ? "\\" : "/";
+
+		strvec_pushf(a, "--db=%s%sdb", L->mnt, sep);
+		strvec_pushf(a, "--log=%s%slog", L->mnt, sep);
 	}
 	strvec_pushf(a, "--threads=%u", cell->threads);
 	/* every [workload] key given, its value as written: fslab run checks it with the same
@@ -115,21 +171,84 @@ void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a)
 	strvec_pushf(a, "--lab-cell=%s", cell->id);
 	strvec_pushf(a, "--lab-round=%u", cell->round);
 	strvec_pushf(a, "--lab-position=%u", cell->position);
-	if (!is_raw(cell->fs))
-		strvec_push(a, "--lab-fresh-volume"); /* prep formatted it for this cell */
+	/* prep formatted it for this cell; volumes the user prepared are not reformatted (the
+	 * result records volume_formatted = false, and the run's --fresh note says why) */
+	if (!is_raw(cell->fs) && !cell->fs->prepared)
+		strvec_push(a, "--lab-fresh-volume");
 	/* not --quiet: the cell's run log keeps the run's steps (creation, initialisation rate,
-	 * checksum pass) and its summary; the live line needs a terminal, which it has not */
-	strvec_push(a, "--progress-fd=3");
+	 * checksum pass) and its summary; the live line needs a terminal, which it has not.
+	 * Progress lines on stdout: the one channel every kind of step target has (step.h) */
+	strvec_push(a, "--progress-fd=1");
+}
+
+void lab_teardown_args(struct lab *L, struct strvec *a)
+{
+	strvec_pushl(a, "teardown", "--mount-root", L->mnt, NULL);
+	/* Linux: only what this lab's own preps made (issue 16 item 3), not a user's prep on
+	 * OUT/mnt; Windows prep records its prep in OUT\mnt\prep.json, which is the lab's */
+	if (L->target.os != LAB_OS_WINDOWS) {
+		char *owner = lab_owner(L);
+
+		strvec_pushl(a, "--owner", owner, NULL);
+		free(owner);
+	}
+}
+
+/*
+ * The cell error of a failed prep: its exit status and the first error it printed with what
+ * follows (Windows prep: PowerShell's own message), so that lab.log and lab-state.json say
+ * why without opening the log.
+ */
+char *lab_prep_failure(struct lab *L, int rc, const char *log)
+{
+	char *text = NULL, *at, *why;
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+
+	(void)L;
+	if (rc < 0)
+		return xasprintf("prep could not be started: %s (see %s)", strerror(-rc), log);
+	if (read_file(log, &text, &len) || !(at = strstr(text, "fslab: error: "))) {
+		free(text);
+		return xasprintf("prep exited %d (see %s)", rc, log);
+	}
+	/* that line and, for a script's failure, up to three lines of its output */
+	for (int lines = 0; *at && lines < 4; at++) {
+		if (*at == '\r')
+			continue;
+		if (*at == '\n') {
+			lines++;
+			if (sb.len && sb.buf[sb.len - 1] != ' ')
+				strbuf_addch(&sb, ' ');
+			continue;
+		}
+		strbuf_addch(&sb, *at);
+	}
+	while (sb.len && sb.buf[sb.len - 1] == ' ')
+		strbuf_setlen(&sb, sb.len - 1);
+	why = xasprintf("prep exited %d: %s (see %s)", rc, sb.buf + strlen("fslab: error: "), log);
+	strbuf_release(&sb);
+	free(text);
+	return why;
+}
+
+void lab_quote_arg(struct strbuf *sb, const char *arg)
+{
+#ifdef _WIN32
+	os_win_quote_arg(sb, arg); /* as cmd.exe and PowerShell pass it on to a program */
+#else
+	strbuf_add_sq(sb, arg);
+#endif
 }
 
 void lab_print_args(const struct strvec *a)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addstr(&sb, "  fslab");
+	strbuf_addstr(&sb, "  " LAB_FSLAB);
 	for (size_t i = 0; i < a->nr; i++) {
 		strbuf_addch(&sb, ' ');
-		strbuf_add_sq(&sb, a->v[i]);
+		lab_quote_arg(&sb, a->v[i]);
 	}
 	puts(sb.buf);
 	strbuf_release(&sb);

@@ -1,21 +1,17 @@
 // SPDX-License-Identifier: MIT
-/* child.c: supervision of the lab's child processes (prep, run, teardown, compare: log,
- * progress pipe, signal forwarding) and what the lab prints meanwhile (log, live line). */
+/* child.c: the lab's child steps (prep, run, teardown, compare) through the step runner
+ * (step.h: log, progress lines, stop and kill) and what the lab prints meanwhile (log, live
+ * line). */
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "lab/labP.h"
+#include "lab/step.h"
 #include "strbuf.h"
 
 /* ---- log and live line ---- */
@@ -117,136 +113,85 @@ static void live_line(struct lab *L)
 	check_stdout(L);
 }
 
-/* ---- child processes ---- */
+/* ---- child processes: the step runner (step.h) ---- */
 
-/* Read progress lines ({"phase", "elapsed_s", "total_s", "iops"}) from fslab run. */
-static void read_progress(struct lab *L, int fd)
+/* A progress line of fslab run ({"fslab_progress": 1, "phase", "elapsed_s", ...}). */
+static void on_progress(void *ctx, const char *line)
 {
-	char buf[4096];
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	char *line, *save = NULL;
+	struct lab *L = ctx;
+	json_t *o = json_loads(line, 0, NULL);
 
-	if (n <= 0)
+	if (!o)
 		return;
-	buf[n] = 0;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		json_t *o = json_loads(line, 0, NULL);
+	L->run_elapsed = json_number_value(json_object_get(o, "elapsed_s"));
+	L->run_total = json_number_value(json_object_get(o, "total_s"));
+	L->iops = json_number_value(json_object_get(o, "iops"));
+	json_decref(o);
+}
 
-		if (!o)
-			continue;
-		L->run_elapsed = json_number_value(json_object_get(o, "elapsed_s"));
-		L->run_total = json_number_value(json_object_get(o, "total_s"));
-		L->iops = json_number_value(json_object_get(o, "iops"));
-		json_decref(o);
-	}
+/*
+ * Windows prep and teardown change disks through PowerShell: half-way through a format they
+ * leave nothing a teardown could find, so they are never killed, not even with the lab; they
+ * finish (or undo themselves on failure) and the next teardown takes what they made.
+ */
+static bool killable(const struct lab *L, const struct strvec *args)
+{
+	return !(L->target.os == LAB_OS_WINDOWS && args->nr &&
+		 (!strcmp(args->v[0], "prep") || !strcmp(args->v[0], "teardown")));
 }
 
 int lab_child(struct lab *L, const struct strvec *args, const char *logpath, bool progress,
 	      bool interruptible)
 {
-	struct strvec argv = STRVEC_INIT;
-	int pfd[2] = { -1, -1 }, status, forwarded = 0;
-	pid_t pid, parent;
+	struct step_io io = { .progress = progress ? on_progress : NULL, .ctx = L };
+	unsigned int flags = (interruptible ? STEP_STOPPABLE : 0) |
+			     (killable(L, args) ? STEP_KILLABLE : 0);
+	struct step *s;
+	int status = 0, ret;
+	sig_atomic_t handled = 0;
 
 	/* a stop asked for before the step began: the step is not started at all */
 	if (interruptible && lab_nsignals)
 		return 128 + SIGINT;
-
-	/* built before the fork: the child only execs (no allocation after fork) */
-	strvec_push(&argv, "fslab");
-	strvec_pushv(&argv, args->v);
-	if (progress && pipe2(pfd, O_CLOEXEC)) {
-		strvec_clear(&argv);
-		return -errno;
+	io.log = os_fopen(logpath, "a");
+	if (!io.log)
+		return errno ? -errno : -EIO;
+	ret = step_start(&L->target, args, flags, &io, &s);
+	if (ret) {
+		fprintf(io.log, "fslab lab: cannot start fslab %s on %s: %s\n", args->v[0],
+			L->target.name, strerror(-ret));
+		fclose(io.log);
+		return ret;
 	}
-	fflush(NULL);
-	parent = getpid();
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		if (progress) {
-			close(pfd[0]);
-			close(pfd[1]);
-		}
-		strvec_clear(&argv);
-		return -e;
-	}
-	if (pid == 0) {
-		int fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		sigset_t none;
-
-		/* a lab killed by SIGKILL takes its child with it: nothing runs on unsupervised
-		 * (a run would go on writing on volumes the next teardown removes) */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(128 + SIGKILL);
-		setpgid(0, 0);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		if (progress)
-			dup2(pfd[1], 3); /* dup2 clears close-on-exec */
-		execv(L->self, (char *const *)argv.v);
-		_exit(127);
-	}
-	strvec_clear(&argv);
-	setpgid(pid, pid);
-	if (progress)
-		close(pfd[1]);
 	L->run_elapsed = L->run_total = L->iops = 0;
 	for (;;) {
-		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-		pid_t w;
-
-		if (interruptible && lab_nsignals > forwarded) {
-			kill(pid, forwarded ? SIGKILL : SIGINT);
-			forwarded = lab_nsignals;
+		/* the first stop request closes the step's stdin (it stops cleanly, as on
+		 * Ctrl-C); a second one (SIGINT, SIGTERM: never SIGHUP or SIGPIPE) kills it */
+		if (interruptible && lab_nsignals > handled) {
+			if (!handled)
+				step_stop(s);
+			else
+				step_kill(s);
+			handled = lab_nsignals;
 		}
-		if (progress && pfd[0] >= 0) {
-			if (poll(&p, 1, 1000) > 0) {
-				if (p.revents & POLLIN)
-					read_progress(L, pfd[0]);
-				else if (p.revents & (POLLHUP | POLLERR)) {
-					close(pfd[0]);
-					pfd[0] = -1;
-				}
-			}
-		} else {
-			struct timespec ts = { 0, 200 * 1000000L };
-
-			nanosleep(&ts, NULL);
-		}
-		w = waitpid(pid, &status, WNOHANG);
-		if (w == pid)
+		ret = step_poll(s, progress ? 1000 : 200, &status);
+		if (ret)
 			break;
-		if (w < 0 && errno != EINTR)
-			return -errno;
 		live_line(L);
 	}
-	if (pfd[0] >= 0) {
-		read_progress(L, pfd[0]);
-		close(pfd[0]);
-	}
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	step_free(s);
+	fclose(io.log);
+	return ret < 0 ? ret : status;
 }
 
 int lab_teardown(struct lab *L, const char *logpath)
 {
-	/* only what this lab's own preps made (issue 16 item 3): not a user's prep on OUT/mnt */
-	char *owner = lab_owner(L);
 	struct strvec args = STRVEC_INIT;
 	int rc;
 
-	strvec_pushl(&args, "teardown", "--mount-root", L->mnt, "--owner", owner, NULL);
+	lab_teardown_args(L, &args);
 	rc = lab_child(L, &args, logpath, false, false);
 	strvec_clear(&args);
-	free(owner);
 	if (rc)
 		lab_log(L, "teardown of %s exited %d (see %s)", L->mnt, rc, logpath);
 	return rc;

@@ -9,7 +9,6 @@
  * handling and cleanup stay theirs), in their own process group so that the lab decides what
  * a Ctrl-C means.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -17,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmds.h"
 #include "lab/labP.h"
@@ -25,20 +23,23 @@
 
 volatile sig_atomic_t lab_nsignals, lab_signal;
 
-/* The signals that stop the lab like Ctrl-C: the cell stops cleanly, the state is resumable. */
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
-
-static void on_signal(int sig)
+/*
+ * A stop request (os_stop_handler_set: SIGINT, SIGTERM, SIGHUP, SIGPIPE; Ctrl-C, Ctrl-Break
+ * and console close on Windows) stops the lab like Ctrl-C: the cell stops cleanly, the state
+ * is resumable.
+ */
+static void on_stop(int why)
 {
 	if (!lab_signal)
-		lab_signal = sig;
+		lab_signal = why;
 	/* a closed terminal or a gone reader says so more than once: it never escalates */
-	if ((sig == SIGHUP || sig == SIGPIPE) && lab_nsignals)
+	if ((why == OS_STOP_HUP || why == OS_STOP_PIPE) && lab_nsignals)
 		return;
 	lab_nsignals++;
 }
 
-/* One cell: prep, run, teardown.  Returns 0, or 1 when the lab was interrupted. */
+/* One cell: prep, run, teardown (on volumes the user prepared: the run alone, --fresh).
+ * Returns 0, or 1 when the lab was interrupted. */
 static int run_cell(struct lab *L, struct cell *cell)
 {
 	struct strvec a = STRVEC_INIT;
@@ -51,19 +52,26 @@ static int run_cell(struct lab *L, struct cell *cell)
 	cell->status = CELL_RUNNING;
 	free(cell->error);
 	cell->error = NULL;
-	unlink(cell->result);
+	os_unlink(cell->result);
 	lab_save_state(L);
 
-	L->step = "prep";
-	lab_log(L, "cell %u/%u %s: prep %s (round %u/%u, label %s, %s)", L->cur + 1, L->ncells,
-		cell->id, cell->fs->fs, cell->round, L->cfg.repeats, cell->label,
-		L->cfg.image_dir ? "loop devices on images" : "devices");
-	lab_prep_args(L, cell, &a);
-	rc = lab_child(L, &a, plog, false, true);
-	strvec_clear(&a);
-	if (rc) {
-		cell->error = xasprintf("prep exited %d (see %s)", rc, plog);
-		goto fail;
+	if (cell->fs->prepared) {
+		lab_log(L, "cell %u/%u %s: no prep: volumes you prepared (%s), not reformatted; the "
+			"run deletes and re-creates its databases and logs (round %u/%u, label %s)",
+			L->cur + 1, L->ncells, cell->id, cell->fs->db_dirs.v[0], cell->round,
+			L->cfg.repeats, cell->label);
+	} else {
+		L->step = "prep";
+		lab_log(L, "cell %u/%u %s: prep %s (round %u/%u, label %s, %s)", L->cur + 1,
+			L->ncells, cell->id, cell->fs->fs, cell->round, L->cfg.repeats, cell->label,
+			lab_devices_words(L));
+		lab_prep_args(L, cell, &a);
+		rc = lab_child(L, &a, plog, false, true);
+		strvec_clear(&a);
+		if (rc) {
+			cell->error = lab_prep_failure(L, rc, plog);
+			goto fail;
+		}
 	}
 	L->step = "run";
 	lab_log(L, "cell %u/%u %s: run %s, %u threads (log %s)", L->cur + 1, L->ncells, cell->id,
@@ -80,8 +88,10 @@ static int run_cell(struct lab *L, struct cell *cell)
 	cell->status = CELL_DONE;
 	cell->seconds = (now_ns() - t0) / 1e9;
 	lab_save_state(L);
-	L->step = "teardown";
-	lab_teardown(L, tlog);
+	if (!cell->fs->prepared) {
+		L->step = "teardown";
+		lab_teardown(L, tlog);
+	}
 	{
 		double over = cell->seconds - (L->cfg.wl.warmup_s + L->cfg.wl.duration_s);
 
@@ -95,14 +105,17 @@ static int run_cell(struct lab *L, struct cell *cell)
 		cell->result);
 	goto out;
 fail:
-	L->step = "teardown";
-	lab_teardown(L, tlog);
+	if (!cell->fs->prepared) {
+		L->step = "teardown";
+		lab_teardown(L, tlog);
+	}
 	cell->seconds = (now_ns() - t0) / 1e9;
 	cell->wall = cell->seconds; /* a failed cell's time counts for the budget too */
 	if (lab_nsignals) {
 		cell->status = CELL_INTERRUPTED;
-		lab_log(L, "cell %u/%u %s: interrupted; everything it mounted or attached is "
-			"removed", L->cur + 1, L->ncells, cell->id);
+		lab_log(L, "cell %u/%u %s: interrupted; %s", L->cur + 1, L->ncells, cell->id,
+			cell->fs->prepared ? "its databases stay on your volumes until the next "
+			"cell deletes them" : "everything it mounted or attached is removed");
 		ret = 1;
 	} else {
 		cell->status = CELL_FAILED;
@@ -123,22 +136,22 @@ out:
  */
 static void remove_stale_tmp(struct lab *L)
 {
-	DIR *d = opendir(L->results);
-	struct dirent *e;
+	struct os_dir *d;
+	const char *name;
 
-	if (!d)
+	if (os_opendir(L->results, &d))
 		return;
-	while ((e = readdir(d))) {
+	while ((name = os_readdir(d))) {
 		char *p;
 
-		if (!strstr(e->d_name, ".json.tmp."))
+		if (!strstr(name, ".json.tmp."))
 			continue;
-		p = path_join(L->results, e->d_name);
-		if (!unlink(p))
+		p = path_join(L->results, name);
+		if (!os_unlink(p))
 			lab_log(L, "removed %s, left by an interrupted write", p);
 		free(p);
 	}
-	closedir(d);
+	os_closedir(d);
 }
 
 static int compare_all(struct lab *L)
@@ -226,16 +239,15 @@ static void lab_interrupted(struct lab *L)
 	char ts[32];
 	int sig = lab_signal;
 
-	snprintf(L->stop_signal, sizeof(L->stop_signal), "%s",
-		 sig == SIGHUP ? "SIGHUP" : sig == SIGPIPE ? "SIGPIPE"
-		 : sig == SIGTERM ? "SIGTERM" : "SIGINT");
+	/* SIGINT, SIGTERM, SIGHUP, SIGPIPE; Ctrl-C, Ctrl-Break or console close on Windows */
+	snprintf(L->stop_signal, sizeof(L->stop_signal), "%s", os_stop_name(sig ? sig : OS_STOP_INT));
 	snprintf(L->stopped_at, sizeof(L->stopped_at), "%s", iso8601_now(ts, sizeof(ts)));
 	L->status = "interrupted";
 	lab_save_state(L);
 	lab_clear_line(L);
 	lab_note(L, "lab interrupted by %s: nothing it mounted or attached is left, finished cells "
 		 "are kept in %s; continue with: %s%s", L->stop_signal, L->results, L->resume_cmd,
-		 sig == SIGHUP ? " (a lab that outlives its terminal: start it with nohup, or "
+		 sig == OS_STOP_HUP ? " (a lab that outlives its terminal: start it with nohup, or "
 		 "in tmux or screen)" : "");
 }
 
@@ -253,6 +265,9 @@ static void usage(FILE *f)
 "With [lab] precision = P%% the lab is adaptive: from min_rounds on it looks after every\n"
 "round and stops when every claim's minimum detectable difference is at most P, or when\n"
 "the next round would not fit [lab] budget (widths only, never p-values).\n"
+"A label with db_dir/log_dir runs on volumes you prepared: no prep, no format, no\n"
+"teardown; each cell deletes and re-creates only its own databases and logs there.\n"
+"fslab.exe on Windows preps [devices] db_disk/log_disk as NTFS or ReFS for every cell.\n"
 "\n"
 "  --output DIR   where results, logs, state and the report go (default: the config's\n"
 "                 [lab] output, else ./lab-<config name>)\n"
@@ -260,8 +275,9 @@ static void usage(FILE *f)
 "                 others run in the order the lab recorded (a changed config is refused)\n"
 "  --dry-run      print the plan and the preflight checks; change nothing\n"
 "\n"
-"Ctrl-C stops the current cell, unmounts and detaches what the lab made, keeps finished\n"
-"results and prints how to resume (a second Ctrl-C stops faster, still cleaning up).\n"
+"Ctrl-C stops the current cell (its step's standard input is closed), unmounts and\n"
+"detaches what the lab made, keeps finished results and prints how to resume (a second\n"
+"Ctrl-C kills the step, still cleaning up).\n"
 "SIGTERM, a closed terminal or ssh session (SIGHUP) and a gone reader of its output\n"
 "(SIGPIPE) stop it the same way; lab.log and the next start say how to resume.\n"
 "DIR must be new, empty, or a lab's own directory (fslab lab marks it): anything else is\n"
@@ -271,7 +287,10 @@ static void usage(FILE *f)
 
 static char *default_out(const char *config)
 {
-	const char *base = strrchr(config, '/');
+	const char *base = strrchr(config, '/'), *bs = strrchr(config, '\\');
+
+	if (bs && (!base || bs > base)) /* configs\demo.ini on Windows */
+		base = bs;
 	char *name = xstrdup(base ? base + 1 : config), *dot = strrchr(name, '.'), *out;
 
 	if (dot)
@@ -310,6 +329,7 @@ static void lab_free(struct lab *L)
 	if (L->log)
 		fclose(L->log);
 	os_unlock(L->lock_fd);
+	step_target_release(&L->target);
 	lab_cfg_release(&L->cfg);
 }
 
@@ -332,15 +352,28 @@ static void dry_run(struct lab *L)
 
 		printf("cell %u/%u %s (round %u, label %s)%s:\n", i + 1, L->ncells, c->id, c->round,
 		       c->label, c->status == CELL_DONE ? " [done, kept]" : "");
-		lab_prep_args(L, c, &a);
-		lab_print_args(&a);
-		strvec_clear(&a);
+		if (c->fs->prepared) {
+			printf("  (no prep: volumes you prepared, not reformatted; the run deletes "
+			       "and re-creates its databases and logs)\n");
+		} else {
+			lab_prep_args(L, c, &a);
+			lab_print_args(&a);
+			/* a Windows disk lab with a saved disk query: the script each cell runs */
+			lab_dry_run_script(L, &a);
+			strvec_clear(&a);
+		}
 		lab_run_args(L, c, &a);
 		lab_print_args(&a);
 		strvec_clear(&a);
-		printf("  fslab teardown --mount-root %s\n", L->mnt);
+		if (!c->fs->prepared) {
+			lab_teardown_args(L, &a);
+			lab_print_args(&a);
+			strvec_clear(&a);
+		}
 	}
-	printf("then: fslab compare <results> --output %s --lab-plan %s\n", L->report,
+	printf("(steps that can be stopped also get --stop-on-stdin-eof: the lab stops them by "
+	       "closing their standard input)\n");
+	printf("then: " LAB_FSLAB " compare <results> --output %s --lab-plan %s\n", L->report,
 	       L->plan_path);
 }
 
@@ -354,11 +387,9 @@ int cmd_lab(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lab *L = xcalloc(1, sizeof(*L));
-	struct sigaction sa = { .sa_handler = on_signal }, old_sa[ARRAY_SIZE(stop_signals)];
 	const char *out_opt = NULL;
 	unsigned int failed = 0;
 	int c, ret, status = FSLAB_EXIT_USAGE;
-	ssize_t n;
 
 	L->lock_fd = -1;
 	L->worst_mde = NAN;
@@ -400,28 +431,26 @@ int cmd_lab(int argc, char **argv)
 		L->out = xstrdup(out_opt ? out_opt : L->cfg.output);
 	else
 		L->out = default_out(L->cfg.path);
-	L->mnt = path_join(L->out, "mnt");
+	if (step_target_local(&L->target)) {
+		fslab_err("cannot find the fslab binary (/proc/self/exe, GetModuleFileNameW)");
+		status = FSLAB_EXIT_FAIL;
+		goto out;
+	}
+	L->mnt = lab_mount_root(L);
 	L->results = path_join(L->out, "results");
 	L->logs = path_join(L->out, "logs");
 	L->report = path_join(L->out, "report");
 	L->state_path = path_join(L->out, "lab-state.json");
 	L->log_path = path_join(L->out, "lab.log");
 	L->plan_path = path_join(L->out, "lab-plan.json");
-	n = readlink("/proc/self/exe", L->self, sizeof(L->self) - 1);
-	if (n <= 0) {
-		fslab_err("cannot find the fslab binary (/proc/self/exe)");
-		status = FSLAB_EXIT_FAIL;
-		goto out;
-	}
-	L->self[n] = 0;
-	L->tty = isatty(STDOUT_FILENO);
+	L->tty = os_stdout_tty();
 	{
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_addstr(&sb, "fslab lab ");
-		strbuf_add_sq(&sb, L->cfg.path);
+		strbuf_addstr(&sb, LAB_FSLAB " lab ");
+		lab_quote_arg(&sb, L->cfg.path);
 		strbuf_addstr(&sb, " --output ");
-		strbuf_add_sq(&sb, L->out);
+		lab_quote_arg(&sb, L->out);
 		strbuf_addstr(&sb, " --resume");
 		L->resume_cmd = strbuf_detach(&sb, NULL);
 	}
@@ -433,7 +462,7 @@ int cmd_lab(int argc, char **argv)
 	/* a directory the lab did not make is not the lab's to fill (nor a dry run's) */
 	if (lab_check_output(L))
 		goto out;
-	if (access(L->state_path, F_OK) != 0) {
+	if (os_stat(L->state_path, NULL, NULL) != 0) {
 		/* a new lab; a resumed one runs the order its state recorded, under its id (a dry
 		 * run shows a placeholder: the real run draws its own) */
 		if (!L->dry_run)
@@ -443,7 +472,7 @@ int cmd_lab(int argc, char **argv)
 		else
 			lab_set_plan(L, L->cfg.order, lab_plan_time_seed(), "clock");
 	}
-	if (access(L->state_path, F_OK) == 0) {
+	if (os_stat(L->state_path, NULL, NULL) == 0) {
 		bool running;
 		char *rec, *how = lab_state_describe(L, &running, &rec);
 		/* the command its lab recorded: the lab of another config names that config */
@@ -514,20 +543,15 @@ int cmd_lab(int argc, char **argv)
 		fslab_err("%s: cannot create the lab directories: %s", L->out, strerror(-ret));
 		goto out;
 	}
+	/* directories on volumes the user prepared that do not exist yet: made empty, so they
+	 * hold nothing but what fslab makes */
+	if (lab_make_prepared_dirs(L))
+		goto out;
 	/* from here on a stop request (Ctrl-C, kill, a closed terminal, a gone reader of stdout)
-	 * stops the current cell cleanly and leaves a resumable state */
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++) {
-		int sig = stop_signals[i];
-
-		/* `nohup fslab lab`: a SIGHUP (and SIGPIPE) ignored from the start stays ignored,
-		 * the lab goes on after the terminal closes */
-		if (sigaction(sig, NULL, &old_sa[i]) == 0 && old_sa[i].sa_handler == SIG_IGN &&
-		    (sig == SIGHUP || sig == SIGPIPE))
-			continue;
-		sigaction(sig, &sa, NULL);
-	}
-	L->log = fopen(L->log_path, "ae");
+	 * stops the current cell cleanly and leaves a resumable state; `nohup fslab lab`: a
+	 * SIGHUP (and SIGPIPE) ignored from the start stays ignored (os_stop_handler_set) */
+	os_stop_handler_set(on_stop);
+	L->log = os_fopen(L->log_path, "a");
 	remove_stale_tmp(L);
 	L->t0 = now_ns();
 	if (L->cfg.precision > 0) {
@@ -554,8 +578,10 @@ int cmd_lab(int argc, char **argv)
 	lab_log_plan(L);
 	if (lab_write_plan(L))
 		goto out_sig;
-	/* a crashed earlier lab may have left its volumes prepared */
-	lab_teardown(L, L->log_path);
+	/* a crashed earlier lab may have left its volumes prepared (only the lab's own: labels
+	 * on volumes the user prepared have nothing to tear down) */
+	if (lab_cfg_has_prepped(&L->cfg))
+		lab_teardown(L, L->log_path);
 	lab_save_state(L);
 	if (L->stop_reason)
 		lab_log(L, "adaptive lab already stopped: %s; the report is made again",
@@ -608,8 +634,7 @@ int cmd_lab(int argc, char **argv)
 	L->status = "finished";
 	lab_save_state(L);
 out_sig:
-	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
-		sigaction(stop_signals[i], &old_sa[i], NULL);
+	os_stop_handler_clear();
 out:
 	lab_free(L);
 	free(L);

@@ -11,6 +11,7 @@
 
 #include "lab/labcfg.h"
 #include "lab/labplan.h"
+#include "lab/step.h"
 #include "strvec.h"
 #include "util.h"
 
@@ -36,7 +37,7 @@ struct lab {
 	char *config_text;
 	char *out, *mnt, *results, *logs, *report, *state_path, *log_path;
 	int lock_fd; /* flock on the output directory (os_lock_path), or -1 */
-	char self[PATH_MAX];
+	struct step_target target; /* where the steps run: this machine (step.h) */
 	struct cell *cells;  /* slot-major (config order: label, thread count, repeat) */
 	unsigned int ncells, nslots;
 	unsigned int *order; /* run order: order[position - 1] indexes cells */
@@ -53,7 +54,7 @@ struct lab {
 	/* how this lab ends, recorded in lab-state.json for the next start: "running" until it
 	 * finishes or is interrupted (a state still saying "running" was killed) */
 	const char *status;
-	char stop_signal[16], stopped_at[32];
+	char stop_signal[40], stopped_at[32];
 	char *resume_cmd; /* fslab lab CONFIG --output DIR --resume, quoted for a shell */
 	char *prev;       /* a resumed lab: how the previous one ended (lab_state_describe()) */
 	uint64_t t0;
@@ -74,10 +75,12 @@ struct lab {
 };
 
 /*
- * Stop requests received; lab.c's handler counts them, lab_child() forwards them.  SIGINT and
- * SIGTERM count each time (a second one stops faster); SIGHUP and SIGPIPE (a closed terminal
- * or ssh session, a reader of stdout gone) count once: the system sends them, sometimes
- * twice, and they never escalate to killing a child.  lab_signal is the first one's number.
+ * Stop requests received; lab.c's handler (os_stop_handler_set) counts them, lab_child()
+ * passes them on: the first closes the running step's stdin, the second kills it.  SIGINT
+ * and SIGTERM (Ctrl-C, Ctrl-Break or console close on Windows) count each time (a second one
+ * stops faster); SIGHUP and SIGPIPE (a closed terminal or ssh session, a reader of stdout
+ * gone) count once: the system sends them, sometimes twice, and they never escalate to
+ * killing a child.  lab_signal is the first one's OS_STOP_* reason (os.h).
  */
 extern volatile sig_atomic_t lab_nsignals, lab_signal;
 
@@ -89,9 +92,10 @@ void lab_log(struct lab *L, const char *fmt, ...) __printf(2, 3);
 void lab_note(struct lab *L, const char *fmt, ...) __printf(2, 3);
 void lab_clear_line(struct lab *L);
 /*
- * Run `fslab ARGS...` with stdout and stderr appended to logpath; with progress, its fd 3 is
- * a pipe whose lines update the live line.  Signals to the lab are forwarded when
- * interruptible: the first as SIGINT (the child stops cleanly), the second as SIGKILL.
+ * Run `fslab ARGS...` on the lab's target (step.h) with its output appended to logpath;
+ * with progress, its progress lines update the live line.  When interruptible, the lab's
+ * stop requests reach it: the first closes its stdin (it stops cleanly: the runner gave it
+ * --stop-on-stdin-eof), the second kills it (not a Windows prep or teardown: those finish).
  * args has no cap on its length (a compare of thousands of results).  Returns the exit
  * status, 128 + signal, or -errno.
  */
@@ -146,6 +150,19 @@ char *lab_new_id(void);
 
 /* preflight.c: everything checked before anything is changed.  0 or -FSLAB_EINPUT. */
 int lab_preflight(struct lab *L);
+/* Problems found by the preflight: each printed ("fslab: error: preflight: ...") and counted. */
+struct problems {
+	unsigned int n;
+};
+void lab_problem(struct problems *p, const char *fmt, ...) __printf(2, 3);
+/* The nearest existing ancestor of path (heap; "." or "/" at worst). */
+char *lab_existing_ancestor(const char *path);
+/*
+ * What the lab's own preps need on the system the steps run on, when any label is prepped:
+ * preflight_prep.c (Linux: root, mkfs tools, kernel drivers, image space or devices) or
+ * preflight_win32.c (Windows: elevation, PowerShell, the disks).
+ */
+void lab_preflight_system(struct lab *L, struct problems *p);
 
 /* args.c: the argv of the child steps (pushed onto a strvec, printed by --dry-run). */
 void lab_prep_args(struct lab *L, const struct cell *cell, struct strvec *a);
@@ -153,7 +170,37 @@ void lab_prep_args(struct lab *L, const struct cell *cell, struct strvec *a);
  * its teardown of OUT/mnt then never takes a prep it did not make (caller frees). */
 char *lab_owner(const struct lab *L);
 void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a);
-/* "  fslab ARGS..." on stdout, quoted for a shell where needed. */
+/* `teardown --mount-root MNT` (Linux: with the lab's --owner). */
+void lab_teardown_args(struct lab *L, struct strvec *a);
+/* The mount root of the lab's preps: OUT/mnt; Windows: the absolute OUT\mnt (heap). */
+char *lab_mount_root(const struct lab *L);
+/* What the lab preps: "loop devices on images", "devices", "Windows disks". */
+const char *lab_devices_words(const struct lab *L);
+/* A failed prep as the cell's error (heap): exit status, the first error it printed and what
+ * follows (PowerShell's message), the log. */
+char *lab_prep_failure(struct lab *L, int rc, const char *log);
+
+/*
+ * prepared.c: labels on volumes the user prepared ([fs NAME] db_dir, log_dir).
+ * lab_preflight_prepared() adds the problems of their directories (not a directory, files
+ * fslab did not make unless allowed, too little free space, another filesystem than fs =
+ * says); lab_make_prepared_dirs() creates the missing ones (empty) when the lab starts, 0 or
+ * -errno after a message.  lab_dry_run_script() prints, in a dry run of a Windows disk lab
+ * with [devices] disk_info, the PowerShell script a cell's prep (argv a) would run.
+ */
+void lab_preflight_prepared(struct lab *L, struct problems *p);
+int lab_make_prepared_dirs(struct lab *L);
+void lab_dry_run_script(struct lab *L, const struct strvec *a);
+/* "  fslab ARGS..." on stdout, quoted for a shell where needed (cmd.exe on Windows). */
 void lab_print_args(const struct strvec *a);
+/* One argument quoted for the user's shell: POSIX sh, or a Windows command line. */
+struct strbuf;
+void lab_quote_arg(struct strbuf *sb, const char *arg);
+/* The command a user types. */
+#ifdef _WIN32
+#define LAB_FSLAB "fslab.exe"
+#else
+#define LAB_FSLAB "fslab"
+#endif
 
 #endif

@@ -6,13 +6,10 @@
  * resumed.  Anything else, through a symbolic link too, is refused before anything changes
  * (issue 16: `--output` on a user's directory deleted and overwrote their files).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "lab/labP.h"
 
@@ -23,8 +20,8 @@
 static bool regular_at(const char *dir, const char *name)
 {
 	char *p = path_join(dir, name);
-	struct stat st;
-	bool ok = !lstat(p, &st) && S_ISREG(st.st_mode);
+	int kind;
+	bool ok = !os_is_symlink(p) && !os_stat(p, &kind, NULL) && kind == OS_KIND_FILE;
 
 	free(p);
 	return ok;
@@ -32,31 +29,31 @@ static bool regular_at(const char *dir, const char *name)
 
 int lab_check_output(struct lab *L)
 {
-	struct stat st;
-	struct dirent *e;
+	struct os_dir *d;
 	unsigned int n = 0;
-	DIR *d;
+	bool link = os_is_symlink(L->out);
+	int kind, ret = os_stat(L->out, &kind, NULL);
 
-	if (lstat(L->out, &st)) {
-		if (errno == ENOENT)
+	if (ret && !link) {
+		if (ret == -ENOENT)
 			return 0; /* made by this lab */
 		return input_error("--output %s: %s; name a directory fslab lab can create", L->out,
-				   strerror(errno));
+				   strerror(-ret));
 	}
-	if (stat(L->out, &st))
+	if (ret)
 		return input_error("--output %s is a symbolic link to nothing (%s); name a new "
 				   "directory, or point the link at an empty one", L->out,
-				   strerror(errno));
-	if (!S_ISDIR(st.st_mode))
+				   strerror(-ret));
+	if (kind != OS_KIND_DIR)
 		return input_error("--output %s exists and is not a directory; name a new or empty "
 				   "directory", L->out);
-	d = opendir(L->out);
-	if (!d)
+	ret = os_opendir(L->out, &d);
+	if (ret)
 		return input_error("--output %s: cannot read it (%s); name a directory fslab lab "
-				   "can use", L->out, strerror(errno));
-	while ((e = readdir(d)))
-		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-	closedir(d);
+				   "can use", L->out, strerror(-ret));
+	while (os_readdir(d))
+		n++;
+	os_closedir(d);
 	if (!n)
 		return 0; /* empty: nothing in it to lose */
 	/* a lab's own directory: its marker, or the state of a lab from before markers (a
@@ -64,9 +61,9 @@ int lab_check_output(struct lab *L)
 	if (regular_at(L->out, LAB_MARKER) || regular_at(L->out, "lab-state.json"))
 		return 0;
 	{
-		char *real = realpath(L->out, NULL);
-		bool link = real && !lstat(L->out, &st) && S_ISLNK(st.st_mode);
+		char *real = os_realpath(L->out);
 
+		link = link && real;
 		input_error("--output %s%s%s%s: the directory exists, is not empty and was not made "
 			    "by fslab lab (no %s in it): the lab would overwrite and remove files "
 			    "there; name a new or empty directory", L->out, link ? " (a link to " : "",

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "lab/labP.h"
 #include "result.h"
@@ -60,7 +59,7 @@ int lab_save_state(struct lab *L)
 	/* how this lab ends: the next start says it (a "running" lab that is gone was killed) */
 	json_object_set_new(root, "lab", json_pack("{s:s, s:I, s:s?, s:s?, s:s?}",
 						   "status", L->status ? L->status : "running",
-						   "pid", (json_int_t)getpid(),
+						   "pid", (json_int_t)os_pid(),
 						   "signal", L->stop_signal[0] ? L->stop_signal : NULL,
 						   "stopped_at", L->stopped_at[0] ? L->stopped_at : NULL,
 						   "resume", L->resume_cmd));
@@ -88,7 +87,7 @@ static bool result_ok(const char *path)
 	struct fslab_result r;
 	bool ok;
 
-	if (access(path, R_OK))
+	if (os_stat(path, NULL, NULL))
 		return false;
 	fslab_set_quiet(true);
 	ok = result_read(path, &r) == 0 && !r.aborted;
@@ -97,10 +96,28 @@ static bool result_ok(const char *path)
 	return ok;
 }
 
+/* A JSON file read through the platform layer (UTF-8 paths on Windows, where jansson's
+ * fopen takes the code page).  NULL with jerr->text set when it cannot be read or parsed. */
+static json_t *load_json(const char *path, json_error_t *jerr)
+{
+	char *text;
+	size_t len;
+	json_t *j;
+	int ret = read_file(path, &text, &len);
+
+	if (ret) {
+		snprintf(jerr->text, sizeof(jerr->text), "%s", strerror(-ret));
+		return NULL;
+	}
+	j = json_loadb(text, len, 0, jerr);
+	free(text);
+	return j;
+}
+
 int lab_load_state(struct lab *L)
 {
 	json_error_t jerr;
-	json_t *root = json_load_file(L->state_path, 0, &jerr), *cells, *c;
+	json_t *root = load_json(L->state_path, &jerr), *cells, *c;
 	const char *text, *order;
 	size_t i;
 	int ret = 0;
@@ -208,7 +225,8 @@ static bool lab_running_now(const struct lab *L)
 
 char *lab_state_describe(const struct lab *L, bool *running_now, char **resume)
 {
-	json_t *root = json_load_file(L->state_path, 0, NULL), *cells, *c, *lab;
+	json_error_t jerr;
+	json_t *root = load_json(L->state_path, &jerr), *cells, *c, *lab;
 	const char *status, *sig, *at, *running = NULL;
 	unsigned int done = 0, n = 0;
 	json_int_t pid;

@@ -10,6 +10,7 @@
 #include "base.h"
 #include "msg.h"
 #include "os/os.h"
+#include "run/run.h"
 #include "run/runP.h"
 #include "units.h"
 
@@ -117,9 +118,20 @@ static void progress(struct run_state *s, const char *phase, double elapsed, dou
 		iops = rd + wr;
 		tps = row[TL_TRANSACTIONS];
 	}
-	if (s->progress_fd >= 0)
-		os_fdprintf(s->progress_fd, "{\"phase\": \"%s\", \"elapsed_s\": %.1f, \"total_s\": %.1f, "
-			"\"iops\": %.0f, \"tps\": %.0f}\n", phase, elapsed, total, iops, tps);
+	/*
+	 * The tag lets a reader pick these lines out of a stream that carries other text: on
+	 * stdout (fd 1, the lab's channel, which alone survives ssh and exists on Windows) they
+	 * go through stdio, in order with the summary, each line whole and flushed.
+	 */
+	if (s->progress_fd == 1) {
+		printf(RUN_PROGRESS_TAG "\"phase\": \"%s\", \"elapsed_s\": %.1f, \"total_s\": %.1f, "
+		       "\"iops\": %.0f, \"tps\": %.0f}\n", phase, elapsed, total, iops, tps);
+		fflush(stdout);
+	} else if (s->progress_fd >= 0) {
+		os_fdprintf(s->progress_fd, RUN_PROGRESS_TAG "\"phase\": \"%s\", \"elapsed_s\": %.1f, "
+			    "\"total_s\": %.1f, \"iops\": %.0f, \"tps\": %.0f}\n", phase, elapsed,
+			    total, iops, tps);
+	}
 	if (s->res.config.quiet || !os_stderr_tty())
 		return;
 	fmt_hms(e, sizeof(e), elapsed);

@@ -237,8 +237,9 @@ const struct run_option run_options[RO_NR] = {
 		.name = "progress-fd", .type = ROT_UINT, .flags = ROF_LAB, OFF(progress_fd),
 		.cmp = ROC_RUN,
 		.lo = 0, .hi = 1 << 20, .metavar = "FD",
-		.help = "one JSON progress line per second to this open file descriptor "
-			"(fslab lab reads them)",
+		.help = "one JSON progress line per second ({\"fslab_progress\": 1, ...}) to "
+			"this open file descriptor; 1 is stdout, mixed with the summary "
+			"(fslab lab reads them there)",
 		.fix = "give an open file descriptor",
 	},
 	[RO_SELFTEST] = {
@@ -276,6 +277,25 @@ const struct run_option run_options[RO_NR] = {
 		.name = "lab-fresh-volume", .type = ROT_FLAG, .flags = ROF_LAB,
 		OFF(lab_fresh_volume), .cmp = ROC_RUN,
 		.help = "the lab formatted the volumes for this run alone",
+	},
+	[RO_FRESH] = {
+		.name = "fresh", .type = ROT_FLAG, .flags = ROF_LAB, OFF(fresh), .cmp = ROC_RUN,
+		.help = "delete the databases and logs fslab made in the --db and --log "
+			"directories and create them afresh (a lab's cell on volumes you "
+			"prepared); a directory holding anything else is refused, unless "
+			"--allow-foreign-files",
+	},
+	[RO_ALLOW_FOREIGN_FILES] = {
+		.name = "allow-foreign-files", .type = ROT_FLAG, .flags = ROF_LAB,
+		OFF(allow_foreign_files), .cmp = ROC_RUN,
+		.help = "with --fresh: run in directories that also hold files fslab did not "
+			"make (left untouched)",
+	},
+	[RO_STOP_ON_STDIN_EOF] = {
+		.name = "stop-on-stdin-eof", .type = ROT_FLAG, .flags = ROF_LAB,
+		OFF(stop_on_stdin_eof), .cmp = ROC_RUN,
+		.help = "the end of standard input stops the run as Ctrl-C does (fslab lab "
+			"stops its steps so, also over ssh and on Windows)",
 	},
 	[RO_SAMPLE_INTERVAL] = {
 		.name = "sample-interval", .ini = "sample_interval", .type = ROT_TIME,

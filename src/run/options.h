@@ -23,6 +23,8 @@ enum run_opt_id {
 	RO_NO_VERIFY, RO_NO_DROP_CACHES, RO_QUIET, RO_PROGRESS_FD, RO_SELFTEST,
 	/* where the run stands in a lab (set by fslab lab; they describe the run, not its load) */
 	RO_LAB_ID, RO_LAB_CELL, RO_LAB_ROUND, RO_LAB_POSITION, RO_LAB_FRESH_VOLUME,
+	/* a lab's cell on volumes the user prepared; a step stopped through its stdin */
+	RO_FRESH, RO_ALLOW_FOREIGN_FILES, RO_STOP_ON_STDIN_EOF,
 	/* the verdict (jetstress) */
 	RO_SAMPLE_INTERVAL, RO_THRESHOLDS, RO_MAX_LATENCY_ERRORS, RO_STRICT_IO_TAIL,
 	RO_TARGET_IOPS, RO_MAILBOXES, RO_IOPS_PER_MAILBOX,

@@ -14,6 +14,7 @@
 #include "msg.h"
 #include "os/os.h"
 #include "run/provenance.h"
+#include "run/run.h"
 #include "run/runP.h"
 #include "selftest/selftest.h"
 #include "units.h"
@@ -50,6 +51,9 @@ static json_t *environment(struct run_state *s)
 	json_object_set_new(env, "volumes", vols);
 	for (size_t i = 0; i < s->ndb_vols && !prep; i++)
 		prep = volume_prep_json(&s->rc.db_vols[i]);
+	/* the words the report shows for a volume fslab did not format (docs/DESIGN.md) */
+	if (s->res.config.fresh && !prep)
+		result_add_note(&s->res, "%s", RUN_NOTE_USER_VOLUMES);
 	json_object_set_new(env, "prep", prep ? prep : json_null());
 	json_object_set_new(env, "direct_io", json_boolean(s->rc.direct));
 	json_object_set_new(env, "caches_dropped", json_boolean(s->caches_dropped));
@@ -158,6 +162,9 @@ static int run_setup(struct run_state *s)
 	/* before the workload looks at its files: another run may be creating them */
 	if (!ret)
 		ret = run_lock_dirs(s);
+	/* --fresh: what else the directories hold, before anything is deleted */
+	if (!ret)
+		ret = run_fresh_check(s);
 	if (ret)
 		return FSLAB_EXIT_USAGE;
 	/* the default workload's runs are labelled by their filesystem alone */
@@ -288,12 +295,21 @@ int cmd_run(int argc, char **argv)
 		status = ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : FSLAB_EXIT_FAIL;
 		goto out_wl;
 	}
+	/* the workload checked the space (a database it found occupies its own); now delete */
+	if (run_fresh_clear(s)) {
+		status = FSLAB_EXIT_FAIL;
+		goto out_wl;
+	}
 	run_probe_odirect(s);
 
 	/* from here on, an interruption still produces a result marked aborted */
 	run_stop_flag = 0;
 	run_stop_signal = 0;
 	os_stop_handler_set(on_signal);
+	/* a lab (also over ssh, also on Windows) stops its step by closing its stdin */
+	if (r->config.stop_on_stdin_eof && os_stop_on_stdin_eof())
+		fslab_warn("cannot watch standard input (--stop-on-stdin-eof): stop the run with "
+			   "Ctrl-C instead");
 	r->label = xstrdup(r->config.label);
 	r->fslab_version = xasprintf("%s (%s)", FSLAB_VERSION, FSLAB_GIT);
 	r->started_at = xstrdup(iso8601_now(ts, sizeof(ts)));

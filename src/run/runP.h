@@ -71,6 +71,12 @@ void run_pick_engine(struct run_state *s);
 int run_lock_dirs(struct run_state *s);
 void run_unlock_dirs(struct run_state *s);
 
+/* fresh.c: --fresh (run.h: run_dir_scan).  run_fresh_check() refuses foreign files (nothing
+ * changed; also --allow-foreign-files without --fresh, and devices), 0 or -FSLAB_EINPUT;
+ * run_fresh_clear() deletes what fslab made, 0 or -errno. */
+int run_fresh_check(struct run_state *s);
+int run_fresh_clear(struct run_state *s);
+
 /* measure.c: the timed load, progress, latency samples, device counters. */
 void run_load(struct run_state *s);
 void run_progress_end(struct run_state *s);

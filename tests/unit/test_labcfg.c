@@ -16,6 +16,8 @@
 
 static char path[64];
 static char errors[8192];
+/* the system the configs are checked for (lab_cfg_load_for) */
+static enum lab_os load_os = LAB_OS_LINUX;
 
 static int load_n(const char *text, size_t len, struct lab_cfg *cfg);
 
@@ -39,11 +41,12 @@ static int load_n(const char *text, size_t len, struct lab_cfg *cfg)
 	fclose(f);
 	fflush(stderr);
 	dup2(fd, 2);
-	ret = lab_cfg_load(cfg, path);
+	ret = lab_cfg_load_for(cfg, path, load_os);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
-	n = pread(fd, errors, sizeof(errors) - 1, 0);
+	lseek(fd, 0, SEEK_SET);
+	n = read(fd, errors, sizeof(errors) - 1);
 	errors[n > 0 ? n : 0] = 0;
 	close(fd);
 	unlink(errpath);
@@ -329,6 +332,11 @@ static void test_bad(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct lab_cfg c;
 
+#ifdef _WIN32
+		/* Linux's filesystem names are Linux prep's (fsprep/), not in fslab.exe */
+		if (strstr(cases[i].needle, "unknown filesystem"))
+			continue;
+#endif
 		assert_int_equal(load(cases[i].text, &c), -FSLAB_EINPUT);
 		assert_error_at(cases[i].line, cases[i].needle);
 		lab_cfg_release(&c);
@@ -493,6 +501,149 @@ static void test_missing_file(void **state)
 	lab_cfg_release(&c);
 }
 
+/* Labels on volumes the user prepared, mixed with a prepped one (issue 18 item 1). */
+static void test_prepared(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load("[devices]\nimage_dir=/x\n[workload]\ndb_size=64M\n"
+			      "[fs san]\ndb_dir = /mnt/lun1/db\ndb_dir = /mnt/lun2/db, with comma\n"
+			      "log_dir = /mnt/lun3/log\nallow_foreign_files = yes\n"
+			      "[fs cloud]\nfs = xfs\ndb_dir=/d\nlog_dir=/l\n[fs ext4]\n", &c), 0);
+	assert_int_equal(c.nfs, 3);
+	assert_true(c.fs[0].prepared);
+	assert_int_equal(c.fs[0].db_dirs.nr, 2);
+	assert_string_equal(c.fs[0].db_dirs.v[1], "/mnt/lun2/db, with comma");
+	assert_int_equal(c.fs[0].log_dirs.nr, 1);
+	assert_true(c.fs[0].allow_foreign_files);
+	assert_string_equal(c.fs[0].fs, "prepared"); /* no claim made */
+	assert_false(c.fs[0].fs_given);
+	assert_true(c.fs[1].prepared);
+	assert_string_equal(c.fs[1].fs, "xfs");
+	assert_true(c.fs[1].fs_given);
+	assert_false(c.fs[2].prepared);
+	assert_true(lab_cfg_has_prepped(&c));
+	lab_cfg_release(&c);
+	/* every label prepared: no [devices] needed, nothing to prep; any filesystem name */
+	assert_int_equal(load("[workload]\ndb_size=64M\n[fs zfs]\ndb_dir=/d\nlog_dir=/l\n", &c), 0);
+	assert_false(lab_cfg_has_prepped(&c));
+	lab_cfg_release(&c);
+	/* a workload without a log needs no log_dir */
+	assert_int_equal(load("[workload]\nname = randread\n[fs a]\ndb_dir=/d\n", &c), 0);
+	lab_cfg_release(&c);
+}
+
+static void expect_bad(const char *text, int line, const char *needle)
+{
+	struct lab_cfg c;
+
+	if (load(text, &c) != -FSLAB_EINPUT)
+		fail_msg("accepted: %s", text);
+	if (line)
+		assert_error_at(line, needle);
+	else if (!strstr(errors, needle))
+		fail_msg("expected %s in:\n%s", needle, errors);
+	lab_cfg_release(&c);
+}
+
+static void test_prepared_bad(void **state)
+{
+	(void)state;
+	expect_bad("[workload]\n[fs a]\nlog_dir = /l\n", 3, "log_dir without db_dir");
+	expect_bad("[workload]\n[fs a]\ndb_dir = /d\n", 3, "db_dir without log_dir");
+	expect_bad("[workload]\n[fs a]\ndb_dir = /d\nlog_dir = /l\nmkfs_opts = -m 0\n", 5,
+		   "does not format or mount volumes you prepared");
+	expect_bad("[workload]\n[fs a]\ndb_dir = /d\nlog_dir = /l\ncluster = 64K\n", 5,
+		   "cluster with db_dir/log_dir");
+	expect_bad("[workload]\n[fs a]\ndb_dir =\nlog_dir = /l\n", 3, "db_dir is empty");
+	expect_bad("[workload]\n[fs a]\ndb_dir = /d\nlog_dir = /l\nallow_foreign_files = some\n",
+		   5, "allow_foreign_files = 'some'");
+	expect_bad("[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\nallow_foreign_files = yes\n",
+		   4, "allow_foreign_files goes with db_dir/log_dir");
+	/* a prepped label among prepared ones still needs [devices] */
+	expect_bad("[workload]\n[fs a]\ndb_dir=/d\nlog_dir=/l\n[fs ext4]\n", 0,
+		   "no [devices] section");
+	expect_bad("[workload]\n[fs a]\ndb_dir = C:\\x\\db\nlog_dir = /l\n", 3, "is a Windows folder");
+	/* Windows disks are refused on Linux, named */
+	expect_bad("[devices]\ndb_disk = 1\nlog_disk = 2\n[workload]\n[fs ext4]\n", 2,
+		   "fslab.exe lab on Windows");
+}
+
+/* The rules for steps that run on Windows (fslab.exe lab): disks, ntfs and refs. */
+static void test_windows(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	load_os = LAB_OS_WINDOWS;
+	assert_int_equal(load("[devices]\ndb_disk = 1\nlog_disk = 2\nforce = yes\n"
+			      "disk_info = C:\\saved\\disks.json\n[workload]\ndb_size=64M\n"
+			      "[fs ntfs]\ncluster = 64K\n[fs refs]\n"
+			      "[fs d]\ndb_dir = D:\\fslab\\db\nlog_dir = L:\\fslab\\log\n", &c), 0);
+	assert_int_equal(c.os, LAB_OS_WINDOWS);
+	assert_int_equal(c.db_disk, 1);
+	assert_int_equal(c.log_disk, 2);
+	assert_true(c.force);
+	assert_string_equal(c.disk_info, "C:\\saved\\disks.json");
+	assert_string_equal(c.fs[0].fs, "ntfs");
+	assert_string_equal(c.fs[1].fs, "refs");
+	assert_string_equal(c.fs[2].db_dirs.v[0], "D:\\fslab\\db");
+	lab_cfg_release(&c);
+	/* directories only: no disks needed */
+	assert_int_equal(load("[workload]\n[fs c]\ndb_dir=C:\\x\\db\nlog_dir=C:\\x\\log\n", &c), 0);
+	lab_cfg_release(&c);
+	expect_bad("[devices]\nimage_dir = /x\n[workload]\n[fs ntfs]\n", 2, "are Linux's");
+	expect_bad("[devices]\ndb_dev = /dev/sdb\nlog_dev=/dev/sdc\n[workload]\n[fs ntfs]\n", 2,
+		   "db_disk and log_disk");
+	expect_bad("[devices]\ndb_disk = 1\nlog_disk = 2\n[workload]\n[fs ext4]\n", 5,
+		   "Windows prep formats ntfs or refs");
+	expect_bad("[devices]\ndb_disk = 1\nlog_disk = 2\n[workload]\n[fs ntfs]\nmkfs_opts = -Q\n",
+		   6, "takes only cluster");
+	expect_bad("[devices]\ndb_disk = 3\nlog_disk = 3\n[workload]\n[fs ntfs]\n", 3,
+		   "same disk");
+	expect_bad("[devices]\ndb_disk = 3\n[workload]\n[fs ntfs]\n", 1, "give db_disk and log_disk");
+	expect_bad("[devices]\ndb_disk = -1\nlog_disk = 2\n[workload]\n[fs ntfs]\n", 2,
+		   "disk number as Get-Disk lists it");
+	expect_bad("[lab]\nraw_baseline = yes\n[devices]\ndb_disk=1\nlog_disk=2\n[workload]\n"
+		   "[fs ntfs]\n", 0, "raw-device baseline runs on Linux");
+	load_os = LAB_OS_LINUX;
+}
+
+/* The shipped Windows configs (run from the top of the repository, as tests/run.sh and
+ * tests/wine.sh do): they parse for Windows, and Linux names fslab.exe for the disk lab. */
+static void test_shipped_windows_configs(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	load_os = LAB_OS_WINDOWS;
+	assert_int_equal(lab_cfg_load_for(&c, "configs/ntfs-vs-refs.ini", LAB_OS_WINDOWS), 0);
+	assert_int_equal(c.db_disk, 1);
+	assert_int_equal(c.log_disk, 2);
+	assert_int_equal(c.repeats, 3);
+	assert_true(c.aa_check);
+	assert_true(c.wl.duration_s == 7200);
+	assert_int_equal(c.nfs, 2);
+	assert_string_equal(c.fs[1].fs, "refs");
+	assert_string_equal(c.fs[0].cluster, "64K");
+	assert_string_equal(c.fs[1].cluster, "64K");
+	assert_true(lab_cfg_has_prepped(&c));
+	lab_cfg_release(&c);
+	assert_int_equal(lab_cfg_load_for(&c, "configs/windows-demo.ini", LAB_OS_WINDOWS), 0);
+	assert_false(lab_cfg_has_prepped(&c)); /* formats nothing */
+	assert_true(c.fs[0].prepared && c.fs[1].prepared);
+	assert_true(c.aa_check);
+	lab_cfg_release(&c);
+	load_os = LAB_OS_LINUX;
+#ifndef _WIN32
+	fflush(stderr);
+	assert_int_equal(lab_cfg_load_for(&c, "configs/ntfs-vs-refs.ini", LAB_OS_LINUX),
+			 -FSLAB_EINPUT);
+	lab_cfg_release(&c);
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -509,6 +660,10 @@ int main(void)
 		cmocka_unit_test(test_missing_bracket),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_prepared),
+		cmocka_unit_test(test_prepared_bad),
+		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_shipped_windows_configs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
