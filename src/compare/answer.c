@@ -237,6 +237,9 @@ void report_key_table(struct doc *d, const struct compare *c)
 			row = NULL;
 		if (row && row->m->kind == MK_VERDICT && !verdicts)
 			row = NULL;
+		/* a workload judged by throughput leads with it: the total would repeat it */
+		if (row && row->m->kind == MK_TOTAL_MBPS && lead->m->kind != MK_TRANS_IOPS)
+			row = NULL;
 		rows[k] = row;
 		ncols += row != NULL;
 	}

@@ -548,6 +548,10 @@ void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 		doc_heading(&d, 2, "The volumes");
 		report_volumes(&d, c);
 	}
+	/*
+	 * The hosts go here (issue 20: results that carry hosts[], a client/server or several
+	 * machines' run): a per-host table and chart beside the volumes, before the rigour.
+	 */
 	/* the rigour, one level down */
 	doc_heading(&d, 2, "Charts");
 	if (o->charts && o->charts->skipped)
