@@ -297,10 +297,12 @@ void report_key_table(struct doc *d, const struct compare *c)
 	doc_table_free(t);
 	if (c->method == CMP_REPEATS)
 		doc_para(d, "Mean of the runs ± the half width of its 95 %% confidence interval; in "
-			 "brackets the difference from the label it is compared with (%s%s). %s CPU "
+			 "brackets the difference from the label it is compared with (%s%s)%s. %s CPU "
 			 "and memory are the whole host's (busy %% of all CPUs; memory in use), tested "
 			 "one by one in the full table, not claims.", c->groups[c->baseline].label,
-			 aa ? "; the A/A copy with its original" : "", claims ? marked ? "▲ better, "
+			 aa ? "; the A/A copy with its original" : "", c->blocked ? ", compared "
+			 "within each round (the blocked model: where rounds lack a cell or drifted, "
+			 "it differs from the ratio of the means)" : "", claims ? marked ? "▲ better, "
 			 "▼ worse and bold: "
 			 "a significant difference, Holm-corrected over the claims; every other "
 			 "difference is within the noise these runs can resolve." : "No difference "
