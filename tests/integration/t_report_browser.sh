@@ -40,11 +40,19 @@ sample_interval = 2s
 EOT
 
 log "a tiny lab: ext4, xfs, ext4-aa in 2 rounds"
+# On this shared machine a cell's teardown now and then finds its loop device still attached
+# after 10 s (docs/COMPARE.md, "Tests"), and the next prep on the mount root is refused: the
+# lab's own way out, --resume, runs the failed cells again.  This test is about the report.
 if ! "$FSLAB" lab "$T/lab.ini" --output "$T/out" > "$T/lab.out" 2>&1; then
 	cat "$T/lab.out"
-	cp -r "$T/out/logs" "$art/" 2>/dev/null
-	tail -n 5 "$T"/out/logs/*.prep.log 2>/dev/null
-	fail "lab failed (its logs in $art/logs)"
+	cp -r "$T/out/logs" "$art/logs-first" 2>/dev/null
+	log "the lab lost cells (logs in $art/logs-first); --resume once"
+	sleep 15
+	if ! "$FSLAB" lab "$T/lab.ini" --output "$T/out" --resume > "$T/lab2.out" 2>&1; then
+		cat "$T/lab2.out"
+		cp -r "$T/out/logs" "$art/" 2>/dev/null
+		fail "lab failed, also resumed (its logs in $art/logs)"
+	fi
 fi
 rep=$T/out/report
 for f in report.html report.md charts/headline.svg; do
