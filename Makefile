@@ -6,6 +6,8 @@
 #   make demo       fslab lab configs/demo.ini: ext4 vs XFS on loop devices until 15 % precise
 #                   (or 9 minutes) -> report; configs/tour.ini adds NTFS and btrfs
 #   make fuzz       libFuzzer targets (clang, ASan+UBSan) on the parsers, FUZZ_SECONDS each
+#   make man        build/man/*.1 from the --help texts; make install puts them in
+#                   $(PREFIX)/share/man/man1 (PREFIX=/usr/local)
 #   make clean
 # V=1 shows full command lines; SANITIZE=address,undefined builds with sanitizers.
 
@@ -42,7 +44,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps check unit integration vm-kernel bench demo clean install fuzz fuzz-build \
+.PHONY: all deps check unit integration vm-kernel bench demo clean install man fuzz fuzz-build \
 	windows windows-unit
 all: fslab
 
@@ -196,10 +198,21 @@ windows-unit: $(WIN_B)/fslab.exe $(WIN_UNIT_BIN)
 	$(Q)scripts/deps.sh wine
 	$(Q)tests/wine.sh $(WIN_UNIT_BIN)
 
-install: fslab
-	install -D -m 0755 fslab $(DESTDIR)/usr/local/bin/fslab
-	install -d $(DESTDIR)/usr/local/share/fslab/plots
-	install -m 0644 plots/*.gp $(DESTDIR)/usr/local/share/fslab/plots/
+# The man pages (fslab.1, fslab-run.1, ... as git names its pages) from the --help texts,
+# which for fslab run come from its option table: scripts/mkman.sh.
+$(B)/man/fslab.1: fslab scripts/mkman.sh
+	@$(if $(Q),echo "  MAN     $(B)/man/*.1")
+	$(Q)scripts/mkman.sh ./fslab $(B)/man
+
+man: $(B)/man/fslab.1
+
+PREFIX ?= /usr/local
+install: fslab man
+	install -D -m 0755 fslab $(DESTDIR)$(PREFIX)/bin/fslab
+	install -d $(DESTDIR)$(PREFIX)/share/fslab/plots
+	install -m 0644 plots/*.gp $(DESTDIR)$(PREFIX)/share/fslab/plots/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0644 $(B)/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
 	rm -rf $(B) fslab

@@ -37,6 +37,10 @@ enum metric_kind {
 	MK_CPU,         /* host CPU %, all CPUs busy = 100 */
 	MK_VERDICT,     /* text: PASS / FAIL with the failing checks */
 	MK_MBPS_PER_DB, /* a class's MB/s per database: the mean of the instances' */
+	MK_MEM,         /* host memory used (MemTotal - MemAvailable), GiB, average */
+	MK_DEV_IOPS,    /* device counters of a role's device(s): reads + writes per second */
+	MK_DEV_MBPS,    /* ... bytes read + written per second, MB/s */
+	MK_DEV_UTIL,    /* ... busy time (io_ticks) in % of the measured time */
 };
 
 /* One row of the comparison table, in Jetstress's terms. */

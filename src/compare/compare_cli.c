@@ -106,9 +106,17 @@ static const char sizing_usage[] =
 	"--help).\n"
 	"\n"
 	"Turns achieved transactional IOPS into Exchange mailboxes supported per message profile:\n"
-	"mailboxes = IOPS / (messages/day x F x (1 + PCT/100)).  Defaults: profiles 50,100,...,500\n"
-	"messages/day, F = 0.00067 IOPS per message/day per mailbox (Exchange 2013 sizing:\n"
-	"150 messages/day = 0.101 IOPS), overhead 20 %.  A planning estimate, not a measurement.\n"
+	"mailboxes = IOPS / (messages/day x F x (1 + PCT/100)).  A planning estimate, not a\n"
+	"measurement.\n"
+	"\n"
+	"  --messages-per-day N[,N...]  the message profiles, messages per mailbox and day (up to\n"
+	"                     32); default 50,100,...,500\n"
+	"  --overhead PCT     head room on each mailbox's IOPS, 0 to 1000; default 20\n"
+	"  --iops-per-message F  F, IOPS per message/day per mailbox; default 0.00067 (Exchange\n"
+	"                     2013 sizing: 150 messages/day = 0.101 IOPS)\n"
+	"  --format F         what to print: text (default), md, csv or json\n"
+	"  --allow-aborted    accept aborted runs (shown, never sized) instead of refusing them\n"
+	"  --label FILE=NAME  the label of the results in FILE (as fslab compare)\n"
 	"Exit status: 0 ok, 2 bad input.\n";
 
 static int parse_double(const char *opt, const char *s, double min, double max, double *out)

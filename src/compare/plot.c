@@ -12,8 +12,11 @@
 #include "util.h"
 
 /* Both terminals come with Debian's gnuplot-nox (cairo and the SVG writer). */
-#define PNG_TERMINAL "pngcairo size 1100,620 noenhanced font 'sans,10'"
-#define SVG_TERMINAL "svg size 1100,620 noenhanced font 'sans,10' background rgb 'white'"
+#define PNG_TERMINAL "pngcairo size %s noenhanced font 'sans,10'"
+#define SVG_TERMINAL "svg size %s noenhanced font 'sans,10' background rgb 'white'"
+#define CHART_SIZE "1100,620"
+/* the answer's chart: smaller, so that it sits with the text without dominating it */
+#define HEADLINE_SIZE "900,400"
 #define GNUPLOT_PACKAGE "gnuplot-nox"
 
 /* Everything a chart needs: where to write, where the templates are. */
@@ -221,8 +224,8 @@ static void remove_images(const char *dir, const char *name)
  * svg_output, and renames them into place when gnuplot succeeded.  NAME.gp sets both to
  * NAME.png and NAME.svg when they are not given, so it still redraws alone.
  */
-static int draw(struct plot_ctx *x, const char *name, const char *title, const char *tmpl,
-		const char *data, size_t len, const char *const *kv)
+static int draw_sized(struct plot_ctx *x, const char *name, const char *title, const char *tmpl,
+		      const char *size, const char *data, size_t len, const char *const *kv)
 {
 	const char *all[64];
 	char *tpath = xasprintf("%s/%s.gp", x->tdir, tmpl), *text = NULL, *body = NULL;
@@ -252,7 +255,7 @@ static int draw(struct plot_ctx *x, const char *name, const char *title, const c
 			   "if (!exists(\"svg_output\")) svg_output = '%s.svg'\n"
 			   "set terminal " PNG_TERMINAL "\nset output png_output\n%s\nunset output\n"
 			   "reset\nset terminal " SVG_TERMINAL "\nset output svg_output\n%s\n"
-			   "unset output\n", name, tmpl, name, name, name, body, body);
+			   "unset output\n", name, tmpl, name, name, name, size, body, size, body);
 	ret = write_mem(x->dir, name, "gp", script, strlen(script));
 	if (ret)
 		goto out;
@@ -318,6 +321,12 @@ out:
 	free(cd);
 	free(out);
 	return ret;
+}
+
+static int draw(struct plot_ctx *x, const char *name, const char *title, const char *tmpl,
+		const char *data, size_t len, const char *const *kv)
+{
+	return draw_sized(x, name, title, tmpl, CHART_SIZE, data, len, kv);
 }
 
 /* ---- the charts ---- */
@@ -392,6 +401,77 @@ static int bars(struct plot_ctx *x, const struct bars *b)
 	free(title);
 	free(ylabel);
 out:
+	free(buf);
+	return ret;
+}
+
+/*
+ * The one chart of the answer: the lead metric (transactional IOPS, or the database read
+ * MB/s of a workload judged by throughput) per label with its 95 % interval.
+ */
+static int headline(struct plot_ctx *x)
+{
+	const struct compare *c = x->c;
+	const struct cmp_row *row = compare_row(c, "trans_iops");
+	const struct cmp_row *tp = compare_row(c, "db_read_throughput");
+	const bool rep = c->method == CMP_REPEATS, iops = !(row && row->m->hidden && tp);
+	double ymax = 0, base = NAN;
+	char *buf = NULL, *title, *t, *y, *bn, hi[32], bs[32], ns[16];
+	size_t len = 0;
+	struct os_memstream ms;
+	FILE *m;
+	int ret;
+
+	if (!iops)
+		row = tp;
+	if (!row)
+		return 0;
+	m = os_memstream_open(&ms, &buf, &len);
+	fprintf(m, "# label, mean, 95 %% CI low, CI high\n");
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_cell *cell = &row->cells[g];
+		double v = cell->kind != CELL_NONE ? cell->s.mean : NAN;
+		double h = isfinite(cell->s.half) ? cell->s.half : 0;
+		char *e = gp_escape(c->groups[g].label);
+
+		/* a label is a data string here: quotes cannot occur (the label rule) */
+		fprintf(m, "\"%s\"", e);
+		free(e);
+		put_num(m, v);
+		put_num(m, v - h);
+		put_num(m, v + h);
+		fputc('\n', m);
+		if (isfinite(v))
+			ymax = fmax(ymax, v + h);
+		if ((int)g == c->baseline)
+			base = v;
+	}
+	os_memstream_done(&ms);
+	if (!(ymax > 0)) {
+		free(buf);
+		return 0;
+	}
+	snprintf(hi, sizeof(hi), "%g", ymax * 1.18);
+	snprintf(ns, sizeof(ns), "%zu", c->ngroups);
+	snprintf(bs, sizeof(bs), "%g", isfinite(base) && c->ngroups > 1 ? base : 0.0);
+	title = xasprintf("%s per label (%s)", iops ? "Transactional IOPS" :
+			  "Database read throughput, MB/s", rep ? "mean of the runs, 95 % CI" :
+			  "one run each, 95 % interval within the run");
+	t = gp_escape(title);
+	y = gp_escape(iops ? "transactional IOPS (database reads + writes per second)" : "MB/s");
+	bn = gp_escape(c->groups[c->baseline].label);
+	{
+		const char *kv[] = {
+			"TITLE", t, "YLABEL", y, "YMAX", hi, "BASE", bs, "BASE_NAME", bn,
+			"FMT", iops ? "%.0f" : "%.1f", "N", ns, NULL,
+		};
+
+		ret = draw_sized(x, "headline", title, "headline", HEADLINE_SIZE, buf, len, kv);
+	}
+	free(title);
+	free(t);
+	free(y);
+	free(bn);
 	free(buf);
 	return ret;
 }
@@ -659,6 +739,7 @@ int plot_all(const struct compare *c, const char *outdir, struct plot_set *ps)
 	x.labels = gp_str_array(labels, c->ngroups);
 	free(labels);
 
+	ret = headline(&x);
 	for (size_t i = 0; i < ARRAY_SIZE(charts) && !ret; i++)
 		ret = bars(&x, &charts[i]);
 	if (!ret)

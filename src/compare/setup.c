@@ -293,28 +293,11 @@ void report_setup(struct doc *d, const struct compare *c)
 	}
 	if (any) {
 		doc_para(d, "Per label (from the first run of each):");
-		doc_table(d, t);
+		report_table_split(d, t, 4);
 	}
 	doc_table_free(t);
 	free(v);
-	any = false;
-	for (size_t i = 0; i < c->nresults; i++) {
-		json_t *notes[2] = { c->results[i].notes, jpath(c->results[i].environment,
-								"prep.notes") }, *n;
-		size_t k;
-
-		for (int j = 0; j < 2; j++) {
-			json_array_foreach(notes[j], k, n) {
-				if (!json_is_string(n))
-					continue;
-				if (!any)
-					doc_para(d, "Notes recorded in the results:");
-				any = true;
-				doc_item(d, "%s (%s): %s", c->results[i].label, c->files[i],
-					 json_string_value(n));
-			}
-		}
-	}
+	report_notes(d, c); /* aggregated per label; each run's own under Per-run detail */
 }
 
 /* One run in start-time order. */

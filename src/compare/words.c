@@ -174,6 +174,46 @@ const char *report_sig_name(enum cmp_sig s)
 	}
 }
 
+static char *runs_text(const struct compare *c, size_t g, size_t base);
+
+/* ---- for the answer (answer.c) ---- */
+
+const char *report_pct_size(char *buf, size_t len, double pct)
+{
+	return pct_text(buf, len, pct);
+}
+
+const char *report_p_words(char *buf, size_t len, const struct cmp_delta *d)
+{
+	return p_decided(buf, len, d);
+}
+
+const char *report_test_name(const struct cmp_delta *d)
+{
+	return test_name(d);
+}
+
+char *report_interval_text(const struct cmp_delta *d)
+{
+	char a[16], lo[16], hi[16];
+
+	if (d->blocked)
+		return ratio_text(d);
+	if (!isfinite(d->pct))
+		return xstrdup("-");
+	if (!isfinite(d->half_pct))
+		return xasprintf("%s %%", spct_text(a, sizeof(a), d->pct));
+	/* the difference's interval in % of the base (Welch, or within one run) */
+	return xasprintf("%s %% [%s %%, %s %%]", spct_text(a, sizeof(a), d->pct),
+			 spct_text(lo, sizeof(lo), d->pct - d->half_pct),
+			 spct_text(hi, sizeof(hi), d->pct + d->half_pct));
+}
+
+char *report_runs_text(const struct compare *c, size_t g, size_t base)
+{
+	return runs_text(c, g, base);
+}
+
 /* ---- generated sentences ---- */
 
 static void push(char ***v, size_t *n, char *s)
@@ -302,7 +342,7 @@ static char *lead(const struct compare *c, const struct cmp_row *row, size_t g)
  * The metric the sentence leads with: transactional IOPS, or where no result has any (a
  * workload judged by throughput: the backup) its database read throughput.
  */
-static const struct cmp_row *lead_row(const struct compare *c)
+const struct cmp_row *report_lead_row(const struct compare *c)
 {
 	const struct cmp_row *row = compare_row(c, key_metrics[0]);
 	const struct cmp_row *tp = compare_row(c, "db_read_throughput");
@@ -322,7 +362,7 @@ static void comparison_sentences(const struct compare *c, char ***v, size_t *n)
 		if (!strcmp(grp->fs, c->groups[grp->base].fs) &&
 		    grp->threads != c->groups[grp->base].threads)
 			continue;
-		s = lead(c, lead_row(c), g);
+		s = lead(c, report_lead_row(c), g);
 		for (size_t k = 1; k < NKEY; k++) {
 			const struct cmp_row *row = compare_row(c, key_metrics[k]);
 			char *cl, *tmp;

@@ -43,7 +43,7 @@ static const char usage_text[] =
 	"\n"
 	"  --to TOOL        fio or diskspd\n"
 	"  --from RESULT    an fslab jetstress result: its read:write ratio, log write size and\n"
-	"                   log rate per database (default: 60 %% reads, 8 KiB, not throttled)\n"
+	"                   log rate per database (default: 60 % reads, 8 KiB, not throttled)\n"
 	"  --output FILE    write the export there (atomically) instead of stdout\n"
 	"  other options    as fslab run (see fslab run --help); nothing is created or touched\n"
 	"Exit status: 0 ok, 2 bad input (nothing written).\n";

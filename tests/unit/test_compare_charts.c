@@ -20,7 +20,7 @@
 #include "os/os.h"
 
 static const char *const charts_two[] = {
-	"iops", "latency-avg", "latency-p99", "throughput", "write-amplification",
+	"headline", "iops", "latency-avg", "latency-p99", "throughput", "write-amplification",
 	"timeline-iops", "timeline-db-read-latency", "timeline-log-write-latency", "percentiles",
 };
 
@@ -155,6 +155,16 @@ static void test_two_labels(void **state)
 	assert_null(strstr(html, "<img"));
 	assert_null(strstr(html, "<?xml"));
 	assert_non_null(strstr(html, "id=\"c1-gnuplot_canvas\""));
+	/* the answer and its key table first, then the headline chart, the others after */
+	p = strstr(html, "<figure>");
+	assert_non_null(p);
+	assert_true(strstr(html, "<h2>The answer</h2>") < p);
+	assert_true(strstr(html, "<table>") < p);
+	assert_non_null(strstr(p, "<figcaption>Transactional IOPS per label (mean of the runs, "
+			       "95 % CI)</figcaption>"));
+	assert_true(strstr(p, "<figcaption>Transactional IOPS per label") <
+		    strstr(p, "<figcaption>IOPS per class"));
+	assert_true(strstr(html, "<h2>Charts</h2>") < strstr(p, "<figcaption>IOPS per class"));
 	free(html);
 	cleanup(&c, &ps, dir);
 }
