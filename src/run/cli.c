@@ -115,5 +115,5 @@ int run_parse_args(struct run_state *s, int argc, char **argv)
 				   fmt_size((char[32]){ 0 }, 32, o->db_size));
 	if (!o->cache_size)
 		o->cache_size = MIN(o->db_size / 100, 256 * MiB);
-	return 0;
+	return p->start_at ? run_start_at_check(s) : 0;
 }

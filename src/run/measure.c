@@ -227,6 +227,7 @@ void run_load(struct run_state *s)
 		fslab_warn("no temporary file for the timeline (%s): keeping it in memory",
 			   getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	host_sampler_start(&s->host);
+	s->load_wall_ns = os_wall_ns(); /* the result's load_started_at (startat.c) */
 	engine_set_phase(e, PH_WARMUP);
 	t0 = e->t_start;
 	if (s->wl->start(rc)) {

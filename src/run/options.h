@@ -18,7 +18,7 @@ enum run_opt_id {
 	RO_DB, RO_LOG, RO_FORCE, RO_WORKLOAD, RO_THREADS, RO_DATABASES, RO_DB_SIZE,
 	RO_DURATION, RO_WARMUP, RO_SEED, RO_LABEL, RO_OUTPUT, RO_BS, RO_IODEPTH, RO_RWMIXREAD,
 	RO_ENGINE, RO_CACHE, RO_BDM_RATE, RO_COMPRESSIBILITY, RO_BUFFERED, RO_NO_CHECKSUM_PASS,
-	RO_NO_VERIFY, RO_NO_DROP_CACHES, RO_QUIET, RO_PROGRESS_FD, RO_SELFTEST,
+	RO_NO_VERIFY, RO_NO_DROP_CACHES, RO_QUIET, RO_PROGRESS_FD, RO_SELFTEST, RO_START_AT,
 	/* the verdict (jetstress) */
 	RO_SAMPLE_INTERVAL, RO_THRESHOLDS, RO_MAX_LATENCY_ERRORS, RO_STRICT_IO_TAIL,
 	RO_TARGET_IOPS, RO_MAILBOXES, RO_IOPS_PER_MAILBOX,
@@ -50,6 +50,7 @@ struct run_params {
 	size_t ndb_dirs, nlog_dirs;
 	char *workload, *engine, *label, *output, *thresholds;
 	char *selftest;             /* --selftest FILE: an fslab selftest record to embed */
+	char *start_at;             /* --start-at TIME: the load starts then (UTC, utctime.h) */
 	uint64_t threads, databases, db_size, duration_ns, warmup_ns, seed, bs, iodepth;
 	uint64_t rwmixread, cache_size, compressibility, progress_fd;
 	uint64_t sample_interval_ns, max_latency_errors, mailboxes;

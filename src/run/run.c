@@ -221,6 +221,11 @@ int cmd_run(int argc, char **argv)
 	if (!ret && !run_stop_flag) {
 		if (s->drop_caches)
 			drop_caches(s);
+		/* initialised and cold: the load starts when every host's does */
+		if (s->start_at_ns)
+			run_wait_start(s);
+	}
+	if (!ret && !run_stop_flag) {
 		run_load(s);
 		engine_set_phase(&rc->eng, PH_STOP);
 		if (rc->eng.t_measure)
@@ -233,6 +238,7 @@ int cmd_run(int argc, char **argv)
 		if (volume_statfs(&rc->db_vols[i]))
 			rc->db_vols[i].fs_free = 0;
 	r->ended_at = xstrdup(iso8601_now(ts, sizeof(ts)));
+	run_start_fields(s);
 	fill_config(s);
 	if (rc->eng.t_measure)
 		run_samplers_finish(s);

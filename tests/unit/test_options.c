@@ -98,6 +98,7 @@ static const char *good_value(enum run_opt_id id)
 		[RO_SAMPLE_INTERVAL] = "5s", [RO_THRESHOLDS] = "lenient",
 		[RO_MAX_LATENCY_ERRORS] = "3", [RO_TARGET_IOPS] = "1500.5", [RO_MAILBOXES] = "500",
 		[RO_IOPS_PER_MAILBOX] = "0.06", [RO_SELFTEST] = "/tmp/selftest.json",
+		[RO_START_AT] = "2026-12-03T14:05:00.25Z",
 	};
 
 	return run_options[id].type == ROT_FLAG ? "yes" : v[id];
