@@ -20,5 +20,6 @@ int cmd_sizing(int argc, char **argv);   /* src/compare/compare_cli.c */
 int cmd_export(int argc, char **argv);   /* src/run/export.c */
 int cmd_lab(int argc, char **argv);      /* src/lab/lab.c */
 int cmd_selftest(int argc, char **argv); /* src/selftest/selftest.c */
+int cmd_merge(int argc, char **argv);    /* src/merge/merge_cli.c */
 
 #endif

@@ -24,6 +24,7 @@ static const struct {
 	{ "sizing", cmd_sizing, "mailboxes supported from achieved IOPS" },
 	{ "export", cmd_export, "the run's load as a fio job file or a DiskSpd script" },
 	{ "selftest", cmd_selftest, "check on this machine and volume what the numbers rest on" },
+	{ "merge", cmd_merge, "one cell's results of several hosts into one cluster result" },
 #ifndef _WIN32
 	{ "lab", cmd_lab, "prep + run + compare for several filesystems from one config" },
 #endif

@@ -200,6 +200,11 @@ static char *differences(const struct fslab_result *r, const struct fslab_result
 	} else if (strcmp(va, vb)) {
 		compare_appendf(&out, "fslab version %s vs %s", va, vb);
 	}
+	/* a cluster of N hosts measures N hosts' load: not comparable with one host's */
+	if (r->nhosts != ref->nhosts)
+		compare_appendf(&out, "%zu host(s) vs %zu (a cluster result of fslab merge against %s)",
+				r->nhosts ? r->nhosts : 1, ref->nhosts ? ref->nhosts : 1,
+				r->nhosts && ref->nhosts ? "another cluster's" : "one host's result");
 	/* Repeats of one label must be the same configuration, threads included. */
 	if (same_label && a->threads != b->threads)
 		compare_appendf(&out, "threads %u vs %u within label '%s'", a->threads, b->threads, r->label);
