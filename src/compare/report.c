@@ -258,6 +258,7 @@ void report_tables(FILE *f, enum doc_format fmt, const struct compare *c,
 
 	doc_begin(&d, fmt, f, title);
 	results(&d, c, 2, true);
+	report_hosts(&d, c, 2);
 	doc_heading(&d, 2, "Summary");
 	summary(&d, c);
 	doc_end(&d);
@@ -423,6 +424,7 @@ void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 	report_method(&d, c, o);
 	doc_heading(&d, 2, "Results");
 	results(&d, c, 3, false);
+	report_hosts(&d, c, 3);
 	doc_heading(&d, 2, "Charts");
 	if (o->charts && o->charts->skipped)
 		doc_para(&d, "%s.", o->charts->skipped);

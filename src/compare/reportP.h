@@ -23,6 +23,10 @@ size_t report_max_runs(const struct compare *c, size_t *min);
 /* report.c: the statistics method in one paragraph. */
 void report_method_para(struct doc *d, const struct compare *c);
 
+/* hosts.c: the Hosts section (cluster results of fslab merge: each label's hosts, their
+ * IOPS, latencies, starts and verdicts); nothing when no result is a cluster result. */
+void report_hosts(struct doc *d, const struct compare *c, int level);
+
 /* setup.c: the Setup section (facts equal for every run as a list, differing ones by label). */
 void report_setup(struct doc *d, const struct compare *c);
 /* setup.c: the Method section (workload, durations, comparability, order, statistics). */

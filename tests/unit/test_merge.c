@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compare/compare.h"
+#include "compare/report.h"
 #include "merge/merge.h"
 #include "sha256.h"
 #include "util.h"
@@ -415,6 +417,59 @@ static void test_round_trip(void **state)
 	free(p2);
 }
 
+/* Two runs of a 3-host cluster with a slow node3: compare shows each host, node3 marked as
+ * the straggler; a cluster result beside one host's result is refused. */
+static void test_compare_hosts(void **state)
+{
+	char *files[2], *text = NULL;
+	size_t len = 0;
+	struct compare c;
+	struct compare_opts co = { 0 };
+	struct report_opts ro = { .generated = -1 };
+	FILE *f;
+
+	(void)state;
+	for (int r = 0; r < 2; r++) {
+		char *f1 = small_result("node1", "2026-12-03T14:00:10.000000Z", 100 + r, 1000, "x");
+		char *f2 = small_result("node2", "2026-12-03T14:00:10.002000Z", 100 - r, 1000, "x");
+		char *f3 = small_result("node3", "2026-12-03T14:00:10.001000Z", 40 + r, 3000, "x");
+		struct merge_input in[] = { host("node1", f1), host("node2", f2), host("node3", f3) };
+		struct merge_opts o = { 0 };
+		struct fslab_result m;
+
+		files[r] = xasprintf("%s/x-%d.json", dir, r + 1);
+		assert_int_equal(merge_results(in, 3, &o, &m), 0);
+		assert_true(fabs(m.cluster.start_spread_s - 0.002) < 1e-9);
+		assert_int_equal(result_write(&m, files[r]), 0);
+		result_release(&m);
+		free(f1);
+		free(f2);
+		free(f3);
+	}
+	compare_init(&c);
+	assert_int_equal(compare_build(&c, files, 2, &co), 0);
+	f = open_memstream(&text, &len);
+	report_tables(f, DOC_MD, &c, &ro);
+	fclose(f);
+	assert_non_null(strstr(text, "## Hosts"));
+	assert_non_null(strstr(text, "| x | node1 | 2 |"));
+	/* node3 does half the IOPS of the hosts' mean: the straggler, in bold */
+	assert_non_null(strstr(text, "**node3**"));
+	assert_non_null(strstr(text, "loads started within 2.0 ms"));
+	free(text);
+	compare_release(&c);
+	{
+		char *mixed[] = { files[0], (char *)"tests/fixtures/ext4-1.json" };
+
+		compare_init(&c);
+		co.allow_mismatch = false;
+		assert_int_equal(compare_build(&c, mixed, 2, &co), -FSLAB_EINPUT);
+		compare_release(&c);
+	}
+	free(files[0]);
+	free(files[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_partial_and_hostile),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_compare_hosts),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
