@@ -11,6 +11,7 @@
 
 #include "fsprep/prep.h"
 #include "lab/labplan.h"
+#include "strbuf.h"
 #include "util.h"
 
 struct parse {
@@ -139,9 +140,16 @@ static char *reader(char *str, int num, void *stream)
 		p->seen_lab = true;
 	} else if (!strncmp(name, "fs ", 3)) {
 		new_fs_section(p, name);
+	} else if (!strncmp(name, "host ", 5)) {
+		struct strbuf err = STRBUF_INIT;
+
+		if (lab_hosts_section(&p->cfg->hosts, name + 5 + strspn(name + 5, " "), p->line,
+				      &err))
+			perr(p, p->line, "%s", err.buf);
+		strbuf_release(&err);
 	} else if (strcmp(name, "devices") && strcmp(name, "workload")) {
-		perr(p, p->line, "unknown section [%s]; sections are [lab], [devices], [workload] "
-		     "and [fs NAME]", name);
+		perr(p, p->line, "unknown section [%s]; sections are [lab], [devices], [workload], "
+		     "[fs NAME] and [host NAME]", name);
 	}
 	return str;
 }
@@ -163,7 +171,7 @@ static struct lab_fs *fs_section(struct parse *p, const char *name)
 }
 
 static const char *const lab_keys = "title, output, baseline, repeats, raw_baseline, order, "
-				    "order_seed, aa_check";
+				    "order_seed, aa_check, ssh_config, clock_limit";
 static const char *const dev_keys = "image_dir, db_size, log_size, db_dev, log_dev, force";
 static const char *const fs_keys = "fs, mkfs_opts, mount_opts, cluster";
 
@@ -203,8 +211,16 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 		if (!run_parse_bool(v, &c->aa_check))
 			perr(p, p->line, "aa_check = '%s': give yes or no", v);
 		c->aa_check_line = p->line;
-	} else
-		perr(p, p->line, "unknown key '%s' in [lab]; known keys: %s", k, lab_keys);
+	} else {
+		struct strbuf err = STRBUF_INIT;
+		int r = lab_hosts_lab_key(&c->hosts, k, v, p->line, &err);
+
+		if (r < 0)
+			perr(p, p->line, "%s", err.buf);
+		else if (!r)
+			perr(p, p->line, "unknown key '%s' in [lab]; known keys: %s", k, lab_keys);
+		strbuf_release(&err);
+	}
 }
 
 static void key_devices(struct parse *p, const char *k, const char *v)
@@ -341,12 +357,26 @@ static int handler(void *user, const char *section, const char *name, const char
 
 		if (f) /* NULL: the reader already reported a bad name */
 			key_fs(p, f, name, value);
+	} else if (!strncmp(section, "host ", 5)) {
+		struct strbuf err = STRBUF_INIT;
+
+		if (lab_hosts_key(&p->cfg->hosts, section + 5 + strspn(section + 5, " "), name,
+				  value, &err))
+			perr(p, p->line, "%s", err.buf);
+		strbuf_release(&err);
 	} else if (!*section) {
 		perr(p, p->line, "'%s' is outside any section; put it under [lab], [devices], "
-		     "[workload] or [fs NAME]", name);
+		     "[workload], [fs NAME] or [host NAME]", name);
 	}
 	/* keys of an unknown section: the reader reported the section once */
 	return 1; /* keep going: report every problem */
+}
+
+static void host_problem(void *ctx, int line, const char *text)
+{
+	struct parse *p = ctx;
+
+	perr(p, line ? line : p->line, "%s", text);
 }
 
 static void check_required(struct parse *p)
@@ -367,7 +397,9 @@ static void check_required(struct parse *p)
 			perr(p, f->line, "[fs %s]: unknown filesystem '%s'; add fs = NAME to the "
 			     "section, one of %s", f->name, f->fs, prep_fs_names());
 	}
-	if (!p->seen_devices)
+	if (c->hosts.n)
+		lab_hosts_check(&c->hosts, c, host_problem, p); /* each host's devices */
+	else if (!p->seen_devices)
 		perr(p, p->line, "no [devices] section: give image_dir (loop devices on sparse "
 		     "images) or db_dev and log_dev");
 	else if (c->image_dir && (c->db_dev || c->log_dev))
@@ -438,6 +470,7 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
+	lab_hosts_init(&cfg->hosts);
 	cfg->path = xstrdup(path);
 	cfg->repeats = 1;
 	run_params_init(&cfg->run); /* fslab run's defaults: the same table */
@@ -501,6 +534,7 @@ void lab_cfg_release(struct lab_cfg *c)
 	free(c->db_dev);
 	free(c->log_dev);
 	run_params_release(&c->run);
+	lab_hosts_release(&c->hosts);
 	for (int i = 0; i < c->nfs; i++) {
 		free(c->fs[i].name);
 		free(c->fs[i].fs);
