@@ -54,6 +54,14 @@ $(B)/%.o: %.c | deps
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(CFLAGS_PKG) -c -o $@ $<
 
+# util.o holds the git hash (fslab_git): rebuilt whenever HEAD moves, so that a binary never
+# reports an older commit than it was built from (the lab's hosts must show the same build)
+$(B)/.git-hash: FORCE
+	@mkdir -p $(B); echo '$(GIT_HASH)' | cmp -s - $@ || echo '$(GIT_HASH)' > $@
+$(B)/src/util.o: $(B)/.git-hash
+.PHONY: FORCE
+FORCE:
+
 $(B)/libfslab.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^

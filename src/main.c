@@ -66,7 +66,7 @@ static int fslab_main(int argc, char **argv)
 		return FSLAB_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
-		printf("fslab %s (%s)\n", FSLAB_VERSION, FSLAB_GIT);
+		printf("fslab %s (%s)\n", fslab_version, fslab_git);
 		return FSLAB_EXIT_OK;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)

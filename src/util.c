@@ -10,6 +10,9 @@
 #include <time.h>
 #include <isa-l/crc.h>
 
+const char fslab_version[] = FSLAB_VERSION;
+const char fslab_git[] = FSLAB_GIT;
+
 static bool quiet;
 
 void fslab_set_quiet(bool q)

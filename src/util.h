@@ -68,6 +68,13 @@ static inline uint64_t sat_mul(uint64_t a, uint64_t b)
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_USEC 1000ULL
 
+/*
+ * The version and git hash this binary was built from, defined once (util.c, rebuilt by the
+ * Makefile whenever HEAD moves): what fslab --version prints, results record and the lab
+ * compares across its hosts, so one binary never names two builds.
+ */
+extern const char fslab_version[], fslab_git[];
+
 /* Messages go to stderr, prefixed "fslab: error: " / "fslab: warning: " / "fslab: ". */
 void fslab_err(const char *fmt, ...) __printf(1, 2);
 void fslab_warn(const char *fmt, ...) __printf(1, 2);

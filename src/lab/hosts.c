@@ -279,9 +279,11 @@ static int connect_start(struct hosts_session *s, size_t i, struct hproc *p)
 		return 1; /* there already */
 	ssh_base(s->cfg, s->ctl_dir, &a);
 	/* the connection goes to the background once authenticated (-f) and stays ten minutes
-	 * after its last session (a lab's steps follow each other within seconds) */
-	strvec_pushl(&a, "-o", "ControlMaster=yes", "-o", "ControlPersist=600", "-M", "-N", "-f",
-		     "--", h->ssh, NULL);
+	 * after its last session (a lab's steps follow each other within seconds).  Not -M as
+	 * well: ControlMaster=yes and -M together mean "ask before each session", which
+	 * BatchMode refuses */
+	strvec_pushl(&a, "-o", "ControlMaster=yes", "-o", "ControlPersist=600", "-N", "-f", "--",
+		     h->ssh, NULL);
 	log = conn_log(s, i);
 	ret = hproc_spawn(p, a.v, 0, log);
 	free(log);
@@ -571,10 +573,10 @@ int hosts_preflight(struct hosts_session *s, unsigned int samples)
 	for (size_t i = 0; i < cfg->n; i++) {
 		struct host_state *st = &s->st[i];
 
-		if (st->hello && (strcmp(st->version, FSLAB_VERSION) || strcmp(st->git, FSLAB_GIT)))
+		if (st->hello && (strcmp(st->version, fslab_version) || strcmp(st->git, fslab_git)))
 			problem(s, i, "fslab there is %s (%s), this one %s (%s): the hosts must run the "
 				"same build (results of different builds are not comparable); install "
-				"this one there", st->version, st->git, FSLAB_VERSION, FSLAB_GIT);
+				"this one there", st->version, st->git, fslab_version, fslab_git);
 		/* one at a time: round trips measured without the others' traffic */
 		if (st->hello && !st->problem)
 			hosts_clock(s, i, samples);

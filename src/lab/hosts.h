@@ -171,8 +171,8 @@ int hosts_step_argv(const struct hosts_session *s, size_t i, const char *const *
 		    struct strvec *out, const char **why);
 
 /*
- * hosts_preflight - before any cell: every host connected (the reused connection: ssh -M,
- * BatchMode, ConnectTimeout), `fslab hello` with probe words that must come back unchanged
+ * hosts_preflight - before any cell: every host connected (the reused connection: ssh -o
+ * ControlMaster=yes -N -f, BatchMode, ConnectTimeout), `fslab hello` with probe words that must come back unchanged
  * (quoting and the remote shell), the same fslab version and git hash as this one, the clock
  * offset (samples round trips, the shortest kept) within clock_limit.  Every problem is
  * printed, naming the host and the fix.  0, or -FSLAB_EINPUT.

@@ -35,7 +35,8 @@ static void usage(FILE *f)
 	      "            refuses clocks further apart than [lab] clock_limit.  Exit 0 when every\n"
 	      "            host is ready, 2 when not (each problem named with its fix)\n"
 	      "  start-at  the same, then one start --in SECONDS ahead for all, as each host's\n"
-	      "            own clock will read it: lines 'HOST TIME' for fslab run --start-at\n"
+	      "            own clock will read it: lines 'HOST TIME' on stdout (the table on\n"
+	      "            stderr) for each host's fslab run --start-at\n"
 	      "  argv      the command that runs 'fslab FSLAB-ARGUMENTS' on HOST, quoted for a\n"
 	      "            shell (--null: each argument followed by a NUL, for xargs -0 or\n"
 	      "            mapfile -d '')\n"
@@ -100,7 +101,7 @@ static json_t *record(const struct hosts_session *s, const char *config, int64_t
 		json_array_append_new(hosts, x);
 	}
 	o = json_pack("{s:s, s:s, s:s, s:s, s:f, s:o}", "schema", "fslab-hosts/1", "config",
-		      config, "fslab_version", FSLAB_VERSION, "fslab_git", FSLAB_GIT,
+		      config, "fslab_version", fslab_version, "fslab_git", fslab_git,
 		      "clock_limit_s", s->cfg->clock_limit_s, "hosts", hosts);
 	json_object_set_new(o, "ssh_config", s->cfg->ssh_config ? json_string(s->cfg->ssh_config)
 							       : json_null());
@@ -123,9 +124,9 @@ static int write_json(const char *path, json_t *o)
 	return ret;
 }
 
-static void table(const struct hosts_session *s)
+static void table(FILE *f, const struct hosts_session *s)
 {
-	printf("%-16s %-24s %-8s %-24s %12s %10s  %s\n", "host", "ssh", "os", "fslab",
+	fprintf(f, "%-16s %-24s %-8s %-24s %12s %10s  %s\n", "host", "ssh", "os", "fslab",
 	       "clock (ms)", "rtt (ms)", "status");
 	for (size_t i = 0; i < s->cfg->n; i++) {
 		const struct lab_host *h = &s->cfg->v[i];
@@ -136,7 +137,7 @@ static void table(const struct hosts_session *s)
 			 st->git ? st->git : "-");
 		snprintf(off, sizeof(off), st->clock ? "%+.3f" : "-", st->offset_s * 1e3);
 		snprintf(rtt, sizeof(rtt), st->clock ? "%.3f" : "-", st->rtt_s * 1e3);
-		printf("%-16s %-24s %-8s %-24s %12s %10s  %s\n", h->name, h->ssh,
+		fprintf(f, "%-16s %-24s %-8s %-24s %12s %10s  %s\n", h->name, h->ssh,
 		       h->os == HOST_OS_WINDOWS ? "windows" : "linux", ver, off, rtt,
 		       st->problem ? "NOT READY" : "ready");
 	}
@@ -311,7 +312,8 @@ int cmd_hosts(int argc, char **argv)
 	if (ret)
 		goto out;
 	ret = hosts_preflight(&s, (unsigned int)samples);
-	table(&s);
+	/* start-at: stdout has only the lines 'HOST TIME' (for scripts) */
+	table(strcmp(action, "start-at") ? stdout : stderr, &s);
 	if (!ret && !strcmp(action, "start-at")) {
 		char **starts = xcalloc(cfg.hosts.n, sizeof(char *));
 		int64_t t;

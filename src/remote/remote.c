@@ -56,7 +56,7 @@ int cmd_hello(int argc, char **argv)
 	host_name(host, sizeof(host));
 	snprintf(wall, sizeof(wall), "%lld", (long long)os_wall_ns());
 	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o}", "schema", REMOTE_HELLO_SCHEMA,
-		      "version", FSLAB_VERSION, "git", FSLAB_GIT, "os", HOST_OS, "hostname", host,
+		      "version", fslab_version, "git", fslab_git, "os", HOST_OS, "hostname", host,
 		      "wall_ns", wall, "argv", words);
 	s = o ? json_dumps(o, JSON_COMPACT) : NULL;
 	json_decref(o);

@@ -212,7 +212,7 @@ int cmd_run(int argc, char **argv)
 	os_stop_handler_set(on_signal);
 
 	r->label = xstrdup(s->o.label);
-	r->fslab_version = xasprintf("%s (%s)", FSLAB_VERSION, FSLAB_GIT);
+	r->fslab_version = xasprintf("%s (%s)", fslab_version, fslab_git);
 	r->started_at = xstrdup(iso8601_now(ts, sizeof(ts)));
 	s->dev_before = xcalloc(MAX_DEVS, sizeof(struct devstat));
 	s->dev_after = xcalloc(MAX_DEVS, sizeof(struct devstat));
