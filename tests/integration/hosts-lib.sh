@@ -121,10 +121,15 @@ PrintMotd no
 MaxSessions 64
 MaxStartups 64
 LogLevel VERBOSE
+# Debian's bash reads ~/.bashrc for a command sent over ssh (SSH_SOURCE_BASHRC) when SHLVL
+# says it is the first shell: this machine's root .bashrc is not the rig's to run (it cost
+# ~1 s a step here); a real host's rc files are its own business (docs/HOSTS.md)
+SetEnv SHLVL=1
 EOF
 		/usr/sbin/sshd -t -f "$d/sshd_config" || fail "sshd refuses $d/sshd_config"
 		ip netns exec "$ns" /usr/sbin/sshd -D -e -f "$d/sshd_config" >"$d/sshd.log" 2>&1 &
 		_hosts_pids="$_hosts_pids $!"
+		disown $!	# no job message when the cleanup ends it
 		echo "$ip $(cut -d' ' -f1,2 "$d/host_key.pub")" >>"$HT/known_hosts"
 		printf 'Host h%s\n\tHostName %s\n' "$i" "$ip" >>"$HOSTS_SSH_CONFIG.hosts"
 	done
