@@ -591,7 +591,8 @@ static void notes(struct merge *mg)
 			"latency percentiles from the hosts' histograms summed bucket by bucket, "
 			"timelines aligned on %s", mg->n, sb.buf,
 			strcmp(ci->timeline, "wall-clock") ? "the second index (a host's result has no "
-			"measure_started_at)" : "the wall clock (second 1 = the earliest host's first)");
+			"measure_started_at, or the starts are more than a day apart)"
+			: "the wall clock (second 1 = the earliest host's first)");
 	strbuf_release(&sb);
 	if (ci->partial) {
 		for (size_t i = 0; i < mg->n; i++)

@@ -16,6 +16,9 @@
 #include "util.h"
 #include "utctime.h"
 
+/* Largest start difference aligned on the wall clock (a day); beyond it, by row index. */
+#define MERGE_MAX_SHIFT_S 86400
+
 enum col_kind { K_T, K_SUM, K_WMEAN, K_MAX, K_MEAN };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -77,22 +80,30 @@ void merge_timeline(struct merge *mg)
 		ms -= isnan(m->in->offset_s) ? 0 : (int64_t)llround(m->in->offset_s * 1e9);
 		t0 = MIN(t0, ms);
 	}
-	out->cluster.timeline = xstrdup(wall ? "wall-clock" : "second index");
-	if (!ref)
+	if (!ref) {
+		out->cluster.timeline = xstrdup(wall ? "wall-clock" : "second index");
 		return;
+	}
 	shift = xcalloc(mg->n, sizeof(long));
-	for (size_t i = 0; i < mg->n; i++) {
+	for (size_t i = 0; wall && i < mg->n; i++) {
 		struct member *m = &mg->m[i];
 		int64_t ms;
 
-		if (!m->complete || !m->r.timeline.ncols)
+		if (!m->complete || !m->r.timeline.ncols || utc_parse(m->r.measure_started_at, &ms))
 			continue;
-		if (wall && !utc_parse(m->r.measure_started_at, &ms)) {
-			ms -= isnan(m->in->offset_s) ? 0 : (int64_t)llround(m->in->offset_s * 1e9);
-			shift[i] = lround((ms - t0) / 1e9);
-		}
-		nrows = MAX(nrows, m->r.timeline.nrows + (size_t)shift[i]);
+		ms -= isnan(m->in->offset_s) ? 0 : (int64_t)llround(m->in->offset_s * 1e9);
+		shift[i] = lround((ms - t0) / 1e9);
+		/* starts a day apart are not one cell (or a host's clock or file is wrong): rows
+		 * are not spread over a day of empty seconds, they are aligned by index */
+		if (shift[i] > MERGE_MAX_SHIFT_S)
+			wall = false;
 	}
+	if (!wall)
+		memset(shift, 0, mg->n * sizeof(long));
+	out->cluster.timeline = xstrdup(wall ? "wall-clock" : "second index");
+	for (size_t i = 0; i < mg->n; i++)
+		if (mg->m[i].complete && mg->m[i].r.timeline.ncols)
+			nrows = MAX(nrows, mg->m[i].r.timeline.nrows + (size_t)shift[i]);
 	nc = ref->ncols;
 	cols = xcalloc(nc + 1, sizeof(char *));
 	kind = xcalloc(nc + 1, sizeof(*kind));

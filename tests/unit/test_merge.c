@@ -222,6 +222,14 @@ static void test_wall_clock_alignment(void **state)
 	/* the histograms: 6 x 100 + 6 x 300 values */
 	assert_int_equal(c.classes[CLS_DB_READ].hist->n, 2400);
 	result_release(&c);
+	free(f2);
+	/* a host claiming a start in 2199: aligned by row, not over 170 years of empty rows */
+	f2 = small_result("node2", "2199-12-03T14:00:11.600000Z", 300, 2000, "x");
+	in[1].file = f2;
+	assert_int_equal(merge_results(in, 2, &o, &c), 0);
+	assert_string_equal(c.cluster.timeline, "second index");
+	assert_int_equal(c.timeline.nrows, 6);
+	result_release(&c);
 	free(f1);
 	free(f2);
 }
