@@ -49,6 +49,12 @@ log_size = 128M
 EOF
 done
 
+tlog "fslab lab refuses [host] sections until it drives them (nothing created)"
+rc=0; "$FSLAB" lab "$T/lab.ini" --output "$T/labout" >"$T/lab.out" 2>&1 || rc=$?
+[ $rc -eq 2 ] && grep -q "does not drive several hosts yet.*fslab hosts" "$T/lab.out" ||
+	{ cat "$T/lab.out"; fail "fslab lab with [host] sections: exit $rc"; }
+[ ! -e "$T/labout" ] || fail "fslab lab created its output directory before refusing"
+
 tlog "fslab --version on every host over ssh"
 for h in h1 h2 h3; do
 	v=$(hosts_ctl ssh -F "$HOSTS_SSH_CONFIG" -o BatchMode=yes "$h" "$FSLAB" --version) ||
