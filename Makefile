@@ -57,6 +57,14 @@ $(B)/%.o: %.c | deps
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(CFLAGS_PKG) -c -o $@ $<
 
+# version.o holds the git hash (fslab_git): rebuilt whenever HEAD moves, so that a binary never
+# reports an older commit than it was built from (the lab's hosts must show the same build)
+$(B)/.git-hash: FORCE
+	@mkdir -p $(B); echo '$(GIT_HASH)' | cmp -s - $@ || echo '$(GIT_HASH)' > $@
+$(B)/src/version.o: $(B)/.git-hash
+.PHONY: FORCE
+FORCE:
+
 $(B)/libfslab.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -146,10 +154,12 @@ WIN_CC := x86_64-w64-mingw32-gcc-posix
 WIN_B := $(B)/win
 WIN_SYSROOT := $(WIN_B)/sysroot
 WIN_LINUX_ONLY := src/os/posix.c src/io/uring.c src/volume.c src/host.c src/blockdev.c \
-	src/sysfs.c src/lab/preflight_prep.c fsprep/%
+	src/sysfs.c src/lab/preflight_prep.c src/lab/hosts.c src/lab/hosts_cli.c src/lab/hosts_proc.c \
+	fsprep/%
 WIN_SRC := $(filter-out $(WIN_LINUX_ONLY),$(filter-out src/main.c,$(ALL_SRC))) \
 	$(filter fsprep/win/%,$(ALL_SRC))
 WIN_OBJ := $(WIN_SRC:%.c=$(WIN_B)/obj/%.o)
+$(WIN_B)/obj/src/version.o: $(B)/.git-hash
 # _WIN32_WINNT 0x0A00: Windows 10 / Server 2016 and later (high-resolution timers: 1803+).
 # -Wno-format: format(printf) means Microsoft's printf to mingw's gcc, while the program uses
 # mingw's C99 printf (__USE_MINGW_ANSI_STDIO); the formats are checked by the Linux build.

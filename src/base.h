@@ -72,4 +72,11 @@ char *xasprintf(const char *fmt, ...) __printf(1, 2);
 void *xmalloc_aligned(size_t n);
 void free_aligned(void *p);
 
+/*
+ * The version and git hash this binary was built from, defined once (version.c, rebuilt by the
+ * Makefile whenever HEAD moves): what fslab --version prints, results record and the lab
+ * compares across its hosts, so one binary never names two builds.
+ */
+extern const char fslab_version[], fslab_git[];
+
 #endif

@@ -165,7 +165,7 @@ json_t *host_environment(void)
 		      "hostname", host, "kernel", u.release, "kernel_version", u.version,
 		      "os", os ? os : "", "cpu_model", cpu ? cpu : "",
 		      "ncpus", (int)sysconf(_SC_NPROCESSORS_ONLN), "mem_total", (json_int_t)total,
-		      "fslab_version", FSLAB_VERSION, "fslab_git", FSLAB_GIT);
+		      "fslab_version", fslab_version, "fslab_git", fslab_git);
 	json_object_set_new(o, "platform", json_string("linux"));
 	free(cpu);
 	free(os);

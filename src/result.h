@@ -165,6 +165,8 @@ struct run_config {
 	unsigned int progress_fd;
 	char *selftest;                  /* --selftest FILE: an fslab selftest record to embed */
 	char *lab_id, *lab_cell;         /* --lab-*: where it stood in a lab (the result's "lab") */
+	char *start_at;                  /* --start-at TIME: the load starts then (utctime.h); the
+					    result records it as its own field start_at */
 	unsigned int lab_round, lab_position;
 	bool lab_fresh_volume;
 	/* --fresh: databases and logs deleted and created anew (a lab's cell on volumes the user
@@ -222,11 +224,51 @@ struct lab_provenance {
 	bool database_created;         /* this run created its database(s), none reused */
 };
 
+/*
+ * A cluster result (fslab merge, src/merge/merge.h): one member host's result in brief, in
+ * the cluster result's "hosts" array.  Times are the host's own clock; clock_offset_s is that
+ * clock minus the controller's (the lab measures it over ssh).  NaN: not known.
+ */
+struct host_member {
+	char *name;          /* the lab's [host NAME], or what fslab merge was told */
+	char *status;        /* "ok", "aborted" (its run was), "failed" (no readable result),
+				"missing" (no result: the host was lost) */
+	char *reason;        /* why not "ok", or NULL */
+	char *file;          /* the result file merged, NULL when missing */
+	char *sha256;        /* of that file's bytes, NULL when missing */
+	char *hostname;      /* its environment.hostname */
+	double clock_offset_s, clock_rtt_s;
+	char *start_at, *load_started_at, *measure_started_at;
+	double start_delay_s;  /* load_started_at - start_at, on its clock */
+	double start_offset_s; /* load start on the controller's clock after the earliest host's */
+	double duration_s;
+	double transactional_iops;
+	struct class_result classes[CLS_NR]; /* its classes, without histograms */
+	char *verdict;       /* "PASS", "FAIL", or NULL without one */
+	size_t ndevices;
+	struct device_result *devices; /* its device counters */
+};
+
+/* What makes a result a cluster result (present), the merge's view of its members. */
+struct cluster_info {
+	bool present;
+	unsigned int hosts;    /* members */
+	unsigned int complete; /* members whose result is in the sums */
+	bool partial;          /* complete < hosts: never a full cluster */
+	double start_spread_s; /* latest - earliest load start, controller's clock (NaN) */
+	double clock_spread_s; /* largest - smallest clock offset measured (NaN) */
+	double clock_limit_s;  /* clock disagreement above which it warns */
+	char *timeline;        /* how timelines were aligned: "wall-clock" or "second index" */
+};
+
 struct fslab_result {
 	char *schema;
 	char *label;
 	char *fslab_version;
 	char *started_at, *ended_at;
+	/* fslab run --start-at: the start asked for, and when the load (warm-up) and the
+	 * measurement began, UTC to the microsecond (utctime.h); NULL in older files */
+	char *start_at, *load_started_at, *measure_started_at;
 	double duration_s; /* measured seconds, after warm-up */
 	bool aborted;
 	char *abort_reason; /* NULL unless aborted */
@@ -249,11 +291,16 @@ struct fslab_result {
 	struct checksum_result checksum;
 	json_t *notes; /* owned array of strings: loud warnings (O_DIRECT refused, ...) */
 	struct lab_provenance lab; /* "lab": absent for a hand run */
+	struct cluster_info cluster; /* a cluster result's (fslab merge); absent otherwise */
+	size_t nhosts;
+	struct host_member *hosts;   /* a cluster result's members, in the merge's order */
 	struct provenance src; /* owned strings; all NULL for a result fslab run made */
 };
 
 void result_init(struct fslab_result *r);
 void result_release(struct fslab_result *r);
+/* Free what a member owns and zero it. */
+void host_member_release(struct host_member *h);
 
 
 /* timeline_init: columns copied.  timeline_add_row: ncols values copied. */

@@ -604,6 +604,62 @@ static const struct rfield host_fields[] = {
 };
 #undef H
 
+/* A cluster result's members (fslab merge): each host's result in brief */
+#define M(k, t, m, ...) F(struct host_member, k, t, m, __VA_ARGS__)
+static const struct rfield member_fields[] = {
+	M("name", RF_STR, name),
+	M("status", RF_STR, status),
+	M("reason", RF_STR, reason),
+	M("file", RF_STR, file),
+	M("sha256", RF_STR, sha256),
+	M("hostname", RF_STR, hostname),
+	M("clock_offset_s", RF_REAL, clock_offset_s),
+	M("clock_rtt_s", RF_REAL, clock_rtt_s),
+	M("start_at", RF_STR, start_at),
+	M("load_started_at", RF_STR, load_started_at),
+	M("measure_started_at", RF_STR, measure_started_at),
+	M("start_delay_s", RF_REAL, start_delay_s),
+	M("start_offset_s", RF_REAL, start_offset_s),
+	M("duration_s", RF_REAL, duration_s),
+	M("transactional_iops", RF_REAL, transactional_iops),
+	M("verdict", RF_STR, verdict),
+	M("classes", RF_CUSTOM, classes, .write = inst_classes_write, .read = inst_classes_read),
+	M("devices", RF_ARRAY, devices, .off_n = offsetof(struct host_member, ndevices),
+	  .sub = device_fields, .elem_size = sizeof(struct device_result)),
+	{ NULL },
+};
+#undef M
+
+static const struct rfield cluster_fields[] = {
+	F(struct cluster_info, "hosts", RF_UINT, hosts),
+	F(struct cluster_info, "complete", RF_UINT, complete),
+	F(struct cluster_info, "partial", RF_BOOL, partial),
+	F(struct cluster_info, "start_spread_s", RF_REAL, start_spread_s),
+	F(struct cluster_info, "clock_spread_s", RF_REAL, clock_spread_s),
+	F(struct cluster_info, "clock_limit_s", RF_REAL, clock_limit_s),
+	F(struct cluster_info, "timeline", RF_STR, timeline),
+	{ NULL },
+};
+
+/* "cluster": only in cluster results (left out of a host's own result) */
+static json_t *cluster_write(const void *p)
+{
+	const struct cluster_info *ci = p;
+
+	return ci->present ? rf_to_json(cluster_fields, ci) : NULL;
+}
+
+static void cluster_read(struct rd *rd, json_t *parent, const char *key, void *p)
+{
+	json_t *o = rd_obj(rd, parent, key, false);
+	struct cluster_info *ci = p;
+
+	if (!o)
+		return;
+	rf_from_json(rd, o, cluster_fields, ci, key);
+	ci->present = true;
+}
+
 static const struct rfield init_fields[] = {
 	F(struct init_result, "bytes_written", RF_U64, bytes_written),
 	F(struct init_result, "seconds", RF_REAL, seconds),
@@ -631,6 +687,9 @@ const struct rfield result_fields[] = {
 	R("fslab_version", RF_STR, fslab_version),
 	R("started_at", RF_STR, started_at),
 	R("ended_at", RF_STR, ended_at),
+	R("start_at", RF_STR, start_at, .flags = RF_OMIT),
+	R("load_started_at", RF_STR, load_started_at, .flags = RF_OMIT),
+	R("measure_started_at", RF_STR, measure_started_at, .flags = RF_OMIT),
 	R("duration_s", RF_REAL, duration_s),
 	R("aborted", RF_BOOL, aborted),
 	R("abort_reason", RF_STR, abort_reason),
@@ -654,6 +713,9 @@ const struct rfield result_fields[] = {
 	R("verdict", RF_CUSTOM, verdict, .write = verdict_write, .read = verdict_read),
 	R("checksum", RF_OBJ, checksum, .sub = checksum_fields),
 	R("notes", RF_CUSTOM, notes, .write = notes_write, .read = notes_read),
+	R("cluster", RF_CUSTOM, cluster, .write = cluster_write, .read = cluster_read),
+	R("hosts", RF_ARRAY, hosts, .flags = RF_OMIT, .off_n = offsetof(struct fslab_result, nhosts),
+	  .sub = member_fields, .elem_size = sizeof(struct host_member)),
 	{ NULL },
 };
 #undef R

@@ -155,7 +155,8 @@ void strbuf_add_sq(struct strbuf *sb, const char *s)
 	static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 				   "0123456789-_./=:,+@%^";
 
-	if (*s && strspn(s, safe) == strlen(s)) {
+	/* a word starting with '=' is a command lookup in zsh (EQUALS): quoted */
+	if (*s && *s != '=' && strspn(s, safe) == strlen(s)) {
 		strbuf_addstr(sb, s);
 		return;
 	}

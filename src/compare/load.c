@@ -198,5 +198,12 @@ char *compare_differences(const struct fslab_result *r, const struct fslab_resul
 		strbuf_add_sep(&out, ", ");
 		strbuf_addf(&out, "fslab version %s vs %s", va, vb);
 	}
+	/* a cluster of N hosts measures N hosts' load: not comparable with one host's */
+	if (r->nhosts != ref->nhosts) {
+		strbuf_add_sep(&out, ", ");
+		strbuf_addf(&out, "%zu host(s) vs %zu (a cluster result of fslab merge against %s)",
+			    r->nhosts ? r->nhosts : 1, ref->nhosts ? ref->nhosts : 1,
+			    r->nhosts && ref->nhosts ? "another cluster's" : "one host's result");
+	}
 	return strbuf_detach_or_null(&out);
 }

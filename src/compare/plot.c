@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* plot.c: comparison charts: data files, filled plots/NAME.gp templates, gnuplot for PNG + SVG. */
 #include "compare/plot.h"
+#include "compare/hosts.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -671,6 +672,87 @@ static int sweep(struct plot_ctx *x)
 	return ret;
 }
 
+/*
+ * Cluster results (fslab merge): one bar per host and label (plots/bars.gp with the hosts as
+ * categories), whiskers over the label's runs: transactional IOPS and database read average
+ * latency, so that a straggler shows.
+ */
+static int host_bars(struct plot_ctx *x, const struct cmp_hosts *h, const char *name,
+		     const char *title, const char *ylabel, int which)
+{
+	const struct compare *c = x->c;
+	double ymax = 0;
+	char *buf = NULL, *t, *y, *lim, ns[16], nc[16], hi[32];
+	double *zeros = xcalloc(h->n, sizeof(double));
+	size_t len = 0;
+	struct os_memstream ms;
+	FILE *m = os_memstream_open(&ms, &buf, &len);
+	int ret;
+
+	fprintf(m, "# host, then mean, 95 %% CI low, CI high per label\n");
+	for (size_t k = 0; k < h->n; k++) {
+		char *e = gp_escape(h->names[k]);
+
+		fprintf(m, "\"%s\"", e);
+		free(e);
+		for (size_t g = 0; g < c->ngroups; g++) {
+			const struct cmp_host_cell *cell = cmp_host_cell(h, g, k);
+			const struct sample *s = which ? &cell->db_read_ms : &cell->iops;
+			double v = s->n ? s->mean : NAN, half = isfinite(s->half) ? s->half : 0;
+
+			put_num(m, v);
+			put_num(m, v - half);
+			put_num(m, v + half);
+			if (isfinite(v))
+				ymax = fmax(ymax, v + half);
+		}
+		fputc('\n', m);
+	}
+	os_memstream_done(&ms);
+	if (!(ymax > 0)) {
+		free(buf);
+		free(zeros);
+		return 0;
+	}
+	snprintf(ns, sizeof(ns), "%zu", c->ngroups);
+	snprintf(nc, sizeof(nc), "%zu", h->n);
+	snprintf(hi, sizeof(hi), "%g", ymax * 1.15);
+	t = gp_escape(title);
+	y = gp_escape(ylabel);
+	lim = gp_num_array(zeros, h->n);
+	{
+		const char *kv[] = {
+			"TITLE", t, "YLABEL", y, "N", ns, "LABELS", x->labels, "NCAT", nc, "LOGY", "0",
+			"YMIN", "0", "YMAX", hi, "LIMITS", lim, "LIMIT_NAME", "limit", "UNIT", "", NULL,
+		};
+
+		ret = draw(x, name, title, "bars", buf, len, kv);
+	}
+	free(t);
+	free(y);
+	free(lim);
+	free(buf);
+	free(zeros);
+	return ret;
+}
+
+static int host_charts(struct plot_ctx *x)
+{
+	struct cmp_hosts h;
+	int ret = 0;
+
+	compare_hosts_build(x->c, &h);
+	if (h.n) {
+		ret = host_bars(x, &h, "hosts-iops", "Transactional IOPS per host (cluster "
+				"results; 95 % CI over the runs)", "operations per second", 0);
+		if (!ret)
+			ret = host_bars(x, &h, "hosts-latency", "Database read average latency per "
+					"host (cluster results)", "ms", 1);
+	}
+	compare_hosts_release(&h);
+	return ret;
+}
+
 int plot_all(const struct compare *c, const char *outdir, struct plot_set *ps)
 {
 	/* whiskers: between runs with repeats; with one run per label only the noise inside it */
@@ -757,6 +839,8 @@ int plot_all(const struct compare *c, const char *outdir, struct plot_set *ps)
 		ret = percentiles(&x);
 	if (!ret && c->nsweeps)
 		ret = sweep(&x);
+	if (!ret)
+		ret = host_charts(&x);
 out:
 	free(x.dir);
 	free(x.tdir);

@@ -353,6 +353,7 @@ void report_tables(FILE *f, enum doc_format fmt, const struct compare *c,
 
 	doc_begin(&d, fmt, f, title);
 	results(&d, c, 2);
+	report_hosts(&d, c, 2);
 	if (c->have_noise || (o && o->stop_note)) {
 		doc_heading(&d, 2, "Noise and precision");
 		report_noise(&d, c, o);
@@ -548,10 +549,8 @@ void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 		doc_heading(&d, 2, "The volumes");
 		report_volumes(&d, c);
 	}
-	/*
-	 * The hosts go here (issue 20: results that carry hosts[], a client/server or several
-	 * machines' run): a per-host table and chart beside the volumes, before the rigour.
-	 */
+	/* a cluster's hosts (fslab merge) beside the volumes, before the rigour */
+	report_hosts(&d, c, 2);
 	/* the rigour, one level down */
 	doc_heading(&d, 2, "Charts");
 	if (o->charts && o->charts->skipped)

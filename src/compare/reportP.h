@@ -61,6 +61,9 @@ bool report_all_fresh(const struct compare *c);
  * cells, advice). */
 void report_blocked_para(struct doc *d, const struct compare *c, const char *runs);
 void report_noise(struct doc *d, const struct compare *c, const struct report_opts *o);
+/* hosts.c: the Hosts section (cluster results of fslab merge: each label's hosts, their
+ * IOPS, latencies, starts and verdicts); nothing when no result is a cluster result. */
+void report_hosts(struct doc *d, const struct compare *c, int level);
 
 /* setup.c: the Setup section (facts equal for every run as a list, differing ones by label). */
 void report_setup(struct doc *d, const struct compare *c);

@@ -425,6 +425,19 @@ int cmd_lab(int argc, char **argv)
 	ret = lab_cfg_load(&L->cfg, argv[optind]);
 	if (ret)
 		goto out;
+	/*
+	 * [host] sections: the cells on every host at once need the step runner's ssh target
+	 * (issue 20, after issue 18's step runner); until then a config naming hosts is refused
+	 * rather than run on this machine alone as if it were the cluster.
+	 */
+	if (L->cfg.hosts.n) {
+		ret = input_error("%s: [host %s]: fslab lab does not drive several hosts yet; check "
+				  "them with 'fslab hosts %s', run each cell with 'fslab run "
+				  "--start-at' on every host (fslab hosts ... start-at) and merge the "
+				  "results with 'fslab merge' (docs/HOSTS.md)", L->cfg.path,
+				  L->cfg.hosts.v[0].name, L->cfg.path);
+		goto out;
+	}
 	if (read_file(L->cfg.path, &L->config_text, NULL))
 		goto out;
 	if (out_opt || L->cfg.output)

@@ -157,9 +157,16 @@ static char *reader(char *str, int num, void *stream)
 		p->seen_lab = true;
 	} else if (!strncmp(name, "fs ", 3)) {
 		new_fs_section(p, name);
+	} else if (!strncmp(name, "host ", 5)) {
+		struct strbuf err = STRBUF_INIT;
+
+		if (lab_hosts_section(&p->cfg->hosts, name + 5 + strspn(name + 5, " "), p->line,
+				      &err))
+			perr(p, p->line, "%s", err.buf);
+		strbuf_release(&err);
 	} else if (strcmp(name, "devices") && strcmp(name, "workload")) {
-		perr(p, p->line, "unknown section [%s]; sections are [lab], [devices], [workload] "
-		     "and [fs NAME]", name);
+		perr(p, p->line, "unknown section [%s]; sections are [lab], [devices], [workload], "
+		     "[fs NAME] and [host NAME]", name);
 	}
 	return str;
 }
@@ -182,7 +189,7 @@ static struct lab_fs *fs_section(struct parse *p, const char *name)
 
 static const char *const lab_keys = "title, output, baseline, repeats, raw_baseline, order, "
 				    "order_seed, aa_check, precision, budget, min_rounds, "
-				    "max_rounds";
+				    "max_rounds, ssh_config, clock_limit";
 
 /* "10%", "10 %" or "10": a percentage in (0, 1000] (1000 %: an elevenfold ratio, loose
  * enough for a smoke test to stop at min_rounds). */
@@ -263,8 +270,16 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 		if (!run_parse_bool(v, &c->aa_check))
 			perr(p, p->line, "aa_check = '%s': give yes or no", v);
 		c->aa_check_line = p->line;
-	} else
-		perr(p, p->line, "unknown key '%s' in [lab]; known keys: %s", k, lab_keys);
+	} else {
+		struct strbuf err = STRBUF_INIT;
+		int r = lab_hosts_lab_key(&c->hosts, k, v, p->line, &err);
+
+		if (r < 0)
+			perr(p, p->line, "%s", err.buf);
+		else if (!r)
+			perr(p, p->line, "unknown key '%s' in [lab]; known keys: %s", k, lab_keys);
+		strbuf_release(&err);
+	}
 }
 
 static void key_devices(struct parse *p, const char *k, const char *v)
@@ -438,9 +453,16 @@ static int handler(void *user, const char *section, const char *name, const char
 
 		if (f) /* NULL: the reader already reported a bad name */
 			key_fs(p, f, name, value);
+	} else if (!strncmp(section, "host ", 5)) {
+		struct strbuf err = STRBUF_INIT;
+
+		if (lab_hosts_key(&p->cfg->hosts, section + 5 + strspn(section + 5, " "), name,
+				  value, &err))
+			perr(p, p->line, "%s", err.buf);
+		strbuf_release(&err);
 	} else if (!*section) {
 		perr(p, p->line, "'%s' is outside any section; put it under [lab], [devices], "
-		     "[workload] or [fs NAME]", name);
+		     "[workload], [fs NAME] or [host NAME]", name);
 	}
 	/* keys of an unknown section: the reader reported the section once */
 	return 1; /* keep going: report every problem */
@@ -594,6 +616,13 @@ static void check_adaptive(struct parse *p)
 	c->repeats = c->max_rounds; /* the cells of every round it may run */
 }
 
+static void host_problem(void *ctx, int line, const char *text)
+{
+	struct parse *p = ctx;
+
+	perr(p, line ? line : p->line, "%s", text);
+}
+
 static void check_required(struct parse *p)
 {
 	struct lab_cfg *c = p->cfg;
@@ -608,7 +637,9 @@ static void check_required(struct parse *p)
 		else
 			check_prepped_fs(p, f);
 	}
-	if (c->os == LAB_OS_WINDOWS)
+	if (c->hosts.n)
+		lab_hosts_check(&c->hosts, c, host_problem, p); /* each host's devices */
+	else if (c->os == LAB_OS_WINDOWS)
 		check_devices_windows(p);
 	else
 		check_devices_linux(p);
@@ -678,6 +709,7 @@ int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
+	lab_hosts_init(&cfg->hosts);
 	cfg->path = xstrdup(path);
 	cfg->os = os;
 	cfg->db_disk = cfg->log_disk = -1;
@@ -748,6 +780,7 @@ void lab_cfg_release(struct lab_cfg *c)
 	free(c->log_dev);
 	free(c->disk_info);
 	run_params_release(&c->run);
+	lab_hosts_release(&c->hosts);
 	run_config_release(&c->wl);
 	for (int i = 0; i < c->nfs; i++) {
 		free(c->fs[i].name);

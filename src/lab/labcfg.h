@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lab/hosts.h"
 #include "run/options.h"
 #include "strvec.h"
 
@@ -104,6 +105,8 @@ struct lab_cfg {
 	/* [fs NAME] sections in file order */
 	struct lab_fs fs[LAB_MAX_FS];
 	int nfs;
+	/* [host NAME] sections and the hosts' [lab] keys (lab/hosts.h); none: this machine */
+	struct lab_hosts hosts;
 };
 
 /*

@@ -25,6 +25,17 @@ uint64_t now_ns(void);
  * stop flag want to see it at once).  Windows: a high-resolution waitable timer.
  */
 int sleep_until_ns(uint64_t t_ns);
+/*
+ * The wall clock (src/os/wall.c): os_wall_ns() is UTC in ns since 1970 (CLOCK_REALTIME;
+ * GetSystemTimePreciseAsFileTime), for times other hosts must agree on (fslab run
+ * --start-at, the lab's clock offsets).  os_sleep_until_wall_ns() sleeps until the wall clock
+ * reaches t_ns: clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME) on Linux, so a clock stepped
+ * meanwhile (NTP) still wakes it at t_ns; on Windows the monotonic sleep to what is left, at
+ * most 1 s at a time, so a step is seen within a second.  0, or -EINTR when a stop request
+ * came (callers loop and check their stop flag).
+ */
+int64_t os_wall_ns(void);
+int os_sleep_until_wall_ns(int64_t t_ns);
 
 /* ---- memory ---- */
 

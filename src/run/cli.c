@@ -116,5 +116,5 @@ int run_parse_args(struct run_state *s, int argc, char **argv)
 				   fmt_size((char[32]){ 0 }, 32, c->cache_size),
 				   fmt_size((char[32]){ 0 }, 32, c->db_size));
 	normalise(s);
-	return 0;
+	return c->start_at ? run_start_at_check(s) : 0;
 }

@@ -105,8 +105,8 @@ void run_device_results(struct run_state *s, const struct collect_extra *x)
 
 /* ---- progress ---- */
 
-static void progress(struct run_state *s, const char *phase, double elapsed, double total,
-		     const double *row)
+void run_progress(struct run_state *s, const char *phase, double elapsed, double total,
+		  const double *row)
 {
 	double iops = 0, rd = 0, wr = 0, lg = 0, tps = 0;
 	char e[32], t[32], eta[32];
@@ -265,6 +265,7 @@ void run_load(struct run_state *s)
 		fslab_warn("no temporary file for the timeline (%s): keeping it in memory",
 			   getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	host_sampler_start(&s->host);
+	s->load_wall_ns = os_wall_ns(); /* the result's load_started_at (startat.c) */
 	engine_set_phase(e, PH_WARMUP);
 	t0 = e->t_start;
 	if (s->wl->start(rc)) {
@@ -276,7 +277,7 @@ void run_load(struct run_state *s)
 	     next += NSEC_PER_SEC) {
 		sleep_until_ns(MIN(next, t0 + warm));
 		host_sampler_tick(&s->host);
-		progress(s, "warm-up", (now_ns() - t0) / 1e9, total, NULL);
+		run_progress(s, "warm-up", (now_ns() - t0) / 1e9, total, NULL);
 	}
 	if (run_stop_flag)
 		return;
@@ -292,7 +293,7 @@ void run_load(struct run_state *s)
 		row[TL_CPU] = host_sampler_tick(&s->host);
 		timeline_add_row(&s->res.timeline, row);
 		sec++;
-		progress(s, "measure", (now_ns() - t0) / 1e9, total, row);
+		run_progress(s, "measure", (now_ns() - t0) / 1e9, total, row);
 		if (sec * NSEC_PER_SEC >= dur)
 			break;
 	}

@@ -15,6 +15,7 @@
 #include "msg.h"
 #include "strbuf.h"
 #include "units.h"
+#include "utctime.h"
 #include "workloads/verdict.h"
 #include "workloads/workload.h"
 
@@ -50,6 +51,13 @@ static bool valid_thresholds(const char *v)
 static bool valid_plain(const char *v)
 {
 	return !label_problem(v);
+}
+
+static bool valid_start_at(const char *v)
+{
+	int64_t ns;
+
+	return !utc_parse(v, &ns);
 }
 
 static const char *threshold_names(void)
@@ -296,6 +304,23 @@ const struct run_option run_options[RO_NR] = {
 		OFF(stop_on_stdin_eof), .cmp = ROC_RUN,
 		.help = "the end of standard input stops the run as Ctrl-C does (fslab lab "
 			"stops its steps so, also over ssh and on Windows)",
+	},
+	/*
+	 * Describes the run (when its load began), not what it measures: not a comparability
+	 * key (issue 19's marks).  Set by the lab per cell (fslab lab's [host] sections);
+	 * cli.c refuses a time that has passed or is more than a day ahead.
+	 */
+	[RO_START_AT] = {
+		.name = "start-at", .type = ROT_STR, .flags = ROF_LAB, OFF(start_at), .cmp = ROC_RUN,
+		.valid = valid_start_at, .metavar = "TIME",
+		.help = "initialise the databases, then wait until TIME (UTC: "
+			"2026-12-03T14:05:00Z, 2026-12-03T14:05:00.25Z, or seconds since 1970) "
+			"and start the load (warm-up, then measurement): runs on several hosts "
+			"given one TIME start together.  Refused when TIME has passed or is more "
+			"than 24h ahead; a load that starts late (initialisation took longer) says "
+			"so in a note",
+		.fix = "give a UTC time with its zone, such as 2026-12-03T14:05:00Z or "
+		       "2026-12-03T14:05:00.5Z, or seconds since 1970 such as $(($(date +%s) + 60))",
 	},
 	[RO_SAMPLE_INTERVAL] = {
 		.name = "sample-interval", .ini = "sample_interval", .type = ROT_TIME,

@@ -192,6 +192,12 @@ static int run_measure(struct run_state *s)
 		return ret;
 	if (s->drop_caches)
 		drop_caches(s);
+	/* initialised and cold: the load starts when every host's does */
+	if (s->start_at_ns) {
+		run_wait_start(s);
+		if (run_stop_flag)
+			return 0;
+	}
 	run_load(s);
 	engine_set_phase(&rc->eng, PH_STOP);
 	/* a finite load's measurement ends when it did */
@@ -216,6 +222,7 @@ static void run_gather(struct run_state *s, int ret)
 		if (volume_statfs(&rc->db_vols[i]))
 			rc->db_vols[i].fs_free = 0;
 	r->ended_at = xstrdup(iso8601_now(ts, sizeof(ts)));
+	run_start_fields(s);
 	record_dirs(s);
 	if (rc->eng.t_measure)
 		run_samplers_finish(s);
@@ -311,7 +318,7 @@ int cmd_run(int argc, char **argv)
 		fslab_warn("cannot watch standard input (--stop-on-stdin-eof): stop the run with "
 			   "Ctrl-C instead");
 	r->label = xstrdup(r->config.label);
-	r->fslab_version = xasprintf("%s (%s)", FSLAB_VERSION, FSLAB_GIT);
+	r->fslab_version = xasprintf("%s (%s)", fslab_version, fslab_git);
 	r->started_at = xstrdup(iso8601_now(ts, sizeof(ts)));
 	s->dev_before = xcalloc(MAX_DEVS, sizeof(struct devstat));
 	s->dev_after = xcalloc(MAX_DEVS, sizeof(struct devstat));

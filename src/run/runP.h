@@ -37,6 +37,9 @@ struct run_state {
 	bool caches_dropped;
 	json_t *selftest;     /* --selftest: the record embedded in the environment, or NULL */
 	struct samplers smp;
+	/* --start-at (startat.c): the requested start (ns since 1970 UTC, 0 = none); the wall
+	 * clock when the load began; how late it began when initialisation outlasted TIME */
+	int64_t start_at_ns, load_wall_ns, start_late_ns;
 	int *lock_fds; /* lock.c: locked --db and --log directories (os_lock_path) */
 	struct os_id *lock_ids; /* and what they are */
 	size_t nlocks;
@@ -79,11 +82,22 @@ int run_fresh_clear(struct run_state *s);
 
 /* measure.c: the timed load, progress, latency samples, device counters. */
 void run_load(struct run_state *s);
+/* One progress line: the tagged JSON line on --progress-fd, the live line on a terminal;
+ * row: the timeline row of the second (NULL: nothing measured yet). */
+void run_progress(struct run_state *s, const char *phase, double elapsed, double total,
+		  const double *row);
 void run_progress_end(struct run_state *s);
 void run_snapshot_devices(struct run_state *s, struct devstat *out);
 void run_device_results(struct run_state *s, const struct collect_extra *x);
 void run_samplers_finish(struct run_state *s);
 void run_samplers_free(struct samplers *m);
+
+/* startat.c: --start-at checked against the clock (-FSLAB_EINPUT when it has passed or is
+ * more than a day ahead); the wait until it after initialisation (returns early on a stop
+ * request); the result's start fields (start_at, load_started_at, measure_started_at). */
+int run_start_at_check(struct run_state *s);
+void run_wait_start(struct run_state *s);
+void run_start_fields(struct run_state *s);
 
 /* summary.c: the human summary on stdout. */
 void run_print_summary(struct run_state *s, FILE *f);

@@ -719,9 +719,9 @@ int cmd_selftest(int argc, char **argv)
 	if (o.json) {
 		char *text;
 
-		rec = json_pack("{s:s, s:s, s:s, s:O, s:b, s:I, s:I, s:o, s:o, s:{s:i, s:i, s:i, s:i}}",
+		rec = json_pack("{s:s, s:s+++, s:s, s:O, s:b, s:I, s:I, s:o, s:o, s:{s:i, s:i, s:i, s:i}}",
 				"schema", SELFTEST_SCHEMA, "fslab_version",
-				FSLAB_VERSION " (" FSLAB_GIT ")", "at", iso8601_now(ts, sizeof(ts)),
+				fslab_version, " (", fslab_git, ")", "at", iso8601_now(ts, sizeof(ts)),
 				"host", host, "buffered", o.buffered, "size", (json_int_t)o.size,
 				"need", (json_int_t)o.need, "volumes", vols, "checks", c.checks,
 				"summary", "PASS", c.count[ST_PASS], "FAIL", c.count[ST_FAIL],

@@ -101,6 +101,7 @@ static const char *good_value(enum run_opt_id id)
 		[RO_IOPS_PER_MAILBOX] = "0.06", [RO_SELFTEST] = "/tmp/selftest.json",
 		[RO_LAB_ID] = "20261203T2225-1a2b3c4d",
 		[RO_LAB_CELL] = "xfs-8t-r3", [RO_LAB_ROUND] = "3", [RO_LAB_POSITION] = "14",
+		[RO_START_AT] = "2026-12-03T14:05:00.25Z",
 	};
 
 	return run_options[id].type == ROT_FLAG ? "yes" : v[id];
