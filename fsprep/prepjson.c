@@ -105,7 +105,7 @@ json_t *prep_json_build(const struct prep_ctx *c)
 			 "fs", c->o->fs->name,
 			 "created_at", iso8601_now(now, sizeof(now)),
 			 "fslab_version", FSLAB_VERSION,
-			 "fslab_git", FSLAB_GIT,
+			 "fslab_git", fslab_git,
 			 "mount_root", c->root,
 			 "images", c->image_dir != NULL,
 			 "image_dir", jstr_or_null(c->image_dir),
