@@ -7,6 +7,7 @@
  * alone: a number may have been reused, a name may lead to another file since.  Images are
  * made nameless (O_TMPFILE) and named once their identity is recorded.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -215,6 +216,104 @@ int loop_find_image(const char *path, const struct file_id *image, json_t *devs)
 	return ret ? ret : count;
 }
 
+/*
+ * Who keeps a loop device busy after its filesystem was unmounted here: a process with it open,
+ * or (more often, and invisible to lsof) a copy of the mount in another mount namespace, made
+ * by an `unshare -m` or a service's private namespace while the volume was mounted.  Returns
+ * "pid N (comm), its mount namespace" or NULL (caller frees).
+ */
+static char *loop_holder(const char *dev)
+{
+	struct stat sb;
+	char *who = NULL, mm[32];
+	DIR *d;
+	struct dirent *e;
+
+	if (stat(dev, &sb) || !(d = opendir("/proc")))
+		return NULL;
+	snprintf(mm, sizeof(mm), " %u:%u ", major(sb.st_rdev), minor(sb.st_rdev));
+	while (!who && (e = readdir(d))) {
+		char path[300], line[4096], comm[64] = "?";
+		FILE *f;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		if ((f = fopen(path, "re"))) {
+			if (fgets(comm, sizeof(comm), f))
+				comm[strcspn(comm, "\n")] = 0;
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "/proc/%s/mountinfo", e->d_name);
+		if (!(f = fopen(path, "re")))
+			continue;
+		/* field 3 is the mounted device: "36 35 7:3 / /mnt ..." */
+		while (!who && fgets(line, sizeof(line), f)) {
+			char *sp = strchr(line, ' ');
+
+			sp = sp ? strchr(sp + 1, ' ') : NULL;
+			if (sp && !strncmp(sp, mm, strlen(mm)))
+				who = xasprintf("pid %s (%s), which has it mounted in its mount namespace",
+						e->d_name, comm);
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return who;
+}
+
+/* Is a device backed by image held by a mount in another mount namespace? */
+static bool loop_held_by_mount(const char *image, const struct file_id *id)
+{
+	json_t *left = json_array(), *v;
+	bool held = false;
+	size_t i;
+
+	if (loop_find_image(image, id, left) > 0)
+		json_array_foreach(left, i, v) {
+			char *who = loop_holder(json_string_value(v));
+
+			held = held || who;
+			free(who);
+		}
+	json_decref(left);
+	return held;
+}
+
+/* After the wait: a device the kernel will detach by itself (autoclear, set by LOOP_CLR_FD on a
+ * busy device) is said and left to it; 0, or -EBUSY for one that would stay attached. */
+static int loop_left_attached(const char *image, const struct file_id *id)
+{
+	json_t *left = json_array(), *v;
+	size_t i;
+	int ret = loop_find_image(image, id, left);
+
+	ret = ret < 0 ? ret : 0;
+	json_array_foreach(left, i, v) {
+		const char *dev = json_string_value(v);
+		struct sysfs_blkdev sd;
+		char *ac = NULL, *who = loop_holder(dev);
+
+		if (!sysfs_blkdev_init_name(&sd, NULL, dev + 5))
+			ac = sysfs_blkdev_read_str(&sd, "loop/autoclear");
+		sysfs_blkdev_release(&sd);
+		if (ac && !strcmp(ac, "1")) {
+			fslab_warn("%s (%s) stays attached while %s; the kernel detaches it when that "
+				   "lets go (autoclear is set); nothing of it is mounted here",
+				   dev, image, who ? who : "something keeps it open");
+		} else {
+			fslab_err("%s is still attached to %s, held by %s; find it with lsof, fuser or "
+				  "grep %s /proc/*/mountinfo, then run fslab teardown again", image, dev,
+				  who ? who : "something", dev + 5);
+			ret = -EBUSY;
+		}
+		free(ac);
+		free(who);
+	}
+	json_decref(left);
+	return ret;
+}
+
 int loop_detach_image(const char *image, const struct file_id *id)
 {
 	json_t *devs = json_array(), *v;
@@ -251,10 +350,9 @@ int loop_detach_image(const char *image, const struct file_id *id)
 		json_decref(left);
 		if (n <= 0)
 			break;
-		if (waited >= DETACH_WAIT_MS) {
-			fslab_err("%s is still attached to a loop device: something keeps it open; find it with lsof or fuser, then run fslab teardown again",
-				  image);
-			ret = -EBUSY;
+		/* a mount namespace holding it lets go when it ends, not in the next seconds */
+		if (waited >= DETACH_WAIT_MS || (waited == 1000 && loop_held_by_mount(image, id))) {
+			ret = loop_left_attached(image, id);
 			break;
 		}
 		sleep_ms(50);
