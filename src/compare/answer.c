@@ -75,6 +75,16 @@ static void answer_line(struct doc *d, const struct compare *c, size_t g,
 			      also ? " Also significant: " : "", also ? also : "", also ? "." : "");
 		break;
 	case SIG_NO:
+		/* an interval that excludes 0 but a claim that fails Holm's correction: say why,
+		 * or the reader sees a contradiction */
+		if (dl->corrected && dl->p < STATS_ALPHA) {
+			char *why = xasprintf("%s; on its own p = %.3f, but not after Holm's "
+					      "correction over the %zu claims (%s)", runs, dl->p,
+					      c->nclaims, report_p_words(p, sizeof(p), dl));
+
+			free(runs);
+			runs = why;
+		}
 		lead = xasprintf("%s vs %s: no significant difference", grp->label, base);
 		doc_item_lead(d, lead, " in %s, %s (%s%s).%s%s%s", what, iv, runs, mde,
 			      also ? " Significant: " : "", also ? also : "", also ? "." : "");
