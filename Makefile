@@ -3,10 +3,13 @@
 #   make            build ./fslab (installs missing Debian build packages when root)
 #   make check      unit tests (cmocka) + root integration tests (loop devices, real mkfs)
 #   make bench      fslab vs fio on identical patterns, ratios printed
-#   make demo       fslab lab configs/demo.ini: ext4, XFS, NTFS, btrfs on loop devices -> report
+#   make demo       fslab lab configs/demo.ini: ext4 vs XFS on loop devices until 15 % precise
+#                   (or 9 minutes) -> report; configs/tour.ini adds NTFS and btrfs
 #   make fuzz       libFuzzer targets (clang, ASan+UBSan) on the parsers, FUZZ_SECONDS each
 #                   (or FUZZ_RUNS inputs each)
 #   make unit-ubsan the unit suites built by clang with -fsanitize=undefined (make check too)
+#   make man        build/man/*.1 from the --help texts; make install puts them in
+#                   $(PREFIX)/share/man/man1 (PREFIX=/usr/local)
 #   make clean
 # V=1 shows full command lines; SANITIZE=address,undefined builds with sanitizers.
 
@@ -43,7 +46,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps check unit unit-ubsan integration vm-kernel bench demo clean install fuzz \
+.PHONY: all deps check unit unit-ubsan integration vm-kernel bench demo clean install man fuzz \
 	fuzz-build windows windows-unit
 all: fslab
 
@@ -55,6 +58,14 @@ $(B)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(CFLAGS_PKG) -c -o $@ $<
+
+# version.o holds the git hash (fslab_git): rebuilt whenever HEAD moves, so that a binary never
+# reports an older commit than it was built from (the lab's hosts must show the same build)
+$(B)/.git-hash: FORCE
+	@mkdir -p $(B); echo '$(GIT_HASH)' | cmp -s - $@ || echo '$(GIT_HASH)' > $@
+$(B)/src/version.o: $(B)/.git-hash
+.PHONY: FORCE
+FORCE:
 
 $(B)/libfslab.a: $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -120,6 +131,8 @@ $(UBSAN_B)/obj/%.o: %.c | deps
 	@$(if $(Q),echo "  UBSANCC $<")
 	$(Q)$(UBSAN_CC) $(UBSAN_CFLAGS) $(CFLAGS_PKG) -c -o $@ $<
 
+$(UBSAN_B)/obj/src/version.o: $(B)/.git-hash
+
 $(UBSAN_B)/libfslab.a: $(UBSAN_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
@@ -170,30 +183,36 @@ fuzz: fuzz-build
 
 # ---- Windows (docs/WINDOWS.md) ----
 # fslab.exe for x86-64 Windows, cross-built with mingw-w64 (posix threads) and linked statically
-# against jansson, cmocka, isa-l and libxml2 cross-built from their Debian source packages into
-# build/win/sysroot (scripts/win-sysroot.sh, once).  It holds run, compare, sizing and the
-# Windows prep; not the Linux-only parts (Linux prep, lab, io_uring, libblkid/libmount/libext2fs).
+# against jansson, cmocka, isa-l, libxml2 and inih cross-built from their Debian source packages
+# into build/win/sysroot (scripts/win-sysroot.sh, once).  It holds run, compare, sizing, lab and
+# the Windows prep; not the Linux-only parts (Linux prep and the lab's preflight of it,
+# io_uring, libblkid/libmount/libext2fs).
 WIN_CC := x86_64-w64-mingw32-gcc-posix
 WIN_B := $(B)/win
 WIN_SYSROOT := $(WIN_B)/sysroot
-WIN_LINUX_ONLY := src/os/posix.c src/io/uring.c src/volume.c src/host.c src/lab.c src/labcfg.c \
-	src/labplan.c src/lab/% fsprep/%
+WIN_LINUX_ONLY := src/os/posix.c src/io/uring.c src/volume.c src/host.c src/blockdev.c \
+	src/sysfs.c src/lab/preflight_prep.c src/lab/hosts.c src/lab/hosts_cli.c src/lab/hosts_proc.c \
+	fsprep/%
 WIN_SRC := $(filter-out $(WIN_LINUX_ONLY),$(filter-out src/main.c,$(ALL_SRC))) \
 	$(filter fsprep/win/%,$(ALL_SRC))
 WIN_OBJ := $(WIN_SRC:%.c=$(WIN_B)/obj/%.o)
+$(WIN_B)/obj/src/version.o: $(B)/.git-hash
 # _WIN32_WINNT 0x0A00: Windows 10 / Server 2016 and later (high-resolution timers: 1803+).
 # -Wno-format: format(printf) means Microsoft's printf to mingw's gcc, while the program uses
 # mingw's C99 printf (__USE_MINGW_ANSI_STDIO); the formats are checked by the Linux build.
 WIN_CFLAGS := -O2 -g $(filter-out -Wformat-security,$(WARN)) -Wno-format -D_GNU_SOURCE -D__USE_MINGW_ANSI_STDIO=1 \
 	-D_POSIX_THREAD_SAFE_FUNCTIONS -D_WIN32_WINNT=0x0A00 -DWINVER=0x0A00 -DPSAPI_VERSION=2 \
 	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. \
-	-I$(WIN_SYSROOT)/include -I$(WIN_SYSROOT)/include/libxml2 -DLIBXML_STATIC -MMD -MP
+	-I$(WIN_SYSROOT)/include -I$(WIN_SYSROOT)/include/libxml2 -DLIBXML_STATIC \
+	-DFSLAB_INIH_FIXED_OPTIONS -MMD -MP
 WIN_LDFLAGS := -static -municode -L$(WIN_SYSROOT)/lib
-WIN_LIBS := -ljansson -lisal -lxml2 -lshlwapi -lm -lpthread
+WIN_LIBS := -ljansson -lisal -lxml2 -linih -lshlwapi -lshell32 -lm -lpthread
 # the unit suites that need nothing Linux-only (no libmount, libext2fs, /proc)
 WIN_UNIT_SRC := tests/unit/test_os.c tests/unit/test_ioengine.c tests/unit/test_hist.c \
 	tests/unit/test_result.c tests/unit/test_stats.c tests/unit/test_verdict.c \
-	tests/unit/test_import.c tests/unit/test_winprep.c
+	tests/unit/test_import.c tests/unit/test_import_diskspd_text.c tests/unit/test_winprep.c \
+	tests/unit/test_selftest.c tests/unit/test_proc.c tests/unit/test_step.c \
+	tests/unit/test_labcfg.c
 WIN_UNIT_BIN := $(WIN_UNIT_SRC:tests/unit/%.c=$(WIN_B)/tests/%.exe)
 
 $(WIN_B)/.sysroot: scripts/win-sysroot.sh
@@ -226,10 +245,21 @@ windows-unit: $(WIN_B)/fslab.exe $(WIN_UNIT_BIN)
 	$(Q)scripts/deps.sh wine
 	$(Q)tests/wine.sh $(WIN_UNIT_BIN)
 
-install: fslab
-	install -D -m 0755 fslab $(DESTDIR)/usr/local/bin/fslab
-	install -d $(DESTDIR)/usr/local/share/fslab/plots
-	install -m 0644 plots/*.gp $(DESTDIR)/usr/local/share/fslab/plots/
+# The man pages (fslab.1, fslab-run.1, ... as git names its pages) from the --help texts,
+# which for fslab run come from its option table: scripts/mkman.sh.
+$(B)/man/fslab.1: fslab scripts/mkman.sh
+	@$(if $(Q),echo "  MAN     $(B)/man/*.1")
+	$(Q)scripts/mkman.sh ./fslab $(B)/man
+
+man: $(B)/man/fslab.1
+
+PREFIX ?= /usr/local
+install: fslab man
+	install -D -m 0755 fslab $(DESTDIR)$(PREFIX)/bin/fslab
+	install -d $(DESTDIR)$(PREFIX)/share/fslab/plots
+	install -m 0644 plots/*.gp $(DESTDIR)$(PREFIX)/share/fslab/plots/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0644 $(B)/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
 	rm -rf $(B) fslab

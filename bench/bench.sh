@@ -20,6 +20,14 @@
 #   mem  fslab randread (64 threads, iodepth 4) and jetstress (64 threads), a short and a long
 #        run, plus the memory a long run's timeline costs when the result is written
 #        target: peak RSS < 64 MiB at 64 threads, whatever the duration
+#   cluster  a lab on 64 hosts x 30 cells (bench/gen_cluster.c: 1,920 synthetic but valid
+#        per-host results): each cell merged (fslab merge), the 30 cluster results compared
+#        with the report and its charts, and all 1,920 host results in one compare
+#        targets: the compare of the cluster results < 5 s, every step's RSS < 512 MiB; a
+#        cell's merge < 1 s
+#   ssh  what one lab step costs on a host over OpenSSH, a new connection per step against
+#        the connection the lab keeps per host (bench/hosts_ssh.sh on the test rig's host:
+#        a network namespace with its own sshd); target: the kept connection saves time
 # Must run as root (tmpfs mount, loop device).  Everything it creates lives in one scratch
 # directory and is removed on every exit path.  Exit status 0 when every check passes, else 1.
 #
@@ -43,12 +51,14 @@
 #   BENCH_JS_DB_SIZE    jetstress database of the memory case [1G]
 #   BENCH_LONG_HOURS    run length whose timeline cost is measured [24]
 #   BENCH_LIBFSLAB      library the timeline measurement links with [<repo>/build/libfslab.a]
+#   BENCH_CLUSTER_HOSTS, BENCH_CLUSTER_CELLS  the cluster case's lab [64 30]
+#   BENCH_SSH_STEPS     steps of each kind in the ssh case [10]
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FSLAB=${FSLAB:-$ROOT/fslab}
 case "$FSLAB" in /*) ;; *) FSLAB=$PWD/$FSLAB ;; esac
-CASES=${BENCH_CASES:-cpu dev init mem}
+CASES=${BENCH_CASES:-cpu dev init mem cluster ssh}
 # other engineers' jobs share this machine: more short rounds beat fewer long ones (the
 # noise comes in stretches of seconds)
 CPU_ROUNDS=${BENCH_CPU_ROUNDS:-${BENCH_ROUNDS:-9}}
@@ -648,13 +658,96 @@ case_init() {
 	verdict $v "$(printf 'checksum pass (loop ext4, %s): %.3f of fio'"'"'s sequential read rate >= 0.90' "$INIT_SIZE" "$mr")"
 }
 
+# timed_cmd NAME CMD...: CMD under /usr/bin/time; sets T_S (wall seconds) and T_KIB (peak RSS)
+timed_cmd() {
+	local name=$1
+	shift
+	run /usr/bin/time -f '%e %M' -o "$RAW/$name.time" "$@" >"$RAW/$name.out" 2>&1 || return 1
+	read -r T_S T_KIB <"$RAW/$name.time"
+}
+
+case_cluster() {
+	local hosts=${BENCH_CLUSTER_HOSTS:-64} cells=${BENCH_CLUSTER_CELLS:-30} dir=$WORK/cluster
+	local gen=$WORK/gen_cluster c n=0 total=0 worst=0 rss=0 merges=() v cmp_s cmp_kib all_s all_kib
+	[ -f "$LIBFSLAB" ] || { verdict FAIL "cluster: no $LIBFSLAB: run make first"; return; }
+	mkdir -p "$dir/hosts" "$dir/cells"
+	# shellcheck disable=SC2046 # pkg-config output is a word list
+	cc -O2 -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread -I"$ROOT/src" -I"$ROOT" \
+		-o "$gen" "$ROOT/bench/gen_cluster.c" "$LIBFSLAB" \
+		$(pkg-config --libs blkid mount ext2fs liburing jansson inih libisal libxml-2.0) -lm \
+		-pthread 2>"$RAW/gen_cluster.log" ||
+		{ cat "$RAW/gen_cluster.log" >&2; verdict FAIL "cluster: bench/gen_cluster.c does not build"; return; }
+	"$gen" "$dir/hosts" "$hosts" "$cells" || { verdict FAIL "cluster: the results could not be made"; return; }
+	sum "case cluster: $hosts hosts x $cells cells = $((hosts * cells)) host results ($(du -sh "$dir/hosts" | cut -f1)), 3 labels"
+	for c in $(find "$dir/hosts" -name '*.json' -printf '%f\n' | sed 's/\.h[0-9]*\.json$//' | sort -u); do
+		timed_cmd "merge-$c" "$FSLAB" merge --output "$dir/cells/$c.json" "$dir/hosts/$c".h*.json ||
+			{ verdict FAIL "cluster: fslab merge of $c failed (see $RAW/merge-$c.out)"; return; }
+		merges+=("$T_S")
+		n=$((n + 1))
+		total=$(awk -v a="$total" -v b="$T_S" 'BEGIN { print a + b }')
+		fcmp "$T_S > $worst" && worst=$T_S
+		((T_KIB > rss)) && rss=$T_KIB
+	done
+	sum "$(printf '  merge: %d cells of %d hosts in %.2f s (median %.3f s, slowest %.3f s a cell), peak RSS %.1f MiB' \
+		"$n" "$hosts" "$total" "$(printf '%s\n' "${merges[@]}" | median)" "$worst" "$(fdiv "$rss" 1024)")"
+	rm -rf "$dir/report"
+	timed_cmd compare-cells "$FSLAB" compare "$dir"/cells/*.json --output "$dir/report" ||
+		{ verdict FAIL "cluster: fslab compare of the cluster results failed (see $RAW/compare-cells.out)"; return; }
+	cmp_s=$T_S cmp_kib=$T_KIB
+	sum "$(printf '  compare of the %d cluster results (report.md/html, %d charts incl. hosts-iops and hosts-latency): %.2f s, peak RSS %.1f MiB' \
+		"$n" "$(find "$dir/report/charts" -name '*.png' | wc -l)" "$cmp_s" "$(fdiv "$cmp_kib" 1024)")"
+	timed_cmd compare-cells-tables "$FSLAB" compare "$dir"/cells/*.json --format md ||
+		{ verdict FAIL "cluster: fslab compare --format md failed"; return; }
+	sum "$(printf '  the same, tables only (--format md, with the Hosts table of %s rows): %.2f s, peak RSS %.1f MiB' \
+		"$(grep -c '^| [a-z0-9]* | \*\{0,2\}h[0-9]' "$RAW/compare-cells-tables.out")" "$T_S" "$(fdiv "$T_KIB" 1024)")"
+	timed_cmd compare-hosts "$FSLAB" compare "$dir"/hosts/*.json --no-charts --format text ||
+		{ verdict FAIL "cluster: fslab compare of the host results failed"; return; }
+	all_s=$T_S all_kib=$T_KIB
+	sum "$(printf '  all %d host results in one compare (tables): %.2f s, peak RSS %.1f MiB' \
+		"$((hosts * cells))" "$all_s" "$(fdiv "$all_kib" 1024)")"
+	sum "  (wall times on a shared machine: load average $(cut -d' ' -f1-3 /proc/loadavg))"
+	sum ""
+	fcmp "$cmp_s < 5" && v=PASS || v=FAIL
+	verdict $v "$(printf 'cluster: compare of %d cluster results of %d hosts in %.2f s < 5 s' "$n" "$hosts" "$cmp_s")"
+	fcmp "$worst < 1" && v=PASS || v=FAIL
+	verdict $v "$(printf 'cluster: a cell of %d hosts merged in at most %.3f s < 1 s' "$hosts" "$worst")"
+	((rss < 524288 && cmp_kib < 524288 && all_kib < 524288)) && v=PASS || v=FAIL
+	verdict $v "$(printf 'cluster: peak RSS merge %.1f, compare %.1f, all host results %.1f MiB < 512 MiB' \
+		"$(fdiv "$rss" 1024)" "$(fdiv "$cmp_kib" 1024)" "$(fdiv "$all_kib" 1024)")"
+	rm -rf "$dir"
+}
+
+case_ssh() {
+	local out new reused v
+	for t in ip ssh /usr/sbin/sshd; do
+		command -v "$t" >/dev/null || { verdict FAIL "ssh: '$t' is missing; run 'scripts/deps.sh check' as root"; return; }
+	done
+	sum "case ssh: one lab step ('fslab hello' over ssh with the lab's options) on the test rig's host,"
+	sum "  ${BENCH_SSH_STEPS:-10} steps with a new connection each, then ${BENCH_SSH_STEPS:-10} over the connection the lab keeps"
+	run env FSLAB="$FSLAB" FSLAB_TOP="$ROOT" BENCH_SSH_STEPS="${BENCH_SSH_STEPS:-10}" \
+		bash "$ROOT/bench/hosts_ssh.sh" >"$RAW/ssh.out" 2>&1 ||
+		{ cat "$RAW/ssh.out" >&2; verdict FAIL "ssh: bench/hosts_ssh.sh failed (see $RAW/ssh.out)"; return; }
+	out=$(grep '^new ' "$RAW/ssh.out" | tail -1)
+	new=$(awk '{ print $2 }' <<<"$out") reused=$(awk '{ print $4 }' <<<"$out")
+	sum "$(printf '  median per step: %.0f ms with a new connection, %.0f ms over the kept one (%s logins for %s steps)' \
+		"$new" "$reused" "$(awk '{ print $6 }' <<<"$out")" "$((2 * ${BENCH_SSH_STEPS:-10}))")"
+	sum "  (the rig keeps Debian's bash from reading this machine's root ~/.bashrc, which it does for"
+	sum "   commands sent over ssh: on a real host its rc files add to every step;"
+	sum "   shared machine: load average $(cut -d' ' -f1-3 /proc/loadavg))"
+	sum ""
+	fcmp "$reused < $new" && v=PASS || v=FAIL
+	verdict $v "$(printf 'ssh: a step over the kept connection %.0f ms < %.0f ms with a new one' "$reused" "$new")"
+}
+
 for c in $CASES; do
 	case "$c" in
 	cpu) case_cpu ;;
 	dev) case_dev ;;
 	init) case_init ;;
 	mem) case_mem ;;
-	*) verdict FAIL "unknown case '$c' in BENCH_CASES (cpu, dev, init, mem)" ;;
+	cluster) case_cluster ;;
+	ssh) case_ssh ;;
+	*) verdict FAIL "unknown case '$c' in BENCH_CASES (cpu, dev, init, mem, cluster, ssh)" ;;
 	esac
 done
 

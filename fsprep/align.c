@@ -11,14 +11,18 @@
  * at most TOPO_MAX_GRAIN (values like 33553920 from USB bridges are noise); min_io counts as
  * a chunk only when it is larger than a block and divides opt_io.  How a filesystem states
  * them (ext4 stride/stripe_width, XFS su/sw) is up to its builder.
- * Sector size: 4Kn devices (logical sector 4096) get "-s" (mkfs_plan_sector_size()).
+ * Sector size: 4Kn devices (logical sector 4096) get "-s" (mkfs_cmd_sector_size()).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
+#include "strbuf.h"
+#include "strvec.h"
 
 uint64_t topology_grain(const struct topology *t)
 {
@@ -32,18 +36,6 @@ uint64_t topology_grain(const struct topology *t)
 bool topology_aligned(const struct topology *t)
 {
 	return t->alignment_offset == 0 && t->partition_start % topology_grain(t) == 0;
-}
-
-void mkfs_plan_take(struct mkfs_plan *p, char *s)
-{
-	p->argv = xrealloc(p->argv, (p->argc + 2) * sizeof(*p->argv));
-	p->argv[p->argc++] = s;
-	p->argv[p->argc] = NULL;
-}
-
-void mkfs_plan_push(struct mkfs_plan *p, const char *s)
-{
-	mkfs_plan_take(p, xstrdup(s));
 }
 
 static bool is_pow2(uint64_t v)
@@ -78,21 +70,22 @@ void topology_stripe(const struct topology *t, uint32_t bs, uint64_t *chunk, uin
 }
 
 /* 4Kn devices: state the sector size (-s) rather than leave it to the tool's probing. */
-void mkfs_plan_sector_size(struct mkfs_plan *p, const struct topology *t, const char *prefix)
+void mkfs_cmd_sector_size(struct mkfs_cmd *p, const struct topology *t, const char *prefix)
 {
 	if (t->logical_sector <= 512)
 		return;
 	p->sector_size = (uint32_t)t->logical_sector;
-	mkfs_plan_push(p, "-s");
-	mkfs_plan_take(p, xasprintf("%s%u", prefix, p->sector_size));
+	strvec_push(&p->argv, "-s");
+	strvec_pushf(&p->argv, "%s%u", prefix, p->sector_size);
 }
 
-int mkfs_plan_build(struct mkfs_plan *p, const struct topology *t, const struct mkfs_req *r)
+int mkfs_cmd_build(struct mkfs_cmd *p, const struct topology *t, const struct mkfs_req *r)
 {
 	uint32_t bs = 0;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
+	strvec_init(&p->argv);
 	/* raw (and any descriptor without a builder) has no mkfs command to derive. */
 	if (!r->fs->build || !r->fs->mkfs)
 		return input_error("--fs %s: no filesystem is made, so there is no mkfs command to plan",
@@ -103,65 +96,52 @@ int mkfs_plan_build(struct mkfs_plan *p, const struct topology *t, const struct 
 	p->aligned = topology_aligned(t);
 	p->block_size = p->cluster_size = bs;
 
-	mkfs_plan_push(p, r->fs->mkfs);
+	strvec_push(&p->argv, r->fs->mkfs);
 	if (r->force)
-		mkfs_plan_push(p, r->fs->force_flag);
+		strvec_push(&p->argv, r->fs->force_flag);
 	r->fs->build(p, t);
-	mkfs_plan_push(p, "-L");
-	mkfs_plan_push(p, r->label);
+	strvec_push(&p->argv, "-L");
+	strvec_push(&p->argv, r->label);
 	if (r->extra) {
 		char *copy = xstrdup(r->extra), *save = NULL;
-		size_t before = p->argc;
+		char *why = mkfs_opts_problem(r->fs->syntax, r->fs->mkfs, r->extra);
+		size_t before = p->argv.nr;
+
+		/* decided in docs/PREP.md "--mkfs-opts naming devices or files": refused, not
+		 * checked like --db-dev (one option string goes to both volumes) */
+		if (why) {
+			ret = input_error("--mkfs-opts \"%s\": %s; prep formats only the devices it checked, and refuses mkfs options that name another: drop it",
+					  r->extra, why);
+			free(why);
+			free(copy);
+			mkfs_cmd_release(p);
+			return ret;
+		}
 
 		for (char *w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save))
-			mkfs_plan_push(p, w);
+			strvec_push(&p->argv, w);
 		free(copy);
-		if (p->argc == before) {
-			mkfs_plan_release(p);
+		if (p->argv.nr == before) {
+			mkfs_cmd_release(p);
 			return input_error("--mkfs-opts is blank; give options or leave it out");
 		}
 	}
-	mkfs_plan_push(p, r->device);
+	strvec_push(&p->argv, r->device);
 	return 0;
 }
 
-void mkfs_plan_release(struct mkfs_plan *p)
+void mkfs_cmd_release(struct mkfs_cmd *p)
 {
-	for (size_t i = 0; i < p->argc; i++)
-		free(p->argv[i]);
-	free(p->argv);
+	strvec_clear(&p->argv);
 	memset(p, 0, sizeof(*p));
+	strvec_init(&p->argv);
 }
 
-char *argv_join(char *const *argv)
+char *mkfs_cmd_line(const struct mkfs_cmd *p)
 {
-	size_t cap = 64, len = 0;
-	char *s = xmalloc(cap);
+	struct strbuf sb = STRBUF_INIT;
 
-	s[0] = 0;
-	for (size_t i = 0; argv[i]; i++) {
-		bool quote = !argv[i][0] || strpbrk(argv[i], " \t\n'\"\\$`;&|<>*?()[]{}!#~");
-		size_t need = strlen(argv[i]) * 4 + 4;
-
-		if (len + need >= cap) {
-			cap = (len + need) * 2;
-			s = xrealloc(s, cap);
-		}
-		if (i)
-			s[len++] = ' ';
-		if (quote)
-			s[len++] = '\'';
-		for (const char *c = argv[i]; *c; c++) {
-			if (*c == '\'') {
-				memcpy(s + len, "'\\''", 4);
-				len += 4;
-			} else {
-				s[len++] = *c;
-			}
-		}
-		if (quote)
-			s[len++] = '\'';
-		s[len] = 0;
-	}
-	return s;
+	if (p->argv.nr)
+		strbuf_add_argv_sq(&sb, p->argv.v);
+	return strbuf_detach(&sb, NULL);
 }

@@ -10,16 +10,19 @@
 #include <linux/fs.h>
 #include <sys/utsname.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
+#include "os/os.h"
 
 int format_tool_check(const struct fs_desc *fs)
 {
 	if (!fs->mkfs)
 		return 0;
-	if (!have_program(fs->mkfs))
+	if (!os_have_program(fs->mkfs))
 		return input_error("%s is not installed; install the Debian package %s (apt-get install %s)",
 				   fs->mkfs, fs->package, fs->package);
-	if (fs->mount_helper && !have_program(fs->mount_helper))
+	if (fs->mount_helper && !os_have_program(fs->mount_helper))
 		return input_error("%s (the %s mount helper) is not installed; install the Debian package %s (apt-get install %s)",
 				   fs->mount_helper, fs->name, fs->package, fs->package);
 	if (fs->kernel_fs && !fs_kernel_has(fs->kernel_fs)) {
@@ -41,7 +44,7 @@ char *format_tool_version(const struct fs_desc *fs)
 	const char *argv[] = { fs->mkfs, fs->version_flag, NULL };
 	char *out = NULL, *line, *save = NULL, *v = NULL;
 
-	if (run_cmd(argv, &out) < 0 || !out) {
+	if (os_run(argv, &out) < 0 || !out) {
 		free(out);
 		return xstrdup("unknown");
 	}
@@ -57,17 +60,17 @@ char *format_tool_version(const struct fs_desc *fs)
 	return v ? v : xstrdup("unknown");
 }
 
-int format_run(const struct mkfs_plan *p)
+int format_run(const struct mkfs_cmd *p)
 {
 	char *out = NULL, *cmd;
 	int rc;
 
-	rc = run_cmd((const char *const *)p->argv, &out);
+	rc = os_run(p->argv.v, &out);
 	if (rc == 0) {
 		free(out);
 		return 0;
 	}
-	cmd = argv_join(p->argv);
+	cmd = mkfs_cmd_line(p);
 	if (rc < 0)
 		fslab_err("cannot run %s: %s", cmd, strerror(-rc));
 	else

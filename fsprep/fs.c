@@ -8,10 +8,13 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "base.h"
 #include "fsprep/prep.h"
 #include "fsprep/prepP.h"
+#include "os/os.h"
+#include "strbuf.h"
 
-/* Fixed order: --fs help, fs_desc_names() and the lab list them in it. */
+/* Fixed order: --fs help, fs_names() and the lab list them in it. */
 static const struct fs_desc *const fs_all[] = {
 	&fs_ext4,
 	&fs_xfs,
@@ -21,17 +24,17 @@ static const struct fs_desc *const fs_all[] = {
 	&fs_raw,
 };
 
-size_t fs_desc_count(void)
+size_t fs_count(void)
 {
 	return ARRAY_SIZE(fs_all);
 }
 
-const struct fs_desc *fs_desc_at(size_t i)
+const struct fs_desc *fs_at(size_t i)
 {
 	return i < ARRAY_SIZE(fs_all) ? fs_all[i] : NULL;
 }
 
-const struct fs_desc *fs_desc_find(const char *name)
+const struct fs_desc *fs_find(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(fs_all); i++)
 		if (!strcmp(fs_all[i]->name, name))
@@ -39,41 +42,40 @@ const struct fs_desc *fs_desc_find(const char *name)
 	return NULL;
 }
 
-const char *fs_desc_names(void)
+const char *fs_names(void)
 {
-	/* Built on first use; prep is single-threaded, and a second build writes the same. */
-	static char names[ARRAY_SIZE(fs_all) * 16 + 1];
+	/* Built on first use; prep is single-threaded. */
+	static struct strbuf names = STRBUF_INIT;
 
-	if (!names[0]) {
-		size_t len = 0;
-
-		for (size_t i = 0; i < ARRAY_SIZE(fs_all) && len < sizeof(names); i++)
-			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
-						i ? ", " : "", fs_all[i]->name);
-	}
-	return names;
+	if (!names.len)
+		for (size_t i = 0; i < ARRAY_SIZE(fs_all); i++)
+			strbuf_addf(&names, "%s%s", i ? ", " : "", fs_all[i]->name);
+	return names.buf;
 }
 
 bool prep_fs_known(const char *fs)
 {
-	const struct fs_desc *d = fs_desc_find(fs);
+	const struct fs_desc *d = fs_find(fs);
 
 	return d && !fs_is_raw(d);
 }
 
+char *prep_mkfs_opts_problem(const char *fs, const char *opts)
+{
+	const struct fs_desc *d = fs_find(fs);
+
+	return d && d->mkfs && opts ? mkfs_opts_problem(d->syntax, d->mkfs, opts) : NULL;
+}
+
 const char *prep_fs_names(void)
 {
-	static char names[ARRAY_SIZE(fs_all) * 16 + 1];
+	static struct strbuf names = STRBUF_INIT;
 
-	if (!names[0]) {
-		size_t len = 0;
-
-		for (size_t i = 0; i < ARRAY_SIZE(fs_all) && len < sizeof(names); i++)
+	if (!names.len)
+		for (size_t i = 0; i < ARRAY_SIZE(fs_all); i++)
 			if (!fs_is_raw(fs_all[i]))
-				len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
-							len ? ", " : "", fs_all[i]->name);
-	}
-	return names;
+				strbuf_addf(&names, "%s%s", names.len ? ", " : "", fs_all[i]->name);
+	return names.buf;
 }
 
 /* a line of @path equal to @word (/proc/filesystems: "nodev\tname" or "\tname"), or a
@@ -128,21 +130,21 @@ bool fs_kernel_has(const char *name)
 
 const char *prep_fs_missing_driver(const char *fs)
 {
-	const struct fs_desc *d = fs_desc_find(fs);
+	const struct fs_desc *d = fs_find(fs);
 
 	return d && d->kernel_fs && !fs_kernel_has(d->kernel_fs) ? d->kernel_fs : NULL;
 }
 
 const char *prep_fs_missing_tool(const char *fs, const char **package)
 {
-	const struct fs_desc *d = fs_desc_find(fs);
+	const struct fs_desc *d = fs_find(fs);
 
 	if (!d || fs_is_raw(d))
 		return NULL;
 	*package = d->package;
-	if (d->mkfs && !have_program(d->mkfs))
+	if (d->mkfs && !os_have_program(d->mkfs))
 		return d->mkfs;
-	if (d->mount_helper && !have_program(d->mount_helper))
+	if (d->mount_helper && !os_have_program(d->mount_helper))
 		return d->mount_helper;
 	return NULL;
 }

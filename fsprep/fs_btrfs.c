@@ -9,18 +9,19 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
 
-static void build_btrfs(struct mkfs_plan *p, const struct topology *t)
+static void build_btrfs(struct mkfs_cmd *p, const struct topology *t)
 {
 	(void)t;
 	/* Default profiles (data single, metadata DUP): what btrfs users get; see docs/PREP.md. */
-	mkfs_plan_push(p, "-s");
-	mkfs_plan_take(p, xasprintf("%u", p->block_size));
+	strvec_push(&p->argv, "-s");
+	strvec_pushf(&p->argv, "%u", p->block_size);
 }
 
 /* sectorsize and nodesize (little-endian) from the primary superblock at 64 KiB. */
-static int verify_btrfs(const char *dev, const struct mkfs_plan *p, json_t *v)
+static int verify_btrfs(const char *dev, const struct mkfs_cmd *p, json_t *v)
 {
 	unsigned char sb[4096];
 	uint32_t sect, node;
@@ -38,12 +39,31 @@ static int verify_btrfs(const char *dev, const struct mkfs_plan *p, json_t *v)
 	return verify_expect(dev, "the sector size", p->block_size, sect);
 }
 
+/*
+ * btrfs-progs mkfs/main.c (6.2, and the options later versions added): every operand is a
+ * device of the new filesystem; --rootdir (-r) populates it from a directory, --subvol (-u)
+ * and --inode-flags name paths in it.
+ */
+static const struct mkfs_syntax btrfs_syntax = {
+	.shortopts = "A:b:fl:n:s:m:d:L:R:O:r:U:VvMKqu:",
+	.long_arg = (const char *const[]){ "alloc-start", "byte-count", "csum", "checksum",
+					   "leafsize", "label", "metadata", "nodesize",
+					   "sectorsize", "data", "rootdir", "subvol", "features",
+					   "runtime-features", "uuid", "num-global-roots",
+					   "device-uuid", "compress", "inode-flags", NULL },
+	.long_flag = (const char *const[]){ "force", "mixed", "version", "nodiscard", "quiet",
+					    "verbose", "shrink", "help", NULL },
+	.paths = "ru",
+	.long_paths = (const char *const[]){ "rootdir", "subvol", "inode-flags", NULL },
+};
+
 const struct fs_desc fs_btrfs = {
 	.name = "btrfs",
 	.mkfs = "mkfs.btrfs",
 	.force_flag = "-f",
 	.version_flag = "--version",
 	.package = "btrfs-progs",
+	.syntax = &btrfs_syntax,
 	.min_size = 128 * MiB, /* about 114 MiB for the default (non-mixed) profiles */
 	/* The sector size must equal the page size on this kernel: 4096 only. */
 	.block_default = 4096,

@@ -12,24 +12,26 @@
 #include <errno.h>
 #include <ext2fs/ext2fs.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
 
-static void build_ext4(struct mkfs_plan *p, const struct topology *t)
+static void build_ext4(struct mkfs_cmd *p, const struct topology *t)
 {
 	uint64_t chunk, stripe;
 
 	topology_stripe(t, p->block_size, &chunk, &stripe);
-	mkfs_plan_push(p, "-b");
-	mkfs_plan_take(p, xasprintf("%u", p->block_size));
-	mkfs_plan_push(p, "-E");
+	strvec_push(&p->argv, "-b");
+	strvec_pushf(&p->argv, "%u", p->block_size);
+	strvec_push(&p->argv, "-E");
 	if (stripe) {
 		p->stride = chunk ? (uint32_t)(chunk / p->block_size) : 1;
 		p->stripe_width = (uint32_t)(stripe / p->block_size);
 		/* No lazy inode-table or journal initialisation: nothing runs during a measurement. */
-		mkfs_plan_take(p, xasprintf("lazy_itable_init=0,lazy_journal_init=0,stride=%u,stripe_width=%u",
-					    p->stride, p->stripe_width));
+		strvec_pushf(&p->argv, "lazy_itable_init=0,lazy_journal_init=0,stride=%u,stripe_width=%u",
+			     p->stride, p->stripe_width);
 	} else {
-		mkfs_plan_push(p, "lazy_itable_init=0,lazy_journal_init=0");
+		strvec_push(&p->argv, "lazy_itable_init=0,lazy_journal_init=0");
 	}
 }
 
@@ -74,7 +76,7 @@ static const struct {
 };
 
 /* libext2fs: block size, RAID stride and stripe width, features, inode tables zeroed. */
-static int verify_ext4(const char *dev, const struct mkfs_plan *p, json_t *v)
+static int verify_ext4(const char *dev, const struct mkfs_cmd *p, json_t *v)
 {
 	ext2_filsys fs = NULL;
 	errcode_t err;
@@ -125,12 +127,23 @@ static int verify_ext4(const char *dev, const struct mkfs_plan *p, json_t *v)
 	return ret;
 }
 
+/*
+ * e2fsprogs misc/mke2fs.c (1.47): -d populates from a directory or tarball, -l reads a bad
+ * blocks list, -z writes an undo file, -J device= formats or joins an external journal.
+ */
+static const struct mkfs_syntax ext4_syntax = {
+	.shortopts = "b:cd:e:g:i:jl:m:no:qr:s:t:vC:DE:FG:I:J:KL:M:N:O:R:ST:U:Vz:",
+	.paths = "dlz",
+	.subopt_paths = (const char *const[]){ "J:device", NULL },
+};
+
 const struct fs_desc fs_ext4 = {
 	.name = "ext4",
 	.mkfs = "mkfs.ext4",
 	.force_flag = "-F",
 	.version_flag = "-V",
 	.package = "e2fsprogs",
+	.syntax = &ext4_syntax,
 	.min_size = 16 * MiB,
 	.block_default = 4096,
 	.block_min = 1024,

@@ -11,21 +11,22 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
 
 #define NTFS_CLUSTER_DEFAULT (64 * KiB) /* Exchange's recommendation for database volumes */
 
-void ntfs_build(struct mkfs_plan *p, const struct topology *t)
+void ntfs_build(struct mkfs_cmd *p, const struct topology *t)
 {
 	/* -Q: quick format; the device was discarded just before, zeroing it again is waste. */
-	mkfs_plan_push(p, "-Q");
-	mkfs_plan_push(p, "-c");
-	mkfs_plan_take(p, xasprintf("%u", p->cluster_size));
-	mkfs_plan_sector_size(p, t, "");
+	strvec_push(&p->argv, "-Q");
+	strvec_push(&p->argv, "-c");
+	strvec_pushf(&p->argv, "%u", p->cluster_size);
+	mkfs_cmd_sector_size(p, t, "");
 }
 
 /* libblkid 2.38 exports no cluster size: bytes per sector and sectors per cluster from the BPB. */
-int ntfs_verify(const char *dev, const struct mkfs_plan *p, json_t *v)
+int ntfs_verify(const char *dev, const struct mkfs_cmd *p, json_t *v)
 {
 	unsigned char bs[512];
 	uint32_t sector, spc, cluster;
@@ -49,6 +50,23 @@ int ntfs_verify(const char *dev, const struct mkfs_plan *p, json_t *v)
 	return ret;
 }
 
+/* ntfs-3g ntfsprogs/mkntfs.c (2022.10.3): no option names a file; operands are the device and
+ * a sector count. */
+static const char *const ntfs_long_arg[] = {
+	"cluster-size", "heads", "label", "mft-zone-multiplier", "partition-start", "sector-size",
+	"sectors-per-track", NULL,
+};
+static const char *const ntfs_long_flag[] = {
+	"debug", "enable-compression", "fast", "force", "help", "license", "no-action",
+	"no-indexing", "quick", "quiet", "verbose", "version", "with-uuid", "zero-time", NULL,
+};
+
+const struct mkfs_syntax ntfs_syntax = {
+	.shortopts = "-c:CfFhH:IlL:np:qQs:S:TUvVz:",
+	.long_arg = ntfs_long_arg,
+	.long_flag = ntfs_long_flag,
+};
+
 const struct fs_desc fs_ntfs = {
 	.name = "ntfs",
 	.flags = FS_F_FUSE_CACHE,
@@ -56,6 +74,7 @@ const struct fs_desc fs_ntfs = {
 	.force_flag = "-F",
 	.version_flag = "--version",
 	.package = "ntfs-3g",
+	.syntax = &ntfs_syntax,
 	.min_size = 16 * MiB,
 	.block_default = NTFS_CLUSTER_DEFAULT,
 	.block_min = 512,

@@ -8,6 +8,7 @@
  * cgroup, O_DIRECT reaches the device.  prep refuses it, naming why, when the running kernel
  * has no ntfs3 (format.c: format_tool_check).
  */
+#include "base.h"
 #include "fsprep/prepP.h"
 
 const struct fs_desc fs_ntfs3 = {
@@ -17,6 +18,7 @@ const struct fs_desc fs_ntfs3 = {
 	.force_flag = "-F",
 	.version_flag = "--version",
 	.package = "ntfs-3g",
+	.syntax = &ntfs_syntax,
 	.min_size = 16 * MiB,
 	.block_default = 64 * KiB, /* Exchange's recommendation for database volumes */
 	.block_min = 512,

@@ -2,8 +2,9 @@
 /*
  * fs_raw.c: "raw", no filesystem at all: the baseline `fslab run --db DEV --log DEV` measures.
  * prep only attaches, discards and (--force) wipes: no tool, no builder, no verifier, no mount
- * (FS_F_RAW; mkfs_plan_build() and verify_volume() refuse it).
+ * (FS_F_RAW; mkfs_cmd_build() and verify_volume() refuse it).
  */
+#include "base.h"
 #include "fsprep/prepP.h"
 
 const struct fs_desc fs_raw = {

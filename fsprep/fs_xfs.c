@@ -11,21 +11,22 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
 
-static void build_xfs(struct mkfs_plan *p, const struct topology *t)
+static void build_xfs(struct mkfs_cmd *p, const struct topology *t)
 {
 	uint64_t chunk, stripe;
 
 	topology_stripe(t, p->block_size, &chunk, &stripe);
-	mkfs_plan_push(p, "-b");
-	mkfs_plan_take(p, xasprintf("size=%u", p->block_size));
-	mkfs_plan_sector_size(p, t, "size=");
+	strvec_push(&p->argv, "-b");
+	strvec_pushf(&p->argv, "size=%u", p->block_size);
+	mkfs_cmd_sector_size(p, t, "size=");
 	if (stripe) {
 		p->su = (uint32_t)(chunk ? chunk : stripe);
 		p->sw = (uint32_t)(stripe / p->su);
-		mkfs_plan_push(p, "-d");
-		mkfs_plan_take(p, xasprintf("su=%u,sw=%u", p->su, p->sw));
+		strvec_push(&p->argv, "-d");
+		strvec_pushf(&p->argv, "su=%u,sw=%u", p->su, p->sw);
 	}
 }
 
@@ -34,7 +35,7 @@ static void build_xfs(struct mkfs_plan *p, const struct topology *t)
  * (big-endian, at their documented offsets), recorded as stride/stripe_width in blocks like
  * xfs_info's sunit/swidth, and as su bytes/sw.
  */
-static int verify_xfs(const char *dev, const struct mkfs_plan *p, json_t *v)
+static int verify_xfs(const char *dev, const struct mkfs_cmd *p, json_t *v)
 {
 	unsigned char sb[512];
 	uint32_t bs, sect, unit, width;
@@ -65,12 +66,25 @@ static int verify_xfs(const char *dev, const struct mkfs_plan *p, json_t *v)
 	return ret;
 }
 
+/*
+ * xfsprogs mkfs/xfs_mkfs.c (6.1): -l logdev=/-r rtdev= put the log or realtime section on
+ * another device, name= of -d/-l/-r names the section's device or file, -c options= reads a
+ * config file, -p a prototype file (and the files it lists).
+ */
+static const struct mkfs_syntax xfs_syntax = {
+	.shortopts = "b:c:d:i:l:L:m:n:KNp:qr:s:CfV",
+	.paths = "p",
+	.subopt_paths = (const char *const[]){ "c:options", "d:name", "l:logdev", "l:name",
+						"r:rtdev", "r:name", NULL },
+};
+
 const struct fs_desc fs_xfs = {
 	.name = "xfs",
 	.mkfs = "mkfs.xfs",
 	.force_flag = "-f",
 	.version_flag = "-V",
 	.package = "xfsprogs",
+	.syntax = &xfs_syntax,
 	.min_size = 300 * MiB, /* mkfs.xfs 6.x refuses filesystems under 300 MiB */
 	.block_default = 4096,
 	.block_min = 1024,     /* v5 (CRC) XFS needs 1024 or more */

@@ -2,8 +2,10 @@
 /*
  * loop.c: image files and loop devices with direct I/O on the backing file.  No chosen library
  * has a public loop API (util-linux's loopdev code is internal to losetup), so this uses the
- * linux/loop.h ioctls directly.  Loop devices are found back by their backing file (sysfs
- * loop/backing_file), never by number alone: a number may have been reused since.
+ * linux/loop.h ioctls directly.  Loop devices are found back by the identity of their backing
+ * file (LOOP_GET_STATUS64: device and inode, as losetup -j does), never by number or by name
+ * alone: a number may have been reused, a name may lead to another file since.  Images are
+ * made nameless (O_TMPFILE) and named once their identity is recorded.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -12,28 +14,65 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/loop.h>
 
+#include "base.h"
+#include "blockdev.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
+#include "strvec.h"
+#include "sysfs.h"
 
 #define ATTACH_TRIES 32       /* LOOP_CTL_GET_FREE races with other attachers */
 #define DETACH_WAIT_MS 10000  /* the kernel detaches once the last opener closes */
 
-int image_create(const char *path, uint64_t size, bool replace)
+int image_open(const char *path, uint64_t size, struct file_id *id, bool *named)
 {
-	int fd, ret = 0;
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int fd, ret;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replace ? O_TRUNC : O_EXCL), 0600);
+	*named = false;
+	if (slash)
+		*slash = 0;
+	/* O_TMPFILE: the file has no name yet, so its identity is recorded before anyone can
+	 * see it, and a crash before image_link() leaves nothing behind */
+	fd = open(slash ? (*dir ? dir : "/") : ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		*named = fd >= 0;
+	}
+	free(dir);
 	if (fd < 0)
 		return -errno;
 	/* Sparse: ftruncate allocates nothing; blocks appear as the filesystem writes them. */
-	if (ftruncate(fd, (off_t)size))
+	ret = ftruncate(fd, (off_t)size) ? -errno : file_id_fd(fd, id);
+	if (ret) {
+		if (*named)
+			unlink(path);
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+int image_link(int fd, const char *path, bool named)
+{
+	char proc[64];
+	int ret = 0;
+
+	if (!named && linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH)) {
 		ret = -errno;
+		/* AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH; /proc/self/fd works without */
+		if (ret == -EPERM || ret == -ENOENT) {
+			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+			ret = linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW) ? -errno : 0;
+		}
+	}
 	if (close(fd) && !ret)
 		ret = -errno;
-	if (ret)
-		unlink(path);
 	return ret;
 }
 
@@ -57,7 +96,8 @@ int loop_attach(const char *image, char **dev, bool *dio)
 {
 	struct loop_config cfg;
 	int ctl, ffd, lfd, n, ret = -EBUSY;
-	char path[64], attr[96], val[16];
+	struct sysfs_blkdev sd;
+	char path[64];
 
 	*dev = NULL;
 	*dio = false;
@@ -104,50 +144,183 @@ int loop_attach(const char *image, char **dev, bool *dio)
 	if (ret)
 		return ret;
 	*dev = xstrdup(path);
-	snprintf(attr, sizeof(attr), "/sys/block/loop%d/loop/dio", n);
-	*dio = !read_line_file(attr, val, sizeof(val)) && !strcmp(val, "1");
+	if (!sysfs_blkdev_init_name(&sd, NULL, path + 5)) {
+		uint64_t v;
+
+		*dio = !sysfs_blkdev_read_u64(&sd, "loop/dio", &v) && v == 1;
+	}
+	sysfs_blkdev_release(&sd);
 	return 0;
 }
 
-int loop_find_image(const char *image, json_t *devs)
+int loop_backing(const char *dev, struct file_id *id, char **path)
 {
-	DIR *d = opendir("/sys/block");
-	struct dirent *e;
-	size_t ilen = strlen(image);
-	int count = 0;
+	struct file_id named;
+	dev_t fdev;
+	ino_t fino;
+	char *name;
+	int ret;
 
-	if (!d)
-		return -errno;
-	while ((e = readdir(d))) {
-		char *attr, back[4096];
-		bool match;
-
-		if (strncmp(e->d_name, "loop", 4))
-			continue;
-		attr = xasprintf("/sys/block/%s/loop/backing_file", e->d_name);
-		/* Unbound loop devices have no backing_file.  A deleted image reads "... (deleted)". */
-		match = !read_line_file(attr, back, sizeof(back)) && !strncmp(back, image, ilen) &&
-			(!back[ilen] || !strcmp(back + ilen, " (deleted)"));
-		free(attr);
-		if (match) {
-			char *dev = xasprintf("/dev/%s", e->d_name);
-
-			json_array_append_new(devs, json_string(dev));
-			free(dev);
-			count++;
-		}
-	}
-	closedir(d);
-	return count;
+	memset(id, 0, sizeof(*id));
+	if (path)
+		*path = NULL;
+	ret = blockdev_loop_backing(dev, &fdev, &fino, &name);
+	if (ret)
+		return ret;
+	id->dev = fdev;
+	id->ino = fino;
+	/* the birth time, when the name still leads to that very file */
+	if (name && !file_id_path(name, &named, NULL) && named.dev == id->dev &&
+	    named.ino == id->ino)
+		*id = named;
+	if (path)
+		*path = name;
+	else
+		free(name);
+	return 0;
 }
 
-int loop_detach_image(const char *image)
+int loop_find_image(const char *path, const struct file_id *image, json_t *devs)
+{
+	struct strvec disks = STRVEC_INIT;
+	size_t plen = strlen(path);
+	int count = 0, ret = sysfs_disk_names(NULL, &disks);
+
+	for (size_t i = 0; !ret && i < disks.nr; i++) {
+		struct sysfs_blkdev sd;
+		struct file_id back;
+		char *name = NULL, *dev;
+		bool named;
+
+		if (strncmp(disks.v[i], "loop", 4))
+			continue;
+		/* Candidates by the name sysfs shows (no device is opened for the others: an open
+		 * loop device looks busy to whoever checks it meanwhile)... */
+		if (!sysfs_blkdev_init_name(&sd, NULL, disks.v[i]))
+			name = sysfs_blkdev_read_str(&sd, "loop/backing_file");
+		sysfs_blkdev_release(&sd);
+		named = name && !strncmp(name, path, plen) &&
+			(!name[plen] || !strcmp(name + plen, " (deleted)"));
+		free(name);
+		if (!named)
+			continue;
+		/* ...then by the file itself: the name may lead to another file since. */
+		dev = xasprintf("/dev/%s", disks.v[i]);
+		if (!loop_backing(dev, &back, NULL) && file_id_same(&back, image)) {
+			json_array_append_new(devs, json_string(dev));
+			count++;
+		}
+		free(dev);
+	}
+	strvec_clear(&disks);
+	return ret ? ret : count;
+}
+
+/*
+ * Who keeps a loop device busy after its filesystem was unmounted here: a process with it open,
+ * or (more often, and invisible to lsof) a copy of the mount in another mount namespace, made
+ * by an `unshare -m` or a service's private namespace while the volume was mounted.  Returns
+ * "pid N (comm), its mount namespace" or NULL (caller frees).
+ */
+static char *loop_holder(const char *dev)
+{
+	struct stat sb;
+	char *who = NULL, mm[32];
+	DIR *d;
+	struct dirent *e;
+
+	if (stat(dev, &sb) || !(d = opendir("/proc")))
+		return NULL;
+	snprintf(mm, sizeof(mm), " %u:%u ", major(sb.st_rdev), minor(sb.st_rdev));
+	while (!who && (e = readdir(d))) {
+		char path[300], line[4096], comm[64] = "?";
+		FILE *f;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		if ((f = fopen(path, "re"))) {
+			if (fgets(comm, sizeof(comm), f))
+				comm[strcspn(comm, "\n")] = 0;
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "/proc/%s/mountinfo", e->d_name);
+		if (!(f = fopen(path, "re")))
+			continue;
+		/* field 3 is the mounted device: "36 35 7:3 / /mnt ..." */
+		while (!who && fgets(line, sizeof(line), f)) {
+			char *sp = strchr(line, ' ');
+
+			sp = sp ? strchr(sp + 1, ' ') : NULL;
+			if (sp && !strncmp(sp, mm, strlen(mm)))
+				who = xasprintf("pid %s (%s), which has it mounted in its mount namespace",
+						e->d_name, comm);
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return who;
+}
+
+/* Is a device backed by image held by a mount in another mount namespace? */
+static bool loop_held_by_mount(const char *image, const struct file_id *id)
+{
+	json_t *left = json_array(), *v;
+	bool held = false;
+	size_t i;
+
+	if (loop_find_image(image, id, left) > 0)
+		json_array_foreach(left, i, v) {
+			char *who = loop_holder(json_string_value(v));
+
+			held = held || who;
+			free(who);
+		}
+	json_decref(left);
+	return held;
+}
+
+/* After the wait: a device the kernel will detach by itself (autoclear, set by LOOP_CLR_FD on a
+ * busy device) is said and left to it; 0, or -EBUSY for one that would stay attached. */
+static int loop_left_attached(const char *image, const struct file_id *id)
+{
+	json_t *left = json_array(), *v;
+	size_t i;
+	int ret = loop_find_image(image, id, left);
+
+	ret = ret < 0 ? ret : 0;
+	json_array_foreach(left, i, v) {
+		const char *dev = json_string_value(v);
+		struct sysfs_blkdev sd;
+		char *ac = NULL, *who = loop_holder(dev);
+
+		if (!sysfs_blkdev_init_name(&sd, NULL, dev + 5))
+			ac = sysfs_blkdev_read_str(&sd, "loop/autoclear");
+		sysfs_blkdev_release(&sd);
+		if (ac && !strcmp(ac, "1")) {
+			fslab_warn("%s (%s) stays attached while %s; the kernel detaches it when that "
+				   "lets go (autoclear is set); nothing of it is mounted here",
+				   dev, image, who ? who : "something keeps it open");
+		} else {
+			fslab_err("%s is still attached to %s, held by %s; find it with lsof, fuser or "
+				  "grep %s /proc/*/mountinfo, then run fslab teardown again", image, dev,
+				  who ? who : "something", dev + 5);
+			ret = -EBUSY;
+		}
+		free(ac);
+		free(who);
+	}
+	json_decref(left);
+	return ret;
+}
+
+int loop_detach_image(const char *image, const struct file_id *id)
 {
 	json_t *devs = json_array(), *v;
 	size_t i;
 	int ret, n;
 
-	n = loop_find_image(image, devs);
+	n = loop_find_image(image, id, devs);
 	if (n < 0) {
 		ret = n;
 		goto out;
@@ -173,14 +346,13 @@ int loop_detach_image(const char *image)
 	for (unsigned waited = 0; n > 0 && !ret; waited += 50) {
 		json_t *left = json_array();
 
-		n = loop_find_image(image, left);
+		n = loop_find_image(image, id, left);
 		json_decref(left);
 		if (n <= 0)
 			break;
-		if (waited >= DETACH_WAIT_MS) {
-			fslab_err("%s is still attached to a loop device: something keeps it open; find it with lsof or fuser, then run fslab teardown again",
-				  image);
-			ret = -EBUSY;
+		/* a mount namespace holding it lets go when it ends, not in the next seconds */
+		if (waited >= DETACH_WAIT_MS || (waited == 1000 && loop_held_by_mount(image, id))) {
+			ret = loop_left_attached(image, id);
 			break;
 		}
 		sleep_ms(50);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* misc.c: small helpers shared by the fsprep/ modules: sysfs files, pids, paths. */
+/* misc.c: small helpers shared by the fsprep/ modules: pids, paths, file identities. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -13,38 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
-
-int read_line_file(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
-	close(fd);
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
-
-int read_u64_file(const char *path, uint64_t *v)
-{
-	char buf[64];
-	int ret = read_line_file(path, buf, sizeof(buf));
-
-	if (ret)
-		return ret;
-	return parse_u64(buf, 0, UINT64_MAX, v);
-}
+#include "sysfs.h"
+#include "units.h"
 
 int write_str_file(const char *path, const char *s)
 {
@@ -63,11 +35,6 @@ int write_str_file(const char *path, const char *s)
 	if (close(fd) && !ret)
 		ret = -errno;
 	return ret;
-}
-
-char *sysblock_path(dev_t devno, const char *attr)
-{
-	return xasprintf("/sys/dev/block/%u:%u/%s", major(devno), minor(devno), attr);
 }
 
 bool pid_alive(pid_t pid)
@@ -188,6 +155,20 @@ out:
 	return out;
 }
 
+bool path_exists(const char *p)
+{
+	struct stat sb;
+
+	return !lstat(p, &sb);
+}
+
+bool path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
+}
+
 bool dir_is_empty(const char *path)
 {
 	DIR *d = opendir(path);
@@ -203,4 +184,75 @@ bool dir_is_empty(const char *path)
 		}
 	closedir(d);
 	return empty;
+}
+
+static void id_from_statx(const struct statx *sx, struct file_id *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->dev = makedev(sx->stx_dev_major, sx->stx_dev_minor);
+	id->ino = sx->stx_ino;
+	id->has_btime = sx->stx_mask & STATX_BTIME;
+	if (id->has_btime) {
+		id->btime_sec = sx->stx_btime.tv_sec;
+		id->btime_nsec = sx->stx_btime.tv_nsec;
+	}
+}
+
+int file_id_fd(int fd, struct file_id *id)
+{
+	struct statx sx;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS | STATX_BTIME, &sx))
+		return -errno;
+	id_from_statx(&sx, id);
+	return 0;
+}
+
+int file_id_path(const char *path, struct file_id *id, mode_t *mode)
+{
+	struct statx sx;
+
+	if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS | STATX_BTIME, &sx))
+		return -errno;
+	id_from_statx(&sx, id);
+	if (mode)
+		*mode = sx.stx_mode;
+	return 0;
+}
+
+json_t *file_id_json(const struct file_id *id)
+{
+	json_t *j = json_pack("{s:I, s:I}", "dev", (json_int_t)id->dev, "ino", (json_int_t)id->ino);
+
+	if (id->has_btime) {
+		json_object_set_new(j, "btime_sec", json_integer(id->btime_sec));
+		json_object_set_new(j, "btime_nsec", json_integer(id->btime_nsec));
+	}
+	return j;
+}
+
+bool file_id_from_json(json_t *j, struct file_id *id)
+{
+	json_t *dev = json_object_get(j, "dev"), *ino = json_object_get(j, "ino");
+	json_t *bs = json_object_get(j, "btime_sec"), *bn = json_object_get(j, "btime_nsec");
+
+	memset(id, 0, sizeof(*id));
+	if (!json_is_integer(dev) || !json_is_integer(ino))
+		return false;
+	id->dev = (uint64_t)json_integer_value(dev);
+	id->ino = (uint64_t)json_integer_value(ino);
+	if (json_is_integer(bs) && json_is_integer(bn)) {
+		id->has_btime = true;
+		id->btime_sec = json_integer_value(bs);
+		id->btime_nsec = (uint32_t)json_integer_value(bn);
+	}
+	return true;
+}
+
+bool file_id_same(const struct file_id *a, const struct file_id *b)
+{
+	if (a->dev != b->dev || a->ino != b->ino)
+		return false;
+	return !a->has_btime || !b->has_btime ||
+	       (a->btime_sec == b->btime_sec && a->btime_nsec == b->btime_nsec);
 }

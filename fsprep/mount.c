@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
-#include <blkid/blkid.h>
 #include <libmount/libmount.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
 
 static struct libmnt_table *kernel_table(void)
 {
@@ -120,82 +120,6 @@ int mount_at(const char *target, char **source, char **fstype, char **options)
 	}
 	mnt_unref_table(tb);
 	return fs ? 1 : 0;
-}
-
-/* The block device behind a mount: its devno, or for anonymous devnos (fuseblk, btrfs) the
- * device its source path names.  0 when it is not a block device. */
-static dev_t fs_block_devno(struct libmnt_fs *fs)
-{
-	const char *src = mnt_fs_get_srcpath(fs);
-	dev_t d = mnt_fs_get_devno(fs);
-	struct stat sb;
-
-	if (major(d))
-		return d;
-	if (src && src[0] == '/' && !stat(src, &sb) && S_ISBLK(sb.st_mode))
-		return sb.st_rdev;
-	return 0;
-}
-
-int mount_find_device(dev_t rdev, const char *devpath, char **target, char **what)
-{
-	struct libmnt_table *tb = kernel_table();
-	struct libmnt_iter *it;
-	struct libmnt_fs *fs;
-	int found = 0;
-
-	if (!tb)
-		return errno > 0 ? -errno : -EIO;
-	it = mnt_new_iter(MNT_ITER_FORWARD);
-	while (it && !found && !mnt_table_next_fs(tb, it, &fs)) {
-		dev_t d = fs_block_devno(fs), disk = 0;
-
-		if (!d)
-			continue;
-		if (d == rdev) {
-			*what = xstrdup(devpath);
-			found = 1;
-		} else if (!blkid_devno_to_wholedisk(d, NULL, 0, &disk) && disk == rdev) {
-			*what = xstrdup(mnt_fs_get_source(fs) ? mnt_fs_get_source(fs) : "?");
-			found = 1;
-		}
-		if (found)
-			*target = xstrdup(mnt_fs_get_target(fs));
-	}
-	mnt_free_iter(it);
-	mnt_unref_table(tb);
-	return found;
-}
-
-dev_t mount_root_devno(void)
-{
-	struct libmnt_table *tb = kernel_table();
-	struct libmnt_fs *fs;
-	dev_t d = 0;
-
-	if (!tb)
-		return 0;
-	fs = find_target(tb, "/");
-	if (fs)
-		d = fs_block_devno(fs);
-	mnt_unref_table(tb);
-	return d;
-}
-
-char *mount_point_of(const char *path)
-{
-	struct libmnt_table *tb = kernel_table();
-	struct libmnt_fs *fs;
-	char *real = realpath(path, NULL), *mp = NULL;
-
-	if (tb && real) {
-		fs = mnt_table_find_mountpoint(tb, real, MNT_ITER_BACKWARD);
-		if (fs && mnt_fs_get_target(fs))
-			mp = xstrdup(mnt_fs_get_target(fs));
-	}
-	free(real);
-	mnt_unref_table(tb);
-	return mp;
 }
 
 /* Does the NUL-separated command line of @pid look like an ntfs-3g serving dev on target? */

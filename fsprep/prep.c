@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * prep.c: one `fslab prep`: check everything (nothing is touched before all checks pass),
- * print the plan for --dry-run, or carry it out step by step, recording each step in the state
- * file before (intent) and after it.  A failure or SIGINT/SIGTERM/SIGHUP rolls back through
- * prep_undo(), the code `fslab teardown` runs.  --fs raw stops after attach, discard and wipe:
- * the devices are the baseline fslab run measures without a filesystem.  The --dry-run plan
- * is printed by prep_plan.c.
+ * prep.c: one `fslab prep`: check everything (prep_check.c: nothing is touched before all
+ * checks pass), print the plan for --dry-run (prep_dryrun.c), or carry it out step by step,
+ * recording each step in the state file before (intent) and after it.  A failure or
+ * SIGINT/SIGTERM/SIGHUP/SIGPIPE rolls back through prep_undo(), the code `fslab teardown`
+ * runs.  The image directory is locked for the whole prep (flock, as fslab run locks its
+ * directories), and images are created exclusively and recorded by identity, so a prep only
+ * ever removes what it made itself.  --fs raw stops after attach, discard and wipe: the
+ * devices are the baseline fslab run measures without a filesystem.
  */
 #include <errno.h>
 #include <signal.h>
@@ -13,10 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "files.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
+#include "os/os.h"
+#include "strbuf.h"
+#include "units.h"
 
 const char *const vol_names[VOL_NR] = { "db", "log" };
 
@@ -36,19 +43,27 @@ static void catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* `fslab prep ... | head -1`: the reader is gone, like the terminal on SIGHUP.  Caught,
+	 * not ignored: the write fails with EPIPE (messages are lost, nothing else), prep rolls
+	 * back, and the tools it runs start with the default disposition again. */
+	sigaction(SIGPIPE, &sa, NULL);
 }
 
 /*
  * End of a step: -EINTR when a signal asked us to stop.  FSLAB_TEST_PREP_STALL=<step> makes
- * prep wait here (up to a minute) so tests can kill it at a known point.
+ * prep wait here (a minute, or FSLAB_TEST_PREP_STALL_S seconds) so tests can kill it, or
+ * change something under it, at a known point.
  */
 static int step_done(const char *step)
 {
 	const char *stall = getenv("FSLAB_TEST_PREP_STALL");
+	const char *secs = getenv("FSLAB_TEST_PREP_STALL_S");
 
 	if (stall && !strcmp(stall, step)) {
+		int n = secs ? atoi(secs) * 10 : 600;
+
 		fslab_info("test hook: stalled after step %s", step);
-		for (int i = 0; i < 600 && !signalled; i++)
+		for (int i = 0; i < n && !signalled; i++)
 			sleep_ms(100);
 	}
 	return signalled ? -EINTR : 0;
@@ -63,268 +78,6 @@ static int role_step_done(const char *step, const char *role)
 	return step_done(name);
 }
 
-static bool is_dir(const char *p)
-{
-	struct stat sb;
-
-	return !stat(p, &sb) && S_ISDIR(sb.st_mode);
-}
-
-static bool exists(const char *p)
-{
-	struct stat sb;
-
-	return !lstat(p, &sb);
-}
-
-/* Does path lie in (or equal) dir? */
-static bool path_under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return !strncmp(path, dir, n) && (path[n] == '/' || !path[n]);
-}
-
-/* No filesystem: nothing to format, verify or mount. */
-static bool is_raw(const struct prep_ctx *c)
-{
-	return fs_is_raw(c->o->fs);
-}
-
-/* ---- checks (no side effects) ------------------------------------------------------------ */
-
-static int check_mount_root(struct prep_ctx *c)
-{
-	const char *given = c->o->mount_root;
-
-	c->root = abs_path(given);
-	if (!c->root)
-		return input_error("--mount-root %s: %s; give a directory path", given, strerror(errno));
-	if (!strcmp(c->root, "/"))
-		return input_error("--mount-root /: give a directory of its own (prep mounts <root>/db and <root>/log)");
-	if (path_under(c->root, "/dev") || path_under(c->root, "/proc") || path_under(c->root, "/sys"))
-		return input_error("--mount-root %s is inside a kernel filesystem; choose another directory",
-				   c->root);
-	if (exists(c->root) && !is_dir(c->root))
-		return input_error("--mount-root %s is not a directory; give a directory", c->root);
-	if (state_exists(c->root))
-		return input_error("%s already holds a prep (%s); run fslab teardown --mount-root %s first",
-				   c->root, STATE_NAME, c->root);
-	/* without a prep state, a prep.json there is not ours to replace (nor teardown's to delete) */
-	{
-		char *pj = path_join(c->root, PREP_JSON_NAME);
-		struct stat st;
-		bool stray = !lstat(pj, &st);
-
-		free(pj);
-		if (stray)
-			return input_error("%s/%s exists but no prep of this mount root wrote it (there is "
-					   "no prep state); move it away or choose another --mount-root",
-					   c->root, PREP_JSON_NAME);
-	}
-	/* raw mounts nothing and makes no <root>/db, <root>/log (see prep_print_plan()). */
-	for (int i = 0; i < VOL_NR && !is_raw(c); i++) {
-		struct volume *v = &c->vol[i];
-		int r;
-
-		v->mountpoint = path_join(c->root, v->role);
-		if (!exists(v->mountpoint))
-			continue;
-		if (!is_dir(v->mountpoint))
-			return input_error("%s exists and is not a directory; remove it or choose another --mount-root",
-					   v->mountpoint);
-		r = mount_at(v->mountpoint, NULL, NULL, NULL);
-		if (r > 0)
-			return input_error("something is already mounted on %s; unmount it or choose another --mount-root",
-					   v->mountpoint);
-		if (!dir_is_empty(v->mountpoint))
-			return input_error("%s is not empty; empty it or choose another --mount-root",
-					   v->mountpoint);
-	}
-	return 0;
-}
-
-/* Free space where the images go must hold them fully written. */
-static int check_image_space(struct prep_ctx *c)
-{
-	char *dir = xstrdup(c->image_dir), a[32], b[32], d[32], l[32];
-	uint64_t need = c->o->image_size[VOL_DB] + c->o->image_size[VOL_LOG], avail;
-	struct statvfs vfs;
-	int ret = 0;
-
-	while (!is_dir(dir) && strrchr(dir, '/') && strrchr(dir, '/') != dir)
-		*strrchr(dir, '/') = 0;
-	if (!is_dir(dir))
-		strcpy(dir, "/");
-	if (statvfs(dir, &vfs)) {
-		ret = input_error("cannot check free space in %s: %s", dir, strerror(errno));
-		goto out;
-	}
-	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	if (avail < need)
-		ret = input_error("%s has %s free, the images need %s when fully written (db %s + log %s); free space or give smaller --db-size/--log-size",
-				  dir, fmt_size(a, sizeof(a), avail), fmt_size(b, sizeof(b), need),
-				  fmt_size(d, sizeof(d), c->o->image_size[VOL_DB]),
-				  fmt_size(l, sizeof(l), c->o->image_size[VOL_LOG]));
-out:
-	free(dir);
-	return ret;
-}
-
-static int check_images(struct prep_ctx *c)
-{
-	const struct prep_opts *o = c->o;
-	char a[32], b[32];
-
-	c->image_dir = abs_path(o->image_dir);
-	if (!c->image_dir)
-		return input_error("--image-dir %s: %s; give a directory path", o->image_dir,
-				   strerror(errno));
-	if (exists(c->image_dir) && !is_dir(c->image_dir))
-		return input_error("--image-dir %s is not a directory; give a directory", c->image_dir);
-	for (int i = 0; i < VOL_NR; i++) {
-		struct volume *v = &c->vol[i];
-		char *name = xasprintf("%s.img", v->role);
-		json_t *loops;
-		int n;
-
-		if (v->mountpoint && path_under(c->image_dir, v->mountpoint))
-			return input_error("--image-dir %s is inside %s, where the %s volume gets mounted; put the images elsewhere",
-					   c->image_dir, v->mountpoint, v->role);
-		v->image = path_join(c->image_dir, name);
-		free(name);
-		v->size = o->image_size[i];
-		if (v->size < o->fs->min_size)
-			return input_error("--%s-size %s is too small: %s needs at least %s", v->role,
-					   fmt_size(a, sizeof(a), v->size), o->fs->name,
-					   fmt_size(b, sizeof(b), o->fs->min_size));
-		if (!exists(v->image))
-			continue;
-		if (!o->force)
-			return input_error("%s already exists; remove it, run fslab teardown, or pass --force to overwrite it",
-					   v->image);
-		loops = json_array();
-		n = loop_find_image(v->image, loops);
-		if (n > 0) {
-			int r = input_error("%s is attached to %s; detach it first, --force does not override this",
-					    v->image, json_string_value(json_array_get(loops, 0)));
-
-			json_decref(loops);
-			return r;
-		}
-		json_decref(loops);
-	}
-	return check_image_space(c);
-}
-
-static int build_plan(struct prep_ctx *c, struct volume *v)
-{
-	char *label = xasprintf("fslab-%s", v->role);
-	struct mkfs_req r = {
-		.fs = c->o->fs,
-		.device = v->device,
-		.label = label,
-		.cluster = c->o->cluster,
-		.force = c->o->force,
-		.extra = c->o->mkfs_opts,
-	};
-	int ret;
-
-	mkfs_plan_release(&v->plan);
-	ret = mkfs_plan_build(&v->plan, &v->topo, &r);
-	free(label);
-	return ret;
-}
-
-static int check_devices(struct prep_ctx *c)
-{
-	const struct prep_opts *o = c->o;
-	int ret;
-
-	ret = safety_check_pair(o->dev[VOL_DB], o->dev[VOL_LOG]);
-	for (int i = 0; i < VOL_NR && !ret; i++)
-		ret = safety_check_device(o->dev[i], vol_names[i], o->fs, o->force,
-					  &c->vol[i].signature);
-	for (int i = 0; i < VOL_NR && !ret; i++) {
-		struct volume *v = &c->vol[i];
-
-		v->device = realpath(o->dev[i], NULL);
-		if (!v->device)
-			return input_error("cannot resolve %s: %s", o->dev[i], strerror(errno));
-		ret = probe_topology(v->device, &v->topo);
-		if (ret)
-			return input_error("cannot read the topology of %s: %s", v->device, strerror(-ret));
-		v->size = v->topo.size;
-	}
-	return ret;
-}
-
-static void plan_cache_fix(struct prep_ctx *c)
-{
-	const struct prep_opts *o = c->o;
-	char a[32];
-
-	if (!fs_cache_limited(o->fs))
-		return;
-	if (!o->ntfs_cache_limit) {
-		c->cache_fix = json_pack("{s:s, s:s}", "method", "none", "reason",
-					 "disabled with --ntfs-cache-limit 0");
-		prep_note(c, "ntfs-3g cache fix disabled: ntfs-3g reads the device through the page cache, so measured reads will be inflated");
-	} else if (!cgroup_v1_memory_root()) {
-		c->cache_fix = json_pack("{s:s, s:s}", "method", "none", "reason",
-					 "cgroup v1 memory controller not mounted at /sys/fs/cgroup/memory");
-		prep_note(c, "no cgroup v1 memory controller: ntfs-3g runs without a memory limit and its page cache will inflate measured reads");
-	} else {
-		char *cg = cgroup_path_for(c->root);
-
-		c->cache_fix = json_pack("{s:s, s:I, s:s, s:n}", "method", "cgroup-v1-memory",
-					 "limit_bytes", (json_int_t)o->ntfs_cache_limit,
-					 "cgroup", cg, "pid");
-		free(cg);
-		fslab_info("ntfs-3g will run in a memory cgroup limited to %s",
-			   fmt_size(a, sizeof(a), o->ntfs_cache_limit));
-	}
-}
-
-/* Everything that can be checked before touching anything. */
-static int prep_check(struct prep_ctx *c)
-{
-	const struct prep_opts *o = c->o;
-	int ret;
-
-	ret = format_tool_check(o->fs);
-	if (!ret)
-		ret = check_mount_root(c);
-	if (!ret)
-		ret = o->image_dir ? check_images(c) : check_devices(c);
-	for (int i = 0; i < VOL_NR && !ret; i++) {
-		struct volume *v = &c->vol[i];
-
-		if (o->image_dir) {
-			/* Until attached, plan for what a loop device reports here. */
-			v->device = xasprintf("/dev/loopN");
-			v->topo = (struct topology){ .logical_sector = 512, .physical_sector = 512,
-						     .min_io = 512, .size = v->size };
-		}
-		if (is_raw(c))
-			continue;
-		ret = build_plan(c, v);
-		v->mount_opts = o->mount_opts ? xasprintf("%s,%s", o->fs->mount_opts, o->mount_opts) :
-						xstrdup(o->fs->mount_opts);
-	}
-	if (ret)
-		return ret;
-	/* Only now that every check passed, so that a refusal stays one line. */
-	for (int i = 0; i < VOL_NR; i++)
-		if (c->vol[i].signature)
-			fslab_warn("%s (--%s-dev) holds %s; --force: it will be wiped",
-				   o->dev[i], c->vol[i].role, c->vol[i].signature);
-	plan_cache_fix(c);
-	if (o->fs->notes)
-		json_array_append_new(c->notes, json_string(o->fs->notes));
-	return 0;
-}
-
 /* ---- doing it ---------------------------------------------------------------------------- */
 
 static int save_state(struct prep_ctx *c)
@@ -336,33 +89,93 @@ static int save_state(struct prep_ctx *c)
 	return ret;
 }
 
+/*
+ * One image, made so that the record proves it is ours: the file is created without a name
+ * (O_TMPFILE), its identity recorded, then it gets its name, never replacing one (linkat).
+ * The loser of a race on the name fails here with the winner's file untouched, and its
+ * rollback finds nothing of its own under that name.
+ */
+static int make_image(struct prep_ctx *c, struct prep_vol *v)
+{
+	json_t *sv = state_vol(&c->st, v->role);
+	struct file_id id, old;
+	bool named;
+	int fd, ret;
+
+	json_object_set_new(sv, "image", json_string(v->image));
+	ret = save_state(c);
+	if (ret)
+		return ret;
+	/* --force: an existing image is replaced; checked unattached, again now under the lock */
+	if (c->o->force && !file_id_path(v->image, &old, NULL)) {
+		json_t *loops = json_array();
+		int n = loop_find_image(v->image, &old, loops);
+
+		json_decref(loops);
+		if (n > 0)
+			return input_error("%s was attached to a loop device after the checks; detach it first, --force does not override this",
+					   v->image);
+		if (unlink(v->image) && errno != ENOENT) {
+			ret = -errno;
+			fslab_err("cannot replace %s: %s", v->image, strerror(errno));
+			return ret;
+		}
+	}
+	fd = image_open(v->image, v->size, &id, &named);
+	if (fd < 0) {
+		fslab_err("cannot create %s: %s", v->image, strerror(-fd));
+		return fd == -EEXIST ? -FSLAB_EINPUT : fd;
+	}
+	json_object_set_new(sv, "image_id", file_id_json(&id));
+	ret = save_state(c);
+	if (ret) {
+		if (named)
+			unlink(v->image);
+		close(fd);
+		return ret;
+	}
+	ret = image_link(fd, v->image, named);
+	if (ret) {
+		/* the nameless file is gone with its descriptor: nothing of ours has the name */
+		json_object_del(sv, "image_id");
+		json_object_del(sv, "image");
+		save_state(c);
+	}
+	if (ret == -EEXIST)
+		return input_error("%s appeared after the checks (another prep?): left alone; run prep again when it is done",
+				   v->image);
+	if (ret)
+		fslab_err("cannot create %s: %s", v->image, strerror(-ret));
+	return ret;
+}
+
 static int make_images(struct prep_ctx *c)
 {
 	int ret;
 
-	if (!is_dir(c->image_dir)) {
+	if (!os_is_dir(c->image_dir)) {
 		json_object_set_new(c->st.j, "image_dir_created", json_true());
 		ret = save_state(c);
 		if (!ret)
 			ret = mkdir_p(c->image_dir, 0755);
 		if (ret)
 			return ret;
-	}
-	for (int i = 0; i < VOL_NR; i++) {
-		struct volume *v = &c->vol[i];
-		json_t *sv = state_vol(&c->st, v->role);
-
-		json_object_set_new(sv, "image", json_string(v->image));
-		ret = save_state(c);
-		if (!ret)
-			ret = image_create(v->image, v->size, c->o->force);
+		ret = prep_lock_image_dir(c);
 		if (ret) {
-			fslab_err("cannot create %s: %s", v->image, strerror(-ret));
+			/* another prep took the directory as soon as it appeared: it is not ours
+			 * alone to remove */
+			json_object_del(c->st.j, "image_dir_created");
+			save_state(c);
 			return ret;
 		}
 	}
 	for (int i = 0; i < VOL_NR; i++) {
-		struct volume *v = &c->vol[i];
+		ret = make_image(c, &c->vol[i]);
+		if (ret)
+			return ret;
+	}
+	for (int i = 0; i < VOL_NR; i++) {
+		struct prep_vol *v = &c->vol[i];
 		json_t *sv = state_vol(&c->st, v->role);
 
 		free(v->device);
@@ -390,9 +203,9 @@ static int make_images(struct prep_ctx *c)
 			fslab_err("cannot read the topology of %s: %s", v->device, strerror(-ret));
 			return ret;
 		}
-		if (is_raw(c))
+		if (fs_is_raw(c->o->fs))
 			continue;
-		ret = build_plan(c, v);
+		ret = prep_build_mkfs(c, v);
 		if (ret)
 			return ret;
 	}
@@ -404,7 +217,7 @@ static int make_images(struct prep_ctx *c)
  * filesystem starts from, and for raw the device fslab run then accepts without its own
  * --force (it refuses signature-bearing devices).
  */
-static int clean_device(struct prep_ctx *c, struct volume *v)
+static int clean_device(struct prep_ctx *c, struct prep_vol *v)
 {
 	int ret;
 
@@ -414,6 +227,8 @@ static int clean_device(struct prep_ctx *c, struct volume *v)
 			  (unsigned long long)v->topo.alignment_offset,
 			  (unsigned long long)topology_grain(&v->topo),
 			  (unsigned long long)topology_grain(&v->topo));
+	/* from here the device no longer holds what it held (device mode: not ours to undo) */
+	v->written = !v->image;
 	ret = discard_device(v->device, &v->discarded);
 	if (ret) {
 		fslab_err("discarding %s failed: %s", v->device, strerror(-ret));
@@ -421,7 +236,7 @@ static int clean_device(struct prep_ctx *c, struct volume *v)
 	}
 	if (!v->discarded)
 		prep_note(c, "%s: %s does not support discard; it was not discarded before %s",
-			  v->role, v->device, is_raw(c) ? "use" : "mkfs");
+			  v->role, v->device, fs_is_raw(c->o->fs) ? "use" : "mkfs");
 	if (c->o->force && !v->image) {
 		v->wiped = json_array();
 		ret = probe_wipe(v->device, v->wiped);
@@ -433,19 +248,20 @@ static int clean_device(struct prep_ctx *c, struct volume *v)
 	return role_step_done("discard", v->role);
 }
 
-static int format_volume(struct prep_ctx *c, struct volume *v)
+static int format_volume(struct prep_ctx *c, struct prep_vol *v)
 {
 	char *cmd;
 	int ret;
 
-	cmd = argv_join(v->plan.argv);
+	cmd = mkfs_cmd_line(&v->mkfs);
 	fslab_info("%s: %s", v->role, cmd);
 	free(cmd);
-	ret = format_run(&v->plan);
+	v->formatted = v->written;
+	ret = format_run(&v->mkfs);
 	if (ret)
 		return ret;
 	v->tool_version = format_tool_version(c->o->fs);
-	ret = verify_volume(c->o->fs, v->device, &v->plan, &v->verified);
+	ret = verify_volume(c->o->fs, v->device, &v->mkfs, &v->verified);
 	if (ret)
 		return ret;
 	return role_step_done("mkfs", v->role);
@@ -468,14 +284,14 @@ static int make_cgroup(struct prep_ctx *c)
 	return ret;
 }
 
-static int mount_one(struct prep_ctx *c, struct volume *v)
+static int mount_one(struct prep_ctx *c, struct prep_vol *v)
 {
 	const char *cg = json_string_value(json_object_get(c->cache_fix, "cgroup"));
 	json_t *sv = state_vol(&c->st, v->role);
 	char *prev = NULL;
 	int ret, r;
 
-	if (!exists(v->mountpoint)) {
+	if (!path_exists(v->mountpoint)) {
 		json_object_set_new(sv, "mountpoint", json_string(v->mountpoint));
 		json_object_set_new(sv, "mountpoint_created", json_true());
 		ret = save_state(c);
@@ -553,11 +369,11 @@ static int write_prep_json(struct prep_ctx *c)
 	if (ret) {
 		fslab_err("cannot write %s: %s", path, strerror(-ret));
 	} else {
-		struct stat st;
+		struct file_id id;
 
 		/* teardown deletes prep.json only while it is still this file */
-		if (!lstat(path, &st)) {
-			json_object_set_new(c->st.j, "prep_json_ino", json_integer((json_int_t)st.st_ino));
+		if (!file_id_path(path, &id, NULL)) {
+			json_object_set_new(c->st.j, "prep_json_id", file_id_json(&id));
 			ret = save_state(c);
 		}
 	}
@@ -568,7 +384,7 @@ static int write_prep_json(struct prep_ctx *c)
 
 static int prep_execute(struct prep_ctx *c)
 {
-	bool created_root = !exists(c->root);
+	bool created_root = !path_exists(c->root);
 	int ret;
 
 	if (created_root) {
@@ -589,6 +405,8 @@ static int prep_execute(struct prep_ctx *c)
 		return ret;
 	}
 	json_object_set_new(c->st.j, "fs", json_string(c->o->fs->name));
+	if (c->o->owner)
+		json_object_set_new(c->st.j, "owner", json_string(c->o->owner));
 	json_object_set_new(c->st.j, "created_root", json_boolean(created_root));
 	json_object_set_new(c->st.j, "image_dir", c->image_dir ? json_string(c->image_dir) : json_null());
 	for (int i = 0; i < VOL_NR; i++) {
@@ -596,8 +414,14 @@ static int prep_execute(struct prep_ctx *c)
 
 		if (c->vol[i].mountpoint)
 			json_object_set_new(sv, "mountpoint", json_string(c->vol[i].mountpoint));
-		if (!c->image_dir)
+		if (!c->image_dir) {
+			struct stat sb;
+
 			json_object_set_new(sv, "device", json_string(c->vol[i].device));
+			/* teardown unmounts only this device from the mount point */
+			if (!stat(c->vol[i].device, &sb))
+				json_object_set_new(sv, "devno", json_integer((json_int_t)sb.st_rdev));
+		}
 	}
 	ret = save_state(c);
 	if (!ret)
@@ -606,12 +430,12 @@ static int prep_execute(struct prep_ctx *c)
 		ret = make_images(c);
 	for (int i = 0; i < VOL_NR && !ret; i++) {
 		ret = clean_device(c, &c->vol[i]);
-		if (!ret && !is_raw(c))
+		if (!ret && !fs_is_raw(c->o->fs))
 			ret = format_volume(c, &c->vol[i]);
 	}
 	if (!ret)
 		ret = make_cgroup(c);
-	for (int i = 0; i < VOL_NR && !ret && !is_raw(c); i++)
+	for (int i = 0; i < VOL_NR && !ret && !fs_is_raw(c->o->fs); i++)
 		ret = mount_one(c, &c->vol[i]);
 	if (!ret)
 		ret = write_prep_json(c);
@@ -622,10 +446,37 @@ static int prep_execute(struct prep_ctx *c)
 	return ret ? ret : step_done("done");
 }
 
+/*
+ * The truth about a rollback: what prep made is gone, but a device it was given keeps what
+ * prep wrote on it (discarded, wiped, formatted); its old contents do not come back.
+ */
+static void say_rolled_back(const struct prep_ctx *c)
+{
+	struct strbuf what = STRBUF_INIT;
+	int n = 0;
+
+	for (int i = 0; i < VOL_NR; i++) {
+		const struct prep_vol *v = &c->vol[i];
+
+		if (!v->written)
+			continue;
+		strbuf_addf(&what, "%s%s (%s: discarded%s%s)", n ? " and " : "", v->device, v->role,
+			    v->wiped && json_array_size(v->wiped) ? ", wiped" : "",
+			    v->formatted ? ", formatted" : "");
+		n++;
+	}
+	if (!n)
+		fslab_info("rolled back: nothing of this prep is left");
+	else
+		fslab_info("rolled back: what prep made is gone; it wrote %s, whose old content%s not restored",
+			   what.buf, n > 1 ? "s are" : " is");
+	strbuf_release(&what);
+}
+
 static void ctx_release(struct prep_ctx *c)
 {
 	for (int i = 0; i < VOL_NR; i++) {
-		struct volume *v = &c->vol[i];
+		struct prep_vol *v = &c->vol[i];
 
 		free(v->device);
 		free(v->image);
@@ -635,7 +486,7 @@ static void ctx_release(struct prep_ctx *c)
 		free(v->kernel_fstype);
 		free(v->vfs_options);
 		free(v->signature);
-		mkfs_plan_release(&v->plan);
+		mkfs_cmd_release(&v->mkfs);
 		json_decref(v->verified);
 		json_decref(v->wiped);
 	}
@@ -645,11 +496,12 @@ static void ctx_release(struct prep_ctx *c)
 	json_decref(c->notes);
 	if (c->st.j)
 		state_release(&c->st);
+	os_unlock(c->image_lock);
 }
 
 int prep_run(const struct prep_opts *o)
 {
-	struct prep_ctx c = { .o = o };
+	struct prep_ctx c = { .o = o, .image_lock = -1 };
 	int ret, r;
 
 	c.notes = json_array();
@@ -659,7 +511,7 @@ int prep_run(const struct prep_opts *o)
 	if (ret)
 		goto out;
 	if (o->dry_run) {
-		prep_print_plan(&c);
+		prep_print_dry_run(&c);
 		goto out;
 	}
 	catch_signals();
@@ -675,9 +527,9 @@ int prep_run(const struct prep_opts *o)
 			fslab_err("rollback incomplete (%s): run fslab teardown --mount-root %s",
 				  strerror(-r), c.root);
 		else
-			fslab_info("rolled back: nothing of this prep is left");
+			say_rolled_back(&c);
 	}
-	if (!ret && is_raw(&c)) {
+	if (!ret && fs_is_raw(c.o->fs)) {
 		printf("raw: %s (db) and %s (log), no filesystem; record in %s/%s\n",
 		       c.vol[VOL_DB].device, c.vol[VOL_LOG].device, c.root, PREP_JSON_NAME);
 	} else if (!ret) {

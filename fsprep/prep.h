@@ -6,20 +6,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-/* Schema tag and file name of the record `fslab prep` writes to <mount-root>/prep.json. */
-#define PREP_SCHEMA "fslab-prep/1"
-#define PREP_JSON_NAME "prep.json"
-
-/*
- * prep_json_for_dir - the prep.json that describes the volume holding @dir.
- *
- * Finds the mount point of @dir through libmount (the kernel mount table), reads prep.json from
- * the parent directory of that mount point and returns it only if one of its volumes'
- * "mountpoint" is that mount point, i.e. `fslab prep` made the volume @dir lives on.
- * Returns a new reference (json_decref() it), or NULL when @dir is not on a prepped volume or
- * anything cannot be read.  Prints nothing.
- */
-json_t *prep_json_for_dir(const char *dir);
+#include "volume.h" /* PREP_SCHEMA, PREP_JSON_NAME: the record prep writes, the run reads */
 
 /*
  * The filesystems prep formats (its descriptor table, fsprep/fs.c), for the lab: raw is not
@@ -32,6 +19,9 @@ json_t *prep_json_for_dir(const char *dir);
 bool prep_fs_known(const char *fs);
 const char *prep_fs_names(void);
 const char *prep_fs_missing_tool(const char *fs, const char **package);
+/* prep_mkfs_opts_problem - why --mkfs-opts @opts cannot be given to fs (one of its words names
+ * another device or file, docs/PREP.md), or NULL when it can; caller frees. */
+char *prep_mkfs_opts_problem(const char *fs, const char *opts);
 /* prep_fs_missing_driver - the in-kernel driver fs needs that the running kernel lacks (ntfs3
  * on a kernel without it), or NULL. */
 const char *prep_fs_missing_driver(const char *fs);

@@ -8,13 +8,29 @@
 #include <sys/types.h>
 #include <jansson.h>
 
-#include "util.h"
+#include "base.h"
 #include "fsprep/prep.h"
+#include "strvec.h"
 
 /* ---- filesystems (fs.c: the table; fs_<name>.c: one descriptor each) -------------------- */
 
 struct topology;
-struct mkfs_plan;
+struct mkfs_cmd;
+
+/*
+ * How a mkfs tool reads its command line (getopt(3)/getopt_long(3)), as far as prep needs it
+ * to refuse --mkfs-opts words that name another device or file (mkfs_opts.c).
+ */
+struct mkfs_syntax {
+	const char *shortopts;               /* the tool's getopt string ("b:cd:..."), ':' after a
+					      * letter that takes an argument */
+	const char *const *long_arg;         /* long options taking an argument, NULL-terminated */
+	const char *const *long_flag;        /* long options without one */
+	const char *paths;                   /* short options whose argument is a path ("dlz") */
+	const char *const *long_paths;       /* long options whose argument is a path */
+	const char *const *subopt_paths;     /* "l:logdev": suboption (key=value list of -l) that
+					      * names a device or file */
+};
 
 /* fs_desc.flags: the quirks that set a filesystem apart from the ordinary mkfs+mount case. */
 #define FS_F_RAW        (1U << 0) /* no filesystem at all: nothing is formatted, verified or
@@ -38,6 +54,7 @@ struct fs_desc {
 	const char *version_flag; /* makes the tool print its version */
 	const char *force_flag;   /* makes the tool overwrite an existing signature (--force) */
 	const char *package;      /* Debian package that ships the tool */
+	const struct mkfs_syntax *syntax; /* how the tool reads its options, NULL for raw */
 	uint64_t min_size;        /* smallest volume the tool formats, bytes */
 
 	/* block size (NTFS: cluster size), the --cluster rules */
@@ -48,14 +65,14 @@ struct fs_desc {
 	const char *block_error;  /* why a --cluster is refused, after "--cluster N: " */
 	/* build - append the filesystem's own options to @p (block_size and cluster_size are
 	 * set, the tool and its force flag pushed); NULL for raw. */
-	void (*build)(struct mkfs_plan *p, const struct topology *t);
+	void (*build)(struct mkfs_cmd *p, const struct topology *t);
 
 	/* verification */
 	const char *blkid_type;   /* TYPE libblkid reports once formatted */
 	const char *verify_method; /* prep.json verified.method: "libext2fs", "libblkid" */
 	/* verify - read the superblock of @dev back into @v (block_size, cluster_size, ...) and
 	 * compare it with @p; 0, -EPROTO after printing what differs, or -errno.  NULL for raw. */
-	int (*verify)(const char *dev, const struct mkfs_plan *p, json_t *v);
+	int (*verify)(const char *dev, const struct mkfs_cmd *p, json_t *v);
 
 	/* mounting */
 	const char *mount_type;   /* fstype handed to libmount, NULL for raw */
@@ -69,21 +86,22 @@ struct fs_desc {
 extern const struct fs_desc fs_ext4, fs_xfs, fs_ntfs, fs_ntfs3, fs_btrfs, fs_raw;
 
 /* NTFS's mkntfs options and boot-sector verifier, shared by ntfs (ntfs-3g) and ntfs3 */
-void ntfs_build(struct mkfs_plan *p, const struct topology *t);
-int ntfs_verify(const char *dev, const struct mkfs_plan *p, json_t *v);
+void ntfs_build(struct mkfs_cmd *p, const struct topology *t);
+extern const struct mkfs_syntax ntfs_syntax; /* mkntfs's options */
+int ntfs_verify(const char *dev, const struct mkfs_cmd *p, json_t *v);
 /* fs_kernel_has - whether the running kernel has filesystem @name: listed in
  * /proc/filesystems, or a module of that name in /lib/modules/<release>/modules.dep */
 bool fs_kernel_has(const char *name);
 
-/* fs_desc_find - the entry for a --fs value (exact, lower case), or NULL. */
-const struct fs_desc *fs_desc_find(const char *name);
-/* fs_desc_count - how many filesystems the table lists. */
-size_t fs_desc_count(void);
-/* fs_desc_at - the @i-th entry in table order, or NULL when @i >= fs_desc_count(). */
-const struct fs_desc *fs_desc_at(size_t i);
-/* fs_desc_names - every name in table order, "ext4, xfs, ntfs, ntfs3, btrfs, raw", for messages;
+/* fs_find - the entry for a --fs value (exact, lower case), or NULL. */
+const struct fs_desc *fs_find(const char *name);
+/* fs_count - how many filesystems the table lists. */
+size_t fs_count(void);
+/* fs_at - the @i-th entry in table order, or NULL when @i >= fs_count(). */
+const struct fs_desc *fs_at(size_t i);
+/* fs_names - every name in table order, "ext4, xfs, ntfs, ntfs3, btrfs, raw", for messages;
  * built from the table once, static storage. */
-const char *fs_desc_names(void);
+const char *fs_names(void);
 
 /* fs_is_raw - no filesystem: nothing to format, verify or mount. */
 static inline bool fs_is_raw(const struct fs_desc *fs)
@@ -131,10 +149,10 @@ struct mkfs_req {
 	const char *extra;  /* --mkfs-opts, split on blanks (no shell), or NULL */
 };
 
-/* The mkfs command derived from a topology, and the geometry it asks for. */
-struct mkfs_plan {
-	char **argv;           /* NULL-terminated, owned */
-	size_t argc;
+/* The mkfs command derived from a topology, and the geometry it asks for.  The builders of
+ * struct fs_desc append their options to argv with strvec_push()/strvec_pushf(). */
+struct mkfs_cmd {
+	struct strvec argv;    /* the tool, its options, the device; empty until built */
 	uint32_t block_size;   /* filesystem block (btrfs: sector) size */
 	uint32_t cluster_size; /* NTFS cluster size; equals block_size elsewhere */
 	uint32_t sector_size;  /* XFS -s / NTFS -s when set explicitly, else 0 */
@@ -146,24 +164,20 @@ struct mkfs_plan {
 };
 
 /*
- * mkfs_plan_build - derive the mkfs argv for @r on a device with topology @t.
- * Fills @p (release with mkfs_plan_release()).  Returns 0, or -FSLAB_EINPUT after printing
+ * mkfs_cmd_build - derive the mkfs argv for @r on a device with topology @t.
+ * Fills @p (release with mkfs_cmd_release()).  Returns 0, or -FSLAB_EINPUT after printing
  * why (a --cluster the filesystem cannot use, a blank --mkfs-opts, a filesystem without a
  * builder such as raw; @p is then empty).  Does no I/O otherwise.
  */
-int mkfs_plan_build(struct mkfs_plan *p, const struct topology *t,
-		    const struct mkfs_req *r) __must_check;
-/* mkfs_plan_release - free the argv; the struct may be built again. */
-void mkfs_plan_release(struct mkfs_plan *p);
-/* mkfs_plan_push - append a copy of @s to the argv (for the fs_desc builders). */
-void mkfs_plan_push(struct mkfs_plan *p, const char *s);
-/* mkfs_plan_take - append @s to the argv, taking ownership of it (xasprintf results). */
-void mkfs_plan_take(struct mkfs_plan *p, char *s);
+int mkfs_cmd_build(struct mkfs_cmd *p, const struct topology *t,
+		   const struct mkfs_req *r) __must_check;
+/* mkfs_cmd_release - free the argv; the struct may be built again. */
+void mkfs_cmd_release(struct mkfs_cmd *p);
 /*
- * mkfs_plan_sector_size - on 4Kn devices (logical sector above 512) state the sector size:
+ * mkfs_cmd_sector_size - on 4Kn devices (logical sector above 512) state the sector size:
  * "-s <prefix><size>", and record it in p->sector_size.  Nothing for 512-byte sectors.
  */
-void mkfs_plan_sector_size(struct mkfs_plan *p, const struct topology *t, const char *prefix);
+void mkfs_cmd_sector_size(struct mkfs_cmd *p, const struct topology *t, const char *prefix);
 /*
  * topology_stripe - RAID geometry in bytes for block size @bs: *stripe = opt_io when it is a
  * multiple of @bs, larger than one block and at most TOPO_MAX_GRAIN, else 0; *chunk = min_io
@@ -171,19 +185,44 @@ void mkfs_plan_sector_size(struct mkfs_plan *p, const struct topology *t, const 
  * else 0.
  */
 void topology_stripe(const struct topology *t, uint32_t bs, uint64_t *chunk, uint64_t *stripe);
-/* argv_join - argv as one display line, words with blanks single-quoted; caller frees. */
-char *argv_join(char *const *argv);
+/*
+ * mkfs_opts_problem - the first word of @extra (--mkfs-opts, split on blanks) that would make
+ * @tool (read by @sx) write or read a device or file other than the one prep gives it: a
+ * path-valued option or suboption, or an operand.  NULL when there is none, else what is
+ * wrong with it, for a message (caller frees).  Pure.
+ */
+char *mkfs_opts_problem(const struct mkfs_syntax *sx, const char *tool, const char *extra);
+/* mkfs_cmd_line - the command as one line a POSIX shell reads back into the same argv
+ * (strbuf_add_argv_sq()), for prep.json, the plan and messages; caller frees. */
+char *mkfs_cmd_line(const struct mkfs_cmd *p);
 
 /* ---- small helpers (misc.c) -------------------------------------------------------------- */
 
-/* read_line_file - first line of a (sysfs, proc) file, newline stripped.  0 or -errno. */
-int read_line_file(const char *path, char *buf, size_t len) __must_check;
-/* read_u64_file - a decimal number from a sysfs file.  0 or -errno. */
-int read_u64_file(const char *path, uint64_t *v) __must_check;
+/*
+ * Which file this is, for records: device and inode number, and the birth time where the
+ * filesystem keeps one (statx STATX_BTIME), so that an inode number reused by a new file after
+ * ours was deleted does not pass for ours.
+ */
+struct file_id {
+	uint64_t dev, ino;
+	int64_t btime_sec;
+	uint32_t btime_nsec;
+	bool has_btime;
+};
+
+/* file_id_fd - the identity of an open file.  0 or -errno. */
+int file_id_fd(int fd, struct file_id *id) __must_check;
+/* file_id_path - the identity of @path itself (a symlink is not followed); *mode its type and
+ * permissions.  0 or -errno. */
+int file_id_path(const char *path, struct file_id *id, mode_t *mode) __must_check;
+/* file_id_json - {"dev", "ino"[, "btime_sec", "btime_nsec"]} (new reference). */
+json_t *file_id_json(const struct file_id *id);
+/* file_id_from_json - read it back; false when @j is not such an object. */
+bool file_id_from_json(json_t *j, struct file_id *id);
+/* file_id_same - same device and inode, and the same birth time where both have one. */
+bool file_id_same(const struct file_id *a, const struct file_id *b);
 /* write_str_file - write s to an existing file (sysfs, cgroupfs), no temp file.  0 or -errno. */
 int write_str_file(const char *path, const char *s) __must_check;
-/* sysblock_path - "/sys/dev/block/MAJ:MIN/<attr>" for a device number; caller frees. */
-char *sysblock_path(dev_t devno, const char *attr);
 /* pid_alive - does pid still exist (and is not a zombie)? */
 bool pid_alive(pid_t pid);
 /* read_cmdline - /proc/<pid>/cmdline (arguments separated by NULs) into buf, NUL-terminated;
@@ -196,6 +235,10 @@ char *escape_name(const char *path);
 /* abs_path - absolute, symlink-free path of a file that may not exist yet (its parent must,
  * or the nearest existing ancestor); caller frees.  NULL with errno set on failure. */
 char *abs_path(const char *path);
+/* path_exists - is there anything at @p (lstat: a dangling symlink is there too)? */
+bool path_exists(const char *p);
+/* path_under - does @path lie in (or equal) @dir? */
+bool path_under(const char *path, const char *dir);
 /* dir_is_empty - true when path is a directory with no entries. */
 bool dir_is_empty(const char *path);
 
@@ -203,33 +246,12 @@ bool dir_is_empty(const char *path);
 
 /* probe_topology - read @dev's topology with libblkid (partition start from sysfs). 0/-errno. */
 int probe_topology(const char *dev, struct topology *t) __must_check;
-/*
- * probe_signature - look for filesystem, RAID or partition-table signatures (libblkid
- * safeprobe).  Returns 0 when there is none, 1 with a description in *what (caller frees),
- * or -errno.
- */
-int probe_signature(const char *dev, char **what) __must_check;
 /* probe_wipe - erase every signature libblkid finds (like wipefs -a); appends the type of
  * each to @wiped (a JSON array).  0 or -errno. */
 int probe_wipe(const char *dev, json_t *wiped) __must_check;
 /* probe_superblock - TYPE, UUID and BLOCK_SIZE of a formatted device into @out (a JSON
  * object: "type", "uuid", "block_size").  0, -ENOENT when nothing is found, or -errno. */
 int probe_superblock(const char *dev, json_t *out) __must_check;
-
-/* ---- safety (safety.c) ------------------------------------------------------------------- */
-
-/*
- * safety_check_device - refuse a device that must not be formatted: missing, not a block
- * device, holding /, mounted (or a partition of it), swap, held by device-mapper/RAID, open
- * exclusively or by another process, too small, or (unless @force) carrying a signature.
- * Returns 0, or -FSLAB_EINPUT after printing one line naming the device, the problem and the
- * fix.  Changes nothing.  With @force, *sig describes the signature that will be wiped
- * (caller frees), or is NULL.
- */
-int safety_check_device(const char *dev, const char *role, const struct fs_desc *fs, bool force,
-			char **sig) __must_check;
-/* safety_check_pair - db and log must be different devices, neither containing the other. */
-int safety_check_pair(const char *db, const char *log) __must_check;
 
 /* ---- formatting (format.c) --------------------------------------------------------------- */
 
@@ -239,7 +261,7 @@ int format_tool_check(const struct fs_desc *fs) __must_check;
 /* format_tool_version - first line the tool prints for its version flag; caller frees. */
 char *format_tool_version(const struct fs_desc *fs);
 /* format_run - run the plan's argv (no shell); on failure print its output.  0 or -EIO. */
-int format_run(const struct mkfs_plan *p) __must_check;
+int format_run(const struct mkfs_cmd *p) __must_check;
 /* discard_device - BLKDISCARD the whole device.  *done says whether it was discarded;
  * unsupported is not an error.  0 or -errno. */
 int discard_device(const char *dev, bool *done) __must_check;
@@ -253,7 +275,7 @@ int discard_device(const char *dev, bool *done) __must_check;
  * values in *out (new JSON object, caller owns).  Returns 0, -EPROTO after printing what
  * differs, -EINVAL for a filesystem without a verifier (raw), or -errno.
  */
-int verify_volume(const struct fs_desc *fs, const char *dev, const struct mkfs_plan *p,
+int verify_volume(const struct fs_desc *fs, const char *dev, const struct mkfs_cmd *p,
 		  json_t **out) __must_check;
 /* verify_expect - compare one verified number with the plan (@want 0 = not asked for, no
  * check); 0, or -EPROTO after printing "@what is @got, mkfs was asked for @want". */
@@ -279,35 +301,39 @@ int umount_target(const char *target) __must_check;
  * 0 when nothing is mounted there, or -errno.
  */
 int mount_at(const char *target, char **source, char **fstype, char **options) __must_check;
-/*
- * mount_find_device - is the block device @rdev (path @devpath), or a partition of it, mounted?
- * Returns 1 with the mount point and mounted device in *target and *what (caller frees), 0
- * when not, or -errno.
- */
-int mount_find_device(dev_t rdev, const char *devpath, char **target, char **what) __must_check;
-/* mount_point_of - mount point of the filesystem holding @path (libmount); caller frees,
- * NULL when unknown. */
-char *mount_point_of(const char *path);
-/* mount_root_devno - device number of the block device holding /, or 0 when unknown. */
-dev_t mount_root_devno(void);
 /* ntfs_daemon_find - pid of the ntfs-3g process serving @dev on @target, or 0. */
 pid_t ntfs_daemon_find(const char *dev, const char *target);
 
 /* ---- loop devices and images (loop.c) ---------------------------------------------------- */
 
-/* image_create - a sparse file of @size at @path; with @replace an existing file is truncated
- * and re-created (the caller checked it is not attached).  0 or -errno. */
-int image_create(const char *path, uint64_t size, bool replace) __must_check;
+/*
+ * image_open - a new sparse file of @size for @path, not visible under any name yet (O_TMPFILE
+ * in its directory; where the filesystem has none, created O_EXCL as @path at once and *named
+ * set).  *id is its identity, to be recorded before image_link() names it.  Returns the open
+ * descriptor, or -errno.
+ */
+int image_open(const char *path, uint64_t size, struct file_id *id, bool *named) __must_check;
+/* image_link - give the file image_open() made its name @path (linkat, never replacing
+ * anything: -EEXIST when the name is taken); closes @fd.  0 or -errno. */
+int image_link(int fd, const char *path, bool named) __must_check;
 /* loop_attach - attach @image to a free loop device with direct I/O (LOOP_CONFIGURE, or
  * LOOP_SET_FD + LOOP_SET_STATUS64 on old kernels).  *dev is "/dev/loopN" (caller frees), *dio
  * whether the kernel kept direct I/O on (sysfs loop/dio).  0 or -errno. */
 int loop_attach(const char *image, char **dev, bool *dio) __must_check;
-/* loop_find_image - loop devices backed by @image ("/dev/loopN" strings appended to @devs, a
- * JSON array).  Returns how many, or -errno. */
-int loop_find_image(const char *image, json_t *devs) __must_check;
-/* loop_detach_image - detach every loop device backed by @image and wait until they are gone.
- * Returns 0 or -errno (-EBUSY when one is still open by someone). */
-int loop_detach_image(const char *image) __must_check;
+/* loop_find_image - loop devices backed by the file @image, attached by the name @path
+ * ("/dev/loopN" strings appended to @devs, a JSON array).  Returns how many, or -errno. */
+int loop_find_image(const char *path, const struct file_id *image, json_t *devs) __must_check;
+/* loop_detach_image - detach every loop device backed by the file @id (named @image in
+ * messages) and wait until they are gone.  Returns 0 or -errno (-EBUSY when one is still open
+ * by someone). */
+int loop_detach_image(const char *image, const struct file_id *id) __must_check;
+/*
+ * loop_backing - the file loop device @dev reads and writes: its identity
+ * (blockdev_loop_backing(); the birth time too when the name sysfs shows still leads to that
+ * file) and in *path (may be NULL) that name (caller frees; NULL when sysfs does not say).
+ * 0, -ENXIO when @dev is no bound loop device, or -errno.
+ */
+int loop_backing(const char *dev, struct file_id *id, char **path) __must_check;
 
 /* ---- cgroup v1 memory limit for ntfs-3g (cgroup.c) --------------------------------------- */
 
@@ -329,44 +355,53 @@ bool cgroup_has_pid(const char *cg, pid_t pid);
 /* cgroup_remove - rmdir @cg, waiting a little for its processes to exit; 0 or -errno. */
 int cgroup_remove(const char *cg) __must_check;
 
-/* ---- state registry (state.c) ------------------------------------------------------------ */
+/* ---- the prep record (state.c) ----------------------------------------------------------- */
 
 /*
- * The record of what one prep created, kept at <mount-root>/.fslab-prep-state.json and
- * indexed by /var/lib/fslab/preps/<escaped-mount-root>.json, written atomically before each
- * step that creates something (intent) and after it.  teardown undoes exactly what it lists.
+ * The record of what one prep created: /var/lib/fslab/prep-state/<escaped mount root>.json,
+ * root's alone (directory 0700, file 0600), written atomically before each step that creates
+ * something (intent) and after it, with the identity of what it made (image files, prep.json)
+ * and the devices it was given.  teardown undoes what it lists and nothing else, and only what
+ * reality still shows to be that (teardown.c).  Schema 1 kept it in the mount root, where anyone could
+ * plant one: such files are never read (issue 16 item 3).
  */
-#define STATE_NAME ".fslab-prep-state.json"
-#define STATE_SCHEMA "fslab-prep-state/1"
-#define STATE_REGISTRY "/var/lib/fslab/preps"
+#define PREP_STATE_BASE "/var/lib/fslab"
+#define PREP_STATE_DIR "/var/lib/fslab/prep-state"
+#define PREP_STATE_SCHEMA "fslab-prep-state/2"
+#define PREP_LEGACY_STATE_NAME ".fslab-prep-state.json"
+#define PREP_LEGACY_REGISTRY "/var/lib/fslab/preps"
 
 struct prep_state {
 	char *root; /* mount root, absolute */
-	char *path; /* the state file */
-	char *reg;  /* the registry entry */
+	char *path; /* the record */
 	json_t *j;  /* the record, saved by state_save() */
 };
 
 /* state_create - a new record for @root (O_EXCL: -EEXIST when one is there). */
 int state_create(struct prep_state *st, const char *root) __must_check;
-/* state_load - read the record of @root; -ENOENT when there is none, -ENODATA when it is
- * empty (prep died right after creating it, before doing anything). */
+/*
+ * state_load - read the record of @root.  -ENOENT when there is none; -ENODATA when it is
+ * empty (prep died right after creating it, before doing anything: st->path is set, st->j
+ * NULL); -EPERM after a warning "left alone: ..." when it cannot be trusted (not root's alone,
+ * another schema, another mount root, another machine).
+ */
 int state_load(struct prep_state *st, const char *root) __must_check;
 /* state_save - write the record atomically.  0 or -errno. */
 int state_save(struct prep_state *st) __must_check;
 /* state_vol - the record of volume "db" or "log" (borrowed, created on first use). */
 json_t *state_vol(struct prep_state *st, const char *role);
-/* state_destroy - remove the record and its registry entry. */
+/* state_destroy - remove the record. */
 int state_destroy(struct prep_state *st) __must_check;
-/* state_release - free memory; the files stay. */
+/* state_release - free memory; the file stays. */
 void state_release(struct prep_state *st);
 /* state_exists - is there a record for @root? */
 bool state_exists(const char *root);
-/* state_registry_roots - mount roots of every registered prep, appended to @roots (JSON
- * array of strings).  0 or -errno. */
+/* state_registry_roots - mount roots of every record, appended to @roots (JSON array of
+ * strings).  0 or -errno. */
 int state_registry_roots(json_t *roots) __must_check;
-/* state_unregister - drop the registry entry of @root (when its record is gone). */
-void state_unregister(const char *root);
+/* state_legacy_note - say that a schema-1 state file in @root, or an older fslab's registry
+ * entry for it, is left alone (one warning line each). */
+void state_legacy_note(const char *root);
 
 /* ---- undo (teardown.c) ------------------------------------------------------------------- */
 
@@ -395,26 +430,31 @@ struct prep_opts {
 	const char *mkfs_opts;         /* --mkfs-opts */
 	const char *mount_opts;        /* --mount-opts */
 	uint64_t ntfs_cache_limit;     /* --ntfs-cache-limit, 0 = off */
+	const char *owner;             /* --owner: recorded; teardown --owner acts only on its own */
 	bool dry_run, force;
+	bool stop_on_stdin_eof;        /* the end of stdin rolls back as SIGINT does (the lab) */
 };
 
 /* One volume as prep builds it. */
-struct volume {
+struct prep_vol {
 	const char *role;      /* "db" or "log" */
 	char *device;          /* block device formatted */
 	char *image;           /* backing image in --image-dir mode, else NULL */
 	char *mountpoint;      /* <root>/<role>, NULL for raw (nothing is mounted) */
 	uint64_t size;
 	struct topology topo;
-	struct mkfs_plan plan;
+	struct mkfs_cmd mkfs;
 	char *tool_version;
 	char *mount_opts;      /* options given to libmount */
 	char *kernel_fstype;   /* as the mount table shows it ("fuseblk" for ntfs-3g) */
 	char *vfs_options;     /* as the mount table shows them */
 	json_t *verified;      /* from verify_volume() */
-	char *signature;       /* what --force will wipe (safety_check_device), or NULL */
+	char *signature;       /* what --force will wipe (blockdev_check_overwrite()), or NULL */
 	json_t *wiped;         /* signatures erased under --force */
 	bool discarded;
+	bool written;          /* a given device (not an image) was discarded: a rollback cannot
+				* restore it */
+	bool formatted;        /* and mkfs ran on it */
 	bool direct_io;        /* loop device kept direct I/O on */
 	pid_t daemon;          /* ntfs-3g process, 0 for kernel filesystems */
 };
@@ -424,17 +464,27 @@ struct prep_ctx {
 	const struct prep_opts *o;
 	char *root;            /* absolute mount root */
 	char *image_dir;       /* absolute --image-dir, or NULL */
-	struct volume vol[VOL_NR];
+	struct prep_vol vol[VOL_NR];
 	json_t *cache_fix;     /* prep.json "ntfs_cache_fix" (null for kernel filesystems) */
 	json_t *notes;         /* prep.json "notes" */
 	struct prep_state st;
+	int image_lock;        /* os_lock_path() on image_dir, -1 before */
 };
 
+/* prep_check - everything that can be checked before touching anything (prep_check.c): the
+ * mount root, the images or devices, the mkfs commands, the cache limit.  0 or -errno (bad
+ * input printed as -FSLAB_EINPUT). */
+int prep_check(struct prep_ctx *c) __must_check;
+/* prep_lock_image_dir - lock the image directory for the whole prep (os_lock_path(): one prep
+ * per directory).  0 or -FSLAB_EINPUT naming the holder. */
+int prep_lock_image_dir(struct prep_ctx *c) __must_check;
+/* prep_build_mkfs - @v's mkfs command from its topology and the options.  0 or -FSLAB_EINPUT. */
+int prep_build_mkfs(struct prep_ctx *c, struct prep_vol *v) __must_check;
 /* prep_run - the whole prep (or the dry-run plan).  Returns an exit status (FSLAB_EXIT_*). */
 int prep_run(const struct prep_opts *o);
-/* prep_print_plan - print what prep would do for @c (checked, plans built): the --dry-run
- * output (prep_plan.c). */
-void prep_print_plan(const struct prep_ctx *c);
+/* prep_print_dry_run - print what prep would do for @c (checked, mkfs commands built): the --dry-run
+ * output (prep_dryrun.c). */
+void prep_print_dry_run(const struct prep_ctx *c);
 /* prep_json_build - prep.json for @c (new reference). */
 json_t *prep_json_build(const struct prep_ctx *c);
 /* prep_note - add a line to prep.json "notes" and print it as a warning. */

@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: MIT
 /* prep_cli.c: `fslab prep` and `fslab teardown`: options, help, exit statuses. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "cmds.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
+#include "os/os.h"
+#include "units.h"
 
 static void prep_usage(FILE *f)
 {
@@ -40,7 +46,9 @@ static void prep_usage(FILE *f)
 "  --mount-root DIR     mount on DIR/db and DIR/log; DIR/prep.json records what was done\n"
 "  --cluster SIZE       NTFS cluster size (default 64K, Exchange's recommendation); for ext4\n"
 "                       and xfs the block size (1024, 2048, 4096); btrfs takes only 4096\n"
-"  --mkfs-opts \"...\"    extra mkfs options, appended (split on blanks, no shell)\n"
+"  --mkfs-opts \"...\"    extra mkfs options, appended (split on blanks, no shell); options\n"
+"                       that name another device or file (XFS -l logdev=, ext4 -J device=,\n"
+"                       a second device for mkfs.btrfs...) are refused\n"
 "  --mount-opts \"...\"   extra mount options, appended to the defaults (noatime; ntfs-3g:\n"
 "                       noatime,big_writes)\n"
 "  --ntfs-cache-limit SIZE  memory limit of the cgroup ntfs-3g runs in (default 64M; 0 = no\n"
@@ -49,26 +57,38 @@ static void prep_usage(FILE *f)
 "  --force              overwrite an existing signature (or existing image files); never\n"
 "                       overrides mounted or in-use devices.  The signature is wiped after\n"
 "                       the discard (raw too, so fslab run needs no --force of its own)\n"
+"  --owner NAME         record who asked for this prep: fslab teardown --owner NAME takes\n"
+"                       down only preps recorded with that name (the lab passes\n"
+"                       \"fslab lab OUT\")\n"
+"  --stop-on-stdin-eof  the end of standard input rolls the prep back as SIGINT does (fslab\n"
+"                       lab stops its steps so, also over ssh)\n"
 "  -h, --help           this text\n"
 "\n"
-"Every step is recorded first in DIR/.fslab-prep-state.json (indexed in /var/lib/fslab/preps);\n"
-"`fslab teardown --mount-root DIR` undoes exactly that, also after a crash.  SIGINT, SIGTERM or\n"
-"SIGHUP during prep roll back what was done.\n"
+"Every step is recorded first in /var/lib/fslab/prep-state/ (root's only, with the identity of\n"
+"each image file made); `fslab teardown --mount-root DIR` undoes exactly that, also after a\n"
+"crash.  One prep at a time per --image-dir (locked).  SIGINT, SIGTERM, SIGHUP or SIGPIPE\n"
+"(e.g. piped into head) during prep roll back what was done.\n"
 "Exit status: 0 ok, 1 failure (rolled back), 2 bad input or refused (nothing touched).\n");
 }
 
 static void teardown_usage(FILE *f)
 {
 	fprintf(f,
-"usage: fslab teardown [--mount-root DIR] [--keep-images]\n"
+"usage: fslab teardown [--mount-root DIR] [--keep-images] [--owner NAME]\n"
 "\n"
-"Undo what `fslab prep` recorded: unmount, wait for ntfs-3g to exit, remove its cgroup, detach\n"
-"the loop devices, delete the images, prep.json and the mount directories prep made.\n"
-"Idempotent; works after a crash or kill -9 of prep.  Devices given with --db-dev/--log-dev\n"
-"are only unmounted (they keep their new filesystem; raw devices are left as they are).\n"
+"Undo what `fslab prep` recorded on this machine (/var/lib/fslab/prep-state): unmount, wait for\n"
+"ntfs-3g to exit, remove its cgroup, detach the loop devices, delete the images, prep.json and\n"
+"the mount directories prep made.  Only what is still prep's own: a mount of prep's device on\n"
+"its mount point, loop devices backed by the very image file prep created, that file (not\n"
+"another under its name); everything else is left alone, one line saying why.  A state file\n"
+"in the mount root is never read.  Idempotent; works after a crash or kill -9 of prep.\n"
+"Devices given with --db-dev/--log-dev are only unmounted (they keep their new filesystem;\n"
+"raw devices are left as they are).  SIGHUP and SIGPIPE do not stop it.\n"
 "\n"
 "  --mount-root DIR     tear down the prep on DIR (default: every recorded prep)\n"
 "  --keep-images        keep the image files (detach them only)\n"
+"  --owner NAME         only a prep recorded with prep --owner NAME; any other is left alone\n"
+"  --stop-on-stdin-eof  accepted as run and prep take it; a teardown finishes anyway\n"
 "  -h, --help           this text\n"
 "\n"
 "Exit status: 0 ok (also when nothing was recorded), 1 something could not be undone (the\n"
@@ -92,18 +112,53 @@ static int pick_fs(const char *arg, const struct fs_desc **fs)
 	name[i] = 0;
 	if (!strcmp(name, "refs"))
 		return input_error("--fs refs: ReFS can only be formatted by Windows; run the ReFS side of the comparison on the Windows side of the lab (fslab prep on Linux formats ext4, xfs, ntfs, btrfs)");
-	*fs = arg[i] ? NULL : fs_desc_find(name);
+	*fs = arg[i] ? NULL : fs_find(name);
 	if (!*fs)
 		return input_error("--fs %s: unknown filesystem; valid ones are %s (refs runs on the Windows side of the lab)",
-				   arg, fs_desc_names());
+				   arg, fs_names());
 	return 0;
 }
 
 enum {
 	OPT_FS = 256, OPT_DB_DEV, OPT_LOG_DEV, OPT_IMAGE_DIR, OPT_DB_SIZE, OPT_LOG_SIZE,
 	OPT_MOUNT_ROOT, OPT_CLUSTER, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_NTFS_LIMIT, OPT_DRY_RUN,
-	OPT_FORCE, OPT_KEEP_IMAGES,
+	OPT_FORCE, OPT_KEEP_IMAGES, OPT_OWNER, OPT_STOP_EOF,
 };
+
+/* How the options of fslab prep go together; @fs the --fs given, @sized whether --db-size or
+ * --log-size were, @limit_given --ntfs-cache-limit.  0 or -FSLAB_EINPUT. */
+static int check_prep_opts(struct prep_opts *o, const char *fs, bool sized, bool limit_given)
+{
+	int ret;
+
+	if (!fs)
+		return input_error("--fs is required: %s", fs_names());
+	ret = pick_fs(fs, &o->fs);
+	if (ret)
+		return ret;
+	if (o->image_dir && (o->dev[VOL_DB] || o->dev[VOL_LOG]))
+		return input_error("give either --image-dir or --db-dev and --log-dev, not both");
+	if (!o->image_dir && (!o->dev[VOL_DB] || !o->dev[VOL_LOG]))
+		return input_error("give both --db-dev and --log-dev (or --image-dir for image files)");
+	if (sized && !o->image_dir)
+		return input_error("--db-size and --log-size apply to --image-dir only; device sizes are what they are");
+	if (!o->mount_root)
+		return input_error("--mount-root is required: the volumes are mounted on DIR/db and DIR/log");
+	if (fs_is_raw(o->fs)) {
+		const char *opt = o->cluster ? "--cluster" : o->mkfs_opts ? "--mkfs-opts" :
+				  o->mount_opts ? "--mount-opts" : limit_given ? "--ntfs-cache-limit" :
+				  NULL;
+
+		if (opt)
+			return input_error("%s does not apply to --fs raw: no filesystem is made or mounted; drop it",
+					   opt);
+	}
+	if (limit_given && !fs_cache_limited(o->fs))
+		return input_error("--ntfs-cache-limit applies to --fs ntfs only");
+	if (geteuid())
+		return input_error("fslab prep needs root (block devices, loop devices, mkfs, mount); run it with sudo");
+	return 0;
+}
 
 static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 {
@@ -121,6 +176,8 @@ static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 		{ "ntfs-cache-limit", required_argument, NULL, OPT_NTFS_LIMIT },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "owner", required_argument, NULL, OPT_OWNER },
+		{ "stop-on-stdin-eof", no_argument, NULL, OPT_STOP_EOF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -161,6 +218,12 @@ static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 			break;
 		case OPT_DRY_RUN: o->dry_run = true; break;
 		case OPT_FORCE: o->force = true; break;
+		case OPT_OWNER:
+			if (!*optarg)
+				return input_error("--owner is empty; give a name, such as the lab's \"fslab lab /srv/out\"");
+			o->owner = optarg;
+			break;
+		case OPT_STOP_EOF: o->stop_on_stdin_eof = true; break;
 		case 'h': *help = true; return 0;
 		default: return input_error("run 'fslab prep --help' for the options");
 		}
@@ -169,34 +232,9 @@ static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 		return ret;
 	if (optind < argc)
 		return input_error("unexpected argument '%s'; run 'fslab prep --help'", argv[optind]);
-	if (!fs)
-		return input_error("--fs is required: %s", fs_desc_names());
-	ret = pick_fs(fs, &o->fs);
-	if (ret)
-		return ret;
-	if (o->image_dir && (o->dev[VOL_DB] || o->dev[VOL_LOG]))
-		return input_error("give either --image-dir or --db-dev and --log-dev, not both");
-	if (!o->image_dir && (!o->dev[VOL_DB] || !o->dev[VOL_LOG]))
-		return input_error("give both --db-dev and --log-dev (or --image-dir for image files)");
-	if (sized && !o->image_dir)
-		return input_error("--db-size and --log-size apply to --image-dir only; device sizes are what they are");
-	if (!o->mount_root)
-		return input_error("--mount-root is required: the volumes are mounted on DIR/db and DIR/log");
-	if (fs_is_raw(o->fs)) {
-		const char *opt = o->cluster ? "--cluster" : o->mkfs_opts ? "--mkfs-opts" :
-				  o->mount_opts ? "--mount-opts" : limit_given ? "--ntfs-cache-limit" :
-				  NULL;
-
-		if (opt)
-			return input_error("%s does not apply to --fs raw: no filesystem is made or mounted; drop it",
-					   opt);
-	}
-	if (limit_given && !fs_cache_limited(o->fs))
-		return input_error("--ntfs-cache-limit applies to --fs ntfs only");
-	if (geteuid())
-		return input_error("fslab prep needs root (block devices, loop devices, mkfs, mount); run it with sudo");
-	return 0;
+	return check_prep_opts(o, fs, sized, limit_given);
 }
+
 
 int cmd_prep(int argc, char **argv)
 {
@@ -213,6 +251,10 @@ int cmd_prep(int argc, char **argv)
 	}
 	if (ret)
 		return FSLAB_EXIT_USAGE;
+	/* the lab's stop: EOF raises SIGINT here, which rolls the prep back */
+	if (o.stop_on_stdin_eof && !o.dry_run && os_stop_on_stdin_eof())
+		fslab_warn("cannot watch standard input (--stop-on-stdin-eof): stop prep with "
+			   "Ctrl-C instead");
 	return prep_run(&o);
 }
 
@@ -229,33 +271,41 @@ static bool prep_still_running(pid_t pid)
 	return n > 0 && (size_t)n > strlen(buf) + 1 && !strcmp(buf + strlen(buf) + 1, "prep");
 }
 
-static int teardown_root(const char *given, bool keep_images)
+static int teardown_root(const char *given, bool keep_images, const char *owner)
 {
 	struct prep_state st;
 	char *root = abs_path(given);
+	const char *by;
 	pid_t pid;
 	int ret;
 
 	if (!root)
 		return input_error("--mount-root %s: %s", given, strerror(errno));
-	if (!state_exists(root)) {
-		state_unregister(root);
-		fslab_info("nothing recorded for %s: nothing to tear down", root);
+	ret = state_load(&st, root);
+	if (ret == -ENOENT || ret == -EPERM) {
+		/* -EPERM: state_load() said what it leaves alone and why */
+		if (ret == -ENOENT)
+			fslab_info("nothing recorded for %s on this machine: nothing to tear down", root);
+		state_legacy_note(root);
 		free(root);
 		return 0;
 	}
-	ret = state_load(&st, root);
-	if (ret == -ENODATA) {
-		char *path = path_join(root, STATE_NAME);
-
-		unlink(path);
-		state_unregister(root);
-		free(path);
-		ret = 0;
-	}
 	free(root);
+	if (ret == -ENODATA) {
+		/* prep died right after creating its record, before doing anything */
+		ret = state_destroy(&st);
+		state_release(&st);
+		return ret;
+	}
 	if (ret)
-		return ret == -ENOENT ? 0 : ret;
+		return ret;
+	state_legacy_note(st.root);
+	by = json_string_value(json_object_get(st.j, "owner"));
+	if (owner && strcmp(owner, by ? by : "")) {
+		fslab_warn("left alone: the prep on %s was made by %s, not by %s: tear it down with fslab teardown --mount-root %s",
+			   st.root, by ? by : "fslab prep itself (no --owner)", owner, st.root);
+		goto out;
+	}
 	pid = (pid_t)json_integer_value(json_object_get(st.j, "pid"));
 	if (prep_still_running(pid)) {
 		ret = input_error("fslab prep (pid %d) is still running on %s; stop it (it rolls back by itself) or let it finish",
@@ -273,15 +323,40 @@ out:
 	return ret;
 }
 
+/* Records of an older fslab (kept in their mount roots): named, never acted on. */
+static void legacy_registry_note(void)
+{
+	DIR *d = opendir(PREP_LEGACY_REGISTRY);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".json"))
+			fslab_warn("left alone: %s/%s names a prep of an older fslab, whose record lies in the mount root where anyone could have changed it; tear it down with that fslab, or by hand",
+				   PREP_LEGACY_REGISTRY, e->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
+static void on_teardown_signal(int sig)
+{
+	(void)sig;
+}
+
 int cmd_teardown(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "mount-root", required_argument, NULL, OPT_MOUNT_ROOT },
 		{ "keep-images", no_argument, NULL, OPT_KEEP_IMAGES },
+		{ "owner", required_argument, NULL, OPT_OWNER },
+		{ "stop-on-stdin-eof", no_argument, NULL, OPT_STOP_EOF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *root = NULL;
+	struct sigaction sa = { .sa_handler = on_teardown_signal, .sa_flags = SA_RESTART };
+	const char *root = NULL, *owner = NULL;
 	bool keep = false;
 	json_t *roots, *r;
 	size_t i;
@@ -293,6 +368,8 @@ int cmd_teardown(int argc, char **argv)
 		switch (c) {
 		case OPT_MOUNT_ROOT: root = optarg; break;
 		case OPT_KEEP_IMAGES: keep = true; break;
+		case OPT_OWNER: owner = optarg; break;
+		case OPT_STOP_EOF: break;
 		case 'h': teardown_usage(stdout); return FSLAB_EXIT_OK;
 		default:
 			input_error("run 'fslab teardown --help' for the options");
@@ -307,17 +384,23 @@ int cmd_teardown(int argc, char **argv)
 		input_error("fslab teardown needs root (umount, loop devices); run it with sudo");
 		return FSLAB_EXIT_USAGE;
 	}
+	/* A closed terminal or a reader gone (`| head -1`) must not cut a teardown short: it
+	 * finishes, its messages are lost.  SIGINT and SIGTERM still stop it (it resumes). */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
 	if (root) {
-		ret = teardown_root(root, keep);
+		ret = teardown_root(root, keep, owner);
 	} else {
 		roots = json_array();
 		ret = state_registry_roots(roots);
 		if (ret)
-			fslab_err("cannot read %s: %s", STATE_REGISTRY, strerror(-ret));
+			fslab_err("cannot read %s: %s", PREP_STATE_DIR, strerror(-ret));
 		if (!ret && !json_array_size(roots))
-			fslab_info("no prep recorded in %s: nothing to tear down", STATE_REGISTRY);
+			fslab_info("no prep recorded in %s: nothing to tear down", PREP_STATE_DIR);
+		legacy_registry_note();
 		json_array_foreach(roots, i, r) {
-			ret = teardown_root(json_string_value(r), keep);
+			ret = teardown_root(json_string_value(r), keep, owner);
 			if (ret && !first)
 				first = ret;
 		}

@@ -1,24 +1,29 @@
 // SPDX-License-Identifier: MIT
-/* prepjson.c: prep.json ("fslab-prep/1", docs/DESIGN.md): building it, and finding it for a
- * directory on a prepped volume (fslab run copies it into the result's environment). */
+/* prepjson.c: prep.json (PREP_SCHEMA, docs/DESIGN.md) built from what a prep did (fslab run
+ * reads it back with volume_prep_json(), src/volume_json.c). */
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "files.h"
 #include "fsprep/prepP.h"
+#include "msg.h"
+#include "strbuf.h"
+#include "units.h"
 
 void prep_note(struct prep_ctx *c, const char *fmt, ...)
 {
-	char buf[1024]; /* notes are one line */
+	struct strbuf note = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	strbuf_vaddf(&note, fmt, ap);
 	va_end(ap);
-	fslab_warn("%s", buf);
-	json_array_append_new(c->notes, json_string(buf));
+	fslab_warn("%s", note.buf);
+	json_array_append_new(c->notes, json_string(note.buf));
+	strbuf_release(&note);
 }
 
 static json_t *jstr_or_null(const char *s)
@@ -41,17 +46,17 @@ static json_t *topology_json(const struct topology *t)
 
 /* "mkfs" of a volume: argv, the same as one line, the tool's version; null when no filesystem
  * was made (raw). */
-static json_t *mkfs_json(const struct volume *v)
+static json_t *mkfs_json(const struct prep_vol *v)
 {
 	json_t *argv, *o;
 	char *cmd;
 
-	if (!v->plan.argv)
+	if (!v->mkfs.argv.nr)
 		return json_null();
 	argv = json_array();
-	for (size_t i = 0; i < v->plan.argc; i++)
-		json_array_append_new(argv, json_string(v->plan.argv[i]));
-	cmd = argv_join(v->plan.argv);
+	for (size_t i = 0; i < v->mkfs.argv.nr; i++)
+		json_array_append_new(argv, json_string(v->mkfs.argv.v[i]));
+	cmd = mkfs_cmd_line(&v->mkfs);
 	o = json_pack("{s:o, s:s, s:s}", "argv", argv, "command", cmd,
 		      "tool_version", v->tool_version);
 	free(cmd);
@@ -59,7 +64,7 @@ static json_t *mkfs_json(const struct volume *v)
 }
 
 /* "mount" of a volume: what libmount was given and what the kernel shows; null for raw. */
-static json_t *mount_json(const struct fs_desc *fs, const struct volume *v)
+static json_t *mount_json(const struct fs_desc *fs, const struct prep_vol *v)
 {
 	if (!fs->mount_type)
 		return json_null();
@@ -69,7 +74,7 @@ static json_t *mount_json(const struct fs_desc *fs, const struct volume *v)
 			 "kernel_options", jstr_or_null(v->vfs_options));
 }
 
-static json_t *volume_json(const struct prep_ctx *c, const struct volume *v)
+static json_t *volume_json(const struct prep_ctx *c, const struct prep_vol *v)
 {
 	json_t *o;
 
@@ -100,7 +105,7 @@ json_t *prep_json_build(const struct prep_ctx *c)
 			 "fs", c->o->fs->name,
 			 "created_at", iso8601_now(now, sizeof(now)),
 			 "fslab_version", FSLAB_VERSION,
-			 "fslab_git", FSLAB_GIT,
+			 "fslab_git", fslab_git,
 			 "mount_root", c->root,
 			 "images", c->image_dir != NULL,
 			 "image_dir", jstr_or_null(c->image_dir),
@@ -109,38 +114,4 @@ json_t *prep_json_build(const struct prep_ctx *c)
 			 "log", volume_json(c, &c->vol[VOL_LOG]),
 			 "ntfs_cache_fix", c->cache_fix ? c->cache_fix : json_null(),
 			 "notes", c->notes);
-}
-
-json_t *prep_json_for_dir(const char *dir)
-{
-	char *mp = mount_point_of(dir), *parent, *path = NULL, *buf = NULL;
-	json_t *j = NULL, *vols, *v;
-	const char *key;
-	size_t len;
-	bool match = false;
-
-	if (!mp)
-		return NULL;
-	parent = xstrdup(mp);
-	path = path_join(dirname(parent), PREP_JSON_NAME);
-	if (read_file(path, &buf, &len))
-		goto out;
-	j = json_loadb(buf, len, 0, NULL);
-	vols = json_object_get(j, "volumes");
-	json_object_foreach(vols, key, v) {
-		const char *m = json_string_value(json_object_get(v, "mountpoint"));
-
-		if (m && !strcmp(m, mp))
-			match = true;
-	}
-	if (!match || strcmp(json_string_value(json_object_get(j, "schema")) ?: "", PREP_SCHEMA)) {
-		json_decref(j);
-		j = NULL;
-	}
-out:
-	free(buf);
-	free(path);
-	free(parent);
-	free(mp);
-	return j;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* probe.c: libblkid: device topology, existing signatures, wiping them, reading superblocks. */
+/* probe.c: libblkid: device topology, wiping signatures, reading superblocks (finding
+ * signatures is the core's overwrite policy, src/blockdev.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,7 +12,9 @@
 #include <linux/fs.h>
 #include <blkid/blkid.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
+#include "sysfs.h"
 
 /* libblkid reports failure as NULL or a negative number, sometimes with errno set. */
 static int blkid_errno(void)
@@ -44,12 +47,13 @@ int probe_topology(const char *dev, struct topology *t)
 	t->size = (uint64_t)blkid_probe_get_size(pr);
 	/* A partition's start (in 512-byte units whatever the sector size) is in sysfs. */
 	if (!stat(dev, &sb) && S_ISBLK(sb.st_mode)) {
-		char *path = sysblock_path(sb.st_rdev, "start");
+		struct sysfs_blkdev sd;
 		uint64_t start;
 
-		if (!read_u64_file(path, &start))
+		if (!sysfs_blkdev_init(&sd, NULL, sb.st_rdev) &&
+		    !sysfs_blkdev_read_u64(&sd, "start", &start))
 			t->partition_start = start * 512;
-		free(path);
+		sysfs_blkdev_release(&sd);
 	}
 out:
 	blkid_free_probe(pr);
@@ -60,55 +64,6 @@ static void lookup(blkid_probe pr, const char *name, const char **val)
 {
 	if (blkid_probe_lookup_value(pr, name, val, NULL))
 		*val = NULL;
-}
-
-int probe_signature(const char *dev, char **what)
-{
-	const char *type, *pttype, *uuid, *usage;
-	blkid_probe pr;
-	int ret, rc;
-
-	*what = NULL;
-	errno = 0;
-	pr = blkid_new_probe_from_filename(dev);
-	if (!pr)
-		return blkid_errno();
-	blkid_probe_enable_superblocks(pr, 1);
-	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID |
-					  BLKID_SUBLKS_USAGE);
-	blkid_probe_enable_partitions(pr, 1);
-	rc = blkid_do_safeprobe(pr);
-	switch (rc) {
-	case 1:
-		ret = 0;
-		break;
-	case -2:
-		*what = xstrdup("more than one signature (libblkid cannot tell which is valid)");
-		ret = 1;
-		break;
-	case 0:
-		lookup(pr, "TYPE", &type);
-		lookup(pr, "PTTYPE", &pttype);
-		lookup(pr, "UUID", &uuid);
-		lookup(pr, "USAGE", &usage);
-		if (type) {
-			/* USAGE is "filesystem", "raid", "crypto" or "other". */
-			const char *kind = usage ? usage : "filesystem";
-
-			*what = xasprintf("a%s %s %s signature%s%s%s",
-					  strchr("aeiou", type[0]) ? "n" : "", type, kind,
-					  uuid ? " (UUID " : "", uuid ? uuid : "", uuid ? ")" : "");
-		} else {
-			*what = xasprintf("a %s partition table", pttype ? pttype : "unknown");
-		}
-		ret = 1;
-		break;
-	default:
-		ret = blkid_errno();
-		break;
-	}
-	blkid_free_probe(pr);
-	return ret;
 }
 
 int probe_wipe(const char *dev, json_t *wiped)

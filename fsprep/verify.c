@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "fsprep/prepP.h"
+#include "msg.h"
 
 int verify_expect(const char *dev, const char *what, uint64_t want, uint64_t got)
 {
@@ -47,7 +48,7 @@ uint32_t get_le32(const unsigned char *b)
 	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
 }
 
-int verify_volume(const struct fs_desc *fs, const char *dev, const struct mkfs_plan *p,
+int verify_volume(const struct fs_desc *fs, const char *dev, const struct mkfs_cmd *p,
 		  json_t **out)
 {
 	json_t *v = json_object(), *blk = json_object();

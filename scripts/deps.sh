@@ -1,17 +1,36 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # deps.sh: make sure the Debian packages fslab builds, tests and runs with are installed.
-# Usage: scripts/deps.sh [build|check|demo|bench|fuzz|windows|wine]
+# Usage: scripts/deps.sh [build|demo|tour|check|bench|fuzz|windows|wine]
+#        scripts/deps.sh --list SET     the set's packages, one a line (nothing installed)
+#        scripts/deps.sh --lean SET     the packages of the set installed without their
+#                                       Recommends, one a line (the others take them)
 # As root, missing packages are installed with apt-get; otherwise they are named and we fail.
+#
+# The groups, and why (docs/DESIGN.md, "Dependencies"): a set is a few groups.  The groups
+# marked lean are installed with --no-install-recommends: they name every package they need,
+# and a recommendation would only add weight (gnuplot-nox recommends groff and its fonts: 68
+# packages no chart uses).  The others keep apt's default, as they always had.
 set -eu
 
-BUILD="build-essential pkg-config libblkid-dev libmount-dev libext2fs-dev liburing-dev \
+# lean: compiling fslab (C only: gcc, not build-essential's g++ and dpkg-dev)
+BUILD="gcc make libc6-dev pkg-config libblkid-dev libmount-dev libext2fs-dev liburing-dev \
 libjansson-dev libinih-dev libisal-dev libxml2-dev"
-RUNTIME="e2fsprogs xfsprogs ntfs-3g btrfs-progs util-linux mount bsdutils gnuplot-nox"
-# the QEMU test guest (tests/vm/, docs/VM.md): QEMU, a static busybox for its initramfs, kmod
-# for depmod/modprobe on the unpacked Debian kernel, xz-utils for its modules, dmsetup for
-# device-mapper faults; time (/usr/bin/time) for the tests' memory bounds
-TEST="libcmocka-dev fio jq qemu-system-x86 busybox-static kmod xz-utils dmsetup time"
+# lean: what configs/demo.ini runs: ext4 and XFS formatted and mounted, charts by gnuplot
+DEMO="e2fsprogs xfsprogs util-linux mount bsdutils gnuplot-nox"
+# lean: the other filesystems (configs/tour.ini, the tests): NTFS through ntfs-3g, btrfs
+TOUR="ntfs-3g btrfs-progs"
+# lean: the report read in a real browser (tests/integration/t_report_browser.sh)
+BROWSER="chromium python3"
+# the test toolchain: cmocka, fio, jq; the QEMU test guest (tests/vm/, docs/VM.md): QEMU, a
+# static busybox for its initramfs, kmod for depmod/modprobe on the unpacked Debian kernel,
+# xz-utils for its modules, dmsetup for device-mapper faults; the multi-host tests
+# (tests/integration/hosts-lib.sh): an sshd per network namespace, the ssh client, ip netns;
+# time (/usr/bin/time) for the tests' memory bounds.
+# Installing openssh-server on a systemd machine also enables Debian's own ssh service (as it
+# always does); the tests never use it
+TEST="libcmocka-dev fio jq qemu-system-x86 busybox-static kmod xz-utils dmsetup \
+openssh-server openssh-client iproute2 time"
 BENCH="time"
 FUZZ="clang libclang-rt-14-dev"
 # make windows: the mingw-w64 cross compiler (posix threads) and what scripts/win-sysroot.sh
@@ -21,35 +40,55 @@ autoconf automake libtool pkg-config cmake yasm nasm"
 # the Windows tests: Wine (wine64 runs fslab.exe and the cross-built unit suites)
 WINE="wine wine64"
 
-case "${1:-build}" in
-build) want="$BUILD" ;;
-check) want="$BUILD $RUNTIME $TEST $FUZZ" ;;
-demo) want="$BUILD $RUNTIME $TEST" ;;
-fuzz) want="$BUILD $FUZZ" ;;
-bench) want="$BUILD $RUNTIME $TEST $BENCH" ;;
-windows) want="$WINDOWS" ;;
-wine) want="$WINDOWS $WINE" ;;
-*) echo "deps.sh: unknown set '$1' (build, check, demo, bench, fuzz, windows or wine)" >&2
+mode=install
+case "${1:-}" in
+--list|--lean) mode=${1#--}; shift ;;
+esac
+set_name=${1:-build}
+case "$set_name" in
+build) lean="$BUILD" full="" ;;
+demo) lean="$BUILD $DEMO" full="" ;;
+tour) lean="$BUILD $DEMO $TOUR" full="" ;;
+check) lean="$BUILD $DEMO $TOUR $BROWSER" full="$TEST $FUZZ" ;;
+fuzz) lean="$BUILD" full="$FUZZ" ;;
+bench) lean="$BUILD $DEMO $TOUR" full="$TEST $BENCH" ;;
+windows) lean="" full="$WINDOWS" ;;
+wine) lean="" full="$WINDOWS $WINE" ;;
+*) echo "deps.sh: unknown set '$set_name' (build, demo, tour, check, bench, fuzz, windows or" \
+	"wine)" >&2
    exit 2 ;;
 esac
 
-missing=""
-for p in $want; do
-	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-	case "$st" in
-	*" installed") ;;
-	*) missing="$missing $p" ;;
-	esac
-done
-[ -z "$missing" ] && exit 0
+case $mode in
+list) for p in $lean $full; do echo "$p"; done | awk '!seen[$0]++'; exit 0 ;;
+lean) for p in $lean; do echo "$p"; done | awk '!seen[$0]++'; exit 0 ;;
+esac
+
+missing() {
+	for p in "$@"; do
+		st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+		case "$st" in
+		*" installed") ;;
+		*) printf ' %s' "$p" ;;
+		esac
+	done
+}
+# shellcheck disable=SC2086
+miss_lean=$(missing $lean)
+# shellcheck disable=SC2086
+miss_full=$(missing $full)
+[ -z "$miss_lean$miss_full" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "fslab: missing Debian packages:$missing" >&2
-	echo "fslab: install them with: sudo apt-get install$missing" >&2
+	echo "fslab: missing Debian packages:$miss_lean$miss_full" >&2
+	echo "fslab: install them with: sudo apt-get install$miss_lean$miss_full" >&2
 	exit 1
 fi
-echo "fslab: installing missing Debian packages:$missing"
+echo "fslab: installing missing Debian packages:$miss_lean$miss_full"
 export DEBIAN_FRONTEND=noninteractive
 apt-get -o DPkg::Lock::Timeout=600 update -qq
 # shellcheck disable=SC2086
-apt-get -o DPkg::Lock::Timeout=600 install -y -qq $missing
+[ -z "$miss_lean" ] ||
+	apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $miss_lean
+# shellcheck disable=SC2086
+[ -z "$miss_full" ] || apt-get -o DPkg::Lock::Timeout=600 install -y -qq $miss_full

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# win-sysroot.sh: cross-build fslab.exe's libraries (jansson, cmocka, isa-l, libxml2) for x86-64 Windows
+# win-sysroot.sh: cross-build fslab.exe's libraries (jansson, cmocka, isa-l, libxml2, inih) for x86-64 Windows
 # from their Debian source packages into a sysroot, once (cached; docs/WINDOWS.md).
 # Usage: scripts/win-sysroot.sh SYSROOT    (e.g. build/win/sysroot)
 # Needs the cross toolchain (scripts/deps.sh windows); enables deb-src for the mirror already
@@ -122,9 +122,37 @@ build_libxml2() {
 	 make -s -C include install >/dev/null)
 }
 
+# inih: one C file (Debian 55, with Debian's patch that turns its compile-time options into
+# globals).  Built here with the lab config's options as those compile-time values, so that
+# fslab.exe parses exactly as the Linux fslab does after setting the globals (src/lab/labcfg.c,
+# FSLAB_INIH_FIXED_OPTIONS): a heap line buffer of 4096 + 3 bytes that never grows, no
+# multi-line values, ';' and '#' inline comments, a BOM allowed, every error reported.
+# FSLAB_INIH_SRC=DIR takes ini.c and ini.h from DIR (an inih release of the same version)
+# where the mirror serves no Debian source for libinih.
+build_inih() {
+	[ -f "$ROOT/lib/libinih.a" ] && [ -f "$ROOT/include/ini.h" ] && return 0
+	if [ -n "${FSLAB_INIH_SRC:-}" ]; then
+		d=$FSLAB_INIH_SRC
+	else
+		fetch libinih
+		d=$(dir_of libinih)
+	fi
+	echo "fslab: cross-building inih ($d)"
+	mkdir -p "$ROOT/lib" "$ROOT/include" "$SRC"
+	$CC $CFLAGS -c -o "$SRC/ini-win.o" \
+		-DINI_ALLOW_MULTILINE=0 -DINI_ALLOW_BOM=1 -DINI_ALLOW_INLINE_COMMENTS=1 \
+		'-DINI_INLINE_COMMENT_PREFIXES=";#"' -DINI_USE_STACK=0 -DINI_MAX_LINE=4099 \
+		-DINI_ALLOW_REALLOC=0 -DINI_INITIAL_ALLOC=4099 -DINI_STOP_ON_FIRST_ERROR=0 \
+		"$d/ini.c"
+	rm -f "$ROOT/lib/libinih.a"
+	$AR rcs "$ROOT/lib/libinih.a" "$SRC/ini-win.o"
+	cp "$d/ini.h" "$ROOT/include/ini.h"
+}
+
 complete() {
 	[ -f "$1/lib/libjansson.a" ] && [ -f "$1/lib/libcmocka.a" ] && [ -f "$1/lib/libisal.a" ] &&
-		[ -f "$1/lib/libxml2.a" ] && [ -f "$1/include/libxml2/libxml/xmlversion.h" ]
+		[ -f "$1/lib/libxml2.a" ] && [ -f "$1/include/libxml2/libxml/xmlversion.h" ] &&
+		[ -f "$1/lib/libinih.a" ] && [ -f "$1/include/ini.h" ]
 }
 
 CACHE_DIR=${FSLAB_WIN_CACHE-/var/cache/fslab}
@@ -141,6 +169,7 @@ build_jansson
 build_cmocka
 build_isal
 build_libxml2
+build_inih
 if [ -n "$CACHE" ] && ! complete "$CACHE" && mkdir -p "$CACHE_DIR" 2>/dev/null; then
 	# whole or not at all: copied beside it, then renamed into place
 	tmp=$(mktemp -d "$CACHE_DIR/.win-sysroot.XXXXXX") &&

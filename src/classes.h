@@ -42,5 +42,7 @@ struct class_result {
 
 /* Fill ops/bytes-derived fields (iops, mbps, avg_bytes, lat_us from hist) for seconds. */
 void class_result_finish(struct class_result *c, double seconds);
+/* lat_us from hist alone (zeros without one): the merge's, whose rates are sums. */
+void class_result_latency(struct class_result *c);
 
 #endif

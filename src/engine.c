@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "os/os.h"
 
 const char *const timeline_columns[TIMELINE_NCOLS] = {
 	"t_s",

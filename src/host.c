@@ -8,7 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base.h"
 
 static int read_cpu(uint64_t v[5])
 {
@@ -165,7 +165,7 @@ json_t *host_environment(void)
 		      "hostname", host, "kernel", u.release, "kernel_version", u.version,
 		      "os", os ? os : "", "cpu_model", cpu ? cpu : "",
 		      "ncpus", (int)sysconf(_SC_NPROCESSORS_ONLN), "mem_total", (json_int_t)total,
-		      "fslab_version", FSLAB_VERSION, "fslab_git", FSLAB_GIT);
+		      "fslab_version", fslab_version, "fslab_git", fslab_git);
 	json_object_set_new(o, "platform", json_string("linux"));
 	free(cpu);
 	free(os);

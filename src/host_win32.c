@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "os/os.h"
 #include "os/osP.h"
-#include "util.h"
 
 static uint64_t ft(FILETIME f)
 {
@@ -161,7 +162,7 @@ json_t *host_environment(void)
 		      "platform", "windows", "hostname", host ? host : "", "kernel", kernel,
 		      "kernel_version", kernel, "os", os, "cpu_model", cpu ? cpu : "",
 		      "ncpus", os_ncpus(), "mem_total", (json_int_t)total,
-		      "fslab_version", FSLAB_VERSION, "fslab_git", FSLAB_GIT);
+		      "fslab_version", fslab_version, "fslab_git", fslab_git);
 	json_object_set_new(o, "wine", wine ? json_string(wine) : json_null());
 	free(product);
 	free(display);

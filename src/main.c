@@ -3,8 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base.h"
 #include "cmds.h"
-#include "util.h"
+#include "msg.h"
 
 static const struct {
 	const char *name;
@@ -12,7 +13,7 @@ static const struct {
 	const char *help;
 } cmds[] = {
 #ifdef _WIN32
-	/* fslab.exe (docs/WINDOWS.md): Windows disks through PowerShell; no lab (yet) */
+	/* fslab.exe (docs/WINDOWS.md): Windows disks through PowerShell */
 	{ "prep", cmd_winprep, "format NTFS or ReFS database and log volumes on Windows disks" },
 	{ "teardown", cmd_winteardown, "remove what prep made" },
 #else
@@ -23,9 +24,23 @@ static const struct {
 	{ "compare", cmd_compare, "tables, charts and a report from result files" },
 	{ "sizing", cmd_sizing, "mailboxes supported from achieved IOPS" },
 	{ "export", cmd_export, "the run's load as a fio job file or a DiskSpd script" },
-#ifndef _WIN32
+	{ "selftest", cmd_selftest, "check on this machine and volume what the numbers rest on" },
+	{ "merge", cmd_merge, "one cell's results of several hosts into one cluster result" },
 	{ "lab", cmd_lab, "prep + run + compare for several filesystems from one config" },
+#ifndef _WIN32
+	{ "hosts", cmd_hosts, "check a lab config's [host] sections: ssh, versions, clocks" },
 #endif
+};
+
+/* What the lab's controller runs on its hosts over ssh (docs/HOSTS.md), listed apart. */
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} remote_cmds[] = {
+	{ "hello", cmd_hello, "version, system and the arguments as received (one JSON line)" },
+	{ "clock", cmd_clock, "the wall clock for each line read (clock offsets)" },
+	{ "cat-result", cmd_cat_result, "a result file with its size and sha256" },
 };
 
 static void usage(FILE *f)
@@ -33,6 +48,9 @@ static void usage(FILE *f)
 	fprintf(f, "usage: fslab <command> [options]   (fslab <command> --help for details)\n\n");
 	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
 		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(f, "\nRun on a lab's hosts by its controller over ssh:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(remote_cmds); i++)
+		fprintf(f, "  %-10s %s\n", remote_cmds[i].name, remote_cmds[i].help);
 	fprintf(f, "\n  version   print the version\n"
 		   "\nExit status: 0 ok, 1 failure or aborted, 2 bad input (nothing changed),\n"
 		   "3 run completed but the Jetstress-style verdict is FAIL.\n");
@@ -49,12 +67,15 @@ static int fslab_main(int argc, char **argv)
 		return FSLAB_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
-		printf("fslab %s (%s)\n", FSLAB_VERSION, FSLAB_GIT);
+		printf("fslab %s (%s)\n", fslab_version, fslab_git);
 		return FSLAB_EXIT_OK;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 1, argv + 1);
+	for (size_t i = 0; i < ARRAY_SIZE(remote_cmds); i++)
+		if (!strcmp(argv[1], remote_cmds[i].name))
+			return remote_cmds[i].fn(argc - 1, argv + 1);
 	fslab_err("unknown command '%s'; run 'fslab --help' for the list", argv[1]);
 	return FSLAB_EXIT_USAGE;
 }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
 
 const char *const io_class_names[CLS_NR] = {
 	[CLS_DB_READ] = "db_read",
@@ -71,6 +71,51 @@ static void strv_free(char **v, size_t n)
 	free(v);
 }
 
+void run_config_release(struct run_config *c)
+{
+	free(c->workload);
+	free(c->engine);
+	free(c->thresholds);
+	free(c->target_iops_origin);
+	free(c->label);
+	free(c->output);
+	free(c->selftest);
+	free(c->lab_id);
+	free(c->lab_cell);
+	free(c->start_at);
+	strv_free(c->db_dirs, c->ndb_dirs);
+	strv_free(c->log_dirs, c->nlog_dirs);
+	memset(c, 0, sizeof(*c));
+}
+
+static void devices_free(struct device_result *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(d[i].role);
+		free(d[i].name);
+		free(d[i].model);
+	}
+	free(d);
+}
+
+void host_member_release(struct host_member *h)
+{
+	free(h->name);
+	free(h->status);
+	free(h->reason);
+	free(h->file);
+	free(h->sha256);
+	free(h->hostname);
+	free(h->start_at);
+	free(h->load_started_at);
+	free(h->measure_started_at);
+	free(h->verdict);
+	for (int c = 0; c < CLS_NR; c++)
+		class_release(&h->classes[c]);
+	devices_free(h->devices, h->ndevices);
+	memset(h, 0, sizeof(*h));
+}
+
 void result_release(struct fslab_result *r)
 {
 	free(r->schema);
@@ -78,13 +123,11 @@ void result_release(struct fslab_result *r)
 	free(r->fslab_version);
 	free(r->started_at);
 	free(r->ended_at);
+	free(r->start_at);
+	free(r->load_started_at);
+	free(r->measure_started_at);
 	free(r->abort_reason);
-	free(r->config.workload);
-	free(r->config.engine);
-	free(r->config.thresholds);
-	free(r->config.target_iops_origin);
-	strv_free(r->config.db_dirs, r->config.ndb_dirs);
-	strv_free(r->config.log_dirs, r->config.nlog_dirs);
+	run_config_release(&r->config);
 	json_decref(r->environment);
 	for (int i = 0; i < CLS_NR; i++)
 		class_release(&r->classes[i]);
@@ -98,12 +141,11 @@ void result_release(struct fslab_result *r)
 			class_release(&in->classes[c]);
 	}
 	free(r->instances);
-	for (size_t i = 0; i < r->ndevices; i++) {
-		free(r->devices[i].role);
-		free(r->devices[i].name);
-		free(r->devices[i].model);
-	}
-	free(r->devices);
+	devices_free(r->devices, r->ndevices);
+	for (size_t i = 0; i < r->nhosts; i++)
+		host_member_release(&r->hosts[i]);
+	free(r->hosts);
+	free(r->cluster.timeline);
 	timeline_release(&r->timeline);
 	for (size_t i = 0; i < r->latency_samples.nscopes; i++)
 		latency_series_release(&r->latency_samples.scopes[i]);
@@ -120,6 +162,8 @@ void result_release(struct fslab_result *r)
 	free(r->verdict.checks);
 	free(r->checksum.first_bad);
 	json_decref(r->notes);
+	free(r->lab.id);
+	free(r->lab.cell);
 	free(r->src.tool);
 	free(r->src.version);
 	free(r->src.format);
@@ -130,11 +174,16 @@ void result_release(struct fslab_result *r)
 
 void class_result_finish(struct class_result *c, double seconds)
 {
-	const struct hist *h = c->hist;
-
 	c->iops = seconds > 0 ? (double)c->ops / seconds : 0;
 	c->mbps = seconds > 0 ? (double)c->bytes / seconds / 1e6 : 0;
 	c->avg_bytes = c->ops ? (double)c->bytes / (double)c->ops : 0;
+	class_result_latency(c);
+}
+
+void class_result_latency(struct class_result *c)
+{
+	const struct hist *h = c->hist;
+
 	memset(&c->lat_us, 0, sizeof(c->lat_us));
 	if (!h || !h->n)
 		return;

@@ -129,15 +129,24 @@ struct timeline {
 	FILE *spill;  /* unlinked temporary file of rows, or NULL */
 };
 
+/*
+ * The configuration of one run: the options of `fslab run` (src/run/options.c fills it by
+ * offset, the workload normalises what does not apply to it, workloads/workload.h), written
+ * and read by the config fields of fslab-result/1 (src/result_fields.c).  One struct from the
+ * command line to the file: nothing is copied field by field.
+ */
 struct run_config {
 	char *workload;         /* "jetstress", "randread", ... */
 	char *engine;           /* "io_uring" or "psync" */
 	unsigned int threads, databases, iodepth;
+	unsigned int rwmixread;       /* reads in randrw, percent */
 	uint64_t db_size, bs, cache_size; /* bytes; db_size per database */
 	double duration_s, warmup_s;
 	uint64_t seed;
 	unsigned int compressibility; /* percent */
 	double bdm_mbps;              /* per database, 0 = off */
+	bool buffered;                /* --buffered: no O_DIRECT asked for */
+	bool no_checksum_pass, no_verify, no_drop_caches;
 	char **db_dirs, **log_dirs;
 	size_t ndb_dirs, nlog_dirs;
 	/* how the verdict judged (jetstress; absent/zero in results of other workloads and of
@@ -150,7 +159,44 @@ struct run_config {
 	char *target_iops_origin;        /* "target-iops", "mailboxes" or NULL (no target) */
 	unsigned int mailboxes;          /* --mailboxes, 0 when not given */
 	double iops_per_mailbox;         /* --iops-per-mailbox, 0 when not given */
+	/* the run itself, not written to the file (the label is the result's own field) */
+	char *label, *output;
+	bool force, quiet;
+	unsigned int progress_fd;
+	char *selftest;                  /* --selftest FILE: an fslab selftest record to embed */
+	char *lab_id, *lab_cell;         /* --lab-*: where it stood in a lab (the result's "lab") */
+	char *start_at;                  /* --start-at TIME: the load starts then (utctime.h); the
+					    result records it as its own field start_at */
+	unsigned int lab_round, lab_position;
+	bool lab_fresh_volume;
+	/* --fresh: databases and logs deleted and created anew (a lab's cell on volumes the user
+	 * prepared), --allow-foreign-files; --stop-on-stdin-eof (the lab's stop channel) */
+	bool fresh, allow_foreign_files, stop_on_stdin_eof;
+	/* fields the result does not record, one bit per config field (run_config_set_na()) */
+	uint64_t na;
 };
+
+/* Seconds of a config duration as nanoseconds (durations are whole nanoseconds when given). */
+static inline uint64_t run_config_ns(double s)
+{
+	return !(s > 0) ? 0 : s < 1.8e10 ? (uint64_t)(s * 1e9 + 0.5) : UINT64_MAX;
+}
+
+/*
+ * What a result does not record: a field of struct run_config (by its offset) that another
+ * tool does not report (the importers), that an older fslab did not write, or that does not
+ * apply to the workload.  Such a field is left out of the file (an absent key reads back as
+ * not recorded) and never compared.  run_config_set_na() marks one (off must be a config
+ * field of the file; others are ignored), run_config_clear_na() unmarks it (an importer that
+ * starts from "nothing recorded"); run_config_has() is false for a marked one.
+ */
+void run_config_set_na(struct run_config *c, size_t off);
+void run_config_clear_na(struct run_config *c, size_t off);
+bool run_config_has(const struct run_config *c, size_t off);
+/* The key of the config field at off in fslab-result/1 ("cache_size"), or NULL. */
+const char *run_config_key(size_t off);
+/* Free the config's strings and zero it. */
+void run_config_release(struct run_config *c);
 
 /*
  * Where a result came from (src/compare/import.c): fslab's own file or another tool's output
@@ -165,11 +211,64 @@ struct provenance {
 	char *host;    /* host the tool measured on (fio client: host:port), may be NULL */
 };
 
+/*
+ * Where a run stood in a lab (fslab lab passes it to each cell's run with --lab-*; docs/
+ * DESIGN.md "Result file").  id NULL: a hand run (fslab run by itself).  compare analyses the
+ * results of one lab's rounds as blocks, and the Method says what happened per label.
+ */
+struct lab_provenance {
+	char *id;                      /* the lab's id (lab-state.json), NULL for a hand run */
+	char *cell;                    /* the cell, "xfs-8t-r3" */
+	unsigned int round, position;  /* its round and its place in the run order, from 1 */
+	bool volume_formatted;         /* the lab formatted the volumes for this run */
+	bool database_created;         /* this run created its database(s), none reused */
+};
+
+/*
+ * A cluster result (fslab merge, src/merge/merge.h): one member host's result in brief, in
+ * the cluster result's "hosts" array.  Times are the host's own clock; clock_offset_s is that
+ * clock minus the controller's (the lab measures it over ssh).  NaN: not known.
+ */
+struct host_member {
+	char *name;          /* the lab's [host NAME], or what fslab merge was told */
+	char *status;        /* "ok", "aborted" (its run was), "failed" (no readable result),
+				"missing" (no result: the host was lost) */
+	char *reason;        /* why not "ok", or NULL */
+	char *file;          /* the result file merged, NULL when missing */
+	char *sha256;        /* of that file's bytes, NULL when missing */
+	char *hostname;      /* its environment.hostname */
+	double clock_offset_s, clock_rtt_s;
+	char *start_at, *load_started_at, *measure_started_at;
+	double start_delay_s;  /* load_started_at - start_at, on its clock */
+	double start_offset_s; /* load start on the controller's clock after the earliest host's */
+	double duration_s;
+	double transactional_iops;
+	struct class_result classes[CLS_NR]; /* its classes, without histograms */
+	char *verdict;       /* "PASS", "FAIL", or NULL without one */
+	size_t ndevices;
+	struct device_result *devices; /* its device counters */
+};
+
+/* What makes a result a cluster result (present), the merge's view of its members. */
+struct cluster_info {
+	bool present;
+	unsigned int hosts;    /* members */
+	unsigned int complete; /* members whose result is in the sums */
+	bool partial;          /* complete < hosts: never a full cluster */
+	double start_spread_s; /* latest - earliest load start, controller's clock (NaN) */
+	double clock_spread_s; /* largest - smallest clock offset measured (NaN) */
+	double clock_limit_s;  /* clock disagreement above which it warns */
+	char *timeline;        /* how timelines were aligned: "wall-clock" or "second index" */
+};
+
 struct fslab_result {
 	char *schema;
 	char *label;
 	char *fslab_version;
 	char *started_at, *ended_at;
+	/* fslab run --start-at: the start asked for, and when the load (warm-up) and the
+	 * measurement began, UTC to the microsecond (utctime.h); NULL in older files */
+	char *start_at, *load_started_at, *measure_started_at;
 	double duration_s; /* measured seconds, after warm-up */
 	bool aborted;
 	char *abort_reason; /* NULL unless aborted */
@@ -191,11 +290,17 @@ struct fslab_result {
 	struct verdict verdict;
 	struct checksum_result checksum;
 	json_t *notes; /* owned array of strings: loud warnings (O_DIRECT refused, ...) */
+	struct lab_provenance lab; /* "lab": absent for a hand run */
+	struct cluster_info cluster; /* a cluster result's (fslab merge); absent otherwise */
+	size_t nhosts;
+	struct host_member *hosts;   /* a cluster result's members, in the merge's order */
 	struct provenance src; /* owned strings; all NULL for a result fslab run made */
 };
 
 void result_init(struct fslab_result *r);
 void result_release(struct fslab_result *r);
+/* Free what a member owns and zero it. */
+void host_member_release(struct host_member *h);
 
 
 /* timeline_init: columns copied.  timeline_add_row: ncols values copied. */

@@ -35,6 +35,9 @@ enum rf_type {
 enum {
 	RF_REQUIRED = 1 << 0, /* RF_OBJ, RF_STR: missing (or null) is an error */
 	RF_NAN0 = 1 << 1,     /* RF_REAL: null or missing reads as 0 */
+	/* left out of the file when absent (present() false, a NULL string, an empty array):
+	 * fields older files never had, so that they are still written byte-identical */
+	RF_OMIT = 1 << 2,
 };
 
 struct rfield {

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "msg.h"
 #include "resultP.h"
-#include "util.h"
+#include "units.h"
 
 #define F(s, k, t, m, ...) { .key = k, .type = t, .off = offsetof(s, m), __VA_ARGS__ }
 
@@ -450,6 +452,47 @@ static void verdict_read(struct rd *rd, json_t *parent, const char *key, void *p
 	}
 }
 
+/* "lab": where a lab run stood; left out for a hand run (so older files and hand runs read
+ * and write the same) */
+static const struct rfield lab_fields[] = {
+	F(struct lab_provenance, "id", RF_STR, id),
+	F(struct lab_provenance, "cell", RF_STR, cell),
+	F(struct lab_provenance, "round", RF_UINT, round),
+	F(struct lab_provenance, "position", RF_UINT, position),
+	F(struct lab_provenance, "volume_formatted", RF_BOOL, volume_formatted),
+	F(struct lab_provenance, "database_created", RF_BOOL, database_created),
+	{ NULL },
+};
+
+static json_t *lab_write(const void *p)
+{
+	const struct lab_provenance *l = p;
+
+	return l->id ? rf_to_json(lab_fields, l) : NULL;
+}
+
+static void lab_read(struct rd *rd, json_t *parent, const char *key, void *p)
+{
+	json_t *o = json_object_get(parent, key);
+	struct lab_provenance *l = p;
+
+	if (!o || json_is_null(o))
+		return;
+	if (!json_is_object(o)) {
+		rd_fail(rd, "\"lab\" is not an object; the file was edited or damaged: re-run it");
+		return;
+	}
+	rf_from_json(rd, o, lab_fields, l, key);
+	if (!rd->err && (!l->id || !l->round || !l->position))
+		rd_fail(rd, "\"lab\" lacks its id, round or position; the file was edited or "
+			"damaged: re-run it");
+	/* both land in reports (Method, tables.csv): the label rule keeps them plain */
+	else if (!rd->err && (label_problem(l->id) || (l->cell && label_problem(l->cell))))
+		rd_fail(rd, "\"lab\" id or cell is not plain text (%s); the file was edited or "
+			"damaged: re-run it", label_problem(l->id) ? label_problem(l->id)
+							   : label_problem(l->cell));
+}
+
 /* ---- the tables ---- */
 
 /* config's verdict settings are null where they do not apply */
@@ -480,6 +523,7 @@ static const struct rfield config_fields[] = {
 	C("threads", RF_UINT, threads),
 	C("databases", RF_UINT, databases),
 	C("iodepth", RF_UINT, iodepth),
+	C("rwmixread", RF_UINT, rwmixread),
 	C("db_size", RF_U64, db_size),
 	C("bs", RF_U64, bs),
 	C("cache_size", RF_U64, cache_size),
@@ -488,6 +532,10 @@ static const struct rfield config_fields[] = {
 	C("seed", RF_U64, seed),
 	C("compressibility", RF_UINT, compressibility),
 	C("bdm_mbps", RF_REAL, bdm_mbps),
+	C("buffered", RF_BOOL, buffered),
+	C("no_verify", RF_BOOL, no_verify),
+	C("no_checksum_pass", RF_BOOL, no_checksum_pass),
+	C("no_drop_caches", RF_BOOL, no_drop_caches),
 	C("db_dirs", RF_STRV, db_dirs, .off_n = offsetof(struct run_config, ndb_dirs)),
 	C("log_dirs", RF_STRV, log_dirs, .off_n = offsetof(struct run_config, nlog_dirs)),
 	/* how the verdict judged: missing in older files, read as zero / NULL */
@@ -504,6 +552,63 @@ static const struct rfield config_fields[] = {
 	{ NULL },
 };
 #undef C
+
+/* The n/a bit of the config field at off, or 0 when off is not one of the file's. */
+static uint64_t na_bit(size_t off)
+{
+	for (size_t i = 0; config_fields[i].key; i++)
+		if (config_fields[i].off == off)
+			return UINT64_C(1) << i;
+	return 0;
+}
+
+void run_config_set_na(struct run_config *c, size_t off)
+{
+	c->na |= na_bit(off);
+}
+
+void run_config_clear_na(struct run_config *c, size_t off)
+{
+	c->na &= ~na_bit(off);
+}
+
+const char *run_config_key(size_t off)
+{
+	for (size_t i = 0; config_fields[i].key; i++)
+		if (config_fields[i].off == off)
+			return config_fields[i].key;
+	return NULL;
+}
+
+bool run_config_has(const struct run_config *c, size_t off)
+{
+	return !(c->na & na_bit(off));
+}
+
+/* "config": the fields, those not recorded left out (and an absent key read as such) */
+static json_t *config_write(const void *p)
+{
+	const struct run_config *c = p;
+	json_t *o = rf_to_json(config_fields, c);
+
+	for (size_t i = 0; config_fields[i].key; i++)
+		if (c->na & (UINT64_C(1) << i))
+			json_object_del(o, config_fields[i].key);
+	return o;
+}
+
+static void config_read(struct rd *rd, json_t *parent, const char *key, void *p)
+{
+	json_t *o = rd_obj(rd, parent, key, true);
+	struct run_config *c = p;
+
+	if (!o)
+		return;
+	rf_from_json(rd, o, config_fields, c, key);
+	for (size_t i = 0; config_fields[i].key; i++)
+		if (!json_object_get(o, config_fields[i].key))
+			c->na |= UINT64_C(1) << i;
+}
 
 #define I(k, t, m, ...) F(struct instance_result, k, t, m, __VA_ARGS__)
 static const struct rfield instance_fields[] = {
@@ -554,6 +659,62 @@ static const struct rfield host_fields[] = {
 };
 #undef H
 
+/* A cluster result's members (fslab merge): each host's result in brief */
+#define M(k, t, m, ...) F(struct host_member, k, t, m, __VA_ARGS__)
+static const struct rfield member_fields[] = {
+	M("name", RF_STR, name),
+	M("status", RF_STR, status),
+	M("reason", RF_STR, reason),
+	M("file", RF_STR, file),
+	M("sha256", RF_STR, sha256),
+	M("hostname", RF_STR, hostname),
+	M("clock_offset_s", RF_REAL, clock_offset_s),
+	M("clock_rtt_s", RF_REAL, clock_rtt_s),
+	M("start_at", RF_STR, start_at),
+	M("load_started_at", RF_STR, load_started_at),
+	M("measure_started_at", RF_STR, measure_started_at),
+	M("start_delay_s", RF_REAL, start_delay_s),
+	M("start_offset_s", RF_REAL, start_offset_s),
+	M("duration_s", RF_REAL, duration_s),
+	M("transactional_iops", RF_REAL, transactional_iops),
+	M("verdict", RF_STR, verdict),
+	M("classes", RF_CUSTOM, classes, .write = inst_classes_write, .read = inst_classes_read),
+	M("devices", RF_ARRAY, devices, .off_n = offsetof(struct host_member, ndevices),
+	  .sub = device_fields, .elem_size = sizeof(struct device_result)),
+	{ NULL },
+};
+#undef M
+
+static const struct rfield cluster_fields[] = {
+	F(struct cluster_info, "hosts", RF_UINT, hosts),
+	F(struct cluster_info, "complete", RF_UINT, complete),
+	F(struct cluster_info, "partial", RF_BOOL, partial),
+	F(struct cluster_info, "start_spread_s", RF_REAL, start_spread_s),
+	F(struct cluster_info, "clock_spread_s", RF_REAL, clock_spread_s),
+	F(struct cluster_info, "clock_limit_s", RF_REAL, clock_limit_s),
+	F(struct cluster_info, "timeline", RF_STR, timeline),
+	{ NULL },
+};
+
+/* "cluster": only in cluster results (left out of a host's own result) */
+static json_t *cluster_write(const void *p)
+{
+	const struct cluster_info *ci = p;
+
+	return ci->present ? rf_to_json(cluster_fields, ci) : NULL;
+}
+
+static void cluster_read(struct rd *rd, json_t *parent, const char *key, void *p)
+{
+	json_t *o = rd_obj(rd, parent, key, false);
+	struct cluster_info *ci = p;
+
+	if (!o)
+		return;
+	rf_from_json(rd, o, cluster_fields, ci, key);
+	ci->present = true;
+}
+
 static const struct rfield init_fields[] = {
 	F(struct init_result, "bytes_written", RF_U64, bytes_written),
 	F(struct init_result, "seconds", RF_REAL, seconds),
@@ -581,10 +742,14 @@ const struct rfield result_fields[] = {
 	R("fslab_version", RF_STR, fslab_version),
 	R("started_at", RF_STR, started_at),
 	R("ended_at", RF_STR, ended_at),
+	R("start_at", RF_STR, start_at, .flags = RF_OMIT),
+	R("load_started_at", RF_STR, load_started_at, .flags = RF_OMIT),
+	R("measure_started_at", RF_STR, measure_started_at, .flags = RF_OMIT),
 	R("duration_s", RF_REAL, duration_s),
 	R("aborted", RF_BOOL, aborted),
 	R("abort_reason", RF_STR, abort_reason),
-	R("config", RF_OBJ, config, .flags = RF_REQUIRED, .sub = config_fields),
+	R("lab", RF_CUSTOM, lab, .write = lab_write, .read = lab_read),
+	R("config", RF_CUSTOM, config, .write = config_write, .read = config_read),
 	R("environment", RF_CUSTOM, environment, .write = env_write, .read = env_read),
 	R("classes", RF_CUSTOM, classes, .write = classes_write, .read = classes_read),
 	R("transactional_iops", RF_REAL, transactional_iops),
@@ -603,6 +768,9 @@ const struct rfield result_fields[] = {
 	R("verdict", RF_CUSTOM, verdict, .write = verdict_write, .read = verdict_read),
 	R("checksum", RF_OBJ, checksum, .sub = checksum_fields),
 	R("notes", RF_CUSTOM, notes, .write = notes_write, .read = notes_read),
+	R("cluster", RF_CUSTOM, cluster, .write = cluster_write, .read = cluster_read),
+	R("hosts", RF_ARRAY, hosts, .flags = RF_OMIT, .off_n = offsetof(struct fslab_result, nhosts),
+	  .sub = member_fields, .elem_size = sizeof(struct host_member)),
 	{ NULL },
 };
 #undef R

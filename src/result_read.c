@@ -11,19 +11,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
+#include "strbuf.h"
 
 int rd_fail(struct rd *rd, const char *fmt, ...)
 {
-	char buf[512];
+	struct strbuf why = STRBUF_INIT;
 	va_list ap;
 
 	if (rd->err)
 		return rd->err;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	strbuf_vaddf(&why, fmt, ap);
 	va_end(ap);
-	rd->err = input_error("%s: %s", rd->what, buf);
+	rd->err = input_error("%s: %s", rd->what, why.buf);
+	strbuf_release(&why);
 	return rd->err;
 }
 

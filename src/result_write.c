@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "files.h"
 
 /* JSON has no NaN or infinity: write them as null. */
 json_t *jnum(double v)
@@ -42,6 +43,11 @@ json_t *rf_to_json(const struct rfield *f, const void *base)
 		const size_t *n = (const size_t *)((const char *)base + f->off_n);
 		json_t *v = NULL;
 
+		if ((f->flags & RF_OMIT) &&
+		    ((f->present && !f->present(base)) ||
+		     (f->type == RF_STR && !*(char *const *)p) ||
+		     ((f->type == RF_ARRAY || f->type == RF_STRV) && !*n)))
+			continue;
 		if (f->present && !f->present(base)) {
 			json_object_set_new(o, f->key, json_null());
 			continue;

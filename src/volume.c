@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* volume.c: map a directory to its mount (libmount) and block device (sysfs, libblkid). */
+/* volume.c: map a directory to its mount (libmount) and block device (sysfs.h, libblkid). */
 #include "volume.h"
 
 #include <blkid.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <libmount.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,30 +15,11 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "util.h"
-
-/* First line of a sysfs file, trailing newline removed; NULL if unreadable. */
-static char *sysfs_str(const char *dir, const char *name)
-{
-	char *path = path_join(dir, name), *s = NULL;
-	size_t len;
-
-	if (read_file(path, &s, &len) == 0) {
-		while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
-			s[--len] = 0;
-	}
-	free(path);
-	return s;
-}
-
-static uint64_t sysfs_u64(const char *dir, const char *name)
-{
-	char *s = sysfs_str(dir, name);
-	uint64_t v = s ? strtoull(s, NULL, 10) : 0;
-
-	free(s);
-	return v;
-}
+#include "base.h"
+#include "blockdev.h"
+#include "files.h"
+#include "msg.h"
+#include "sysfs.h"
 
 static int find_mount(struct volume *v)
 {
@@ -97,59 +77,54 @@ static void probe_blkid(struct volume *v)
 	blkid_free_probe(pr);
 }
 
+/* "QEMU HARDDISK   " -> "QEMU HARDDISK" (sysfs pads some models with blanks). */
+static char *trim(char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	while (n && s[n - 1] == ' ')
+		s[--n] = 0;
+	return s;
+}
+
+/* The device under the volume: its sysfs name and counters, and its whole disk's (libblkid)
+ * queue, model or loop backing file, since a partition has none of its own. */
 static void probe_device(struct volume *v)
 {
-	char link[PATH_MAX], real[PATH_MAX], *sysdir, *queue_dir, *disk;
+	struct sysfs_blkdev part, disk;
 	struct stat st;
+	uint64_t n;
+	char *back;
 
 	if (!v->source || stat(v->source, &st) || !S_ISBLK(st.st_mode))
 		return;
 	v->bdev = st.st_rdev;
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
-	if (!realpath(link, real))
+	if (sysfs_blkdev_init(&part, NULL, st.st_rdev)) {
+		sysfs_blkdev_release(&part);
 		return;
-	sysdir = xstrdup(real);
-	v->devname = xstrdup(basename(real));
-	v->stat_path = path_join(sysdir, "stat");
-	/* a partition's queue and model live in its parent disk's directory */
-	{
-		char *p = path_join(sysdir, "partition");
-
-		if (access(p, F_OK) == 0) {
-			char *copy = xstrdup(sysdir);
-
-			disk = xstrdup(dirname(copy));
-			free(copy);
-		} else {
-			disk = xstrdup(sysdir);
-		}
-		free(p);
 	}
-	queue_dir = path_join(disk, "queue");
-	v->rotational = sysfs_u64(queue_dir, "rotational") != 0;
-	v->logical_sector = sysfs_u64(queue_dir, "logical_block_size");
-	v->physical_sector = sysfs_u64(queue_dir, "physical_block_size");
-	{
-		char *loopdir = path_join(disk, "loop");
-		char *back = sysfs_str(loopdir, "backing_file");
-
-		if (back) {
-			v->model = xasprintf("loop: %s", back);
-			v->loop_dio = sysfs_u64(loopdir, "dio") != 0;
-		} else {
-			char *devdir = path_join(disk, "device");
-			char *model = sysfs_str(devdir, "model");
-
-			v->model = model ? model : xstrdup("");
-			free(devdir);
-		}
+	v->devname = xstrdup(part.name);
+	v->stat_path = sysfs_blkdev_path(&part, "stat");
+	sysfs_blkdev_release(&part);
+	if (sysfs_blkdev_init(&disk, NULL, blockdev_wholedisk(st.st_rdev))) {
+		sysfs_blkdev_release(&disk);
+		return;
+	}
+	v->rotational = !sysfs_blkdev_read_u64(&disk, "queue/rotational", &n) && n;
+	if (!sysfs_blkdev_read_u64(&disk, "queue/logical_block_size", &n))
+		v->logical_sector = (unsigned int)n;
+	if (!sysfs_blkdev_read_u64(&disk, "queue/physical_block_size", &n))
+		v->physical_sector = (unsigned int)n;
+	back = trim(sysfs_blkdev_read_str(&disk, "loop/backing_file"));
+	if (back) {
+		v->model = xasprintf("loop: %s", back);
+		v->loop_dio = !sysfs_blkdev_read_u64(&disk, "loop/dio", &n) && n;
 		free(back);
-		free(loopdir);
+	} else {
+		v->model = trim(sysfs_blkdev_read_str(&disk, "device/model"));
 	}
+	sysfs_blkdev_release(&disk);
 	probe_blkid(v);
-	free(queue_dir);
-	free(disk);
-	free(sysdir);
 }
 
 int volume_statfs(struct volume *v)
@@ -194,55 +169,11 @@ int volume_probe(struct volume *v, const char *role, const char *dir)
 	return 0;
 }
 
-/* realpath of /sys/dev/block/MAJ:MIN, or NULL */
-static char *sysfs_dir(dev_t rdev)
-{
-	char link[64], real[PATH_MAX];
-
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
-	return realpath(link, real) ? xstrdup(real) : NULL;
-}
-
-/* Is the block device rdev, or a partition of it, mounted?  Returns the mount point or NULL. */
-static char *mounted_on(dev_t rdev)
-{
-	struct libmnt_table *tb = mnt_new_table();
-	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
-	char *dir = sysfs_dir(rdev), *found = NULL;
-	struct libmnt_fs *fs;
-
-	if (!tb || !it || !dir || mnt_table_parse_mtab(tb, NULL))
-		goto out;
-	while (!found && mnt_table_next_fs(tb, it, &fs) == 0) {
-		const char *src = mnt_fs_get_srcpath(fs);
-		struct stat st;
-		char *d, *slash;
-
-		if (!src || stat(src, &st) || !S_ISBLK(st.st_mode))
-			continue;
-		d = sysfs_dir(st.st_rdev);
-		if (!d)
-			continue;
-		/* the device itself, or a partition: a directory below the disk's in sysfs */
-		slash = strrchr(d, '/');
-		if (!strcmp(d, dir) || (slash && (size_t)(slash - d) == strlen(dir) &&
-					!strncmp(d, dir, slash - d)))
-			found = xstrdup(mnt_fs_get_target(fs));
-		free(d);
-	}
-out:
-	free(dir);
-	mnt_free_iter(it);
-	mnt_unref_table(tb);
-	return found;
-}
-
 int volume_probe_raw(struct volume *v, const char *role, const char *dev, bool force)
 {
-	blkid_probe pr;
+	char *opt = xasprintf("--%s", role);
 	struct stat st;
-	char *mnt;
-	int fd;
+	int fd, ret;
 
 	memset(v, 0, sizeof(*v));
 	v->o_direct = -1;
@@ -254,48 +185,34 @@ int volume_probe_raw(struct volume *v, const char *role, const char *dev, bool f
 	v->fsname = xstrdup("raw");
 	v->mountpoint = xstrdup("");
 	v->options = xstrdup("");
-	if (stat(dev, &st) || !S_ISBLK(st.st_mode))
-		return input_error("%s is not a block device; give a directory or a block device",
-				   dev);
-	mnt = mounted_on(st.st_rdev);
-	if (mnt) {
-		input_error("%s is mounted on %s: a raw-device run would destroy that filesystem; "
-			    "unmount it first", dev, mnt);
-		free(mnt);
-		return -FSLAB_EINPUT;
-	}
-	fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC);
+	/* the same policy as fslab prep's before it formats (src/blockdev.c) */
+	ret = blockdev_check_overwrite(dev, opt, 0, NULL, force, NULL);
+	free(opt);
+	if (ret)
+		return ret;
+	if (stat(dev, &st))
+		return -errno;
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return input_error("%s is in use (%s): swap, LVM, RAID or another process holds it",
-				   dev, strerror(errno));
+		return -errno;
 	v->fs_size = v->fs_avail = v->fs_free = (uint64_t)lseek(fd, 0, SEEK_END);
 	close(fd);
-	pr = blkid_new_probe_from_filename(dev);
-	if (pr) {
-		const char *type = NULL;
-		int rc;
-
-		blkid_probe_enable_partitions(pr, 1);
-		blkid_probe_enable_superblocks(pr, 1);
-		rc = blkid_do_safeprobe(pr);
-		if (rc == 0 && blkid_probe_lookup_value(pr, "TYPE", &type, NULL) &&
-		    blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL))
-			type = "unknown signature";
-		if ((rc == 0 || rc == -2) && !force) {
-			input_error("%s holds %s%s: a raw-device run overwrites it; add --force if it "
-				    "may be destroyed", dev, rc == -2 ? "ambiguous signatures" : "",
-				    rc == -2 ? "" : type);
-			blkid_free_probe(pr);
-			return -FSLAB_EINPUT;
-		}
-		blkid_free_probe(pr);
-	}
 	v->fs_dev = st.st_rdev;
 	probe_device(v);
 	if (!v->model)
 		v->model = xstrdup("");
 	v->block_size = v->logical_sector;
 	return 0;
+}
+
+int volume_raw_separate(const struct volume *a, const struct volume *b)
+{
+	char *aopt = xasprintf("--%s", a->role), *bopt = xasprintf("--%s", b->role);
+	int ret = blockdev_check_pair(a->dir, aopt, b->dir, bopt);
+
+	free(aopt);
+	free(bopt);
+	return ret;
 }
 
 void volume_probe_odirect(struct volume *v)

@@ -49,10 +49,35 @@ int volume_probe(struct volume *v, const char *role, const char *dir)
  */
 int volume_probe_raw(struct volume *v, const char *role, const char *dev, bool force)
 	__attribute__((warn_unused_result));
+/*
+ * volume_raw_separate - may raw devices @a and @b (from volume_probe_raw()) be written as two
+ * separate volumes?  The same-storage policy of fslab prep (src/blockdev.c: one device, one a
+ * partition of the other, one storage under two device numbers, one disk).  0, or
+ * -FSLAB_EINPUT after printing why not.  Windows: 0 (raw devices are refused before).
+ */
+int volume_raw_separate(const struct volume *a, const struct volume *b)
+	__attribute__((warn_unused_result));
 void volume_release(struct volume *v);
 /* Probe whether the filesystem accepts O_DIRECT by creating (and removing) a small file. */
 void volume_probe_odirect(struct volume *v);
 json_t *volume_to_json(const struct volume *v);
+
+/* volume_path_slashes - a Windows path as fslab writes it: "C:\fslab\db\" -> "C:/fslab/db"
+ * ('\' as '/', which Windows accepts; no trailing '/' but in "C:/"), in place; returns s. */
+char *volume_path_slashes(char *s);
+
+/* The record `fslab prep` writes to <mount root>/prep.json (docs/DESIGN.md, fsprep/), read
+ * back here into the result's environment.prep: its schema tag and file name. */
+#define PREP_SCHEMA "fslab-prep/1"
+#define PREP_JSON_NAME "prep.json"
+/*
+ * volume_prep_json - the prep.json that describes @v: read from the parent directory of its
+ * mount point and returned only when its schema is PREP_SCHEMA and one of its volumes'
+ * "mountpoint" is that mount point (Windows: compared without case, '\\' read as '/'), i.e.
+ * `fslab prep` made the volume.  A new reference, or NULL (not on a prepped volume, a raw
+ * device, or anything unreadable).  Prints nothing.  The same on both systems.
+ */
+json_t *volume_prep_json(const struct volume *v);
 /* Refresh fs_size / fs_free / fs_avail (statvfs).  0 or -errno. */
 int volume_statfs(struct volume *v) __attribute__((warn_unused_result));
 

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* volume_json.c: a volume's facts as the result's JSON, and their release: the same on Linux
- * (volume.c) and Windows (volume_win32.c), which only gather them differently. */
+/* volume_json.c: a volume's facts as the result's JSON, its prep.json, and their release: the
+ * same on Linux (volume.c) and Windows (volume_win32.c), which only gather them differently. */
 #include <stdlib.h>
 #include <string.h>
+#ifdef _WIN32
+#include <strings.h>
+#endif
 
+#include "base.h"
+#include "files.h"
 #include "volume.h"
 
 void volume_release(struct volume *v)
@@ -43,4 +48,71 @@ json_t *volume_to_json(const struct volume *v)
 	if (v->extra) /* facts only one system has (Windows: cluster, sectors, integrity) */
 		json_object_update(o, v->extra);
 	return o;
+}
+
+char *volume_path_slashes(char *s)
+{
+	size_t n;
+
+	for (char *p = s; *p; p++)
+		if (*p == '\\')
+			*p = '/';
+	n = strlen(s);
+	while (n > 3 && s[n - 1] == '/') /* keep "C:/" */
+		s[--n] = 0;
+	return s;
+}
+
+/* Does the mount point prep.json records name the mount point @mp?  Windows: paths are
+ * compared without case, as volume_path_slashes() writes them (volume_probe() did). */
+static bool same_mountpoint(const char *recorded, const char *mp)
+{
+#ifdef _WIN32
+	char *r = volume_path_slashes(xstrdup(recorded));
+	bool same = !strcasecmp(r, mp);
+
+	free(r);
+	return same;
+#else
+	return !strcmp(recorded, mp);
+#endif
+}
+
+json_t *volume_prep_json(const struct volume *v)
+{
+	char *root, *slash, *path, *buf = NULL;
+	json_t *j = NULL, *vol;
+	const char *key, *schema;
+	bool match = false;
+	size_t len;
+
+	if (v->raw || !v->mountpoint || !*v->mountpoint)
+		return NULL;
+	/* prep.json sits in the mount root, the parent of the volume's mount point */
+	root = xstrdup(v->mountpoint);
+	slash = strrchr(root, '/');
+	if (slash == root)
+		slash[1] = 0;
+	else if (slash && strlen(root) > 3)
+		*slash = 0;
+	path = path_join(root, PREP_JSON_NAME);
+	if (read_file(path, &buf, &len))
+		goto out;
+	j = json_loadb(buf, len, 0, NULL);
+	json_object_foreach(json_object_get(j, "volumes"), key, vol) {
+		const char *m = json_string_value(json_object_get(vol, "mountpoint"));
+
+		if (m && same_mountpoint(m, v->mountpoint))
+			match = true;
+	}
+	schema = json_string_value(json_object_get(j, "schema"));
+	if (!match || !schema || strcmp(schema, PREP_SCHEMA)) {
+		json_decref(j);
+		j = NULL;
+	}
+out:
+	free(buf);
+	free(path);
+	free(root);
+	return j;
 }

@@ -4,7 +4,7 @@
  * GetVolumeInformationW: NTFS or ReFS, cluster size), the device under it (sector sizes and
  * alignment from IOCTL_STORAGE_QUERY_PROPERTY, seek penalty, model), ReFS integrity streams
  * (FSCTL_GET_INTEGRITY_INFORMATION), and the volume's I/O counters (IOCTL_DISK_PERFORMANCE)
- * for write amplification and the cache-served check.  prep.json of a Windows prep, too.
+ * for write amplification and the cache-served check.
  */
 #include "volume.h"
 
@@ -16,9 +16,11 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "fsprep/prep.h"
+#include "base.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
 #include "os/osP.h"
-#include "util.h"
 
 /* winioctl.h of mingw-w64 10 lacks it: CTL_CODE(FILE_DEVICE_FILE_SYSTEM, 159, BUFFERED, ANY) */
 #ifndef FSCTL_GET_INTEGRITY_INFORMATION
@@ -32,20 +34,6 @@ typedef struct {
 	DWORD ClusterSizeInBytes;
 } FSCTL_GET_INTEGRITY_INFORMATION_BUFFER;
 #endif
-
-/* "C:\fslab\db\" -> "C:/fslab/db": fslab's own paths use '/', which Windows accepts. */
-static char *slashes(char *s)
-{
-	size_t n;
-
-	for (char *p = s; *p; p++)
-		if (*p == '\\')
-			*p = '/';
-	n = strlen(s);
-	while (n > 3 && s[n - 1] == '/') /* keep "C:/" */
-		s[--n] = 0;
-	return s;
-}
 
 /* Device handle without data access (enough for the IOCTLs here), or INVALID_HANDLE_VALUE. */
 static HANDLE open_device(const wchar_t *path)
@@ -145,14 +133,44 @@ static void probe_integrity(const wchar_t *dir, json_t *extra)
 	CloseHandle(h);
 }
 
+/* The volume mounted at mp through its GUID name: the device under it (probe_device()) and
+ * whether its I/O counters answer (the sampler reads them then). */
+static void probe_volume_device(struct volume *v, const wchar_t *mp, DWORD serial, json_t *extra)
+{
+	wchar_t guid[64];
+	DISK_PERFORMANCE dp;
+	DWORD got;
+	HANDLE vol;
+	size_t n;
+
+	/* "\\?\Volume{GUID}\" names the volume; without the slash it opens the device */
+	if (!GetVolumeNameForVolumeMountPointW(mp, guid, ARRAY_SIZE(guid)))
+		return;
+	n = wcslen(guid);
+	v->source = volume_path_slashes(os_narrow(guid));
+	if (n && guid[n - 1] == L'\\')
+		guid[n - 1] = 0;
+	if (n > 4 && guid[2] == L'?')
+		guid[2] = L'.';
+	vol = open_device(guid);
+	if (vol == INVALID_HANDLE_VALUE)
+		return;
+	probe_device(v, vol, extra);
+	if (DeviceIoControl(vol, IOCTL_DISK_PERFORMANCE, NULL, 0, &dp, sizeof(dp), &got, NULL)) {
+		v->stat_path = os_narrow(guid);
+		v->bdev = (dev_t)serial;
+	}
+	json_object_set_new(extra, "device_counters", json_boolean(v->stat_path));
+	CloseHandle(vol);
+}
+
 int volume_probe(struct volume *v, const char *role, const char *dir)
 {
-	wchar_t *wd = os_widen(dir), full[MAX_PATH * 2], mp[MAX_PATH * 2], guid[64];
+	wchar_t *wd = os_widen(dir), full[MAX_PATH * 2], mp[MAX_PATH * 2];
 	wchar_t fsname[MAX_PATH + 1], label[MAX_PATH + 1];
-	DWORD serial = 0, maxcomp = 0, fsflags = 0, spc, bps, nfree, ntotal;
+	DWORD serial = 0, maxcomp = 0, fsflags = 0, spc, bps = 0, nfree, ntotal;
 	ULARGE_INTEGER avail, total, tfree;
 	json_t *extra;
-	HANDLE vol;
 	int ret = 0;
 
 	memset(v, 0, sizeof(*v));
@@ -167,8 +185,8 @@ int volume_probe(struct volume *v, const char *role, const char *dir)
 	}
 	free(wd);
 	v->role = xstrdup(role);
-	v->dir = slashes(os_narrow(full));
-	v->mountpoint = slashes(os_narrow(mp));
+	v->dir = volume_path_slashes(os_narrow(full));
+	v->mountpoint = volume_path_slashes(os_narrow(mp));
 	if (!GetVolumeInformationW(mp, label, ARRAY_SIZE(label), &serial, &maxcomp, &fsflags,
 				   fsname, ARRAY_SIZE(fsname)))
 		wcscpy(fsname, L"unknown");
@@ -192,31 +210,7 @@ int volume_probe(struct volume *v, const char *role, const char *dir)
 		v->fs_free = tfree.QuadPart;
 		v->fs_avail = avail.QuadPart;
 	}
-	/* "\\?\Volume{GUID}\" names the volume; without the slash it opens the device */
-	if (GetVolumeNameForVolumeMountPointW(mp, guid, ARRAY_SIZE(guid))) {
-		size_t n = wcslen(guid);
-
-		v->source = slashes(os_narrow(guid));
-		if (n && guid[n - 1] == L'\\')
-			guid[n - 1] = 0;
-		if (n > 4 && guid[2] == L'?')
-			guid[2] = L'.';
-		vol = open_device(guid);
-		if (vol != INVALID_HANDLE_VALUE) {
-			DISK_PERFORMANCE dp;
-			DWORD got;
-
-			probe_device(v, vol, extra);
-			/* the counters exist when the volume answers: the sampler reads them */
-			if (DeviceIoControl(vol, IOCTL_DISK_PERFORMANCE, NULL, 0, &dp, sizeof(dp),
-					    &got, NULL)) {
-				v->stat_path = os_narrow(guid);
-				v->bdev = (dev_t)serial;
-			}
-			json_object_set_new(extra, "device_counters", json_boolean(v->stat_path));
-			CloseHandle(vol);
-		}
-	}
+	probe_volume_device(v, mp, serial, extra);
 	if (!v->source)
 		v->source = xstrdup(v->mountpoint);
 	if (!v->model)
@@ -239,6 +233,13 @@ int volume_probe_raw(struct volume *v, const char *role, const char *dev, bool f
 	return input_error("%s: raw devices are not supported on Windows yet; give directories "
 			   "on the volumes under test (fslab prep --db-disk N --log-disk M makes "
 			   "them)", dev);
+}
+
+int volume_raw_separate(const struct volume *a, const struct volume *b)
+{
+	(void)a;
+	(void)b;
+	return 0; /* volume_probe_raw() refused them */
 }
 
 void volume_probe_odirect(struct volume *v)
@@ -315,55 +316,4 @@ int devstat_read(const char *path, struct devstat *d)
 	d->io_ticks = (uint64_t)(dp.QueryTime.QuadPart - dp.IdleTime.QuadPart) / 10000;
 	d->discard_ios = 0;
 	return 0;
-}
-
-/*
- * prep.json of a Windows prep (fsprep/win): the volume holding dir is mounted at an access
- * path ROOT\db\ or ROOT\log\, prep.json sits in ROOT and names that access path.
- */
-json_t *prep_json_for_dir(const char *dir)
-{
-	wchar_t *wd = os_widen(dir), full[MAX_PATH * 2], mp[MAX_PATH * 2];
-	char *m, *root, *path, *buf = NULL;
-	json_t *j = NULL, *vols, *vv;
-	const char *key;
-	bool match = false;
-	size_t len;
-
-	if (!wd)
-		return NULL;
-	if (!GetFullPathNameW(wd, ARRAY_SIZE(full), full, NULL) ||
-	    !GetVolumePathNameW(full, mp, ARRAY_SIZE(mp))) {
-		free(wd);
-		return NULL;
-	}
-	free(wd);
-	m = slashes(os_narrow(mp));
-	root = xstrdup(m);
-	if (strrchr(root, '/') && strlen(root) > 3)
-		*strrchr(root, '/') = 0;
-	path = path_join(root, "prep.json");
-	if (read_file(path, &buf, &len))
-		goto out;
-	j = json_loadb(buf, len, 0, NULL);
-	vols = json_object_get(j, "volumes");
-	json_object_foreach(vols, key, vv) {
-		const char *p = json_string_value(json_object_get(vv, "mountpoint"));
-		char *q = p ? slashes(xstrdup(p)) : NULL;
-
-		if (q && !_stricmp(q, m))
-			match = true;
-		free(q);
-	}
-	if (!match || strcmp(json_string_value(json_object_get(j, "schema")) ?
-			     json_string_value(json_object_get(j, "schema")) : "", "fslab-prep/1")) {
-		json_decref(j);
-		j = NULL;
-	}
-out:
-	free(buf);
-	free(path);
-	free(root);
-	free(m);
-	return j;
 }

@@ -8,7 +8,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "base.h"
+#include "crc32c.h"
 #include "io/ioengine.h"
+#include "os/os.h"
+#include "random.h"
 
 #define TAG_BYTES 16
 
@@ -181,26 +185,17 @@ static int write_header(struct io_ctx *ctx, struct io_u *io, void *buf, const vo
 #define CHUNK_PAGES (CHUNK / DB_PAGE_SIZE)
 #define DEPTH 8 /* as fio's reference: 1 MiB writes, iodepth 8 */
 
-int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
-	      unsigned int compressibility, bool direct, const char *engine,
-	      const atomic_int *stop, struct db_info *info, struct db_create_stats *st)
+/*
+ * The file (or raw region) of @pl opened for writing, created and allocated whole; *f is
+ * open on success.  0 or -errno, nothing left behind.
+ */
+static int create_open(const struct db_place *pl, uint64_t npages, bool direct,
+		       struct os_file **f)
 {
-	const uint64_t base = pl->base;
-	struct io_u ios[DEPTH], *done[DEPTH], *free_ios[DEPTH];
-	unsigned int nfree = DEPTH;
-	struct io_ctx ctx;
-	struct rng r;
-	uint64_t next = 1, t0 = now_ns(), gen = 1;
-	void *payload, *bufs;
-	struct os_file *f;
-	int ret = 0;
+	int ret = os_open(pl->path, db_open_flags(direct, false) |
+			  (pl->raw ? 0 : OS_CREATE | OS_TRUNC), f);
 
-	memset(info, 0, sizeof(*info));
-	rng_seed(&r, seed ^ mix64(npages));
-	info->dbid = rng_next(&r) | 1;
-	ret = os_open(pl->path, db_open_flags(direct, false) | (pl->raw ? 0 : OS_CREATE | OS_TRUNC),
-		      &f);
-	if (ret)
+	if (ret || pl->raw)
 		return ret;
 	/*
 	 * Allocate the whole file first (fio's fallocate=native does the same): direct writes
@@ -208,14 +203,100 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	 * lock on ext4 and XFS), so DEPTH writes in flight would run one at a time.  Where the
 	 * filesystem cannot (ntfs-3g, some FUSE), the writes extend the file as before.
 	 */
-	if (!pl->raw) {
-		ret = os_file_allocate(f, npages * DB_PAGE_SIZE);
-		if (ret && ret != -EOPNOTSUPP) {
-			os_close(f);
-			os_unlink(pl->path);
-			return ret;
-		}
+	ret = os_file_allocate(*f, npages * DB_PAGE_SIZE);
+	if (ret && ret != -EOPNOTSUPP) {
+		os_close(*f);
+		os_unlink(pl->path);
+		return ret;
 	}
+	return 0;
+}
+
+/*
+ * Pages 1.. of the database, DEPTH chunks of CHUNK bytes in flight, each page stamped; the
+ * chunk buffers (ios[].buf) hold the payload.  Stops early when *stop is set (-EINTR).
+ * Nothing is left in flight on return.  0 or -errno.
+ */
+static int write_pages(struct io_ctx *ctx, struct io_u *ios, uint64_t base, uint64_t npages,
+		       const struct db_info *info, struct rng *r, const atomic_int *stop)
+{
+	struct io_u *done[DEPTH], *free_ios[DEPTH];
+	unsigned int nfree = DEPTH;
+	uint64_t next = 1, gen = 1;
+	int ret = 0;
+
+	for (unsigned int i = 0; i < DEPTH; i++)
+		free_ios[i] = &ios[i];
+	while (!ret && (next < npages || nfree < DEPTH)) {
+		/* keep DEPTH chunks in flight */
+		while (nfree && next < npages && !(stop && *stop)) {
+			struct io_u *io = free_ios[--nfree];
+			uint64_t pages = MIN((uint64_t)CHUNK_PAGES, npages - next);
+
+			/*
+			 * Vary the payload between chunks so whole pages never repeat: one word of
+			 * every page's first 4 KiB block (after its header) changes in place, so no
+			 * 1 MiB copy per chunk (the copy held initialisation to about half the
+			 * device's sequential write rate).
+			 */
+			for (uint64_t p = 0; p < pages; p++)
+				((uint64_t *)((char *)io->buf + p * DB_PAGE_SIZE))[8 + (next & 63)] ^=
+					rng_next(r);
+			for (uint64_t p = 0; p < pages; p++)
+				db_stamp_page((char *)io->buf + p * DB_PAGE_SIZE, info->dbid, next + p, gen);
+			io->off = base + next * DB_PAGE_SIZE;
+			io->len = pages * DB_PAGE_SIZE;
+			next += pages;
+			ret = io_submit(ctx, &io, 1);
+			if (ret)
+				break;
+		}
+		if (ret)
+			break;
+		if (nfree == DEPTH) { /* stopped */
+			ret = -EINTR;
+			break;
+		}
+		{
+			int n = io_reap(ctx, done, 1, DEPTH);
+
+			if (n < 0) {
+				ret = n;
+				break;
+			}
+			for (int i = 0; i < n; i++) {
+				if (done[i]->res != (int)done[i]->len)
+					ret = done[i]->res < 0 ? done[i]->res : -EIO;
+				free_ios[nfree++] = done[i];
+			}
+		}
+		if (stop && *stop && !ret)
+			ret = nfree == DEPTH ? -EINTR : 0;
+	}
+	/* whatever is still in flight after an error is drained before the buffers go; the
+	 * error that stopped the writes is the one reported */
+	(void)io_drain(ctx, done, DEPTH);
+	return ret;
+}
+
+int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
+	      unsigned int compressibility, bool direct, const char *engine,
+	      const atomic_int *stop, struct db_info *info, struct db_create_stats *st)
+{
+	struct io_u ios[DEPTH];
+	struct io_ctx ctx;
+	struct rng r;
+	uint64_t t0 = now_ns();
+	void *payload, *bufs;
+	struct os_file *f;
+	int ret;
+
+	memset(info, 0, sizeof(*info));
+	rng_seed(&r, seed ^ mix64(npages));
+	info->dbid = rng_next(&r) | 1;
+	ret = create_open(pl, npages, direct, &f);
+	if (ret)
+		return ret;
 	ret = io_ctx_init(&ctx, engine, DEPTH);
 	if (ret) {
 		os_close(f);
@@ -234,74 +315,21 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	info->seed = seed;
 	info->created_unix = (uint64_t)time(NULL);
 	info->compressibility = compressibility;
-	ios[0] = (struct io_u){ .file = f, .op = IO_WRITE, .off = base };
+	ios[0] = (struct io_u){ .file = f, .op = IO_WRITE, .off = pl->base };
 	ret = write_header(&ctx, &ios[0], bufs, payload, info, 0);
 	for (unsigned int i = 0; i < DEPTH; i++) {
 		ios[i].buf = (char *)bufs + (size_t)i * CHUNK;
 		memcpy(ios[i].buf, payload, CHUNK); /* once: a chunk then changes only in place */
 		ios[i].file = f;
 		ios[i].op = IO_WRITE;
-		free_ios[i] = &ios[i];
 	}
-	while (!ret && (next < npages || nfree < DEPTH)) {
-		/* keep DEPTH chunks in flight */
-		while (nfree && next < npages && !(stop && *stop)) {
-			struct io_u *io = free_ios[--nfree];
-			uint64_t pages = MIN((uint64_t)CHUNK_PAGES, npages - next);
-
-			/*
-			 * Vary the payload between chunks so whole pages never repeat: one word of
-			 * every page's first 4 KiB block (after its header) changes in place, so no
-			 * 1 MiB copy per chunk (the copy held initialisation to about half the
-			 * device's sequential write rate).
-			 */
-			for (uint64_t p = 0; p < pages; p++)
-				((uint64_t *)((char *)io->buf + p * DB_PAGE_SIZE))[8 + (next & 63)] ^=
-					rng_next(&r);
-			for (uint64_t p = 0; p < pages; p++)
-				db_stamp_page((char *)io->buf + p * DB_PAGE_SIZE, info->dbid, next + p, gen);
-			io->off = base + next * DB_PAGE_SIZE;
-			io->len = pages * DB_PAGE_SIZE;
-			next += pages;
-			ret = io_submit(&ctx, &io, 1);
-			if (ret)
-				break;
-		}
-		if (ret)
-			break;
-		if (nfree == DEPTH) { /* stopped */
-			ret = -EINTR;
-			break;
-		}
-		{
-			int n = io_reap(&ctx, done, 1, DEPTH);
-
-			if (n < 0) {
-				ret = n;
-				break;
-			}
-			for (int i = 0; i < n; i++) {
-				if (done[i]->res != (int)done[i]->len)
-					ret = done[i]->res < 0 ? done[i]->res : -EIO;
-				free_ios[nfree++] = done[i];
-			}
-		}
-		if (stop && *stop && !ret)
-			ret = nfree == DEPTH ? -EINTR : 0;
-	}
-	/* drain whatever is still in flight after an error */
-	while (nfree < DEPTH) {
-		int n = io_reap(&ctx, done, 1, DEPTH);
-
-		if (n <= 0)
-			break;
-		nfree += n;
-	}
+	if (!ret)
+		ret = write_pages(&ctx, ios, pl->base, npages, info, &r, stop);
 	/* the pages on stable storage before the header says they are all there */
 	if (!ret)
 		ret = os_file_datasync(f);
 	if (!ret) {
-		ios[0].off = base;
+		ios[0].off = pl->base;
 		ret = write_header(&ctx, &ios[0], bufs, payload, info, 1);
 	}
 	if (!ret)

@@ -5,9 +5,10 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "util.h"
+#include "random.h"
 
 /* ESE database page size of Exchange 2007 and later (32 KiB). */
 #define DB_PAGE_SIZE (32 * 1024)

@@ -29,7 +29,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "jetstressP.h"
+#include "msg.h"
+#include "os/os.h"
+#include "units.h"
 #include "verdict.h"
 
 void js_note_bad_page(struct js_db *db, struct thread_stats *st, uint64_t pgno, const char *why)
@@ -106,6 +110,7 @@ static void db_free(struct js_db *db)
 	free(db->slots);
 	free(db->buckets);
 	free(db->dirtyq);
+	free(db->writers);
 	free(db->first_bad);
 	free(db->first_err);
 	free(db->fatal);
@@ -134,7 +139,7 @@ static void js_cleanup(struct run_ctx *rc)
 /* Bytes needed on the filesystem of vols[i] by entries whose volume shares that filesystem. */
 static int check_space_all(struct run_ctx *rc, const uint64_t *need_db, const uint64_t *need_log)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	size_t nv = o->ndb_dirs + o->nlog_dirs;
 	const struct volume **vols = xcalloc(nv, sizeof(*vols));
 	uint64_t *need = xcalloc(nv, sizeof(*need));
@@ -164,101 +169,77 @@ static int check_space_all(struct run_ctx *rc, const uint64_t *need_db, const ui
 	return ret;
 }
 
-static int js_check(struct run_ctx *rc)
+/*
+ * Database i of the run: its locks, name, file and log directory (side by side on raw
+ * devices), what is there already (db_inspect()), and the space it needs in need_db[] and
+ * need_log[].  0, or -FSLAB_EINPUT for a file that is not ours, unreadable or corrupt.
+ */
+static int db_setup(struct run_ctx *rc, struct js *js, unsigned int i, uint64_t *need_db,
+		    uint64_t *need_log)
 {
-	const struct run_opts *o = rc->o;
-	uint64_t npages = o->db_size / DB_PAGE_SIZE;
-	uint64_t *need_db = xcalloc(o->ndb_dirs, sizeof(uint64_t));
-	uint64_t *need_log = xcalloc(o->nlog_dirs, sizeof(uint64_t));
-	struct js *js = xcalloc(1, sizeof(*js));
-	int ret = 0;
+	const struct run_config *o = rc->o;
+	struct js_db *db = &js->dbs[i];
+	size_t dd = i % o->ndb_dirs, ld = i % o->nlog_dirs;
+	struct db_place pl;
+	struct stat st;
 
-	rc->priv = js;
-	if (o->db_size % DB_PAGE_SIZE || npages < 512) {
-		ret = input_error("--db-size %llu: must be a multiple of 32 KiB and at least 16M "
-				  "(ESE pages are 32 KiB); e.g. --db-size 1G",
-				  (unsigned long long)o->db_size);
-		goto out;
+	/* what js_cleanup() releases first: it frees js->ndbs databases */
+	db->idx = (int)i;
+	db->rc = rc;
+	db->file = db->log_file = NULL;
+	pthread_mutex_init(&db->mu, NULL);
+	pthread_mutex_init(&db->lmu, NULL);
+	pthread_cond_init(&db->cv_state, NULL);
+	pthread_cond_init(&db->cv_dirty, NULL);
+	pthread_cond_init(&db->lcv_work, NULL);
+	pthread_cond_init(&db->lcv_done, NULL);
+	js->ndbs = i + 1;
+	db->raw = rc->db_vols[dd].raw;
+	snprintf(db->name, sizeof(db->name), "db%u", i + 1);
+	if (db->raw) {
+		/* databases and log streams side by side on the devices */
+		db->path = xstrdup(rc->db_vols[dd].dir);
+		db->log_dir = xstrdup(rc->log_vols[ld].dir);
+		db->base = (i / o->ndb_dirs) * o->db_size;
+		db->log_base = (i / o->nlog_dirs) * RAW_LOG_REGION;
+	} else {
+		db->path = xasprintf("%s/fslab-%s.edb", rc->db_vols[dd].dir, db->name);
+		db->log_dir = xasprintf("%s/fslab-%s-logs", rc->log_vols[ld].dir, db->name);
 	}
-	if (o->threads < o->databases) {
-		ret = input_error("--threads %u is less than --databases %u: every database needs "
-				  "at least one session thread; raise --threads", o->threads,
-				  o->databases);
-		goto out;
-	}
-	js->dbs = xcalloc(o->databases, sizeof(*js->dbs));
-	for (unsigned int i = 0; i < o->databases; i++) {
-		struct js_db *db = &js->dbs[i];
-		size_t dd = i % o->ndb_dirs, ld = i % o->nlog_dirs;
+	db->npages = o->db_size / DB_PAGE_SIZE;
+	pl = (struct db_place){ .path = db->path, .base = db->base, .raw = db->raw };
+	db->state = db_inspect(&pl, db->npages, o->compressibility, &db->info);
+	if (db->state < 0)
+		return input_error("%s: cannot read it (%s); check permissions or remove it",
+				   db->path, strerror(-db->state));
+	if (db->state == DB_FOREIGN)
+		return input_error("%s exists and is not an fslab database; remove or rename it, "
+				   "or use another --db directory", db->path);
+	if (db->state == DB_CORRUPT && !db->raw) /* raw: recreated, with a note */
+		return input_error("%s: database header corrupt (page 0 fails verification): fslab "
+				   "created this database but its header changed on disk since, so "
+				   "the storage may corrupt data; keep it to investigate, or remove "
+				   "it (rm %s) and fslab creates a new one", db->path, db->path);
+	if (db->raw) /* a raw device must hold every slice */
+		need_db[dd] = sat_add(need_db[dd], o->db_size);
+	else if (db->state != DB_VALID)
+		need_db[dd] = sat_add(need_db[dd], o->db_size - MIN(o->db_size,
+							workload_file_blocks(db->path)));
+	/* current + spare + kept generations, and slack for one roll */
+	need_log[ld] += db->raw ? RAW_LOG_REGION : (uint64_t)(JS_LOG_KEEP + 3) * JS_LOG_FILE_SIZE;
+	if (!db->raw && stat(db->log_dir, &st) == 0 && !S_ISDIR(st.st_mode))
+		return input_error("%s exists and is not a directory; remove it or use another "
+				   "--log directory", db->log_dir);
+	return 0;
+}
 
-		/* what js_cleanup() releases first: it frees js->ndbs databases */
-		db->idx = (int)i;
-		db->rc = rc;
-		db->file = db->log_file = NULL;
-		pthread_mutex_init(&db->mu, NULL);
-		pthread_mutex_init(&db->lmu, NULL);
-		pthread_cond_init(&db->cv_state, NULL);
-		pthread_cond_init(&db->cv_dirty, NULL);
-		pthread_cond_init(&db->lcv_work, NULL);
-		pthread_cond_init(&db->lcv_done, NULL);
-		js->ndbs = i + 1;
-		db->raw = rc->db_vols[dd].raw;
-		snprintf(db->name, sizeof(db->name), "db%u", i + 1);
-		if (db->raw) {
-			/* databases and log streams side by side on the devices */
-			db->path = xstrdup(rc->db_vols[dd].dir);
-			db->log_dir = xstrdup(rc->log_vols[ld].dir);
-			db->base = (i / o->ndb_dirs) * o->db_size;
-			db->log_base = (i / o->nlog_dirs) * RAW_LOG_REGION;
-		} else {
-			db->path = xasprintf("%s/fslab-%s.edb", rc->db_vols[dd].dir, db->name);
-			db->log_dir = xasprintf("%s/fslab-%s-logs", rc->log_vols[ld].dir, db->name);
-		}
-		db->npages = npages;
-		{
-			struct db_place pl = { .path = db->path, .base = db->base, .raw = db->raw };
+/* btrfs: copy-on-write keeps partially overwritten extents, so the databases grow towards
+ * twice their size while they are rewritten (ENOSPC otherwise, seen here): said, and noted. */
+static void warn_btrfs_cow(struct run_ctx *rc, const uint64_t *need_db)
+{
+	const struct run_config *o = rc->o;
 
-			db->state = db_inspect(&pl, npages, o->compressibility, &db->info);
-		}
-		if (db->state < 0) {
-			ret = input_error("%s: cannot read it (%s); check permissions or remove it",
-					  db->path, strerror(-db->state));
-			goto out;
-		}
-		if (db->state == DB_FOREIGN) {
-			ret = input_error("%s exists and is not an fslab database; remove or rename "
-					  "it, or use another --db directory", db->path);
-			goto out;
-		}
-		if (db->state == DB_CORRUPT && !db->raw) { /* raw: recreated, with a note */
-			ret = input_error("%s: database header corrupt (page 0 fails verification): "
-					  "fslab created this database but its header changed on disk "
-					  "since, so the storage may corrupt data; keep it to investigate, "
-					  "or remove it (rm %s) and fslab creates a new one", db->path,
-					  db->path);
-			goto out;
-		}
-		if (db->raw) /* a raw device must hold every slice */
-			need_db[dd] = sat_add(need_db[dd], o->db_size);
-		else if (db->state != DB_VALID)
-			need_db[dd] = sat_add(need_db[dd], o->db_size - MIN(o->db_size,
-						workload_file_blocks(db->path)));
-		/* current + spare + kept generations, and slack for one roll */
-		need_log[ld] += db->raw ? RAW_LOG_REGION : (uint64_t)(JS_LOG_KEEP + 3) * JS_LOG_FILE_SIZE;
-		if (!db->raw) {
-			struct stat st;
-
-			if (stat(db->log_dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-				ret = input_error("%s exists and is not a directory; remove it or use "
-						  "another --log directory", db->log_dir);
-				goto out;
-			}
-		}
-	}
-	ret = check_space_all(rc, need_db, need_log);
-	/* btrfs: copy-on-write keeps partially overwritten extents, so the databases grow
-	 * towards twice their size while they are rewritten (ENOSPC otherwise, seen here) */
-	for (size_t d = 0; d < o->ndb_dirs && !ret; d++) {
+	for (size_t d = 0; d < o->ndb_dirs; d++) {
 		const struct volume *v = &rc->db_vols[d];
 		uint64_t dbs = (o->databases + o->ndb_dirs - 1 - d) / o->ndb_dirs * o->db_size;
 		char a[32], b[32];
@@ -273,6 +254,36 @@ static int js_check(struct run_ctx *rc)
 		result_add_note(rc->res, "btrfs volume %s had less free space than the databases' size "
 				"after creating them: copy-on-write may run out of space", v->dir);
 	}
+}
+
+static int js_check(struct run_ctx *rc)
+{
+	const struct run_config *o = rc->o;
+	uint64_t *need_db = xcalloc(o->ndb_dirs, sizeof(uint64_t));
+	uint64_t *need_log = xcalloc(o->nlog_dirs, sizeof(uint64_t));
+	struct js *js = xcalloc(1, sizeof(*js));
+	int ret = 0;
+
+	rc->priv = js;
+	if (o->db_size % DB_PAGE_SIZE || o->db_size / DB_PAGE_SIZE < 512) {
+		ret = input_error("--db-size %llu: must be a multiple of 32 KiB and at least 16M "
+				  "(ESE pages are 32 KiB); e.g. --db-size 1G",
+				  (unsigned long long)o->db_size);
+		goto out;
+	}
+	if (o->threads < o->databases) {
+		ret = input_error("--threads %u is less than --databases %u: every database needs "
+				  "at least one session thread; raise --threads", o->threads,
+				  o->databases);
+		goto out;
+	}
+	js->dbs = xcalloc(o->databases, sizeof(*js->dbs));
+	for (unsigned int i = 0; i < o->databases && !ret; i++)
+		ret = db_setup(rc, js, i, need_db, need_log);
+	if (!ret)
+		ret = check_space_all(rc, need_db, need_log);
+	if (!ret)
+		warn_btrfs_cow(rc, need_db);
 out:
 	free(need_db);
 	free(need_log);
@@ -282,7 +293,7 @@ out:
 
 static int js_prepare(struct run_ctx *rc)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct js *js = js_of(rc);
 	int ret = 0;
 
@@ -302,7 +313,15 @@ static int js_prepare(struct run_ctx *rc)
 		ret = js_reset_logs(db);
 		if (ret)
 			fslab_err("%s: cannot set up the log stream: %s", db->log_dir, strerror(-ret));
+		db->sessions = js_sessions_of(o->threads, o->databases, i);
+		db->wdepth = js_writer_depth(db->sessions);
 		js_cache_setup(db, o->cache_size);
+		if ((uint64_t)db->nslots * DB_PAGE_SIZE > o->cache_size)
+			result_add_note(rc->res, "%s: database cache raised from %llu to %u pages of "
+					"32 KiB: its %u sessions and %u writes in flight need at least "
+					"%u", db->name,
+					(unsigned long long)(o->cache_size / DB_PAGE_SIZE), db->nslots,
+					db->sessions, db->wdepth, db->nslots);
 	}
 	return ret;
 }
@@ -319,7 +338,7 @@ static int start_thread(pthread_t *t, bool *started, void *(*fn)(void *), void *
 
 static int js_start(struct run_ctx *rc)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct js *js = js_of(rc);
 	int ret = 0;
 
@@ -328,10 +347,19 @@ static int js_start(struct run_ctx *rc)
 	for (unsigned int i = 0; i < js->ndbs && !ret; i++) {
 		struct js_db *db = &js->dbs[i];
 
-		db->wst = engine_stats_new(&rc->eng, (int)i);
+		db->nwriters = js_writer_threads(o->engine, db->wdepth);
+		db->writers = xcalloc(db->nwriters, sizeof(*db->writers));
+		for (unsigned int k = 0; k < db->nwriters && !ret; k++) {
+			struct js_writer *w = &db->writers[k];
+
+			w->db = db;
+			w->st = engine_stats_new(&rc->eng, (int)i);
+			/* the database's depth shared out: the first ones take the remainder */
+			w->depth = db->wdepth / db->nwriters + (k < db->wdepth % db->nwriters);
+			ret = start_thread(&w->tid, &w->started, js_writer_main, w);
+		}
 		db->lst = engine_stats_new(&rc->eng, (int)i);
 		db->bst = engine_stats_new(&rc->eng, (int)i);
-		ret = start_thread(&db->writer, &db->writer_started, js_writer_main, db);
 		if (!ret)
 			ret = start_thread(&db->logger, &db->logger_started, js_logger_main, db);
 		if (!ret && o->bdm_mbps > 0)
@@ -373,8 +401,9 @@ static void js_stop(struct run_ctx *rc)
 	for (unsigned int i = 0; i < js->ndbs; i++) {
 		struct js_db *db = &js->dbs[i];
 
-		if (db->writer_started)
-			pthread_join(db->writer, NULL);
+		for (unsigned int k = 0; k < db->nwriters; k++)
+			if (db->writers[k].started)
+				pthread_join(db->writers[k].tid, NULL);
 		if (db->logger_started)
 			pthread_join(db->logger, NULL);
 		if (db->bdm_started)
@@ -397,85 +426,99 @@ static void verdict_opts(const struct fslab_result *r, struct js_verdict_opts *v
 	vo->strict_io_tail = cf->strict_io_tail;
 }
 
+/* What the overall verdict adds up from the databases. */
+struct js_totals {
+	uint64_t io_err, ck_err, stalls, nfatal, pages;
+	const char *fatal, *first_err; /* the first database's (in database order) */
+};
+
+/* Database i's instance in the result, its verdict scope and notes; its totals added to t.
+ * Whether its checks passed. */
+static bool finish_instance(struct run_ctx *rc, unsigned int i, const struct js_verdict_opts *vo,
+			    struct js_totals *t)
+{
+	struct js_db *db = &js_of(rc)->dbs[i];
+	struct fslab_result *r = rc->res;
+	struct instance_result *in = &r->instances[i];
+	struct js_scope_data sd;
+	struct collect_extra x;
+	uint64_t ierr = 0;
+
+	in->name = xstrdup(db->name);
+	in->db_file = xstrdup(db->path);
+	in->log_dir = xstrdup(db->log_dir);
+	engine_collect(&rc->eng, (int)i, r->duration_s, in->classes, &x);
+	for (int c = 0; c < CLS_NR; c++)
+		ierr += in->classes[c].errors;
+	in->log_rolls = db->rolls;
+	in->log_nonsequential = db->nonseq;
+	in->db_page_fault_stalls = x.page_fault_stalls;
+	sd = (struct js_scope_data){
+		.cls = in->classes,
+		.samples = latency_samples_find(&r->latency_samples, db->name),
+		.io_errors = ierr,
+		.checksum_errors = x.checksum_errors,
+		.page_fault_stalls = x.page_fault_stalls,
+		.cache_pages = db->nslots,
+		.seconds = r->duration_s,
+		.load_failures = db->nfatal,
+		.load_failure = db->fatal,
+		.first_io_error = db->first_err,
+	};
+	t->nfatal += db->nfatal;
+	if (!t->fatal)
+		t->fatal = db->fatal;
+	if (!t->first_err)
+		t->first_err = db->first_err;
+	in->pass = js_verdict_scope(&r->verdict, db->name, vo, &sd);
+	t->io_err += ierr;
+	t->ck_err += x.checksum_errors;
+	t->stalls += x.page_fault_stalls;
+	t->pages += db->nslots;
+	if (db->rolls && !db->raw)
+		result_add_note(r, "%s: %llu log rolls; close, renames and open took %.2f ms on "
+				"average, %.2f ms at most (counted in the log write that needed the "
+				"new file)", db->name, (unsigned long long)db->rolls,
+				db->roll_ns_sum / 1e6 / db->rolls, db->roll_ns_max / 1e6);
+	if (db->first_bad)
+		result_add_note(r, "checksum error during the load: %s", db->first_bad);
+	if (db->first_err)
+		result_add_note(r, "first I/O error: %s", db->first_err);
+	return in->pass;
+}
+
 static int js_finish(struct run_ctx *rc)
 {
 	struct js *js = js_of(rc);
 	struct fslab_result *r = rc->res;
 	const struct run_config *cf = &r->config;
-	double secs = r->duration_s;
-	uint64_t io_err = 0, ck_err = 0, stalls = 0, nfatal = 0;
-	const char *fatal = NULL;
+	struct js_totals t = { 0 };
 	struct js_verdict_opts vo;
 	struct js_scope_data sd;
-	const char *first_err = NULL; /* overall: the first database's (in database order) */
 	bool pass = true;
 
 	verdict_opts(r, &vo);
 	r->ninstances = js->ndbs;
 	r->instances = xcalloc(js->ndbs, sizeof(*r->instances));
-	for (unsigned int i = 0; i < js->ndbs; i++) {
-		struct js_db *db = &js->dbs[i];
-		struct instance_result *in = &r->instances[i];
-		struct collect_extra x;
-		uint64_t ierr = 0;
-
-		in->name = xstrdup(db->name);
-		in->db_file = xstrdup(db->path);
-		in->log_dir = xstrdup(db->log_dir);
-		engine_collect(&rc->eng, (int)i, secs, in->classes, &x);
-		for (int c = 0; c < CLS_NR; c++)
-			ierr += in->classes[c].errors;
-		in->log_rolls = db->rolls;
-		in->log_nonsequential = db->nonseq;
-		in->db_page_fault_stalls = x.page_fault_stalls;
-		sd = (struct js_scope_data){
-			.cls = in->classes,
-			.samples = latency_samples_find(&r->latency_samples, db->name),
-			.io_errors = ierr,
-			.checksum_errors = x.checksum_errors,
-			.page_fault_stalls = x.page_fault_stalls,
-			.seconds = secs,
-			.load_failures = db->nfatal,
-			.load_failure = db->fatal,
-			.first_io_error = db->first_err,
-		};
-		nfatal += db->nfatal;
-		if (!fatal)
-			fatal = db->fatal;
-		if (!first_err)
-			first_err = db->first_err;
-		in->pass = js_verdict_scope(&r->verdict, db->name, &vo, &sd);
-		pass = pass && in->pass;
-		io_err += ierr;
-		ck_err += x.checksum_errors;
-		stalls += x.page_fault_stalls;
-		if (db->rolls && !db->raw)
-			result_add_note(r, "%s: %llu log rolls; close, renames and open took %.2f ms on "
-					"average, %.2f ms at most (counted in the log write that needed "
-					"the new file)",
-					db->name, (unsigned long long)db->rolls,
-					db->roll_ns_sum / 1e6 / db->rolls, db->roll_ns_max / 1e6);
-		if (db->first_bad)
-			result_add_note(r, "checksum error during the load: %s", db->first_bad);
-		if (db->first_err)
-			result_add_note(r, "first I/O error: %s", db->first_err);
-	}
-	r->db_page_fault_stalls = stalls;
-	if (rc->o->checksum_pass && !*rc->stop)
-		ck_err -= js_checksum_pass(rc);
-	else if (rc->o->checksum_pass)
+	for (unsigned int i = 0; i < js->ndbs; i++)
+		pass = finish_instance(rc, i, &vo, &t) && pass;
+	r->db_page_fault_stalls = t.stalls;
+	if (!rc->o->no_checksum_pass && !*rc->stop)
+		t.ck_err -= js_checksum_pass(rc);
+	else if (!rc->o->no_checksum_pass)
 		result_add_note(r, "checksum pass skipped: the run was stopped early");
-	ck_err += r->checksum.bad_pages;
+	t.ck_err += r->checksum.bad_pages;
 	sd = (struct js_scope_data){
 		.cls = r->classes,
 		.samples = latency_samples_find(&r->latency_samples, "overall"),
-		.io_errors = io_err,
-		.checksum_errors = ck_err,
-		.page_fault_stalls = stalls,
-		.seconds = secs,
-		.load_failures = nfatal,
-		.load_failure = fatal,
-		.first_io_error = first_err,
+		.io_errors = t.io_err,
+		.checksum_errors = t.ck_err,
+		.page_fault_stalls = t.stalls,
+		.cache_pages = t.pages,
+		.seconds = r->duration_s,
+		.load_failures = t.nfatal,
+		.load_failure = t.fatal,
+		.first_io_error = t.first_err,
 	};
 	pass = js_verdict_scope(&r->verdict, "overall", &vo, &sd) && pass;
 	if (cf->target_iops > 0) {
@@ -493,10 +536,15 @@ static int js_finish(struct run_ctx *rc)
 	return 0;
 }
 
-const struct workload_ops wl_jetstress = {
+const struct workload_ops workload_jetstress = {
 	.name = "jetstress",
 	.help = "Exchange ESE-like database load (default)",
-	.needs_log = true,
+	.flags = WL_VERDICT | WL_DATABASES | WL_LOG | WL_THREAD_PER_DB | WL_DSYNC |
+		 WL_TRANSACTIONS | WL_PAGES | WL_EXPORT_SHAPE,
+	.config = js_config,
+	.describe = js_describe,
+	.summary = js_summary,
+	.export = js_export,
 	.check = js_check,
 	.prepare = js_prepare,
 	.start = js_start,

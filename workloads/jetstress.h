@@ -6,8 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base.h"
+#include "random.h"
 #include "result.h"
-#include "util.h"
 
 /* Jetstress 2013 default transaction mix (JetstressConfig.xml: InsertOperations 40,
  * DeleteOperations 20, ReplaceOperations 5, ReadOperations 35; LazyCommits 70). */
@@ -24,6 +25,61 @@ extern const char *const js_txn_names[JS_TXN_NR];
 
 /* Draw a transaction type with js_txn_weights. */
 enum js_txn js_pick_txn(struct rng *r);
+
+/*
+ * The database cache and its lazy writer (docs/DESIGN.md, "Database cache, lazy writer and
+ * page-fault stalls").  Sources:
+ *  - ESE's JET_paramCheckpointIOMax, "the maximum number of concurrent writes that the
+ *    database engine will use to flush modified database pages for the purpose of advancing
+ *    the checkpoint", default 96 (learn.microsoft.com/windows/win32/extensible-storage-engine/
+ *    database-cache-parameters): the writer's upper bound;
+ *  - JET_paramCacheSizeMin on Windows 2000: "roughly equal to four times the number of threads
+ *    that will be inside the ESE API at the same time" (same page): the fewest pages a cache
+ *    may have per session.
+ * Default size: 1 % of the database as before (a small cache keeps reads:writes Exchange's:
+ * hits = cache / database for uniformly drawn pages), but at least JS_CACHE_MIN, so that the
+ * clean pages can ride out a burst of slow writes (measured here: 5 MiB at 12 threads stalled
+ * 20/s on healthy ext4, 16 MiB 6.8/s, 32 MiB none), and never more than an eighth of the
+ * database (reads:writes stays >= 1.5, the low end of Jetstress's 3:2).
+ */
+#define JS_CACHE_PCT 1
+#define JS_CACHE_MIN (32 * MiB)
+#define JS_CACHE_MAX (256 * MiB)
+#define JS_CACHE_MAX_FRACTION 8 /* at most 1/8 of the database */
+/* For messages (no '%': it goes into format strings): how the default is chosen. */
+#define JS_CACHE_DEFAULT_TEXT "a hundredth of the database, at least 32M, at most 256M and an " \
+	"eighth of the database"
+#define JS_CACHE_PAGES_PER_SESSION 4
+#define JS_WRITER_DEPTH_PER_SESSION 4
+#define JS_WRITER_DEPTH_MIN 16
+#define JS_WRITER_DEPTH_MAX 96 /* ESE's JET_paramCheckpointIOMax default */
+
+/* Default --cache for databases of db_size bytes. */
+uint64_t js_cache_default(uint64_t db_size);
+/* Sessions of database idx (0-based) when threads are spread round-robin over databases. */
+unsigned int js_sessions_of(unsigned int threads, unsigned int databases, unsigned int idx);
+/*
+ * js_writer_depth - page writes the lazy writer of a database with sessions sessions keeps in
+ * flight at most: JS_WRITER_DEPTH_PER_SESSION per session, at least JS_WRITER_DEPTH_MIN, at
+ * most JS_WRITER_DEPTH_MAX.  It writes every dirty page at once, so fewer are in flight
+ * whenever the storage keeps up.
+ */
+unsigned int js_writer_depth(unsigned int sessions);
+/*
+ * js_writer_threads - threads the lazy writer of a database uses for depth writes in flight
+ * with the I/O back end engine: one with an asynchronous back end (io_uring, win32); one per
+ * write with psync, whose writes complete inside submit, so that psync keeps as many in
+ * flight (ext4 here, 4 threads, 512M, 8 s: one psync writer did 931 writes/s and stalled
+ * 259/s; one per write 2,897 writes/s and none, as io_uring's single writer).
+ */
+unsigned int js_writer_threads(const char *engine, unsigned int depth);
+/*
+ * js_cache_slots - pages the cache of a database of npages pages holds for cache_size bytes:
+ * at most half the database; at least JS_CACHE_PAGES_PER_SESSION per session plus one per
+ * write in flight (depth), so that reads and writes in flight never hold every page.
+ */
+uint32_t js_cache_slots(uint64_t cache_size, uint64_t npages, unsigned int sessions,
+			unsigned int depth);
 
 /* ESE log files: 1 MiB each (Exchange 2007+), a 4 KiB header, then log data. */
 #define JS_LOG_FILE_SIZE (1024 * 1024)

@@ -3,6 +3,7 @@
  * jetstressP.h: the Jetstress workload's private state (databases, page-ID cache, log
  * stream, threads) shared by its files:
  *   jetstress.c          the workload ops (check, prepare, start, stop, finish), error notes
+ *   jetstress_config.c   what it records, says and exports: config defaults, summary, export
  *   jetstress_cache.c    the page-ID cache and dirty queue
  *   jetstress_load.c     session threads and the lazy writer (checkpoint)
  *   jetstress_log.c      the log stream: files, rolls, the log writer thread
@@ -16,9 +17,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
 #include "jetstress.h"
+#include "os/os.h"
 #include "workload.h"
 
 #define NONE UINT32_MAX
@@ -46,7 +49,26 @@ struct slot {
  * this many 1 MiB "files" used round-robin (current, spare, kept generations). */
 #define RAW_LOG_SEGS (JS_LOG_KEEP + 2)
 #define JS_BAD_KEEP 64
+/* BDM reads 256-512 KiB sequentially (shared/design.md); fslab's reader uses 256 KiB */
+#define JS_BDM_IO (256 * 1024)
 #define RAW_LOG_REGION ((uint64_t)RAW_LOG_SEGS * JS_LOG_FILE_SIZE)
+
+/*
+ * One lazy-writer thread of a database: up to depth page writes in flight through its own I/O
+ * context (js_writer_threads(): one thread with an asynchronous back end, one per write with
+ * psync, whose writes complete inside submit).  Its I/O units: ios[k] writes slot slot_of[k]
+ * at generation gen_of[k] from bufs + k pages; free[0..nfree) are the units not in flight.
+ */
+struct js_writer {
+	struct js_db *db;
+	pthread_t tid;
+	bool started;
+	struct thread_stats *st;
+	unsigned int depth, nfree;
+	struct io_u *ios;
+	uint32_t *slot_of, *gen_of, *free;
+	void *bufs;
+};
 
 struct js_db {
 	int idx;
@@ -68,6 +90,7 @@ struct js_db {
 	struct slot *slots;
 	uint32_t nslots, nused, hand, *buckets, nbuckets;
 	uint32_t *dirtyq, dq_head, dq_n;
+	unsigned int sessions, wdepth; /* sessions of this database, lazy writer's depth */
 	uint64_t bdm_lo, bdm_hi; /* page range BDM is reading: the writer keeps out */
 
 	/* log stream, guarded by lmu */
@@ -80,9 +103,11 @@ struct js_db {
 	uint64_t prev_off, prev_end; /* previous log write, for the sequentiality check */
 	uint64_t rolls, nonseq, roll_ns_sum, roll_ns_max, log_deleted;
 
-	pthread_t writer, logger, bdm;
-	bool writer_started, logger_started, bdm_started;
-	struct thread_stats *wst, *lst, *bst;
+	struct js_writer *writers; /* the lazy writer's threads */
+	unsigned int nwriters;
+	pthread_t logger, bdm;
+	bool logger_started, bdm_started;
+	struct thread_stats *lst, *bst;
 	char *first_bad; /* first checksum failure seen during the load, under mu */
 	/* pages the load found bad (distinct, the first JS_BAD_KEEP), under mu: the checksum
 	 * pass counts them even when the lazy writer has rewritten them since */
@@ -131,7 +156,8 @@ void js_dirtyq_push(struct js_db *db, uint32_t s);
 uint32_t js_dirtyq_pop(struct js_db *db);
 /* Slot s was modified: dirty, queued for the writer, which is woken. */
 void js_mark_dirty(struct js_db *db, uint32_t s);
-/* Allocate the cache for cache_size bytes of pages (at least 64, at most half the database). */
+/* Allocate the cache for cache_size bytes of pages (js_cache_slots(): at most half the
+ * database, at least what db->sessions and db->wdepth hold in flight). */
 void js_cache_setup(struct js_db *db, uint64_t cache_size);
 
 /* ---- jetstress.c: first errors, said once and kept for the result's notes ---- */
@@ -148,11 +174,18 @@ void js_note_io_error(struct js_db *db, const struct io_u *io);
 void js_fail(struct js_db *db, struct thread_stats *st, int cls, const char *fmt, ...)
 	__printf(4, 5);
 
-/* ---- thread bodies (arg: struct js_session * for sessions, struct js_db * otherwise) ---- */
+/* ---- thread bodies (arg: struct js_session * for sessions, struct js_writer * for the lazy
+ * writer, struct js_db * otherwise) ---- */
 void *js_session_main(void *arg); /* jetstress_load.c */
 void *js_writer_main(void *arg);  /* jetstress_load.c */
 void *js_logger_main(void *arg);  /* jetstress_log.c */
 void *js_bdm_main(void *arg);     /* jetstress_bdm.c */
+
+/* ---- jetstress_config.c: the hooks of struct workload_ops outside the run ---- */
+void js_config(struct run_config *c, uint64_t given);
+void js_describe(const struct run_config *c, FILE *f);
+void js_summary(const struct fslab_result *r, FILE *f);
+int js_export(const struct run_config *c, const struct wl_shape *sh, struct wl_export *x);
 
 /* jetstress_log.c: remove log files of an earlier run, create E00.log and the spare and open
  * E00.log (raw: fill the first two segments).  0 or -errno. */

@@ -7,17 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "jetstressP.h"
-
-#define BDM_IO (256 * 1024)
+#include "os/os.h"
 
 void *js_bdm_main(void *arg)
 {
 	struct js_db *db = arg;
 	struct engine *e = &db->rc->eng;
 	double rate = db->rc->o->bdm_mbps * 1e6; /* bytes per second */
-	const uint64_t pages_per_io = BDM_IO / DB_PAGE_SIZE;
-	void *buf = xmalloc_aligned(BDM_IO);
+	const uint64_t pages_per_io = JS_BDM_IO / DB_PAGE_SIZE;
+	void *buf = xmalloc_aligned(JS_BDM_IO);
 	uint64_t pos = 1, done_bytes = 0, t0 = now_ns();
 	struct io_ctx ctx;
 	int ret;
@@ -64,7 +64,7 @@ void *js_bdm_main(void *arg)
 			       res != (int)io.len);
 		if (res != (int)io.len)
 			js_note_io_error(db, &io);
-		if (res == (int)io.len && db->rc->o->verify_reads)
+		if (res == (int)io.len && !db->rc->o->no_verify)
 			for (uint64_t p = 0; p < n; p++) {
 				const char *why = db_verify_page((char *)buf + p * DB_PAGE_SIZE,
 								 db->info.dbid, pos + p);

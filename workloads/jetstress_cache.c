@@ -6,7 +6,9 @@
  */
 #include <stdlib.h>
 
+#include "base.h"
 #include "jetstressP.h"
+#include "random.h"
 
 static uint32_t bucket_of(const struct js_db *db, uint64_t pgno)
 {
@@ -91,7 +93,7 @@ void js_mark_dirty(struct js_db *db, uint32_t s)
 
 void js_cache_setup(struct js_db *db, uint64_t cache_size)
 {
-	db->nslots = (uint32_t)MAX(64ULL, MIN(cache_size / DB_PAGE_SIZE, db->npages / 2));
+	db->nslots = js_cache_slots(cache_size, db->npages, db->sessions, db->wdepth);
 	db->nbuckets = db->nslots * 2 + 1;
 	db->slots = xcalloc(db->nslots, sizeof(*db->slots));
 	db->buckets = xmalloc(db->nbuckets * sizeof(*db->buckets));

@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "jetstressP.h"
+#include "msg.h"
+#include "os/os.h"
 
 /* As fio's reference for sequential reads (make bench, case init): 1 MiB reads, 8 in flight. */
 #define CK_DEPTH 8
@@ -98,7 +101,7 @@ static int ck_database(struct run_ctx *rc, struct io_ctx *ctx, void *bufs, struc
 	struct io_u ios[CK_DEPTH], *fr[CK_DEPTH], *batch[CK_DEPTH];
 	unsigned int nfree = CK_DEPTH;
 	uint64_t next = 1;
-	int ret = 0;
+	int ret = 0, drained;
 
 	for (unsigned int i = 0; i < CK_DEPTH; i++) {
 		ios[i] = (struct io_u){ .file = db->file, .op = IO_READ, .cls = CLS_DB_READ,
@@ -136,12 +139,9 @@ static int ck_database(struct run_ctx *rc, struct io_ctx *ctx, void *bufs, struc
 		}
 	}
 	/* never leave reads in flight into this frame: drain what the engine still holds */
-	while (ctx->inflight) {
-		int k = io_reap(ctx, batch, 1, MIN(ctx->inflight, (unsigned int)CK_DEPTH));
-
-		if (k <= 0)
-			return ret ? ret : k ? k : -EIO;
-	}
+	drained = io_drain(ctx, batch, CK_DEPTH);
+	if (drained)
+		return ret ? ret : drained;
 	if (!ret)
 		ck_from_load(c);
 	return ret;

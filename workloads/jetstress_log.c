@@ -11,11 +11,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "base.h"
+#include "files.h"
 #include "jetstressP.h"
+#include "os/os.h"
+#include "random.h"
 
-static int log_path(char *buf, size_t len, const struct js_db *db, const char *name)
+/* <log dir>/<name> (heap). */
+static char *log_path(const struct js_db *db, const char *name)
 {
-	return snprintf(buf, len, "%s/%s", db->log_dir, name) >= (int)len ? -ENAMETOOLONG : 0;
+	return path_join(db->log_dir, name);
 }
 
 /* Raw: byte offset of the segment holding generation gen. */
@@ -30,17 +35,14 @@ static uint64_t raw_seg(const struct js_db *db, uint64_t gen)
  */
 static int64_t create_log_file(struct js_db *db, const char *name, bool direct, uint64_t gen)
 {
-	char path[4096];
+	char *path = db->raw ? xstrdup(db->log_dir) : log_path(db, name);
 	struct os_file *f;
 	void *buf;
 	ssize_t n;
 	int ret;
 
-	if (db->raw)
-		snprintf(path, sizeof(path), "%s", db->log_dir);
-	else if (log_path(path, sizeof(path), db, name))
-		return -ENAMETOOLONG;
 	ret = os_open(path, db_open_flags(direct, false) | (db->raw ? 0 : OS_CREATE | OS_TRUNC), &f);
+	free(path);
 	if (ret)
 		return ret;
 	buf = xmalloc_aligned(JS_LOG_FILE_SIZE);
@@ -57,13 +59,15 @@ static int64_t create_log_file(struct js_db *db, const char *name, bool direct, 
 
 static int open_current_log(struct js_db *db, bool direct)
 {
-	char path[4096];
+	char *path;
+	int ret;
 
 	if (db->raw)
 		return os_open(db->log_dir, db_open_flags(direct, true), &db->log_file);
-	if (log_path(path, sizeof(path), db, JS_LOG_CURRENT))
-		return -ENAMETOOLONG;
-	return os_open(path, db_open_flags(direct, true), &db->log_file);
+	path = log_path(db, JS_LOG_CURRENT);
+	ret = os_open(path, db_open_flags(direct, true), &db->log_file);
+	free(path);
+	return ret;
 }
 
 /*
@@ -74,7 +78,7 @@ static int open_current_log(struct js_db *db, bool direct)
  */
 static int roll_log(struct js_db *db)
 {
-	char cur[4096], old[4096], spare[4096], name[32];
+	char *cur, *old, *spare, name[32];
 	int ret;
 
 	if (db->raw) { /* no files: the next segment of the region */
@@ -84,13 +88,15 @@ static int roll_log(struct js_db *db)
 	}
 	os_close(db->log_file);
 	db->log_file = NULL;
-	if (log_path(cur, sizeof(cur), db, JS_LOG_CURRENT) ||
-	    log_path(old, sizeof(old), db, js_log_name(name, sizeof(name), db->log_gen)) ||
-	    log_path(spare, sizeof(spare), db, JS_LOG_SPARE))
-		return -ENAMETOOLONG;
+	cur = log_path(db, JS_LOG_CURRENT);
+	old = log_path(db, js_log_name(name, sizeof(name), db->log_gen));
+	spare = log_path(db, JS_LOG_SPARE);
 	ret = os_rename_replace(cur, old);
 	if (!ret)
 		ret = os_rename_replace(spare, cur);
+	free(cur);
+	free(old);
+	free(spare);
 	if (ret)
 		return ret;
 	db->log_gen++;
@@ -100,9 +106,10 @@ static int roll_log(struct js_db *db)
 	if (db->log_gen > JS_LOG_KEEP + 1) {
 		uint64_t g = db->log_gen - JS_LOG_KEEP - 1;
 
-		if (log_path(old, sizeof(old), db, js_log_name(name, sizeof(name), g)) == 0 &&
-		    os_unlink(old) == 0)
+		old = log_path(db, js_log_name(name, sizeof(name), g));
+		if (os_unlink(old) == 0)
 			db->log_deleted++;
+		free(old);
 	}
 	db->rolls++;
 	return 0;
@@ -121,11 +128,121 @@ static int make_spare(struct js_db *db)
 	return 0;
 }
 
+/* One log write: the LSNs [file_base + start, file_base + end) of the current file, written
+ * as len bytes (whole sectors); t_roll when the roll this write needed began, else 0. */
+struct log_write {
+	uint64_t file_base, start, end, len, t_roll;
+};
+
+/* With db->lmu held: wait until records are due (a committer waits, or the lazy flush's size
+ * or time is reached).  false when the run stops. */
+static bool records_due(struct js_db *db)
+{
+	while (js_running(db) && !(db->appended > db->flushed &&
+				   (db->waiters || db->appended - db->flushed >= LOG_LAZY_FLUSH_BYTES ||
+				    now_ns() - db->last_flush_ns >= LOG_LAZY_FLUSH_NS))) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 20 * NSEC_PER_MSEC;
+		if (ts.tv_nsec >= (long)NSEC_PER_SEC) {
+			ts.tv_sec++;
+			ts.tv_nsec -= NSEC_PER_SEC;
+		}
+		pthread_cond_timedwait(&db->lcv_work, &db->lmu, &ts);
+	}
+	return js_running(db);
+}
+
+/* With db->lmu held: the next write's range in w, after rolling to a new file when the current
+ * one is full (the roll runs without the lock: committers keep appending).  0 or -errno. */
+static int next_write(struct js_db *db, struct log_write *w)
+{
+	*w = (struct log_write){ .file_base = (db->log_gen - 1) * JS_LOG_DATA };
+	/* the current file holds LSNs [file_base, file_base + JS_LOG_DATA) */
+	if (db->flushed == w->file_base + JS_LOG_DATA) {
+		int ret;
+
+		pthread_mutex_unlock(&db->lmu);
+		w->t_roll = now_ns();
+		ret = roll_log(db);
+		if (ret) /* js_fail() takes the locks itself */
+			js_fail(db, db->lst, CLS_LOG_WRITE, "%s log writer: the log roll in %s failed: %s",
+				db->name, db->log_dir, strerror(-ret));
+		pthread_mutex_lock(&db->lmu);
+		if (ret)
+			return ret;
+		w->file_base += JS_LOG_DATA;
+		db->prev_off = db->prev_end = 0;
+	}
+	/* rewrite the last partial sector, write up to 64 KiB, never past the file */
+	w->start = (db->flushed - w->file_base) / JS_LOG_SECTOR * JS_LOG_SECTOR;
+	w->end = MIN(db->appended - w->file_base, (uint64_t)JS_LOG_DATA);
+	w->end = MIN(w->end, w->start + JS_LOG_MAX_WRITE);
+	w->len = (w->end - w->start + JS_LOG_SECTOR - 1) / JS_LOG_SECTOR * JS_LOG_SECTOR;
+	return 0;
+}
+
+/*
+ * Without db->lmu: write w and account it (a roll is part of the write that needed it: kept in
+ * the measured path), with the roll time and the sequentiality check (the log writer's own
+ * counters, read after it is joined).
+ */
+static void write_records(struct js_db *db, struct io_ctx *ctx, void *buf,
+			  const struct log_write *w)
+{
+	uint64_t seg = db->raw ? raw_seg(db, db->log_gen) : 0, rel;
+	struct io_u io = { .file = db->log_file, .op = IO_WRITE, .cls = CLS_LOG_WRITE,
+			   .buf = buf, .len = (uint32_t)w->len, .off = seg + JS_LOG_HDR + w->start };
+	int res;
+
+	((uint64_t *)buf)[0] = w->file_base + w->start; /* record header: its LSN */
+	res = io_sync(ctx, &io);
+	engine_account(&db->rc->eng, db->lst, CLS_LOG_WRITE, w->len,
+		       w->t_roll ? w->t_roll : io.start_ns, io.end_ns, res != (int)w->len);
+	if (w->t_roll) {
+		uint64_t d = io.start_ns - w->t_roll;
+
+		db->roll_ns_sum += d;
+		if (d > db->roll_ns_max)
+			db->roll_ns_max = d;
+	}
+	/* sequential within the file: it starts at or after the previous write's start and no
+	 * later than its end (the last partial sector is written again) */
+	rel = io.off - seg;
+	if (db->prev_end && !(rel >= db->prev_off && rel <= db->prev_end))
+		db->nonseq++;
+	else if (!db->prev_end && rel != JS_LOG_HDR)
+		db->nonseq++;
+	db->prev_off = rel;
+	db->prev_end = rel + w->len;
+	if (res != (int)w->len)
+		js_note_io_error(db, &io);
+}
+
+/* With db->lmu held: the spare for the next roll, made without the lock after the write that
+ * needed this roll (ESE prepares it in the background).  0 or -errno. */
+static int spare_after_roll(struct js_db *db)
+{
+	int ret;
+
+	pthread_mutex_unlock(&db->lmu);
+	ret = make_spare(db);
+	if (ret && db->raw)
+		js_fail(db, db->lst, CLS_LOG_WRITE, "%s log writer: cannot fill the next log segment "
+			"on %s: %s", db->name, db->log_dir, strerror(-ret));
+	else if (ret)
+		js_fail(db, db->lst, CLS_LOG_WRITE, "%s log writer: cannot create the spare log file "
+			"%s/%s: %s", db->name, db->log_dir, JS_LOG_SPARE, strerror(-ret));
+	pthread_mutex_lock(&db->lmu);
+	return ret;
+}
+
 void *js_logger_main(void *arg)
 {
 	struct js_db *db = arg;
-	struct engine *e = &db->rc->eng;
 	void *buf = xmalloc_aligned(JS_LOG_MAX_WRITE);
+	struct log_write w;
 	struct io_ctx ctx;
 	struct rng r;
 	int ret;
@@ -141,103 +258,15 @@ void *js_logger_main(void *arg)
 	db_fill_payload(buf, JS_LOG_MAX_WRITE, &r, db->rc->o->compressibility);
 	pthread_mutex_lock(&db->lmu);
 	db->last_flush_ns = now_ns();
-	for (;;) {
-		uint64_t start, end, file_base, t_roll = 0, len;
-		struct io_u io;
-		int res;
-
-		while (js_running(db) && !(db->appended > db->flushed &&
-					(db->waiters || db->appended - db->flushed >= LOG_LAZY_FLUSH_BYTES ||
-					 now_ns() - db->last_flush_ns >= LOG_LAZY_FLUSH_NS))) {
-			struct timespec ts;
-
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += 20 * NSEC_PER_MSEC;
-			if (ts.tv_nsec >= (long)NSEC_PER_SEC) {
-				ts.tv_sec++;
-				ts.tv_nsec -= NSEC_PER_SEC;
-			}
-			pthread_cond_timedwait(&db->lcv_work, &db->lmu, &ts);
-		}
-		if (!js_running(db))
-			break;
-		/* the current file holds LSNs [file_base, file_base + JS_LOG_DATA) */
-		file_base = (db->log_gen - 1) * JS_LOG_DATA;
-		if (db->flushed == file_base + JS_LOG_DATA) {
-			pthread_mutex_unlock(&db->lmu);
-			t_roll = now_ns();
-			ret = roll_log(db);
-			if (ret) {
-				js_fail(db, db->lst, CLS_LOG_WRITE, "%s log writer: the log roll in %s "
-					"failed: %s", db->name, db->log_dir, strerror(-ret));
-				pthread_mutex_lock(&db->lmu);
-				break;
-			}
-			pthread_mutex_lock(&db->lmu);
-			file_base += JS_LOG_DATA;
-			db->prev_off = db->prev_end = 0;
-		}
-		/* rewrite the last partial sector, write up to 64 KiB, never past the file */
-		start = (db->flushed - file_base) / JS_LOG_SECTOR * JS_LOG_SECTOR;
-		end = MIN(db->appended - file_base, (uint64_t)JS_LOG_DATA);
-		end = MIN(end, start + JS_LOG_MAX_WRITE);
-		len = (end - start + JS_LOG_SECTOR - 1) / JS_LOG_SECTOR * JS_LOG_SECTOR;
+	while (records_due(db) && !next_write(db, &w)) {
 		pthread_mutex_unlock(&db->lmu);
-
-		io = (struct io_u){ .file = db->log_file, .op = IO_WRITE, .cls = CLS_LOG_WRITE,
-				    .buf = buf, .len = (uint32_t)len,
-				    .off = (db->raw ? raw_seg(db, db->log_gen) : 0) + JS_LOG_HDR + start };
-		((uint64_t *)buf)[0] = file_base + start; /* record header: its LSN */
-		res = io_sync(&ctx, &io);
-		/* a roll is part of the write that needed it (keep it in the measured path) */
-		engine_account(e, db->lst, CLS_LOG_WRITE, len, t_roll ? t_roll : io.start_ns, io.end_ns,
-			       res != (int)len);
-
+		write_records(db, &ctx, buf, &w);
 		pthread_mutex_lock(&db->lmu);
-		if (t_roll) {
-			uint64_t d = io.start_ns - t_roll;
-
-			db->roll_ns_sum += d;
-			if (d > db->roll_ns_max)
-				db->roll_ns_max = d;
-		}
-		/* sequential within the file: it starts at or after the previous write's start and
-		 * no later than its end (the last partial sector is written again) */
-		{
-			uint64_t rel = io.off - (db->raw ? raw_seg(db, db->log_gen) : 0);
-
-			if (db->prev_end && !(rel >= db->prev_off && rel <= db->prev_end))
-				db->nonseq++;
-			else if (!db->prev_end && rel != JS_LOG_HDR)
-				db->nonseq++;
-			db->prev_off = rel;
-			db->prev_end = rel + len;
-		}
-		if (res != (int)len) {
-			pthread_mutex_unlock(&db->lmu);
-			js_note_io_error(db, &io);
-			pthread_mutex_lock(&db->lmu);
-		}
-		db->flushed = file_base + end;
+		db->flushed = w.file_base + w.end;
 		db->last_flush_ns = now_ns();
 		pthread_cond_broadcast(&db->lcv_done);
-		if (t_roll) {
-			pthread_mutex_unlock(&db->lmu);
-			ret = make_spare(db);
-			if (ret) {
-				if (db->raw)
-					js_fail(db, db->lst, CLS_LOG_WRITE, "%s log writer: cannot fill "
-						"the next log segment on %s: %s", db->name, db->log_dir,
-						strerror(-ret));
-				else
-					js_fail(db, db->lst, CLS_LOG_WRITE, "%s log writer: cannot create "
-						"the spare log file %s/%s: %s", db->name, db->log_dir,
-						JS_LOG_SPARE, strerror(-ret));
-				pthread_mutex_lock(&db->lmu);
-				break;
-			}
-			pthread_mutex_lock(&db->lmu);
-		}
+		if (w.t_roll && spare_after_roll(db))
+			break;
 	}
 	pthread_cond_broadcast(&db->lcv_done);
 	pthread_mutex_unlock(&db->lmu);
@@ -270,11 +299,13 @@ int js_reset_logs(struct js_db *db)
 	if (ret)
 		return ret;
 	while ((name = os_readdir(d))) {
-		char path[4096];
+		if (js_log_gen(name) || !strcmp(name, JS_LOG_CURRENT) ||
+		    !strcmp(name, JS_LOG_SPARE)) {
+			char *path = log_path(db, name);
 
-		if ((js_log_gen(name) || !strcmp(name, JS_LOG_CURRENT) ||
-		     !strcmp(name, JS_LOG_SPARE)) && !log_path(path, sizeof(path), db, name))
 			os_unlink(path);
+			free(path);
+		}
 	}
 	os_closedir(d);
 	n = create_log_file(db, JS_LOG_CURRENT, db->rc->direct, 1);

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* jetstress_model.c: transaction mix, log file naming (the verdict: verdict.c). */
+/* jetstress_model.c: transaction mix, log file naming, cache and lazy-writer sizing (the
+ * verdict: verdict.c). */
 #include "jetstress.h"
+#include "random.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base.h"
+#include "dbfile.h"
 
 const unsigned int js_txn_weights[JS_TXN_NR] = {
 	[JS_INSERT] = 40, [JS_DELETE] = 20, [JS_REPLACE] = 5, [JS_READ] = 35,
@@ -43,4 +48,37 @@ uint64_t js_log_gen(const char *name)
 			return 0;
 	g = strtoull(name + 3, &end, 16);
 	return end == name + 11 ? g : 0;
+}
+
+uint64_t js_cache_default(uint64_t db_size)
+{
+	uint64_t c = MAX(db_size / 100 * JS_CACHE_PCT, JS_CACHE_MIN);
+
+	return MIN(MIN(c, JS_CACHE_MAX), db_size / JS_CACHE_MAX_FRACTION);
+}
+
+unsigned int js_sessions_of(unsigned int threads, unsigned int databases, unsigned int idx)
+{
+	return databases ? threads / databases + (idx < threads % databases) : 0;
+}
+
+unsigned int js_writer_depth(unsigned int sessions)
+{
+	uint64_t d = (uint64_t)sessions * JS_WRITER_DEPTH_PER_SESSION;
+
+	return (unsigned int)MIN(MAX(d, JS_WRITER_DEPTH_MIN), JS_WRITER_DEPTH_MAX);
+}
+
+unsigned int js_writer_threads(const char *engine, unsigned int depth)
+{
+	return engine && !strcmp(engine, "psync") && depth ? depth : 1;
+}
+
+uint32_t js_cache_slots(uint64_t cache_size, uint64_t npages, unsigned int sessions,
+			unsigned int depth)
+{
+	uint64_t need = (uint64_t)sessions * JS_CACHE_PAGES_PER_SESSION + depth;
+	uint64_t want = MIN(cache_size / DB_PAGE_SIZE, npages / 2);
+
+	return (uint32_t)MIN(MAX(want, need), UINT32_MAX / 4);
 }

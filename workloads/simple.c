@@ -12,8 +12,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
+#include "msg.h"
+#include "os/os.h"
+#include "random.h"
+#include "units.h"
 #include "workload.h"
 
 enum pattern {
@@ -51,10 +56,8 @@ struct simple {
 
 #define DATA_START DB_PAGE_SIZE /* never touch the header page */
 
-static enum pattern pattern_of(const struct run_ctx *rc)
+static enum pattern pattern_of(const char *w)
 {
-	const char *w = rc->o->workload;
-
 	if (!strcmp(w, "randread"))
 		return PAT_RANDREAD;
 	if (!strcmp(w, "randwrite"))
@@ -66,13 +69,13 @@ static enum pattern pattern_of(const struct run_ctx *rc)
 
 static int simple_check(struct run_ctx *rc)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct simple *s = xcalloc(1, sizeof(*s));
 	uint64_t *need = xcalloc(o->ndb_dirs, sizeof(uint64_t));
 	int ret = 0;
 
 	rc->priv = s;
-	s->pat = pattern_of(rc);
+	s->pat = pattern_of(o->workload);
 	if (o->db_size % DB_PAGE_SIZE || o->db_size < 16 * MiB) {
 		ret = input_error("--db-size %llu: must be a multiple of 32 KiB and at least 16M; "
 				  "e.g. --db-size 1G", (unsigned long long)o->db_size);
@@ -146,7 +149,7 @@ out:
 
 static int simple_prepare(struct run_ctx *rc)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct simple *s = rc->priv;
 	int ret = 0;
 
@@ -165,11 +168,39 @@ static int simple_prepare(struct run_ctx *rc)
 	return ret;
 }
 
+/* The pattern's next I/O: read or write, at a random block or the next of the thread's
+ * sequential region (*seq, wrapping at blocks). */
+static inline void aim(enum pattern pat, const struct run_config *o, struct io_u *io,
+		       struct rng *r, uint64_t *seq, uint64_t blocks)
+{
+	bool rd;
+
+	switch (pat) {
+	case PAT_RANDREAD:
+		rd = true;
+		break;
+	case PAT_RANDRW:
+		rd = rng_below(r, 100) < o->rwmixread;
+		break;
+	default: /* PAT_RANDWRITE, PAT_SEQWRITE */
+		rd = false;
+		break;
+	}
+	io->op = rd ? IO_READ : IO_WRITE;
+	io->cls = rd ? CLS_DB_READ : CLS_DB_WRITE;
+	if (pat == PAT_SEQWRITE) {
+		io->off = DATA_START + *seq * o->bs;
+		*seq = *seq + 1 < blocks ? *seq + 1 : 0;
+	} else {
+		io->off = DATA_START + rng_below(r, blocks) * o->bs;
+	}
+}
+
 static void *sthread_main(void *arg)
 {
 	struct sthread *t = arg;
 	struct run_ctx *rc = t->rc;
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct simple *s = rc->priv;
 	struct engine *e = &rc->eng;
 	unsigned int depth = o->iodepth;
@@ -202,33 +233,8 @@ static void *sthread_main(void *arg)
 	while (engine_running(e)) {
 		int k;
 
-		for (unsigned int i = 0; i < n; i++) {
-			struct io_u *io = batch[i];
-			bool rd;
-
-			switch (s->pat) {
-			case PAT_RANDREAD:
-				rd = true;
-				break;
-			case PAT_RANDWRITE:
-				rd = false;
-				break;
-			case PAT_RANDRW:
-				rd = rng_below(&r, 100) < o->rwmixread;
-				break;
-			default:
-				rd = false;
-				break;
-			}
-			io->op = rd ? IO_READ : IO_WRITE;
-			io->cls = rd ? CLS_DB_READ : CLS_DB_WRITE;
-			if (s->pat == PAT_SEQWRITE) {
-				io->off = DATA_START + seq * o->bs;
-				seq = seq + 1 < blocks ? seq + 1 : 0;
-			} else {
-				io->off = DATA_START + rng_below(&r, blocks) * o->bs;
-			}
-		}
+		for (unsigned int i = 0; i < n; i++)
+			aim(s->pat, o, batch[i], &r, &seq, blocks);
 		/* submit the batch and wait for the first completion in one step (io_uring: one
 		 * system call per round trip) */
 		k = io_submit_reap(&ctx, batch, n, batch, 1, depth);
@@ -244,13 +250,7 @@ static void *sthread_main(void *arg)
 		}
 		n = (unsigned int)k;
 	}
-	/* drain */
-	while (ctx.ops && ctx.inflight) {
-		int k = io_reap(&ctx, batch, 1, depth);
-
-		if (k <= 0)
-			break;
-	}
+	(void)io_drain(&ctx, batch, depth); /* a failure was reported by run_fail() above */
 	io_ctx_release(&ctx);
 out:
 	free(ios);
@@ -314,11 +314,62 @@ static void simple_cleanup(struct run_ctx *rc)
 	rc->priv = NULL;
 }
 
+/* The read share of the pattern (rwmixread, the randrw option, says it for every one); no
+ * cache, no background maintenance, no page verification, no checksum pass. */
+static void simple_config(struct run_config *c, uint64_t given)
+{
+	enum pattern pat = pattern_of(c->workload);
+
+	(void)given;
+	if (pat != PAT_RANDRW)
+		c->rwmixread = pat == PAT_RANDREAD ? 100 : 0;
+	c->cache_size = 0;
+	c->bdm_mbps = 0;
+	c->no_verify = true;
+	c->no_checksum_pass = true;
+}
+
+static void simple_describe(const struct run_config *c, FILE *f)
+{
+	char a[32], b[32];
+
+	fprintf(f, ", bs %s, iodepth %u, file %s", fmt_size(a, sizeof(a), c->bs), c->iodepth,
+		fmt_size(b, sizeof(b), c->db_size));
+}
+
+/* Exactly the pattern: per --db directory its threads on its data file. */
+static int simple_export(const struct run_config *c, const struct wl_shape *sh,
+			 struct wl_export *x)
+{
+	uint64_t data = c->db_size - DATA_START;
+
+	(void)sh;
+	for (size_t i = 0; i < c->ndb_dirs; i++) {
+		unsigned int nj = wl_threads_of(c->threads, c->ndb_dirs, i);
+		struct wl_job *j;
+
+		if (!nj)
+			continue;
+		j = wl_export_add(x, WJ_PATTERN, c->db_dirs[i], "%s-%zu", c->workload, i + 1);
+		j->size = c->db_size;
+		j->offset = DATA_START;
+		j->bs = c->bs;
+		j->threads = nj;
+		j->iodepth = c->iodepth;
+		j->read_pct = c->rwmixread;
+		if (pattern_of(c->workload) == PAT_SEQWRITE)
+			j->region = data / c->bs / nj * c->bs;
+	}
+	return 0;
+}
+
 #define SIMPLE_OPS(n, h)                        \
 	{                                       \
 		.name = n,                      \
 		.help = h,                      \
-		.needs_log = false,             \
+		.config = simple_config,        \
+		.describe = simple_describe,    \
+		.export = simple_export,        \
 		.check = simple_check,          \
 		.prepare = simple_prepare,      \
 		.start = simple_start,          \
@@ -327,7 +378,7 @@ static void simple_cleanup(struct run_ctx *rc)
 		.cleanup = simple_cleanup,      \
 	}
 
-const struct workload_ops wl_randread = SIMPLE_OPS("randread", "random reads, --bs, --iodepth");
-const struct workload_ops wl_randwrite = SIMPLE_OPS("randwrite", "random writes, --bs, --iodepth");
-const struct workload_ops wl_randrw = SIMPLE_OPS("randrw", "random reads and writes (--rwmixread)");
-const struct workload_ops wl_seqwrite = SIMPLE_OPS("seqwrite", "sequential writes, a region per thread");
+const struct workload_ops workload_randread = SIMPLE_OPS("randread", "random reads, --bs, --iodepth");
+const struct workload_ops workload_randwrite = SIMPLE_OPS("randwrite", "random writes, --bs, --iodepth");
+const struct workload_ops workload_randrw = SIMPLE_OPS("randrw", "random reads and writes (--rwmixread)");
+const struct workload_ops workload_seqwrite = SIMPLE_OPS("seqwrite", "sequential writes, a region per thread");

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "strbuf.h"
 
 /* Jetstress 2013: strict is the default; lenient raises the maximum for stress runs. */
 static const struct js_thresholds sets[] = {
@@ -158,11 +159,30 @@ static bool check_tail(struct verdict *v, const char *scope, const struct js_ver
 	return ok;
 }
 
+void js_stall_note(struct strbuf *sb, const struct js_scope_data *d)
+{
+	const struct class_result *w = &d->cls[CLS_DB_WRITE];
+
+	strbuf_addf(sb, "%llu waits for a free cache page in %.0f s",
+		    (unsigned long long)d->page_fault_stalls, d->seconds);
+	if (!(d->seconds > 0) || d->page_fault_stalls / d->seconds <= JS_STALLS_PER_S)
+		return;
+	/* Jetstress's reading of the counter: the storage did not keep up with the checkpoint */
+	strbuf_addstr(sb, ": the database cache");
+	if (d->cache_pages)
+		strbuf_addf(sb, " (%llu pages)", (unsigned long long)d->cache_pages);
+	strbuf_addf(sb, " had no clean page left (all dirty or being read or written) because the "
+		    "database writes (%.0f/s, %.2f ms on average) did not keep up with the changes; "
+		    "faster database writes, a larger --cache or fewer --threads would fix it",
+		    w->iops, w->lat_us.mean / 1e3);
+}
+
 bool js_verdict_scope(struct verdict *v, const char *scope, const struct js_verdict_opts *o,
 		      const struct js_scope_data *d)
 {
 	double rate = d->seconds > 0 ? (double)d->page_fault_stalls / d->seconds : 0;
-	char note[512], rule[32];
+	struct strbuf note = STRBUF_INIT;
+	char rule[32], *first;
 	bool all = true, ok;
 
 	for (int k = 0; k < LS_NR; k++) {
@@ -178,16 +198,17 @@ bool js_verdict_scope(struct verdict *v, const char *scope, const struct js_verd
 			all = check_tail(v, scope, o, c, k) && all;
 	}
 	ok = rate <= JS_STALLS_PER_S;
-	snprintf(note, sizeof(note), "%llu waits for a free cache page in %.0f s",
-		 (unsigned long long)d->page_fault_stalls, d->seconds);
+	js_stall_note(&note, d);
 	snprintf(rule, sizeof(rule), "stalls/s <= %g", JS_STALLS_PER_S);
 	verdict_add_rule(v, scope, "db_page_fault_stalls", rate, JS_STALLS_PER_S, "/s", rule, ok,
-			 note);
+			 note.buf);
+	strbuf_release(&note);
 	all = all && ok;
-	if (d->io_errors && d->first_io_error)
-		snprintf(note, sizeof(note), "first: %s", d->first_io_error);
+	first = d->io_errors && d->first_io_error ? xasprintf("first: %s", d->first_io_error)
+						   : NULL;
 	verdict_add_rule(v, scope, "io_errors", (double)d->io_errors, 0, "count", "count == 0",
-			 d->io_errors == 0, d->io_errors && d->first_io_error ? note : NULL);
+			 d->io_errors == 0, first);
+	free(first);
 	verdict_add_rule(v, scope, "checksum_errors", (double)d->checksum_errors, 0, "count",
 			 "count == 0", d->checksum_errors == 0, NULL);
 	if (d->load_failures)

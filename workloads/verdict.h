@@ -77,6 +77,7 @@ struct js_scope_data {
 	const struct latency_series *samples;   /* may be NULL: the maximum checks then fail */
 	uint64_t io_errors, checksum_errors;
 	uint64_t page_fault_stalls;
+	uint64_t cache_pages;                   /* database cache pages (0: not known) */
 	double seconds;                         /* measured seconds */
 	/* threads that stopped on a failure (the run was cut short) and the first one's
 	 * message (may be NULL); a load_failures check is added only when there were any */
@@ -84,6 +85,14 @@ struct js_scope_data {
 	const char *load_failure;
 	const char *first_io_error;             /* the first failed I/O, named; may be NULL */
 };
+
+struct strbuf;
+/*
+ * js_stall_note - the note of the db_page_fault_stalls check appended to sb: the count, and when the
+ * check fails, what it means and what would fix it in plain words (the cache had no clean
+ * page because the database writes, named with their rate and latency, did not keep up).
+ */
+void js_stall_note(struct strbuf *sb, const struct js_scope_data *d);
 
 /*
  * js_verdict_scope - add the checks of one scope ("overall" or an instance name) to v and

@@ -8,31 +8,106 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base.h"
 #include "dbfile.h"
-#include "util.h"
+#include "msg.h"
+#include "os/os.h"
+#include "strbuf.h"
+#include "units.h"
 #include "workload.h"
 
-static const struct workload_ops *const workloads[] = {
-	&wl_jetstress, &wl_randread, &wl_randwrite, &wl_randrw, &wl_seqwrite,
-};
+/*
+ * The workloads, in --help order: a new workload is its own file (defining wl_<name>) and one
+ * line here.
+ */
+#define WORKLOADS(X) \
+	X(jetstress) \
+	X(randread) \
+	X(randwrite) \
+	X(randrw) \
+	X(seqwrite) \
+	X(backup)
+
+#define DECLARE(n) extern const struct workload_ops workload_##n;
+#define ENTRY(n) &workload_##n,
+WORKLOADS(DECLARE)
+static const struct workload_ops *const workloads[] = { WORKLOADS(ENTRY) };
 
 const struct workload_ops *workload_find(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(workloads); i++)
+	for (size_t i = 0; name && i < ARRAY_SIZE(workloads); i++)
 		if (!strcmp(workloads[i]->name, name))
 			return workloads[i];
 	return NULL;
 }
 
+unsigned int workload_flags(const char *name)
+{
+	const struct workload_ops *wl = workload_find(name);
+
+	return wl ? wl->flags : 0;
+}
+
+static void names(struct strbuf *sb, unsigned int flags)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(workloads); i++)
+		if ((workloads[i]->flags & flags) == flags)
+			strbuf_addf(sb, "%s%s", sb->len ? ", " : "", workloads[i]->name);
+}
+
 const char *workload_names(void)
 {
-	static char buf[256];
+	static struct strbuf sb = STRBUF_INIT;
 
-	if (!buf[0])
-		for (size_t i = 0; i < ARRAY_SIZE(workloads); i++)
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? ", " : "",
-				 workloads[i]->name);
-	return buf;
+	if (!sb.len)
+		names(&sb, 0);
+	return sb.buf;
+}
+
+const char *workload_names_with(unsigned int flags)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	strbuf_reset(&sb);
+	names(&sb, flags);
+	return sb.buf;
+}
+
+struct wl_job *wl_export_add(struct wl_export *x, enum wl_job_kind kind, const char *dir,
+			     const char *fmt, ...)
+{
+	struct wl_job *j;
+	va_list ap;
+
+	x->jobs = xrealloc(x->jobs, (x->njobs + 1) * sizeof(*x->jobs));
+	j = &x->jobs[x->njobs++];
+	memset(j, 0, sizeof(*j));
+	j->kind = kind;
+	j->dir = dir;
+	va_start(ap, fmt);
+	vsnprintf(j->name, sizeof(j->name), fmt, ap);
+	va_end(ap);
+	return j;
+}
+
+void wl_export_release(struct wl_export *x)
+{
+	free(x->jobs);
+	free(x->approx);
+	memset(x, 0, sizeof(*x));
+}
+
+unsigned int wl_threads_of(unsigned int threads, size_t n, size_t i)
+{
+	return (unsigned int)(threads / n + (i < threads % n));
+}
+
+void run_done(struct run_ctx *rc)
+{
+	uint64_t expected = 0;
+
+	__atomic_compare_exchange_n(&rc->done_ns, &expected, now_ns(), false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
 }
 
 void run_fail(struct run_ctx *rc, const char *fmt, ...)
@@ -77,14 +152,14 @@ int check_free_space(const struct volume *vol, uint64_t need, const char *what)
 int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
 		       uint64_t npages, uint64_t seed, struct db_info *info, const char *what)
 {
-	const struct run_opts *o = rc->o;
+	const struct run_config *o = rc->o;
 	struct init_result *ir = &rc->res->init;
 	struct db_create_stats st;
 	char sz[32];
 	int ret;
 
 	fmt_size(sz, sizeof(sz), npages * DB_PAGE_SIZE);
-	if (state == DB_VALID) {
+	if (state == DB_VALID && !o->fresh) {
 		fslab_info("%s: reusing the existing %s %s", pl->path, sz, what);
 		ir->reused++;
 		return 0;
@@ -92,7 +167,8 @@ int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
 	fslab_info("%s: %s %s %s (32 KiB pages, %u %% compressible)", pl->path,
 		   state == DB_OTHER_FSLAB ? "recreating (other geometry)"
 		   : state == DB_INTERRUPTED ? "recreating (its initialisation was interrupted)"
-		   : state == DB_CORRUPT ? "recreating (its header page was corrupt)" : "creating",
+		   : state == DB_CORRUPT ? "recreating (its header page was corrupt)"
+		   : o->fresh ? "creating (--fresh)" : "creating",
 		   sz, what, o->compressibility);
 	if (state == DB_INTERRUPTED)
 		result_add_note(rc->res, "%s: the %s's initialisation had been interrupted (an "

@@ -6,23 +6,12 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "base.h"
 #include "engine.h"
 #include "result.h"
-#include "util.h"
 #include "volume.h"
-
-/* Options of `fslab run` after parsing and defaulting. */
-struct run_opts {
-	const char *workload, *engine, *label, *output;
-	char **db_dirs, **log_dirs;
-	size_t ndb_dirs, nlog_dirs;
-	unsigned int threads, databases, iodepth, compressibility, rwmixread;
-	uint64_t db_size, bs, cache_size, seed;
-	uint64_t duration_ns, warmup_ns;
-	double bdm_mbps;
-	bool direct, checksum_pass, verify_reads;
-};
 
 /* Why a run ends early (*run_ctx.stop): 0 = it does not. */
 enum {
@@ -32,7 +21,7 @@ enum {
 
 /* Everything a workload needs while it runs. */
 struct run_ctx {
-	const struct run_opts *o;
+	const struct run_config *o; /* the run's configuration (result.h), the result's own */
 	struct engine eng;
 	struct fslab_result *res;
 	/* volumes of the database and log directories, in option order */
@@ -42,7 +31,78 @@ struct run_ctx {
 	 * threads, read by everyone (C11 atomic: lock-free on every target, signal-safe) */
 	atomic_int *stop;
 	char *fail_reason;      /* the first failure that stopped the run (run_fail()), owned */
+	/* WL_FINITE: when its load ended on its own (run_done()), 0 while it goes on; atomic */
+	uint64_t done_ns;
 	void *priv;             /* the workload's */
+};
+
+/*
+ * What a workload is, for everything outside its own files (fio's ioengine_ops.flags): the
+ * run, the lab, export and compare ask these, never the workload's name.
+ */
+enum {
+	WL_VERDICT = 1 << 0,      /* judged as Jetstress judges: the verdict options, latency
+				     samples per database, exit status 3 when it fails */
+	WL_DATABASES = 1 << 1,    /* --databases instances (simple workloads: a data file per
+				     --db directory; the config records 0 databases) */
+	WL_LOG = 1 << 2,          /* a log stream per database: needs --log */
+	WL_THREAD_PER_DB = 1 << 3, /* every database needs a thread of its own */
+	WL_DSYNC = 1 << 4,        /* database and log writes are write-through (O_DSYNC) */
+	WL_TRANSACTIONS = 1 << 5, /* a transactional load: achieved transactional IOPS, every
+				     class of its model shown even when idle */
+	WL_PAGES = 1 << 6,        /* I/O in 32 KiB database pages of its own sizes: --bs does not
+				     apply (the config records its I/O size) */
+	WL_THROUGHPUT = 1 << 7,   /* judged by throughput (MB/s): no transactional IOPS (n/a) */
+	WL_FINITE = 1 << 8,       /* ends on its own (everything read once): the measurement
+				     ends with it, --duration is its limit */
+	WL_EXPORT_SHAPE = 1 << 9, /* its export is an approximation that takes the measured shape
+				     of one of its results (fslab export --from) */
+};
+
+/* The measured shape an approximated export follows (fslab export --from, else defaults). */
+struct wl_shape {
+	double read_pct;      /* database reads in % of database I/Os */
+	uint64_t log_bytes;   /* log write size, a multiple of 4 KiB */
+	double log_iops;      /* log writes per second per database; 0 = not throttled */
+	const char *from;     /* the result the figures came from, or NULL (defaults) */
+};
+
+/* How a job of an export moves through its file (src/run/export_<tool>.c write them). */
+enum wl_job_kind {
+	WJ_PATTERN, /* a simple workload's pattern exactly as fslab drives it: random I/O with a
+		       read share, or sequential writes in a region per thread; the file's
+		       first offset bytes left alone */
+	WJ_PAGES,   /* random reads and writes of bs with a read share, write-through */
+	WJ_APPEND,  /* sequential write-through appends (a log stream), maybe throttled */
+	WJ_SEQREAD, /* sequential reads, maybe throttled */
+};
+
+/* One stream of I/O of the load as another tool runs it (fslab export, docs/INTEROP.md). */
+struct wl_job {
+	enum wl_job_kind kind;
+	char name[32];        /* "randread-1"; a class and a number for the others ("db1",
+				 "log1", "bdm1": fio names them fslab-<name>, fslab compare
+				 reads the class back from it) */
+	char comment[80];     /* fio: a comment line above the job, or "" */
+	const char *dir;      /* the directory of its file, as given */
+	char file[16];        /* its file, fslab-<tool><file>.dat: "" or "-db1" */
+	uint64_t size;        /* the file's size */
+	uint64_t offset;      /* bytes at the file's start it leaves alone */
+	uint64_t bs;
+	unsigned int threads, iodepth;
+	double read_pct;      /* WJ_PATTERN, WJ_PAGES: reads in % (100: reads only) */
+	uint64_t region;      /* WJ_PATTERN: sequential writes, each thread a region of this
+				 many bytes; 0: random */
+	double rate;          /* WJ_SEQREAD: bytes per second, 0 unthrottled */
+	double rate_iops;     /* WJ_APPEND: writes per second, 0 unthrottled */
+};
+
+/* The load as jobs (the workload's export hook fills it; wl_export_release() frees it). */
+struct wl_export {
+	struct wl_job *jobs;
+	size_t njobs;
+	bool once;            /* each job ends after one pass over its file (--duration a limit) */
+	char *approx;         /* what the approximation keeps and loses, or NULL: exact */
 };
 
 /*
@@ -59,7 +119,22 @@ struct run_ctx {
 struct workload_ops {
 	const char *name;
 	const char *help;
-	bool needs_log;  /* requires --log */
+	unsigned int flags;  /* WL_* */
+	/*
+	 * config: fill what the options leave to the workload (its defaults) and normalise what
+	 * does not apply to it (recorded as the value it uses, or not recorded:
+	 * run_config_set_na()).  given: bit 1 << enum run_opt_id (run/options.h) per option
+	 * given.  Called by `fslab run` and `fslab export` before any check.
+	 */
+	void (*config)(struct run_config *c, uint64_t given);
+	/* describe: its part of the summary's first line (", 1 database(s) x 4 GiB"). */
+	void (*describe)(const struct run_config *c, FILE *f);
+	/* summary: its lines before the summary's class table (may be NULL). */
+	void (*summary)(const struct fslab_result *r, FILE *f);
+	/* export: the load of c as jobs another tool runs (sh: the shape an approximation
+	 * follows); NULL: it cannot be exported.  0 or -FSLAB_EINPUT (message printed). */
+	int (*export)(const struct run_config *c, const struct wl_shape *sh,
+		      struct wl_export *out);
 	int (*check)(struct run_ctx *rc);
 	int (*prepare)(struct run_ctx *rc);
 	int (*start)(struct run_ctx *rc);
@@ -68,13 +143,30 @@ struct workload_ops {
 	void (*cleanup)(struct run_ctx *rc);
 };
 
-extern const struct workload_ops wl_jetstress;
-extern const struct workload_ops wl_randread, wl_randwrite, wl_randrw, wl_seqwrite;
+extern const struct workload_ops workload_jetstress;
+extern const struct workload_ops workload_randread, workload_randwrite, workload_randrw, workload_seqwrite;
 
 /* Workload by name, or NULL. */
 const struct workload_ops *workload_find(const char *name);
+/* The flags of the workload called name; 0 for a name no workload has (an import's). */
+unsigned int workload_flags(const char *name);
 /* Comma-separated list of workload names, for messages. */
 const char *workload_names(void);
+/* The same of the workloads with every flag of flags ("jetstress"). */
+const char *workload_names_with(unsigned int flags);
+
+/* A new job at the end of x (zeroed but for kind, name and dir). */
+struct wl_job *wl_export_add(struct wl_export *x, enum wl_job_kind kind, const char *dir,
+			     const char *fmt, ...) __printf(4, 5);
+void wl_export_release(struct wl_export *x);
+/* Threads of unit i when threads are spread round-robin over n units (databases, dirs). */
+unsigned int wl_threads_of(unsigned int threads, size_t n, size_t i);
+
+/*
+ * run_done - a WL_FINITE workload's load is complete: the measurement ends now (the first
+ * call counts).  Thread-safe.
+ */
+void run_done(struct run_ctx *rc);
 
 /*
  * run_fail - a load thread hit an error it cannot go on from: say so loudly (fslab: error:

@@ -7,8 +7,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base.h"
 #include "fsprep/win/winprep.h"
-#include "util.h"
+#include "msg.h"
+#include "strbuf.h"
+#include "units.h"
 
 const char *win_fs_name(enum win_fs fs)
 {
@@ -231,39 +234,25 @@ char *win_prep_opts_problem(const struct win_prep_opts *o)
 	return NULL;
 }
 
-static void appendf(char **s, const char *fmt, ...) __printf(2, 3);
-static void appendf(char **s, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	char *t;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	t = xasprintf("%s%s", *s, buf);
-	free(*s);
-	*s = t;
-}
-
 /* "2 partitions: 1 Reserved 128M, 2 NTFS 'Data' 931G at E:" */
 static char *parts_text(const struct win_disk *d)
 {
-	char *s = xasprintf("%zu partition%s", d->nparts, d->nparts == 1 ? "" : "s");
+	struct strbuf sb = STRBUF_INIT;
 	char sz[32];
 
+	strbuf_addf(&sb, "%zu partition%s", d->nparts, d->nparts == 1 ? "" : "s");
 	for (size_t i = 0; i < d->nparts; i++) {
 		const struct win_part *p = &d->parts[i];
 
-		appendf(&s, "%s %d %s", i ? "," : ":", p->number,
-			p->filesystem[0] ? p->filesystem : p->type);
+		strbuf_addf(&sb, "%s %d %s", i ? "," : ":", p->number,
+			    p->filesystem[0] ? p->filesystem : p->type);
 		if (p->fs_label[0])
-			appendf(&s, " '%s'", p->fs_label);
-		appendf(&s, " %s", fmt_size(sz, sizeof(sz), p->size));
+			strbuf_addf(&sb, " '%s'", p->fs_label);
+		strbuf_addf(&sb, " %s", fmt_size(sz, sizeof(sz), p->size));
 		if (p->drive_letter[0])
-			appendf(&s, " at %s:", p->drive_letter);
+			strbuf_addf(&sb, " at %s:", p->drive_letter);
 	}
-	return s;
+	return strbuf_detach(&sb, NULL);
 }
 
 static const char *style_name(int style)

@@ -61,6 +61,7 @@ struct win_prep_opts {
 	uint64_t cluster;        /* allocation unit size, bytes */
 	bool force, dry_run;
 	const char *disk_info;   /* canned inventory (--disk-info), NULL: ask Windows */
+	bool stop_on_stdin_eof;  /* the end of stdin stops a prep whose script has not started */
 };
 
 const char *win_fs_name(enum win_fs fs);            /* "ntfs", "refs" */

@@ -9,11 +9,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "cmds.h"
+#include "files.h"
 #include "fsprep/win/winprep.h"
-#include "util.h"
-
-#define PREP_JSON "prep.json"
+#include "msg.h"
+#include "strbuf.h"
+#include "units.h"
+#include "volume.h" /* PREP_SCHEMA, PREP_JSON_NAME */
 
 static void winprep_usage(FILE *f)
 {
@@ -28,12 +31,15 @@ static void winprep_usage(FILE *f)
 		"hold partitions (unless --force, which wipes them).  --dry-run prints the plan and the\n"
 		"PowerShell script and changes nothing.  --disk-info FILE takes the disks from FILE (the\n"
 		"JSON the disk query prints) instead of asking Windows: on Linux it previews a plan.\n"
-		"Writes DIR\\prep.json; `fslab teardown --mount-root DIR` undoes the prep.\n");
+		"Writes DIR\\prep.json; `fslab teardown --mount-root DIR` undoes the prep.\n"
+		"--stop-on-stdin-eof: the end of standard input before the script starts stops the\n"
+		"prep with nothing changed; a script that started finishes (or undoes itself on\n"
+		"failure), so that no disk is left half-made (fslab lab stops its steps so).\n");
 }
 
 static char *prep_json_path(const char *root)
 {
-	char *r = win_root_trim(root), *p = xasprintf("%s\\" PREP_JSON, r);
+	char *r = win_root_trim(root), *p = xasprintf("%s\\" PREP_JSON_NAME, r);
 
 	free(r);
 	return p;
@@ -45,7 +51,6 @@ static int run_powershell(const char *script, char **out)
 {
 	const char *tmp = getenv("TEMP");
 	char *path = xasprintf("%s\\fslab-%d.ps1", tmp ? tmp : ".", (int)getpid()), *cmd;
-	size_t len = 0, cap = 4096;
 	FILE *f, *p;
 	int ret;
 
@@ -74,13 +79,12 @@ static int run_powershell(const char *script, char **out)
 		free(path);
 		return ret;
 	}
-	*out = xmalloc(cap);
-	for (size_t n; (n = fread(*out + len, 1, cap - len - 1, p)) > 0;) {
-		len += n;
-		if (cap - len < 2)
-			*out = xrealloc(*out, cap *= 2);
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		(void)strbuf_read_stream(&sb, p); /* what came before a read error is kept */
+		*out = strbuf_detach(&sb, NULL);
 	}
-	(*out)[len] = '\0';
 	ret = _pclose(p);
 	remove(path);
 	free(path);
@@ -130,7 +134,7 @@ static int parse_disk(const char *opt, const char *arg, int *out)
 	return 0;
 }
 
-enum { O_FS = 256, O_DB_DISK, O_LOG_DISK, O_ROOT, O_CLUSTER, O_FORCE, O_DRY, O_INFO };
+enum { O_FS = 256, O_DB_DISK, O_LOG_DISK, O_ROOT, O_CLUSTER, O_FORCE, O_DRY, O_INFO, O_STOP_EOF };
 
 static int parse_winprep(int argc, char **argv, struct win_prep_opts *o, bool *help)
 {
@@ -143,6 +147,7 @@ static int parse_winprep(int argc, char **argv, struct win_prep_opts *o, bool *h
 		{ "force", no_argument, NULL, O_FORCE },
 		{ "dry-run", no_argument, NULL, O_DRY },
 		{ "disk-info", required_argument, NULL, O_INFO },
+		{ "stop-on-stdin-eof", no_argument, NULL, O_STOP_EOF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -168,6 +173,7 @@ static int parse_winprep(int argc, char **argv, struct win_prep_opts *o, bool *h
 		case O_FORCE: o->force = true; break;
 		case O_DRY: o->dry_run = true; break;
 		case O_INFO: o->disk_info = optarg; break;
+		case O_STOP_EOF: o->stop_on_stdin_eof = true; break;
 		case 'h': *help = true; return 0;
 		default: return input_error("run 'fslab prep --help' for the options (Windows disks: --db-disk, --log-disk)");
 		}
@@ -217,15 +223,109 @@ static void print_plan(const struct win_prep_opts *o, const struct win_inventory
 	printf("  record   %s\\prep.json\n\n", o->mount_root);
 }
 
+/* The disks as --disk-info FILE describes them, or as Windows does.  0 or -errno. */
+static int load_inventory(const struct win_prep_opts *o, struct win_inventory *inv)
+{
+	char *text = NULL;
+	size_t len;
+	int ret;
+
+	if (!o->disk_info)
+		return inventory_from_windows(o->disk, WIN_NROLES, inv);
+	ret = read_file(o->disk_info, &text, &len);
+	if (ret)
+		return input_error("--disk-info %s: %s", o->disk_info, strerror(-ret));
+	ret = win_inventory_parse(text, inv);
+	free(text);
+	return ret;
+}
+
+/* Both disks' refusals, each printed; wipe[] what --force lets be wiped.  0 or -FSLAB_EINPUT. */
+static int check_disks(const struct win_prep_opts *o, const struct win_inventory *inv,
+		       bool *wipe)
+{
+	int nbad = 0;
+
+	for (int r = 0; r < WIN_NROLES; r++) {
+		char *why = win_disk_refusal(inv, o, r, &wipe[r]);
+
+		if (why) {
+			fslab_err("%s", why);
+			free(why);
+			nbad++;
+		}
+	}
+	if (nbad)
+		return input_error("nothing was changed (%d problem%s above)", nbad,
+				   nbad == 1 ? "" : "s");
+	return 0;
+}
+
+/* Run the prep script and record what it made in prep.json at pj.  0 or -errno. */
+static int prep_and_record(const struct win_prep_opts *o, const char *script, const char *pj)
+{
+	struct win_inventory facts = { 0 };
+	char *out = NULL, *json = NULL, *dump = NULL;
+	json_t *prep = NULL;
+	int ret = run_powershell(script, &out);
+
+	if (ret == -ENOSYS) {
+		ret = input_error("Windows disks are prepped by fslab.exe on Windows; here only --dry-run previews the plan");
+		goto out;
+	}
+	if (ret) {
+		fslab_err("the prep script failed (powershell.exe exit %d) and undid what it made:\n%s",
+			  ret, out ? out : "");
+		ret = -EIO;
+		goto out;
+	}
+	json = win_facts_extract(out);
+	ret = json ? win_inventory_parse(json, &facts) : -EIO;
+	if (ret) {
+		fslab_err("the prep script printed no facts; the volumes may exist: check Get-Disk %d, %d:\n%s",
+			  o->disk[WIN_DB], o->disk[WIN_LOG], out);
+		ret = -EIO;
+		goto out;
+	}
+	prep = win_prep_json(o, &facts);
+	if (!prep) {
+		ret = -EIO;
+		goto out;
+	}
+	dump = json_dumps(prep, JSON_INDENT(2) | JSON_SORT_KEYS);
+	ret = write_file_atomic(pj, dump, strlen(dump));
+	if (ret)
+		fslab_err("cannot write %s: %s; the volumes exist: `fslab teardown` cannot find them, remove them with Clear-Disk",
+			  pj, strerror(-ret));
+	else
+		fslab_info("prepped %s on disks %d and %d: %s\\db\\ and %s\\log\\ (%s)",
+			   win_fs_format_name(o->fs), o->disk[WIN_DB], o->disk[WIN_LOG], o->mount_root,
+			   o->mount_root, pj);
+out:
+	json_decref(prep);
+	win_inventory_free(&facts);
+	free(out);
+	free(json);
+	free(dump);
+	return ret;
+}
+
+/* The lab's stop request (--stop-on-stdin-eof, or Ctrl-C): checked before the script runs. */
+static volatile int stop_requested;
+
+static void on_stop(int why)
+{
+	if (!stop_requested)
+		stop_requested = why;
+}
+
 int cmd_winprep(int argc, char **argv)
 {
 	struct win_prep_opts o;
-	struct win_inventory inv = { 0 }, facts = { 0 };
+	struct win_inventory inv = { 0 };
 	bool help = false, wipe[WIN_NROLES] = { false, false };
-	char *text = NULL, *script = NULL, *out = NULL, *json = NULL, *pj = NULL, *dump = NULL;
-	int ret, nbad = 0;
-	json_t *prep = NULL;
-	size_t len;
+	char *script = NULL, *pj = NULL;
+	int ret;
 
 	for (int i = 1; i < argc; i++)
 		if (!strncmp(argv[i], "--db-dev", 8) || !strncmp(argv[i], "--log-dev", 9) ||
@@ -241,87 +341,37 @@ int cmd_winprep(int argc, char **argv)
 	}
 	if (ret)
 		return FSLAB_EXIT_USAGE;
+	if (o.stop_on_stdin_eof && !o.dry_run) {
+		os_stop_handler_set(on_stop);
+		if (os_stop_on_stdin_eof())
+			fslab_warn("cannot watch standard input (--stop-on-stdin-eof)");
+	}
 	pj = prep_json_path(o.mount_root);
 	if (!access(pj, F_OK)) {
-		input_error("%s exists: a prep is recorded there (or a file fslab did not write); run 'fslab teardown --mount-root %s' first, or pick another --mount-root",
-			    pj, o.mount_root);
-		ret = -FSLAB_EINPUT;
+		ret = input_error("%s exists: a prep is recorded there (or a file fslab did not write); run 'fslab teardown --mount-root %s' first, or pick another --mount-root",
+				  pj, o.mount_root);
 		goto out;
 	}
-	if (o.disk_info) {
-		ret = read_file(o.disk_info, &text, &len);
-		if (ret) {
-			ret = input_error("--disk-info %s: %s", o.disk_info, strerror(-ret));
-			goto out;
-		}
-		ret = win_inventory_parse(text, &inv);
-	} else {
-		ret = inventory_from_windows(o.disk, WIN_NROLES, &inv);
-	}
+	ret = load_inventory(&o, &inv);
+	if (!ret)
+		ret = check_disks(&o, &inv, wipe);
 	if (ret)
 		goto out;
-	for (int r = 0; r < WIN_NROLES; r++) {
-		char *why = win_disk_refusal(&inv, &o, r, &wipe[r]);
-
-		if (why) {
-			fslab_err("%s", why);
-			free(why);
-			nbad++;
-		}
-	}
-	if (nbad) {
-		ret = input_error("nothing was changed (%d problem%s above)", nbad, nbad == 1 ? "" : "s");
-		goto out;
-	}
 	script = win_prep_script(&o, &inv);
 	if (o.dry_run) {
 		print_plan(&o, &inv, wipe);
 		fputs(script, stdout);
-		ret = 0;
-		goto out;
+	} else if (stop_requested) {
+		/* the lab's stop: heeded up to here; a started script is never cut (docs/WINDOWS.md) */
+		fslab_err("stopped (%s) before the prep script started: nothing was changed",
+			  os_stop_name(stop_requested));
+		ret = -EINTR;
+	} else {
+		ret = prep_and_record(&o, script, pj);
 	}
-	ret = run_powershell(script, &out);
-	if (ret == -ENOSYS) {
-		ret = input_error("Windows disks are prepped by fslab.exe on Windows; here only --dry-run previews the plan");
-		goto out;
-	}
-	if (ret) {
-		fslab_err("the prep script failed (powershell.exe exit %d) and undid what it made:\n%s",
-			  ret, out ? out : "");
-		ret = -EIO;
-		goto out;
-	}
-	json = win_facts_extract(out);
-	ret = json ? win_inventory_parse(json, &facts) : -EIO;
-	if (ret) {
-		fslab_err("the prep script printed no facts; the volumes may exist: check Get-Disk %d, %d:\n%s",
-			  o.disk[WIN_DB], o.disk[WIN_LOG], out);
-		ret = -EIO;
-		goto out;
-	}
-	prep = win_prep_json(&o, &facts);
-	if (!prep) {
-		ret = -EIO;
-		goto out;
-	}
-	dump = json_dumps(prep, JSON_INDENT(2) | JSON_SORT_KEYS);
-	ret = write_file_atomic(pj, dump, strlen(dump));
-	if (ret)
-		fslab_err("cannot write %s: %s; the volumes exist: `fslab teardown` cannot find them, remove them with Clear-Disk",
-			  pj, strerror(-ret));
-	else
-		fslab_info("prepped %s on disks %d and %d: %s\\db\\ and %s\\log\\ (%s)",
-			   win_fs_format_name(o.fs), o.disk[WIN_DB], o.disk[WIN_LOG], o.mount_root,
-			   o.mount_root, pj);
 out:
-	json_decref(prep);
 	win_inventory_free(&inv);
-	win_inventory_free(&facts);
-	free(text);
 	free(script);
-	free(out);
-	free(json);
-	free(dump);
 	free(pj);
 	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 }
@@ -343,7 +393,7 @@ static int load_prep(const char *path, json_t **out)
 	free(text);
 	schema = json_string_value(json_object_get(j, "schema"));
 	os = json_string_value(json_object_get(j, "os"));
-	if (!schema || strcmp(schema, "fslab-prep/1") || !os || strcmp(os, "windows") ||
+	if (!schema || strcmp(schema, PREP_SCHEMA) || !os || strcmp(os, "windows") ||
 	    !json_is_object(json_object_get(json_object_get(j, "volumes"), "db")) ||
 	    !json_is_object(json_object_get(json_object_get(j, "volumes"), "log"))) {
 		json_decref(j);
@@ -360,6 +410,8 @@ int cmd_winteardown(int argc, char **argv)
 		{ "mount-root", required_argument, NULL, O_ROOT },
 		{ "keep-volumes", no_argument, NULL, 'k' },
 		{ "dry-run", no_argument, NULL, O_DRY },
+		/* accepted as run and prep take it; a teardown finishes anyway */
+		{ "stop-on-stdin-eof", no_argument, NULL, O_STOP_EOF },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -375,6 +427,7 @@ int cmd_winteardown(int argc, char **argv)
 		case O_ROOT: root = optarg; break;
 		case 'k': keep = true; break;
 		case O_DRY: dry = true; break;
+		case O_STOP_EOF: break;
 		case 'h':
 			printf("usage: fslab teardown [--mount-root DIR] [--keep-volumes] [--dry-run]\n"
 			       "Undoes a Windows prep recorded in DIR\\prep.json (default C:\\fslab): removes\n"
@@ -391,6 +444,13 @@ int cmd_winteardown(int argc, char **argv)
 		return FSLAB_EXIT_USAGE;
 	}
 	pj = prep_json_path(root);
+	/* as on Linux: an existing root with nothing recorded has nothing to undo (the lab tears
+	 * down OUT\mnt after every cell, prepped or not); a root that is not there is a typo */
+	if (os_is_dir(root) && os_stat(pj, NULL, NULL) == -ENOENT) {
+		fslab_info("nothing recorded in %s (no prep.json): nothing to tear down", root);
+		ret = 0;
+		goto out;
+	}
 	ret = load_prep(pj, &prep);
 	if (ret)
 		goto out;

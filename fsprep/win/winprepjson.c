@@ -6,8 +6,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base.h"
 #include "fsprep/win/winprep.h"
-#include "util.h"
+#include "msg.h"
+#include "units.h"
+#include "volume.h" /* PREP_SCHEMA */
 
 #define WIN_ALIGN MiB
 
@@ -106,10 +109,10 @@ json_t *win_prep_json(const struct win_prep_opts *o, const struct win_inventory 
 	}
 	j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:n, s:{s:O, s:O},"
 		      " s:n, s:[]}",
-		      "schema", "fslab-prep/1", "os", "windows", "windows_version", facts->windows,
+		      "schema", PREP_SCHEMA, "os", "windows", "windows_version", facts->windows,
 		      "powershell_version", facts->powershell, "fs", win_fs_name(o->fs),
 		      "created_at", iso8601_now(now, sizeof(now)), "fslab_version", FSLAB_VERSION,
-		      "fslab_git", FSLAB_GIT, "mount_root", o->mount_root, "images", false,
+		      "fslab_git", fslab_git, "mount_root", o->mount_root, "images", false,
 		      "image_dir", "volumes", "db", vol[WIN_DB], "log", vol[WIN_LOG],
 		      "ntfs_cache_fix", "notes");
 out:

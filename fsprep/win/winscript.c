@@ -7,64 +7,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "fsprep/win/winprep.h"
-#include "util.h"
-
-/* A growing script. */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-};
-
-static void sb_addf(struct sbuf *b, const char *fmt, ...) __printf(2, 3);
-static void sb_addf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (b->len + (size_t)n + 1 > b->cap) {
-		b->cap = (b->len + (size_t)n + 1) * 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
-static void sb_add(struct sbuf *b, const char *s)
-{
-	sb_addf(b, "%s", s);
-}
+#include "strbuf.h"
 
 /* PowerShell treats U+2018..U+201B like ' inside single-quoted strings: double them too. */
 char *ps_quote(const char *s)
 {
-	size_t n = strlen(s);
-	char *q = xmalloc(2 * n + 3), *o = q;
+	struct strbuf q = STRBUF_INIT;
 
-	*o++ = '\'';
+	strbuf_addch(&q, '\'');
 	for (const char *p = s; *p; p++) {
 		const unsigned char *u = (const unsigned char *)p;
 
 		if (*p == '\'') {
-			*o++ = '\'';
+			strbuf_addstr(&q, "''");
 		} else if (u[0] == 0xe2 && u[1] == 0x80 && u[2] >= 0x98 && u[2] <= 0x9b) {
-			memcpy(o, p, 3);
-			o += 3;
-			memcpy(o, p, 3);
-			o += 3;
+			strbuf_add(&q, p, 3);
+			strbuf_add(&q, p, 3);
 			p += 2;
-			continue;
+		} else {
+			strbuf_addch(&q, *p);
 		}
-		*o++ = *p;
 	}
-	*o++ = '\'';
-	*o = '\0';
-	return q;
+	strbuf_addch(&q, '\'');
+	return strbuf_detach(&q, NULL);
 }
 
 static const char preamble[] =
@@ -104,15 +71,15 @@ static const char get_disk_fn[] =
 	"}\n"
 	"\n";
 
-static void facts(struct sbuf *b, const int *disks, size_t n)
+static void facts(struct strbuf *b, const int *disks, size_t n)
 {
-	sb_add(b, "$facts = [ordered]@{\n"
+	strbuf_addstr(b, "$facts = [ordered]@{\n"
 		  "    Windows = [string][System.Environment]::OSVersion.VersionString\n"
 		  "    PowerShell = [string]$PSVersionTable.PSVersion\n"
 		  "    Disks = @(@(");
 	for (size_t i = 0; i < n; i++)
-		sb_addf(b, "%s%d", i ? ", " : "", disks[i]);
-	sb_add(b, ") | ForEach-Object { Get-FslabDisk $_ })\n"
+		strbuf_addf(b, "%s%d", i ? ", " : "", disks[i]);
+	strbuf_addstr(b, ") | ForEach-Object { Get-FslabDisk $_ })\n"
 		  "}\n"
 		  "'" WIN_FACTS_BEGIN "'\n"
 		  "ConvertTo-Json -Depth 6 -Compress -InputObject $facts\n"
@@ -121,13 +88,13 @@ static void facts(struct sbuf *b, const int *disks, size_t n)
 
 char *win_query_script(const int *disks, size_t n)
 {
-	struct sbuf b = { 0 };
+	struct strbuf b = STRBUF_INIT;
 
-	sb_add(&b, "# fslab prep (Windows): what the disks hold; changes nothing\n");
-	sb_add(&b, preamble);
-	sb_add(&b, get_disk_fn);
+	strbuf_addstr(&b, "# fslab prep (Windows): what the disks hold; changes nothing\n");
+	strbuf_addstr(&b, preamble);
+	strbuf_addstr(&b, get_disk_fn);
 	facts(&b, disks, n);
-	return b.s;
+	return strbuf_detach(&b, NULL);
 }
 
 static const char *const role_name[WIN_NROLES] = { "db", "log" };
@@ -149,19 +116,11 @@ char *win_access_path(const char *root, enum win_role role)
 	return p;
 }
 
-char *win_prep_script(const struct win_prep_opts *o, const struct win_inventory *inv)
+/* New-FslabVolume: one disk checked again, initialised GPT, one 1 MiB-aligned partition
+ * formatted @fs with the cluster asked for, mounted on an access path. */
+static void new_volume_fn(struct strbuf *b, const char *fs, const struct win_prep_opts *o)
 {
-	const char *fs = win_fs_format_name(o->fs);
-	struct sbuf b = { 0 };
-	char *trimmed = win_root_trim(o->mount_root), *root = ps_quote(trimmed);
-
-	sb_addf(&b, "# fslab prep (Windows): %s on disk %d (database) and disk %d (log), mounted on\n"
-		    "# %s\\db\\ and %s\\log\\.  Run as Administrator.  fslab.exe prep runs it\n"
-		    "# itself; with --dry-run it only prints it.  A failure or Ctrl-C undoes what it made.\n",
-		fs, o->disk[WIN_DB], o->disk[WIN_LOG], trimmed, trimmed);
-	sb_add(&b, preamble);
-	sb_add(&b, get_disk_fn);
-	sb_add(&b, "$made = @()\n"
+	strbuf_addstr(b, "$made = @()\n"
 		  "function New-FslabVolume([int]$Number, [string]$Serial, [uint64]$Size, [bool]$Wipe,\n"
 		  "                         [string]$Label, [string]$Path) {\n"
 		  "    $d = Get-Disk -Number $Number\n"
@@ -180,17 +139,54 @@ char *win_prep_script(const struct win_prep_opts *o, const struct win_inventory 
 		  "    if ($style -ne 0) { Clear-Disk -Number $Number -RemoveData -RemoveOEM -Confirm:$false }\n"
 		  "    Initialize-Disk -Number $Number -PartitionStyle GPT\n"
 		  "    $p = New-Partition -DiskNumber $Number -UseMaximumSize -Alignment 1048576\n");
-	sb_addf(&b, "    $null = Format-Volume -Partition $p -FileSystem %s -AllocationUnitSize %llu%s `\n"
+	strbuf_addf(b, "    $null = Format-Volume -Partition $p -FileSystem %s -AllocationUnitSize %llu%s `\n"
 		    "        -NewFileSystemLabel $Label -Confirm:$false -Force\n",
 		fs, (unsigned long long)o->cluster,
 		o->fs == WIN_FS_REFS ? " -SetIntegrityStreams $false" : "");
-	sb_add(&b, "    $null = New-Item -ItemType Directory -Force -Path $Path\n"
+	strbuf_addstr(b, "    $null = New-Item -ItemType Directory -Force -Path $Path\n"
 		  "    Add-PartitionAccessPath -DiskNumber $Number -PartitionNumber $p.PartitionNumber -AccessPath $Path\n"
 		  "}\n"
-		  "\n"
-		  "$ok = $false\n"
+		  "\n");
+}
+
+/* The end of the prep's try: on any failure, every disk it began is cleared again. */
+static const char undo_block[] =
+	"    $ok = $true\n"
+	"} finally {\n"
+	"    if (-not $ok) {\n"
+	"        foreach ($n in $made) {\n"
+	"            Write-Warning \"undoing disk ${n}: the prep did not finish\"\n"
+	"            foreach ($p in @(Get-Partition -DiskNumber $n -ErrorAction SilentlyContinue)) {\n"
+	"                foreach ($a in @($p.AccessPaths)) {\n"
+	"                    if ($a -and $a -notmatch '^\\\\\\\\\\?\\\\Volume') {\n"
+	"                        Remove-PartitionAccessPath -DiskNumber $n -PartitionNumber $p.PartitionNumber `\n"
+	"                            -AccessPath $a -ErrorAction SilentlyContinue\n"
+	"                    }\n"
+	"                }\n"
+	"            }\n"
+	"            Clear-Disk -Number $n -RemoveData -RemoveOEM -Confirm:$false -ErrorAction SilentlyContinue\n"
+	"        }\n"
+	"    }\n"
+	"}\n"
+	"\n";
+
+char *win_prep_script(const struct win_prep_opts *o, const struct win_inventory *inv)
+{
+	const char *fs = win_fs_format_name(o->fs);
+	struct strbuf b = STRBUF_INIT;
+	char *trimmed = win_root_trim(o->mount_root), *root = ps_quote(trimmed);
+	int disks[WIN_NROLES] = { o->disk[WIN_DB], o->disk[WIN_LOG] };
+
+	strbuf_addf(&b, "# fslab prep (Windows): %s on disk %d (database) and disk %d (log), mounted on\n"
+		    "# %s\\db\\ and %s\\log\\.  Run as Administrator.  fslab.exe prep runs it\n"
+		    "# itself; with --dry-run it only prints it.  A failure or Ctrl-C undoes what it made.\n",
+		fs, o->disk[WIN_DB], o->disk[WIN_LOG], trimmed, trimmed);
+	strbuf_addstr(&b, preamble);
+	strbuf_addstr(&b, get_disk_fn);
+	new_volume_fn(&b, fs, o);
+	strbuf_addstr(&b, "$ok = $false\n"
 		  "try {\n");
-	sb_addf(&b, "    if (-not (Test-Path -LiteralPath %s -PathType Container)) {\n"
+	strbuf_addf(&b, "    if (-not (Test-Path -LiteralPath %s -PathType Container)) {\n"
 		    "        $null = New-Item -ItemType Directory -Path %s\n"
 		    "    }\n", root, root);
 	for (int r = 0; r < WIN_NROLES; r++) {
@@ -199,7 +195,7 @@ char *win_prep_script(const struct win_prep_opts *o, const struct win_inventory 
 		char *qpath = ps_quote(path), *label = xasprintf("'fslab-%s'", role_name[r]);
 		bool wipe = d && (d->style != WIN_STYLE_RAW || d->nparts);
 
-		sb_addf(&b, "    New-FslabVolume -Number %d -Serial %s -Size %llu -Wipe $%s -Label %s `\n"
+		strbuf_addf(&b, "    New-FslabVolume -Number %d -Serial %s -Size %llu -Wipe $%s -Label %s `\n"
 			    "        -Path %s\n",
 			o->disk[r], serial, (unsigned long long)(d ? d->size : 0),
 			wipe && o->force ? "true" : "false", label, qpath);
@@ -208,44 +204,23 @@ char *win_prep_script(const struct win_prep_opts *o, const struct win_inventory 
 		free(qpath);
 		free(label);
 	}
-	sb_add(&b, "    $ok = $true\n"
-		  "} finally {\n"
-		  "    if (-not $ok) {\n"
-		  "        foreach ($n in $made) {\n"
-		  "            Write-Warning \"undoing disk ${n}: the prep did not finish\"\n"
-		  "            foreach ($p in @(Get-Partition -DiskNumber $n -ErrorAction SilentlyContinue)) {\n"
-		  "                foreach ($a in @($p.AccessPaths)) {\n"
-		  "                    if ($a -and $a -notmatch '^\\\\\\\\\\?\\\\Volume') {\n"
-		  "                        Remove-PartitionAccessPath -DiskNumber $n -PartitionNumber $p.PartitionNumber `\n"
-		  "                            -AccessPath $a -ErrorAction SilentlyContinue\n"
-		  "                    }\n"
-		  "                }\n"
-		  "            }\n"
-		  "            Clear-Disk -Number $n -RemoveData -RemoveOEM -Confirm:$false -ErrorAction SilentlyContinue\n"
-		  "        }\n"
-		  "    }\n"
-		  "}\n"
-		  "\n");
-	{
-		int disks[WIN_NROLES] = { o->disk[WIN_DB], o->disk[WIN_LOG] };
-
-		facts(&b, disks, WIN_NROLES);
-	}
+	strbuf_addstr(&b, undo_block);
+	facts(&b, disks, WIN_NROLES);
 	free(root);
 	free(trimmed);
-	return b.s;
+	return strbuf_detach(&b, NULL);
 }
 
 char *win_teardown_script(json_t *prep, bool keep_volumes)
 {
 	json_t *vols = json_object_get(prep, "volumes");
-	struct sbuf b = { 0 };
+	struct strbuf b = STRBUF_INIT;
 
-	sb_addf(&b, "# fslab teardown (Windows): removes the access paths%s of a prep.\n"
+	strbuf_addf(&b, "# fslab teardown (Windows): removes the access paths%s of a prep.\n"
 		    "# Run as Administrator.\n",
 		keep_volumes ? "" : " and clears the disks (back to RAW)");
-	sb_add(&b, preamble);
-	sb_add(&b, "function Remove-FslabVolume([int]$Number, [string]$Serial, [uint64]$Size, [string]$Path,\n"
+	strbuf_addstr(&b, preamble);
+	strbuf_addstr(&b, "function Remove-FslabVolume([int]$Number, [string]$Serial, [uint64]$Size, [string]$Path,\n"
 		  "                            [bool]$Keep) {\n"
 		  "    $d = Get-Disk -Number $Number -ErrorAction SilentlyContinue\n"
 		  "    if (-not $d) { Write-Warning \"disk $Number is gone: nothing to undo there\"; return }\n"
@@ -266,14 +241,14 @@ char *win_teardown_script(json_t *prep, bool keep_volumes)
 		char *serial = ps_quote(json_string_value(json_object_get(v, "serial")) ?: "");
 		char *path = ps_quote(json_string_value(json_object_get(v, "mountpoint")) ?: "");
 
-		sb_addf(&b, "Remove-FslabVolume -Number %lld -Serial %s -Size %lld -Path %s -Keep $%s\n",
+		strbuf_addf(&b, "Remove-FslabVolume -Number %lld -Serial %s -Size %lld -Path %s -Keep $%s\n",
 			(long long)json_integer_value(json_object_get(v, "disk_number")), serial,
 			(long long)json_integer_value(json_object_get(v, "size")), path,
 			keep_volumes ? "true" : "false");
 		free(serial);
 		free(path);
 	}
-	return b.s;
+	return strbuf_detach(&b, NULL);
 }
 
 char *win_facts_extract(const char *output)

@@ -11,8 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "compare/compareP.h"
-#include "util.h"
+#include "compare/precision.h"
+#include "msg.h"
+#include "strbuf.h"
+#include "workloads/workload.h"
 
 void compare_init(struct compare *c)
 {
@@ -51,6 +55,8 @@ void compare_release(struct compare *c)
 		free(c->sweeps[s].eff);
 	}
 	free(c->sweeps);
+	free(c->outliers);
+	free(c->spread);
 	compare_init(c);
 }
 
@@ -83,8 +89,10 @@ static int group_batches(const struct compare *c, const struct cmp_group *g,
 
 static char *verdict_text(const struct compare *c, const struct cmp_group *g)
 {
-	char *names = NULL, *out;
+	struct strbuf names = STRBUF_INIT;
 	size_t nfail = 0, nverdict = 0;
+	const char *failed;
+	char *out;
 
 	for (size_t i = 0; i < g->nruns; i++) {
 		const struct verdict *v = &c->results[g->runs[i]].verdict;
@@ -95,25 +103,23 @@ static char *verdict_text(const struct compare *c, const struct cmp_group *g)
 		nfail += !v->pass;
 		for (size_t k = 0; k < v->nchecks; k++) {
 			const char *n = v->checks[k].name;
-			char *tmp;
 
-			if (v->checks[k].pass || (names && strstr(names, n)))
+			if (v->checks[k].pass || strstr(names.buf, n))
 				continue;
-			tmp = names ? xasprintf("%s, %s", names, n) : xstrdup(n);
-			free(names);
-			names = tmp;
+			strbuf_add_sep(&names, ", ");
+			strbuf_addstr(&names, n);
 		}
 	}
+	failed = names.len ? names.buf : "see the verdict";
 	if (!nverdict)
 		out = xstrdup("no verdict");
 	else if (!nfail)
 		out = xstrdup("PASS");
 	else if (nfail == nverdict)
-		out = xasprintf("FAIL (%s)", names ? names : "see the verdict");
+		out = xasprintf("FAIL (%s)", failed);
 	else
-		out = xasprintf("FAIL in %zu of %zu runs (%s)", nfail, nverdict,
-				names ? names : "see the verdict");
-	free(names);
+		out = xasprintf("FAIL in %zu of %zu runs (%s)", nfail, nverdict, failed);
+	strbuf_release(&names);
 	return out;
 }
 
@@ -210,6 +216,22 @@ out:
 	free(batches);
 }
 
+void compare_welch_half(const struct cmp_row *row, size_t gi, struct cmp_delta *d)
+{
+	const struct cmp_cell *a = &row->cells[gi], *b = &row->cells[d->base];
+	struct welch w;
+
+	if (a->kind == b->kind && (a->kind == CELL_REPEATS || a->kind == CELL_BATCH) &&
+	    !stats_welch(&a->s, &b->s, &w)) {
+		/* interval of the difference, Welch degrees of freedom */
+		double se = sqrt(a->s.sd * a->s.sd / (double)a->s.n +
+				 b->s.sd * b->s.sd / (double)b->s.n);
+
+		d->half = se > 0 ? stats_t_quantile(1 - (1 - STATS_CONF) / 2, w.df) * se : 0;
+		d->half_pct = b->s.mean != 0 ? d->half / fabs(b->s.mean) * 100 : NAN;
+	}
+}
+
 static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row *row,
 		       struct cmp_delta *d)
 {
@@ -220,6 +242,7 @@ static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row 
 	memset(d, 0, sizeof(*d));
 	d->base = g->base;
 	d->p = d->p_holm = d->half = d->half_pct = d->mde = d->mde_pct = NAN;
+	d->se = d->df = d->lo_pct = d->hi_pct = NAN;
 	if (g->base < 0 || compare_metric_is_text(row->m))
 		return;
 	b = &row->cells[g->base];
@@ -229,15 +252,9 @@ static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row 
 	d->abs = a->s.mean - b->s.mean;
 	d->pct = b->s.mean != 0 ? d->abs / fabs(b->s.mean) * 100 : NAN;
 	d->sig = SIG_NA;
-	if (a->kind == b->kind && (a->kind == CELL_REPEATS || a->kind == CELL_BATCH) &&
-	    !stats_welch(&a->s, &b->s, &w)) {
-		/* interval of the difference, Welch degrees of freedom */
-		double se = sqrt(a->s.sd * a->s.sd / (double)a->s.n +
-				 b->s.sd * b->s.sd / (double)b->s.n);
-
-		d->half = se > 0 ? stats_t_quantile(1 - (1 - STATS_CONF) / 2, w.df) * se : 0;
-		d->half_pct = b->s.mean != 0 ? d->half / fabs(b->s.mean) * 100 : NAN;
-	}
+	/* a lab's rounds: the blocked model gives the interval (its fallback calls this) */
+	if (!c->blocked)
+		compare_welch_half(row, gi, d);
 	if (g->aborted || c->groups[g->base].aborted)
 		d->na_why = "aborted run";
 	else if (g->cache_served || c->groups[g->base].cache_served)
@@ -254,8 +271,27 @@ static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row 
 	else {
 		d->p = w.p;
 		d->sig = w.p < STATS_ALPHA ? SIG_YES : SIG_NO;
-		d->mde = stats_mde(&a->s, &b->s, STATS_ALPHA, STATS_POWER);
-		d->mde_pct = b->s.mean != 0 ? d->mde / fabs(b->s.mean) * 100 : NAN;
+		d->se = sqrt(a->s.sd * a->s.sd / (double)a->s.n + b->s.sd * b->s.sd / (double)b->s.n);
+		d->df = w.df;
+	}
+}
+
+/*
+ * The minimum detectable difference of a tested delta at the level its decision is made at:
+ * alpha / m for a claim in a Holm family of m tests (Holm's first step, its hardest: the MDE
+ * holds whatever the other claims do), alpha for a row tested on its own.  From the test's
+ * standard error and degrees of freedom only (never its estimate or p).
+ */
+static void set_mde(struct cmp_delta *d, double base, size_t m)
+{
+	double mde = stats_mde_t(d->se, d->df, STATS_ALPHA / (double)m, STATS_POWER);
+
+	if (d->blocked) {
+		d->mde_pct = log_pct(mde);
+		d->mde = fabs(base) * d->mde_pct / 100;
+	} else {
+		d->mde = mde;
+		d->mde_pct = base != 0 ? mde / fabs(base) * 100 : NAN;
 	}
 }
 
@@ -275,7 +311,7 @@ static size_t holm_family(struct compare *c, bool (*want)(const struct compare *
 	size_t cap = c->ngroups * COMPARE_NHEADLINE, n = 0;
 	struct cmp_delta **ds = xcalloc(cap, sizeof(*ds));
 	const struct metric_def **ms = xcalloc(cap, sizeof(*ms));
-	double *p = xcalloc(cap, sizeof(double));
+	double *p = xcalloc(cap, sizeof(double)), *base = xcalloc(cap, sizeof(double));
 
 	for (size_t r = 0; r < c->nrows; r++) {
 		if (!compare_is_headline(c->rows[r].m->id))
@@ -288,6 +324,7 @@ static size_t holm_family(struct compare *c, bool (*want)(const struct compare *
 				continue;
 			ds[n] = d;
 			ms[n] = c->rows[r].m;
+			base[n] = c->rows[r].cells[d->base].s.mean;
 			p[n++] = d->p;
 		}
 	}
@@ -297,10 +334,12 @@ static size_t holm_family(struct compare *c, bool (*want)(const struct compare *
 		ds[i]->corrected = true;
 		ds[i]->sig = p[i] < STATS_ALPHA ? SIG_YES : SIG_NO;
 		set_better(ds[i], ms[i]);
+		set_mde(ds[i], base[i], n);
 	}
 	free(ds);
 	free(ms);
 	free(p);
+	free(base);
 	return n;
 }
 
@@ -346,7 +385,36 @@ int compare_aa_of(const struct compare *c, size_t g)
 	return -1;
 }
 
-static void compute_rows(struct compare *c)
+/* Is some result's workload one with every flag of flags? */
+static bool any_workload(const struct compare *c, unsigned int flags)
+{
+	for (size_t i = 0; i < c->nresults; i++)
+		if ((workload_flags(c->results[i].config.workload) & flags) == flags)
+			return true;
+	return false;
+}
+
+/*
+ * A row without anything to say is left out of the printed tables (still in CSV and JSON):
+ * a class no result did I/O of (a backup's writes and log), a value no result has (a
+ * backup's transactional IOPS).
+ */
+static bool nothing_to_say(const struct compare *c, const struct metric_def *m)
+{
+	if (compare_metric_is_text(m))
+		return false;
+	for (size_t i = 0; i < c->nresults; i++) {
+		const struct fslab_result *r = &c->results[i];
+		double v = compare_run_value(r, m);
+
+		if (m->cls >= 0 ? r->classes[m->cls].ops || r->classes[m->cls].iops > 0
+				: !isnan(v))
+			return false;
+	}
+	return true;
+}
+
+static void compute_rows(struct compare *c, bool claims_only)
 {
 	c->rows = xcalloc(compare_nmetrics, sizeof(*c->rows));
 	for (size_t i = 0; i < compare_nmetrics; i++) {
@@ -356,10 +424,14 @@ static void compute_rows(struct compare *c)
 		*m = *compare_metric_at(i, &tmp);
 		if ((m->kind == MK_THREADS && !c->threads_differ) ||
 		    (m->kind == MK_TOOL && !c->foreign) ||
-		    (m->kind == MK_MISMATCH && !c->nwarnings)) {
+		    (m->kind == MK_MISMATCH && !c->nwarnings) ||
+		    (claims_only && m->kind != MK_RUNS && !compare_is_headline(m->id)) ||
+		    (m->for_flags && !any_workload(c, m->for_flags))) {
 			free(m);
 			continue;
 		}
+		if (nothing_to_say(c, m))
+			m->hidden = true;
 		row = &c->rows[c->nrows++];
 		row->m = m;
 		row->cells = xcalloc(c->ngroups, sizeof(*row->cells));
@@ -374,8 +446,17 @@ static void compute_rows(struct compare *c)
 		}
 		for (size_t g = 0; g < c->ngroups; g++)
 			fill_delta(c, g, row, &row->deltas[g]);
+		compare_block_row(c, row); /* a lab's rounds: the blocked model decides */
+		for (size_t g = 0; g < c->ngroups; g++) {
+			struct cmp_delta *d = &row->deltas[g];
+
+			if (d->present && (d->sig == SIG_YES || d->sig == SIG_NO))
+				set_mde(d, row->cells[d->base].s.mean, 1);
+		}
 	}
 	correct(c);
+	if (!claims_only)
+		compare_noise(c);
 }
 
 const struct cmp_row *compare_row(const struct compare *c, const char *id)
@@ -401,24 +482,6 @@ void compare_strv_push(char ***v, size_t *n, char *s)
 	(*v)[(*n)++] = s;
 }
 
-/* Append ", <formatted>" (or just it, for the first) to *s. */
-void compare_appendf(char **s, const char *fmt, ...)
-{
-	char *what, *tmp;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&what, fmt, ap) < 0)
-		what = NULL;
-	va_end(ap);
-	if (!what)
-		return;
-	tmp = *s ? xasprintf("%s, %s", *s, what) : xstrdup(what);
-	free(*s);
-	free(what);
-	*s = tmp;
-}
-
 /* Group index of (label, aborted), created when new. */
 size_t compare_group_of(struct compare *c, size_t ri)
 {
@@ -441,6 +504,72 @@ size_t compare_group_of(struct compare *c, size_t ri)
 	g->base = -1;
 	g->aa_of = -1;
 	return c->ngroups++;
+}
+
+/* Results named one by one as not comparable; the rest are counted ("... and N more"). */
+#define GUARD_MAX_ERRORS 20
+
+/* Refuse (or with --allow-mismatch warn about) results that differ in what a comparison needs
+ * equal: from the first result, and within a label from its first run.  0 or -FSLAB_EINPUT. */
+static int compare_guard(struct compare *c, const struct compare_opts *o)
+{
+	const struct fslab_result *ref = &c->results[0];
+	json_t *index = json_object();
+	size_t nerr = 0;
+	int ret = 0;
+
+	if (c->nresults)
+		compare_first_of_label(index, c, 0);
+	for (size_t i = 1; i < c->nresults; i++) {
+		const struct fslab_result *r = &c->results[i];
+		size_t k = compare_first_of_label(index, c, i);
+		/* the first run of the same label, to check repeats against */
+		const struct fslab_result *first = k < i ? &c->results[k] : NULL;
+		struct strbuf diff = STRBUF_INIT;
+		char *d, *rep;
+
+		d = compare_differences(r, ref);
+		if (d)
+			strbuf_addstr(&diff, d);
+		free(d);
+		/* the sweep axes (threads) may differ between labels, not between repeats of one */
+		rep = first ? compare_sweep_diff(r, first) : NULL;
+		if (rep) {
+			strbuf_add_sep(&diff, ", ");
+			strbuf_addf(&diff, "%s within label '%s'", rep, r->label);
+		}
+		free(rep);
+		if (!diff.len)
+			continue;
+		if (!o->allow_mismatch) {
+			ret = -FSLAB_EINPUT;
+			if (nerr++ < GUARD_MAX_ERRORS)
+				input_error("%s: not comparable with %s: %s; compare like with like, "
+					    "or pass --allow-mismatch to show them with a warning",
+					    c->files[i], c->files[0], diff.buf);
+		} else {
+			struct cmp_group *g = &c->groups[compare_group_of(c, i)];
+
+			compare_strv_push(&c->warnings, &c->nwarnings,
+					  xasprintf("%s differs from %s: %s", c->files[i], c->files[0],
+						    diff.buf));
+			if (!g->mismatch || !strstr(g->mismatch, diff.buf)) {
+				struct strbuf m = STRBUF_INIT;
+
+				strbuf_addstr(&m, g->mismatch ? g->mismatch : "");
+				strbuf_add_sep(&m, ", ");
+				strbuf_addbuf(&m, &diff);
+				free(g->mismatch);
+				g->mismatch = strbuf_detach(&m, NULL);
+			}
+		}
+		strbuf_release(&diff);
+	}
+	if (nerr > GUARD_MAX_ERRORS)
+		fslab_err("... and %zu more results not comparable with %s (the first %d are named)",
+			  nerr - GUARD_MAX_ERRORS, c->files[0], GUARD_MAX_ERRORS);
+	json_decref(index);
+	return ret;
 }
 
 /* Delta targets: the baseline, or in a thread sweep the baseline filesystem's group with the
@@ -571,14 +700,16 @@ static int pick_baseline(struct compare *c, const struct compare_opts *o)
 	if (c->baseline >= 0)
 		return 0;
 	if (o->baseline) {
-		char *labels = NULL;
+		struct strbuf labels = STRBUF_INIT;
 		int ret;
 
-		for (size_t g = 0; g < c->ngroups; g++)
-			compare_appendf(&labels, "%s", c->groups[g].label);
+		for (size_t g = 0; g < c->ngroups; g++) {
+			strbuf_add_sep(&labels, ", ");
+			strbuf_addstr(&labels, c->groups[g].label);
+		}
 		ret = input_error("--baseline %s: no result has that label (labels: %s); name one of "
-				  "them", o->baseline, labels);
-		free(labels);
+				  "them", o->baseline, labels.buf);
+		strbuf_release(&labels);
 		return ret;
 	}
 	for (size_t g = 0; g < c->ngroups && c->baseline < 0; g++)
@@ -592,15 +723,12 @@ static int pick_baseline(struct compare *c, const struct compare_opts *o)
 	return 0;
 }
 
-int compare_build(struct compare *c, char *const *files, size_t n, const struct compare_opts *o)
+/* Everything after loading: groups, the guard, the baseline, the method, the rows. */
+static int analyse(struct compare *c, const struct compare_opts *o)
 {
+	size_t n = c->nresults;
 	int ret;
 
-	compare_init(c);
-	ret = compare_load(c, files, n, o);
-	if (ret)
-		return ret;
-	n = c->nresults;
 	for (size_t i = 0; i < n; i++) {
 		size_t gi = compare_group_of(c, i); /* may move c->groups */
 		struct cmp_group *g = &c->groups[gi];
@@ -634,7 +762,34 @@ int compare_build(struct compare *c, char *const *files, size_t n, const struct 
 			c->plans_differ = true;
 	}
 	assign_bases(c);
-	compute_rows(c);
-	find_sweeps(c);
+	compare_design(c);
+	compute_rows(c, o->claims_only);
+	if (!o->claims_only)
+		find_sweeps(c);
 	return 0;
+}
+
+int compare_build(struct compare *c, char *const *files, size_t n, const struct compare_opts *o)
+{
+	int ret;
+
+	compare_init(c);
+	ret = compare_load(c, files, n, o);
+	return ret ? ret : analyse(c, o);
+}
+
+int compare_build_results(struct compare *c, struct fslab_result *r, size_t n,
+			  const struct compare_opts *o)
+{
+	compare_init(c);
+	c->results = xcalloc(n + 1, sizeof(*c->results));
+	c->files = xcalloc(n + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++) {
+		c->results[i] = r[i];
+		result_init(&r[i]);
+		c->files[i] = xasprintf("(result %zu)", i + 1);
+		c->foreign |= strcmp(compare_tool(&c->results[i]), "fslab") != 0;
+	}
+	c->nresults = n;
+	return analyse(c, o);
 }

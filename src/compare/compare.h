@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "result.h"
+#include "compare/blocked.h"
 #include "compare/stats.h"
 
 /* Which way is better for a metric. */
@@ -35,6 +36,11 @@ enum metric_kind {
 	MK_CACHE,       /* text: cache-served reads on the db device */
 	MK_CPU,         /* host CPU %, all CPUs busy = 100 */
 	MK_VERDICT,     /* text: PASS / FAIL with the failing checks */
+	MK_MBPS_PER_DB, /* a class's MB/s per database: the mean of the instances' */
+	MK_MEM,         /* host memory used (MemTotal - MemAvailable), GiB, average */
+	MK_DEV_IOPS,    /* device counters of a role's device(s): reads + writes per second */
+	MK_DEV_MBPS,    /* ... bytes read + written per second, MB/s */
+	MK_DEV_UTIL,    /* ... busy time (io_ticks) in % of the measured time */
 };
 
 /* One row of the comparison table, in Jetstress's terms. */
@@ -48,6 +54,9 @@ struct metric_def {
 	enum metric_dir dir;
 	int prec;         /* decimals when printed */
 	bool hidden;      /* computed for charts, CSV and JSON, not a row of the printed tables */
+	/* a row of workloads with these flags (workloads/workload.h), left out unless a result's
+	 * workload has them; 0: every workload's */
+	unsigned int for_flags;
 };
 
 enum cell_kind {
@@ -91,12 +100,27 @@ struct cmp_delta {
 	double mde, mde_pct; /* repeats: minimum detectable difference (95 %, 80 % power), NAN */
 	const char *na_why; /* SIG_NA: why ("single values", "aborted run", ...) */
 	int better;         /* SIG_YES only: +1 better, -1 worse, 0 for a neutral metric */
+	/* how the test was made, for the MDE at the level of its family (compare.c correct()) */
+	double se, df;      /* standard error (of abs; of the log ratio when blocked), its df */
+	bool blocked;       /* tested on the blocked model: pct is the ratio exp(est) - 1 */
+	double lo_pct, hi_pct; /* blocked: the ratio's 95 % interval, % of the base */
 };
 
 struct cmp_row {
 	const struct metric_def *m;
 	struct cmp_cell *cells;   /* one per group */
 	struct cmp_delta *deltas; /* one per group (not present for the baseline) */
+	/* a lab's rounds (compare.blocked): the row's blocked model, or why it has none */
+	bool blocked;
+	double s2, df;            /* its residual variance (log scale) and degrees of freedom */
+	const char *unblocked_why; /* the row kept Welch's test: why ("a value of 0"), or NULL */
+};
+
+/* A cell whose blocked residual is extreme (|standardised residual| > 3): named, kept. */
+struct cmp_outlier {
+	size_t ri;          /* the result */
+	const char *metric; /* the row's name */
+	double z;           /* its standardised residual */
 };
 
 /* Results with the same label (and the same aborted state) are repeats of one configuration. */
@@ -136,6 +160,9 @@ struct compare_opts {
 	bool allow_mismatch;  /* warn instead of refusing results that differ */
 	bool allow_aborted;   /* show aborted runs, marked, instead of refusing them */
 	bool no_guard;        /* sizing: no comparability guard */
+	bool claims_only;     /* only the rows of the claims (headline metrics, Runs): what the
+				 adaptive lab's stop rule reads, and fast; not for the reports
+				 (no verdict row, no sweeps, no noise) */
 	/* --label FILE=NAME: the label of the results read from label_files[i] */
 	size_t nlabels;
 	const char *const *label_files, *const *label_names;
@@ -160,7 +187,37 @@ struct compare {
 	struct cmp_sweep *sweeps;
 	size_t nclaims;       /* tests in the Holm family of the claims (labels x headline) */
 	int aa_alarm;         /* an A/A group with a significant headline difference, or -1 */
+	/* the lab's rounds as blocks (precision.c): every result from one lab (method repeats) */
+	bool blocked;
+	const char *design;   /* "one lab's rounds", "hand runs", "2 labs", ...: why (not) blocked */
+	const char *lab_id;   /* the lab (borrowed from a result), or NULL */
+	unsigned int nrounds; /* rounds with a result */
+	bool have_noise;      /* noise: the decomposition of transactional IOPS (blocked only) */
+	struct noise noise;
+	size_t noutliers;
+	struct cmp_outlier *outliers;
+	double *spread;       /* per group: its cells' residual spread (transactional IOPS, CV
+				 %, scaled so that the pooled one is their mean), NAN: none */
 };
+
+/*
+ * comparable.c: comparability from the option table of fslab run (run/options.h marks).
+ * compare_load_diff - how r differs from ref in the options that shape the load, as
+ * "cache 8 MiB vs 64 MiB, seed 7 vs 42" (heap), or NULL; options either does not record are
+ * left out.  compare_sweep_diff - the same for the sweep axes (threads): what repeats of one
+ * label must share.  compare_load_options - "workload, databases, ...": every option that
+ * shapes the load (heap).
+ */
+char *compare_load_diff(const struct fslab_result *r, const struct fslab_result *ref);
+char *compare_sweep_diff(const struct fslab_result *r, const struct fslab_result *first);
+char *compare_load_options(void);
+/*
+ * For the Method: one line per load-shaping option the results do not agree in ("cache:
+ * ext4 64 MiB, xfs 8 MiB"); one line per label that does not record an option another
+ * result records ("fio (fio): cache, bdm-rate"): it could not be compared.  Heap vectors.
+ */
+char **compare_method_differences(const struct compare *c, size_t *n);
+char **compare_method_unrecorded(const struct compare *c, size_t *n);
 
 /* The rows, in table order. */
 extern const struct metric_def compare_metrics[];
@@ -176,6 +233,13 @@ void compare_init(struct compare *c);
 int compare_build(struct compare *c, char *const *files, size_t n, const struct compare_opts *o)
 	__attribute__((warn_unused_result));
 void compare_release(struct compare *c);
+/*
+ * compare_build_results - the same from results already in memory (moved into c: each r[i] is
+ * result_init()ed), named "(result N)"; what a simulation of many labs uses (tests).  No
+ * checks of the files' plausibility: the caller made them.
+ */
+int compare_build_results(struct compare *c, struct fslab_result *r, size_t n,
+			  const struct compare_opts *o) __attribute__((warn_unused_result));
 
 /* The row with metric id, or NULL. */
 const struct cmp_row *compare_row(const struct compare *c, const char *id);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* compareP.h: what compare.c and load.c share (not for other modules). */
+/* compareP.h: what load.c, comparable.c and precision.c give compare.c, and compare.c's helpers
+ * for them (not for other modules).  load.c calls nothing of compare.c's. */
 #ifndef FSLAB_COMPAREP_H
 #define FSLAB_COMPAREP_H
+
+#include <jansson.h>
 
 #include "compare/compare.h"
 #include "compare/import.h"
@@ -9,14 +12,24 @@
 /* compare_load - read files (importers included) into c->results/c->files and check each;
  * the tool-per-label rule.  0 or -FSLAB_EINPUT (every problem printed). */
 int compare_load(struct compare *c, char *const *files, size_t n, const struct compare_opts *o);
-/* compare_guard - refuse (or with --allow-mismatch warn about) results that differ in what a
- * comparison needs equal.  0 or -FSLAB_EINPUT. */
-int compare_guard(struct compare *c, const struct compare_opts *o);
+/*
+ * compare_differences - how @r differs from @ref in what must be equal for a comparison: every
+ * option that shapes the load (comparable.c, from the option table), then the tool and its
+ * version (load.c).  Heap string, or NULL when they may be compared.
+ */
+char *compare_differences(const struct fslab_result *r, const struct fslab_result *ref);
+/*
+ * compare_first_of_label - the first result (of c->results[0..i]) with the label of result i,
+ * through index (a jansson object, label -> index, filled as results are taken in order): a
+ * hash table, so thousands of results (fio hosts, DiskSpd TimeSpans) are not compared pairwise.
+ */
+size_t compare_first_of_label(json_t *index, const struct compare *c, size_t i);
 
-/* Shared helpers of compare.c: the group of result ri (created when new); a string vector;
- * ", <formatted>" appended to *s. */
+/* The half width of the 95 % interval of a Welch delta (d->base set, cells filled). */
+void compare_welch_half(const struct cmp_row *row, size_t gi, struct cmp_delta *d);
+
+/* Shared helpers of compare.c: the group of result ri (created when new); a string vector. */
 size_t compare_group_of(struct compare *c, size_t ri);
 void compare_strv_push(char ***v, size_t *n, char *s);
-void compare_appendf(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

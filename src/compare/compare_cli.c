@@ -8,12 +8,17 @@
 #include <string.h>
 #include <time.h>
 
+#include "base.h"
 #include "cmds.h"
 #include "compare/compare.h"
 #include "compare/plot.h"
 #include "compare/report.h"
 #include "compare/sizing.h"
-#include "util.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
+#include "strvec.h"
+#include "units.h"
 
 enum out_format { OUT_TEXT, OUT_MD, OUT_CSV, OUT_JSON };
 
@@ -24,19 +29,13 @@ struct cli {
 	enum out_format format;
 	const char *output, *title, *lab_plan;
 	bool force, no_charts;
-	char **label_files, **label_names; /* --label FILE=NAME, heap */
-	size_t nlabels;
+	struct strvec label_files, label_names; /* --label FILE=NAME */
 };
 
 static void cli_release(struct cli *cli)
 {
-	for (size_t i = 0; i < cli->nlabels; i++) {
-		free(cli->label_files[i]);
-		free(cli->label_names[i]);
-	}
-	free(cli->label_files);
-	free(cli->label_names);
-	cli->nlabels = 0;
+	strvec_clear(&cli->label_files);
+	strvec_clear(&cli->label_names);
 }
 
 /* --label FILE=NAME (the last '=' splits: file names may hold one). */
@@ -50,13 +49,11 @@ static int add_label(struct cli *cli, const char *arg)
 	if (label_problem(eq + 1))
 		return input_error("--label %s: '%s' cannot be a label: %s", arg, eq + 1,
 				   label_problem(eq + 1));
-	cli->label_files = xrealloc(cli->label_files, (cli->nlabels + 1) * sizeof(char *));
-	cli->label_names = xrealloc(cli->label_names, (cli->nlabels + 1) * sizeof(char *));
-	cli->label_files[cli->nlabels] = xasprintf("%.*s", (int)(eq - arg), arg);
-	cli->label_names[cli->nlabels++] = xstrdup(eq + 1);
-	cli->copts.nlabels = cli->nlabels;
-	cli->copts.label_files = (const char *const *)cli->label_files;
-	cli->copts.label_names = (const char *const *)cli->label_names;
+	strvec_pushf(&cli->label_files, "%.*s", (int)(eq - arg), arg);
+	strvec_push(&cli->label_names, eq + 1);
+	cli->copts.nlabels = cli->label_names.nr;
+	cli->copts.label_files = cli->label_files.v;
+	cli->copts.label_names = cli->label_names.v;
 	return 0;
 }
 
@@ -74,8 +71,8 @@ static const char compare_usage[] =
 	"                     [--label FILE=NAME ...]\n"
 	"\n"
 	"Compares result files of `fslab run`, fio JSON (--output-format=json or json+), DiskSpd\n"
-	"XML (-Rxml) and Jetstress HTML reports (docs/INTEROP.md); results of different tools only\n"
-	"with --allow-mismatch.  Results with the same label are repeats of one\n"
+	"XML (-Rxml) or text output and Jetstress HTML reports (docs/INTEROP.md); results of\n"
+	"different tools only with --allow-mismatch.  Results with the same label are repeats of one\n"
 	"configuration (independent runs).  Each cell is a mean with its 95 % confidence interval.\n"
 	"A difference is called significant only when every label has >= 2 runs and Welch's t-test\n"
 	"on the per-run values gives p < 0.05, Holm-Bonferroni-corrected over labels x headline\n"
@@ -89,8 +86,9 @@ static const char compare_usage[] =
 	"  --format F         what to print: text (default), md, csv or json\n"
 	"  --title TEXT       report title (default \"fslab comparison: A vs B ...\")\n"
 	"  --no-charts        no charts in DIR\n"
-	"  --allow-mismatch   compare results that differ in workload, duration, database size\n"
-	"                     or count, seed or fslab version, with a warning row\n"
+	"  --allow-mismatch   compare results that differ in an option that shapes the load\n"
+	"                     (workload, sizes, cache, seed, ...: docs/COMPARE.md) or in the\n"
+	"                     tool or its version, with a warning row (refused otherwise)\n"
 	"  --allow-aborted    show aborted runs, marked ABORTED, instead of refusing them\n"
 	"  --lab-plan FILE    the lab-plan.json of `fslab lab`: the run order in the Method\n"
 	"  --label FILE=NAME  the label of the results in FILE (default: an fslab result's own\n"
@@ -104,12 +102,21 @@ static const char sizing_usage[] =
 	"usage: fslab sizing RESULT... [--messages-per-day N[,N...]] [--overhead PCT]\n"
 	"                    [--iops-per-message F] [--format text|md|csv|json] [--allow-aborted]\n"
 	"                    [--label FILE=NAME ...]\n"
-	"RESULT: fslab results, fio JSON, DiskSpd XML or Jetstress HTML (see fslab compare --help).\n"
+	"RESULT: fslab results, fio JSON, DiskSpd XML or text, Jetstress HTML (see fslab compare\n"
+	"--help).\n"
 	"\n"
 	"Turns achieved transactional IOPS into Exchange mailboxes supported per message profile:\n"
-	"mailboxes = IOPS / (messages/day x F x (1 + PCT/100)).  Defaults: profiles 50,100,...,500\n"
-	"messages/day, F = 0.00067 IOPS per message/day per mailbox (Exchange 2013 sizing:\n"
-	"150 messages/day = 0.101 IOPS), overhead 20 %.  A planning estimate, not a measurement.\n"
+	"mailboxes = IOPS / (messages/day x F x (1 + PCT/100)).  A planning estimate, not a\n"
+	"measurement.\n"
+	"\n"
+	"  --messages-per-day N[,N...]  the message profiles, messages per mailbox and day (up to\n"
+	"                     32); default 50,100,...,500\n"
+	"  --overhead PCT     head room on each mailbox's IOPS, 0 to 1000; default 20\n"
+	"  --iops-per-message F  F, IOPS per message/day per mailbox; default 0.00067 (Exchange\n"
+	"                     2013 sizing: 150 messages/day = 0.101 IOPS)\n"
+	"  --format F         what to print: text (default), md, csv or json\n"
+	"  --allow-aborted    accept aborted runs (shown, never sized) instead of refusing them\n"
+	"  --label FILE=NAME  the label of the results in FILE (as fslab compare)\n"
 	"Exit status: 0 ok, 2 bad input.\n";
 
 static int parse_double(const char *opt, const char *s, double min, double max, double *out)
@@ -126,108 +133,136 @@ static int parse_double(const char *opt, const char *s, double min, double max, 
 }
 
 /* Parse the options of both subcommands; *first gets the index of the first file. */
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "no-charts", no_argument, NULL, OPT_NO_CHARTS },
+	{ "allow-mismatch", no_argument, NULL, OPT_ALLOW_MISMATCH },
+	{ "allow-aborted", no_argument, NULL, OPT_ALLOW_ABORTED },
+	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "messages-per-day", required_argument, NULL, OPT_MESSAGES },
+	{ "overhead", required_argument, NULL, OPT_OVERHEAD },
+	{ "iops-per-message", required_argument, NULL, OPT_IOPS_PER_MESSAGE },
+	{ "lab-plan", required_argument, NULL, OPT_LAB_PLAN },
+	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* compare's options that sizing refuses, naming the command they belong to. */
+static int sizing_refuses(int opt)
+{
+	const struct option *lo = longopts;
+
+	if (opt != 'o' && opt != OPT_BASELINE && opt != OPT_TITLE && opt != OPT_NO_CHARTS &&
+	    opt != OPT_ALLOW_MISMATCH && opt != OPT_FORCE && opt != OPT_LAB_PLAN)
+		return 0;
+	while (lo->val != opt)
+		lo++;
+	return input_error("sizing: --%s is an option of 'fslab compare'; see 'fslab sizing --help'",
+			   lo->name);
+}
+
+/* --messages-per-day: up to SIZING_MAX_PROFILES message counts, none of them 0. */
+static int parse_profiles(struct sizing_opts *so, const char *arg)
+{
+	int n = parse_list_u64(arg, so->profiles, SIZING_MAX_PROFILES);
+
+	if (n <= 0)
+		return input_error("--messages-per-day %s: expected a comma-separated list of up to "
+				   "%d message counts, e.g. 50,150,300", arg, SIZING_MAX_PROFILES);
+	for (int i = 0; i < n; i++)
+		if (!so->profiles[i])
+			return input_error("--messages-per-day %s: a profile of 0 messages/day sizes "
+					   "nothing", arg);
+	so->nprofiles = (size_t)n;
+	return 0;
+}
+
+static int parse_format(struct cli *cli, const char *arg)
+{
+	static const struct {
+		const char *name;
+		enum out_format format;
+	} formats[] = {
+		{ "text", OUT_TEXT }, { "md", OUT_MD }, { "csv", OUT_CSV }, { "json", OUT_JSON },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		if (!strcmp(arg, formats[i].name)) {
+			cli->format = formats[i].format;
+			return 0;
+		}
+	return input_error("--format %s: expected text, md, csv or json", arg);
+}
+
+/* One option into cli: 0, 1 when --help was printed, or -FSLAB_EINPUT. */
+static int take_option(struct cli *cli, int opt, bool sizing, char **argv)
+{
+	switch (opt) {
+	case 'o':
+		cli->output = optarg;
+		return 0;
+	case OPT_BASELINE:
+		cli->copts.baseline = optarg;
+		return 0;
+	case OPT_FORMAT:
+		return parse_format(cli, optarg);
+	case OPT_TITLE:
+		cli->title = optarg;
+		return 0;
+	case OPT_NO_CHARTS:
+		cli->no_charts = true;
+		return 0;
+	case OPT_ALLOW_MISMATCH:
+		cli->copts.allow_mismatch = true;
+		return 0;
+	case OPT_ALLOW_ABORTED:
+		cli->copts.allow_aborted = true;
+		return 0;
+	case OPT_FORCE:
+		cli->force = true;
+		return 0;
+	case OPT_LAB_PLAN:
+		cli->lab_plan = optarg;
+		return 0;
+	case OPT_LABEL:
+		return add_label(cli, optarg);
+	case OPT_MESSAGES:
+		return parse_profiles(&cli->sizing, optarg);
+	case OPT_OVERHEAD:
+		return parse_double("--overhead", optarg, 0, 1000, &cli->sizing.overhead_pct);
+	case OPT_IOPS_PER_MESSAGE:
+		return parse_double("--iops-per-message", optarg, 1e-9, 1,
+				    &cli->sizing.iops_per_message);
+	case 'h':
+		fputs(sizing ? sizing_usage : compare_usage, stdout);
+		return 1;
+	default:
+		return input_error("%s: unknown option or missing value '%s'; see 'fslab %s --help'",
+				   argv[0], argv[optind - 1], argv[0]);
+	}
+}
+
 static int parse(int argc, char **argv, bool sizing, struct cli *cli, int *first)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "baseline", required_argument, NULL, OPT_BASELINE },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "title", required_argument, NULL, OPT_TITLE },
-		{ "no-charts", no_argument, NULL, OPT_NO_CHARTS },
-		{ "allow-mismatch", no_argument, NULL, OPT_ALLOW_MISMATCH },
-		{ "allow-aborted", no_argument, NULL, OPT_ALLOW_ABORTED },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "messages-per-day", required_argument, NULL, OPT_MESSAGES },
-		{ "overhead", required_argument, NULL, OPT_OVERHEAD },
-		{ "iops-per-message", required_argument, NULL, OPT_IOPS_PER_MESSAGE },
-		{ "lab-plan", required_argument, NULL, OPT_LAB_PLAN },
-		{ "label", required_argument, NULL, OPT_LABEL },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, ret = 0, n;
+	int opt, ret;
 
 	memset(cli, 0, sizeof(*cli));
+	strvec_init(&cli->label_files);
+	strvec_init(&cli->label_names);
 	sizing_opts_default(&cli->sizing);
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		if (sizing && (opt == 'o' || opt == OPT_BASELINE || opt == OPT_TITLE ||
-			       opt == OPT_NO_CHARTS || opt == OPT_ALLOW_MISMATCH || opt == OPT_FORCE ||
-			       opt == OPT_LAB_PLAN)) {
-			const struct option *lo = longopts;
-
-			while (lo->val != opt)
-				lo++;
-			return input_error("sizing: --%s is an option of 'fslab compare'; see 'fslab "
-					   "sizing --help'", lo->name);
-		}
-		switch (opt) {
-		case 'o':
-			cli->output = optarg;
-			break;
-		case OPT_BASELINE:
-			cli->copts.baseline = optarg;
-			break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "text"))
-				cli->format = OUT_TEXT;
-			else if (!strcmp(optarg, "md"))
-				cli->format = OUT_MD;
-			else if (!strcmp(optarg, "csv"))
-				cli->format = OUT_CSV;
-			else if (!strcmp(optarg, "json"))
-				cli->format = OUT_JSON;
-			else
-				return input_error("--format %s: expected text, md, csv or json", optarg);
-			break;
-		case OPT_TITLE:
-			cli->title = optarg;
-			break;
-		case OPT_NO_CHARTS:
-			cli->no_charts = true;
-			break;
-		case OPT_ALLOW_MISMATCH:
-			cli->copts.allow_mismatch = true;
-			break;
-		case OPT_ALLOW_ABORTED:
-			cli->copts.allow_aborted = true;
-			break;
-		case OPT_FORCE:
-			cli->force = true;
-			break;
-		case OPT_LAB_PLAN:
-			cli->lab_plan = optarg;
-			break;
-		case OPT_LABEL:
-			ret = add_label(cli, optarg);
-			break;
-		case OPT_MESSAGES:
-			n = parse_list_u64(optarg, cli->sizing.profiles, SIZING_MAX_PROFILES);
-			if (n <= 0)
-				return input_error("--messages-per-day %s: expected a comma-separated list "
-						   "of up to %d message counts, e.g. 50,150,300", optarg,
-						   SIZING_MAX_PROFILES);
-			for (int i = 0; i < n; i++)
-				if (!cli->sizing.profiles[i])
-					return input_error("--messages-per-day %s: a profile of 0 "
-							   "messages/day sizes nothing", optarg);
-			cli->sizing.nprofiles = (size_t)n;
-			break;
-		case OPT_OVERHEAD:
-			ret = parse_double("--overhead", optarg, 0, 1000, &cli->sizing.overhead_pct);
-			break;
-		case OPT_IOPS_PER_MESSAGE:
-			ret = parse_double("--iops-per-message", optarg, 1e-9, 1,
-					   &cli->sizing.iops_per_message);
-			break;
-		case 'h':
-			fputs(sizing ? sizing_usage : compare_usage, stdout);
+		ret = sizing ? sizing_refuses(opt) : 0;
+		if (!ret)
+			ret = take_option(cli, opt, sizing, argv);
+		if (ret == 1) {
 			*first = -1;
 			return 0;
-		default:
-			return input_error("%s: unknown option or missing value '%s'; see 'fslab %s "
-					   "--help'", argv[0], argv[optind - 1], argv[0]);
 		}
 		if (ret)
 			return ret;
@@ -407,7 +442,7 @@ static int exit_status(int ret)
  * The lab's order from its lab-plan.json ({"order": "shuffled", "seed": N, "rounds": R, ...}):
  * "the lab's order = shuffled (...), seed N, R rounds".  Heap, or NULL after an input error.
  */
-static char *lab_plan_note(const char *path)
+static char *lab_plan_note(const char *path, char **stop, double *precision)
 {
 	json_error_t err;
 	json_t *root, *seed;
@@ -455,6 +490,28 @@ static char *lab_plan_note(const char *path)
 	else if (json_is_string(seed) && !strcmp(order, "shuffled"))
 		snprintf(sd, sizeof(sd), ", seed %.20s", json_string_value(seed));
 	note = xasprintf("the lab's order = %s (%s%s)", order, what, sd);
+	{
+		/* an adaptive lab: its precision (the advice's target) and why it stopped */
+		json_t *ad = json_object_get(root, "adaptive");
+		const char *why = json_string_value(json_object_get(ad, "stop_reason"));
+		json_t *pr = json_object_get(ad, "precision_pct");
+
+		if (json_is_number(pr) && json_number_value(pr) > 0 && json_number_value(pr) <= 1000)
+			*precision = json_number_value(pr);
+		bool plain = true;
+
+		for (const char *k = why; k && *k && plain; k++)
+			plain = (unsigned char)*k >= 0x20 && *k != 0x7f;
+		/* the documents escape what they print; a control character is no lab's text */
+		if (why && (strlen(why) > 400 || !plain)) {
+			input_error("--lab-plan %s: its stop_reason is not the lab's own text; name "
+				    "the lab-plan.json that fslab lab wrote", path);
+			free(note);
+			note = NULL;
+		} else if (why) {
+			*stop = xstrdup(why);
+		}
+	}
 	json_decref(root);
 	return note;
 }
@@ -463,7 +520,7 @@ int cmd_compare(int argc, char **argv)
 {
 	struct report_opts o = { .generated = -1 };
 	struct plot_set ps = { 0 };
-	char *order_note = NULL;
+	char *order_note = NULL, *stop_note = NULL;
 	struct compare c;
 	struct render r;
 	struct cli cli;
@@ -475,7 +532,8 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	if ((ret = check_output(&cli)))
 		goto out;
-	if (cli.lab_plan && !(order_note = lab_plan_note(cli.lab_plan))) {
+	if (cli.lab_plan && !(order_note = lab_plan_note(cli.lab_plan, &stop_note,
+							      &o.precision_pct))) {
 		ret = -FSLAB_EINPUT;
 		goto out;
 	}
@@ -484,6 +542,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	o.title = cli.title;
 	o.order_note = order_note;
+	o.stop_note = stop_note;
 	o.sizing = &cli.sizing;
 	o.out_dir = cli.output;
 	if (cli.output) {
@@ -508,6 +567,7 @@ int cmd_compare(int argc, char **argv)
 			   cli.output, ps.n ? " (with charts)" : "");
 out:
 	free(order_note);
+	free(stop_note);
 	plot_set_release(&ps);
 	compare_release(&c);
 	cli_release(&cli);

@@ -94,17 +94,21 @@ static void html_escape(FILE *f, const char *s)
  *   strikethrough), '#' (headings) are backslash-escaped everywhere; '_' too, unless it sits
  *   between letters or digits, where CommonMark never reads it as emphasis ("io_uring");
  *   '!' before '[' (an image); '\' before punctuation (it would escape it);
- * - at the start of a paragraph, list item or heading, what would open a block: '-', '+',
- *   '=', '>' and "1." or "1)" (lists, rules, quotes); leading blanks (code) are dropped;
+ * - at the start of a paragraph, list item or heading (MD_START), what would open a block:
+ *   '-', '+', '=', '>' and "1." or "1)" (lists, rules, quotes); leading blanks (code) are
+ *   dropped; text that continues a line (MD_INLINE: after a bold lead) is left as it starts;
  * - '(' and ')' only ever act after "](" (a link), which cannot occur once ']' is escaped;
  * - control characters (CR, ESC, a newline inside a cell) become blanks; in table cells
- *   (cell true) '|' is escaped too.
+ *   (MD_CELL) '|' is escaped too.
  */
-static void md_write(FILE *f, const char *s, bool cell)
+enum md_ctx { MD_START, MD_INLINE, MD_CELL };
+
+static void md_write(FILE *f, const char *s, enum md_ctx ctx)
 {
+	const bool cell = ctx == MD_CELL;
 	const char *start;
 
-	if (!cell) {
+	if (ctx == MD_START) {
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (*s && strchr("-+=>", *s)) {
@@ -144,7 +148,7 @@ static void md_write(FILE *f, const char *s, bool cell)
 
 static void md_cell(FILE *f, const char *s)
 {
-	md_write(f, s, true);
+	md_write(f, s, MD_CELL);
 }
 
 /*
@@ -188,15 +192,31 @@ static void close_list(struct doc *d)
 
 /* ---- document ---- */
 
+/*
+ * The page: one readable column (the prose at most ~50em, tables and charts the full width of
+ * at most 72em), nothing wider than the window at any width (long words in text tables
+ * break, numbers break only at their blanks, SVG charts scale), and printable: no table or
+ * chart split by a page break, no heading alone at the foot of a page.
+ */
 static const char html_style[] =
-	"body{font-family:system-ui,sans-serif;max-width:1280px;margin:2em auto;padding:0 1em;"
+	"body{font-family:system-ui,sans-serif;max-width:72em;margin:1.5em auto;padding:0 1em;"
 	"line-height:1.45;color:#222}\n"
-	"table{border-collapse:collapse;margin:1em 0;font-size:90%}\n"
-	"th,td{border:1px solid #ccc;padding:3px 8px;vertical-align:top}\n"
-	"th{background:#f2f2f2;text-align:left}\n"
-	"td.n{text-align:right;white-space:nowrap}\n"
-	"figure{margin:1.5em 0}figure svg{max-width:100%;height:auto}\n"
-	"figcaption{font-size:90%;color:#555}\n";
+	"p,li{max-width:52em}\n"
+	"h1{font-size:1.6em;margin:0 0 .3em}h2{margin-top:1.8em;border-bottom:1px solid #ddd}\n"
+	"table{border-collapse:collapse;margin:.8em 0 1.2em;font-size:90%;max-width:100%}\n"
+	"th,td{border:1px solid #ccc;padding:3px 8px;vertical-align:top;overflow-wrap:anywhere}\n"
+	"th{background:#f2f2f2;text-align:left;overflow-wrap:normal}\n"
+	"td.n{text-align:right;overflow-wrap:normal}\n"
+	"td:first-child{min-width:6em}\n"
+	"td strong{color:#000}\n"
+	"figure{margin:1em 0;max-width:100%}figure svg{display:block;width:100%;max-width:60em;"
+	"height:auto}\n"
+	"figcaption{font-size:90%;color:#555}\n"
+	"details{margin:.8em 0;padding:.3em .6em;border:1px solid #ddd;border-radius:4px}\n"
+	"summary{cursor:pointer;font-weight:600}\n"
+	"@media (max-width:900px){body{padding:0 .5em}table{font-size:85%}th,td{padding:2px 5px}}\n"
+	"@media print{body{max-width:none;margin:0;font-size:10pt}table,figure,tr{break-inside:avoid}"
+	"h2,h3{break-after:avoid}figure svg{max-width:100%}details{border:none;padding:0}}\n";
 
 void doc_begin(struct doc *d, enum doc_format fmt, FILE *f, const char *title)
 {
@@ -213,7 +233,7 @@ void doc_begin(struct doc *d, enum doc_format fmt, FILE *f, const char *title)
 		break;
 	case DOC_MD:
 		fputs("# ", f);
-		md_write(f, title, false);
+		md_write(f, title, MD_START);
 		fputs("\n\n", f);
 		break;
 	case DOC_HTML:
@@ -247,7 +267,7 @@ void doc_heading(struct doc *d, int level, const char *text)
 		break;
 	case DOC_MD:
 		fprintf(d->f, "%.*s ", level, "######");
-		md_write(d->f, text, false);
+		md_write(d->f, text, MD_START);
 		fputs("\n\n", d->f);
 		break;
 	case DOC_HTML:
@@ -258,8 +278,9 @@ void doc_heading(struct doc *d, int level, const char *text)
 	}
 }
 
-static void vtext(struct doc *d, const char *open, const char *close, const char *fmt,
-		  va_list ap)
+/* inline: the text continues a line (after a bold lead), not the start of a block */
+static void vtext(struct doc *d, const char *open, const char *close, bool inline_text,
+		  const char *fmt, va_list ap)
 {
 	char *s;
 
@@ -269,7 +290,7 @@ static void vtext(struct doc *d, const char *open, const char *close, const char
 	if (d->fmt == DOC_HTML)
 		html_escape(d->f, s);
 	else if (d->fmt == DOC_MD)
-		md_write(d->f, s, false);
+		md_write(d->f, s, inline_text ? MD_INLINE : MD_START);
 	else
 		text_write(d->f, s);
 	fputs(close, d->f);
@@ -283,9 +304,9 @@ void doc_para(struct doc *d, const char *fmt, ...)
 	close_list(d);
 	va_start(ap, fmt);
 	if (d->fmt == DOC_HTML)
-		vtext(d, "<p>", "</p>\n", fmt, ap);
+		vtext(d, "<p>", "</p>\n", false, fmt, ap);
 	else
-		vtext(d, "", "\n\n", fmt, ap);
+		vtext(d, "", "\n\n", false, fmt, ap);
 	va_end(ap);
 }
 
@@ -298,10 +319,72 @@ void doc_item(struct doc *d, const char *fmt, ...)
 	d->in_list = true;
 	va_start(ap, fmt);
 	if (d->fmt == DOC_HTML)
-		vtext(d, "<li>", "</li>\n", fmt, ap);
+		vtext(d, "<li>", "</li>\n", false, fmt, ap);
 	else
-		vtext(d, "- ", "\n", fmt, ap);
+		vtext(d, "- ", "\n", false, fmt, ap);
 	va_end(ap);
+}
+
+void doc_item_lead(struct doc *d, const char *lead, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!d->in_list && d->fmt == DOC_HTML)
+		fputs("<ul>\n", d->f);
+	d->in_list = true;
+	switch (d->fmt) {
+	case DOC_HTML:
+		fputs("<li><strong>", d->f);
+		html_escape(d->f, lead);
+		fputs("</strong>", d->f);
+		break;
+	case DOC_MD:
+		fputs("- **", d->f);
+		md_write(d->f, lead, MD_START);
+		fputs("**", d->f);
+		break;
+	case DOC_TEXT:
+		fputs("- ", d->f);
+		text_write(d->f, lead);
+		break;
+	}
+	va_start(ap, fmt);
+	vtext(d, "", d->fmt == DOC_HTML ? "</li>\n" : "\n", true, fmt, ap);
+	va_end(ap);
+}
+
+void doc_details_begin(struct doc *d, const char *summary)
+{
+	close_list(d);
+	switch (d->fmt) {
+	case DOC_HTML:
+		fputs("<details>\n<summary>", d->f);
+		html_escape(d->f, summary);
+		fputs("</summary>\n", d->f);
+		break;
+	case DOC_MD: /* GitHub renders it; the blank line lets the Markdown inside render too */
+		fputs("<details>\n<summary>", d->f);
+		md_write(d->f, summary, MD_START);
+		fputs("</summary>\n\n", d->f);
+		break;
+	case DOC_TEXT:
+		text_write(d->f, summary);
+		fputs(":\n\n", d->f);
+		break;
+	}
+}
+
+void doc_details_end(struct doc *d)
+{
+	close_list(d);
+	if (d->fmt != DOC_TEXT)
+		fputs("</details>\n\n", d->f);
+}
+
+/* Is column c of t right-aligned numbers? */
+static bool is_num(const struct doc_table *t, size_t c)
+{
+	return t->numeric && c > 0 && !(c < 64 && (t->text_cols >> c & 1));
 }
 
 static void table_text(struct doc *d, const struct doc_table *t)
@@ -315,7 +398,7 @@ static void table_text(struct doc *d, const struct doc_table *t)
 		for (size_t c = 0; c < t->ncols; c++) {
 			const char *s = doc_table_get(t, r, c);
 			size_t pad = w[c] - width(s);
-			bool right = t->numeric && c > 0 && r > 0;
+			bool right = is_num(t, c) && r > 0;
 			bool last = c + 1 == t->ncols;
 
 			fprintf(d->f, "%s%*s", c ? "  " : "", right ? (int)pad : 0, "");
@@ -350,11 +433,57 @@ static void table_md(struct doc *d, const struct doc_table *t)
 		if (r == 0) {
 			fputc('|', d->f);
 			for (size_t c = 0; c < t->ncols; c++)
-				fputs(t->numeric && c ? " ---: |" : " --- |", d->f);
+				fputs(is_num(t, c) ? " ---: |" : " --- |", d->f);
 			fputc('\n', d->f);
 		}
 	}
 	fputc('\n', d->f);
+}
+
+/*
+ * A number keeps its unit, sign or mark in a narrow column ("± 8989", "-86 %", "▼ 922"): the
+ * blanks after '±', before '%' and after ▲/▼ become no-break spaces; every other blank may
+ * still break ("7555 ± 8989 (+14 %)" before '±' and before the bracket when it must, a
+ * verdict's words anywhere).  Heap.
+ */
+static char *html_keep_numbers(const char *s)
+{
+	static const char nbsp[] = "\xc2\xa0", pm[] = "\xc2\xb1";
+	size_t n = strlen(s);
+	char *out = xmalloc(2 * n + 1), *o = out;
+
+	for (size_t i = 0; i < n; i++) {
+		bool keep = s[i] == ' ' && (
+			s[i + 1] == '%' || (i >= 2 && !strncmp(s + i - 2, pm, 2)) ||
+			(i >= 3 && (!strncmp(s + i - 3, "\xe2\x96\xb2", 3) ||     /* ▲ */
+				    !strncmp(s + i - 3, "\xe2\x96\xbc", 3))));   /* ▼ */
+
+		if (keep) {
+			memcpy(o, nbsp, 2);
+			o += 2;
+		} else {
+			*o++ = s[i];
+		}
+	}
+	*o = 0;
+	return out;
+}
+
+/* A cell's text: each '\n' a line break, numbers kept whole in numeric cells. */
+static void html_cell(FILE *f, const char *s, bool num)
+{
+	char *copy = xstrdup(s), *save = NULL;
+	bool first = true;
+
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *k = num ? html_keep_numbers(line) : NULL;
+
+		fputs(first ? "" : "<br>", f);
+		html_escape(f, k ? k : line);
+		free(k);
+		first = false;
+	}
+	free(copy);
 }
 
 static void table_html(struct doc *d, const struct doc_table *t)
@@ -363,11 +492,11 @@ static void table_html(struct doc *d, const struct doc_table *t)
 	for (size_t r = 0; r < t->nrows; r++) {
 		fputs("<tr>", d->f);
 		for (size_t c = 0; c < t->ncols; c++) {
-			bool strong = t->strong[r * t->ncols + c];
+			bool strong = t->strong[r * t->ncols + c], num = r && is_num(t, c);
 
-			fputs(r == 0 ? "<th>" : t->numeric && c ? "<td class=\"n\">" : "<td>", d->f);
+			fputs(r == 0 ? "<th>" : num ? "<td class=\"n\">" : "<td>", d->f);
 			fputs(strong ? "<strong>" : "", d->f);
-			html_escape(d->f, doc_table_get(t, r, c));
+			html_cell(d->f, doc_table_get(t, r, c), num);
 			fputs(strong ? "</strong>" : "", d->f);
 			fputs(r == 0 ? "</th>" : "</td>", d->f);
 		}
@@ -435,7 +564,7 @@ void doc_chart(struct doc *d, const char *title, const char *png, const char *sv
 		break;
 	case DOC_MD:
 		fputs("![", d->f);
-		md_write(d->f, title, true);
+		md_write(d->f, title, MD_CELL);
 		fprintf(d->f, "](%s)\n\n", png);
 		break;
 	case DOC_HTML:

@@ -5,6 +5,7 @@
 #define FSLAB_DOC_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum doc_format {
@@ -13,12 +14,14 @@ enum doc_format {
 	DOC_HTML, /* one HTML file, charts inlined as SVG, no script */
 };
 
-/* A table: row 0 is the header.  Cells are owned heap strings ("" when never set). */
+/* A table: row 0 is the header.  Cells are owned heap strings ("" when never set); a '\n' in
+ * a cell breaks the line in HTML and is a blank in text and Markdown. */
 struct doc_table {
 	size_t ncols, nrows;
 	char **cells;
 	bool *strong;  /* per cell: emphasised (a significant difference) */
 	bool numeric;  /* right-align columns 1.. (text and Markdown) */
+	uint64_t text_cols; /* numeric tables: columns (bit i) that hold text, left-aligned */
 };
 
 struct doc {
@@ -50,6 +53,15 @@ void doc_heading(struct doc *d, int level, const char *text);
 void doc_para(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* doc_item - one bullet; consecutive bullets form a list, closed by the next other element. */
 void doc_item(struct doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* doc_item_lead - a bullet that opens with lead in bold (the answer of a line), then text. */
+void doc_item_lead(struct doc *d, const char *lead, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/*
+ * doc_details_begin / doc_details_end - a folded section (HTML and Markdown <details>, which
+ * GitHub renders) whose summary line is always shown; text shows summary and content.
+ */
+void doc_details_begin(struct doc *d, const char *summary);
+void doc_details_end(struct doc *d);
 void doc_table(struct doc *d, const struct doc_table *t);
 /*
  * doc_chart - a chart: Markdown links png (relative to the report), HTML inlines the SVG file

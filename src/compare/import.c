@@ -14,13 +14,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "util.h"
+#include "base.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
+#include "units.h"
 
 /* In sniffing order; fslab's own format last: it takes whatever the others do not claim
  * (so a damaged fslab file still gets result_read()'s messages). */
 static const struct importer *const importers[] = {
 	&import_fio,
 	&import_diskspd,
+	&import_diskspd_text,
 	&import_jetstress,
 	&import_fslab,
 };
@@ -44,8 +49,8 @@ static int fslab_parse(const char *buf, size_t len, const char *file, struct imp
 	root = json_loadb(buf, len, 0, &err);
 	if (!root)
 		return input_error("%s: not valid JSON at line %d column %d (%s) and not another "
-				   "format fslab imports (fio JSON, DiskSpd XML, Jetstress HTML); the "
-				   "file is truncated or not a result, re-run the tool", file, err.line,
+				   "format fslab imports (fio JSON, DiskSpd XML or text, Jetstress "
+				   "HTML); the file is truncated or not a result, re-run the tool", file, err.line,
 				   err.column, err.text);
 	out->r = xrealloc(out->r, (out->n + 1) * sizeof(*out->r));
 	out->suffix = xrealloc(out->suffix, (out->n + 1) * sizeof(char *));
@@ -58,7 +63,7 @@ static int fslab_parse(const char *buf, size_t len, const char *file, struct imp
 
 const struct importer import_fslab = {
 	.tool = "fslab",
-	.format = "fslab result (fslab-result/1)",
+	.format = "fslab result (" RESULT_SCHEMA ")",
 	.sniff = fslab_sniff,
 	.parse = fslab_parse,
 };
@@ -92,6 +97,7 @@ struct fslab_result *import_add(struct import_list *l, const char *suffix, const
 	r->src.format = format ? xstrdup(format) : NULL;
 	r->src.file = xstrdup(file);
 	r->src.host = host ? xstrdup(host) : NULL;
+	r->config.na = ~UINT64_C(0);
 	for (int i = 0; i < CLS_NR; i++) {
 		struct class_result *c = &r->classes[i];
 
@@ -239,7 +245,7 @@ static int import_any(const char *buf, size_t len, const char *file, const char 
 	if (memchr(buf, 0, len)) {
 		free(conv);
 		return input_error("%s: contains NUL bytes: not a text format fslab imports (fslab "
-				   "result, fio JSON, DiskSpd XML, Jetstress HTML)", file);
+				   "result, fio JSON, DiskSpd XML or text, Jetstress HTML)", file);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(importers) && !imp; i++)
 		if (importers[i]->sniff(buf, len))

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * import.h: what compare and sizing read: fslab's own result files and other tools' output
- * (fio JSON, DiskSpd XML, Jetstress HTML), each turned into a struct fslab_result with its
+ * (fio JSON, DiskSpd XML and text, Jetstress HTML), each turned into a struct fslab_result with its
  * provenance.  One importer per format (src/compare/import_<format>.c) behind one table in
  * import.c: a new format is one file and one line there.  docs/INTEROP.md maps the fields.
  */
@@ -32,7 +32,8 @@ struct importer {
 	int (*parse)(const char *buf, size_t len, const char *file, struct import_list *out);
 };
 
-extern const struct importer import_fslab, import_fio, import_diskspd, import_jetstress;
+extern const struct importer import_fslab, import_fio, import_diskspd, import_diskspd_text,
+	import_jetstress;
 
 /*
  * Most results one file gives (fio client_stats hosts, DiskSpd TimeSpans), and most database
@@ -66,11 +67,15 @@ char *import_label_from_file(const char *file);
 
 /* ---- for the importers ---- */
 
-/* A new result at the end of l, result_init()ed with every measured value n/a (NAN) and the
- * provenance set (strings copied; version, format and host may be NULL).  suffix may be NULL. */
+/* A new result at the end of l, result_init()ed with every measured value n/a (NAN), no
+ * config field recorded (import_recorded() says which the tool gives) and the provenance set
+ * (strings copied; version, format and host may be NULL).  suffix may be NULL. */
 struct fslab_result *import_add(struct import_list *l, const char *suffix, const char *tool,
 				const char *version, const char *format, const char *file,
 				const char *host);
+/* The tool records config field f of r (what it does not record is never compared: it
+ * cannot be known, the Method says so). */
+#define import_recorded(r, f) run_config_clear_na(&(r)->config, offsetof(struct run_config, f))
 /* A class's latency summary all n/a. */
 void import_lat_na(struct class_result *c);
 /* After the classes are filled: transactional IOPS (db reads + writes), the environment

@@ -27,7 +27,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "util.h"
+#include "base.h"
+#include "msg.h"
 
 static bool diskspd_sniff(const char *buf, size_t len)
 {
@@ -253,6 +254,16 @@ static int one_timespan(struct import_list *out, xmlNode *ts, xmlNode *sys, xmlN
 	r->config.seed = count(pts, "RandSeed", UINT64_MAX, &bad);
 	r->config.databases = 1;
 	r->config.engine = xstrdup("diskspd");
+	/* what the Profile says; DiskSpd has no databases, cache, verification or verdict */
+	import_recorded(r, workload);
+	import_recorded(r, bs);
+	import_recorded(r, iodepth);
+	import_recorded(r, db_size);
+	import_recorded(r, duration_s);
+	import_recorded(r, warmup_s);
+	import_recorded(r, seed);
+	import_recorded(r, engine);
+	import_recorded(r, threads);
 	if (err) {
 		r->aborted = true;
 		r->abort_reason = xasprintf("DiskSpd: %.200s", err);

@@ -23,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "msg.h"
+#include "units.h"
 
 #define FIO_FORMAT "fio JSON"
 
@@ -328,10 +330,19 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 		free(r->config.workload);
 		r->config.workload = w;
 	}
-	if (oj && opt(oj, s->global, "ioengine"))
+	/* what the job options say (a value fio's JSON does not carry stays not recorded) */
+	import_recorded(r, workload);
+	import_recorded(r, threads);
+	import_recorded(r, duration_s);
+	import_recorded(r, databases);
+	if (oj && opt(oj, s->global, "ioengine")) {
 		r->config.engine = xstrdup(opt(oj, s->global, "ioengine"));
-	if (oj && opt(oj, s->global, "bs") && !parse_size(opt(oj, s->global, "bs"), &v))
+		import_recorded(r, engine);
+	}
+	if (oj && opt(oj, s->global, "bs") && !parse_size(opt(oj, s->global, "bs"), &v)) {
 		r->config.bs = v;
+		import_recorded(r, bs);
+	}
 	if (oj && opt(oj, s->global, "iodepth")) {
 		int e = parse_u64(opt(oj, s->global, "iodepth"), 1, 1 << 20, &v);
 
@@ -339,8 +350,10 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 			return input_error("%s: a fio job's iodepth is %.24s, outside 1..%d; the file "
 					   "is damaged, re-run fio", s->file,
 					   opt(oj, s->global, "iodepth"), 1 << 20);
-		if (!e)
+		if (!e) {
 			r->config.iodepth = (unsigned)v;
+			import_recorded(r, iodepth);
+		}
 	}
 	if (oj && opt(oj, s->global, "size") && !parse_size(opt(oj, s->global, "size"), &v)) {
 		uint64_t off = 0;
@@ -349,10 +362,13 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 		if (opt(oj, s->global, "offset") && parse_size(opt(oj, s->global, "offset"), &off))
 			off = 0;
 		r->config.db_size = v + off;
+		import_recorded(r, db_size);
 	}
 	if (oj && opt(oj, s->global, "randseed") &&
-	    !parse_u64(opt(oj, s->global, "randseed"), 0, INT64_MAX, &v))
+	    !parse_u64(opt(oj, s->global, "randseed"), 0, INT64_MAX, &v)) {
 		r->config.seed = v;
+		import_recorded(r, seed);
+	}
 	if (oj && opt(oj, s->global, "runtime") &&
 	    !parse_duration(opt(oj, s->global, "runtime"), &v))
 		r->config.duration_s = (double)v / 1e9;

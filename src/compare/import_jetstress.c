@@ -27,7 +27,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "util.h"
+#include "base.h"
+#include "msg.h"
+#include "os/os.h"
 
 static bool jetstress_sniff(const char *buf, size_t len)
 {
@@ -367,6 +369,12 @@ static int jetstress_parse(const char *buf, size_t len, const char *file,
 		r->config.target_iops = 0;
 	r->config.workload = xstrdup("jetstress");
 	r->config.engine = xstrdup("ese");
+	/* what the report says; seed, sizes, cache and the verdict's settings it does not */
+	import_recorded(r, workload);
+	import_recorded(r, engine);
+	import_recorded(r, target_iops);
+	import_recorded(r, duration_s);
+	import_recorded(r, databases);
 	if (field(&d, "ESE Version"))
 		result_add_note(r, "ESE version %s", field(&d, "ESE Version"));
 	tc = number(field(&d, "Thread Count"));
@@ -379,7 +387,12 @@ static int jetstress_parse(const char *buf, size_t len, const char *file,
 		jdoc_free(&d);
 		return ret;
 	}
-	r->config.threads = tc >= 1 ? (unsigned int)tc : 1;
+	if (tc >= 1) {
+		r->config.threads = (unsigned int)tc;
+		import_recorded(r, threads);
+	} else {
+		r->config.threads = 1;
+	}
 	r->started_at = field(&d, "Test Start Time") ? xstrdup(field(&d, "Test Start Time")) : NULL;
 	r->ended_at = field(&d, "Test End Time") ? xstrdup(field(&d, "Test End Time")) : NULL;
 	t0 = when(field(&d, "Collection Start Time") ? field(&d, "Collection Start Time")

@@ -2,15 +2,20 @@
 /* load.c: result files into a comparison: regular files only, each through the importers
  * (fslab's own JSON, fio, DiskSpd, Jetstress), --label FILE=NAME, and the checks every result
  * passes (plausible numbers, a safe label, not aborted unless allowed, one tool per label);
- * the comparability guard (same workload, duration, sizes, seed, tool and version). */
+ * the comparability guard: every option that shapes the load (comparable.c), the tool and
+ * its version. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "compare/compareP.h"
-#include "util.h"
+#include "msg.h"
+#include "os/os.h"
+#include "strbuf.h"
+#include "units.h"
 
 /*
  * A hand-edited or hostile file: a label names files and lands in HTML, Markdown, CSV and
@@ -96,12 +101,7 @@ static int check_result(const struct compare *c, size_t i, const struct compare_
 	return 0;
 }
 
-/*
- * The first result with the label of result i (results taken in order): a jansson object
- * (label -> index) as the hash table, so thousands of results (fio hosts, DiskSpd TimeSpans)
- * are not compared pairwise.
- */
-static size_t first_of_label(json_t *index, const struct compare *c, size_t i)
+size_t compare_first_of_label(json_t *index, const struct compare *c, size_t i)
 {
 	json_t *k = json_object_get(index, c->results[i].label);
 
@@ -170,7 +170,7 @@ int compare_load(struct compare *c, char *const *files, size_t n, const struct c
 		return ret;
 	index = json_object();
 	for (size_t i = 0; i < n && !ret; i++) {
-		size_t k = first_of_label(index, c, i);
+		size_t k = compare_first_of_label(index, c, i);
 
 		c->foreign |= strcmp(compare_tool(&c->results[i]), "fslab") != 0;
 		/* one label = repeats of one configuration: never two tools under one label */
@@ -184,98 +184,41 @@ int compare_load(struct compare *c, char *const *files, size_t n, const struct c
 	return ret;
 }
 
-/* How r differs from ref in what must be equal for a comparison; heap string or NULL. */
-static char *differences(const struct fslab_result *r, const struct fslab_result *ref,
-			 bool same_label)
+char *compare_differences(const struct fslab_result *r, const struct fslab_result *ref)
 {
-	const struct run_config *a = &r->config, *b = &ref->config;
 	const char *va = r->fslab_version ? r->fslab_version : "?";
 	const char *vb = ref->fslab_version ? ref->fslab_version : "?";
-	char *out = NULL, x[32], y[32];
+	char *load = compare_load_diff(r, ref);
+	struct strbuf out = STRBUF_INIT;
 
-	if (strcmp(a->workload, b->workload))
-		compare_appendf(&out, "workload %s vs %s", a->workload, b->workload);
-	if (a->duration_s != b->duration_s)
-		compare_appendf(&out, "duration %gs vs %gs", a->duration_s, b->duration_s);
-	if (a->db_size != b->db_size)
-		compare_appendf(&out, "db size %s vs %s", fmt_size(x, sizeof(x), a->db_size),
-			fmt_size(y, sizeof(y), b->db_size));
-	if (a->databases != b->databases)
-		compare_appendf(&out, "databases %u vs %u", a->databases, b->databases);
-	if (a->seed != b->seed)
-		compare_appendf(&out, "seed %llu vs %llu", (unsigned long long)a->seed,
-			(unsigned long long)b->seed);
+	if (load)
+		strbuf_addstr(&out, load);
+	free(load);
 	if (strcmp(compare_tool(r), compare_tool(ref))) {
 		char *ta = compare_tool_text(r), *tb = compare_tool_text(ref);
 
-		compare_appendf(&out, "tool %s vs %s", ta, tb);
+		strbuf_add_sep(&out, ", ");
+		strbuf_addf(&out, "tool %s vs %s", ta, tb);
 		free(ta);
 		free(tb);
 	} else if (r->src.tool && strcmp(r->src.tool, "fslab")) {
 		const char *xa = r->src.version ? r->src.version : "?";
 		const char *xb = ref->src.version ? ref->src.version : "?";
 
-		if (strcmp(xa, xb))
-			compare_appendf(&out, "%s version %s vs %s", r->src.tool, xa, xb);
+		if (strcmp(xa, xb)) {
+			strbuf_add_sep(&out, ", ");
+			strbuf_addf(&out, "%s version %s vs %s", r->src.tool, xa, xb);
+		}
 	} else if (strcmp(va, vb)) {
-		compare_appendf(&out, "fslab version %s vs %s", va, vb);
+		strbuf_add_sep(&out, ", ");
+		strbuf_addf(&out, "fslab version %s vs %s", va, vb);
 	}
-	/* Repeats of one label must be the same configuration, threads included. */
-	if (same_label && a->threads != b->threads)
-		compare_appendf(&out, "threads %u vs %u within label '%s'", a->threads, b->threads, r->label);
-	return out;
-}
-
-/* Results named one by one as not comparable; the rest are counted ("... and N more"). */
-#define GUARD_MAX_ERRORS 20
-
-int compare_guard(struct compare *c, const struct compare_opts *o)
-{
-	const struct fslab_result *ref = &c->results[0];
-	json_t *index = json_object();
-	size_t nerr = 0, k;
-	int ret = 0;
-
-	if (c->nresults)
-		first_of_label(index, c, 0);
-	for (size_t i = 1; i < c->nresults; i++) {
-		const struct fslab_result *r = &c->results[i];
-		const struct fslab_result *first = NULL;
-		char *diff, *rep;
-
-		/* the first run of the same label, to check repeats against */
-		k = first_of_label(index, c, i);
-		first = k < i ? &c->results[k] : NULL;
-		diff = differences(r, ref, false);
-		rep = first ? differences(r, first, true) : NULL;
-		if (rep && strstr(rep, "within label")) {
-			const char *t = strstr(rep, "threads");
-
-			compare_appendf(&diff, "%s", t);
-		}
-		free(rep);
-		if (!diff)
-			continue;
-		if (!o->allow_mismatch) {
-			ret = -FSLAB_EINPUT;
-			if (nerr++ < GUARD_MAX_ERRORS)
-				input_error("%s: not comparable with %s: %s; compare like with like, "
-					    "or pass --allow-mismatch to show them with a warning",
-					    c->files[i], c->files[0], diff);
-		} else {
-			size_t gi = compare_group_of(c, i);
-			struct cmp_group *g = &c->groups[gi];
-
-			compare_strv_push(&c->warnings, &c->nwarnings,
-				  xasprintf("%s differs from %s: %s", c->files[i], c->files[0], diff));
-			if (!g->mismatch || !strstr(g->mismatch, diff))
-				compare_appendf(&g->mismatch, "%s", diff);
-		}
-		free(diff);
+	/* a cluster of N hosts measures N hosts' load: not comparable with one host's */
+	if (r->nhosts != ref->nhosts) {
+		strbuf_add_sep(&out, ", ");
+		strbuf_addf(&out, "%zu host(s) vs %zu (a cluster result of fslab merge against %s)",
+			    r->nhosts ? r->nhosts : 1, ref->nhosts ? ref->nhosts : 1,
+			    r->nhosts && ref->nhosts ? "another cluster's" : "one host's result");
 	}
-	if (nerr > GUARD_MAX_ERRORS)
-		fslab_err("... and %zu more results not comparable with %s (the first %d are named)",
-			  nerr - GUARD_MAX_ERRORS, c->files[0], GUARD_MAX_ERRORS);
-	json_decref(index);
-	return ret;
+	return strbuf_detach_or_null(&out);
 }

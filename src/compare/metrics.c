@@ -9,12 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "workloads/workload.h"
 
 #define ROW(id, name, what, kind, cls, role, dir, prec) \
-	{ id, name, what, kind, cls, role, dir, prec, false }
+	{ id, name, what, kind, cls, role, dir, prec, false, 0 }
 #define HIDDEN(id, name, kind, cls, dir, prec) \
-	{ id, name, name, kind, cls, NULL, dir, prec, true }
+	{ id, name, name, kind, cls, NULL, dir, prec, true, 0 }
+/* a row of the volume view: hidden from the full table, which it would only repeat */
+#define DEVICE(id, name, kind, role, dir, prec) \
+	{ id, name, name, kind, -1, role, dir, prec, true, 0 }
+/* a row only for workloads with flags (a backup's throughput) */
+#define ROW_FOR(flags, id, name, what, kind, cls, dir, prec) \
+	{ id, name, what, kind, cls, NULL, dir, prec, false, flags }
 #define CLASS_ROWS(kind, prefix, suffix, dir, prec) \
 	ROW(prefix "db_read" suffix, NULL, NULL, kind, CLS_DB_READ, NULL, dir, prec), \
 	ROW(prefix "db_write" suffix, NULL, NULL, kind, CLS_DB_WRITE, NULL, dir, prec), \
@@ -33,6 +40,12 @@ const struct metric_def compare_metrics[] = {
 	    DIR_NEUTRAL, 0),
 	ROW("trans_iops", "Achieved transactional IOPS", "transactional IOPS", MK_TRANS_IOPS, -1,
 	    NULL, DIR_HIGHER, 0),
+	/* Jetstress's backup report: MB read/s overall and per database */
+	ROW_FOR(WL_THROUGHPUT, "db_read_throughput", "Database read throughput (MB/s)",
+		"database read throughput", MK_MBPS, CLS_DB_READ, DIR_HIGHER, 1),
+	ROW_FOR(WL_THROUGHPUT, "db_read_throughput_per_db",
+		"Database read throughput per database (MB/s)",
+		"database read throughput per database", MK_MBPS_PER_DB, CLS_DB_READ, DIR_HIGHER, 1),
 	ROW("db_read_iops", "I/O database reads/s", "database reads/s", MK_IOPS, CLS_DB_READ, NULL,
 	    DIR_HIGHER, 0),
 	ROW("db_write_iops", "I/O database writes/s", "database writes/s", MK_IOPS, CLS_DB_WRITE,
@@ -63,6 +76,7 @@ const struct metric_def compare_metrics[] = {
 	ROW("cache_reads", "Cache-served reads (database volume)", NULL, MK_CACHE, -1, "db",
 	    DIR_NEUTRAL, 0),
 	ROW("cpu", "Host CPU (%)", "host CPU", MK_CPU, -1, NULL, DIR_LOWER, 1),
+	ROW("mem", "Host memory used (GiB)", "host memory used", MK_MEM, -1, NULL, DIR_LOWER, 2),
 	ROW("verdict", "Verdict", NULL, MK_VERDICT, -1, NULL, DIR_NEUTRAL, 0),
 	/* for the charts */
 	HIDDEN("db_read_mbps", "database read throughput (MB/s)", MK_MBPS, CLS_DB_READ, DIR_HIGHER,
@@ -73,6 +87,15 @@ const struct metric_def compare_metrics[] = {
 	       2),
 	HIDDEN("bdm_read_lat_avg", "BDM read average latency (ms)", MK_LAT_MEAN, CLS_BDM_READ,
 	       DIR_LOWER, 3),
+	/* the volumes as the devices saw them (the report's volume view, seed 001's ESX view) */
+	DEVICE("db_dev_iops", "Database volume: device I/Os per second", MK_DEV_IOPS, "db",
+	       DIR_HIGHER, 0),
+	DEVICE("db_dev_mbps", "Database volume: device MB/s", MK_DEV_MBPS, "db", DIR_HIGHER, 1),
+	DEVICE("db_dev_util", "Database volume: device busy (%)", MK_DEV_UTIL, "db", DIR_LOWER, 0),
+	DEVICE("log_dev_iops", "Log volume: device I/Os per second", MK_DEV_IOPS, "log",
+	       DIR_HIGHER, 0),
+	DEVICE("log_dev_mbps", "Log volume: device MB/s", MK_DEV_MBPS, "log", DIR_HIGHER, 1),
+	DEVICE("log_dev_util", "Log volume: device busy (%)", MK_DEV_UTIL, "log", DIR_LOWER, 0),
 };
 const size_t compare_nmetrics = ARRAY_SIZE(compare_metrics);
 
@@ -201,6 +224,39 @@ static double lat_ms(const struct class_result *cl, double us)
 	return did_io(cl) ? us / 1e3 : NAN;
 }
 
+/*
+ * A role's devices as their counters saw the measured seconds: every device of that role
+ * summed (several --db volumes on several disks), utilisation averaged over them.  A device
+ * that carried both ("db+log": one disk under both directories) answers for the database and
+ * not for the log, so its I/O is counted once.  NAN when the result has no such device.
+ */
+static double device_value(const struct fslab_result *r, const struct metric_def *m)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (int pass = 0; pass < 2 && !n; pass++) {
+		for (size_t i = 0; i < r->ndevices; i++) {
+			const struct device_result *d = &r->devices[i];
+
+			if (!d->role || strcmp(d->role, pass ? "db+log" : m->role))
+				continue;
+			if (pass && strcmp(m->role, "db"))
+				continue;
+			n++;
+			if (m->kind == MK_DEV_IOPS)
+				sum += (double)(d->read_ios + d->write_ios);
+			else if (m->kind == MK_DEV_MBPS)
+				sum += (double)(d->read_bytes + d->write_bytes) / 1e6;
+			else
+				sum += d->util_pct;
+		}
+	}
+	if (!n || !(r->duration_s > 0))
+		return NAN;
+	return m->kind == MK_DEV_UTIL ? sum / (double)n : sum / r->duration_s;
+}
+
 double compare_run_value(const struct fslab_result *r, const struct metric_def *m)
 {
 	const struct class_result *cl = m->cls >= 0 ? &r->classes[m->cls] : NULL;
@@ -214,6 +270,12 @@ double compare_run_value(const struct fslab_result *r, const struct metric_def *
 		return cl->iops;
 	case MK_MBPS:
 		return cl->mbps;
+	case MK_MBPS_PER_DB:
+		if (!r->ninstances)
+			return NAN;
+		for (size_t i = 0; i < r->ninstances; i++)
+			sum += r->instances[i].classes[m->cls].mbps;
+		return sum / r->ninstances;
 	case MK_TOTAL_MBPS: /* classes an imported report does not give are left out */
 		sum = NAN;
 		for (int i = 0; i < CLS_NR; i++)
@@ -235,6 +297,12 @@ double compare_run_value(const struct fslab_result *r, const struct metric_def *
 		return d && d->write_amplification > 0 ? d->write_amplification : NAN;
 	case MK_CPU:
 		return r->host.cpu_pct_avg;
+	case MK_MEM: /* 0: not recorded (another tool's result) */
+		return r->host.mem_used_avg ? r->host.mem_used_avg / (double)GiB : NAN;
+	case MK_DEV_IOPS:
+	case MK_DEV_MBPS:
+	case MK_DEV_UTIL:
+		return device_value(r, m);
 	default:
 		return NAN;
 	}

@@ -55,21 +55,29 @@ void report_method_para(struct doc *d, const struct compare *c)
 			snprintf(runs, sizeof(runs), "%zu", mx);
 		else
 			snprintf(runs, sizeof(runs), "%zu to %zu", mn, mx);
-		doc_para(d, "Statistics: each label was run %s times, each run on a freshly "
-			 "formatted and initialised volume, and each run is one sample: a cell is the "
-			 "mean of the runs ± the half width of its 95 %% confidence interval (Student "
-			 "t). A difference is tested with Welch's t-test on the per-run values, so it "
-			 "is judged against the spread between independent runs, not the noise inside "
-			 "one. The claims of the summary (%zu tests: labels x the headline metrics "
+		if (c->blocked) {
+			report_blocked_para(d, c, runs);
+			return;
+		}
+		doc_para(d, "Statistics: each label was run %s times (%s), and each run is one "
+			 "sample: a cell is the mean of the runs ± the half width of its 95 %% "
+			 "confidence interval (Student t). The runs are not one lab's rounds (%s), so "
+			 "a difference is tested with Welch's t-test on the per-run values: it is "
+			 "judged against the spread between the runs, not the noise inside one. The "
+			 "claims of the summary (%zu tests: labels x the headline metrics "
 			 "transactional IOPS, database read latency, log write latency and total "
 			 "throughput) are corrected for multiple comparisons with Holm-Bonferroni: a "
 			 "difference is significant only when its Holm-adjusted p < %g. Other rows are "
 			 "tested one by one (uncorrected, shown as such): read them as exploration, "
 			 "not as claims. For every tested difference the table gives the minimum "
-			 "detectable difference (MDE): the smallest difference these runs could detect "
-			 "(95 %% confidence, %.0f %% power, from the observed spread); a \"no "
-			 "significant difference\" means no difference above that size, not "
-			 "equality.", runs, c->nclaims, STATS_ALPHA, STATS_POWER * 100);
+			 "detectable difference (MDE): the smallest difference these runs detect with "
+			 "%.0f %% power from the observed spread, at the level its decision is made at "
+			 "(a claim: %g / %zu, Holm's first step; another row: %g); a \"no significant "
+			 "difference\" means no difference above that size, not equality.", runs,
+			 report_all_fresh(c) ? "each on a volume the lab formatted for it, with a "
+			 "database the run created" : "how each label's runs were made: see Runs in the "
+			 "Method", c->design, c->nclaims, STATS_ALPHA, STATS_POWER * 100, STATS_ALPHA,
+			 MAX(c->nclaims, (size_t)1), STATS_ALPHA);
 		return;
 	}
 	if (c->plans_differ || !bp->k)
@@ -97,7 +105,8 @@ void report_method_para(struct doc *d, const struct compare *c)
 			untimed |= !c->results[i].timeline.nrows;
 		if (untimed)
 			doc_para(d, "Results read from other tools' files without a per-interval "
-				 "timeline (fio JSON, Jetstress reports) show their single value with "
+				 "timeline (fio JSON, DiskSpd text or XML without -D, Jetstress reports) "
+				 "show their single value with "
 				 "no interval; values a tool does not report show n/a "
 				 "(docs/INTEROP.md).");
 	}
@@ -212,6 +221,98 @@ static struct doc_table *sweep_table(const struct compare *c)
 	return t;
 }
 
+void report_table_split(struct doc *d, const struct doc_table *t, size_t max)
+{
+	size_t ncols = t->ncols - 1;
+
+	if (ncols <= max) {
+		doc_table(d, t);
+		return;
+	}
+	/* as even as the page allows: 5 labels are 3 + 2, not 4 + 1 */
+	max = (ncols + (ncols + max - 1) / max - 1) / ((ncols + max - 1) / max);
+	for (size_t first = 1; first <= ncols; first += max) {
+		size_t n = MIN(max, ncols + 1 - first);
+		struct doc_table *part = doc_table_new(1 + n, t->numeric);
+
+		for (size_t k = 0; k < n; k++)
+			if (first + k < 64 && (t->text_cols >> (first + k) & 1))
+				part->text_cols |= UINT64_C(1) << (1 + k);
+
+		for (size_t r = 0; r < t->nrows; r++) {
+			size_t pr = r ? doc_table_row(part) : 0;
+
+			doc_table_set(part, pr, 0, "%s", doc_table_get(t, r, 0));
+			for (size_t k = 0; k < n; k++) {
+				doc_table_set(part, pr, 1 + k, "%s", doc_table_get(t, r, first + k));
+				if (t->strong[r * t->ncols + first + k])
+					doc_table_strong(part, pr, 1 + k);
+			}
+		}
+		doc_table(d, part);
+		doc_table_free(part);
+	}
+}
+
+/* The values of every printed row: a metric per row, a label per column. */
+static struct doc_table *values_table(const struct compare *c)
+{
+	struct doc_table *t = doc_table_new(1 + c->ngroups, true);
+
+	doc_table_set(t, 0, 0, "Metric");
+	for (size_t g = 0; g < c->ngroups; g++)
+		doc_table_set(t, 0, 1 + g, "%s", c->groups[g].label);
+	for (size_t r = 0; r < c->nrows; r++) {
+		const struct cmp_row *row = &c->rows[r];
+		size_t tr;
+
+		if (row->m->hidden)
+			continue;
+		tr = doc_table_row(t);
+		doc_table_set(t, tr, 0, "%s", row->m->name);
+		for (size_t g = 0; g < c->ngroups; g++) {
+			char *s = report_cell_text(row, g);
+
+			doc_table_set(t, tr, 1 + g, "%s", s);
+			free(s);
+		}
+	}
+	return t;
+}
+
+/* One comparison (group g against its base) on every printed numeric row. */
+static struct doc_table *difference_table(const struct compare *c, size_t g)
+{
+	struct doc_table *t = doc_table_new(3, true);
+
+	doc_table_set(t, 0, 0, "Metric");
+	doc_table_set(t, 0, 1, "%s vs %s", c->groups[g].label,
+		      c->groups[c->groups[g].base].label);
+	doc_table_set(t, 0, 2, c->method == CMP_REPEATS ? "significance" : "test");
+	t->text_cols = 1 << 2; /* the test's words: read left to right */
+	for (size_t r = 0; r < c->nrows; r++) {
+		const struct cmp_row *row = &c->rows[r];
+		char *a, *b;
+		size_t tr;
+
+		if (row->m->hidden || compare_metric_is_text(row->m))
+			continue;
+		tr = doc_table_row(t);
+		a = report_delta_text(row, g);
+		b = report_sig_text(row, g);
+		doc_table_set(t, tr, 0, "%s", row->m->name);
+		doc_table_set(t, tr, 1, "%s", a);
+		doc_table_set(t, tr, 2, "%s", b);
+		if (row->deltas[g].sig == SIG_YES) {
+			doc_table_strong(t, tr, 1);
+			doc_table_strong(t, tr, 2);
+		}
+		free(a);
+		free(b);
+	}
+	return t;
+}
+
 static void summary(struct doc *d, const struct compare *c)
 {
 	size_t n;
@@ -224,17 +325,12 @@ static void summary(struct doc *d, const struct compare *c)
 	free(v);
 }
 
-/* The results: method (or a pointer to it), warnings, table, sweep table. */
-static void results(struct doc *d, const struct compare *c, int level, bool with_method)
+/* What `fslab compare` prints: the method, warnings, the table, the sweep table. */
+static void results(struct doc *d, const struct compare *c, int level)
 {
 	struct doc_table *t;
 
-	if (with_method)
-		report_method_para(d, c);
-	else
-		doc_para(d, "Cells: mean ± half width of the 95 %% confidence interval (see Method); "
-			 "differences that pass Welch's t-test on independent repeats (Holm-corrected "
-			 "for the headline metrics) are in bold, all others are not differences.");
+	report_method_para(d, c);
 	warnings(d, c);
 	t = results_table(c);
 	doc_table(d, t);
@@ -256,51 +352,16 @@ void report_tables(FILE *f, enum doc_format fmt, const struct compare *c,
 	struct doc d;
 
 	doc_begin(&d, fmt, f, title);
-	results(&d, c, 2, true);
+	results(&d, c, 2);
+	report_hosts(&d, c, 2);
+	if (c->have_noise || (o && o->stop_note)) {
+		doc_heading(&d, 2, "Noise and precision");
+		report_noise(&d, c, o);
+	}
 	doc_heading(&d, 2, "Summary");
 	summary(&d, c);
 	doc_end(&d);
 	free(title);
-}
-
-static void verdicts(struct doc *d, const struct compare *c)
-{
-	for (size_t g = 0; g < c->ngroups; g++) {
-		for (size_t i = 0; i < c->groups[g].nruns; i++) {
-			size_t ri = c->groups[g].runs[i];
-			const struct verdict *v = &c->results[ri].verdict;
-			char *fails = NULL;
-
-			if (!v->present) {
-				doc_item(d, "%s (%s): no verdict%s", c->groups[g].label, c->files[ri],
-					 c->results[ri].aborted ? " (aborted)" : "");
-				continue;
-			}
-			for (size_t k = 0; k < v->nchecks; k++) {
-				const struct verdict_check *ck = &v->checks[k];
-				char *tmp;
-
-				if (ck->pass)
-					continue;
-				/* value, limit, unit and the rule that compared them (older results
-				 * have no rule: the limit was a maximum) */
-				tmp = xasprintf("%s%s%s %g %s, limit %g %s, rule %s (%s%s%s)",
-						fails ? fails : "", fails ? "; " : "", ck->name,
-						ck->value, ck->unit, ck->limit, ck->unit,
-						ck->rule ? ck->rule : "value <= limit", ck->scope,
-						ck->note ? ", " : "", ck->note ? ck->note : "");
-				free(fails);
-				fails = tmp;
-			}
-			if (v->pass)
-				doc_item(d, "%s (%s): PASS, %zu checks", c->groups[g].label, c->files[ri],
-					 v->nchecks);
-			else
-				doc_item(d, "%s (%s): FAIL: %s", c->groups[g].label, c->files[ri],
-					 fails ? fails : "no failing check recorded");
-			free(fails);
-		}
-	}
 }
 
 /* ---- sizing ---- */
@@ -394,10 +455,65 @@ void report_sizing(FILE *f, enum doc_format fmt, const struct compare *c,
 
 /* ---- the article ---- */
 
+/* The chart named name, if drawn. */
+static const struct chart *find_chart(const struct report_opts *o, const char *name)
+{
+	for (size_t i = 0; o->charts && i < o->charts->n; i++)
+		if (!strcmp(o->charts->charts[i].name, name))
+			return &o->charts->charts[i];
+	return NULL;
+}
+
+static void chart(struct doc *d, const struct chart *ch)
+{
+	char *png = xasprintf("charts/%s.png", ch->name);
+	char *svg = xasprintf("charts/%s.svg", ch->name);
+
+	doc_chart(d, ch->title, png, svg);
+	free(png);
+	free(svg);
+}
+
+/*
+ * The full results: the claims in words, the warnings, the values (a label per column, at most
+ * four per table), then one table per comparison (its difference and test per metric), the
+ * thread scaling.  Narrow enough for a page at any number of labels.
+ */
+static void results_in_full(struct doc *d, const struct compare *c)
+{
+	struct doc_table *t;
+
+	summary(d, c);
+	doc_para(d, "Cells: mean ± half width of the 95 %% confidence interval (see the Method's "
+		 "statistics); differences that pass the test on independent repeats "
+		 "(Holm-corrected for the headline metrics) are in bold, all others are not "
+		 "differences.");
+	warnings(d, c);
+	t = values_table(c);
+	report_table_split(d, t, 4);
+	doc_table_free(t);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		if (c->groups[g].base < 0)
+			continue;
+		t = difference_table(c, g);
+		doc_table(d, t);
+		doc_table_free(t);
+	}
+	if (c->nsweeps) {
+		doc_heading(d, 3, "Thread scaling");
+		doc_para(d, "Scaling against linear: IOPS at n threads / (IOPS at the first thread "
+			 "count x n / first thread count).");
+		t = sweep_table(c);
+		doc_table(d, t);
+		doc_table_free(t);
+	}
+}
+
 void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 		    const struct report_opts *o)
 {
 	char *title = report_title(c, o);
+	const struct chart *lead = find_chart(o, "headline");
 	struct sizing_opts defaults;
 	struct doc d;
 
@@ -414,35 +530,51 @@ void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 		doc_para(&d, "Generated by fslab %s on %s from %zu result files.", FSLAB_VERSION, when,
 			 c->nresults);
 	}
-	doc_heading(&d, 2, "Summary");
-	summary(&d, c);
-	doc_heading(&d, 2, "Setup");
-	report_setup(&d, c);
-	doc_heading(&d, 2, "Method");
-	report_method(&d, c, o);
-	doc_heading(&d, 2, "Results");
-	results(&d, c, 3, false);
+	/* the answer first: a line per label, the key figures, the chart, the verdicts */
+	doc_heading(&d, 2, "The answer");
+	report_answer(&d, c, o);
+	if (c->nwarnings)
+		doc_item_lead(&d, "Warning", ": the results differ in what a comparison needs equal "
+			      "and were compared only because of --allow-mismatch (see Results in "
+			      "full).");
+	report_key_table(&d, c);
+	if (lead)
+		chart(&d, lead);
+	if (report_has_verdicts(c)) {
+		doc_heading(&d, 3, "Verdicts (Jetstress-style)");
+		report_verdict_lines(&d, c);
+	}
+	/* where the I/O went: the volumes as their devices saw them, the host beside them */
+	if (report_has_volumes(c)) {
+		doc_heading(&d, 2, "The volumes");
+		report_volumes(&d, c);
+	}
+	/* a cluster's hosts (fslab merge) beside the volumes, before the rigour */
+	report_hosts(&d, c, 2);
+	/* the rigour, one level down */
 	doc_heading(&d, 2, "Charts");
 	if (o->charts && o->charts->skipped)
 		doc_para(&d, "%s.", o->charts->skipped);
 	else if (!o->charts || !o->charts->n)
 		doc_para(&d, "No charts (--no-charts).");
-	for (size_t i = 0; o->charts && i < o->charts->n; i++) {
-		char *png = xasprintf("charts/%s.png", o->charts->charts[i].name);
-		char *svg = xasprintf("charts/%s.svg", o->charts->charts[i].name);
-
-		doc_chart(&d, o->charts->charts[i].title, png, svg);
-		free(png);
-		free(svg);
+	for (size_t i = 0; o->charts && i < o->charts->n; i++)
+		if (&o->charts->charts[i] != lead)
+			chart(&d, &o->charts->charts[i]);
+	doc_heading(&d, 2, "Method");
+	report_method(&d, c, o);
+	doc_heading(&d, 2, "Setup");
+	report_setup(&d, c);
+	doc_heading(&d, 2, "Results in full");
+	results_in_full(&d, c);
+	if (c->have_noise || o->stop_note) {
+		doc_heading(&d, 2, "Noise and precision");
+		report_noise(&d, c, o);
 	}
-	doc_heading(&d, 2, "Verdicts");
-	verdicts(&d, c);
 	doc_heading(&d, 2, "Sizing");
 	sizing_body(&d, c, o->sizing ? o->sizing : &defaults);
-	doc_heading(&d, 2, "Input files");
-	for (size_t g = 0; g < c->ngroups; g++)
-		for (size_t i = 0; i < c->groups[g].nruns; i++)
-			doc_item(&d, "%s: %s", c->groups[g].label, c->files[c->groups[g].runs[i]]);
+	/* the detail of every run, folded: the sections above aggregate it per label */
+	doc_heading(&d, 2, "Per-run detail");
+	report_run_detail(&d, c);
 	doc_end(&d);
 	free(title);
 }

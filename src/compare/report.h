@@ -22,6 +22,8 @@ struct report_opts {
 	long long generated;              /* epoch seconds of the "generated" line; < 0: none */
 	const char *order_note;           /* how the lab ordered the runs ("shuffled rounds, seed
 					     N"), from --lab-plan; NULL: only the start times */
+	const char *stop_note;            /* why an adaptive lab stopped, from --lab-plan */
+	double precision_pct;             /* its [lab] precision (0: none): the advice's target */
 };
 
 /* report_title - o->title, or "fslab comparison: A vs B ..." from the labels.  Heap. */

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "selftest/selftest.h"
 #include "util.h"
+#include "workloads/workload.h"
 
 /* ---- setup facts ---- */
 
@@ -209,7 +211,7 @@ static char *version_fact(const struct fslab_result *r)
 enum fact {
 	F_HOST, F_OS, F_KERNEL, F_CPU, F_MEM, F_FSLAB, F_ENGINE, F_DIRECT, F_DBDEV, F_LOGDEV, F_FS,
 	F_MKFS_DB, F_MKFS_LOG, F_MKFS_VER, F_BLOCKS, F_ALIGN, F_MOUNT_DB, F_MOUNT_LOG, F_DISCARD,
-	F_CACHEFIX, F_DROPPED, F_NR,
+	F_CACHEFIX, F_DROPPED, F_SELFTEST, F_NR,
 };
 
 static const char *const fact_names[F_NR] = {
@@ -217,7 +219,7 @@ static const char *const fact_names[F_NR] = {
 	"Database device", "Log device", "Filesystem", "mkfs, database volume", "mkfs, log volume",
 	"mkfs version", "Block / cluster size", "Alignment, database volume",
 	"Mount options, database volume", "Mount options, log volume", "Discarded before mkfs",
-	"NTFS cache fix", "Page cache dropped before the run",
+	"NTFS cache fix", "Page cache dropped before the run", "Self-test (fslab selftest)",
 };
 
 static char *fact(const struct fslab_result *r, enum fact f)
@@ -246,6 +248,7 @@ static char *fact(const struct fslab_result *r, enum fact f)
 	case F_DISCARD: return or_dash(jtext(env, "prep.volumes.db.discarded"));
 	case F_CACHEFIX: return cache_fix_fact(r);
 	case F_DROPPED: return or_dash(jtext(env, "caches_dropped"));
+	case F_SELFTEST: return selftest_fact(json_object_get(env, "selftest"));
 	default: return xstrdup("-");
 	}
 }
@@ -262,7 +265,14 @@ void report_setup(struct doc *d, const struct compare *c)
 		doc_table_set(t, 0, 1 + g, "%s", c->groups[g].label);
 	doc_para(d, "Common to all runs:");
 	for (int f = 0; f < F_NR; f++) {
-		bool same = true;
+		bool same = true, selftest = false;
+
+		/* the self-test row only where a result carries one (fslab run --selftest) */
+		for (size_t i = 0; f == F_SELFTEST && i < c->nresults; i++)
+			selftest |= json_is_object(json_object_get(c->results[i].environment,
+								   "selftest"));
+		if (f == F_SELFTEST && !selftest)
+			continue;
 
 		for (size_t g = 0; g < c->ngroups; g++) {
 			v[g] = fact(&c->results[c->groups[g].runs[0]], f);
@@ -283,28 +293,11 @@ void report_setup(struct doc *d, const struct compare *c)
 	}
 	if (any) {
 		doc_para(d, "Per label (from the first run of each):");
-		doc_table(d, t);
+		report_table_split(d, t, 4);
 	}
 	doc_table_free(t);
 	free(v);
-	any = false;
-	for (size_t i = 0; i < c->nresults; i++) {
-		json_t *notes[2] = { c->results[i].notes, jpath(c->results[i].environment,
-								"prep.notes") }, *n;
-		size_t k;
-
-		for (int j = 0; j < 2; j++) {
-			json_array_foreach(notes[j], k, n) {
-				if (!json_is_string(n))
-					continue;
-				if (!any)
-					doc_para(d, "Notes recorded in the results:");
-				any = true;
-				doc_item(d, "%s (%s): %s", c->results[i].label, c->files[i],
-					 json_string_value(n));
-			}
-		}
-	}
+	report_notes(d, c); /* aggregated per label; each run's own under Per-run detail */
 }
 
 /* One run in start-time order. */
@@ -386,9 +379,45 @@ done:
 	return out;
 }
 
+/*
+ * What the results share and what they do not, from the option table's marks (comparable.c):
+ * with --allow-mismatch, each load-shaping option they differ in, per label (the lines above
+ * are the baseline's); per label the options it does not record while others do.
+ */
+static void comparability(struct doc *d, const struct compare *c)
+{
+	char *opts = compare_load_options(), **v;
+	size_t n;
+
+	if (c->nwarnings)
+		doc_item(d, "Comparability: the results DIFFER in what a comparison needs equal and "
+			 "were compared only because of --allow-mismatch (see the warnings below); "
+			 "the lines above give the baseline's (%s) settings",
+			 c->groups[c->baseline].label);
+	else
+		doc_item(d, "Comparability: every result agrees in every option that shapes the load "
+			 "(%s) and in the tool and its version; they differ only in what describes "
+			 "the run (label, output, directories) and, between labels, in the thread "
+			 "count", opts);
+	free(opts);
+	v = compare_method_differences(c, &n);
+	for (size_t i = 0; i < n; i++) {
+		doc_item(d, "Differs between labels: %s", v[i]);
+		free(v[i]);
+	}
+	free(v);
+	v = compare_method_unrecorded(c, &n);
+	for (size_t i = 0; i < n; i++) {
+		doc_item(d, "Not recorded by %s, so not compared", v[i]);
+		free(v[i]);
+	}
+	free(v);
+}
+
 void report_method(struct doc *d, const struct compare *c, const struct report_opts *o)
 {
 	const struct run_config *cf = &c->results[c->groups[c->baseline].runs[0]].config;
+	unsigned int flags = workload_flags(cf->workload);
 	char db[32], cache[32], bs[32], *threads = NULL;
 
 	for (size_t g = 0; g < c->ngroups; g++) {
@@ -406,25 +435,35 @@ void report_method(struct doc *d, const struct compare *c, const struct report_o
 	}
 	doc_item(d, "Workload: %s, %s threads%s, I/O depth %u", cf->workload, threads,
 		 c->nsweeps ? " (a thread sweep)" : "", cf->iodepth);
-	doc_item(d, "Databases: %u of %s each, %s pages, database cache %s per database",
-		 cf->databases, fmt_size(db, sizeof(db), cf->db_size), fmt_size(bs, sizeof(bs), cf->bs),
-		 fmt_size(cache, sizeof(cache), cf->cache_size));
-	doc_item(d, "Duration: %g s measured after a %g s warm-up%s", cf->duration_s, cf->warmup_s,
-		 cf->duration_s < 7200 ? " (shorter than Jetstress's 2-hour performance test: "
-		 "short cells show how filesystems differ under this load, they do not qualify "
-		 "a volume)" : "");
+	if (!(flags & WL_DATABASES))
+		doc_item(d, "Data file: %s per database directory, %s blocks", fmt_size(db, sizeof(db),
+			 cf->db_size), fmt_size(bs, sizeof(bs), cf->bs));
+	else if (flags & WL_THROUGHPUT)
+		doc_item(d, "Databases: %u of %s each, read in %s reads", cf->databases,
+			 fmt_size(db, sizeof(db), cf->db_size), fmt_size(bs, sizeof(bs), cf->bs));
+	else
+		doc_item(d, "Databases: %u of %s each, %s pages, database cache %s per database",
+			 cf->databases, fmt_size(db, sizeof(db), cf->db_size),
+			 fmt_size(bs, sizeof(bs), cf->bs),
+			 fmt_size(cache, sizeof(cache), cf->cache_size));
+	if (flags & WL_FINITE)
+		doc_item(d, "Duration: until every database was read once (the measurement ends with "
+			 "the load; --duration %g s is only its limit), no warm-up", cf->duration_s);
+	else
+		doc_item(d, "Duration: %g s measured after a %g s warm-up%s", cf->duration_s,
+			 cf->warmup_s, cf->duration_s < 7200 ? " (shorter than Jetstress's 2-hour "
+			 "performance test: short cells show how filesystems differ under this load, "
+			 "they do not qualify a volume)" : "");
 	doc_item(d, "Seed %llu, data compressibility %u %%, background database maintenance %s",
 		 (unsigned long long)cf->seed, cf->compressibility,
 		 cf->bdm_mbps > 0 ? "on" : "off");
 	if (cf->bdm_mbps > 0)
 		doc_item(d, "BDM throttle: %g MB/s per database", cf->bdm_mbps);
-	doc_item(d, "Comparability: %s", c->nwarnings ?
-		 "the results DIFFER in configuration and were compared only because of "
-		 "--allow-mismatch (see the warnings below)" :
-		 "every result has the same workload, duration, database count and size, seed and "
-		 "fslab version");
+	comparability(d, c);
 	free(threads);
-	if (cf->thresholds) {
+	if (!(flags & WL_VERDICT)) {
+		doc_item(d, "Verdict: none (the %s workload is not judged)", cf->workload);
+	} else if (cf->thresholds) {
 		bool lenient = !strcmp(cf->thresholds, "lenient");
 
 		doc_item(d, "Verdict (as Jetstress judges it): %s thresholds, database reads average "
@@ -453,5 +492,6 @@ void report_method(struct doc *d, const struct compare *c, const struct report_o
 				 order ? order : "not recorded in the results");
 		free(order);
 	}
+	report_runs(d, c); /* what happened, per label, from the results */
 	report_method_para(d, c);
 }

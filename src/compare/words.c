@@ -39,6 +39,28 @@ static const char *pct_text(char *buf, size_t len, double pct)
 	return buf;
 }
 
+/* A signed percentage for intervals: "+3.0", "-19". */
+static const char *spct_text(char *buf, size_t len, double pct)
+{
+	snprintf(buf, len, fabs(pct) >= 9.95 ? "%+.0f" : "%+.1f", pct);
+	return buf;
+}
+
+/* A blocked difference as a ratio with its interval: "-8.6 % [-19 %, +3.0 %]". */
+static char *ratio_text(const struct cmp_delta *d)
+{
+	char a[16], lo[16], hi[16];
+
+	return xasprintf("%s %% [%s %%, %s %%]", spct_text(a, sizeof(a), d->pct),
+			 spct_text(lo, sizeof(lo), d->lo_pct), spct_text(hi, sizeof(hi), d->hi_pct));
+}
+
+/* The test that decided: "the blocked t-test" or "Welch's t-test". */
+static const char *test_name(const struct cmp_delta *d)
+{
+	return d->blocked ? "blocked t-test" : "Welch's t-test";
+}
+
 char *report_cell_text(const struct cmp_row *row, size_t g)
 {
 	const struct cmp_cell *cell = &row->cells[g];
@@ -66,6 +88,8 @@ char *report_delta_text(const struct cmp_row *row, size_t g)
 
 	if (!d->present)
 		return xstrdup(compare_metric_is_text(row->m) ? "" : "-");
+	if (d->blocked)
+		return ratio_text(d);
 	if (!isfinite(d->pct))
 		return xasprintf("%+.*f", prec, d->abs);
 	if (isfinite(d->half) && d->sig != SIG_NA)
@@ -150,6 +174,46 @@ const char *report_sig_name(enum cmp_sig s)
 	}
 }
 
+static char *runs_text(const struct compare *c, size_t g, size_t base);
+
+/* ---- for the answer (answer.c) ---- */
+
+const char *report_pct_size(char *buf, size_t len, double pct)
+{
+	return pct_text(buf, len, pct);
+}
+
+const char *report_p_words(char *buf, size_t len, const struct cmp_delta *d)
+{
+	return p_decided(buf, len, d);
+}
+
+const char *report_test_name(const struct cmp_delta *d)
+{
+	return test_name(d);
+}
+
+char *report_interval_text(const struct cmp_delta *d)
+{
+	char a[16], lo[16], hi[16];
+
+	if (d->blocked)
+		return ratio_text(d);
+	if (!isfinite(d->pct))
+		return xstrdup("-");
+	if (!isfinite(d->half_pct))
+		return xasprintf("%s %%", spct_text(a, sizeof(a), d->pct));
+	/* the difference's interval in % of the base (Welch, or within one run) */
+	return xasprintf("%s %% [%s %%, %s %%]", spct_text(a, sizeof(a), d->pct),
+			 spct_text(lo, sizeof(lo), d->pct - d->half_pct),
+			 spct_text(hi, sizeof(hi), d->pct + d->half_pct));
+}
+
+char *report_runs_text(const struct compare *c, size_t g, size_t base)
+{
+	return runs_text(c, g, base);
+}
+
 /* ---- generated sentences ---- */
 
 static void push(char ***v, size_t *n, char *s)
@@ -161,9 +225,15 @@ static void push(char ***v, size_t *n, char *s)
 /* " with 3 vs 3 runs": the evidence behind a tested difference */
 static char *runs_text(const struct compare *c, size_t g, size_t base)
 {
+	const char *in = c->blocked ? " in " : "";
+	char rounds[32] = "";
+
+	if (c->blocked)
+		snprintf(rounds, sizeof(rounds), "%u round%s", c->nrounds, c->nrounds == 1 ? "" : "s");
 	if (c->groups[g].nruns == c->groups[base].nruns)
-		return xasprintf("%zu runs each", c->groups[g].nruns);
-	return xasprintf("%zu vs %zu runs", c->groups[g].nruns, c->groups[base].nruns);
+		return xasprintf("%zu runs each%s%s", c->groups[g].nruns, in, rounds);
+	return xasprintf("%zu vs %zu runs%s%s", c->groups[g].nruns, c->groups[base].nruns, in,
+			 rounds);
 }
 
 /* "; differences below 8.2 % cannot be seen with 3 runs each on this machine" or "" */
@@ -188,6 +258,20 @@ static char *clause(const struct compare *c, const struct cmp_row *row, size_t g
 
 	if (!d->present)
 		return xasprintf("%s has no data", row->m->what);
+	if (d->blocked) {
+		char *r = ratio_text(d), *out;
+
+		if (d->sig == SIG_NO)
+			out = xasprintf("%s showed no significant difference (%s, %s%s%s)",
+					row->m->what, r, p_decided(p, sizeof(p), d),
+					mde_text(m, sizeof(m), d)[0] ? "; " : "", m);
+		else
+			out = xasprintf("%s was %s %% %s (%s; significant, %s)", row->m->what,
+					pct_text(pc, sizeof(pc), d->pct), word, r,
+					p_decided(p, sizeof(p), d));
+		free(r);
+		return out;
+	}
 	if (d->sig == SIG_NO)
 		return xasprintf("%s showed no significant difference (%s%s%s)", row->m->what,
 				 p_decided(p, sizeof(p), d), mde_text(m, sizeof(m), d)[0] ? "; " : "",
@@ -211,37 +295,59 @@ static char *lead(const struct compare *c, const struct cmp_row *row, size_t g)
 {
 	const struct cmp_delta *d = &row->deltas[g];
 	const char *a = c->groups[g].label, *b = c->groups[d->base].label;
-	const char *more = d->abs > 0 ? "more" : "fewer";
+	const char *more = d->abs > 0 ? "more" : "fewer", *what = row->m->what;
+	/* the lead metric: transactional IOPS, or a throughput workload's MB/s */
+	const char *unit = row->m->kind == MK_TRANS_IOPS ? "IOPS" : "MB/s";
 	char p[64], pc[16], hc[16], *r, *m, *out;
 
 	if (!d->present)
-		return xasprintf("On this setup %s and %s cannot be compared on transactional IOPS "
-				 "(no data)", a, b);
+		return xasprintf("On this setup %s and %s cannot be compared on %s (no data)", a, b,
+				 what);
 	if (d->sig == SIG_NO || d->sig == SIG_YES) {
+		char *rt = d->blocked ? ratio_text(d) : xasprintf("%+.1f %%", d->pct);
+
 		r = runs_text(c, g, (size_t)d->base);
 		m = mde_clause(c, d, g);
 		if (d->sig == SIG_NO)
 			out = xasprintf("On this setup %s and %s showed no significant difference in "
-					"transactional IOPS (%+.1f %%, %s, Welch's t-test %s%s)", a, b,
-					d->pct, r, p_decided(p, sizeof(p), d), m);
+					"%s (%s, %s, %s %s%s)", a, b, what, rt, r,
+					test_name(d), p_decided(p, sizeof(p), d), m);
+		else if (d->blocked)
+			out = xasprintf("On this setup %s delivered %s %% %s %s than %s (%+.0f %s, "
+					"%s, %s; significant, %s %s)", a,
+					pct_text(pc, sizeof(pc), d->pct), more, what, b, d->abs, unit, rt,
+					r, test_name(d), p_decided(p, sizeof(p), d));
 		else
-			out = xasprintf("On this setup %s delivered %s %% %s transactional IOPS than "
-					"%s (%+.0f IOPS, %s; significant, Welch's t-test %s)", a,
-					pct_text(pc, sizeof(pc), d->pct), more, b, d->abs, r,
-					p_decided(p, sizeof(p), d));
+			out = xasprintf("On this setup %s delivered %s %% %s %s than %s (%+.0f %s, "
+					"%s; significant, %s %s)", a,
+					pct_text(pc, sizeof(pc), d->pct), more, what, b, d->abs, unit,
+					r, test_name(d), p_decided(p, sizeof(p), d));
+		free(rt);
 		free(r);
 		free(m);
 		return out;
 	}
 	if (d->sig == SIG_WITHIN)
-		return xasprintf("Within one run per label, %s delivered %s %% %s transactional IOPS "
-				 "than %s (%+.0f ± %.0f IOPS, the within-run interval; this is no "
-				 "claim: it needs at least 2 independent runs per label, 3 or more "
-				 "recommended)",
-				 a, pct_text(pc, sizeof(pc), d->pct), more, b, d->abs, d->half);
+		return xasprintf("Within one run per label, %s delivered %s %% %s %s than %s "
+				 "(%+.0f ± %.0f %s, the within-run interval; this is no claim: it needs "
+				 "at least 2 independent runs per label, 3 or more recommended)",
+				 a, pct_text(pc, sizeof(pc), d->pct), more, what, b, d->abs, d->half,
+				 unit);
 	(void)hc;
-	return xasprintf("On this setup %s delivered %s %% %s transactional IOPS than %s (not "
-			 "tested: %s)", a, pct_text(pc, sizeof(pc), d->pct), more, b, d->na_why);
+	return xasprintf("On this setup %s delivered %s %% %s %s than %s (not tested: %s)", a,
+			 pct_text(pc, sizeof(pc), d->pct), more, what, b, d->na_why);
+}
+
+/*
+ * The metric the sentence leads with: transactional IOPS, or where no result has any (a
+ * workload judged by throughput: the backup) its database read throughput.
+ */
+const struct cmp_row *report_lead_row(const struct compare *c)
+{
+	const struct cmp_row *row = compare_row(c, key_metrics[0]);
+	const struct cmp_row *tp = compare_row(c, "db_read_throughput");
+
+	return row->m->hidden && tp ? tp : row;
 }
 
 static void comparison_sentences(const struct compare *c, char ***v, size_t *n)
@@ -256,10 +362,15 @@ static void comparison_sentences(const struct compare *c, char ***v, size_t *n)
 		if (!strcmp(grp->fs, c->groups[grp->base].fs) &&
 		    grp->threads != c->groups[grp->base].threads)
 			continue;
-		s = lead(c, compare_row(c, key_metrics[0]), g);
+		s = lead(c, report_lead_row(c), g);
 		for (size_t k = 1; k < NKEY; k++) {
-			char *cl = clause(c, compare_row(c, key_metrics[k]), g);
-			char *tmp = xasprintf("%s; %s", s, cl);
+			const struct cmp_row *row = compare_row(c, key_metrics[k]);
+			char *cl, *tmp;
+
+			if (row->m->hidden) /* nothing to say: a backup's log writes */
+				continue;
+			cl = clause(c, row, g);
+			tmp = xasprintf("%s; %s", s, cl);
 
 			free(cl);
 			free(s);
@@ -321,6 +432,14 @@ static void verdict_sentence(const struct compare *c, char ***v, size_t *n)
 {
 	const struct cmp_row *row = compare_row(c, "verdict");
 	char *s = xstrdup("Jetstress-style verdict:");
+	bool any = false;
+
+	for (size_t i = 0; i < c->nresults; i++)
+		any |= c->results[i].verdict.present;
+	if (!any) { /* no result was judged (a backup, a simple pattern, fio): nothing to say */
+		free(s);
+		return;
+	}
 
 	for (size_t g = 0; g < c->ngroups; g++) {
 		char *tmp = xasprintf("%s%s %s %s", s, g ? "," : "", c->groups[g].label,
@@ -331,6 +450,43 @@ static void verdict_sentence(const struct compare *c, char ***v, size_t *n)
 	}
 	push(v, n, xasprintf("%s.", s));
 	free(s);
+}
+
+/*
+ * A label that failed Jetstress's page-fault stall check, in plain words: what it means about
+ * the storage (its database writes did not keep up, so the cache ran out of clean pages) and
+ * what would pass (faster writes, more cache, fewer threads).
+ */
+static void stall_sentences(const struct compare *c, char ***v, size_t *n)
+{
+	for (size_t g = 0; g < c->ngroups; g++) {
+		double worst = 0;
+		size_t nfail = 0;
+
+		for (size_t i = 0; i < c->groups[g].nruns; i++) {
+			const struct verdict *vd = &c->results[c->groups[g].runs[i]].verdict;
+
+			for (size_t k = 0; vd->present && k < vd->nchecks; k++) {
+				const struct verdict_check *ck = &vd->checks[k];
+
+				if (ck->pass || strcmp(ck->name, "db_page_fault_stalls") ||
+				    strcmp(ck->scope, "overall"))
+					continue;
+				nfail++;
+				worst = MAX(worst, ck->value);
+			}
+		}
+		if (!nfail)
+			continue;
+		push(v, n, xasprintf("%s failed the page-fault stall check in %zu of %zu runs (up to "
+				     "%.*f stalls/s, limit 1/s): sessions found the database cache "
+				     "without a clean page because the database writes (%.2f ms on "
+				     "average) did not keep up with the changes, which Jetstress fails "
+				     "as storage that cannot sustain this load; faster database writes, "
+				     "a larger cache or fewer threads would pass.", c->groups[g].label,
+				     nfail, c->groups[g].nruns, worst < 10 ? 1 : 0, worst,
+				     compare_mean(c, "db_write_lat_avg", g)));
+	}
 }
 
 static void sweep_sentences(const struct compare *c, char ***v, size_t *n)
@@ -375,6 +531,7 @@ char **report_summary(const struct compare *c, size_t *n)
 			push(&v, n, aa_sentence(c, g));
 	sweep_sentences(c, &v, n);
 	verdict_sentence(c, &v, n);
+	stall_sentences(c, &v, n);
 	cache_sentences(c, &v, n);
 	return v;
 }

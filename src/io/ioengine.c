@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "os/os.h"
+#include "strbuf.h"
 
 static const struct ioengine_ops *const engines[] = {
 #ifdef _WIN32
@@ -32,14 +34,14 @@ const struct ioengine_ops *ioengine_find(const char *name)
 
 const char *ioengine_names(void)
 {
-	static char buf[128];
+	static struct strbuf names = STRBUF_INIT;
 
-	if (!buf[0])
+	if (!names.len)
 		for (size_t i = 0; i < ARRAY_SIZE(engines); i++)
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
-				 !i ? "" : i + 1 < ARRAY_SIZE(engines) ? ", " : " or ",
-				 engines[i]->name);
-	return buf;
+			strbuf_addf(&names, "%s%s",
+				    !i ? "" : i + 1 < ARRAY_SIZE(engines) ? ", " : " or ",
+				    engines[i]->name);
+	return names.buf;
 }
 
 int io_ctx_init(struct io_ctx *ctx, const char *engine, unsigned int depth)
@@ -119,4 +121,17 @@ int io_sync(struct io_ctx *ctx, struct io_u *io)
 	if (ret < 0)
 		return ret;
 	return io->res;
+}
+
+int io_drain(struct io_ctx *ctx, struct io_u **out, unsigned int max)
+{
+	while (ctx->ops && ctx->inflight) {
+		int n = io_reap(ctx, out, 1, MIN(ctx->inflight, max));
+
+		if (n < 0)
+			return n;
+		if (n == 0)
+			return -EIO; /* the back end holds I/Os it does not complete */
+	}
+	return 0;
 }

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "os/os.h"
+
 enum io_op {
 	IO_READ,
 	IO_WRITE,
@@ -99,5 +101,13 @@ int io_submit_reap(struct io_ctx *ctx, struct io_u **ios, unsigned int n, struct
 		   unsigned int min, unsigned int max) __attribute__((warn_unused_result));
 /* Submit one I/O and wait for it.  Returns io->res (bytes or -errno). */
 int io_sync(struct io_ctx *ctx, struct io_u *io);
+/*
+ * io_drain - reap until nothing is in flight (fio's io_u_quiesce()): before a caller frees or
+ * reuses the buffers of I/Os it gave up on (an error, a stop).  @out (room for @max) receives
+ * the completions, which are dropped: their results no longer matter.  0, or the first -errno
+ * of a reap (-EIO when the back end completes nothing while I/Os are in flight); a ctx whose
+ * set-up failed (no ops) has nothing in flight.
+ */
+int io_drain(struct io_ctx *ctx, struct io_u **out, unsigned int max);
 
 #endif

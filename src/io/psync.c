@@ -6,7 +6,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "util.h"
+#include "base.h"
+#include "os/os.h"
 
 struct psync_priv {
 	unsigned int n, head;

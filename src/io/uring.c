@@ -6,7 +6,8 @@
 #include <liburing.h>
 #include <stdlib.h>
 
-#include "util.h"
+#include "base.h"
+#include "os/os.h"
 
 struct uring_priv {
 	struct io_uring ring;

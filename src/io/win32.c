@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "os/os.h"
 #include "os/osP.h"
-#include "util.h"
 
 struct w32_priv;
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* args.c: the command lines of the lab's child steps (fslab prep, fslab run) for a cell. */
+/* args.c: the command lines of the lab's child steps (fslab prep, run, teardown) for a cell,
+ * on Linux or Windows (the step target's system), on the lab's volumes or the user's. */
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "lab/labP.h"
+#include "strbuf.h"
 
 static bool is_raw(const struct lab_fs *fs)
 {
@@ -14,67 +16,97 @@ static bool is_raw(const struct lab_fs *fs)
 }
 
 
-void argv_add(struct argv *a, const char *s)
+char *lab_owner(const struct lab *L)
 {
-	if (a->n < ARRAY_SIZE(a->v) - 1)
-		a->v[a->n++] = s;
-	a->v[a->n] = NULL;
+	char *real = os_realpath(L->out), *o = xasprintf("fslab lab %s", real ? real : L->out);
+
+	free(real);
+	return o;
 }
 
-void argv_addf(struct argv *a, const char *fmt, ...)
+char *lab_mount_root(const struct lab *L)
 {
-	va_list ap;
-	char *s;
+	char *abs, *root;
 
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = xstrdup("");
-	va_end(ap);
-	if (a->nown < ARRAY_SIZE(a->own))
-		a->own[a->nown++] = s;
-	argv_add(a, s);
+	if (L->target.os != LAB_OS_WINDOWS)
+		return path_join(L->out, "mnt");
+	/* Windows prep mounts on access paths of an absolute X:\ folder: OUT\mnt\db\ ... */
+	abs = os_abs_path(L->out);
+	for (char *p = abs; *p; p++)
+		if (*p == '/')
+			*p = '\\';
+	root = xasprintf("%s%smnt", abs, abs[0] && abs[strlen(abs) - 1] == '\\' ? "" : "\\");
+	free(abs);
+	return root;
 }
 
-void argv_free(struct argv *a)
+const char *lab_devices_words(const struct lab *L)
 {
-	for (size_t i = 0; i < a->nown; i++)
-		free(a->own[i]);
-	memset(a, 0, sizeof(*a));
+	if (L->target.os == LAB_OS_WINDOWS)
+		return "Windows disks";
+	return L->cfg.image_dir ? "loop devices on images" : "devices";
 }
 
-void lab_prep_args(struct lab *L, const struct cell *cell, struct argv *a)
+/* Windows disks: fslab.exe prep --fs ntfs|refs --db-disk N --log-disk M (fsprep/win/). */
+static void win_prep_args(struct lab *L, const struct cell *cell, struct strvec *a)
 {
 	const struct lab_cfg *c = &L->cfg;
 
-	argv_add(a, "prep");
-	argv_add(a, "--fs");
-	argv_add(a, cell->fs->fs);
-	if (c->image_dir) {
-		argv_add(a, "--image-dir");
-		argv_add(a, c->image_dir);
-		argv_addf(a, "--db-size=%lluM", (unsigned long long)(c->db_image_size / MiB));
-		argv_addf(a, "--log-size=%lluM", (unsigned long long)(c->log_image_size / MiB));
-	} else {
-		argv_add(a, "--db-dev");
-		argv_add(a, c->db_dev);
-		argv_add(a, "--log-dev");
-		argv_add(a, c->log_dev);
-		if (c->force)
-			argv_add(a, "--force");
+	strvec_push(a, "prep");
+	strvec_pushl(a, "--fs", cell->fs->fs, NULL);
+	strvec_pushf(a, "--db-disk=%d", c->db_disk);
+	strvec_pushf(a, "--log-disk=%d", c->log_disk);
+	strvec_pushl(a, "--mount-root", L->mnt, NULL);
+	if (cell->fs->cluster)
+		strvec_pushl(a, "--cluster", cell->fs->cluster, NULL);
+	if (c->force)
+		strvec_push(a, "--force");
+}
+
+void lab_prep_args(struct lab *L, const struct cell *cell, struct strvec *a)
+{
+	const struct lab_cfg *c = &L->cfg;
+
+	if (L->target.os == LAB_OS_WINDOWS) {
+		win_prep_args(L, cell, a);
+		return;
 	}
-	argv_add(a, "--mount-root");
-	argv_add(a, L->mnt);
+	strvec_push(a, "prep");
+	strvec_push(a, "--fs");
+	strvec_push(a, cell->fs->fs);
+	if (c->image_dir) {
+		strvec_push(a, "--image-dir");
+		strvec_push(a, c->image_dir);
+		strvec_pushf(a, "--db-size=%lluM", (unsigned long long)(c->db_image_size / MiB));
+		strvec_pushf(a, "--log-size=%lluM", (unsigned long long)(c->log_image_size / MiB));
+	} else {
+		strvec_push(a, "--db-dev");
+		strvec_push(a, c->db_dev);
+		strvec_push(a, "--log-dev");
+		strvec_push(a, c->log_dev);
+		if (c->force)
+			strvec_push(a, "--force");
+	}
+	strvec_push(a, "--mount-root");
+	strvec_push(a, L->mnt);
+	{
+		char *owner = lab_owner(L);
+
+		strvec_push(a, "--owner");
+		strvec_push(a, owner);
+		free(owner);
+	}
 	if (cell->fs->cluster) {
-		argv_add(a, "--cluster");
-		argv_add(a, cell->fs->cluster);
+		strvec_push(a, "--cluster");
+		strvec_push(a, cell->fs->cluster);
 	}
 	if (cell->fs->mkfs_opts) {
-		argv_add(a, "--mkfs-opts");
-		argv_add(a, cell->fs->mkfs_opts);
+		strvec_push(a, "--mkfs-opts");
+		strvec_push(a, cell->fs->mkfs_opts);
 	}
 	if (cell->fs->mount_opts) {
-		argv_add(a, "--mount-opts");
-		argv_add(a, cell->fs->mount_opts);
+		strvec_push(a, "--mount-opts");
+		strvec_push(a, cell->fs->mount_opts);
 	}
 }
 
@@ -94,44 +126,131 @@ static char *raw_device(struct lab *L, const char *role)
 
 static void add_arg(const char *s, void *ctx)
 {
-	argv_addf(ctx, "%s", s);
+	strvec_push(ctx, s);
 }
 
-void lab_run_args(struct lab *L, const struct cell *cell, struct argv *a)
+void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a)
 {
 	const struct lab_cfg *c = &L->cfg;
 
-	argv_add(a, "run");
+	strvec_push(a, "run");
 	if (is_raw(cell->fs)) {
 		/* known once prep attached them; the dry run shows placeholders */
 		char *db = raw_device(L, "db"), *lg = raw_device(L, "log");
 
-		argv_addf(a, "--db=%s", db ? db : "<db device from prep.json>");
-		argv_addf(a, "--log=%s", lg ? lg : "<log device from prep.json>");
+		strvec_pushf(a, "--db=%s", db ? db : "<db device from prep.json>");
+		strvec_pushf(a, "--log=%s", lg ? lg : "<log device from prep.json>");
 		if (c->force)
-			argv_add(a, "--force");
+			strvec_push(a, "--force");
 		free(db);
 		free(lg);
+	} else if (cell->fs->prepared) {
+		/* volumes the user prepared: the run deletes and re-creates its own files there
+		 * and refuses (or, allowed, leaves alone) anything else */
+		for (size_t i = 0; i < cell->fs->db_dirs.nr; i++)
+			strvec_pushf(a, "--db=%s", cell->fs->db_dirs.v[i]);
+		for (size_t i = 0; i < cell->fs->log_dirs.nr; i++)
+			strvec_pushf(a, "--log=%s", cell->fs->log_dirs.v[i]);
+		strvec_push(a, "--fresh");
+		if (cell->fs->allow_foreign_files)
+			strvec_push(a, "--allow-foreign-files");
 	} else {
-		argv_addf(a, "--db=%s/db", L->mnt);
-		argv_addf(a, "--log=%s/log", L->mnt);
+		const char *sep = L->target.os == LAB_OS_WINDOWS ? "\\" : "/";
+
+		strvec_pushf(a, "--db=%s%sdb", L->mnt, sep);
+		strvec_pushf(a, "--log=%s%slog", L->mnt, sep);
 	}
-	argv_addf(a, "--threads=%u", cell->threads);
+	strvec_pushf(a, "--threads=%u", cell->threads);
 	/* every [workload] key given, its value as written: fslab run checks it with the same
 	 * table (run/options.c) the config was checked with; the others are its defaults */
 	run_params_argv(&c->run, add_arg, a);
-	argv_addf(a, "--label=%s", cell->label);
-	argv_addf(a, "--output=%s", cell->result);
+	strvec_pushf(a, "--label=%s", cell->label);
+	strvec_pushf(a, "--output=%s", cell->result);
+	/* where it stands in the lab: compare blocks by round, the Method says what happened */
+	strvec_pushf(a, "--lab-id=%s", L->lab_id ? L->lab_id : "<the new lab's id>");
+	strvec_pushf(a, "--lab-cell=%s", cell->id);
+	strvec_pushf(a, "--lab-round=%u", cell->round);
+	strvec_pushf(a, "--lab-position=%u", cell->position);
+	/* prep formatted it for this cell; volumes the user prepared are not reformatted (the
+	 * result records volume_formatted = false, and the run's --fresh note says why) */
+	if (!is_raw(cell->fs) && !cell->fs->prepared)
+		strvec_push(a, "--lab-fresh-volume");
 	/* not --quiet: the cell's run log keeps the run's steps (creation, initialisation rate,
-	 * checksum pass) and its summary; the live line needs a terminal, which it has not */
-	argv_add(a, "--progress-fd=3");
+	 * checksum pass) and its summary; the live line needs a terminal, which it has not.
+	 * Progress lines on stdout: the one channel every kind of step target has (step.h) */
+	strvec_push(a, "--progress-fd=1");
 }
 
-void argv_print(const struct argv *a)
+void lab_teardown_args(struct lab *L, struct strvec *a)
 {
-	printf("  fslab");
-	for (size_t i = 0; i < a->n; i++)
-		printf(strchr(a->v[i], ' ') ? " '%s'" : " %s", a->v[i]);
-	printf("\n");
+	strvec_pushl(a, "teardown", "--mount-root", L->mnt, NULL);
+	/* Linux: only what this lab's own preps made (issue 16 item 3), not a user's prep on
+	 * OUT/mnt; Windows prep records its prep in OUT\mnt\prep.json, which is the lab's */
+	if (L->target.os != LAB_OS_WINDOWS) {
+		char *owner = lab_owner(L);
+
+		strvec_pushl(a, "--owner", owner, NULL);
+		free(owner);
+	}
+}
+
+/*
+ * The cell error of a failed prep: its exit status and the first error it printed with what
+ * follows (Windows prep: PowerShell's own message), so that lab.log and lab-state.json say
+ * why without opening the log.
+ */
+char *lab_prep_failure(struct lab *L, int rc, const char *log)
+{
+	char *text = NULL, *at, *why;
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+
+	(void)L;
+	if (rc < 0)
+		return xasprintf("prep could not be started: %s (see %s)", strerror(-rc), log);
+	if (read_file(log, &text, &len) || !(at = strstr(text, "fslab: error: "))) {
+		free(text);
+		return xasprintf("prep exited %d (see %s)", rc, log);
+	}
+	/* that line and, for a script's failure, up to three lines of its output */
+	for (int lines = 0; *at && lines < 4; at++) {
+		if (*at == '\r')
+			continue;
+		if (*at == '\n') {
+			lines++;
+			if (sb.len && sb.buf[sb.len - 1] != ' ')
+				strbuf_addch(&sb, ' ');
+			continue;
+		}
+		strbuf_addch(&sb, *at);
+	}
+	while (sb.len && sb.buf[sb.len - 1] == ' ')
+		strbuf_setlen(&sb, sb.len - 1);
+	why = xasprintf("prep exited %d: %s (see %s)", rc, sb.buf + strlen("fslab: error: "), log);
+	strbuf_release(&sb);
+	free(text);
+	return why;
+}
+
+void lab_quote_arg(struct strbuf *sb, const char *arg)
+{
+#ifdef _WIN32
+	os_win_quote_arg(sb, arg); /* as cmd.exe and PowerShell pass it on to a program */
+#else
+	strbuf_add_sq(sb, arg);
+#endif
+}
+
+void lab_print_args(const struct strvec *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "  " LAB_FSLAB);
+	for (size_t i = 0; i < a->nr; i++) {
+		strbuf_addch(&sb, ' ');
+		lab_quote_arg(&sb, a->v[i]);
+	}
+	puts(sb.buf);
+	strbuf_release(&sb);
 }
 

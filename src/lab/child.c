@@ -1,51 +1,91 @@
 // SPDX-License-Identifier: MIT
-/* child.c: supervision of the lab's child processes (prep, run, teardown, compare: log,
- * progress pipe, signal forwarding) and what the lab prints meanwhile (log, live line). */
+/* child.c: the lab's child steps (prep, run, teardown, compare) through the step runner
+ * (step.h: log, progress lines, stop and kill) and what the lab prints meanwhile (log, live
+ * line). */
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "lab/labP.h"
+#include "lab/step.h"
+#include "strbuf.h"
 
 /* ---- log and live line ---- */
 
-void lab_clear_line(struct lab *L)
+/*
+ * After writing to stdout: a terminal that hung up (EIO) or a pipe without a reader (EPIPE,
+ * SIGPIPE handled) will not take anything any more; the lab stops printing there.  Nothing
+ * else stops: the cell's cleanup, lab.log and lab-state.json go on.
+ */
+static void check_stdout(struct lab *L)
 {
-	if (L->tty)
-		fputs("\r\033[K", stdout);
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return;
+	if (errno == EPIPE || errno == EIO)
+		L->stdout_dead = true;
+	clearerr(stdout);
 }
 
-void lab_log(struct lab *L, const char *fmt, ...)
+void lab_clear_line(struct lab *L)
 {
-	char ts[32], msg[2048];
-	va_list ap;
+	if (L->tty && !L->stdout_dead) {
+		fputs("\r\033[K", stdout);
+		check_stdout(L);
+	}
+}
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	iso8601_now(ts, sizeof(ts));
+static void log_line(struct lab *L, const char *ts, const char *msg)
+{
 	if (L->log) {
 		fprintf(L->log, "%s %s\n", ts, msg);
 		fflush(L->log);
 	}
+}
+
+/* lines of any length: a path or a resume command is never cut */
+void lab_log(struct lab *L, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	char ts[32];
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	iso8601_now(ts, sizeof(ts));
+	log_line(L, ts, msg.buf);
+	if (!L->stdout_dead) {
+		lab_clear_line(L);
+		printf("%s %s\n", ts + 11, msg.buf);
+		check_stdout(L);
+	}
+	strbuf_release(&msg);
+}
+
+void lab_note(struct lab *L, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	char ts[32];
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	iso8601_now(ts, sizeof(ts));
+	log_line(L, ts, msg.buf);
 	lab_clear_line(L);
-	printf("%s %s\n", ts + 11, msg);
-	fflush(stdout);
+	/* a dead stderr (EIO, EPIPE) fails this write and nothing else */
+	fprintf(stderr, "fslab: %s\n", msg.buf);
+	strbuf_release(&msg);
 }
 
 static double cell_estimate(const struct lab *L)
 {
-	return (L->cfg.run.warmup_ns + L->cfg.run.duration_ns) / 1e9 + L->overhead_est;
+	return (L->cfg.wl.warmup_s + L->cfg.wl.duration_s) + L->overhead_est;
 }
 
 static void live_line(struct lab *L)
@@ -55,7 +95,7 @@ static void live_line(struct lab *L)
 	unsigned int left = 0;
 	char e[32], ce[32], le[32];
 
-	if (!L->tty)
+	if (!L->tty || L->stdout_dead)
 		return;
 	for (unsigned int i = L->cur + 1; i < L->ncells; i++)
 		left += L->cells[L->order[i]].status != CELL_DONE;
@@ -70,120 +110,88 @@ static void live_line(struct lab *L)
 	if (L->iops > 0)
 		printf(", %.0f IOPS", L->iops);
 	fputs("\033[K", stdout);
-	fflush(stdout);
+	check_stdout(L);
 }
 
-/* ---- child processes ---- */
+/* ---- child processes: the step runner (step.h) ---- */
 
-/* Read progress lines ({"phase", "elapsed_s", "total_s", "iops"}) from fslab run. */
-static void read_progress(struct lab *L, int fd)
+/* A progress line of fslab run ({"fslab_progress": 1, "phase", "elapsed_s", ...}). */
+static void on_progress(void *ctx, const char *line)
 {
-	char buf[4096];
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	char *line, *save = NULL;
+	struct lab *L = ctx;
+	json_t *o = json_loads(line, 0, NULL);
 
-	if (n <= 0)
+	if (!o)
 		return;
-	buf[n] = 0;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		json_t *o = json_loads(line, 0, NULL);
-
-		if (!o)
-			continue;
-		L->run_elapsed = json_number_value(json_object_get(o, "elapsed_s"));
-		L->run_total = json_number_value(json_object_get(o, "total_s"));
-		L->iops = json_number_value(json_object_get(o, "iops"));
-		json_decref(o);
-	}
+	L->run_elapsed = json_number_value(json_object_get(o, "elapsed_s"));
+	L->run_total = json_number_value(json_object_get(o, "total_s"));
+	L->iops = json_number_value(json_object_get(o, "iops"));
+	json_decref(o);
 }
 
-int lab_child(struct lab *L, const char *const *args, const char *logpath, bool progress,
-		 bool interruptible)
+/*
+ * Windows prep and teardown change disks through PowerShell: half-way through a format they
+ * leave nothing a teardown could find, so they are never killed, not even with the lab; they
+ * finish (or undo themselves on failure) and the next teardown takes what they made.
+ */
+static bool killable(const struct lab *L, const struct strvec *args)
 {
-	const char *argv[64];
-	int pfd[2] = { -1, -1 }, status, forwarded = 0;
-	size_t n = 0;
-	pid_t pid, parent;
+	return !(L->target.os == LAB_OS_WINDOWS && args->nr &&
+		 (!strcmp(args->v[0], "prep") || !strcmp(args->v[0], "teardown")));
+}
 
-	argv[n++] = "fslab";
-	for (size_t i = 0; args[i] && n < ARRAY_SIZE(argv) - 1; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	if (progress && pipe2(pfd, O_CLOEXEC))
-		return -errno;
-	fflush(NULL);
-	parent = getpid();
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		sigset_t none;
+int lab_child(struct lab *L, const struct strvec *args, const char *logpath, bool progress,
+	      bool interruptible)
+{
+	struct step_io io = { .progress = progress ? on_progress : NULL, .ctx = L };
+	unsigned int flags = (interruptible ? STEP_STOPPABLE : 0) |
+			     (killable(L, args) ? STEP_KILLABLE : 0);
+	struct step *s;
+	int status = 0, ret;
+	sig_atomic_t handled = 0;
 
-		/* a lab killed by SIGKILL takes its child with it: nothing runs on unsupervised
-		 * (a run would go on writing on volumes the next teardown removes) */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(128 + SIGKILL);
-		setpgid(0, 0);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		if (progress)
-			dup2(pfd[1], 3); /* dup2 clears close-on-exec */
-		execv(L->self, (char *const *)argv);
-		_exit(127);
+	/* a stop asked for before the step began: the step is not started at all */
+	if (interruptible && lab_nsignals)
+		return 128 + SIGINT;
+	io.log = os_fopen(logpath, "a");
+	if (!io.log)
+		return errno ? -errno : -EIO;
+	ret = step_start(&L->target, args, flags, &io, &s);
+	if (ret) {
+		fprintf(io.log, "fslab lab: cannot start fslab %s on %s: %s\n", args->v[0],
+			L->target.name, strerror(-ret));
+		fclose(io.log);
+		return ret;
 	}
-	setpgid(pid, pid);
-	if (progress)
-		close(pfd[1]);
 	L->run_elapsed = L->run_total = L->iops = 0;
 	for (;;) {
-		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-		pid_t w;
-
-		if (interruptible && lab_nsignals > forwarded) {
-			kill(pid, forwarded ? SIGKILL : SIGINT);
-			forwarded = lab_nsignals;
+		/* the first stop request closes the step's stdin (it stops cleanly, as on
+		 * Ctrl-C); a second one (SIGINT, SIGTERM: never SIGHUP or SIGPIPE) kills it */
+		if (interruptible && lab_nsignals > handled) {
+			if (!handled)
+				step_stop(s);
+			else
+				step_kill(s);
+			handled = lab_nsignals;
 		}
-		if (progress && pfd[0] >= 0) {
-			if (poll(&p, 1, 1000) > 0) {
-				if (p.revents & POLLIN)
-					read_progress(L, pfd[0]);
-				else if (p.revents & (POLLHUP | POLLERR)) {
-					close(pfd[0]);
-					pfd[0] = -1;
-				}
-			}
-		} else {
-			struct timespec ts = { 0, 200 * 1000000L };
-
-			nanosleep(&ts, NULL);
-		}
-		w = waitpid(pid, &status, WNOHANG);
-		if (w == pid)
+		ret = step_poll(s, progress ? 1000 : 200, &status);
+		if (ret)
 			break;
-		if (w < 0 && errno != EINTR)
-			return -errno;
 		live_line(L);
 	}
-	if (pfd[0] >= 0) {
-		read_progress(L, pfd[0]);
-		close(pfd[0]);
-	}
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	step_free(s);
+	fclose(io.log);
+	return ret < 0 ? ret : status;
 }
 
 int lab_teardown(struct lab *L, const char *logpath)
 {
-	const char *args[] = { "teardown", "--mount-root", L->mnt, NULL };
-	int rc = lab_child(L, args, logpath, false, false);
+	struct strvec args = STRVEC_INIT;
+	int rc;
 
+	lab_teardown_args(L, &args);
+	rc = lab_child(L, &args, logpath, false, false);
+	strvec_clear(&args);
 	if (rc)
 		lab_log(L, "teardown of %s exited %d (see %s)", L->mnt, rc, logpath);
 	return rc;

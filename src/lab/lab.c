@@ -9,30 +9,40 @@
  * handling and cleanup stay theirs), in their own process group so that the lab decides what
  * a Ctrl-C means.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmds.h"
 #include "lab/labP.h"
+#include "strbuf.h"
 
-volatile sig_atomic_t lab_nsignals;
+volatile sig_atomic_t lab_nsignals, lab_signal;
 
-static void on_signal(int sig)
+/*
+ * A stop request (os_stop_handler_set: SIGINT, SIGTERM, SIGHUP, SIGPIPE; Ctrl-C, Ctrl-Break
+ * and console close on Windows) stops the lab like Ctrl-C: the cell stops cleanly, the state
+ * is resumable.
+ */
+static void on_stop(int why)
 {
-	(void)sig;
+	if (!lab_signal)
+		lab_signal = why;
+	/* a closed terminal or a gone reader says so more than once: it never escalates */
+	if ((why == OS_STOP_HUP || why == OS_STOP_PIPE) && lab_nsignals)
+		return;
 	lab_nsignals++;
 }
 
-/* One cell: prep, run, teardown.  Returns 0, or 1 when the lab was interrupted. */
+/* One cell: prep, run, teardown (on volumes the user prepared: the run alone, --fresh).
+ * Returns 0, or 1 when the lab was interrupted. */
 static int run_cell(struct lab *L, struct cell *cell)
 {
-	struct argv a = { 0 };
+	struct strvec a = STRVEC_INIT;
 	char *plog = xasprintf("%s/%s.prep.log", L->logs, cell->id);
 	char *rlog = xasprintf("%s/%s.run.log", L->logs, cell->id);
 	char *tlog = xasprintf("%s/%s.teardown.log", L->logs, cell->id);
@@ -42,26 +52,33 @@ static int run_cell(struct lab *L, struct cell *cell)
 	cell->status = CELL_RUNNING;
 	free(cell->error);
 	cell->error = NULL;
-	unlink(cell->result);
+	os_unlink(cell->result);
 	lab_save_state(L);
 
-	L->step = "prep";
-	lab_log(L, "cell %u/%u %s: prep %s (round %u/%u, label %s, %s)", L->cur + 1, L->ncells,
-		cell->id, cell->fs->fs, cell->round, L->cfg.repeats, cell->label,
-		L->cfg.image_dir ? "loop devices on images" : "devices");
-	lab_prep_args(L, cell, &a);
-	rc = lab_child(L, a.v, plog, false, true);
-	argv_free(&a);
-	if (rc) {
-		cell->error = xasprintf("prep exited %d (see %s)", rc, plog);
-		goto fail;
+	if (cell->fs->prepared) {
+		lab_log(L, "cell %u/%u %s: no prep: volumes you prepared (%s), not reformatted; the "
+			"run deletes and re-creates its databases and logs (round %u/%u, label %s)",
+			L->cur + 1, L->ncells, cell->id, cell->fs->db_dirs.v[0], cell->round,
+			L->cfg.repeats, cell->label);
+	} else {
+		L->step = "prep";
+		lab_log(L, "cell %u/%u %s: prep %s (round %u/%u, label %s, %s)", L->cur + 1,
+			L->ncells, cell->id, cell->fs->fs, cell->round, L->cfg.repeats, cell->label,
+			lab_devices_words(L));
+		lab_prep_args(L, cell, &a);
+		rc = lab_child(L, &a, plog, false, true);
+		strvec_clear(&a);
+		if (rc) {
+			cell->error = lab_prep_failure(L, rc, plog);
+			goto fail;
+		}
 	}
 	L->step = "run";
 	lab_log(L, "cell %u/%u %s: run %s, %u threads (log %s)", L->cur + 1, L->ncells, cell->id,
-		L->cfg.run.workload, cell->threads, rlog);
+		L->cfg.wl.workload, cell->threads, rlog);
 	lab_run_args(L, cell, &a);
-	rc = lab_child(L, a.v, rlog, true, true);
-	argv_free(&a);
+	rc = lab_child(L, &a, rlog, true, true);
+	strvec_clear(&a);
 	if (rc != 0 && rc != FSLAB_EXIT_VERDICT) {
 		cell->error = xasprintf("run exited %d (see %s)", rc, rlog);
 		goto fail;
@@ -71,27 +88,34 @@ static int run_cell(struct lab *L, struct cell *cell)
 	cell->status = CELL_DONE;
 	cell->seconds = (now_ns() - t0) / 1e9;
 	lab_save_state(L);
-	L->step = "teardown";
-	lab_teardown(L, tlog);
+	if (!cell->fs->prepared) {
+		L->step = "teardown";
+		lab_teardown(L, tlog);
+	}
 	{
-		double over = cell->seconds - (L->cfg.run.warmup_ns + L->cfg.run.duration_ns) / 1e9;
+		double over = cell->seconds - (L->cfg.wl.warmup_s + L->cfg.wl.duration_s);
 
 		L->overhead_est = (L->overhead_est * L->overhead_n + MAX(over, 0.0)) /
 				  (L->overhead_n + 1);
 		L->overhead_n++;
 	}
+	cell->wall = (now_ns() - t0) / 1e9;
 	lab_log(L, "cell %u/%u %s: done in %.0f s%s, result %s", L->cur + 1, L->ncells, cell->id,
 		cell->seconds, rc == FSLAB_EXIT_VERDICT ? " (Jetstress verdict FAIL)" : "",
 		cell->result);
 	goto out;
 fail:
-	L->step = "teardown";
-	lab_teardown(L, tlog);
+	if (!cell->fs->prepared) {
+		L->step = "teardown";
+		lab_teardown(L, tlog);
+	}
 	cell->seconds = (now_ns() - t0) / 1e9;
+	cell->wall = cell->seconds; /* a failed cell's time counts for the budget too */
 	if (lab_nsignals) {
 		cell->status = CELL_INTERRUPTED;
-		lab_log(L, "cell %u/%u %s: interrupted; everything it mounted or attached is "
-			"removed", L->cur + 1, L->ncells, cell->id);
+		lab_log(L, "cell %u/%u %s: interrupted; %s", L->cur + 1, L->ncells, cell->id,
+			cell->fs->prepared ? "its databases stay on your volumes until the next "
+			"cell deletes them" : "everything it mounted or attached is removed");
 		ret = 1;
 	} else {
 		cell->status = CELL_FAILED;
@@ -112,76 +136,119 @@ out:
  */
 static void remove_stale_tmp(struct lab *L)
 {
-	DIR *d = opendir(L->results);
-	struct dirent *e;
+	struct os_dir *d;
+	const char *name;
 
-	if (!d)
+	if (os_opendir(L->results, &d))
 		return;
-	while ((e = readdir(d))) {
+	while ((name = os_readdir(d))) {
 		char *p;
 
-		if (!strstr(e->d_name, ".json.tmp."))
+		if (!strstr(name, ".json.tmp."))
 			continue;
-		p = path_join(L->results, e->d_name);
-		if (!unlink(p))
+		p = path_join(L->results, name);
+		if (!os_unlink(p))
 			lab_log(L, "removed %s, left by an interrupted write", p);
 		free(p);
 	}
-	closedir(d);
+	os_closedir(d);
 }
 
 static int compare_all(struct lab *L)
 {
-	struct argv a = { 0 };
+	static const char *const files[] = { "report.md", "report.html" };
+	struct {
+		char *path;
+		struct os_id id;
+		bool had;
+	} before[ARRAY_SIZE(files)];
+	struct strvec a = STRVEC_INIT;
 	char *clog = xasprintf("%s/compare.log", L->logs);
+	/* test hook (t_lab_many): compare writes elsewhere than the report the lab announces */
+	const char *test_out = getenv("FSLAB_TEST_LAB_COMPARE_OUTPUT");
 	unsigned int n = 0;
 	int rc;
 
-	argv_add(&a, "compare");
+	strvec_push(&a, "compare");
 	/* config order, whatever the run order: compare's default baseline is the first label */
 	for (unsigned int i = 0; i < L->ncells; i++)
 		if (L->cells[i].status == CELL_DONE) {
-			argv_add(&a, L->cells[i].result);
+			strvec_push(&a, L->cells[i].result);
 			n++;
 		}
 	if (!n) {
 		lab_log(L, "no cell finished: no report");
-		argv_free(&a);
+		strvec_clear(&a);
 		free(clog);
 		return 1;
 	}
-	argv_addf(&a, "--output=%s", L->report);
-	argv_add(&a, "--force");
-	argv_addf(&a, "--lab-plan=%s", L->plan_path);
+	strvec_pushf(&a, "--output=%s", test_out && *test_out ? test_out : L->report);
+	strvec_push(&a, "--force");
+	strvec_pushf(&a, "--lab-plan=%s", L->plan_path);
 	if (L->cfg.title)
-		argv_addf(&a, "--title=%s", L->cfg.title);
-	if (!L->cfg.baseline && L->cfg.raw_baseline) {
-		/* every filesystem's overhead against the raw devices */
-		if (L->cfg.nthreads > 1)
-			argv_addf(&a, "--baseline=raw-%llut", (unsigned long long)L->cfg.threads[0]);
-		else
-			argv_add(&a, "--baseline=raw");
-	} else if (L->cfg.baseline) {
-		bool section = false;
+		strvec_pushf(&a, "--title=%s", L->cfg.title);
+	{
+		char *base = lab_compare_baseline(L);
 
-		for (int i = 0; i < L->cfg.nfs; i++)
-			section = section || !strcmp(L->cfg.fs[i].name, L->cfg.baseline);
-		/* in a thread sweep labels are NAME-Nt: name the baseline filesystem's first label;
-		 * compare pairs every thread count with the baseline's at the same count */
-		if (section && L->cfg.nthreads > 1)
-			argv_addf(&a, "--baseline=%s-%llut", L->cfg.baseline,
-			     (unsigned long long)L->cfg.threads[0]);
-		else
-			argv_addf(&a, "--baseline=%s", L->cfg.baseline);
+		if (base)
+			strvec_pushf(&a, "--baseline=%s", base);
+		free(base);
 	}
 	L->step = "compare";
 	lab_log(L, "compare: %u result(s) into %s", n, L->report);
-	rc = lab_child(L, a.v, clog, false, false);
-	argv_free(&a);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		before[i].path = path_join(L->report, files[i]);
+		before[i].had = !os_path_id(before[i].path, &before[i].id);
+	}
+	rc = lab_child(L, &a, clog, false, false);
+	strvec_clear(&a);
 	if (rc && rc != FSLAB_EXIT_VERDICT)
 		lab_log(L, "compare exited %d (see %s)", rc, clog);
+	/*
+	 * The report the lab is about to announce must be one this compare wrote: each file
+	 * exists and is a new file (written atomically: a rename, so a new inode), not a
+	 * leftover of an earlier compare.  A lab that printed a report path and exited 0 without
+	 * a report once lost 70 cells' report without a word (issue 16).
+	 */
+	for (size_t i = 0; i < ARRAY_SIZE(files) && (rc == 0 || rc == FSLAB_EXIT_VERDICT); i++) {
+		struct os_id now;
+
+		if (os_path_id(before[i].path, &now) ||
+		    (before[i].had && now.dev == before[i].id.dev && now.ino == before[i].id.ino)) {
+			lab_log(L, "compare exited %d but did not write %s: no report; see %s", rc,
+				before[i].path, clog);
+			fslab_err("compare did not write %s (see %s); the results are kept in %s: "
+				  "compare them with fslab compare, or report this as a bug",
+				  before[i].path, clog, L->results);
+			rc = FSLAB_EXIT_FAIL;
+		}
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+		free(before[i].path);
 	free(clog);
 	return rc;
+}
+
+/*
+ * The lab stopped on a signal: lab-state.json says so (and how to resume), lab.log and stderr
+ * say how to continue.  Ctrl-C, kill, a closed terminal (SIGHUP) and a gone reader of stdout
+ * (SIGPIPE) all end here; the next start says it too (lab_state_describe()).
+ */
+static void lab_interrupted(struct lab *L)
+{
+	char ts[32];
+	int sig = lab_signal;
+
+	/* SIGINT, SIGTERM, SIGHUP, SIGPIPE; Ctrl-C, Ctrl-Break or console close on Windows */
+	snprintf(L->stop_signal, sizeof(L->stop_signal), "%s", os_stop_name(sig ? sig : OS_STOP_INT));
+	snprintf(L->stopped_at, sizeof(L->stopped_at), "%s", iso8601_now(ts, sizeof(ts)));
+	L->status = "interrupted";
+	lab_save_state(L);
+	lab_clear_line(L);
+	lab_note(L, "lab interrupted by %s: nothing it mounted or attached is left, finished cells "
+		 "are kept in %s; continue with: %s%s", L->stop_signal, L->results, L->resume_cmd,
+		 sig == OS_STOP_HUP ? " (a lab that outlives its terminal: start it with nohup, or "
+		 "in tmux or screen)" : "");
 }
 
 static void usage(FILE *f)
@@ -195,6 +262,12 @@ static void usage(FILE *f)
 "Cells run in rounds (round r = repeat r of every filesystem and thread count), shuffled\n"
 "inside each round unless [lab] order says otherwise; lab.log and lab-plan.json record the\n"
 "order and its seed.\n"
+"With [lab] precision = P%% the lab is adaptive: from min_rounds on it looks after every\n"
+"round and stops when every claim's minimum detectable difference is at most P, or when\n"
+"the next round would not fit [lab] budget (widths only, never p-values).\n"
+"A label with db_dir/log_dir runs on volumes you prepared: no prep, no format, no\n"
+"teardown; each cell deletes and re-creates only its own databases and logs there.\n"
+"fslab.exe on Windows preps [devices] db_disk/log_disk as NTFS or ReFS for every cell.\n"
 "\n"
 "  --output DIR   where results, logs, state and the report go (default: the config's\n"
 "                 [lab] output, else ./lab-<config name>)\n"
@@ -202,14 +275,22 @@ static void usage(FILE *f)
 "                 others run in the order the lab recorded (a changed config is refused)\n"
 "  --dry-run      print the plan and the preflight checks; change nothing\n"
 "\n"
-"Ctrl-C stops the current cell, unmounts and detaches what the lab made, keeps finished\n"
-"results and prints how to resume (a second Ctrl-C stops faster, still cleaning up).\n"
+"Ctrl-C stops the current cell (its step's standard input is closed), unmounts and\n"
+"detaches what the lab made, keeps finished results and prints how to resume (a second\n"
+"Ctrl-C kills the step, still cleaning up).\n"
+"SIGTERM, a closed terminal or ssh session (SIGHUP) and a gone reader of its output\n"
+"(SIGPIPE) stop it the same way; lab.log and the next start say how to resume.\n"
+"DIR must be new, empty, or a lab's own directory (fslab lab marks it): anything else is\n"
+"refused, so that no file of yours is overwritten or removed.\n"
 "See configs/template.ini for every key.\n");
 }
 
 static char *default_out(const char *config)
 {
-	const char *base = strrchr(config, '/');
+	const char *base = strrchr(config, '/'), *bs = strrchr(config, '\\');
+
+	if (bs && (!base || bs > base)) /* configs\demo.ini on Windows */
+		base = bs;
 	char *name = xstrdup(base ? base + 1 : config), *dot = strrchr(name, '.'), *out;
 
 	if (dot)
@@ -233,6 +314,8 @@ static void lab_free(struct lab *L)
 	free(L->order);
 	free(L->aa_fs.name);
 	free(L->plan_path);
+	free(L->lab_id);
+	free(L->stop_reason);
 	free(L->config_text);
 	free(L->out);
 	free(L->mnt);
@@ -241,39 +324,56 @@ static void lab_free(struct lab *L)
 	free(L->report);
 	free(L->state_path);
 	free(L->log_path);
+	free(L->resume_cmd);
+	free(L->prev);
 	if (L->log)
 		fclose(L->log);
 	os_unlock(L->lock_fd);
+	step_target_release(&L->target);
 	lab_cfg_release(&L->cfg);
 }
 
 static void dry_run(struct lab *L)
 {
-	struct argv a = { 0 };
+	struct strvec a = STRVEC_INIT;
 
 	printf("Lab %s: %u cell(s), results in %s\n", L->cfg.path, L->ncells, L->out);
-	printf("Order %s, %u round(s) of %u cell(s)", lab_order_name(L->order_kind), L->cfg.repeats,
-	       L->nslots);
+	printf("Order %s, %u round(s)%s of %u cell(s)", lab_order_name(L->order_kind),
+	       L->cfg.repeats, L->cfg.precision > 0 ? " at most" : "", L->nslots);
 	if (L->order_kind == LAB_ORDER_SHUFFLED)
 		printf(", seed %llu%s", (unsigned long long)L->seed,
 		       !strcmp(L->seed_source, "clock")
 		       ? " (from the clock: the real run draws its own unless [lab] order_seed is set)"
 		       : "");
 	printf("\n");
+	lab_adaptive_dry_run(L);
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
 
 		printf("cell %u/%u %s (round %u, label %s)%s:\n", i + 1, L->ncells, c->id, c->round,
 		       c->label, c->status == CELL_DONE ? " [done, kept]" : "");
-		lab_prep_args(L, c, &a);
-		argv_print(&a);
-		argv_free(&a);
+		if (c->fs->prepared) {
+			printf("  (no prep: volumes you prepared, not reformatted; the run deletes "
+			       "and re-creates its databases and logs)\n");
+		} else {
+			lab_prep_args(L, c, &a);
+			lab_print_args(&a);
+			/* a Windows disk lab with a saved disk query: the script each cell runs */
+			lab_dry_run_script(L, &a);
+			strvec_clear(&a);
+		}
 		lab_run_args(L, c, &a);
-		argv_print(&a);
-		argv_free(&a);
-		printf("  fslab teardown --mount-root %s\n", L->mnt);
+		lab_print_args(&a);
+		strvec_clear(&a);
+		if (!c->fs->prepared) {
+			lab_teardown_args(L, &a);
+			lab_print_args(&a);
+			strvec_clear(&a);
+		}
 	}
-	printf("then: fslab compare <results> --output %s --lab-plan %s\n", L->report,
+	printf("(steps that can be stopped also get --stop-on-stdin-eof: the lab stops them by "
+	       "closing their standard input)\n");
+	printf("then: " LAB_FSLAB " compare <results> --output %s --lab-plan %s\n", L->report,
 	       L->plan_path);
 }
 
@@ -287,13 +387,12 @@ int cmd_lab(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct lab *L = xcalloc(1, sizeof(*L));
-	struct sigaction sa = { .sa_handler = on_signal }, oi, ot;
 	const char *out_opt = NULL;
 	unsigned int failed = 0;
 	int c, ret, status = FSLAB_EXIT_USAGE;
-	ssize_t n;
 
 	L->lock_fd = -1;
+	L->worst_mde = NAN;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -326,44 +425,91 @@ int cmd_lab(int argc, char **argv)
 	ret = lab_cfg_load(&L->cfg, argv[optind]);
 	if (ret)
 		goto out;
+	/*
+	 * [host] sections: the cells on every host at once need the step runner's ssh target
+	 * (issue 20, after issue 18's step runner); until then a config naming hosts is refused
+	 * rather than run on this machine alone as if it were the cluster.
+	 */
+	if (L->cfg.hosts.n) {
+		ret = input_error("%s: [host %s]: fslab lab does not drive several hosts yet; check "
+				  "them with 'fslab hosts %s', run each cell with 'fslab run "
+				  "--start-at' on every host (fslab hosts ... start-at) and merge the "
+				  "results with 'fslab merge' (docs/HOSTS.md)", L->cfg.path,
+				  L->cfg.hosts.v[0].name, L->cfg.path);
+		goto out;
+	}
 	if (read_file(L->cfg.path, &L->config_text, NULL))
 		goto out;
 	if (out_opt || L->cfg.output)
 		L->out = xstrdup(out_opt ? out_opt : L->cfg.output);
 	else
 		L->out = default_out(L->cfg.path);
-	L->mnt = path_join(L->out, "mnt");
+	if (step_target_local(&L->target)) {
+		fslab_err("cannot find the fslab binary (/proc/self/exe, GetModuleFileNameW)");
+		status = FSLAB_EXIT_FAIL;
+		goto out;
+	}
+	L->mnt = lab_mount_root(L);
 	L->results = path_join(L->out, "results");
 	L->logs = path_join(L->out, "logs");
 	L->report = path_join(L->out, "report");
 	L->state_path = path_join(L->out, "lab-state.json");
 	L->log_path = path_join(L->out, "lab.log");
 	L->plan_path = path_join(L->out, "lab-plan.json");
-	n = readlink("/proc/self/exe", L->self, sizeof(L->self) - 1);
-	if (n <= 0) {
-		fslab_err("cannot find the fslab binary (/proc/self/exe)");
-		status = FSLAB_EXIT_FAIL;
-		goto out;
+	L->tty = os_stdout_tty();
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addstr(&sb, LAB_FSLAB " lab ");
+		lab_quote_arg(&sb, L->cfg.path);
+		strbuf_addstr(&sb, " --output ");
+		lab_quote_arg(&sb, L->out);
+		strbuf_addstr(&sb, " --resume");
+		L->resume_cmd = strbuf_detach(&sb, NULL);
 	}
-	L->self[n] = 0;
-	L->tty = isatty(STDOUT_FILENO);
+	/* a cell's time beyond its load before any was measured (prep, initialisation at
+	 * ~300 MB/s twice over, checksum pass, teardown) */
+	L->overhead_est = 15 + 2.0 * L->cfg.wl.databases * L->cfg.wl.db_size / 300e6;
 	lab_build_cells(L);
 
-	if (access(L->state_path, F_OK) != 0) {
-		/* a new lab; a resumed one runs the order its state recorded */
+	/* a directory the lab did not make is not the lab's to fill (nor a dry run's) */
+	if (lab_check_output(L))
+		goto out;
+	if (os_stat(L->state_path, NULL, NULL) != 0) {
+		/* a new lab; a resumed one runs the order its state recorded, under its id (a dry
+		 * run shows a placeholder: the real run draws its own) */
+		if (!L->dry_run)
+			L->lab_id = lab_new_id();
 		if (L->cfg.order_seed_set)
 			lab_set_plan(L, L->cfg.order, L->cfg.order_seed, "config");
 		else
 			lab_set_plan(L, L->cfg.order, lab_plan_time_seed(), "clock");
 	}
-	if (access(L->state_path, F_OK) == 0) {
+	if (os_stat(L->state_path, NULL, NULL) == 0) {
+		bool running;
+		char *rec, *how = lab_state_describe(L, &running, &rec);
+		/* the command its lab recorded: the lab of another config names that config */
+		const char *cmd = rec ? rec : L->resume_cmd;
+
 		if (!L->resume) {
-			input_error("%s already holds a lab (%s): add --resume to continue it, or choose "
-				    "another --output", L->out, L->state_path);
+			if (running)
+				input_error("%s already holds a lab (%s) that %s: wait for it, or stop "
+					    "it (Ctrl-C) and continue it with: %s; or choose another "
+					    "--output", L->out, L->state_path, how, cmd);
+			else
+				input_error("%s already holds a lab (%s) that %s: continue it with: %s; "
+					    "or choose another --output", L->out, L->state_path,
+					    how ? how : "cannot be read", cmd);
+			free(how);
+			free(rec);
 			goto out;
 		}
-		if (lab_load_state(L))
+		free(rec);
+		if (lab_load_state(L)) {
+			free(how);
 			goto out;
+		}
+		L->prev = how;
 	} else if (L->resume) {
 		input_error("%s: nothing to resume (no lab-state.json); run without --resume to "
 			    "start the lab", L->out);
@@ -378,8 +524,9 @@ int cmd_lab(int argc, char **argv)
 		goto out;
 
 	status = FSLAB_EXIT_FAIL;
-	if (mkdir_p(L->results, 0755) || mkdir_p(L->logs, 0755) || mkdir_p(L->mnt, 0755)) {
-		fslab_err("%s: cannot create the lab directories: %s", L->out, strerror(errno));
+	ret = mkdir_p(L->out, 0755);
+	if (ret) {
+		fslab_err("%s: cannot create the lab directory: %s", L->out, strerror(-ret));
 		goto out;
 	}
 	{
@@ -401,27 +548,62 @@ int cmd_lab(int argc, char **argv)
 			goto out;
 		}
 	}
-	L->log = fopen(L->log_path, "ae");
+	/* the marker first: a lab stopped at any later point finds its directory its own */
+	if (lab_mark_output(L))
+		goto out;
+	if ((ret = mkdir_p(L->results, 0755)) || (ret = mkdir_p(L->logs, 0755)) ||
+	    (ret = mkdir_p(L->mnt, 0755))) {
+		fslab_err("%s: cannot create the lab directories: %s", L->out, strerror(-ret));
+		goto out;
+	}
+	/* directories on volumes the user prepared that do not exist yet: made empty, so they
+	 * hold nothing but what fslab makes */
+	if (lab_make_prepared_dirs(L))
+		goto out;
+	/* from here on a stop request (Ctrl-C, kill, a closed terminal, a gone reader of stdout)
+	 * stops the current cell cleanly and leaves a resumable state; `nohup fslab lab`: a
+	 * SIGHUP (and SIGPIPE) ignored from the start stays ignored (os_stop_handler_set) */
+	os_stop_handler_set(on_stop);
+	L->log = os_fopen(L->log_path, "a");
 	remove_stale_tmp(L);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &oi);
-	sigaction(SIGTERM, &sa, &ot);
 	L->t0 = now_ns();
-	L->overhead_est = 15 + 2.0 * L->cfg.run.databases * L->cfg.run.db_size / 300e6;
+	if (L->cfg.precision > 0) {
+		char b[32], r[32];
+
+		lab_log(L, "adaptive: precision %g %% for every claim, rounds %u to %u%s%s; a round "
+			"of %u cell(s) about %s", L->cfg.precision, L->cfg.min_rounds,
+			L->cfg.max_rounds, L->cfg.budget_ns ? ", budget " : "",
+			L->cfg.budget_ns ? fmt_hms(b, sizeof(b), L->cfg.budget_ns / 1e9) : "",
+			L->nslots, fmt_hms(r, sizeof(r), lab_cell_wall(L) * L->nslots));
+		if (L->cfg.budget_ns && lab_cell_wall(L) * L->nslots * L->cfg.min_rounds >
+		    L->cfg.budget_ns / 1e9)
+			lab_log(L, "adaptive: WARNING: min_rounds = %u rounds will take longer than "
+				"the budget (they run anyway); raise the budget or shorten the cells",
+				L->cfg.min_rounds);
+	}
 	lab_log(L, "lab %s: %u cell(s) = (%d filesystem(s)%s%s) x %d thread count(s) x %u "
 		"repeat(s), output %s%s", L->cfg.path, L->ncells, L->cfg.nfs,
 		L->cfg.raw_baseline ? " + raw baseline" : "",
 		L->cfg.aa_check ? " + A/A copy of the baseline" : "", L->cfg.nthreads,
 		L->cfg.repeats, L->out, L->resume ? ", resuming in the recorded order" : "");
+	if (L->prev)
+		lab_log(L, "resuming: the previous lab in %s %s", L->out, L->prev);
 	lab_log_plan(L);
 	if (lab_write_plan(L))
 		goto out_sig;
-	/* a crashed earlier lab may have left its volumes prepared */
-	lab_teardown(L, L->log_path);
+	/* a crashed earlier lab may have left its volumes prepared (only the lab's own: labels
+	 * on volumes the user prepared have nothing to tear down) */
+	if (lab_cfg_has_prepped(&L->cfg))
+		lab_teardown(L, L->log_path);
 	lab_save_state(L);
-	for (L->cur = 0; L->cur < L->ncells && !lab_nsignals; L->cur++) {
+	if (L->stop_reason)
+		lab_log(L, "adaptive lab already stopped: %s; the report is made again",
+			L->stop_reason);
+	for (L->cur = 0; L->cur < L->ncells && !lab_nsignals && !L->stop_reason; L->cur++) {
 		struct cell *cell = &L->cells[L->order[L->cur]];
 
+		if (cell->status != CELL_DONE && lab_adaptive_look(L, false))
+			break;
 		if (cell->status == CELL_DONE) {
 			lab_log(L, "cell %u/%u %s: already done, kept", L->cur + 1, L->ncells, cell->id);
 			continue;
@@ -431,27 +613,41 @@ int cmd_lab(int argc, char **argv)
 		failed += cell->status == CELL_FAILED;
 	}
 	if (lab_nsignals) {
-		lab_clear_line(L);
-		lab_log(L, "lab interrupted: finished cells are kept in %s; continue with: fslab lab "
-			"%s --output %s --resume", L->results, L->cfg.path, L->out);
+		lab_interrupted(L);
 		status = FSLAB_EXIT_FAIL;
 		goto out_sig;
+	}
+	if (L->cfg.precision > 0) {
+		/* every round ran: the last look says whether the precision was reached */
+		if (!L->stop_reason)
+			lab_adaptive_look(L, true);
+		lab_save_state(L);
+		lab_write_plan(L); /* the report says why the lab stopped */
 	}
 	ret = compare_all(L);
 	lab_clear_line(L);
 	if (ret == 0 || ret == FSLAB_EXIT_VERDICT) {
 		char *md = path_join(L->report, "report.md"), *html = path_join(L->report, "report.html");
 
-		lab_log(L, "lab finished in %.0f s: %u cell(s) done, %u failed", (now_ns() - L->t0) / 1e9,
-			L->ncells - failed, failed);
-		printf("\nReport: %s\n        %s\n", html, md);
+		unsigned int done = 0;
+
+		for (unsigned int i = 0; i < L->ncells; i++)
+			done += L->cells[i].status == CELL_DONE;
+		lab_log(L, "lab finished in %.0f s: %u cell(s) done, %u failed%s%s",
+			(now_ns() - L->t0) / 1e9, done, failed, L->stop_reason ? "; " : "",
+			L->stop_reason ? L->stop_reason : "");
+		if (!L->stdout_dead) {
+			printf("\nReport: %s\n        %s\n", html, md);
+			fflush(stdout);
+		}
 		free(md);
 		free(html);
 		status = failed ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 	}
+	L->status = "finished";
+	lab_save_state(L);
 out_sig:
-	sigaction(SIGINT, &oi, NULL);
-	sigaction(SIGTERM, &ot, NULL);
+	os_stop_handler_clear();
 out:
 	lab_free(L);
 	free(L);

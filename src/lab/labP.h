@@ -11,6 +11,8 @@
 
 #include "lab/labcfg.h"
 #include "lab/labplan.h"
+#include "lab/step.h"
+#include "strvec.h"
 #include "util.h"
 
 enum cell_status { CELL_PENDING, CELL_RUNNING, CELL_DONE, CELL_FAILED, CELL_INTERRUPTED };
@@ -27,6 +29,7 @@ struct cell {
 	char *result; /* path of its result file */
 	char *error;  /* why it failed */
 	double seconds;
+	double wall;  /* prep to the end of its teardown, s (0: not measured) */
 };
 
 struct lab {
@@ -34,7 +37,7 @@ struct lab {
 	char *config_text;
 	char *out, *mnt, *results, *logs, *report, *state_path, *log_path;
 	int lock_fd; /* flock on the output directory (os_lock_path), or -1 */
-	char self[PATH_MAX];
+	struct step_target target; /* where the steps run: this machine (step.h) */
 	struct cell *cells;  /* slot-major (config order: label, thread count, repeat) */
 	unsigned int ncells, nslots;
 	unsigned int *order; /* run order: order[position - 1] indexes cells */
@@ -45,29 +48,58 @@ struct lab {
 	char *plan_path;
 	FILE *log;
 	bool tty, dry_run, resume;
+	/* stdout (the terminal or pipe) is gone (EPIPE, EIO): the lab stops printing there, and
+	 * only there: lab.log and the cleanup go on */
+	bool stdout_dead;
+	/* how this lab ends, recorded in lab-state.json for the next start: "running" until it
+	 * finishes or is interrupted (a state still saying "running" was killed) */
+	const char *status;
+	char stop_signal[40], stopped_at[32];
+	char *resume_cmd; /* fslab lab CONFIG --output DIR --resume, quoted for a shell */
+	char *prev;       /* a resumed lab: how the previous one ended (lab_state_describe()) */
 	uint64_t t0;
 	double overhead_est; /* seconds a cell takes beyond warm-up + duration */
 	unsigned int overhead_n;
+	char *lab_id;        /* this lab's id, in every result (--lab-id) and its state */
+	double elapsed_before; /* wall clock of earlier sessions (resume), s */
+	/* an adaptive lab ([lab] precision, adaptive.c) */
+	unsigned int checked_round; /* the last whole round the stop rule looked at */
+	unsigned int rounds_done;   /* whole rounds when it stopped (or the last look) */
+	double worst_mde;           /* the widest claim MDE at the last look, %, or NAN */
+	char *stop_reason;          /* why it stopped ("precision 10 % reached after 7 rounds")
+				       or NULL (still running, or a fixed lab) */
 	/* live line */
 	unsigned int cur;
 	const char *step;
 	double run_elapsed, run_total, iops;
 };
 
-/* Signals received (SIGINT, SIGTERM); lab.c's handler counts them, lab_child() forwards. */
-extern volatile sig_atomic_t lab_nsignals;
+/*
+ * Stop requests received; lab.c's handler (os_stop_handler_set) counts them, lab_child()
+ * passes them on: the first closes the running step's stdin, the second kills it.  SIGINT
+ * and SIGTERM (Ctrl-C, Ctrl-Break or console close on Windows) count each time (a second one
+ * stops faster); SIGHUP and SIGPIPE (a closed terminal or ssh session, a reader of stdout
+ * gone) count once: the system sends them, sometimes twice, and they never escalate to
+ * killing a child.  lab_signal is the first one's OS_STOP_* reason (os.h).
+ */
+extern volatile sig_atomic_t lab_nsignals, lab_signal;
 
 /* child.c: the log, the live line and the child processes (prep, run, teardown, compare). */
 /* A line on stdout (timestamped) and in lab.log. */
 void lab_log(struct lab *L, const char *fmt, ...) __printf(2, 3);
+/* A line in lab.log (timestamped) and on stderr ("fslab: ..."), for what must be seen even
+ * when stdout goes to a file or is gone: how to resume an interrupted lab. */
+void lab_note(struct lab *L, const char *fmt, ...) __printf(2, 3);
 void lab_clear_line(struct lab *L);
 /*
- * Run `fslab ARGS...` with stdout and stderr appended to logpath; with progress, its fd 3 is
- * a pipe whose lines update the live line.  Signals to the lab are forwarded when
- * interruptible: the first as SIGINT (the child stops cleanly), the second as SIGKILL.
- * Returns the exit status, 128 + signal, or -errno.
+ * Run `fslab ARGS...` on the lab's target (step.h) with its output appended to logpath;
+ * with progress, its progress lines update the live line.  When interruptible, the lab's
+ * stop requests reach it: the first closes its stdin (it stops cleanly: the runner gave it
+ * --stop-on-stdin-eof), the second kills it (not a Windows prep or teardown: those finish).
+ * args has no cap on its length (a compare of thousands of results).  Returns the exit
+ * status, 128 + signal, or -errno.
  */
-int lab_child(struct lab *L, const char *const *args, const char *logpath, bool progress,
+int lab_child(struct lab *L, const struct strvec *args, const char *logpath, bool progress,
 	      bool interruptible);
 /* `fslab teardown` of the lab's mount root; its exit status (logged when not 0). */
 int lab_teardown(struct lab *L, const char *logpath);
@@ -80,22 +112,95 @@ int lab_write_plan(struct lab *L);
 int lab_save_state(struct lab *L);
 /* The recorded order and finished cells of an interrupted lab.  0 or -FSLAB_EINPUT. */
 int lab_load_state(struct lab *L);
+/*
+ * How the lab recorded in lab-state.json ended, as a clause for messages ("was interrupted by
+ * SIGHUP at ... with 3 of 8 cell(s) done"); heap, or NULL when the state cannot be read.
+ * *running_now: another fslab lab holds the directory now ("is running now").  *resume: the
+ * command that lab recorded to continue it (heap; NULL in states from before it was kept).
+ */
+char *lab_state_describe(const struct lab *L, bool *running_now, char **resume);
+
+/*
+ * outdir.c: lab_check_output() refuses an output directory fslab lab did not make (it
+ * exists, is not empty, and has neither the lab's marker nor a lab state): 0 or
+ * -FSLAB_EINPUT after a message.  lab_mark_output() marks a directory the lab made (.fslab-lab,
+ * kept when there): 0 or -errno after a message.
+ */
+int lab_check_output(struct lab *L);
+int lab_mark_output(struct lab *L);
+
+/* adaptive.c: an adaptive lab's stop rule and plan. */
+/* Wall clock of the whole lab so far (earlier sessions included), s. */
+double lab_elapsed(const struct lab *L);
+/* A cell's expected wall clock (prep to teardown): the mean of the measured ones, else an
+ * estimate from the workload. */
+double lab_cell_wall(const struct lab *L);
+/*
+ * lab_adaptive_look - before the cell at run position L->cur: when it opens a round and the
+ * rounds before it are whole and at least min_rounds, look at the claims' MDE and the budget.
+ * last: after the last cell (no next round).  1 when the lab stops (L->stop_reason set), 0.
+ */
+int lab_adaptive_look(struct lab *L, bool last);
+/* The baseline label compare is given, or NULL for compare's default (heap). */
+char *lab_compare_baseline(const struct lab *L);
+/* --dry-run: the adaptive plan (rounds so far, cell time, a round's cost, the budget). */
+void lab_adaptive_dry_run(const struct lab *L);
+/* A new lab id: UTC start time and 8 hex digits ("20261203T222518-3f2a9c1b"), heap. */
+char *lab_new_id(void);
 
 /* preflight.c: everything checked before anything is changed.  0 or -FSLAB_EINPUT. */
 int lab_preflight(struct lab *L);
-
-/* args.c: the argv of the child steps (built, printed by --dry-run, freed). */
-/* argv of the prep step (strings owned by the returned array's scratch). */
-struct argv {
-	const char *v[64];
-	char *own[64];
-	size_t n, nown;
+/* Problems found by the preflight: each printed ("fslab: error: preflight: ...") and counted. */
+struct problems {
+	unsigned int n;
 };
-void argv_add(struct argv *a, const char *s);
-void argv_addf(struct argv *a, const char *fmt, ...) __printf(2, 3);
-void argv_free(struct argv *a);
-void argv_print(const struct argv *a);
-void lab_prep_args(struct lab *L, const struct cell *cell, struct argv *a);
-void lab_run_args(struct lab *L, const struct cell *cell, struct argv *a);
+void lab_problem(struct problems *p, const char *fmt, ...) __printf(2, 3);
+/* The nearest existing ancestor of path (heap; "." or "/" at worst). */
+char *lab_existing_ancestor(const char *path);
+/*
+ * What the lab's own preps need on the system the steps run on, when any label is prepped:
+ * preflight_prep.c (Linux: root, mkfs tools, kernel drivers, image space or devices) or
+ * preflight_win32.c (Windows: elevation, PowerShell, the disks).
+ */
+void lab_preflight_system(struct lab *L, struct problems *p);
+
+/* args.c: the argv of the child steps (pushed onto a strvec, printed by --dry-run). */
+void lab_prep_args(struct lab *L, const struct cell *cell, struct strvec *a);
+/* lab_owner - the --owner the lab gives its preps and teardowns, "fslab lab <OUT, absolute>":
+ * its teardown of OUT/mnt then never takes a prep it did not make (caller frees). */
+char *lab_owner(const struct lab *L);
+void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a);
+/* `teardown --mount-root MNT` (Linux: with the lab's --owner). */
+void lab_teardown_args(struct lab *L, struct strvec *a);
+/* The mount root of the lab's preps: OUT/mnt; Windows: the absolute OUT\mnt (heap). */
+char *lab_mount_root(const struct lab *L);
+/* What the lab preps: "loop devices on images", "devices", "Windows disks". */
+const char *lab_devices_words(const struct lab *L);
+/* A failed prep as the cell's error (heap): exit status, the first error it printed and what
+ * follows (PowerShell's message), the log. */
+char *lab_prep_failure(struct lab *L, int rc, const char *log);
+
+/*
+ * prepared.c: labels on volumes the user prepared ([fs NAME] db_dir, log_dir).
+ * lab_preflight_prepared() adds the problems of their directories (not a directory, files
+ * fslab did not make unless allowed, too little free space, another filesystem than fs =
+ * says); lab_make_prepared_dirs() creates the missing ones (empty) when the lab starts, 0 or
+ * -errno after a message.  lab_dry_run_script() prints, in a dry run of a Windows disk lab
+ * with [devices] disk_info, the PowerShell script a cell's prep (argv a) would run.
+ */
+void lab_preflight_prepared(struct lab *L, struct problems *p);
+int lab_make_prepared_dirs(struct lab *L);
+void lab_dry_run_script(struct lab *L, const struct strvec *a);
+/* "  fslab ARGS..." on stdout, quoted for a shell where needed (cmd.exe on Windows). */
+void lab_print_args(const struct strvec *a);
+/* One argument quoted for the user's shell: POSIX sh, or a Windows command line. */
+struct strbuf;
+void lab_quote_arg(struct strbuf *sb, const char *arg);
+/* The command a user types. */
+#ifdef _WIN32
+#define LAB_FSLAB "fslab.exe"
+#else
+#define LAB_FSLAB "fslab"
+#endif
 
 #endif

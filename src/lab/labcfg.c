@@ -10,9 +10,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#ifndef _WIN32
 #include "fsprep/prep.h"
+#endif
 #include "lab/labplan.h"
+#include "strbuf.h"
 #include "util.h"
+#include "workloads/workload.h"
 
 struct parse {
 	struct lab_cfg *cfg;
@@ -24,8 +28,7 @@ struct parse {
 	bool seen_lab, seen_devices, seen_workload;
 	bool bad_section; /* after a refused section header: its keys are ignored */
 	bool content;     /* a section or key was seen (an empty file is one error) */
-	char *buf;        /* getline's */
-	size_t bufsz;
+	struct strbuf lb; /* the line being read */
 };
 
 /* Errors named one by one; the rest of them are counted ("... and N more"). */
@@ -77,10 +80,25 @@ static struct lab_fs *new_fs_section(struct parse *p, const char *section);
  * but the section bookkeeping below must see the same text).  It also sees section headers
  * as inih will (trimmed text between [ and ]), so that a section without keys still exists.
  */
+/* One whole line with its newline, NUL bytes included (no getline in Windows' C library);
+ * its length, or -1 at the end of the file. */
+static ssize_t read_line(struct parse *p)
+{
+	int c;
+
+	strbuf_reset(&p->lb);
+	while ((c = getc(p->f)) != EOF) {
+		strbuf_addch(&p->lb, c);
+		if (c == '\n')
+			break;
+	}
+	return p->lb.len || c != EOF ? (ssize_t)p->lb.len : -1;
+}
+
 static char *reader(char *str, int num, void *stream)
 {
 	struct parse *p = stream;
-	ssize_t len = getline(&p->buf, &p->bufsz, p->f);
+	ssize_t len = read_line(p);
 	char *s, *t, *end;
 	char name[128];
 	size_t n;
@@ -88,7 +106,7 @@ static char *reader(char *str, int num, void *stream)
 	if (len < 0)
 		return NULL;
 	p->line++;
-	s = p->buf;
+	s = p->lb.buf;
 	if (p->line == 1 && len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) {
 		s += 3;
 		len -= 3;
@@ -157,9 +175,16 @@ static char *reader(char *str, int num, void *stream)
 		p->seen_lab = true;
 	} else if (!strncmp(name, "fs ", 3)) {
 		new_fs_section(p, name);
+	} else if (!strncmp(name, "host ", 5)) {
+		struct strbuf err = STRBUF_INIT;
+
+		if (lab_hosts_section(&p->cfg->hosts, name + 5 + strspn(name + 5, " "), p->line,
+				      &err))
+			perr(p, p->line, "%s", err.buf);
+		strbuf_release(&err);
 	} else if (strcmp(name, "devices") && strcmp(name, "workload")) {
-		perr(p, p->line, "unknown section [%s]; sections are [lab], [devices], [workload] "
-		     "and [fs NAME]", name);
+		perr(p, p->line, "unknown section [%s]; sections are [lab], [devices], [workload], "
+		     "[fs NAME] and [host NAME]", name);
 	}
 	return str;
 }
@@ -181,9 +206,29 @@ static struct lab_fs *fs_section(struct parse *p, const char *name)
 }
 
 static const char *const lab_keys = "title, output, baseline, repeats, raw_baseline, order, "
-				    "order_seed, aa_check";
-static const char *const dev_keys = "image_dir, db_size, log_size, db_dev, log_dev, force";
-static const char *const fs_keys = "fs, mkfs_opts, mount_opts, cluster";
+				    "order_seed, aa_check, precision, budget, min_rounds, "
+				    "max_rounds, ssh_config, clock_limit";
+
+/* "10%", "10 %" or "10": a percentage in (0, 1000] (1000 %: an elevenfold ratio, loose
+ * enough for a smoke test to stop at min_rounds). */
+static int parse_pct(const char *v, double *out)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	while (*end == ' ')
+		end++;
+	if (*end == '%')
+		end++;
+	if (end == v || *end || !(d > 0) || d > 1000)
+		return -EINVAL;
+	*out = d;
+	return 0;
+}
+static const char *const dev_keys = "image_dir, db_size, log_size, db_dev, log_dev, force "
+				    "(Linux); db_disk, log_disk, force, disk_info (Windows)";
+static const char *const fs_keys = "fs, mkfs_opts, mount_opts, cluster; db_dir, log_dir, "
+				   "allow_foreign_files (volumes you prepared)";
 
 static void key_lab(struct parse *p, const char *k, const char *v)
 {
@@ -199,10 +244,32 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 		c->baseline_line = p->line;
 	}
 	else if (!strcmp(k, "repeats")) {
-		if (parse_u64(v, 1, 100, &n))
+		if (parse_u64(v, 1, LAB_ROUNDS_MAX, &n))
 			perr(p, p->line, "repeats = '%s': give 1 to 100 runs per configuration", v);
 		else
 			c->repeats = (unsigned int)n;
+		c->repeats_line = p->line;
+	} else if (!strcmp(k, "precision")) {
+		if (parse_pct(v, &c->precision))
+			perr(p, p->line, "precision = '%s': give the minimum detectable difference "
+			     "wanted for every claim, a percentage such as 10%% (more than 0, at "
+			     "most 1000%%)", v);
+		c->precision_line = p->line;
+	} else if (!strcmp(k, "budget")) {
+		if (parse_duration(v, &c->budget_ns) || c->budget_ns < 60 * NSEC_PER_SEC)
+			perr(p, p->line, "budget = '%s': give the wall clock the whole lab may take, "
+			     "at least 1m, such as 10m or 2h", v);
+		c->budget_line = p->line;
+	} else if (!strcmp(k, "min_rounds") || !strcmp(k, "max_rounds")) {
+		bool mn = !strcmp(k, "min_rounds");
+
+		if (parse_u64(v, 2, LAB_ROUNDS_MAX, &n))
+			perr(p, p->line, "%s = '%s': give 2 to %d rounds", k, v, LAB_ROUNDS_MAX);
+		else if (mn)
+			c->min_rounds = (unsigned int)n;
+		else
+			c->max_rounds = (unsigned int)n;
+		*(mn ? &c->min_rounds_line : &c->max_rounds_line) = p->line;
 	} else if (!strcmp(k, "raw_baseline")) {
 		if (!run_parse_bool(v, &c->raw_baseline))
 			perr(p, p->line, "raw_baseline = '%s': give yes or no", v);
@@ -221,8 +288,16 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 		if (!run_parse_bool(v, &c->aa_check))
 			perr(p, p->line, "aa_check = '%s': give yes or no", v);
 		c->aa_check_line = p->line;
-	} else
-		perr(p, p->line, "unknown key '%s' in [lab]; known keys: %s", k, lab_keys);
+	} else {
+		struct strbuf err = STRBUF_INIT;
+		int r = lab_hosts_lab_key(&c->hosts, k, v, p->line, &err);
+
+		if (r < 0)
+			perr(p, p->line, "%s", err.buf);
+		else if (!r)
+			perr(p, p->line, "unknown key '%s' in [lab]; known keys: %s", k, lab_keys);
+		strbuf_release(&err);
+	}
 }
 
 static void key_devices(struct parse *p, const char *k, const char *v)
@@ -249,6 +324,21 @@ static void key_devices(struct parse *p, const char *k, const char *v)
 	} else if (!strcmp(k, "force")) {
 		if (!run_parse_bool(v, &c->force))
 			perr(p, p->line, "force = '%s': give yes or no", v);
+	} else if (!strcmp(k, "db_disk") || !strcmp(k, "log_disk")) {
+		bool db = k[0] == 'd';
+		uint64_t n;
+
+		if (parse_u64(v, 0, 9999, &n))
+			perr(p, p->line, "%s = '%s': give the disk number as Get-Disk lists it (0-9999)",
+			     k, v);
+		else if (db)
+			c->db_disk = (int)n;
+		else
+			c->log_disk = (int)n;
+		*(db ? &c->db_disk_line : &c->log_disk_line) = p->line;
+	} else if (!strcmp(k, "disk_info")) {
+		set_str(&c->disk_info, v);
+		c->disk_info_line = p->line;
 	} else
 		perr(p, p->line, "unknown key '%s' in [devices]; known keys: %s", k, dev_keys);
 }
@@ -296,17 +386,37 @@ static void key_fs(struct parse *p, struct lab_fs *f, const char *k, const char 
 {
 	if (!strcmp(k, "fs")) {
 		set_str(&f->fs, v);
+		f->fs_given = true;
+		f->fs_line = p->line;
 	} else if (!strcmp(k, "mkfs_opts")) {
 		set_str(&f->mkfs_opts, v);
+		f->format_line = p->line;
 	} else if (!strcmp(k, "mount_opts")) {
 		set_str(&f->mount_opts, v);
+		f->format_line = p->line;
 	} else if (!strcmp(k, "cluster")) {
 		uint64_t sz;
 
+		f->format_line = p->line;
 		if (parse_size(v, &sz) || !sz)
 			perr(p, p->line, "cluster = '%s': give a size such as 4K or 64K", v);
 		else
 			set_str(&f->cluster, v);
+	} else if (!strcmp(k, "db_dir") || !strcmp(k, "log_dir")) {
+		/* one directory per line, repeated for several (as --db and --log are): a path
+		 * may hold commas */
+		bool db = k[0] == 'd';
+
+		if (!*v)
+			perr(p, p->line, "%s is empty; give a directory on a volume you prepared", k);
+		else
+			strvec_push(db ? &f->db_dirs : &f->log_dirs, v);
+		if (!*(db ? &f->db_dir_line : &f->log_dir_line))
+			*(db ? &f->db_dir_line : &f->log_dir_line) = p->line;
+		f->prepared = true;
+	} else if (!strcmp(k, "allow_foreign_files")) {
+		if (!run_parse_bool(v, &f->allow_foreign_files))
+			perr(p, p->line, "allow_foreign_files = '%s': give yes or no", v);
 	} else
 		perr(p, p->line, "unknown key '%s' in [fs %s]; known keys: %s", k, f->name, fs_keys);
 }
@@ -339,6 +449,8 @@ static struct lab_fs *new_fs_section(struct parse *p, const char *section)
 	f = &c->fs[c->nfs++];
 	f->name = xstrdup(name);
 	f->line = p->section_line;
+	strvec_init(&f->db_dirs);
+	strvec_init(&f->log_dirs);
 	return f;
 }
 
@@ -359,12 +471,174 @@ static int handler(void *user, const char *section, const char *name, const char
 
 		if (f) /* NULL: the reader already reported a bad name */
 			key_fs(p, f, name, value);
+	} else if (!strncmp(section, "host ", 5)) {
+		struct strbuf err = STRBUF_INIT;
+
+		if (lab_hosts_key(&p->cfg->hosts, section + 5 + strspn(section + 5, " "), name,
+				  value, &err))
+			perr(p, p->line, "%s", err.buf);
+		strbuf_release(&err);
 	} else if (!*section) {
 		perr(p, p->line, "'%s' is outside any section; put it under [lab], [devices], "
-		     "[workload] or [fs NAME]", name);
+		     "[workload], [fs NAME] or [host NAME]", name);
 	}
 	/* keys of an unknown section: the reader reported the section once */
 	return 1; /* keep going: report every problem */
+}
+
+/* An [fs] section on volumes the user prepared (db_dir, log_dir). */
+static void check_prepared(struct parse *p, struct lab_fs *f)
+{
+
+	if (!f->db_dirs.nr)
+		perr(p, f->log_dir_line, "[fs %s]: log_dir without db_dir: give the database "
+		     "directory too (db_dir = ..., a line per directory)", f->name);
+	if (!f->log_dirs.nr && (workload_flags(p->cfg->wl.workload) & WL_LOG))
+		perr(p, f->db_dir_line, "[fs %s]: db_dir without log_dir: the %s workload writes a "
+		     "log; give log_dir = ..., ideally on a volume of its own", f->name,
+		     p->cfg->wl.workload);
+	/* a Windows folder in a config read for Linux steps would become a strange relative
+	 * directory name here: say which fslab it is for */
+	for (size_t k = 0; p->cfg->os == LAB_OS_LINUX && k < f->db_dirs.nr + f->log_dirs.nr; k++) {
+		const char *d = k < f->db_dirs.nr ? f->db_dirs.v[k] : f->log_dirs.v[k - f->db_dirs.nr];
+
+		if (((d[0] | 0x20) >= 'a' && (d[0] | 0x20) <= 'z') && d[1] == ':' &&
+		    (d[2] == '\\' || d[2] == '/')) {
+			perr(p, k < f->db_dirs.nr ? f->db_dir_line : f->log_dir_line, "[fs %s]: %s is "
+			     "a Windows folder: run this lab with fslab.exe lab on Windows, or give a "
+			     "directory of this machine", f->name, d);
+			break;
+		}
+	}
+	if (f->mkfs_opts || f->mount_opts || f->cluster)
+		perr(p, f->format_line, "[fs %s]: %s with db_dir/log_dir: the lab does not format "
+		     "or mount volumes you prepared; drop it (or drop db_dir/log_dir and let the "
+		     "lab prep the devices)", f->name, f->mkfs_opts ? "mkfs_opts" : f->mount_opts
+		     ? "mount_opts" : "cluster");
+	/* fs = NAME says what the volumes hold (the preflight checks it); else no claim */
+	if (!f->fs)
+		f->fs = xstrdup("prepared");
+}
+
+/* An [fs] section the lab preps, for the system the steps run on. */
+static void check_prepped_fs(struct parse *p, struct lab_fs *f)
+{
+	if (f->allow_foreign_files)
+		perr(p, f->line, "[fs %s]: allow_foreign_files goes with db_dir/log_dir (volumes you "
+		     "prepared); the lab's own volumes hold nothing else: drop it", f->name);
+	if (!f->fs)
+		f->fs = xstrdup(f->name);
+	if (p->cfg->os == LAB_OS_WINDOWS) {
+		if (strcmp(f->fs, "ntfs") && strcmp(f->fs, "refs"))
+			perr(p, f->line, "[fs %s]: Windows prep formats ntfs or refs, not '%s'; add fs = "
+			     "ntfs or fs = refs to the section, or give db_dir/log_dir for volumes you "
+			     "prepared", f->name, f->fs);
+		if (f->mkfs_opts || f->mount_opts)
+			perr(p, f->format_line, "[fs %s]: %s: Windows prep takes only cluster (the "
+			     "allocation unit, Format-Volume's -AllocationUnitSize); drop it", f->name,
+			     f->mkfs_opts ? "mkfs_opts" : "mount_opts");
+		return;
+	}
+	if (!strcmp(f->fs, "refs")) {
+		perr(p, f->line, "[fs %s]: ReFS can only be formatted by Windows; run ReFS cells "
+		     "with fslab.exe lab on Windows", f->name);
+		return;
+	}
+#ifndef _WIN32
+	if (!prep_fs_known(f->fs))
+		perr(p, f->line, "[fs %s]: unknown filesystem '%s'; add fs = NAME to the "
+		     "section, one of %s", f->name, f->fs, prep_fs_names());
+#endif
+}
+
+/* [devices] for Linux steps: loop devices on images, or two block devices. */
+static void check_devices_linux(struct parse *p)
+{
+	struct lab_cfg *c = p->cfg;
+	int wline = c->db_disk_line ? c->db_disk_line : c->log_disk_line ? c->log_disk_line
+		    : c->disk_info_line;
+
+	if (wline)
+		perr(p, wline, "[devices]: db_disk, log_disk and disk_info name Windows disks: run "
+		     "this lab with fslab.exe lab on Windows; on Linux give image_dir, or db_dev "
+		     "and log_dev");
+	if (!lab_cfg_has_prepped(c))
+		return; /* every label on volumes the user prepared: nothing to prep */
+	if (!p->seen_devices)
+		perr(p, p->line, "no [devices] section: give image_dir (loop devices on sparse "
+		     "images) or db_dev and log_dev%s", c->nfs > 1 || c->raw_baseline ? "" :
+		     "; or db_dir and log_dir in [fs NAME] for volumes you prepared");
+	else if (c->image_dir && (c->db_dev || c->log_dev))
+		perr(p, c->image_dir_line, "[devices]: give either image_dir or db_dev/log_dev, not "
+		     "both");
+	else if (!c->image_dir && (!c->db_dev || !c->log_dev))
+		perr(p, c->devices_line, "[devices]: missing device: give image_dir, or both db_dev "
+		     "and log_dev (separate devices for the database and the log)");
+	else if (c->db_dev && c->log_dev && !strcmp(c->db_dev, c->log_dev))
+		perr(p, c->log_dev_line, "[devices]: db_dev and log_dev are the same device; the lab "
+		     "formats them separately, give two devices");
+}
+
+/* [devices] for Windows steps: two disks by number; no loop devices, no raw baseline. */
+static void check_devices_windows(struct parse *p)
+{
+	struct lab_cfg *c = p->cfg;
+	int lline = c->image_dir_line ? c->image_dir_line : c->db_dev_line ? c->db_dev_line
+		    : c->log_dev_line;
+
+	if (lline)
+		perr(p, lline, "[devices]: image_dir, db_dev and log_dev are Linux's (loop devices, "
+		     "block devices): on Windows give db_disk and log_disk (disk numbers as Get-Disk "
+		     "lists them), or db_dir and log_dir in [fs NAME] for volumes you prepared");
+	if (c->raw_baseline)
+		perr(p, p->line, "raw_baseline: the raw-device baseline runs on Linux block devices; "
+		     "set raw_baseline = no for a lab on Windows");
+	if (!lab_cfg_has_prepped(c))
+		return;
+	if (c->db_disk < 0 || c->log_disk < 0)
+		perr(p, c->devices_line ? c->devices_line : p->line, "[devices]: give db_disk and "
+		     "log_disk (the numbers Get-Disk shows for two empty disks: the lab formats them "
+		     "for every cell), or db_dir and log_dir in [fs NAME] for volumes you prepared");
+	else if (c->db_disk == c->log_disk)
+		perr(p, c->log_disk_line, "[devices]: db_disk and log_disk are the same disk; the "
+		     "database and the log get a disk each: give two disks");
+}
+
+/*
+ * An adaptive lab: precision decides the rounds (repeats would contradict it), budget and the
+ * round bounds only mean something with it, and only rounds can be looked at between.
+ */
+static void check_adaptive(struct parse *p)
+{
+	struct lab_cfg *c = p->cfg;
+	const int line = MAX(c->budget_line, MAX(c->min_rounds_line, c->max_rounds_line));
+
+	if (!c->precision_line) {
+		perr(p, line, "budget, min_rounds and max_rounds belong to an adaptive lab: add "
+		     "precision = 10%% (say), or use repeats for a fixed number of rounds");
+		return;
+	}
+	if (c->repeats_line)
+		perr(p, MAX(c->repeats_line, c->precision_line), "give either repeats (a fixed number "
+		     "of rounds) or precision (rounds until every claim is that precise), not both");
+	if (c->order == LAB_ORDER_SEQUENTIAL)
+		perr(p, c->precision_line, "precision needs rounds to look at: order = shuffled (the "
+		     "default) or interleaved, not sequential");
+	if (!c->min_rounds)
+		c->min_rounds = LAB_MIN_ROUNDS_DEFAULT;
+	if (!c->max_rounds)
+		c->max_rounds = MAX(LAB_MAX_ROUNDS_DEFAULT, c->min_rounds);
+	if (c->min_rounds > c->max_rounds)
+		perr(p, MAX(c->min_rounds_line, c->max_rounds_line), "min_rounds %u is more than "
+		     "max_rounds %u; give min_rounds <= max_rounds", c->min_rounds, c->max_rounds);
+	c->repeats = c->max_rounds; /* the cells of every round it may run */
+}
+
+static void host_problem(void *ctx, int line, const char *text)
+{
+	struct parse *p = ctx;
+
+	perr(p, line ? line : p->line, "%s", text);
 }
 
 static void check_required(struct parse *p)
@@ -376,27 +650,17 @@ static void check_required(struct parse *p)
 	for (int i = 0; i < c->nfs; i++) {
 		struct lab_fs *f = &c->fs[i];
 
-		if (!f->fs)
-			f->fs = xstrdup(f->name);
-		if (!strcmp(f->fs, "refs"))
-			perr(p, f->line, "[fs %s]: ReFS can only be formatted by Windows; run ReFS cells "
-			     "on the Windows side of the lab", f->name);
-		else if (!prep_fs_known(f->fs))
-			perr(p, f->line, "[fs %s]: unknown filesystem '%s'; add fs = NAME to the "
-			     "section, one of %s", f->name, f->fs, prep_fs_names());
+		if (f->prepared)
+			check_prepared(p, f);
+		else
+			check_prepped_fs(p, f);
 	}
-	if (!p->seen_devices)
-		perr(p, p->line, "no [devices] section: give image_dir (loop devices on sparse "
-		     "images) or db_dev and log_dev");
-	else if (c->image_dir && (c->db_dev || c->log_dev))
-		perr(p, c->image_dir_line, "[devices]: give either image_dir or db_dev/log_dev, not "
-		     "both");
-	else if (!c->image_dir && (!c->db_dev || !c->log_dev))
-		perr(p, c->devices_line, "[devices]: missing device: give image_dir, or both db_dev "
-		     "and log_dev (separate devices for the database and the log)");
-	else if (c->db_dev && c->log_dev && !strcmp(c->db_dev, c->log_dev))
-		perr(p, c->log_dev_line, "[devices]: db_dev and log_dev are the same device; the lab "
-		     "formats them separately, give two devices");
+	if (c->hosts.n)
+		lab_hosts_check(&c->hosts, c, host_problem, p); /* each host's devices */
+	else if (c->os == LAB_OS_WINDOWS)
+		check_devices_windows(p);
+	else
+		check_devices_linux(p);
 	if (!p->seen_workload)
 		perr(p, p->line, "no [workload] section: give at least duration and db_size");
 	if (c->baseline && !fs_section(p, c->baseline) &&
@@ -409,10 +673,10 @@ static void check_required(struct parse *p)
 		if (!label_ok)
 			perr(p, p->line, "baseline = '%s' names no [fs ...] section", c->baseline);
 	}
-	if (c->run.cache_size > c->run.db_size)
+	if (c->wl.cache_size > c->wl.db_size)
 		perr(p, c->wl_line[RO_CACHE], "cache is larger than each database (db_size); ESE's "
-		     "cache is a small fraction of the database (fslab run's default is 1 %%, at most "
-		     "256M): give a smaller cache or leave it out");
+		     "cache is a small fraction of the database (fslab run --help gives the "
+		     "default): give a smaller cache or leave it out");
 	if (c->wl_line[RO_MAILBOXES] && !c->wl_line[RO_IOPS_PER_MAILBOX])
 		perr(p, c->wl_line[RO_MAILBOXES], "mailboxes without iops_per_mailbox: give both (the "
 		     "target is their product) or neither");
@@ -424,10 +688,10 @@ static void check_required(struct parse *p)
 		perr(p, MAX(c->wl_line[RO_TARGET_IOPS], MAX(c->wl_line[RO_MAILBOXES],
 							  c->wl_line[RO_IOPS_PER_MAILBOX])),
 		     "give either target_iops or mailboxes with iops_per_mailbox, not both");
-	if (c->run.first_verdict >= 0 && strcmp(c->run.workload, "jetstress"))
-		perr(p, c->wl_line[c->run.first_verdict], "%s: only the jetstress workload has a "
-		     "verdict; drop it or set name = jetstress",
-		     run_options[c->run.first_verdict].ini);
+	if (c->run.first_verdict >= 0 && !(workload_flags(c->wl.workload) & WL_VERDICT))
+		perr(p, c->wl_line[c->run.first_verdict], "%s: only the %s workload has a "
+		     "verdict; drop it or set name = %s", run_options[c->run.first_verdict].ini,
+		     workload_names_with(WL_VERDICT), workload_names_with(WL_VERDICT));
 	if (c->aa_check && c->nfs) {
 		int b = lab_cfg_baseline_fs(c);
 		const char *name = b < 0 ? "raw" : c->fs[b].name;
@@ -440,27 +704,37 @@ static void check_required(struct parse *p)
 				     "the A/A copy of %s; rename this section or set aa_check = no",
 				     c->fs[i].name, c->fs[i].name, name);
 	}
+	if (c->precision_line || c->budget_line || c->min_rounds_line || c->max_rounds_line)
+		check_adaptive(p);
 	if (c->image_dir && c->db_image_size &&
-	    c->db_image_size < sat_add(sat_mul(c->run.databases, c->run.db_size), 64 * MiB))
+	    c->db_image_size < sat_add(sat_mul(c->wl.databases, c->wl.db_size), 64 * MiB))
 		perr(p, c->devices_line, "[devices] db_size %llu MiB cannot hold %u database(s) of "
 		     "%llu MiB plus filesystem overhead; raise it to at least %llu MiB",
-		     (unsigned long long)(c->db_image_size / MiB), (unsigned int)c->run.databases,
-		     (unsigned long long)(c->run.db_size / MiB),
-		     (unsigned long long)(sat_add(sat_mul(c->run.databases, c->run.db_size) / 10 * 11,
+		     (unsigned long long)(c->db_image_size / MiB), (unsigned int)c->wl.databases,
+		     (unsigned long long)(c->wl.db_size / MiB),
+		     (unsigned long long)(sat_add(sat_mul(c->wl.databases, c->wl.db_size) / 10 * 11,
 					      256 * MiB) / MiB));
 }
 
 int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 {
-	struct parse p = { .cfg = cfg };
+	return lab_cfg_load_for(cfg, path, LAB_OS_HERE);
+}
+
+int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
+{
+	struct parse p = { .cfg = cfg, .lb = STRBUF_INIT };
 	struct stat st;
 	int ret, kind;
 
 	memset(cfg, 0, sizeof(*cfg));
+	lab_hosts_init(&cfg->hosts);
 	cfg->path = xstrdup(path);
+	cfg->os = os;
+	cfg->db_disk = cfg->log_disk = -1;
 	cfg->repeats = 1;
-	run_params_init(&cfg->run); /* fslab run's defaults: the same table */
-	cfg->threads[0] = cfg->run.threads;
+	run_params_init(&cfg->run, &cfg->wl); /* fslab run's defaults: the same table */
+	cfg->threads[0] = cfg->wl.threads;
 	cfg->nthreads = 1;
 
 	/* a regular file only: a FIFO would block the open, a device (/dev/urandom) never end */
@@ -476,9 +750,12 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 				   "the lab config file (see configs/template.ini)", path,
 				   (long long)st.st_size, LAB_MAX_CONFIG_BYTES >> 10);
 	}
+#ifndef FSLAB_INIH_FIXED_OPTIONS
 	/*
 	 * Debian's inih has its compile-time options as globals: a heap line buffer of
-	 * LAB_MAX_LINE + 3 that never grows (the reader refuses longer lines itself).
+	 * LAB_MAX_LINE + 3 that never grows (the reader refuses longer lines itself).  fslab.exe
+	 * links an inih built with these same values as its compile-time options
+	 * (scripts/win-sysroot.sh), so it parses alike.
 	 */
 	ini_allow_multiline = false;
 	ini_allow_inline_comments = true;
@@ -489,11 +766,12 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 	ini_max_line = LAB_MAX_LINE + 3;
 	ini_initial_alloc = LAB_MAX_LINE + 3;
 	ini_stop_on_first_error = false;
+#endif
 	ret = ini_parse_stream(reader, &p, handler, &p);
 	if (ferror(p.f))
 		ret = -1;
 	fclose(p.f);
-	free(p.buf);
+	strbuf_release(&p.lb);
 	/* inih names its first error only; the reader already named the lines it refused */
 	if (ret > 0)
 		perr(&p, ret, "cannot parse this line; lines are [section], key = value, or ; comments");
@@ -514,10 +792,10 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 	 * the same (sparse) image, so the comparison stays fair.
 	 */
 	if (!cfg->db_image_size)
-		cfg->db_image_size = MAX(sat_add(sat_mul(cfg->run.databases, cfg->run.db_size) / 10 * 22,
+		cfg->db_image_size = MAX(sat_add(sat_mul(cfg->wl.databases, cfg->wl.db_size) / 10 * 22,
 						 512 * MiB), 1 * GiB);
 	if (!cfg->log_image_size)
-		cfg->log_image_size = MAX(cfg->run.databases * 64 * MiB + 256 * MiB, 512 * MiB);
+		cfg->log_image_size = MAX(cfg->wl.databases * 64 * MiB + 256 * MiB, 512 * MiB);
 	check_required(&p);
 	return errors_done(&p);
 }
@@ -531,15 +809,29 @@ void lab_cfg_release(struct lab_cfg *c)
 	free(c->image_dir);
 	free(c->db_dev);
 	free(c->log_dev);
+	free(c->disk_info);
 	run_params_release(&c->run);
+	lab_hosts_release(&c->hosts);
+	run_config_release(&c->wl);
 	for (int i = 0; i < c->nfs; i++) {
 		free(c->fs[i].name);
 		free(c->fs[i].fs);
 		free(c->fs[i].mkfs_opts);
 		free(c->fs[i].mount_opts);
 		free(c->fs[i].cluster);
+		strvec_clear(&c->fs[i].db_dirs);
+		strvec_clear(&c->fs[i].log_dirs);
 	}
 	memset(c, 0, sizeof(*c));
+}
+
+bool lab_cfg_has_prepped(const struct lab_cfg *c)
+{
+	bool any = c->raw_baseline;
+
+	for (int i = 0; i < c->nfs; i++)
+		any = any || !c->fs[i].prepared;
+	return any;
 }
 
 unsigned int lab_cfg_ncells(const struct lab_cfg *c)

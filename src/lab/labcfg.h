@@ -6,7 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lab/hosts.h"
 #include "run/options.h"
+#include "strvec.h"
 
 #define LAB_MAX_THREADS 16
 #define LAB_MAX_FS 16
@@ -24,11 +26,43 @@ enum lab_order {
 /* Largest order_seed: integers up to 2^53 - 1 survive JSON readers that use doubles. */
 #define LAB_SEED_MAX ((UINT64_C(1) << 53) - 1)
 
+/*
+ * The system the lab's steps run on: it decides which [devices] and [fs] keys make sense
+ * (loop devices and Linux filesystems, or Windows disks with NTFS and ReFS).  Today the
+ * machine the lab runs on (LAB_OS_HERE); with hosts (issue 20), each host's.
+ */
+enum lab_os { LAB_OS_LINUX, LAB_OS_WINDOWS };
+#ifdef _WIN32
+#define LAB_OS_HERE LAB_OS_WINDOWS
+#else
+#define LAB_OS_HERE LAB_OS_LINUX
+#endif
+/* An adaptive lab's rounds: at least 2 (a blocked model needs a residual), by default 3
+ * before the first look, and at most 20 unless max_rounds says otherwise (up to 100, the
+ * most repeats a fixed lab may have). */
+#define LAB_MIN_ROUNDS_DEFAULT 3
+#define LAB_MAX_ROUNDS_DEFAULT 20
+#define LAB_ROUNDS_MAX 100
+
 struct lab_fs {
 	char *name;       /* section name: [fs NAME]; the label in results */
-	char *fs;         /* filesystem for fslab prep: ext4, xfs, ntfs, btrfs (default: name) */
+	char *fs;         /* filesystem for fslab prep: ext4, xfs, ntfs, btrfs, refs (default:
+			     name); on prepared volumes the one the user says they hold (checked
+			     by the preflight) or "prepared" */
 	char *mkfs_opts, *mount_opts, *cluster;
 	int line;         /* line of the section header */
+	/*
+	 * Volumes the user prepared (db_dir / log_dir given): no prep, no format, no teardown;
+	 * each cell deletes and re-creates its databases and logs there (fslab run --fresh), so
+	 * the volume ages from round to round.  Results and report say "volumes prepared by the
+	 * user, not reformatted between repeats" (run.h RUN_NOTE_USER_VOLUMES); lab provenance
+	 * (issue 17) records volume_formatted = false for these cells.
+	 */
+	bool prepared;
+	struct strvec db_dirs, log_dirs; /* as given, in order: the run's --db and --log */
+	bool allow_foreign_files;        /* run where other files are (left untouched) */
+	bool fs_given;                   /* fs = ... was in the section */
+	int db_dir_line, log_dir_line, fs_line, format_line; /* format_line: mkfs/mount/cluster */
 };
 
 struct lab_cfg {
@@ -42,13 +76,27 @@ struct lab_cfg {
 	bool order_seed_set;
 	bool aa_check;         /* the baseline once more per round, labelled <label>-aa */
 	int aa_check_line, baseline_line;
-	/* [devices] */
+	/* an adaptive lab ([lab] precision): rounds until every claim's MDE is at most precision
+	 * (or the budget or max_rounds ends it); repeats is then max_rounds */
+	double precision;      /* the MDE wanted, %; 0: a fixed number of rounds (repeats) */
+	uint64_t budget_ns;    /* wall clock for the whole lab; 0: none */
+	unsigned int min_rounds, max_rounds;
+	int repeats_line, precision_line, budget_line, min_rounds_line, max_rounds_line;
+	/* the system the steps run on (lab_cfg_load_for) */
+	enum lab_os os;
+	/* [devices]: Linux: loop devices on images, or two block devices */
 	char *image_dir, *db_dev, *log_dev;
 	uint64_t db_image_size, log_image_size;
 	bool force;
 	int devices_line, db_dev_line, log_dev_line, image_dir_line;
-	/* [workload]: the options of fslab run (run/options.h), each value checked as fslab run
-	 * checks it; threads is a list (one cell per count) */
+	/* [devices]: Windows: two disks by Get-Disk number (-1: not given); disk_info, a saved
+	 * disk query for --dry-run previews of the per-cell scripts */
+	int db_disk, log_disk;
+	char *disk_info;
+	int db_disk_line, log_disk_line, disk_info_line;
+	/* [workload]: the options of fslab run (run/options.h) into the run's config, each value
+	 * checked as fslab run checks it; threads is a list (one cell per count) */
+	struct run_config wl;
 	struct run_params run;
 	int wl_line[RO_NR]; /* line of each key given, 0 when not given */
 	uint64_t threads[LAB_MAX_THREADS];
@@ -57,6 +105,8 @@ struct lab_cfg {
 	/* [fs NAME] sections in file order */
 	struct lab_fs fs[LAB_MAX_FS];
 	int nfs;
+	/* [host NAME] sections and the hosts' [lab] keys (lab/hosts.h); none: this machine */
+	struct lab_hosts hosts;
 };
 
 /*
@@ -66,7 +116,13 @@ struct lab_cfg {
  * lab_cfg_release() in any case.
  */
 int lab_cfg_load(struct lab_cfg *cfg, const char *path) __attribute__((warn_unused_result));
+/* The same, checked for steps that run on os (lab_cfg_load: this machine's). */
+int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
+	__attribute__((warn_unused_result));
 void lab_cfg_release(struct lab_cfg *cfg);
+/* Does any cell need prep (a label not on prepared volumes, or the raw baseline)?  Then
+ * [devices] is needed, and the lab tears down its mount root. */
+bool lab_cfg_has_prepped(const struct lab_cfg *cfg);
 /* Number of cells: (filesystems + raw baseline + A/A copy) x thread counts x repeats. */
 unsigned int lab_cfg_ncells(const struct lab_cfg *cfg);
 /*

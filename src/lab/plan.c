@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* plan.c: the lab's cells and their run order (labplan.c), recorded in lab-plan.json for the
  * report and in lab-state.json for --resume. */
+#include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "lab/labP.h"
 #include "result.h"
@@ -39,13 +40,13 @@ int lab_save_state(struct lab *L)
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
 
-		json_array_append_new(cells, json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:f, s:s?}",
+		json_array_append_new(cells, json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:f, s:f, s:s?}",
 						       "id", c->id, "label", c->label,
 						       "round", (json_int_t)c->round,
 						       "position", (json_int_t)c->position,
 						       "status", status_names[c->status],
 						       "result", c->result, "seconds", c->seconds,
-						       "error", c->error));
+						       "wall_s", c->wall, "error", c->error));
 	}
 	json_object_set_new(root, "schema", json_string(STATE_SCHEMA));
 	json_object_set_new(root, "config", json_string(L->cfg.path));
@@ -55,6 +56,21 @@ int lab_save_state(struct lab *L)
 	json_object_set_new(root, "seed_source", L->order_kind == LAB_ORDER_SHUFFLED
 			    ? json_string(L->seed_source) : json_null());
 	json_object_set_new(root, "rounds", json_integer(L->cfg.repeats));
+	/* how this lab ends: the next start says it (a "running" lab that is gone was killed) */
+	json_object_set_new(root, "lab", json_pack("{s:s, s:I, s:s?, s:s?, s:s?}",
+						   "status", L->status ? L->status : "running",
+						   "pid", (json_int_t)os_pid(),
+						   "signal", L->stop_signal[0] ? L->stop_signal : NULL,
+						   "stopped_at", L->stopped_at[0] ? L->stopped_at : NULL,
+						   "resume", L->resume_cmd));
+	json_object_set_new(root, "lab_id", json_string(L->lab_id));
+	json_object_set_new(root, "elapsed_s", json_real(lab_elapsed(L)));
+	json_object_set_new(root, "checked_round", json_integer(L->checked_round));
+	json_object_set_new(root, "rounds_done", json_integer(L->rounds_done));
+	json_object_set_new(root, "widest_mde_pct", isfinite(L->worst_mde) ? json_real(L->worst_mde)
+									     : json_null());
+	json_object_set_new(root, "stop_reason", L->stop_reason ? json_string(L->stop_reason)
+								 : json_null());
 	json_object_set_new(root, "cells", cells);
 	s = json_dumps(root, JSON_INDENT(1));
 	json_decref(root);
@@ -71,7 +87,7 @@ static bool result_ok(const char *path)
 	struct fslab_result r;
 	bool ok;
 
-	if (access(path, R_OK))
+	if (os_stat(path, NULL, NULL))
 		return false;
 	fslab_set_quiet(true);
 	ok = result_read(path, &r) == 0 && !r.aborted;
@@ -80,10 +96,28 @@ static bool result_ok(const char *path)
 	return ok;
 }
 
+/* A JSON file read through the platform layer (UTF-8 paths on Windows, where jansson's
+ * fopen takes the code page).  NULL with jerr->text set when it cannot be read or parsed. */
+static json_t *load_json(const char *path, json_error_t *jerr)
+{
+	char *text;
+	size_t len;
+	json_t *j;
+	int ret = read_file(path, &text, &len);
+
+	if (ret) {
+		snprintf(jerr->text, sizeof(jerr->text), "%s", strerror(-ret));
+		return NULL;
+	}
+	j = json_loadb(text, len, 0, jerr);
+	free(text);
+	return j;
+}
+
 int lab_load_state(struct lab *L)
 {
 	json_error_t jerr;
-	json_t *root = json_load_file(L->state_path, 0, &jerr), *cells, *c;
+	json_t *root = load_json(L->state_path, &jerr), *cells, *c;
 	const char *text, *order;
 	size_t i;
 	int ret = 0;
@@ -100,6 +134,21 @@ int lab_load_state(struct lab *L)
 	}
 	cells = json_object_get(root, "cells");
 	order = json_string_value(json_object_get(root, "order"));
+	{
+		const char *id = json_string_value(json_object_get(root, "lab_id"));
+		const char *stop = json_string_value(json_object_get(root, "stop_reason"));
+
+		/* a state from before lab ids: the rest of the lab gets one */
+		free(L->lab_id);
+		L->lab_id = id && !label_problem(id) ? xstrdup(id) : lab_new_id();
+		L->elapsed_before = json_number_value(json_object_get(root, "elapsed_s"));
+		L->checked_round = (unsigned int)json_integer_value(json_object_get(root,
+										    "checked_round"));
+		L->stop_reason = stop ? xstrdup(stop) : NULL;
+		L->rounds_done = (unsigned int)json_integer_value(json_object_get(root, "rounds_done"));
+		L->worst_mde = json_is_number(json_object_get(root, "widest_mde_pct"))
+			? json_number_value(json_object_get(root, "widest_mde_pct")) : NAN;
+	}
 	if (!order) {
 		/* a lab from before rounds: it ran sequentially, and so it goes on */
 		lab_set_plan(L, LAB_ORDER_SEQUENTIAL, 0, "state");
@@ -154,11 +203,74 @@ int lab_load_state(struct lab *L)
 				cell->status = CELL_DONE;
 				cell->seconds = json_number_value(json_object_get(c, "seconds"));
 			}
+			/* what every attempted cell cost, for the budget of a resumed lab */
+			cell->wall = json_number_value(json_object_get(c, "wall_s"));
 		}
 	}
 out:
 	json_decref(root);
 	return ret;
+}
+
+/* Does another fslab lab hold the output directory's lock now? */
+static bool lab_running_now(const struct lab *L)
+{
+	long holder;
+	int fd = os_lock_path(L->out, &holder);
+
+	if (fd >= 0)
+		os_unlock(fd);
+	return fd == -EWOULDBLOCK;
+}
+
+char *lab_state_describe(const struct lab *L, bool *running_now, char **resume)
+{
+	json_error_t jerr;
+	json_t *root = load_json(L->state_path, &jerr), *cells, *c, *lab;
+	const char *status, *sig, *at, *running = NULL;
+	unsigned int done = 0, n = 0;
+	json_int_t pid;
+	char *out;
+	size_t i;
+
+	*running_now = false;
+	*resume = NULL;
+	if (!root)
+		return NULL;
+	cells = json_object_get(root, "cells");
+	json_array_foreach(cells, i, c) {
+		const char *st = json_string_value(json_object_get(c, "status"));
+
+		n++;
+		done += st && !strcmp(st, "done");
+		if (st && !strcmp(st, "running"))
+			running = json_string_value(json_object_get(c, "id"));
+	}
+	lab = json_object_get(root, "lab");
+	status = json_string_value(json_object_get(lab, "status"));
+	sig = json_string_value(json_object_get(lab, "signal"));
+	at = json_string_value(json_object_get(lab, "stopped_at"));
+	pid = json_integer_value(json_object_get(lab, "pid"));
+	if (json_is_string(json_object_get(lab, "resume")))
+		*resume = xstrdup(json_string_value(json_object_get(lab, "resume")));
+	if (status && !strcmp(status, "interrupted"))
+		out = xasprintf("was interrupted by %s at %s, with %u of %u cell(s) done",
+				sig ? sig : "a signal", at ? at : "an unknown time", done, n);
+	else if (status && !strcmp(status, "finished"))
+		out = xasprintf("finished with %u of %u cell(s) done", done, n);
+	else if ((status || running) && (*running_now = lab_running_now(L)))
+		out = xasprintf("is running now (fslab lab, pid %lld), with %u of %u cell(s) done",
+				(long long)pid, done, n);
+	else if (status || running)
+		/* "running" but nobody holds the lock: killed (kill -9, OOM) or the machine went */
+		out = xasprintf("stopped without finishing (fslab lab, pid %lld, was killed%s%s%s), "
+				"with %u of %u cell(s) done", (long long)pid,
+				running ? " while cell " : "", running ? running : "",
+				running ? " ran" : "", done, n);
+	else
+		out = xasprintf("has %u of %u cell(s) done", done, n);
+	json_decref(root);
+	return out;
 }
 
 /* ---- cells ---- */
@@ -287,6 +399,18 @@ int lab_write_plan(struct lab *L)
 	json_object_set_new(root, "cells_per_round", json_integer(L->nslots));
 	json_object_set_new(root, "aa_check", json_boolean(L->cfg.aa_check));
 	json_object_set_new(root, "config", json_string(L->cfg.path));
+	json_object_set_new(root, "lab_id", json_string(L->lab_id));
+	if (L->cfg.precision > 0)
+		json_object_set_new(root, "adaptive", json_pack(
+			"{s:f, s:o, s:I, s:I, s:I, s:o, s:o}",
+			"precision_pct", L->cfg.precision,
+			"budget_s", L->cfg.budget_ns ? json_real(L->cfg.budget_ns / 1e9) : json_null(),
+			"min_rounds", (json_int_t)L->cfg.min_rounds,
+			"max_rounds", (json_int_t)L->cfg.max_rounds,
+			"rounds_done", (json_int_t)L->rounds_done,
+			"widest_mde_pct", isfinite(L->worst_mde) && L->rounds_done
+					  ? json_real(L->worst_mde) : json_null(),
+			"stop_reason", L->stop_reason ? json_string(L->stop_reason) : json_null()));
 	json_object_set_new(root, "cells", cells);
 	s = json_dumps(root, JSON_INDENT(1));
 	json_decref(root);

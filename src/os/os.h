@@ -25,6 +25,17 @@ uint64_t now_ns(void);
  * stop flag want to see it at once).  Windows: a high-resolution waitable timer.
  */
 int sleep_until_ns(uint64_t t_ns);
+/*
+ * The wall clock (src/os/wall.c): os_wall_ns() is UTC in ns since 1970 (CLOCK_REALTIME;
+ * GetSystemTimePreciseAsFileTime), for times other hosts must agree on (fslab run
+ * --start-at, the lab's clock offsets).  os_sleep_until_wall_ns() sleeps until the wall clock
+ * reaches t_ns: clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME) on Linux, so a clock stepped
+ * meanwhile (NTP) still wakes it at t_ns; on Windows the monotonic sleep to what is left, at
+ * most 1 s at a time, so a step is seen within a second.  0, or -EINTR when a stop request
+ * came (callers loop and check their stop flag).
+ */
+int64_t os_wall_ns(void);
+int os_sleep_until_wall_ns(int64_t t_ns);
 
 /* ---- memory ---- */
 
@@ -93,6 +104,8 @@ int os_rename_replace(const char *from, const char *to);
 int os_unlink(const char *path);
 /* mkdir with mode (ignored on Windows); an existing directory is -EEXIST. */
 int os_mkdir(const char *path, unsigned int mode);
+/* Remove an empty directory (rmdir; RemoveDirectoryW).  0 or -errno. */
+int os_rmdir(const char *path);
 /*
  * os_dir_sync - make renames and creations in dir stable (fsync of the directory).  Windows
  * has no directory fsync; MoveFileExW(WRITE_THROUGH) made the rename stable already: 0.
@@ -112,6 +125,31 @@ int os_fopen_regular(const char *path, FILE **f, int *kind)
 const char *os_kind_name(int kind);
 /* Make what was written to stream f stable (fsync of its descriptor).  0 or -errno. */
 int os_stream_sync(FILE *f);
+/*
+ * A temporary file that will replace path atomically (util.h's atomic_open() and
+ * write_file_atomic() are built on it).  It is created exclusively and never through a
+ * symbolic link, so that nothing planted at path or at a temporary name receives the data:
+ * POSIX: an unnamed O_TMPFILE file in path's directory, or where the filesystem has none
+ * "NAME.tmp.PID" created O_CREAT|O_EXCL|O_NOFOLLOW, both relative to a descriptor of the
+ * directory; commit links the unnamed file to a fresh temporary name (linkat, which never
+ * follows or replaces) and renames that over NAME (renameat replaces a symbolic link, never
+ * its target).  Windows: "NAME.tmp.PID" created CREATE_NEW (an existing name, a link included,
+ * fails), then MoveFileExW.  The directory part of path is the caller's and is followed.
+ *
+ * os_tmpfile_open - *out and *f (write through f; both belong to *out).  0 or -errno.
+ * os_tmpfile_name - a name another process (gnuplot) can open the file by, to write it:
+ *   "/proc/PID/fd/N" (the open file itself, whatever happens to names), or the temporary
+ *   path on Windows.
+ * os_tmpfile_commit - flush, sync, give it path's name, sync the directory; frees t (and f).
+ *   0 or -errno (the temporary file is gone then).
+ * os_tmpfile_abort - remove it and free t (and f).
+ */
+struct os_tmpfile;
+int os_tmpfile_open(const char *path, struct os_tmpfile **out, FILE **f)
+	__attribute__((warn_unused_result));
+const char *os_tmpfile_name(const struct os_tmpfile *t);
+int os_tmpfile_commit(struct os_tmpfile *t);
+void os_tmpfile_abort(struct os_tmpfile *t);
 /* What a path is (os_stat). */
 enum { OS_KIND_FILE, OS_KIND_DIR, OS_KIND_BLOCK, OS_KIND_CHAR, OS_KIND_FIFO, OS_KIND_OTHER };
 /* os_stat - *kind of path and, for a regular file, its *size (either may be NULL).  0 or
@@ -122,6 +160,8 @@ int os_stat(const char *path, int *kind, uint64_t *size);
 int os_dir_writable(const char *dir);
 /* Is path a directory? */
 bool os_is_dir(const char *path);
+/* Is path itself a symbolic link (lstat; Windows: a reparse point: link or junction)? */
+bool os_is_symlink(const char *path);
 /*
  * os_dir_can_create - can a file be created in dir?  0 or -errno.  Root passes access(), a
  * read-only mount or a full quota does not: POSIX tries an unnamed O_TMPFILE file (access()
@@ -131,6 +171,9 @@ int os_dir_can_create(const char *dir);
 /* The canonical absolute path of an existing path, '/'-separated (realpath; Windows: the final
  * path of a handle to it, "\\?\" dropped and '\\' as '/'); heap, caller frees; NULL + errno. */
 char *os_realpath(const char *path);
+/* path made absolute without resolving links and without needing it to exist (the current
+ * directory joined to a relative path; GetFullPathNameW, '\\'-separated, on Windows); heap. */
+char *os_abs_path(const char *path);
 /* Does name match the shell pattern (fnmatch without flags; PathMatchSpecA on Windows, which
  * ignores case as the filesystems there do)? */
 bool os_fnmatch(const char *pattern, const char *name);
@@ -189,17 +232,34 @@ int os_memstream_done(struct os_memstream *ms);
 
 /* ---- stop requests ---- */
 
-enum { OS_STOP_INT = 1, OS_STOP_TERM = 2 };
+enum { OS_STOP_INT = 1, OS_STOP_TERM = 2, OS_STOP_HUP = 3, OS_STOP_PIPE = 4, OS_STOP_EOF = 5 };
 /*
- * os_stop_handler_set - call fn(why) when the user asks the process to stop: SIGINT/SIGTERM
- * (sigaction, no SA_RESTART: sleeps return -EINTR); on Windows Ctrl-C, Ctrl-Break and console
- * close (SetConsoleCtrlHandler; fn runs on a thread of its own).  fn must only store flags.
- * os_stop_handler_clear() restores what was there.
+ * os_stop_handler_set - call fn(why) when the process is asked to stop: SIGINT, SIGTERM,
+ * SIGHUP (its terminal or ssh session closed) and SIGPIPE (the reader of its output went, as
+ * in `fslab run ... | head -1`; the write then fails with EPIPE instead of killing the
+ * process) (sigaction, no SA_RESTART: sleeps return -EINTR); on Windows Ctrl-C, Ctrl-Break and
+ * console close (SetConsoleCtrlHandler; fn runs on a thread of its own).  fn must only store
+ * flags.  A SIGHUP or SIGPIPE ignored when this is called stays ignored (`nohup fslab run`
+ * goes on after its terminal closes).  os_stop_handler_clear() restores what was there.
  */
 void os_stop_handler_set(void (*fn)(int why));
 void os_stop_handler_clear(void);
-/* "SIGINT", "SIGTERM"; "Ctrl-C", "Ctrl-Break or console close" on Windows. */
+/* "SIGINT", "SIGTERM", "SIGHUP", "SIGPIPE"; "Ctrl-C", "Ctrl-Break or console close" on
+ * Windows; "the end of standard input" (OS_STOP_EOF) on both. */
 const char *os_stop_name(int why);
+/*
+ * os_stop_on_stdin_eof - from now on the end of standard input is a stop request, as Ctrl-C
+ * is (the --stop-on-stdin-eof of run and prep: a parent that can reach the process only
+ * through its standard streams, as over ssh or on Windows, stops it by closing its stdin;
+ * docs/DESIGN.md "Step runner").  A thread reads stdin and throws away what it reads; at
+ * EOF or a read error it calls the stop handler with OS_STOP_EOF (os_stop_handler_set) and
+ * POSIX also sends the process SIGINT, so that blocking calls return EINTR and code with a
+ * SIGINT handler of its own (prep) stops as on Ctrl-C; Windows sets the event sleeps wait
+ * on.  Only for a stdin the parent holds open: the null device is EOF at once.  0 or -errno.
+ */
+int os_stop_on_stdin_eof(void);
+/* Has the end of standard input been seen (after os_stop_on_stdin_eof())? */
+bool os_stdin_eof_seen(void);
 
 /* ---- processes and the host ---- */
 
@@ -213,6 +273,9 @@ unsigned long os_pid(void);
 bool os_is_admin(void);
 /* Is stderr a terminal (the live progress line)? */
 bool os_stderr_tty(void);
+/* Is stdout a terminal (the lab's live line)?  Windows: a console, whose escape sequences
+ * (\r, ESC[K) are then switched on (ENABLE_VIRTUAL_TERMINAL_PROCESSING). */
+bool os_stdout_tty(void);
 /* printf to a file descriptor (dprintf). */
 #ifdef _WIN32
 void os_fdprintf(int fd, const char *fmt, ...) __attribute__((format(gnu_printf, 2, 3)));
@@ -227,5 +290,75 @@ void os_fdprintf(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 
 bool os_drop_caches(void);
 /* Number of online CPUs. */
 int os_ncpus(void);
+/* The running executable's full path (heap, caller frees): /proc/self/exe, GetModuleFileNameW;
+ * NULL when it cannot be told. */
+char *os_exe_path(void);
+
+/* ---- child processes (the lab's steps: docs/DESIGN.md "Step runner") ---- */
+
+struct strbuf;
+/*
+ * os_win_quote_arg - arg as one argument of a Windows command line (appended to sb), quoted
+ * only when it needs it, so that the C runtime and CommandLineToArgvW give it back unchanged:
+ * spaces, tabs and quotes inside quotes, backslashes doubled only before a quote and at the
+ * end, an empty argument as "".
+ * os_win_cmdline - argv as a whole command line; argv[0] (the program) follows its own rule
+ * (quoted when it has whitespace; a quote in it is -EINVAL).  0 or -EINVAL.
+ * Pure (src/os/cmdline.c): built on both systems, for CreateProcessW and for Windows hosts
+ * reached over ssh.
+ */
+void os_win_quote_arg(struct strbuf *sb, const char *arg);
+int os_win_cmdline(struct strbuf *sb, const char *const argv[]);
+
+/*
+ * A child process whose standard streams the parent holds: stdout and stderr are pipes it
+ * reads (os_proc_poll), stdin a pipe it can close (OS_PROC_STDIN_PIPE) or the null device.
+ * Everything between the lab and a step travels over these three streams, since only they
+ * survive ssh and exist on both systems: output and progress on stdout, messages on stderr,
+ * "stop" as the end of stdin.
+ */
+struct os_proc;
+enum {
+	/* stdin is a pipe the parent closes with os_proc_close_stdin(): the child reads EOF
+	 * (--stop-on-stdin-eof makes that its stop request); without it, the null device */
+	OS_PROC_STDIN_PIPE = 1 << 0,
+	/* its own process group (setpgid; CREATE_NEW_PROCESS_GROUP): a Ctrl-C on the terminal
+	 * reaches the parent alone, which decides what it means */
+	OS_PROC_OWN_GROUP = 1 << 1,
+	/* dies with the parent, even when the parent is killed by SIGKILL or TerminateProcess:
+	 * PR_SET_PDEATHSIG = SIGKILL; a job object of its own with KILL_ON_JOB_CLOSE, which takes
+	 * the child's own children too (the parent's handle to it is the last one) */
+	OS_PROC_DIE_WITH_PARENT = 1 << 2,
+};
+enum { OS_PROC_STDOUT = 1, OS_PROC_STDERR = 2 };
+/* Called with what the child wrote on one stream, in pieces as they arrive (not lines). */
+typedef void (*os_proc_output_fn)(void *ctx, int stream, const char *buf, size_t len);
+/*
+ * os_proc_spawn - start argv[0] (a path, or a name searched in PATH; ".exe" tried on
+ * Windows) with argv, no shell.  0 or -errno (a program that cannot be started is -ENOENT
+ * or the system's reason; on POSIX the exec fails in the child: exit status 127 and a line
+ * on its stderr).
+ */
+int os_proc_spawn(const char *const argv[], unsigned int flags, struct os_proc **out)
+	__attribute__((warn_unused_result));
+/*
+ * os_proc_poll - wait up to timeout_ms for output or the end of the child, handing its
+ * output to fn.  Returns 1 once the child has exited and its output was read to the end (or
+ * for 200 ms after its exit: a grandchild may hold the pipes), with *status its exit status
+ * (128 + signal when a signal ended it on POSIX; OS_PROC_KILLED after os_proc_kill(); Windows
+ * codes above 255 as 255); 0 while it runs (also when a signal cut the wait short); -errno.
+ */
+int os_proc_poll(struct os_proc *p, int timeout_ms, os_proc_output_fn fn, void *ctx,
+		 int *status);
+/* Close the child's stdin (OS_PROC_STDIN_PIPE): its graceful stop.  0 or -errno. */
+int os_proc_close_stdin(struct os_proc *p);
+/* Kill the child at once (and, with its own group or job, what it started): its hard stop.
+ * 0 or -errno. */
+int os_proc_kill(struct os_proc *p);
+/* The status a killed child reports: 128 + SIGKILL, on both systems. */
+#define OS_PROC_KILLED 137
+long os_proc_pid(const struct os_proc *p);
+/* Release p; a child still running is killed first and reaped. */
+void os_proc_free(struct os_proc *p);
 
 #endif

@@ -8,18 +8,25 @@
 #include <fnmatch.h>
 #include <iconv.h>
 #include <libgen.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base.h"
+#include "files.h"
+#include "os/os.h"
+#include "strbuf.h"
 
 /* ---- time ---- */
 
@@ -176,6 +183,11 @@ int os_mkdir(const char *path, unsigned int mode)
 	return mkdir(path, (mode_t)mode) ? -errno : 0;
 }
 
+int os_rmdir(const char *path)
+{
+	return rmdir(path) ? -errno : 0;
+}
+
 int os_dir_sync(const char *dir)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret = 0;
@@ -238,6 +250,153 @@ int os_stream_sync(FILE *f)
 	return fsync(fileno(f)) ? -errno : 0;
 }
 
+struct os_tmpfile {
+	int dirfd, fd;
+	FILE *f;
+	char *base;              /* the final name in the directory */
+	char tmp[NAME_MAX + 1];  /* the temporary name; "" while the file has none (O_TMPFILE) */
+	char name[64];           /* os_tmpfile_name() */
+};
+
+/* Split path into an open directory (followed: the caller named it) and the final name. */
+static int tmp_dir(const char *path, int *dirfd, char **base)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+
+	if (!*path || (slash && !slash[1]))
+		return -EISDIR;
+	if (!slash)
+		dir = xstrdup(".");
+	else if (slash == path)
+		dir = xstrdup("/");
+	else
+		dir = strndup(path, (size_t)(slash - path));
+	if (!dir)
+		return -ENOMEM;
+	*dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (*dirfd < 0)
+		return -errno;
+	*base = xstrdup(slash ? slash + 1 : path);
+	return 0;
+}
+
+/* "NAME.tmp.PID", then "NAME.tmp.PID.1" ... for the n-th attempt. */
+static int tmp_name(struct os_tmpfile *t, unsigned int n)
+{
+	int len = n ? snprintf(t->tmp, sizeof(t->tmp), "%s.tmp.%ld.%u", t->base, (long)getpid(), n)
+		    : snprintf(t->tmp, sizeof(t->tmp), "%s.tmp.%ld", t->base, (long)getpid());
+
+	return len < 0 || (size_t)len >= sizeof(t->tmp) ? -ENAMETOOLONG : 0;
+}
+
+int os_tmpfile_open(const char *path, struct os_tmpfile **out, FILE **f)
+{
+	struct os_tmpfile *t = xcalloc(1, sizeof(*t));
+	int ret = tmp_dir(path, &t->dirfd, &t->base);
+
+	if (ret) {
+		free(t);
+		return ret;
+	}
+	t->fd = openat(t->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	/* filesystems without O_TMPFILE say EOPNOTSUPP (older kernels EISDIR or EINVAL) */
+	for (unsigned int n = 0; t->fd < 0 && n < 100; n++) {
+		ret = tmp_name(t, n);
+		if (ret)
+			break;
+		t->fd = openat(t->dirfd, t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			       0666);
+		ret = t->fd < 0 ? -errno : 0;
+		if (ret != -EEXIST)
+			break;
+	}
+	if (t->fd < 0) {
+		t->tmp[0] = 0;
+		os_tmpfile_abort(t);
+		return ret ? ret : -EEXIST;
+	}
+	t->f = fdopen(t->fd, "w");
+	if (!t->f) {
+		ret = -errno;
+		os_tmpfile_abort(t);
+		return ret;
+	}
+	snprintf(t->name, sizeof(t->name), "/proc/%ld/fd/%d", (long)getpid(), t->fd);
+	*out = t;
+	*f = t->f;
+	return 0;
+}
+
+const char *os_tmpfile_name(const struct os_tmpfile *t)
+{
+	return t->name;
+}
+
+void os_tmpfile_abort(struct os_tmpfile *t)
+{
+	if (t->f)
+		fclose(t->f);
+	else if (t->fd >= 0)
+		close(t->fd);
+	if (t->tmp[0])
+		unlinkat(t->dirfd, t->tmp, 0);
+	close(t->dirfd);
+	free(t->base);
+	free(t);
+}
+
+/* The unnamed file gets a fresh temporary name: linkat never follows nor replaces one. */
+static int tmp_link(struct os_tmpfile *t)
+{
+	char self[64];
+	int ret = 0;
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", t->fd);
+	for (unsigned int n = 0; n < 100; n++) {
+		ret = tmp_name(t, n);
+		if (ret)
+			break;
+		/* through /proc (any user; open(2)'s O_TMPFILE example), else AT_EMPTY_PATH
+		 * (needs CAP_DAC_READ_SEARCH) when /proc is not mounted */
+		if (!linkat(AT_FDCWD, self, t->dirfd, t->tmp, AT_SYMLINK_FOLLOW) ||
+		    (errno == ENOENT && !linkat(t->fd, "", t->dirfd, t->tmp, AT_EMPTY_PATH)))
+			return 0;
+		ret = -errno;
+		if (ret != -EEXIST)
+			break;
+	}
+	t->tmp[0] = 0;
+	return ret;
+}
+
+int os_tmpfile_commit(struct os_tmpfile *t)
+{
+	int ret = 0;
+
+	errno = 0;
+	if (fflush(t->f) || ferror(t->f))
+		ret = errno ? -errno : -EIO;
+	if (!ret && fsync(t->fd))
+		ret = -errno;
+	if (!ret && !t->tmp[0])
+		ret = tmp_link(t);
+	if (!ret && renameat(t->dirfd, t->tmp, t->dirfd, t->base))
+		ret = -errno;
+	if (!ret) {
+		t->tmp[0] = 0; /* it is the file now: nothing to remove */
+		if (fsync(t->dirfd))
+			ret = -errno;
+	}
+	if (fclose(t->f) && !ret)
+		ret = errno ? -errno : -EIO;
+	t->f = NULL;
+	t->fd = -1;
+	os_tmpfile_abort(t);
+	return ret;
+}
+
 int os_stat(const char *path, int *kind, uint64_t *size)
 {
 	struct stat st;
@@ -261,6 +420,13 @@ bool os_is_dir(const char *path)
 	int kind;
 
 	return !os_stat(path, &kind, NULL) && kind == OS_KIND_DIR;
+}
+
+bool os_is_symlink(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISLNK(st.st_mode);
 }
 
 struct os_dir {
@@ -342,12 +508,23 @@ int os_memstream_done(struct os_memstream *ms)
 /* ---- stop requests ---- */
 
 static void (*stop_fn)(int why);
-static struct sigaction old_int, old_term;
+/* each signal with what it means, in os.h's order */
+static const struct {
+	int sig, why;
+	const char *name;
+} stop_sigs[] = {
+	{ SIGINT, OS_STOP_INT, "SIGINT" },
+	{ SIGTERM, OS_STOP_TERM, "SIGTERM" },
+	{ SIGHUP, OS_STOP_HUP, "SIGHUP" },
+	{ SIGPIPE, OS_STOP_PIPE, "SIGPIPE" },
+};
+static struct sigaction old_sa[ARRAY_SIZE(stop_sigs)];
 
 static void on_signal(int sig)
 {
-	if (stop_fn)
-		stop_fn(sig == SIGTERM ? OS_STOP_TERM : OS_STOP_INT);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
+		if (stop_sigs[i].sig == sig && stop_fn)
+			stop_fn(stop_sigs[i].why);
 }
 
 void os_stop_handler_set(void (*fn)(int why))
@@ -356,20 +533,73 @@ void os_stop_handler_set(void (*fn)(int why))
 
 	stop_fn = fn;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++) {
+		int sig = stop_sigs[i].sig;
+
+		/* `nohup fslab run`: a SIGHUP (and SIGPIPE) ignored from the start stays ignored */
+		if (sigaction(sig, NULL, &old_sa[i]) == 0 && old_sa[i].sa_handler == SIG_IGN &&
+		    (sig == SIGHUP || sig == SIGPIPE))
+			continue;
+		sigaction(sig, &sa, NULL);
+	}
 }
 
 void os_stop_handler_clear(void)
 {
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
+		sigaction(stop_sigs[i].sig, &old_sa[i], NULL);
 	stop_fn = NULL;
 }
 
 const char *os_stop_name(int why)
 {
-	return why == OS_STOP_TERM ? "SIGTERM" : "SIGINT";
+	if (why == OS_STOP_EOF)
+		return "the end of standard input";
+	for (size_t i = 0; i < ARRAY_SIZE(stop_sigs); i++)
+		if (stop_sigs[i].why == why)
+			return stop_sigs[i].name;
+	return "SIGINT";
+}
+
+static volatile sig_atomic_t stdin_eof;
+
+static void *stdin_watch(void *arg)
+{
+	sigset_t all;
+	char buf[512];
+
+	(void)arg;
+	/* signals go to the other threads: their sleeps are what a stop must cut short */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	for (;;) {
+		ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
+
+		if (n > 0 || (n < 0 && errno == EINTR))
+			continue;
+		break; /* EOF, or stdin unusable: the parent is gone either way */
+	}
+	stdin_eof = 1;
+	if (stop_fn)
+		stop_fn(OS_STOP_EOF);
+	kill(getpid(), SIGINT);
+	return NULL;
+}
+
+int os_stop_on_stdin_eof(void)
+{
+	pthread_t t;
+	int ret = pthread_create(&t, NULL, stdin_watch, NULL);
+
+	if (ret)
+		return -ret;
+	pthread_detach(t);
+	return 0;
+}
+
+bool os_stdin_eof_seen(void)
+{
+	return stdin_eof;
 }
 
 /* ---- processes ---- */
@@ -401,25 +631,12 @@ int os_run(const char *const argv[], char **out)
 		_exit(127);
 	}
 	if (out) {
-		size_t cap = 4096, len = 0;
-		char *buf = xmalloc(cap);
+		struct strbuf sb = STRBUF_INIT;
 
 		close(pfd[1]);
-		for (;;) {
-			ssize_t n;
-
-			if (cap - len < 1024)
-				buf = xrealloc(buf, cap *= 2);
-			n = read(pfd[0], buf + len, cap - len - 1);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			len += n;
-		}
-		buf[len] = 0;
+		(void)strbuf_read_fd(&sb, pfd[0]); /* what came before a read error is kept */
 		close(pfd[0]);
-		*out = buf;
+		*out = strbuf_detach(&sb, NULL);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
@@ -459,6 +676,226 @@ bool os_is_admin(void)
 bool os_stderr_tty(void)
 {
 	return isatty(STDERR_FILENO);
+}
+
+bool os_stdout_tty(void)
+{
+	return isatty(STDOUT_FILENO);
+}
+
+char *os_exe_path(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = 0;
+	return xstrdup(exe);
+}
+
+/* ---- child processes ---- */
+
+struct os_proc {
+	pid_t pid;
+	unsigned int flags;
+	int in, out, err;   /* the parent's ends, -1 once closed */
+	bool exited, killed;
+	int status;
+	uint64_t exited_at; /* now_ns() when it was reaped */
+};
+
+/* A descriptor to the null device as stdin: the child reads EOF. */
+static int null_fd(void)
+{
+	return open("/dev/null", O_RDWR | O_CLOEXEC);
+}
+
+int os_proc_spawn(const char *const argv[], unsigned int flags, struct os_proc **out)
+{
+	int in[2] = { -1, -1 }, o[2] = { -1, -1 }, e[2] = { -1, -1 }, ret = 0;
+	struct os_proc *p;
+	pid_t pid, parent = getpid();
+
+	if (!argv[0])
+		return -EINVAL;
+	if (pipe2(o, O_CLOEXEC) || pipe2(e, O_CLOEXEC))
+		ret = -errno;
+	else if (flags & OS_PROC_STDIN_PIPE ? pipe2(in, O_CLOEXEC) : (in[0] = null_fd()) < 0)
+		ret = -errno;
+	if (ret)
+		goto fail;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		goto fail;
+	}
+	if (pid == 0) {
+		sigset_t none;
+
+		/* a parent killed by SIGKILL takes this child with it: nothing runs on
+		 * unsupervised (a run would go on writing on volumes the next teardown removes) */
+		if (flags & OS_PROC_DIE_WITH_PARENT) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(OS_PROC_KILLED);
+		}
+		if (flags & OS_PROC_OWN_GROUP)
+			setpgid(0, 0);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* dup2 clears close-on-exec on the copies */
+		if (dup2(in[0], 0) < 0 || dup2(o[1], 1) < 0 || dup2(e[1], 2) < 0)
+			_exit(127);
+		execvp(argv[0], (char *const *)argv);
+		dprintf(2, "fslab: error: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (flags & OS_PROC_OWN_GROUP)
+		setpgid(pid, pid); /* also here: no window in which a kill of the group misses */
+	close(in[0]);
+	close(o[1]);
+	close(e[1]);
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	p->flags = flags;
+	p->in = in[1];
+	p->out = o[0];
+	p->err = e[0];
+	fcntl(p->out, F_SETFL, O_NONBLOCK);
+	fcntl(p->err, F_SETFL, O_NONBLOCK);
+	*out = p;
+	return 0;
+fail:
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (o[i] >= 0)
+			close(o[i]);
+		if (e[i] >= 0)
+			close(e[i]);
+	}
+	return ret;
+}
+
+/* Read what is there on *fd; at EOF close it.  */
+static void drain(int *fd, int stream, os_proc_output_fn fn, void *ctx)
+{
+	char buf[8192];
+
+	while (*fd >= 0) {
+		ssize_t n = read(*fd, buf, sizeof(buf));
+
+		if (n > 0) {
+			if (fn)
+				fn(ctx, stream, buf, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		close(*fd); /* EOF, or an error: nothing more comes */
+		*fd = -1;
+	}
+}
+
+static void reap(struct os_proc *p, bool block)
+{
+	int st;
+	pid_t w;
+
+	if (p->exited)
+		return;
+	do
+		w = waitpid(p->pid, &st, block ? 0 : WNOHANG);
+	while (w < 0 && errno == EINTR);
+	if (w != p->pid)
+		return;
+	p->exited = true;
+	p->exited_at = now_ns();
+	if (p->killed && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL)
+		p->status = OS_PROC_KILLED;
+	else
+		p->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int os_proc_poll(struct os_proc *p, int timeout_ms, os_proc_output_fn fn, void *ctx,
+		 int *status)
+{
+	struct pollfd pf[2];
+	nfds_t n = 0;
+
+	reap(p, false);
+	/* after the exit, a grandchild may still hold the pipes: 200 ms, then done */
+	if (p->exited && (now_ns() - p->exited_at) / NSEC_PER_MSEC >= 200)
+		timeout_ms = 0;
+	else if (p->exited)
+		timeout_ms = MIN(timeout_ms, 50);
+	if (p->out >= 0)
+		pf[n++] = (struct pollfd){ .fd = p->out, .events = POLLIN };
+	if (p->err >= 0)
+		pf[n++] = (struct pollfd){ .fd = p->err, .events = POLLIN };
+	if (n) {
+		if (poll(pf, n, timeout_ms) < 0 && errno != EINTR)
+			return -errno;
+	} else if (!p->exited) {
+		/* both streams closed, the child still running: wait for it in small steps */
+		struct timespec ts = { 0, (long)MIN(timeout_ms, 50) * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
+	drain(&p->out, OS_PROC_STDOUT, fn, ctx);
+	drain(&p->err, OS_PROC_STDERR, fn, ctx);
+	reap(p, false);
+	if (!p->exited)
+		return 0;
+	if ((p->out >= 0 || p->err >= 0) && (now_ns() - p->exited_at) / NSEC_PER_MSEC < 200)
+		return 0;
+	*status = p->status;
+	return 1;
+}
+
+int os_proc_close_stdin(struct os_proc *p)
+{
+	int ret = 0;
+
+	if (p->in >= 0 && close(p->in))
+		ret = -errno;
+	p->in = -1;
+	return ret;
+}
+
+int os_proc_kill(struct os_proc *p)
+{
+	if (p->exited)
+		return 0;
+	p->killed = true;
+	if ((p->flags & OS_PROC_OWN_GROUP) && !kill(-p->pid, SIGKILL))
+		return 0;
+	return kill(p->pid, SIGKILL) ? -errno : 0;
+}
+
+long os_proc_pid(const struct os_proc *p)
+{
+	return (long)p->pid;
+}
+
+void os_proc_free(struct os_proc *p)
+{
+	if (!p)
+		return;
+	if (!p->exited) {
+		os_proc_kill(p);
+		reap(p, true);
+	}
+	os_proc_close_stdin(p);
+	if (p->out >= 0)
+		close(p->out);
+	if (p->err >= 0)
+		close(p->err);
+	free(p);
 }
 
 void os_fdprintf(int fd, const char *fmt, ...)
@@ -564,6 +1001,15 @@ int os_dir_can_create(const char *dir)
 	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
 		return -errno;
 	return access(dir, W_OK | X_OK) ? -errno : 0;
+}
+
+char *os_abs_path(const char *path)
+{
+	char cwd[PATH_MAX];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(path);
+	return path_join(cwd, path);
 }
 
 char *os_realpath(const char *path)

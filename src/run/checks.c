@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "io/ioengine.h"
+#include "msg.h"
+#include "os/os.h"
 #include "run/runP.h"
-#include "util.h"
 
 /* Does the first component of path (up to '/') match pattern? */
 static bool first_is(const char *path, const char *pattern)
@@ -24,13 +26,49 @@ static bool first_is(const char *path, const char *pattern)
 }
 
 /*
+ * --output (base in the resolved directory real) is not a database file the run may create or
+ * reuse (fslab-*.edb in a --db directory) and not inside the run's log directories
+ * (fslab-*-logs).  0 or -FSLAB_EINPUT.
+ */
+static int output_not_run_file(const struct run_config *o, const char *real, const char *base)
+{
+	const char *out = o->output;
+	int ret = 0;
+
+	for (int pass = 0; pass < 2 && !ret; pass++) {
+		char **v = pass ? o->log_dirs : o->db_dirs;
+		size_t n = pass ? o->nlog_dirs : o->ndb_dirs;
+
+		for (size_t i = 0; i < n && !ret; i++) {
+			char *d = os_realpath(v[i]);
+			size_t dn = d ? strlen(d) : 0;
+
+			if (!d)
+				continue;
+			if (!pass && !strcmp(real, d) && os_fnmatch("fslab-*.edb", base))
+				ret = input_error("--output %s is the name of a database file in --db %s; "
+						  "the result would replace the database: give another "
+						  "name", out, v[i]);
+			else if (pass && ((!strncmp(real, d, dn) && real[dn] == '/' &&
+					   first_is(real + dn + 1, "fslab-*-logs")) ||
+					  (!strcmp(real, d) && os_fnmatch("fslab-*-logs", base))))
+				ret = input_error("--output %s is inside the run's log directory under "
+						  "--log %s, which the run rewrites: give a file outside it",
+						  out, v[i]);
+			free(d);
+		}
+	}
+	return ret;
+}
+
+/*
  * --output, before anything runs (the result is written only at the end, hours later): a file
  * name, in an existing directory where a file can be created, that is not an existing
  * non-regular file (a device, a FIFO), not a database file the run may create or reuse
  * (fslab-*.edb in a --db directory) and not inside the run's log directories (fslab-*-logs).
  * Checked on resolved paths, so ../ and symbolic links to directories do not get around it.
  */
-static int check_output(const struct run_opts *o)
+static int check_output(const struct run_config *o)
 {
 	const char *out = o->output, *base, *dir;
 	char *copy, *slash, *real = NULL;
@@ -75,29 +113,7 @@ static int check_output(const struct run_opts *o)
 				  strerror(errno));
 		goto out;
 	}
-	for (int pass = 0; pass < 2 && !ret; pass++) {
-		char **v = pass ? o->log_dirs : o->db_dirs;
-		size_t n = pass ? o->nlog_dirs : o->ndb_dirs;
-
-		for (size_t i = 0; i < n && !ret; i++) {
-			char *d = os_realpath(v[i]);
-			size_t dn = d ? strlen(d) : 0;
-
-			if (!d)
-				continue;
-			if (!pass && !strcmp(real, d) && os_fnmatch("fslab-*.edb", base))
-				ret = input_error("--output %s is the name of a database file in --db %s; "
-						  "the result would replace the database: give another "
-						  "name", out, v[i]);
-			else if (pass && ((!strncmp(real, d, dn) && real[dn] == '/' &&
-					   first_is(real + dn + 1, "fslab-*-logs")) ||
-					  (!strcmp(real, d) && os_fnmatch("fslab-*-logs", base))))
-				ret = input_error("--output %s is inside the run's log directory under "
-						  "--log %s, which the run rewrites: give a file outside it",
-						  out, v[i]);
-			free(d);
-		}
-	}
+	ret = output_not_run_file(o, real, base);
 	if (ret)
 		goto out;
 	/* can a file be created there?  root passes access(); a read-only mount or a full
@@ -116,7 +132,7 @@ out:
  * output's directory too. */
 int run_check_dirs(struct run_state *s)
 {
-	const struct run_opts *o = &s->o;
+	const struct run_config *o = &s->res.config;
 	size_t nblk = 0;
 
 	for (int pass = 0; pass < 2; pass++) {
@@ -152,9 +168,8 @@ int run_check_dirs(struct run_state *s)
 
 int run_probe_volumes(struct run_state *s)
 {
-	struct run_opts *o = &s->o;
+	const struct run_config *o = &s->res.config;
 	struct run_ctx *rc = &s->rc;
-	bool user_buffered = !o->direct;
 
 	rc->db_vols = xcalloc(o->ndb_dirs, sizeof(struct volume));
 	rc->log_vols = xcalloc(o->nlog_dirs + 1, sizeof(struct volume));
@@ -171,7 +186,7 @@ int run_probe_volumes(struct run_state *s)
 				if (!strcmp(dirs[j], dirs[i]))
 					return input_error("%s is given twice: a raw device holds one "
 							   "%s region", dirs[i], pass ? "log" : "database");
-			ret = s->raw ? volume_probe_raw(v, pass ? "log" : "db", dirs[i], s->force)
+			ret = s->raw ? volume_probe_raw(v, pass ? "log" : "db", dirs[i], o->force)
 				     : volume_probe(v, pass ? "log" : "db", dirs[i]);
 			if (pass)
 				s->nlog_vols++;
@@ -184,13 +199,16 @@ int run_probe_volumes(struct run_state *s)
 						   strerror(-ret));
 		}
 	}
-	for (size_t i = 0; s->raw && i < s->ndb_vols; i++)
-		for (size_t j = 0; j < s->nlog_vols; j++)
-			if (rc->db_vols[i].bdev == rc->log_vols[j].bdev)
-				return input_error("%s is both a --db and a --log device; give separate "
-						   "devices", rc->db_vols[i].dir);
-	rc->direct = o->direct;
-	if (user_buffered)
+	/* raw devices: fslab prep's same-storage policy between every two of them */
+	for (size_t i = 0; s->raw && i < s->ndb_vols + s->nlog_vols; i++)
+		for (size_t j = i + 1; j < s->ndb_vols + s->nlog_vols; j++) {
+			int ret = volume_raw_separate(run_volume(s, i), run_volume(s, j));
+
+			if (ret)
+				return ret;
+		}
+	rc->direct = !o->buffered;
+	if (o->buffered)
 		result_add_note(&s->res, "--buffered: no O_DIRECT, read latencies may reflect the "
 				"page cache, not the device");
 	return 0;
@@ -205,10 +223,10 @@ void run_probe_odirect(struct run_state *s)
 {
 	struct run_ctx *rc = &s->rc;
 
-	if (!s->o.direct)
+	if (!rc->direct)
 		return;
 	for (size_t i = 0; i < s->ndb_vols + s->nlog_vols; i++) {
-		struct volume *v = i < s->ndb_vols ? &rc->db_vols[i] : &rc->log_vols[i - s->ndb_vols];
+		struct volume *v = run_volume(s, i);
 
 		volume_probe_odirect(v);
 		if (v->o_direct != 0)
@@ -218,19 +236,20 @@ void run_probe_odirect(struct run_state *s)
 			   v->fsname, v->source);
 		result_add_note(&s->res, "O_DIRECT refused by %s on %s (%s): buffered I/O used for "
 				"the whole run%s", v->fsname, v->dir, v->source,
-				strcmp(s->o.workload, "jetstress") ? "" : " (database and log writes O_DSYNC)");
-		s->o.direct = false;
+				s->wl->flags & WL_DSYNC ? " (database and log writes O_DSYNC)"
+				: "");
+		rc->direct = false;
 	}
-	rc->direct = s->o.direct;
 }
 
 /* io_uring may be disabled (sysctl kernel.io_uring_disabled, seccomp): fall back to psync. */
 void run_pick_engine(struct run_state *s)
 {
+	struct run_config *c = &s->res.config;
 	struct io_ctx ctx;
 	int ret;
 
-	if (strcmp(s->o.engine, "io_uring"))
+	if (strcmp(c->engine, "io_uring"))
 		return;
 	ret = io_ctx_init(&ctx, "io_uring", 4);
 	if (!ret) {
@@ -239,5 +258,6 @@ void run_pick_engine(struct run_state *s)
 	}
 	fslab_warn("io_uring is not available here (%s): falling back to psync", strerror(-ret));
 	result_add_note(&s->res, "io_uring unavailable (%s): psync back end used", strerror(-ret));
-	s->o.engine = "psync";
+	free(c->engine);
+	c->engine = xstrdup("psync");
 }

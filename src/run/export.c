@@ -12,22 +12,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base.h"
 #include "cmds.h"
 #include "compare/import.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
 #include "result.h"
 #include "run/runP.h"
-#include "util.h"
+#include "strbuf.h"
+#include "strvec.h"
 
 /* A new tool: one file export_<tool>.c and one line here. */
 static const struct exporter *const exporters[] = {
 	&export_fio,
 	&export_diskspd,
 };
-
-/* Without --from: fslab's jetstress shape as measured here (docs/INTEROP.md): reads 60 % of
- * database I/Os, 8 KiB log writes, log rate left to the tool. */
-#define JS_DEFAULT_READ_PCT 60.0
-#define JS_DEFAULT_LOG_BYTES (8 * 1024)
 
 static const char usage_text[] =
 	"usage: fslab export --to fio|diskspd [--from RESULT] [fslab run options]\n"
@@ -43,20 +43,14 @@ static const char usage_text[] =
 	"\n"
 	"  --to TOOL        fio or diskspd\n"
 	"  --from RESULT    an fslab jetstress result: its read:write ratio, log write size and\n"
-	"                   log rate per database (default: 60 %% reads, 8 KiB, not throttled)\n"
+	"                   log rate per database (default: 60 % reads, 8 KiB, not throttled)\n"
 	"  --output FILE    write the export there (atomically) instead of stdout\n"
 	"  other options    as fslab run (see fslab run --help); nothing is created or touched\n"
 	"Exit status: 0 ok, 2 bad input (nothing written).\n";
 
-unsigned int export_threads_of(const struct run_opts *o, size_t i)
-{
-	size_t n = !strcmp(o->workload, "jetstress") ? o->databases : o->ndb_dirs;
-
-	return (unsigned int)(o->threads / n + (i < o->threads % n));
-}
-
-/* --from: the measured shape of a jetstress result. */
-static int js_from(const char *path, struct export_js *js)
+/* --from: the measured shape of a result of the same workload: its database read share, log
+ * write size and log rate per database. */
+static int shape_from(const char *path, const char *workload, struct wl_shape *sh)
 {
 	struct import_list l;
 	const struct fslab_result *r;
@@ -69,20 +63,20 @@ static int js_from(const char *path, struct export_js *js)
 	rd = r->classes[CLS_DB_READ].iops;
 	wr = r->classes[CLS_DB_WRITE].iops;
 	lb = r->classes[CLS_LOG_WRITE].avg_bytes;
-	if (strcmp(r->config.workload, "jetstress") || !(rd + wr > 0) || !(lb > 0)) {
-		ret = input_error("--from %s: not a jetstress result with database and log I/O; "
+	if (strcmp(r->config.workload, workload) || !(rd + wr > 0) || !(lb > 0)) {
+		ret = input_error("--from %s: not a %s result with database and log I/O; "
 				  "name the result of an fslab run (or Jetstress report) of the "
-				  "jetstress workload", path);
+				  "%s workload", path, workload, workload);
 		goto out;
 	}
-	js->read_pct = rd / (rd + wr) * 100;
+	sh->read_pct = rd / (rd + wr) * 100;
 	/* log writes are whole 4 KiB sectors (fslab rewrites the last partial one) */
-	js->log_bytes = (uint64_t)ceil(lb / 4096) * 4096;
-	js->log_iops = r->classes[CLS_LOG_WRITE].iops /
+	sh->log_bytes = (uint64_t)ceil(lb / 4096) * 4096;
+	sh->log_iops = r->classes[CLS_LOG_WRITE].iops /
 		       (r->config.databases ? r->config.databases : 1);
-	if (!isfinite(js->log_iops))
-		js->log_iops = 0;
-	js->from = path;
+	if (!isfinite(sh->log_iops))
+		sh->log_iops = 0;
+	sh->from = path;
 out:
 	import_list_release(&l);
 	return ret;
@@ -111,109 +105,92 @@ static int check_output(const char *path)
 	return ret;
 }
 
-/* The command line for the export's header comment: control characters escaped (a newline
- * in an argument would end the comment and start a line of the job file or script). */
+/*
+ * The command line, each word quoted as a shell needs it (strbuf_add_sq()), for the header
+ * comment of the export; its control characters escaped (str_escape()): a newline in an
+ * argument would end the comment and start a line of the job file or script.
+ */
 static char *join_args(int argc, char **argv)
 {
-	size_t len = strlen("fslab export") + 1;
-	char *s, *e;
+	struct strbuf sb = STRBUF_INIT;
+	char *e;
 
-	for (int i = 1; i < argc; i++)
-		len += 1 + strlen(argv[i]);
-	s = e = xmalloc(len);
-	memcpy(e, "fslab export", strlen("fslab export"));
-	e += strlen("fslab export");
+	strbuf_addstr(&sb, "fslab export");
 	for (int i = 1; i < argc; i++) {
-		*e++ = ' ';
-		memcpy(e, argv[i], strlen(argv[i]));
-		e += strlen(argv[i]);
+		strbuf_addch(&sb, ' ');
+		strbuf_add_sq(&sb, argv[i]);
 	}
-	*e = 0;
-	e = str_escape(s);
-	free(s);
+	e = str_escape(sb.buf);
+	strbuf_release(&sb);
 	return e;
 }
 
-int cmd_export(int argc, char **argv)
+/*
+ * --to and --from are ours, everything else (kept in @rest, after argv[0]) fslab run's.  0, 1
+ * after --help, or -FSLAB_EINPUT.
+ */
+static int split_args(int argc, char **argv, const char **to, const char **from,
+		      struct strvec *rest)
 {
-	struct run_state *s = xcalloc(1, sizeof(*s));
-	const struct exporter *ex = NULL;
-	struct export_ctx x = { .js = { JS_DEFAULT_READ_PCT, JS_DEFAULT_LOG_BYTES, 0, NULL } };
-	const char *to = NULL, *from = NULL, *output;
-	char **rest = xcalloc((size_t)argc + 1, sizeof(char *));
-	char *buf = NULL;
-	size_t len = 0;
-	int nrest = 0, ret = 0;
-	struct os_memstream ms;
-	FILE *f;
-
-	/* --to and --from are ours; everything else is fslab run's */
-	rest[nrest++] = argv[0];
-	for (int i = 1; i < argc && !ret; i++) {
-		const char **dst = !strcmp(argv[i], "--to") || !strncmp(argv[i], "--to=", 5) ? &to
+	strvec_push(rest, argv[0]);
+	for (int i = 1; i < argc; i++) {
+		const char **dst = !strcmp(argv[i], "--to") || !strncmp(argv[i], "--to=", 5) ? to
 				 : !strcmp(argv[i], "--from") || !strncmp(argv[i], "--from=", 7)
-				   ? &from : NULL;
+				   ? from : NULL;
 
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(usage_text, stdout);
-			goto done;
+			return 1;
 		}
-		if (!dst) {
-			rest[nrest++] = argv[i];
-		} else if (strchr(argv[i], '=')) {
+		if (!dst)
+			strvec_push(rest, argv[i]);
+		else if (strchr(argv[i], '='))
 			*dst = strchr(argv[i], '=') + 1;
-		} else if (i + 1 < argc) {
+		else if (i + 1 < argc)
 			*dst = argv[++i];
-		} else {
-			ret = input_error("%s needs a value; see 'fslab export --help'", argv[i]);
-		}
+		else
+			return input_error("%s needs a value; see 'fslab export --help'", argv[i]);
 	}
-	if (ret)
-		goto done;
-	if (!to) {
-		ret = input_error("no --to given; name the tool: fslab export --to fio|diskspd "
-				  "[run options]");
-		goto done;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(exporters) && !ex; i++)
-		if (!strcmp(exporters[i]->name, to))
-			ex = exporters[i];
-	if (!ex) {
-		ret = input_error("--to %s: not a tool fslab exports to; choose fio or diskspd", to);
-		goto done;
-	}
-	ret = run_parse_args(s, nrest, rest);
-	if (ret) {
-		ret = ret > 0 ? 0 : ret; /* --help of fslab run */
-		goto done;
-	}
-	if (from && strcmp(s->o.workload, "jetstress")) {
-		ret = input_error("--from %s: only the jetstress approximation takes measured figures; "
-				  "the %s workload is exported exactly", from, s->o.workload);
-		goto done;
-	}
-	if (from && (ret = js_from(from, &x.js)))
-		goto done;
-	output = s->o.output;
-	if (output && (ret = check_output(output)))
-		goto done;
-	x.o = &s->o;
-	x.cmdline = join_args(argc, argv);
-	f = os_memstream_open(&ms, &buf, &len);
-	if (!f) {
-		ret = -errno;
-		fslab_err("cannot buffer the %s: %s", ex->what, strerror(errno));
-		goto done;
-	}
-	ret = ex->write(&x, f, output ? stdout : f);
-	{
-		int e = os_memstream_done(&ms);
+	if (!*to)
+		return input_error("no --to given; name the tool: fslab export --to fio|diskspd "
+				   "[run options]");
+	return 0;
+}
 
-		if (!ret)
-			ret = e;
+/* Can the workload be exported, with the measured shape of --from where it takes one? */
+static int export_shape(const struct workload_ops *wl, const char *from, struct wl_shape *sh)
+{
+	if (!wl->export)
+		return input_error("the %s workload cannot be exported (no other tool runs its load); "
+				   "choose another --workload", wl->name);
+	if (from && !(wl->flags & WL_EXPORT_SHAPE))
+		return input_error("--from %s: only the %s approximation takes measured figures; "
+				   "the %s workload is exported exactly", from,
+				   workload_names_with(WL_EXPORT_SHAPE), wl->name);
+	return from ? shape_from(from, wl->name, sh) : 0;
+}
+
+/* The export written by @ex, to stdout or atomically to --output. */
+static int write_export(const struct exporter *ex, const struct export_ctx *x, const char *output)
+{
+	struct os_memstream ms;
+	char *buf = NULL;
+	size_t len = 0;
+	int ret, e;
+	FILE *f = os_memstream_open(&ms, &buf, &len);
+
+	if (!f) {
+		fslab_err("cannot buffer the %s: %s", ex->what, strerror(errno));
+		return -errno;
 	}
-	if (ret)
-		goto done;
+	ret = ex->write(x, f, output ? stdout : f);
+	e = os_memstream_done(&ms);
+	if (!ret)
+		ret = e;
+	if (ret) {
+		free(buf);
+		return ret;
+	}
 	if (!output) {
 		fwrite(buf, 1, len, stdout);
 	} else {
@@ -223,11 +200,63 @@ int cmd_export(int argc, char **argv)
 		else
 			fslab_info("%s written to %s", ex->what, output);
 	}
-done:
 	free(buf);
+	return ret;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct run_state *s = xcalloc(1, sizeof(*s));
+	struct strvec rest = STRVEC_INIT;
+	const struct exporter *ex = NULL;
+	struct export_ctx x = { 0 };
+	struct wl_shape sh = { 0 };
+	const char *to = NULL, *from = NULL, *output;
+	int ret;
+
+	result_init(&s->res);
+	ret = split_args(argc, argv, &to, &from, &rest);
+	if (ret)
+		goto done;
+	for (size_t i = 0; i < ARRAY_SIZE(exporters) && !ex; i++)
+		if (!strcmp(exporters[i]->name, to))
+			ex = exporters[i];
+	if (!ex) {
+		ret = input_error("--to %s: not a tool fslab exports to; choose fio or diskspd", to);
+		goto done;
+	}
+	/* run_parse_args() reorders its argv (getopt): a copy, so rest keeps what it frees */
+	{
+		char **av = xcalloc(rest.nr + 1, sizeof(char *));
+
+		memcpy(av, rest.v, rest.nr * sizeof(char *));
+		ret = run_parse_args(s, (int)rest.nr, av);
+		free(av);
+	}
+	if (ret) {
+		ret = ret > 0 ? 0 : ret; /* --help of fslab run */
+		goto done;
+	}
+	ret = export_shape(s->wl, from, &sh);
+	if (ret)
+		goto done;
+	output = s->res.config.output;
+	if (output && (ret = check_output(output)))
+		goto done;
+	x.o = &s->res.config;
+	ret = s->wl->export(x.o, &sh, &x.x);
+	if (ret)
+		goto done;
+	x.cmdline = join_args(argc, argv);
+	ret = write_export(ex, &x, output);
+done:
+	if (ret == 1)
+		ret = 0; /* --help */
 	free(x.cmdline);
-	free(rest);
-	run_params_release(&s->p); /* the options' values, o borrows them */
+	wl_export_release(&x.x);
+	run_params_release(&s->p);
+	result_release(&s->res); /* the options' values (res.config) */
+	strvec_clear(&rest);
 	free(s);
 	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 }

@@ -12,12 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "msg.h"
+#include "os/os.h"
 #include "run/runP.h"
-#include "util.h"
 
 int run_lock_dirs(struct run_state *s)
 {
-	const struct run_opts *o = &s->o;
+	const struct run_config *o = &s->res.config;
 	size_t n = o->ndb_dirs + o->nlog_dirs;
 
 	s->lock_fds = xcalloc(n, sizeof(int));

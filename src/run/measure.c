@@ -7,8 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "msg.h"
+#include "os/os.h"
+#include "run/run.h"
 #include "run/runP.h"
-#include "util.h"
+#include "units.h"
 
 /* ---- device counters ---- */
 
@@ -101,8 +105,8 @@ void run_device_results(struct run_state *s, const struct collect_extra *x)
 
 /* ---- progress ---- */
 
-static void progress(struct run_state *s, const char *phase, double elapsed, double total,
-		     const double *row)
+void run_progress(struct run_state *s, const char *phase, double elapsed, double total,
+		  const double *row)
 {
 	double iops = 0, rd = 0, wr = 0, lg = 0, tps = 0;
 	char e[32], t[32], eta[32];
@@ -114,10 +118,21 @@ static void progress(struct run_state *s, const char *phase, double elapsed, dou
 		iops = rd + wr;
 		tps = row[TL_TRANSACTIONS];
 	}
-	if (s->progress_fd >= 0)
-		os_fdprintf(s->progress_fd, "{\"phase\": \"%s\", \"elapsed_s\": %.1f, \"total_s\": %.1f, "
-			"\"iops\": %.0f, \"tps\": %.0f}\n", phase, elapsed, total, iops, tps);
-	if (s->quiet || !os_stderr_tty())
+	/*
+	 * The tag lets a reader pick these lines out of a stream that carries other text: on
+	 * stdout (fd 1, the lab's channel, which alone survives ssh and exists on Windows) they
+	 * go through stdio, in order with the summary, each line whole and flushed.
+	 */
+	if (s->progress_fd == 1) {
+		printf(RUN_PROGRESS_TAG "\"phase\": \"%s\", \"elapsed_s\": %.1f, \"total_s\": %.1f, "
+		       "\"iops\": %.0f, \"tps\": %.0f}\n", phase, elapsed, total, iops, tps);
+		fflush(stdout);
+	} else if (s->progress_fd >= 0) {
+		os_fdprintf(s->progress_fd, RUN_PROGRESS_TAG "\"phase\": \"%s\", \"elapsed_s\": %.1f, "
+			    "\"total_s\": %.1f, \"iops\": %.0f, \"tps\": %.0f}\n", phase, elapsed,
+			    total, iops, tps);
+	}
+	if (s->res.config.quiet || !os_stderr_tty())
 		return;
 	fmt_hms(e, sizeof(e), elapsed);
 	fmt_hms(t, sizeof(t), total);
@@ -129,24 +144,25 @@ static void progress(struct run_state *s, const char *phase, double elapsed, dou
 
 void run_progress_end(struct run_state *s)
 {
-	if (!s->quiet && os_stderr_tty())
+	if (!s->res.config.quiet && os_stderr_tty())
 		fprintf(stderr, "\r\033[K");
 }
 
 /* ---- latency samples ---- */
 
-/* One sampler per database instance and one overall (jetstress only: the verdict's). */
+/* One sampler per database instance and one overall (the verdict's: WL_VERDICT only). */
 static void samplers_init(struct run_state *s)
 {
+	const struct run_config *c = &s->res.config;
 	struct samplers *m = &s->smp;
 
-	if (strcmp(s->o.workload, "jetstress"))
+	if (!(s->wl->flags & WL_VERDICT))
 		return;
-	m->n = s->o.databases + 1;
+	m->n = c->databases + 1;
 	m->ls = xcalloc(m->n, sizeof(*m->ls));
 	m->prev = xcalloc(m->n, sizeof(*m->prev));
 	for (size_t i = 0; i < m->n; i++)
-		lat_sampler_init(&m->ls[i], s->vc.interval_s);
+		lat_sampler_init(&m->ls[i], (unsigned int)c->sample_interval_s);
 }
 
 /* Once a second of the measurement: each instance's (and all threads') second into its
@@ -191,14 +207,14 @@ void run_samplers_finish(struct run_state *s)
 		lat_sampler_finish(&m->ls[i], name, &out->scopes[out->nscopes++]);
 	}
 	out->present = true;
-	out->interval_s = s->vc.interval_s;
+	out->interval_s = s->res.config.sample_interval_s;
 	out->partial = m->ls[m->n - 1].partial;
 	out->intervals = out->partial ? 1 : m->ls[m->n - 1].intervals;
 	if (out->partial)
 		result_add_note(&s->res, "the measurement (%.0f s) was shorter than one latency "
 				"sample interval (%u s): the maximum-latency checks judge one partial "
 				"sample, the whole measurement", (double)m->ls[m->n - 1].seconds,
-				s->vc.interval_s);
+				(unsigned int)s->res.config.sample_interval_s);
 }
 
 void run_samplers_free(struct samplers *m)
@@ -212,12 +228,34 @@ void run_samplers_free(struct samplers *m)
 
 /* ---- the timed load ---- */
 
+/* The load ended on its own (a WL_FINITE workload read everything). */
+static bool load_done(struct run_state *s)
+{
+	return __atomic_load_n(&s->rc.done_ns, __ATOMIC_ACQUIRE) != 0;
+}
+
+/*
+ * Until the end of the second at next: true when the measurement ends first (stopped, or a
+ * finite load done: looked at every 10 ms, so its end is not rounded up to a second).
+ */
+static bool wait_second(struct run_state *s, uint64_t next)
+{
+	bool finite = s->wl->flags & WL_FINITE;
+	uint64_t now;
+
+	/* woken early by a signal we ignore: sleep again */
+	while (!run_stop_flag && !(finite && load_done(s)) && (now = now_ns()) < next)
+		sleep_until_ns(finite ? MIN(next, now + 10 * NSEC_PER_MSEC) : next);
+	return run_stop_flag || (finite && load_done(s));
+}
+
 void run_load(struct run_state *s)
 {
 	struct run_ctx *rc = &s->rc;
 	struct engine *e = &rc->eng;
 	struct engine_sample prev = { 0 };
-	uint64_t warm = s->o.warmup_ns, dur = s->o.duration_ns, t0, next;
+	uint64_t warm = run_config_ns(s->res.config.warmup_s);
+	uint64_t dur = run_config_ns(s->res.config.duration_s), t0, next;
 	double total = (double)(warm + dur) / 1e9, row[TIMELINE_NCOLS];
 	uint64_t sec = 0;
 
@@ -227,6 +265,7 @@ void run_load(struct run_state *s)
 		fslab_warn("no temporary file for the timeline (%s): keeping it in memory",
 			   getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	host_sampler_start(&s->host);
+	s->load_wall_ns = os_wall_ns(); /* the result's load_started_at (startat.c) */
 	engine_set_phase(e, PH_WARMUP);
 	t0 = e->t_start;
 	if (s->wl->start(rc)) {
@@ -238,7 +277,7 @@ void run_load(struct run_state *s)
 	     next += NSEC_PER_SEC) {
 		sleep_until_ns(MIN(next, t0 + warm));
 		host_sampler_tick(&s->host);
-		progress(s, "warm-up", (now_ns() - t0) / 1e9, total, NULL);
+		run_progress(s, "warm-up", (now_ns() - t0) / 1e9, total, NULL);
 	}
 	if (run_stop_flag)
 		return;
@@ -247,17 +286,14 @@ void run_load(struct run_state *s)
 	samplers_init(s);
 	engine_set_phase(e, PH_MEASURE);
 	for (next = e->t_measure + NSEC_PER_SEC; ; next += NSEC_PER_SEC) {
-		sleep_until_ns(next);
-		while (!run_stop_flag && now_ns() < next) /* woken early by a signal we ignore */
-			sleep_until_ns(next);
-		if (run_stop_flag)
+		if (wait_second(s, next))
 			break;
 		engine_sample(e, sec, &prev, row);
 		samplers_tick(s);
 		row[TL_CPU] = host_sampler_tick(&s->host);
 		timeline_add_row(&s->res.timeline, row);
 		sec++;
-		progress(s, "measure", (now_ns() - t0) / 1e9, total, row);
+		run_progress(s, "measure", (now_ns() - t0) / 1e9, total, row);
 		if (sec * NSEC_PER_SEC >= dur)
 			break;
 	}

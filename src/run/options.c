@@ -10,14 +10,25 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base.h"
 #include "io/ioengine.h"
-#include "util.h"
+#include "msg.h"
+#include "strbuf.h"
+#include "units.h"
+#include "utctime.h"
 #include "workloads/verdict.h"
 #include "workloads/workload.h"
 
+/*
+ * Largest database (--db-size, the lab's db_size): 1 PiB.  A decision: far beyond any Exchange
+ * database (Microsoft recommends at most 2 TB), and small enough that 64 databases plus their
+ * logs add up without wrapping a 64-bit byte count.
+ */
+#define FSLAB_MAX_DB_SIZE (1024 * TiB)
+
 #define STR_(x) #x
 #define STR(x) STR_(x)
-#define OFF(f) offsetof(struct run_params, f)
+#define OFF(f) .off = offsetof(struct run_config, f), .size = sizeof(((struct run_config *)0)->f)
 #define NO_OFF ((size_t)-1)
 #define MAX_DURATION_NS (30ULL * 86400 * NSEC_PER_SEC)
 
@@ -36,6 +47,19 @@ static bool valid_thresholds(const char *v)
 	return js_thresholds_find(v) != NULL;
 }
 
+/* a lab's id and a cell's id land in reports: plain text, the label rule */
+static bool valid_plain(const char *v)
+{
+	return !label_problem(v);
+}
+
+static bool valid_start_at(const char *v)
+{
+	int64_t ns;
+
+	return !utc_parse(v, &ns);
+}
+
 static const char *threshold_names(void)
 {
 	return JS_THRESHOLD_NAMES;
@@ -44,45 +68,54 @@ static const char *threshold_names(void)
 const struct run_option run_options[RO_NR] = {
 	[RO_DB] = {
 		.name = "db", .type = ROT_DIRS, .flags = ROF_LAB,
-		.off = OFF(db_dirs), .off_n = OFF(ndb_dirs), .metavar = "DIR",
+		.cmp = ROC_RUN,
+		OFF(db_dirs), .off_n = offsetof(struct run_config, ndb_dirs), .metavar = "DIR",
 		.help = "database directory (repeat for several volumes; databases are "
 			"spread over them round-robin)",
 	},
 	[RO_LOG] = {
 		.name = "log", .type = ROT_DIRS, .flags = ROF_LAB,
-		.off = OFF(log_dirs), .off_n = OFF(nlog_dirs), .metavar = "DIR",
-		.help = "log directory (repeat likewise; not needed by simple workloads)\n"
+		.cmp = ROC_RUN,
+		OFF(log_dirs), .off_n = offsetof(struct run_config, nlog_dirs), .metavar = "DIR",
+		.help = "log directory (repeat likewise; not needed by simple workloads and "
+			"backup)\n"
 			"A block device instead of directories (--db DEV --log DEV) runs "
 			"the same load on the raw devices: the baseline without a "
 			"filesystem.  It overwrites them: refused when mounted or in use, "
 			"and when they carry a signature unless --force.",
 	},
 	[RO_FORCE] = {
-		.name = "force", .type = ROT_FLAG, .flags = ROF_LAB, .off = OFF(force),
+		.name = "force", .type = ROT_FLAG, .flags = ROF_LAB, OFF(force),
+		.cmp = ROC_RUN,
 		.help = "let a raw-device run overwrite devices with a signature",
 	},
 	[RO_WORKLOAD] = {
-		.name = "workload", .ini = "name", .type = ROT_CHOICE, .off = OFF(workload),
+		.name = "workload", .ini = "name", .type = ROT_CHOICE, OFF(workload),
+		.cmp = ROC_LOAD,
 		.def = "jetstress", .valid = valid_workload, .choices = workload_names,
 		.metavar = "W", .help = "the load model: %C",
 		.fix = "unknown workload; choose one of ",
 	},
 	[RO_THREADS] = {
 		.name = "threads", .ini = "threads", .type = ROT_UINT, .flags = ROF_SWEEP,
-		.off = OFF(threads), .def = "8", .lo = 1, .hi = 256, .metavar = "N",
-		.help = "sessions (jetstress) or jobs (simple workloads)",
+		.cmp = ROC_SWEEP,
+		OFF(threads), .def = "8", .lo = 1, .hi = 256, .metavar = "N",
+		.help = "sessions (jetstress), jobs (simple workloads) or databases read at once "
+			"(backup)",
 		.fix = "give 1 to 256 (Jetstress itself rarely needs more than a few dozen; add "
 		       "--databases instead)",
 	},
 	[RO_DATABASES] = {
-		.name = "databases", .ini = "databases", .type = ROT_UINT, .off = OFF(databases),
+		.name = "databases", .ini = "databases", .type = ROT_UINT, OFF(databases),
+		.cmp = ROC_LOAD,
 		.def = "1", .lo = 1, .hi = 64, .metavar = "N",
 		.help = "database instances, each with its own log stream",
 		.fix = "give 1 to 64",
 	},
 	/* ESE pages are 32 KiB; 512 of them at least (the simple workloads' data file alike) */
 	[RO_DB_SIZE] = {
-		.name = "db-size", .ini = "db_size", .type = ROT_SIZE, .off = OFF(db_size),
+		.name = "db-size", .ini = "db_size", .type = ROT_SIZE, OFF(db_size),
+		.cmp = ROC_LOAD,
 		.def = "4G", .lo = 16 * MiB, .hi = FSLAB_MAX_DB_SIZE, .align = 32 * KiB,
 		.metavar = "SIZE",
 		.help = "size of each database (simple workloads: of the data file); default "
@@ -91,21 +124,24 @@ const struct run_option run_options[RO_NR] = {
 		       "give a size such as 512M, 4G or 1T",
 	},
 	[RO_DURATION] = {
-		.name = "duration", .ini = "duration", .type = ROT_TIME, .off = OFF(duration_ns),
+		.name = "duration", .ini = "duration", .type = ROT_TIME, OFF(duration_s),
+		.cmp = ROC_LOAD,
 		.def = "2h", .lo = NSEC_PER_SEC, .hi = MAX_DURATION_NS, .metavar = "TIME",
 		.help = "measured time, 1s to 30d: 90s, 15m, 2h, 1h30m; default %D (Jetstress's "
 			"customary two hours)",
 		.fix = "give a time of at least 1s and at most 30d, such as 90s, 15m or 2h",
 	},
 	[RO_WARMUP] = {
-		.name = "warmup", .ini = "warmup", .type = ROT_TIME, .off = OFF(warmup_ns),
+		.name = "warmup", .ini = "warmup", .type = ROT_TIME, OFF(warmup_s),
+		.cmp = ROC_LOAD,
 		.lo = 0, .hi = MAX_DURATION_NS, .metavar = "TIME",
 		.def_help = "5% of --duration, at most 60s",
 		.help = "load before measuring",
 		.fix = "give a time such as 0, 30s or 5m",
 	},
 	[RO_SEED] = {
-		.name = "seed", .ini = "seed", .type = ROT_UINT, .off = OFF(seed), .def = "1",
+		.name = "seed", .ini = "seed", .type = ROT_UINT, OFF(seed), .def = "1",
+		.cmp = ROC_LOAD,
 		.lo = 0, .hi = INT64_MAX, .metavar = "N",
 		.help = "seed of every random choice",
 		.fix = "give a whole number (0 to 2^63-1)",
@@ -113,93 +149,183 @@ const struct run_option run_options[RO_NR] = {
 	[RO_LABEL] = {
 		/* compare's label rule (label_problem), checked by cli.c: it does not echo control
 		 * characters */
-		.name = "label", .type = ROT_STR, .flags = ROF_LAB, .off = OFF(label),
+		.name = "label", .type = ROT_STR, .flags = ROF_LAB, OFF(label),
+		.cmp = ROC_RUN,
 		.metavar = "NAME",
 		.def_help = "the filesystem type of the first --db directory",
 		.help = "label in the result (compare groups by it)",
 	},
 	[RO_OUTPUT] = {
-		.name = "output", .type = ROT_STR, .flags = ROF_LAB, .off = OFF(output),
+		.name = "output", .type = ROT_STR, .flags = ROF_LAB, OFF(output),
+		.cmp = ROC_RUN,
 		.metavar = "FILE", .def_help = "./fslab-LABEL-YYYYmmdd-HHMMSS.json",
 		.help = "result file",
 	},
 	[RO_BS] = {
-		.name = "bs", .ini = "bs", .type = ROT_SIZE, .off = OFF(bs), .def = "32k",
+		.name = "bs", .ini = "bs", .type = ROT_SIZE, OFF(bs), .def = "32k",
+		.cmp = ROC_LOAD,
 		.lo = 1, .hi = UINT64_MAX, .metavar = "SIZE",
 		.help = "block size of simple workloads",
 		.fix = "give a block size such as 4k or 32k",
 	},
 	[RO_IODEPTH] = {
-		.name = "iodepth", .ini = "iodepth", .type = ROT_UINT, .off = OFF(iodepth),
+		.name = "iodepth", .ini = "iodepth", .type = ROT_UINT, OFF(iodepth),
+		.cmp = ROC_LOAD,
 		.def = "1", .lo = 1, .hi = 1024, .metavar = "N",
-		.help = "I/Os in flight per thread, simple workloads",
+		.help = "I/Os in flight per thread, simple workloads and backup (8 there unless "
+			"given)",
 		.fix = "give 1 to 1024",
 	},
 	[RO_RWMIXREAD] = {
-		.name = "rwmixread", .ini = "rwmixread", .type = ROT_UINT, .off = OFF(rwmixread),
+		.name = "rwmixread", .ini = "rwmixread", .type = ROT_UINT, OFF(rwmixread),
+		.cmp = ROC_LOAD,
 		.def = "50", .lo = 0, .hi = 100, .metavar = "PCT",
 		.help = "reads in randrw, per cent",
 		.fix = "give a percentage, 0 to 100",
 	},
 	[RO_ENGINE] = {
-		.name = "engine", .ini = "engine", .type = ROT_CHOICE, .off = OFF(engine),
+		.name = "engine", .ini = "engine", .type = ROT_CHOICE, OFF(engine),
+		.cmp = ROC_LOAD,
 		.def = IOENGINE_DEFAULT, .valid = valid_engine, .choices = ioengine_names,
 		.metavar = "E", .help = "I/O back end: %C",
 		.fix = "unknown I/O back end; choose ",
 	},
 	[RO_CACHE] = {
-		.name = "cache", .ini = "cache", .type = ROT_SIZE, .off = OFF(cache_size),
+		.name = "cache", .ini = "cache", .type = ROT_SIZE, OFF(cache_size),
+		.cmp = ROC_LOAD,
 		.lo = 0, .hi = UINT64_MAX, .metavar = "SIZE",
-		.def_help = "1% of --db-size, at most 256M (ESE's cache is small against the "
-			    "database)",
+		.def_help = "1% of --db-size, at least 32M, at most 256M and an eighth of "
+			    "--db-size (docs/DESIGN.md)",
 		.help = "jetstress page-ID cache per database",
 		.fix = "give a size such as 64M",
 	},
 	[RO_BDM_RATE] = {
-		.name = "bdm-rate", .ini = "bdm_rate", .type = ROT_REAL, .off = OFF(bdm_mbps),
+		.name = "bdm-rate", .ini = "bdm_rate", .type = ROT_REAL, OFF(bdm_mbps),
+		.cmp = ROC_LOAD,
 		.def = "1", .rlo = 0, .rhi = 10000, .metavar = "MBPS",
 		.help = "background maintenance reads per database, MB/s (0 off)",
 		.fix = "give MB/s per database, e.g. 1 or 0.5; 0 turns BDM off",
 	},
 	[RO_COMPRESSIBILITY] = {
 		.name = "compressibility", .ini = "compressibility", .type = ROT_UINT,
-		.off = OFF(compressibility), .def = "0", .lo = 0, .hi = 100, .metavar = "PCT",
+		.cmp = ROC_LOAD,
+		OFF(compressibility), .def = "0", .lo = 0, .hi = 100, .metavar = "PCT",
 		.help = "share of zeros in every 4 KiB written; default %D (incompressible)",
 		.fix = "give a percentage, 0 to 100",
 	},
 	[RO_BUFFERED] = {
-		.name = "buffered", .ini = "buffered", .type = ROT_FLAG, .off = OFF(buffered),
+		.name = "buffered", .ini = "buffered", .type = ROT_FLAG, OFF(buffered),
+		.cmp = ROC_LOAD,
 		.help = "no O_DIRECT (reads may then come from the page cache)",
 	},
 	[RO_NO_CHECKSUM_PASS] = {
 		.name = "no-checksum-pass", .ini = "no_checksum_pass", .type = ROT_FLAG,
-		.off = OFF(no_checksum_pass),
+		.cmp = ROC_LOAD,
+		OFF(no_checksum_pass),
 		.help = "skip reading every page after the load",
 	},
 	[RO_NO_VERIFY] = {
-		.name = "no-verify", .ini = "no_verify", .type = ROT_FLAG, .off = OFF(no_verify),
+		.name = "no-verify", .ini = "no_verify", .type = ROT_FLAG, OFF(no_verify),
+		.cmp = ROC_LOAD,
 		.help = "do not check the pages read during the load (their checksum and page "
 			"number); the checksum pass still runs",
 	},
 	[RO_NO_DROP_CACHES] = {
 		.name = "no-drop-caches", .ini = "no_drop_caches", .type = ROT_FLAG,
-		.off = OFF(no_drop_caches),
+		.cmp = ROC_LOAD,
+		OFF(no_drop_caches),
 		.help = "do not drop the page cache before the load (default: drop, as root)",
 	},
 	[RO_QUIET] = {
-		.name = "quiet", .type = ROT_FLAG, .flags = ROF_LAB, .off = OFF(quiet),
+		.name = "quiet", .type = ROT_FLAG, .flags = ROF_LAB, OFF(quiet),
+		.cmp = ROC_RUN,
 		.help = "no progress or informational messages",
 	},
 	[RO_PROGRESS_FD] = {
-		.name = "progress-fd", .type = ROT_UINT, .flags = ROF_LAB, .off = OFF(progress_fd),
+		.name = "progress-fd", .type = ROT_UINT, .flags = ROF_LAB, OFF(progress_fd),
+		.cmp = ROC_RUN,
 		.lo = 0, .hi = 1 << 20, .metavar = "FD",
-		.help = "one JSON progress line per second to this open file descriptor "
-			"(fslab lab reads them)",
+		.help = "one JSON progress line per second ({\"fslab_progress\": 1, ...}) to "
+			"this open file descriptor; 1 is stdout, mixed with the summary "
+			"(fslab lab reads them there)",
 		.fix = "give an open file descriptor",
+	},
+	[RO_SELFTEST] = {
+		.name = "selftest", .type = ROT_STR, .flags = ROF_LAB, OFF(selftest), .cmp = ROC_RUN,
+		.metavar = "FILE",
+		.help = "record this fslab selftest --json FILE in the result (it must cover the "
+			"--db and --log volumes, made on this host); compare shows it in the "
+			"Setup",
+	},
+	/* provenance: fslab lab sets these for each cell (docs/DESIGN.md, "fslab lab") */
+	[RO_LAB_ID] = {
+		.name = "lab-id", .type = ROT_STR, .flags = ROF_LAB, OFF(lab_id), .cmp = ROC_RUN,
+		.valid = valid_plain, .metavar = "ID",
+		.help = "the lab this run is a cell of (fslab lab sets the --lab-* options; "
+			"compare analyses one lab's rounds as blocks)",
+		.fix = "give the lab's id: 1-64 letters, digits, '.', '_', '+' or '-'",
+	},
+	[RO_LAB_CELL] = {
+		.name = "lab-cell", .type = ROT_STR, .flags = ROF_LAB, OFF(lab_cell), .cmp = ROC_RUN,
+		.valid = valid_plain, .metavar = "ID", .help = "its cell (\"xfs-8t-r3\")",
+		.fix = "give the cell's id: 1-64 letters, digits, '.', '_', '+' or '-'",
+	},
+	[RO_LAB_ROUND] = {
+		.name = "lab-round", .type = ROT_UINT, .flags = ROF_LAB, OFF(lab_round), .cmp = ROC_RUN,
+		.lo = 1, .hi = 1000000, .metavar = "N", .help = "its round, from 1",
+		.fix = "give the round, a whole number from 1",
+	},
+	[RO_LAB_POSITION] = {
+		.name = "lab-position", .type = ROT_UINT, .flags = ROF_LAB,
+		OFF(lab_position), .cmp = ROC_RUN, .lo = 1, .hi = 100000000, .metavar = "N",
+		.help = "its place in the lab's run order, from 1",
+		.fix = "give the position, a whole number from 1",
+	},
+	[RO_LAB_FRESH_VOLUME] = {
+		.name = "lab-fresh-volume", .type = ROT_FLAG, .flags = ROF_LAB,
+		OFF(lab_fresh_volume), .cmp = ROC_RUN,
+		.help = "the lab formatted the volumes for this run alone",
+	},
+	[RO_FRESH] = {
+		.name = "fresh", .type = ROT_FLAG, .flags = ROF_LAB, OFF(fresh), .cmp = ROC_RUN,
+		.help = "delete the databases and logs fslab made in the --db and --log "
+			"directories and create them afresh (a lab's cell on volumes you "
+			"prepared); a directory holding anything else is refused, unless "
+			"--allow-foreign-files",
+	},
+	[RO_ALLOW_FOREIGN_FILES] = {
+		.name = "allow-foreign-files", .type = ROT_FLAG, .flags = ROF_LAB,
+		OFF(allow_foreign_files), .cmp = ROC_RUN,
+		.help = "with --fresh: run in directories that also hold files fslab did not "
+			"make (left untouched)",
+	},
+	[RO_STOP_ON_STDIN_EOF] = {
+		.name = "stop-on-stdin-eof", .type = ROT_FLAG, .flags = ROF_LAB,
+		OFF(stop_on_stdin_eof), .cmp = ROC_RUN,
+		.help = "the end of standard input stops the run as Ctrl-C does (fslab lab "
+			"stops its steps so, also over ssh and on Windows)",
+	},
+	/*
+	 * Describes the run (when its load began), not what it measures: not a comparability
+	 * key (issue 19's marks).  Set by the lab per cell (fslab lab's [host] sections);
+	 * cli.c refuses a time that has passed or is more than a day ahead.
+	 */
+	[RO_START_AT] = {
+		.name = "start-at", .type = ROT_STR, .flags = ROF_LAB, OFF(start_at), .cmp = ROC_RUN,
+		.valid = valid_start_at, .metavar = "TIME",
+		.help = "initialise the databases, then wait until TIME (UTC: "
+			"2026-12-03T14:05:00Z, 2026-12-03T14:05:00.25Z, or seconds since 1970) "
+			"and start the load (warm-up, then measurement): runs on several hosts "
+			"given one TIME start together.  Refused when TIME has passed or is more "
+			"than 24h ahead; a load that starts late (initialisation took longer) says "
+			"so in a note",
+		.fix = "give a UTC time with its zone, such as 2026-12-03T14:05:00Z or "
+		       "2026-12-03T14:05:00.5Z, or seconds since 1970 such as $(($(date +%s) + 60))",
 	},
 	[RO_SAMPLE_INTERVAL] = {
 		.name = "sample-interval", .ini = "sample_interval", .type = ROT_TIME,
-		.flags = ROF_VERDICT | ROF_WHOLE_S, .off = OFF(sample_interval_ns),
+		.cmp = ROC_LOAD,
+		.flags = ROF_VERDICT | ROF_WHOLE_S, OFF(sample_interval_s),
 		.def = STR(JS_SAMPLE_INTERVAL_S) "s", .lo = NSEC_PER_SEC, .hi = 3600 * NSEC_PER_SEC,
 		.metavar = "T",
 		.help = "latency sampling interval; default %D (Jetstress's LogInterval), "
@@ -211,7 +337,8 @@ const struct run_option run_options[RO_NR] = {
 	},
 	[RO_THRESHOLDS] = {
 		.name = "thresholds", .ini = "thresholds", .type = ROT_CHOICE, .flags = ROF_VERDICT,
-		.off = OFF(thresholds), .def = "strict", .valid = valid_thresholds,
+		.cmp = ROC_LOAD,
+		OFF(thresholds), .def = "strict", .valid = valid_thresholds,
 		.choices = threshold_names, .metavar = "SET",
 		.help = "%C; default %D: database reads average <= 20 ms, "
 			"log writes <= 10 ms, maximum 100 ms; lenient (Jetstress's stress "
@@ -220,7 +347,8 @@ const struct run_option run_options[RO_NR] = {
 	},
 	[RO_MAX_LATENCY_ERRORS] = {
 		.name = "max-latency-errors", .ini = "max_latency_errors", .type = ROT_UINT,
-		.flags = ROF_VERDICT, .off = OFF(max_latency_errors),
+		.cmp = ROC_LOAD,
+		.flags = ROF_VERDICT, OFF(max_latency_errors),
 		.def = STR(JS_MAX_LATENCY_ERRORS), .lo = 0, .hi = 1000000, .metavar = "N",
 		.help = "samples tolerated above the maximum; default %D (Jetstress's "
 			"MaximumLatencyErrors)",
@@ -229,13 +357,15 @@ const struct run_option run_options[RO_NR] = {
 	},
 	[RO_STRICT_IO_TAIL] = {
 		.name = "strict-io-tail", .ini = "strict_io_tail", .type = ROT_FLAG,
-		.flags = ROF_VERDICT, .off = OFF(strict_io_tail),
+		.cmp = ROC_LOAD,
+		.flags = ROF_VERDICT, OFF(strict_io_tail),
 		.help = "also fail when more than N single I/Os exceed the maximum (the "
 			"per-I/O tail; always recorded, not judged by default)",
 	},
 	[RO_TARGET_IOPS] = {
 		.name = "target-iops", .ini = "target_iops", .type = ROT_REAL,
-		.flags = ROF_VERDICT | ROF_EXCL_MIN, .off = OFF(target_iops), .rlo = 0, .rhi = 1e9,
+		.cmp = ROC_LOAD,
+		.flags = ROF_VERDICT | ROF_EXCL_MIN, OFF(target_iops), .rlo = 0, .rhi = 1e9,
 		.metavar = "N",
 		.help = "also require at least N transactional IOPS (database reads + "
 			"writes per second)",
@@ -243,14 +373,16 @@ const struct run_option run_options[RO_NR] = {
 	},
 	[RO_MAILBOXES] = {
 		.name = "mailboxes", .ini = "mailboxes", .type = ROT_UINT, .flags = ROF_VERDICT,
-		.off = OFF(mailboxes), .lo = 1, .hi = 10000000, .metavar = "M",
+		.cmp = ROC_LOAD,
+		OFF(mailboxes), .lo = 1, .hi = 10000000, .metavar = "M",
 		.help = "with --iops-per-mailbox F: the target M x F (from an Exchange "
 			"sizing); not together with --target-iops",
 		.fix = "give the number of mailboxes, 1 to 10000000",
 	},
 	[RO_IOPS_PER_MAILBOX] = {
 		.name = "iops-per-mailbox", .ini = "iops_per_mailbox", .type = ROT_REAL,
-		.flags = ROF_VERDICT | ROF_EXCL_MIN, .off = OFF(iops_per_mailbox), .rlo = 0,
+		.cmp = ROC_LOAD,
+		.flags = ROF_VERDICT | ROF_EXCL_MIN, OFF(iops_per_mailbox), .rlo = 0,
 		.rhi = 100, .metavar = "F",
 		.help = "transactional IOPS per mailbox (with --mailboxes)",
 		.fix = "give transactional IOPS per mailbox, a positive number up to 100, such as "
@@ -276,14 +408,13 @@ const struct run_option *run_option_by_ini(const char *key)
 
 const char *run_option_ini_keys(void)
 {
-	static char buf[1024];
+	static struct strbuf keys = STRBUF_INIT;
 
-	if (!buf[0])
+	if (!keys.len)
 		for (size_t i = 0; i < RO_NR; i++)
 			if (run_options[i].ini)
-				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
-					 buf[0] ? ", " : "", run_options[i].ini);
-	return buf;
+				strbuf_addf(&keys, "%s%s", keys.len ? ", " : "", run_options[i].ini);
+	return keys.buf;
 }
 
 bool run_parse_bool(const char *v, bool *out)
@@ -306,12 +437,13 @@ bool run_parse_bool(const char *v, bool *out)
 
 static void *field(struct run_params *p, size_t off)
 {
-	return (char *)p + off;
+	return (char *)p->c + off;
 }
 
-void run_params_init(struct run_params *p)
+void run_params_init(struct run_params *p, struct run_config *c)
 {
 	memset(p, 0, sizeof(*p));
+	p->c = c;
 	for (size_t i = 0; i < RO_NR; i++) {
 		const struct run_option *o = &run_options[i];
 		const char *fix;
@@ -331,20 +463,8 @@ void run_params_init(struct run_params *p)
 
 void run_params_release(struct run_params *p)
 {
-	for (size_t i = 0; i < RO_NR; i++) {
-		const struct run_option *o = &run_options[i];
-
-		if (o->type == ROT_DIRS) {
-			char **v = *(char ***)field(p, o->off);
-
-			for (size_t k = 0; v && v[k]; k++)
-				free(v[k]);
-			free(v);
-		} else if (o->type == ROT_STR || o->type == ROT_CHOICE) {
-			free(*(char **)field(p, o->off));
-		}
+	for (size_t i = 0; i < RO_NR; i++)
 		free(p->text[i]);
-	}
 	memset(p, 0, sizeof(*p));
 }
 
@@ -397,7 +517,10 @@ int run_option_set(struct run_params *p, const struct run_option *o, const char 
 	case ROT_UINT:
 		if (parse_u64(v, o->lo, o->hi, &u))
 			return -EINVAL;
-		*(uint64_t *)f = u;
+		if (o->size == sizeof(unsigned int))
+			*(unsigned int *)f = (unsigned int)u;
+		else
+			*(uint64_t *)f = u;
 		break;
 	case ROT_SIZE:
 		if (parse_size(v, &u) || u < o->lo || u > o->hi || (o->align && u % o->align))
@@ -408,7 +531,7 @@ int run_option_set(struct run_params *p, const struct run_option *o, const char 
 		if (parse_duration(v, &u) || u < o->lo || u > o->hi ||
 		    ((o->flags & ROF_WHOLE_S) && u % NSEC_PER_SEC))
 			return -EINVAL;
-		*(uint64_t *)f = u;
+		*(double *)f = (double)u / NSEC_PER_SEC;
 		break;
 	case ROT_REAL:
 		if (parse_real(o, v, &d))
@@ -487,7 +610,7 @@ void run_params_argv(const struct run_params *p, void (*add)(const char *arg, vo
 		if (!o->ini || (o->flags & ROF_SWEEP) || !run_params_given(p, (enum run_opt_id)i))
 			continue;
 		if (o->type == ROT_FLAG) {
-			if (*(const bool *)((const char *)p + o->off))
+			if (*(const bool *)run_option_value(o, p->c))
 				s = xasprintf("--%s", o->name);
 			else
 				continue;

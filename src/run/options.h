@@ -13,12 +13,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "result.h"
+
 /* Every option, in --help order. */
 enum run_opt_id {
 	RO_DB, RO_LOG, RO_FORCE, RO_WORKLOAD, RO_THREADS, RO_DATABASES, RO_DB_SIZE,
 	RO_DURATION, RO_WARMUP, RO_SEED, RO_LABEL, RO_OUTPUT, RO_BS, RO_IODEPTH, RO_RWMIXREAD,
 	RO_ENGINE, RO_CACHE, RO_BDM_RATE, RO_COMPRESSIBILITY, RO_BUFFERED, RO_NO_CHECKSUM_PASS,
-	RO_NO_VERIFY, RO_NO_DROP_CACHES, RO_QUIET, RO_PROGRESS_FD,
+	RO_NO_VERIFY, RO_NO_DROP_CACHES, RO_QUIET, RO_PROGRESS_FD, RO_SELFTEST, RO_START_AT,
+	/* where the run stands in a lab (set by fslab lab; they describe the run, not its load) */
+	RO_LAB_ID, RO_LAB_CELL, RO_LAB_ROUND, RO_LAB_POSITION, RO_LAB_FRESH_VOLUME,
+	/* a lab's cell on volumes the user prepared; a step stopped through its stdin */
+	RO_FRESH, RO_ALLOW_FOREIGN_FILES, RO_STOP_ON_STDIN_EOF,
 	/* the verdict (jetstress) */
 	RO_SAMPLE_INTERVAL, RO_THRESHOLDS, RO_MAX_LATENCY_ERRORS, RO_STRICT_IO_TAIL,
 	RO_TARGET_IOPS, RO_MAILBOXES, RO_IOPS_PER_MAILBOX,
@@ -29,9 +35,10 @@ enum run_opt_type {
 	ROT_DIRS,   /* a directory or device, repeatable (char **, count) */
 	ROT_STR,    /* text (char *), checked by valid() when set */
 	ROT_CHOICE, /* one name of a table (char *): valid() decides, choices() lists them */
-	ROT_UINT,   /* whole number in [min, max] (uint64_t) */
+	ROT_UINT,   /* whole number in [min, max] (unsigned int or uint64_t: size) */
 	ROT_SIZE,   /* size with units (512M, 4G) in [min, max], a multiple of align (uint64_t) */
-	ROT_TIME,   /* duration with units (90s, 2h) in [min, max] nanoseconds (uint64_t) */
+	ROT_TIME,   /* duration with units (90s, 2h) in [min, max] nanoseconds, kept as seconds
+		       (double) */
 	ROT_REAL,   /* real number in [min, max] (double); (min, max] with ROF_EXCL_MIN */
 	ROT_FLAG,   /* no value on the command line (bool, true when given); yes/no in a config */
 };
@@ -44,16 +51,22 @@ enum {
 	ROF_WHOLE_S = 1 << 4,  /* ROT_TIME: whole seconds */
 };
 
-/* The values of every option, after defaults (run_params_init) and what was given. */
+/*
+ * Comparability: what a difference in the option means for `fslab compare` (the guard and
+ * the Method text of src/compare/comparable.c come from it).  Every option has one.
+ */
+enum run_opt_cmp {
+	ROC_LOAD = 1, /* shapes the load or how it is judged: results must agree to be compared */
+	ROC_RUN,      /* describes the run (where, what it is called, how it reports): may differ */
+	ROC_SWEEP,    /* a sweep axis: may differ between labels, not between repeats of one */
+};
+
+/*
+ * The state of parsing: the values go into the config (struct run_config, result.h: the one
+ * struct the run, the workload and the result file share), the rest is what was given.
+ */
 struct run_params {
-	char **db_dirs, **log_dirs; /* NULL-terminated */
-	size_t ndb_dirs, nlog_dirs;
-	char *workload, *engine, *label, *output, *thresholds;
-	uint64_t threads, databases, db_size, duration_ns, warmup_ns, seed, bs, iodepth;
-	uint64_t rwmixread, cache_size, compressibility, progress_fd;
-	uint64_t sample_interval_ns, max_latency_errors, mailboxes;
-	double bdm_mbps, target_iops, iops_per_mailbox;
-	bool force, buffered, no_checksum_pass, no_verify, no_drop_caches, quiet, strict_io_tail;
+	struct run_config *c; /* the values, after defaults and what was given (not owned) */
 	char *text[RO_NR];  /* each value as given (the lab passes it on unchanged), or NULL */
 	uint64_t given;     /* bit 1 << id for every option given */
 	int first_verdict;  /* the first ROF_VERDICT option given, or -1 */
@@ -64,7 +77,9 @@ struct run_option {
 	const char *ini;      /* [workload] key of a lab config, or NULL (ROF_LAB) */
 	enum run_opt_type type;
 	unsigned int flags;   /* ROF_* */
-	size_t off, off_n;    /* offsetof(struct run_params, value) (ROT_DIRS: and its count) */
+	enum run_opt_cmp cmp; /* what a difference means to compare */
+	size_t off, off_n;    /* offsetof(struct run_config, value) (ROT_DIRS: and its count) */
+	size_t size;          /* sizeof the value: ROT_UINT is unsigned int or uint64_t */
 	const char *def;      /* default, parsed as if given; NULL: none or derived */
 	const char *def_help; /* the default as --help says it, when def does not say it all */
 	uint64_t lo, hi;      /* limits of ROT_UINT, ROT_SIZE, ROT_TIME (ns) */
@@ -86,9 +101,17 @@ const struct run_option *run_option_by_ini(const char *key);
 /* "name, threads, ...": every [workload] key, for messages. */
 const char *run_option_ini_keys(void);
 
-/* Set every default; free with run_params_release(). */
-void run_params_init(struct run_params *p);
+/*
+ * run_params_init - p parses into c (zeroed, or released with run_config_release()): every
+ * default set.  run_params_release() frees what p keeps; c stays its owner's.
+ */
+void run_params_init(struct run_params *p, struct run_config *c);
 void run_params_release(struct run_params *p);
+/* The value of option o in config c (a pointer into c). */
+static inline void *run_option_value(const struct run_option *o, const struct run_config *c)
+{
+	return (char *)c + o->off;
+}
 static inline bool run_params_given(const struct run_params *p, enum run_opt_id id)
 {
 	return p->given & (UINT64_C(1) << id);

@@ -2,27 +2,38 @@
 /* run.c: `fslab run`, the driver: checks, initialisation, the timed load, result and summary
  * in that order (the steps live in cli.c, checks.c, measure.c, summary.c). */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "base.h"
 #include "cmds.h"
-#include "fsprep/prep.h"
+#include "msg.h"
+#include "os/os.h"
+#include "run/provenance.h"
 #include "run/run.h"
 #include "run/runP.h"
-#include "util.h"
+#include "selftest/selftest.h"
+#include "units.h"
 
 atomic_int run_stop_flag;
 volatile sig_atomic_t run_stop_signal;
 
-/* why: OS_STOP_INT / OS_STOP_TERM (SIGINT / SIGTERM, or Ctrl-C / Ctrl-Break on Windows) */
+/*
+ * why: OS_STOP_INT / TERM / HUP / PIPE (SIGINT, SIGTERM, a closed terminal or session, a gone
+ * reader of the output; Ctrl-C / Ctrl-Break on Windows): each stops the run with a result
+ * marked aborted.  The first one names the reason (a Ctrl-C that also ended `| tee` is
+ * followed by SIGPIPEs).
+ */
 static void on_signal(int sig)
 {
 	int expected = 0;
 
-	run_stop_signal = sig;
+	if (!run_stop_signal)
+		run_stop_signal = sig;
 	/* the first reason wins: a signal after a failure leaves RUN_STOP_FAILED */
 	atomic_compare_exchange_strong(&run_stop_flag, &expected, RUN_STOP_SIGNAL);
 }
@@ -36,13 +47,24 @@ static json_t *environment(struct run_state *s)
 		json_array_append_new(vols, volume_to_json(&s->rc.db_vols[i]));
 	for (size_t i = 0; i < s->nlog_vols; i++)
 		json_array_append_new(vols, volume_to_json(&s->rc.log_vols[i]));
-	json_object_set_new(env, "engine", json_string(s->o.engine));
+	json_object_set_new(env, "engine", json_string(s->res.config.engine));
 	json_object_set_new(env, "volumes", vols);
 	for (size_t i = 0; i < s->ndb_vols && !prep; i++)
-		prep = run_find_prep(s->rc.db_vols[i].dir);
+		prep = volume_prep_json(&s->rc.db_vols[i]);
+	/* the words the report shows for a volume fslab did not format (docs/DESIGN.md) */
+	if (s->res.config.fresh && !prep)
+		result_add_note(&s->res, "%s", RUN_NOTE_USER_VOLUMES);
 	json_object_set_new(env, "prep", prep ? prep : json_null());
-	json_object_set_new(env, "direct_io", json_boolean(s->o.direct));
+	json_object_set_new(env, "direct_io", json_boolean(s->rc.direct));
 	json_object_set_new(env, "caches_dropped", json_boolean(s->caches_dropped));
+	if (s->selftest) {
+		char *note = selftest_note(s->selftest, s->res.config.selftest);
+
+		json_object_set(env, "selftest", s->selftest);
+		if (note)
+			result_add_note(&s->res, "%s", note);
+		free(note);
+	}
 	if (json_is_string(json_object_get(env, "wine")))
 		result_add_note(&s->res, "ran under Wine %s: Wine opens files buffered (it ignores "
 				"FILE_FLAG_NO_BUFFERING and FILE_FLAG_WRITE_THROUGH) and reports every "
@@ -56,41 +78,19 @@ static void drop_caches(struct run_state *s)
 	s->caches_dropped = os_drop_caches();
 }
 
-static void fill_config(struct run_state *s)
+/* The config records the directories as the volumes resolved them (absolute, real paths). */
+static void record_dirs(struct run_state *s)
 {
-	const struct run_opts *o = &s->o;
 	struct run_config *c = &s->res.config;
 
-	c->workload = xstrdup(o->workload);
-	c->engine = xstrdup(o->engine);
-	c->threads = o->threads;
-	c->databases = strcmp(o->workload, "jetstress") ? 0 : o->databases;
-	c->iodepth = o->iodepth;
-	c->db_size = o->db_size;
-	c->bs = strcmp(o->workload, "jetstress") ? o->bs : 32 * KiB;
-	c->cache_size = o->cache_size;
-	c->duration_s = o->duration_ns / 1e9;
-	c->warmup_s = o->warmup_ns / 1e9;
-	c->seed = o->seed;
-	c->compressibility = o->compressibility;
-	c->bdm_mbps = strcmp(o->workload, "jetstress") ? 0 : o->bdm_mbps;
-	c->db_dirs = xcalloc(o->ndb_dirs + 1, sizeof(char *));
-	for (size_t i = 0; i < o->ndb_dirs; i++)
-		c->db_dirs[c->ndb_dirs++] = xstrdup(s->rc.db_vols[i].dir);
-	c->log_dirs = xcalloc(o->nlog_dirs + 1, sizeof(char *));
-	for (size_t i = 0; i < o->nlog_dirs; i++)
-		c->log_dirs[c->nlog_dirs++] = xstrdup(s->rc.log_vols[i].dir);
-	if (strcmp(o->workload, "jetstress"))
-		return; /* no verdict */
-	c->sample_interval_s = s->vc.interval_s;
-	c->thresholds = xstrdup(s->vc.th->name);
-	c->max_latency_errors = s->vc.max_latency_errors;
-	c->strict_io_tail = s->vc.strict_io_tail;
-	c->target_iops = s->vc.target_iops;
-	if (s->vc.target_iops > 0)
-		c->target_iops_origin = xstrdup(s->vc.mailboxes ? "mailboxes" : "target-iops");
-	c->mailboxes = s->vc.mailboxes;
-	c->iops_per_mailbox = s->vc.mailboxes ? s->vc.iops_per_mailbox : 0;
+	for (size_t i = 0; i < c->ndb_dirs && i < s->ndb_vols; i++) {
+		free(c->db_dirs[i]);
+		c->db_dirs[i] = xstrdup(s->rc.db_vols[i].dir);
+	}
+	for (size_t i = 0; i < c->nlog_dirs && i < s->nlog_vols; i++) {
+		free(c->log_dirs[i]);
+		c->log_dirs[i] = xstrdup(s->rc.log_vols[i].dir);
+	}
 }
 
 static char *default_output(const char *label)
@@ -115,95 +115,122 @@ static void free_state(struct run_state *s)
 	free(s->rc.log_vols);
 	free(s->dev_before);
 	free(s->dev_after);
-	free(s->label_buf);
-	free(s->output_buf);
+	json_decref(s->selftest);
 	run_samplers_free(&s->smp);
 	engine_release(&s->rc.eng);
 	result_release(&s->res);
 }
 
-int cmd_run(int argc, char **argv)
+/* --selftest FILE: checked against this run's volumes now, before anything is created */
+static int run_attach_selftest(struct run_state *s)
 {
-	struct run_state *s = xcalloc(1, sizeof(*s));
-	struct run_ctx *rc = &s->rc;
-	struct fslab_result *r = &s->res;
-	struct collect_extra x;
-	char ts[32];
-	int ret, status = FSLAB_EXIT_FAIL;
+	const struct volume **v = xcalloc(s->ndb_vols + s->nlog_vols, sizeof(*v));
+	size_t n = 0;
+	int ret;
 
-	result_init(r);
-	engine_init(&rc->eng);
-	ret = run_parse_args(s, argc, argv);
-	if (ret) {
-		status = ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
-		goto out;
-	}
-	fslab_set_quiet(s->quiet);
+	for (size_t i = 0; i < s->ndb_vols; i++)
+		v[n++] = &s->rc.db_vols[i];
+	for (size_t i = 0; i < s->nlog_vols; i++)
+		v[n++] = &s->rc.log_vols[i];
+	ret = selftest_attach(s->res.config.selftest, v, n, &s->selftest);
+	free(v);
+	return ret;
+}
+
+/*
+ * Everything before the run creates anything: the directories, their volumes, the selftest
+ * record, the locks, the label and output, the back end, the workload's own checks.  0, or
+ * the exit status to end with.
+ */
+static int run_setup(struct run_state *s)
+{
+	struct run_ctx *rc = &s->rc;
+	struct run_config *c = &s->res.config;
+	int ret;
+
 	/* I/Os above the threshold set's maximum are counted per class (information; the
 	 * database classes without a limit of their own use the database read maximum) */
-	for (int c = 0; c < CLS_NR; c++)
-		rc->eng.breach_ns[c] = (uint64_t)(s->vc.th->max_ms[c == CLS_LOG_WRITE ? LS_LOG_WRITE
+	for (int k = 0; k < CLS_NR; k++)
+		rc->eng.breach_ns[k] = (uint64_t)(s->th->max_ms[k == CLS_LOG_WRITE ? LS_LOG_WRITE
 									: LS_DB_READ] *
 					       NSEC_PER_MSEC);
 	ret = run_check_dirs(s);
 	if (!ret)
 		ret = run_probe_volumes(s);
+	if (!ret && c->selftest)
+		ret = run_attach_selftest(s);
 	/* before the workload looks at its files: another run may be creating them */
 	if (!ret)
 		ret = run_lock_dirs(s);
-	if (ret) {
-		status = FSLAB_EXIT_USAGE;
-		goto out;
-	}
-	if (!s->o.label)
-		s->o.label = s->label_buf = strcmp(s->o.workload, "jetstress")
-			? xasprintf("%s-%s", rc->db_vols[0].fsname, s->o.workload)
+	/* --fresh: what else the directories hold, before anything is deleted */
+	if (!ret)
+		ret = run_fresh_check(s);
+	if (ret)
+		return FSLAB_EXIT_USAGE;
+	/* the default workload's runs are labelled by their filesystem alone */
+	if (!c->label)
+		c->label = strcmp(c->workload, run_options[RO_WORKLOAD].def)
+			? xasprintf("%s-%s", rc->db_vols[0].fsname, c->workload)
 			: xstrdup(rc->db_vols[0].fsname);
-	if (!s->o.output)
-		s->o.output = s->output_buf = default_output(s->o.label);
+	if (!c->output)
+		c->output = default_output(c->label);
 	run_pick_engine(s);
-	rc->o = &s->o;
-	rc->res = r;
+	rc->o = c;
+	rc->res = &s->res;
 	rc->stop = &run_stop_flag;
-	ret = s->wl->check(rc);
-	if (ret) {
-		status = ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : FSLAB_EXIT_FAIL;
-		goto out_wl;
+	return 0;
+}
+
+/* The workload's preparation (databases) and its measured load.  0 or -errno. */
+static int run_measure(struct run_state *s)
+{
+	struct run_ctx *rc = &s->rc;
+	int ret = s->wl->prepare(rc);
+	uint64_t end;
+
+	if (ret || run_stop_flag)
+		return ret;
+	if (s->drop_caches)
+		drop_caches(s);
+	/* initialised and cold: the load starts when every host's does */
+	if (s->start_at_ns) {
+		run_wait_start(s);
+		if (run_stop_flag)
+			return 0;
 	}
-	run_probe_odirect(s);
+	run_load(s);
+	engine_set_phase(&rc->eng, PH_STOP);
+	/* a finite load's measurement ends when it did */
+	end = __atomic_load_n(&rc->done_ns, __ATOMIC_ACQUIRE);
+	if (rc->eng.t_measure)
+		s->res.duration_s = ((end ? end : now_ns()) - rc->eng.t_measure) / 1e9;
+	run_snapshot_devices(s, s->dev_after);
+	s->wl->stop(rc);
+	return 0;
+}
 
-	/* from here on, an interruption still produces a result marked aborted */
-	run_stop_flag = 0;
-	os_stop_handler_set(on_signal);
+/* The result from what was measured: environment, classes, devices, how it ended, the
+ * workload's verdict.  @ret is what the preparation returned. */
+static void run_gather(struct run_state *s, int ret)
+{
+	struct run_ctx *rc = &s->rc;
+	struct fslab_result *r = &s->res;
+	struct collect_extra x;
+	char ts[32];
 
-	r->label = xstrdup(s->o.label);
-	r->fslab_version = xasprintf("%s (%s)", FSLAB_VERSION, FSLAB_GIT);
-	r->started_at = xstrdup(iso8601_now(ts, sizeof(ts)));
-	s->dev_before = xcalloc(MAX_DEVS, sizeof(struct devstat));
-	s->dev_after = xcalloc(MAX_DEVS, sizeof(struct devstat));
-
-	ret = s->wl->prepare(rc);
-	if (!ret && !run_stop_flag) {
-		if (s->drop_caches)
-			drop_caches(s);
-		run_load(s);
-		engine_set_phase(&rc->eng, PH_STOP);
-		if (rc->eng.t_measure)
-			r->duration_s = (now_ns() - rc->eng.t_measure) / 1e9;
-		run_snapshot_devices(s, s->dev_after);
-		s->wl->stop(rc);
-	}
-	run_progress_end(s);
 	for (size_t i = 0; i < s->ndb_vols; i++)
 		if (volume_statfs(&rc->db_vols[i]))
 			rc->db_vols[i].fs_free = 0;
 	r->ended_at = xstrdup(iso8601_now(ts, sizeof(ts)));
-	fill_config(s);
+	run_start_fields(s);
+	record_dirs(s);
 	if (rc->eng.t_measure)
 		run_samplers_finish(s);
 	r->environment = environment(s);
 	engine_collect(&rc->eng, -1, r->duration_s, r->classes, &x);
-	r->transactional_iops = r->classes[CLS_DB_READ].iops + r->classes[CLS_DB_WRITE].iops;
+	/* a load judged by throughput has no transactional IOPS (n/a, not its reads/s) */
+	r->transactional_iops = s->wl->flags & WL_THROUGHPUT ? NAN
+		: r->classes[CLS_DB_READ].iops + r->classes[CLS_DB_WRITE].iops;
 	r->transactions = x.transactions;
 	r->transactions_per_s = r->duration_s > 0 ? x.transactions / r->duration_s : 0;
 	host_sampler_finish(&s->host, &r->host);
@@ -220,25 +247,85 @@ int cmd_run(int argc, char **argv)
 	 * before the measurement started */
 	if (!ret && (rc->eng.t_measure || run_stop_flag == RUN_STOP_FAILED) && s->wl->finish(rc)) {
 		/* no verdict could be formed: the run cannot count as complete */
-		fslab_err("the %s workload could not evaluate the run", s->o.workload);
+		fslab_err("the %s workload could not evaluate the run", r->config.workload);
 		r->verdict.pass = false;
 		if (!r->aborted) {
 			r->aborted = true;
 			r->abort_reason = xstrdup("the workload could not evaluate the run");
 		}
 	}
-	ret = result_write(r, s->o.output);
+	run_lab_fill(&r->config, r);
+}
+
+/* The result written atomically and summed up; the exit status. */
+static int run_write(struct run_state *s)
+{
+	const struct fslab_result *r = &s->res;
+	const struct run_config *c = &r->config;
+	int ret = result_write(r, c->output);
+
 	if (ret) {
-		fslab_err("cannot write the result to %s: %s", s->o.output, strerror(-ret));
-		status = FSLAB_EXIT_FAIL;
-	} else {
-		if (!s->quiet)
-			run_print_summary(s, stdout);
-		printf("\nResult: %s\n", s->o.output);
-		status = r->aborted ? FSLAB_EXIT_FAIL
-				    : (r->verdict.present && !r->verdict.pass ? FSLAB_EXIT_VERDICT
-									       : FSLAB_EXIT_OK);
+		fslab_err("cannot write the result to %s: %s", c->output, strerror(-ret));
+		return FSLAB_EXIT_FAIL;
 	}
+	if (!c->quiet)
+		run_print_summary(s, stdout);
+	printf("\nResult: %s\n", c->output);
+	/* written while a gone reader is still a stop request, not a kill at exit */
+	fflush(stdout);
+	return r->aborted ? FSLAB_EXIT_FAIL
+			  : (r->verdict.present && !r->verdict.pass ? FSLAB_EXIT_VERDICT
+								    : FSLAB_EXIT_OK);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_state *s = xcalloc(1, sizeof(*s));
+	struct run_ctx *rc = &s->rc;
+	struct fslab_result *r = &s->res;
+	char ts[32];
+	int ret, status = FSLAB_EXIT_FAIL;
+
+	result_init(r);
+	engine_init(&rc->eng);
+	ret = run_parse_args(s, argc, argv);
+	if (ret) {
+		status = ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
+		goto out;
+	}
+	fslab_set_quiet(r->config.quiet);
+	status = run_setup(s);
+	if (status)
+		goto out;
+	ret = s->wl->check(rc);
+	if (ret) {
+		status = ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : FSLAB_EXIT_FAIL;
+		goto out_wl;
+	}
+	/* the workload checked the space (a database it found occupies its own); now delete */
+	if (run_fresh_clear(s)) {
+		status = FSLAB_EXIT_FAIL;
+		goto out_wl;
+	}
+	run_probe_odirect(s);
+
+	/* from here on, an interruption still produces a result marked aborted */
+	run_stop_flag = 0;
+	run_stop_signal = 0;
+	os_stop_handler_set(on_signal);
+	/* a lab (also over ssh, also on Windows) stops its step by closing its stdin */
+	if (r->config.stop_on_stdin_eof && os_stop_on_stdin_eof())
+		fslab_warn("cannot watch standard input (--stop-on-stdin-eof): stop the run with "
+			   "Ctrl-C instead");
+	r->label = xstrdup(r->config.label);
+	r->fslab_version = xasprintf("%s (%s)", fslab_version, fslab_git);
+	r->started_at = xstrdup(iso8601_now(ts, sizeof(ts)));
+	s->dev_before = xcalloc(MAX_DEVS, sizeof(struct devstat));
+	s->dev_after = xcalloc(MAX_DEVS, sizeof(struct devstat));
+	ret = run_measure(s);
+	run_progress_end(s);
+	run_gather(s, ret);
+	status = run_write(s);
 	os_stop_handler_clear();
 out_wl:
 	s->wl->cleanup(rc);
@@ -248,9 +335,4 @@ out:
 	free_state(s);
 	free(s);
 	return status;
-}
-
-json_t *run_find_prep(const char *dir)
-{
-	return prep_json_for_dir(dir);
 }

@@ -9,22 +9,12 @@
 
 #include "engine.h"
 #include "host.h"
+#include "os/os.h"
 #include "result.h"
 #include "run/options.h"
 #include "volume.h"
 #include "workloads/verdict.h"
 #include "workloads/workload.h"
-
-/* Verdict options (jetstress); written to the result's config, which the workload reads. */
-struct verdict_cfg {
-	unsigned int interval_s;
-	const struct js_thresholds *th;
-	unsigned int max_latency_errors;
-	bool strict_io_tail;
-	double target_iops, iops_per_mailbox;
-	unsigned int mailboxes;
-	const char *first; /* the first verdict option given ("thresholds"), or NULL */
-};
 
 /* Latency samples per instance and overall while the load runs (jetstress). */
 struct samplers {
@@ -34,24 +24,32 @@ struct samplers {
 };
 
 struct run_state {
-	struct run_params p;  /* the options as parsed (run/options.h); o and vc borrow from it */
-	struct run_opts o;
-	bool drop_caches, quiet, force, raw;
+	struct run_params p;  /* parsing the options into res.config (run/options.h) */
+	bool drop_caches, raw;
 	int progress_fd;
-	char *label_buf, *output_buf;
+	const struct js_thresholds *th; /* I/Os above its maximum are counted per class */
 	const struct workload_ops *wl;
 	struct run_ctx rc;
-	struct fslab_result res;
+	struct fslab_result res; /* res.config: the run's configuration, from the options on */
 	struct host_sampler host;
 	size_t ndb_vols, nlog_vols;
 	struct devstat *dev_before, *dev_after;
 	bool caches_dropped;
-	struct verdict_cfg vc;
+	json_t *selftest;     /* --selftest: the record embedded in the environment, or NULL */
 	struct samplers smp;
+	/* --start-at (startat.c): the requested start (ns since 1970 UTC, 0 = none); the wall
+	 * clock when the load began; how late it began when initialisation outlasted TIME */
+	int64_t start_at_ns, load_wall_ns, start_late_ns;
 	int *lock_fds; /* lock.c: locked --db and --log directories (os_lock_path) */
 	struct os_id *lock_ids; /* and what they are */
 	size_t nlocks;
 };
+
+/* run_volume - the i-th volume probed: the --db volumes, then the --log volumes. */
+static inline struct volume *run_volume(struct run_state *s, size_t i)
+{
+	return i < s->ndb_vols ? &s->rc.db_vols[i] : &s->rc.log_vols[i - s->ndb_vols];
+}
 
 /* Set by the signal handler (RUN_STOP_SIGNAL) or a failed load thread (RUN_STOP_FAILED,
  * run_fail()): a lock-free C11 atomic, safe in both. */
@@ -76,13 +74,30 @@ void run_pick_engine(struct run_state *s);
 int run_lock_dirs(struct run_state *s);
 void run_unlock_dirs(struct run_state *s);
 
+/* fresh.c: --fresh (run.h: run_dir_scan).  run_fresh_check() refuses foreign files (nothing
+ * changed; also --allow-foreign-files without --fresh, and devices), 0 or -FSLAB_EINPUT;
+ * run_fresh_clear() deletes what fslab made, 0 or -errno. */
+int run_fresh_check(struct run_state *s);
+int run_fresh_clear(struct run_state *s);
+
 /* measure.c: the timed load, progress, latency samples, device counters. */
 void run_load(struct run_state *s);
+/* One progress line: the tagged JSON line on --progress-fd, the live line on a terminal;
+ * row: the timeline row of the second (NULL: nothing measured yet). */
+void run_progress(struct run_state *s, const char *phase, double elapsed, double total,
+		  const double *row);
 void run_progress_end(struct run_state *s);
 void run_snapshot_devices(struct run_state *s, struct devstat *out);
 void run_device_results(struct run_state *s, const struct collect_extra *x);
 void run_samplers_finish(struct run_state *s);
 void run_samplers_free(struct samplers *m);
+
+/* startat.c: --start-at checked against the clock (-FSLAB_EINPUT when it has passed or is
+ * more than a day ahead); the wait until it after initialisation (returns early on a stop
+ * request); the result's start fields (start_at, load_started_at, measure_started_at). */
+int run_start_at_check(struct run_state *s);
+void run_wait_start(struct run_state *s);
+void run_start_fields(struct run_state *s);
 
 /* summary.c: the human summary on stdout. */
 void run_print_summary(struct run_state *s, FILE *f);

@@ -3,8 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "os/os.h"
 #include "run/runP.h"
-#include "util.h"
+#include "units.h"
 
 static void print_class(FILE *f, const char *name, const struct class_result *c)
 {
@@ -16,23 +17,19 @@ static void print_class(FILE *f, const char *name, const struct class_result *c)
 void run_print_summary(struct run_state *s, FILE *f)
 {
 	const struct fslab_result *r = &s->res;
-	const struct run_opts *o = &s->o;
+	const struct run_config *o = &r->config;
 	static const char *const names[CLS_NR] = {
 		"Database reads", "Database writes", "Log writes", "BDM reads",
 	};
-	bool js = !strcmp(o->workload, "jetstress");
+	bool all = s->wl->flags & WL_TRANSACTIONS; /* every class of its model, even idle */
 	char a[32], b[32];
 
 	fprintf(f, "\nfslab run '%s': %s, %u threads", r->label, o->workload, o->threads);
-	if (js)
-		fprintf(f, ", %u database(s) x %s", o->databases, fmt_size(a, sizeof(a), o->db_size));
-	else
-		fprintf(f, ", bs %s, iodepth %u, file %s", fmt_size(a, sizeof(a), o->bs), o->iodepth,
-			fmt_size(b, sizeof(b), o->db_size));
+	s->wl->describe(o, f);
 	fprintf(f, ", %s measured (warm-up %s), seed %llu, %s%s\n",
 		fmt_duration(a, sizeof(a), (uint64_t)(r->duration_s * 1e9)),
-		fmt_duration(b, sizeof(b), o->warmup_ns), (unsigned long long)o->seed, o->engine,
-		o->direct ? ", " OS_DIRECT_NAME : ", BUFFERED");
+		fmt_duration(b, sizeof(b), run_config_ns(o->warmup_s)), (unsigned long long)o->seed, o->engine,
+		s->rc.direct ? ", " OS_DIRECT_NAME : ", BUFFERED");
 	for (size_t i = 0; i < s->ndb_vols + s->nlog_vols; i++) {
 		const struct volume *v = i < s->ndb_vols ? &s->rc.db_vols[i]
 							 : &s->rc.log_vols[i - s->ndb_vols];
@@ -50,13 +47,12 @@ void run_print_summary(struct run_state *s, FILE *f)
 	else if (r->init.reused)
 		fprintf(f, "Initialisation: %u existing file(s) reused, none written\n", r->init.reused);
 	fprintf(f, "\n");
-	if (js)
-		fprintf(f, "Achieved transactional I/O per second: %.1f   (transactions/s %.1f)\n\n",
-			r->transactional_iops, r->transactions_per_s);
+	if (s->wl->summary)
+		s->wl->summary(r, f);
 	fprintf(f, "  %-18s %10s %9s %8s %8s %8s %9s %7s\n", "", "IOPS", "MB/s", "avg KiB",
 		"avg ms", "p99 ms", "max ms", "errors");
 	for (int c = 0; c < CLS_NR; c++)
-		if (r->classes[c].ops || r->classes[c].errors || js)
+		if (r->classes[c].ops || r->classes[c].errors || all)
 			print_class(f, names[c], &r->classes[c]);
 	for (size_t i = 0; i < r->ndevices; i++) {
 		const struct device_result *d = &r->devices[i];

@@ -6,7 +6,6 @@
 #include "tests/fuzz/fuzz.h"
 
 #include "fsprep/win/winprep.h"
-#include "util.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

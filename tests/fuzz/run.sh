@@ -22,10 +22,11 @@ pass=0 fail=0
 
 seed() { # seed TARGET DIR: the fixtures that fit the target into DIR
 	case "$1" in
-	fuzz_result|fuzz_compare) cp "$top"/tests/fixtures/*.json "$2"/ ;;
+	fuzz_result|fuzz_compare|fuzz_merge) cp "$top"/tests/fixtures/*.json "$2"/ ;;
 	fuzz_labcfg) cp "$top"/configs/*.ini "$2"/ ;;
 	fuzz_import_fio) cp "$top"/tests/fixtures/interop/fio-*.json "$2"/ ;;
 	fuzz_import_diskspd) cp "$top"/tests/fixtures/interop/diskspd-*.xml "$2"/ ;;
+	fuzz_import_diskspd_text) cp "$top"/tests/fixtures/interop/diskspd-text-*.txt "$2"/ ;;
 	fuzz_import_jetstress) cp "$top"/tests/fixtures/interop/*.html "$2"/ ;;
 	fuzz_winprep) cp "$top"/tests/fixtures/windows/*.json "$2"/ ;;
 	fuzz_units)

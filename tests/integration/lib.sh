@@ -12,8 +12,12 @@ cleanup() {
 	local rc=$?
 	set +e
 	for m in $_mounts; do mountpoint -q "$m" && umount -l "$m"; done
-	# a test's own prep state, if any
-	[ -f "$T/mnt/.fslab-prep-state.json" ] && "$FSLAB" teardown --mount-root "$T/mnt" >/dev/null 2>&1
+	# the test's own preps, if any: those recorded (/var/lib/fslab/prep-state) under $T
+	for r in /var/lib/fslab/prep-state/*.json; do
+		[ -f "$r" ] || continue
+		m=$(jq -r .mount_root "$r" 2>/dev/null)
+		case "$m" in "$T"/*) "$FSLAB" teardown --mount-root "$m" >/dev/null 2>&1 ;; esac
+	done
 	for l in $_loops; do losetup -d "$l" 2>/dev/null; done
 	# any loop device still backed by a file in our scratch directory
 	losetup -n -O NAME,BACK-FILE 2>/dev/null | while read -r dev back; do

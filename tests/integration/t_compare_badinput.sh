@@ -148,6 +148,13 @@ st=0
 timeout 10 "$FSLAB" compare "$fx/ext4-1.json" --lab-plan "$T/plan.json" >"$T/stdout" 2>"$T/stderr" || st=$?
 [ "$st" -eq 2 ] || fail "--lab-plan FIFO: exit $st, expected 2 (124 = it blocked)"
 grep -q "plan.json: not a regular file (a FIFO)" "$T/stderr" || fail "--lab-plan FIFO: not named"
+# the same for fslab merge's --clock-file (it reads results as compare does)
+st=0
+timeout 10 "$FSLAB" merge --clock-file "$T/plan.json" --output "$T/cluster.json" "$fx/ext4-1.json" \
+	>"$T/stdout" 2>"$T/stderr" || st=$?
+[ "$st" -eq 2 ] || fail "merge --clock-file FIFO: exit $st, expected 2 (124 = it blocked)"
+grep -q "plan.json: not a regular file (a FIFO)" "$T/stderr" || fail "merge --clock-file FIFO: not named"
+[ ! -e "$T/cluster.json" ] || fail "merge --clock-file FIFO: output written"
 bin=$T/$'x\xffy'.json
 cp "$fx/xfs-1.json" "$bin"
 expect_status 0 "$FSLAB" compare "$fx/ext4-1.json" "$bin" --output "$out" --no-charts

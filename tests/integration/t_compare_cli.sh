@@ -17,8 +17,9 @@ for f in report.md report.html tables.csv compare.json; do
 done
 grep -q '^# ext4 or XFS for Exchange?' "$out/report.md" || fail "--title not used"
 grep -q 'on 2025-12-01 12:00 UTC' "$out/report.md" || fail "SOURCE_DATE_EPOCH not used"
-for s in '## Summary' '## Setup' '## Method' '## Results' '## Charts' '## Verdicts' \
-	'## Sizing' 'mkfs.xfs -f' 'mkfs.ext4 -F' 'Welch' 'xfs delivered 12 % more transactional IOPS'; do
+for s in '## The answer' '## The volumes' '## Setup' '## Method' '## Results in full' '## Charts' \
+	'### Verdicts' '## Sizing' '## Per-run detail' 'mkfs.xfs -f' 'mkfs.ext4 -F' 'Welch' \
+	'xfs delivered 12 % more transactional IOPS' '**xfs vs ext4: 12 % more transactional IOPS**'; do
 	grep -qF -- "$s" "$out/report.md" || fail "report.md lacks: $s"
 done
 jqt "$out/compare.json" '.schema == "fslab-compare/1"'
@@ -34,7 +35,7 @@ grep -q '^trans_iops,Achieved transactional IOPS,xfs,2,repeats,2,' "$out/tables.
 grep -q '<svg' "$out/report.html" || [ ! -x "$(command -v gnuplot)" ] || fail "html: no inline SVG"
 if grep -q '<script' "$out/report.html"; then fail "html: has a script"; fi
 if command -v gnuplot >/dev/null; then
-	for c in iops latency-avg latency-p99 throughput write-amplification timeline-iops \
+	for c in headline iops latency-avg latency-p99 throughput write-amplification timeline-iops \
 		timeline-db-read-latency timeline-log-write-latency percentiles; do
 		[ "$(head -c 8 "$out/charts/$c.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
 			fail "charts/$c.png is not a PNG"
@@ -42,6 +43,7 @@ if command -v gnuplot >/dev/null; then
 		[ -s "$out/charts/$c.dat" ] && [ -s "$out/charts/$c.gp" ] || fail "$c: data or script missing"
 	done
 	grep -q '](charts/iops.png)' "$out/report.md" || fail "report.md does not show the charts"
+	grep -q '](charts/headline.png)' "$out/report.md" || fail "report.md lacks the answer's chart"
 fi
 
 log "charts without gnuplot: tables still written, one line names the package"

@@ -134,6 +134,6 @@ mkdir -p "$odir" "$T/a:b"
 fio --showcmd "$odir/j.fio" >"$T/showcmd" 2>&1 || { cat "$T/showcmd"; fail "fio cannot read the job file"; }
 ! grep -q exec_prerun "$T/showcmd" || { cat "$T/showcmd"; fail "exec_prerun injected into the job file"; }
 grep -qxF "filename=$T/a\\:b/fslab-fio.dat" "$odir/j.fio" || { cat "$odir/j.fio"; fail "':' not escaped for fio"; }
-grep -qF -- "--output $T/o\nexec_prerun=" "$odir/j.fio" || fail "the command line is not shown escaped"
+grep -qF -- "--output '$T/o\nexec_prerun=" "$odir/j.fio" || fail "the command line is not shown escaped"
 [ ! -e "$T/pwned" ] || fail "an injected command ran"
 echo "t_export: ok"

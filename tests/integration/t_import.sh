@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # t_import.sh: fslab compare and sizing read fio JSON (json, json+, client/server, text before
-# the JSON), DiskSpd XML (2.2, 2.0.21a, UTF-16, interrupted) and Jetstress HTML reports
+# the JSON), DiskSpd XML (2.2, 2.0.21a, UTF-16, interrupted), DiskSpd text (2.0.x, 2.1, 2.2,
+# UTF-16, cut or edited) and Jetstress HTML reports
 # (tests/fixtures/interop/, README there): every value checked against the file it came from,
 # n/a where the tool does not report it, tools never mixed without --allow-mismatch, malformed
 # inputs exit 2 and write nothing; hostile and huge ones (entities, thousands of hosts,
@@ -125,6 +126,38 @@ log "sizing reads them too"
 	--messages-per-day 150 >"$T/sizing.txt" || fail "sizing of a Jetstress report"
 grep -q 'ntfs (611 IOPS)' "$T/sizing.txt" || { cat "$T/sizing.txt"; fail "sizing: achieved IOPS"; }
 
+log "DiskSpd text (2.0.x, 2.2): counts, rates over the actual test time, -L percentiles, CPU"
+f=$fx/diskspd-text-2.0-vc-readwrite.txt
+cmp_json "$T/t1.json" "$f" "$fx/diskspd-text-2.0-vc-write32t.txt" --allow-mismatch \
+	--label "$f=rw" --label "$fx/diskspd-text-2.0-vc-write32t.txt=w32"
+secs=$(sed -n 's/^actual test time: *\([0-9.]*\)s$/\1/p' "$f")
+# the Read IO table's total line: bytes | I/Os | ...
+reads=$(awk '/^Read IO$/ { r = 1 } r && /^total:/ { gsub(/\|/, " "); print $3; exit }' "$f")
+check "text reads/s" "$(cell "$T/t1.json" db_read_iops rw)" "$(awk -v r="$reads" -v s="$secs" 'BEGIN { print r / s }')"
+want=$(awk '/^total:$/ { c = 1 } c && $1 == "99th" { print $3; exit }' "$f")
+check "text read p99" "$(cell "$T/t1.json" db_read_lat_p99 rw)" "$want" 0
+want=$(awk '/^total:$/ { c = 1 } c && $1 == "max" { print $5; exit }' "$f")
+check "text write max" "$(cell "$T/t1.json" db_write_lat_max rw)" "$want" 0
+check "text CPU" "$(cell "$T/t1.json" cpu rw)" 0.82 0
+[ "$(cell "$T/t1.json" tool rw)" = "DiskSpd 2.0.x" ] || fail "text: tool row"
+[ "$(cell "$T/t1.json" db_read_lat_p99 w32)" = null ] || fail "a write-only run has no read p99"
+jqt "$T/t1.json" '.groups[0].source == {"tool":"diskspd","version":"2.0.x",
+	"format":"DiskSpd text, 2.0.x layout","host":"QuickTest2"}'
+# UTF-16 with a byte order mark (PowerShell's >) and Windows line ends read the same
+{ printf '\xff\xfe'; sed 's/$/\r/' "$fx/diskspd-text-2.2-vc-write4t.txt" | iconv -f UTF-8 -t UTF-16LE; } \
+	>"$T/ps.txt"
+cmp_json "$T/t2.json" "$T/ps.txt" "$fx/diskspd-text-2.2-vc-write4t.txt" --label "$T/ps.txt=ps" \
+	--label "$fx/diskspd-text-2.2-vc-write4t.txt=plain"
+[ "$(cell "$T/t2.json" db_write_iops ps)" = "$(cell "$T/t2.json" db_write_iops plain)" ] &&
+	[ "$(cell "$T/t2.json" db_write_lat_p99 ps)" = 161.752 ] || fail "UTF-16 DiskSpd text"
+# text and XML of one DiskSpd version are one tool: only the configuration may differ
+expect_status 2 "$FSLAB" compare "$fx/diskspd-2.2-ntfs.xml" "$fx/diskspd-text-2.2-randrw-2targets.txt"
+grep -q 'not comparable .*: db-size 2 GiB vs 1 GiB, warmup 2s vs 5s; compare' "$T/stderr" ||
+	{ cat "$T/stderr"; fail "DiskSpd text vs XML 2.2: not the db size and warm-up (the only differences)"; }
+cmp_json "$T/t3.json" "$fx/diskspd-text-2.1-seq-2timespans.txt" --allow-mismatch
+jqt "$T/t3.json" '[.groups[].label] == ["diskspd-text-2.1-seq-2timespans-ts1",
+	"diskspd-text-2.1-seq-2timespans-ts2"]'
+
 log "tools are not mixed without --allow-mismatch; one label is one tool"
 expect_status 2 "$FSLAB" compare "$fx/diskspd-2.2-ntfs.xml" "$fx/fio-randrw-jsonplus.json" --output "$out"
 grep -q 'tool fio 3.33 vs DiskSpd 2.2' "$T/stderr" || { cat "$T/stderr"; fail "mixed tools: not named"; }
@@ -157,6 +190,18 @@ bad diskspd-2.2-interrupted.xml compare "$fx/diskspd-2.2-interrupted.xml"
 grep -q 'interrupted before the measurements began' "$T/stderr" || fail "DiskSpd <Error>: not shown"
 "$FSLAB" compare "$fx/diskspd-2.2-interrupted.xml" --allow-aborted >/dev/null ||
 	fail "an interrupted DiskSpd run with --allow-aborted"
+bad diskspd-text-2.2-vc-rowscut.txt compare "$fx/diskspd-text-2.2-vc-rowscut.txt"
+grep -q 'do not add up' "$T/stderr" || fail "DiskSpd text with rows cut: not said"
+bad diskspd-text-2.2-vc-threadscut.txt compare "$fx/diskspd-text-2.2-vc-threadscut.txt"
+head -c 2500 "$fx/diskspd-text-2.0-vc-readwrite.txt" >"$T/ds-cut.txt"
+bad ds-cut.txt compare "$T/ds-cut.txt"
+grep -q 'cut or edited' "$T/stderr" || fail "DiskSpd text cut: not said"
+sed '/^Results for timespan/,$d' "$fx/diskspd-text-2.2-randrw-2targets.txt" >"$T/ds-params.txt"
+bad ds-params.txt compare "$T/ds-params.txt"
+grep -q 'without "Results for timespan"' "$T/stderr" || fail "DiskSpd text without results"
+bad diskspd-text-2.2-interrupted.txt compare "$fx/diskspd-text-2.2-interrupted.txt"
+"$FSLAB" compare "$fx/diskspd-text-2.2-interrupted.txt" --allow-aborted >/dev/null ||
+	fail "an interrupted DiskSpd text run with --allow-aborted"
 bad Performance_truncated.html compare "$fx/Performance_truncated.html"
 printf '<html><body><table><tr><td>Jetstress</td></tr></table></body></html>' >"$T/js-empty.html"
 bad js-empty.html compare "$T/js-empty.html"

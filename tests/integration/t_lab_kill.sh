@@ -72,12 +72,18 @@ until_true 30 grep_log $OUT/logs/$c1.prep.log "stalled after step mkfs-db" \
 kill9 prep
 "$FSLAB" teardown --mount-root $OUT/mnt || fail "teardown after kill -9 during prep"
 no_leftovers "teardown after prep"
+# the next start says what became of the lab (its state still says it was running)
+expect_status 2 "$FSLAB" lab $T/lab.ini --output $OUT
+grep -q "stopped without finishing (fslab lab, pid $lab, was killed while cell $c1 ran), with 0 of 2 cell(s) done: continue it with: fslab lab $T/lab.ini --output $OUT --resume" $T/stderr ||
+	fail "next start after kill -9: $(cat $T/stderr)"
 
 log "a second lab on the same output is refused while one runs; kill -9 during initialisation"
 start
 until_true 60 grep_log $OUT/logs/$c1.run.log "creating" || fail "no initialisation: $(tail $T/lab.out)"
 expect_status 2 "$FSLAB" lab $T/lab.ini --output $OUT --resume
 grep -q "in use by another fslab lab (pid $lab)" $T/stderr || fail "second lab: $(cat $T/stderr)"
+expect_status 2 "$FSLAB" lab $T/lab.ini --output $OUT
+grep -q "that is running now (fslab lab, pid $lab)" $T/stderr || fail "second lab: $(cat $T/stderr)"
 kill9 initialisation
 
 log "kill -9 during the load"

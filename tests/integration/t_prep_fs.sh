@@ -107,9 +107,8 @@ assert_clean() {
 	local what=$1
 	losetup -n -O NAME,BACK-FILE | grep -q " $T/" && fail "$what: loop device left: $(losetup -a)"
 	findmnt -rn -o TARGET | grep -q "^$T/" && fail "$what: mount left under $T"
-	[ ! -e "$MNT/.fslab-prep-state.json" ] || fail "$what: state file left"
 	[ ! -e "$P" ] || fail "$what: prep.json left"
-	grep -qs "\"$MNT\"" /var/lib/fslab/preps/*.json && fail "$what: registry entry left"
+	grep -qs "\"$MNT\"" /var/lib/fslab/prep-state/*.json && fail "$what: prep record left"
 	return 0
 }
 
@@ -160,5 +159,5 @@ $FSLAB teardown --mount-root "$MNT"
 findmnt -rn -o TARGET | grep -q "^$T/" && fail "4Kn: mount left"
 # Device mode: the devices keep their filesystem and stay attached (they are not prep's).
 eq "4Kn device kept its filesystem" "$(blkid -p -o value -s TYPE "$K1")" xfs
-[ ! -e "$MNT/.fslab-prep-state.json" ] || fail "4Kn: state file left"
+grep -qs "\"$MNT\"" /var/lib/fslab/prep-state/*.json && fail "4Kn: prep record left"
 log "ok"

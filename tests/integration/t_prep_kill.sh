@@ -13,8 +13,7 @@ ours_mounts() { findmnt -rn -o TARGET | grep -c "^$MNT/" || true; }
 assert_clean() {
 	[ "$(ours_loops)" -eq 0 ] || fail "$1: loop devices left: $(losetup -a)"
 	[ "$(ours_mounts)" -eq 0 ] || fail "$1: mounts left: $(findmnt -rn | grep "$MNT")"
-	[ ! -e "$MNT/.fslab-prep-state.json" ] || fail "$1: state file left"
-	grep -qs "\"$MNT\"" /var/lib/fslab/preps/*.json && fail "$1: registry entry left"
+	grep -qs "\"$MNT\"" /var/lib/fslab/prep-state/*.json && fail "$1: prep record left"
 	[ ! -e "$IMG/db.img" ] && [ ! -e "$IMG/log.img" ] || fail "$1: images left"
 	[ ! -e "$MNT" ] || fail "$1: $MNT left (prep created it)"
 	pgrep -f "ntfs-3g /dev/.* $MNT/" >/dev/null && fail "$1: ntfs-3g still running"
@@ -46,7 +45,7 @@ assert_clean "kill -9 after attach"
 log "kill -9 with the db volume mounted (ntfs-3g daemon and cgroup left behind)"
 start_stalled ntfs mount-db
 [ "$(ours_mounts)" -eq 1 ] || fail "expected the db mount"
-cg=$(jq -r .cgroup "$MNT/.fslab-prep-state.json")
+cg=$(jq -r .cgroup "$(grep -l "\"mount_root\": \"$MNT\"" /var/lib/fslab/prep-state/*.json)")
 [ -d "$cg" ] || fail "no cgroup $cg"
 kill -9 "$pid"
 wait "$pid" && fail "killed prep exited 0"

@@ -30,11 +30,10 @@ sum() { dd if="$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
 assert_clean() {
 	losetup -n -O NAME,BACK-FILE | grep -q " $IMG/" && fail "$1: loop device left: $(losetup -a)"
 	findmnt -rn -o TARGET | grep -q "^$T/" && fail "$1: mount left under $T"
-	[ ! -e "$MNT/.fslab-prep-state.json" ] || fail "$1: state file left"
 	[ ! -e "$P" ] || fail "$1: prep.json left"
 	[ ! -e "$IMG/db.img" ] && [ ! -e "$IMG/log.img" ] || fail "$1: images left"
 	[ ! -e "$MNT" ] || fail "$1: $MNT left (prep created it)"
-	grep -qs "\"$MNT\"" /var/lib/fslab/preps/*.json && fail "$1: registry entry left"
+	grep -qs "\"$MNT\"" /var/lib/fslab/prep-state/*.json && fail "$1: prep record left"
 	return 0
 }
 

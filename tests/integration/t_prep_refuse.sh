@@ -20,7 +20,7 @@ refused() {
 # untouched: no mount root, state, registry entry or mount was created
 untouched() {
 	[ ! -e "$MNT" ] || fail "$1: $MNT was created"
-	grep -qs "\"$MNT\"" /var/lib/fslab/preps/*.json && fail "$1: registry entry written"
+	grep -qs "\"$MNT\"" /var/lib/fslab/prep-state/*.json && fail "$1: prep record written"
 	findmnt -rn -o SOURCE | grep -qx -e "$L1" -e "$L2" && fail "$1: a device got mounted"
 	return 0
 }
@@ -159,7 +159,7 @@ stray=$(sha256sum <"$MNT/prep.json")
 refused "$MNT/prep.json exists but no prep of this mount root wrote it" \
 	"$FSLAB" prep --fs ext4 --image-dir "$T/img" --db-size 64M --log-size 64M --mount-root "$MNT"
 [ "$(sha256sum <"$MNT/prep.json")" = "$stray" ] || fail "prep changed the stray prep.json"
-[ ! -e "$MNT/.fslab-prep-state.json" ] || fail "prep wrote a state next to a stray prep.json"
+grep -qs "\"$MNT\"" /var/lib/fslab/prep-state/*.json && fail "prep made a record next to a stray prep.json"
 # prep writes its own; the user replaces it afterwards: teardown leaves the replacement
 mv "$MNT/prep.json" "$T/stray.json"
 "$FSLAB" prep --fs ext4 --image-dir "$T/img" --db-size 64M --log-size 64M --mount-root "$MNT" \

@@ -117,6 +117,11 @@ echo "precious data" > $T/db/fslab-db1.edb
 before=$(snapshot)
 sum=$(md5sum < $T/db/fslab-db1.edb)
 bad "${D[@]}" --db-size 16M "not an fslab database"
+# --start-at: a time passed, a day and more ahead, a time without its zone (issue 20)
+bad "${D[@]}" --start-at 1000 "has passed"
+bad "${D[@]}" --start-at "$(date -u -d '+2 days' +%Y-%m-%dT%H:%M:%SZ)" "24 h"
+bad "${D[@]}" --start-at "$(date -u -d '+1 min' +%Y-%m-%dT%H:%M:%S)" "with its zone"
+bad "${D[@]}" --start-at soon "--start-at"
 [ "$(md5sum < $T/db/fslab-db1.edb)" = "$sum" ] || fail "foreign file was modified"
 rm $T/db/fslab-db1.edb
 before=$(snapshot)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # t_run_raw: the raw-device baseline: the same Jetstress-like load on block devices without a
-# filesystem; and the refusals that protect data on them (mounted, signature, same device).
+# filesystem; and the refusals that protect data on them, fslab prep's policy (mounted,
+# signature, same device, the same storage under two device numbers).
 . "$(dirname "$0")/lib.sh"
 
 db=$(new_loop 1200M)
@@ -34,6 +35,15 @@ expect_status 2 "$FSLAB" run --db $db --log $db --duration 2s --db-size 64M
 grep -q "separate devices" $T/stderr || fail "same device not refused clearly"
 expect_status 2 "$FSLAB" run --db $db --log $T --duration 2s --db-size 64M
 grep -q "not a mix" $T/stderr || fail "mix not refused clearly"
+# fslab prep's same-storage policy (src/blockdev.c): a second loop device on the log's backing
+# file is the log's storage under another number; the log device untouched
+alias_lg=$(losetup --find --show "$(losetup -n -O BACK-FILE $lg | sed 's/ *$//')")
+lsum=$(md5sum < $lg)
+expect_status 2 "$FSLAB" run --db $alias_lg --log $lg --duration 2s --db-size 64M --force
+grep -q -- "--db $alias_lg and --log $lg are the same storage (both backed by" $T/stderr ||
+	fail "same storage not refused clearly: $(cat $T/stderr)"
+[ "$(md5sum < $lg)" = "$lsum" ] || fail "the log device was written"
+losetup -d $alias_lg
 
 sig=$(new_loop 256M)
 mkfs.ext4 -q $sig
@@ -46,7 +56,7 @@ expect_status 2 "$FSLAB" run --db $sig --log $lg --duration 2s --db-size 64M --f
 grep -q "mounted" $T/stderr || fail "mounted device not refused: $(cat $T/stderr)"
 umount $T/m
 # --force lets it overwrite the signature
-# exit 3 (verdict FAIL) is allowed: a 64 MiB database has a 64-page cache and page-fault
+# exit 3 (verdict FAIL) is allowed: a 64 MiB database has a small cache (8 MiB) and page-fault
 # stalls on a busy machine; what matters here is that --force ran the load
 rc=0
 "$FSLAB" run --db $sig --log $lg --duration 2s --warmup 0 --db-size 64M --threads 2 --force \

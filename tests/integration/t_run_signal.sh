@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# t_run_signal: SIGINT and SIGTERM stop a run cleanly: the result is still written, marked
-# aborted with what was measured, and fslab exits non-zero.  Progress: a live line on a
-# terminal, none when stderr is not one.
+# t_run_signal: SIGINT, SIGTERM and SIGHUP (a closed terminal or ssh session) stop a run
+# cleanly: the result is still written, marked aborted with what was measured, and fslab
+# exits non-zero.  So does SIGPIPE (`fslab run ... 2>&1 | head -1`: the reader went).
+# Progress: a live line on a terminal, none when stderr is not one.
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p $T/db $T/log
 mount -t tmpfs -o size=256M tmpfs $T/db && track_mount $T/db
 mount -t tmpfs -o size=128M tmpfs $T/log && track_mount $T/log
 
-for sig in INT TERM; do
+for sig in INT TERM HUP; do
 	log "SIG$sig during the measurement"
 	r=$T/$sig.json
 	rm -f $T/progress
@@ -36,8 +37,35 @@ for sig in INT TERM; do
 	[ -z "$(ls $T/*.tmp.* 2>/dev/null)" ] || fail "temporary result file left behind"
 done
 
+log "SIGPIPE: the reader of the output goes (2>&1 | head -1)"
+# a new database: its creation prints the first line, the end of its initialisation the next
+rm -rf $T/db/* $T/log/* $T/pipe.json
+start=$(date +%s)
+"$FSLAB" run --db $T/db --log $T/log --db-size 64M --threads 2 --duration 60s --warmup 1s \
+	--output $T/pipe.json 2>&1 | head -1 > $T/first
+rc=${PIPESTATUS[0]}
+[ $rc -eq 1 ] || fail "SIGPIPE: expected exit 1, got $rc (141: killed by SIGPIPE)"
+[ $(( $(date +%s) - start )) -le 45 ] || fail "SIGPIPE: the run went on for its whole duration"
+[ -s $T/first ] || fail "SIGPIPE: nothing read"
+[ -s $T/pipe.json ] || fail "SIGPIPE: no result written"
+jqt $T/pipe.json '.aborted == true'
+jqt $T/pipe.json '.abort_reason | test("SIGPIPE")'
+[ -z "$(ls $T/*.tmp.* 2>/dev/null)" ] || fail "temporary result file left behind"
+
+log "nohup: a SIGHUP ignored from the start stays ignored, the run goes on"
+rm -f $T/nohup.json
+rc=0
+nohup "$FSLAB" run --db $T/db --log $T/log --db-size 64M --threads 2 --duration 3s --warmup 0 \
+	--no-checksum-pass --output $T/nohup.json >$T/nohup.out 2>&1 &
+pid=$!
+sleep 1.5
+kill -HUP $pid
+wait $pid || rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 3 ] || { cat $T/nohup.out; fail "nohup run exited $rc after SIGHUP"; }
+jqt $T/nohup.json '.aborted == false'
+
 log "progress line only on a terminal"
-# exit 3 (verdict FAIL) is fine here: with a 64 MiB database the cache has 64 pages and a busy
+# exit 3 (verdict FAIL) is fine here: with a 64 MiB database the cache has 256 pages and a busy
 # 2-core machine can leave the lazy writer behind (page-fault stalls); this tests the progress line
 rc=0
 "$FSLAB" run --db $T/db --log $T/log --db-size 64M --threads 2 --duration 2s --warmup 0 \

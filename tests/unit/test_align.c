@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
 
 /* Topologies: logical, physical, min_io, opt_io, alignment offset, partition start, size. */
@@ -81,22 +82,22 @@ static void test_mkfs_argv(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct mkfs_req r = {
-			.fs = fs_desc_find(cases[i].fs),
+			.fs = fs_find(cases[i].fs),
 			.device = "/dev/x",
 			.label = "fslab-db",
 			.cluster = cases[i].cluster,
 			.force = cases[i].force,
 			.extra = cases[i].extra,
 		};
-		struct mkfs_plan p;
+		struct mkfs_cmd p;
 		char *joined;
 
 		print_message("case: %s\n", cases[i].name);
 		assert_non_null(r.fs);
-		assert_int_equal(mkfs_plan_build(&p, &cases[i].t, &r), 0);
-		joined = argv_join(p.argv);
+		assert_int_equal(mkfs_cmd_build(&p, &cases[i].t, &r), 0);
+		joined = mkfs_cmd_line(&p);
 		assert_string_equal(joined, cases[i].argv);
-		assert_null(p.argv[p.argc]);
+		assert_null(p.argv.v[p.argv.nr]);
 		assert_int_equal(p.block_size, cases[i].bs);
 		assert_int_equal(p.cluster_size, cases[i].cluster_size);
 		assert_int_equal(p.stride, cases[i].stride);
@@ -105,7 +106,7 @@ static void test_mkfs_argv(void **state)
 		assert_int_equal(p.sw, cases[i].sw);
 		assert_true(p.aligned);
 		free(joined);
-		mkfs_plan_release(&p);
+		mkfs_cmd_release(&p);
 	}
 }
 
@@ -129,13 +130,13 @@ static void test_bad_cluster(void **state)
 	};
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
-		struct mkfs_req r = { .fs = fs_desc_find(bad[i].fs), .device = "/dev/x",
+		struct mkfs_req r = { .fs = fs_find(bad[i].fs), .device = "/dev/x",
 				      .label = "l", .cluster = bad[i].cluster,
 				      .extra = bad[i].extra };
-		struct mkfs_plan p;
+		struct mkfs_cmd p;
 
-		assert_int_equal(mkfs_plan_build(&p, &bad[i].t, &r), -FSLAB_EINPUT);
-		assert_null(p.argv);
+		assert_int_equal(mkfs_cmd_build(&p, &bad[i].t, &r), -FSLAB_EINPUT);
+		assert_int_equal(p.argv.nr, 0);
 	}
 }
 
@@ -158,22 +159,28 @@ static void test_alignment(void **state)
 	};
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct mkfs_req r = { .fs = fs_desc_find("xfs"), .device = "/dev/x", .label = "l" };
-		struct mkfs_plan p;
+		struct mkfs_req r = { .fs = fs_find("xfs"), .device = "/dev/x", .label = "l" };
+		struct mkfs_cmd p;
 
 		assert_int_equal(topology_grain(&cases[i].t), cases[i].grain);
 		assert_int_equal(topology_aligned(&cases[i].t), cases[i].aligned);
 		/* The warning flag travels with the plan. */
-		assert_int_equal(mkfs_plan_build(&p, &cases[i].t, &r), 0);
+		assert_int_equal(mkfs_cmd_build(&p, &cases[i].t, &r), 0);
 		assert_int_equal(p.aligned, cases[i].aligned);
-		mkfs_plan_release(&p);
+		mkfs_cmd_release(&p);
 	}
 }
 
-static void test_argv_join(void **state)
+/* the command line prep.json and the plan show: strbuf_add_sq() per word (test_strbuf.c) */
+static void test_cmd_line(void **state)
 {
 	const char *argv[] = { "mkfs", "-L", "a b", "it's", "", "x=1,y=2", NULL };
-	char *s = argv_join((char *const *)argv);
+	struct mkfs_cmd p = { .argv = STRVEC_INIT };
+	char *s;
+
+	strvec_pushv(&p.argv, argv);
+	s = mkfs_cmd_line(&p);
+	mkfs_cmd_release(&p);
 
 	(void)state;
 	assert_string_equal(s, "mkfs -L 'a b' 'it'\\''s' '' x=1,y=2");
@@ -187,16 +194,16 @@ static void test_fs_table(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-		const struct fs_desc *fs = fs_desc_find(names[i]);
+		const struct fs_desc *fs = fs_find(names[i]);
 
 		assert_non_null(fs);
 		assert_string_equal(fs->package, packages[i]);
 		assert_non_null(strstr(fs->mount_opts, "noatime"));
 	}
-	assert_null(fs_desc_find("refs"));
-	assert_null(fs_desc_find("EXT4"));
-	assert_null(fs_desc_find(""));
-	assert_string_equal(fs_desc_find("ntfs")->mount_helper, "mount.ntfs-3g");
+	assert_null(fs_find("refs"));
+	assert_null(fs_find("EXT4"));
+	assert_null(fs_find(""));
+	assert_string_equal(fs_find("ntfs")->mount_helper, "mount.ntfs-3g");
 }
 
 int main(void)
@@ -205,7 +212,7 @@ int main(void)
 		cmocka_unit_test(test_mkfs_argv),
 		cmocka_unit_test(test_bad_cluster),
 		cmocka_unit_test(test_alignment),
-		cmocka_unit_test(test_argv_join),
+		cmocka_unit_test(test_cmd_line),
 		cmocka_unit_test(test_fs_table),
 	};
 

@@ -11,13 +11,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "compare/compare.h"
 #include "compare/plot.h"
 #include "compare/report.h"
-#include "util.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
 
 static const char *const charts_two[] = {
-	"iops", "latency-avg", "latency-p99", "throughput", "write-amplification",
+	"headline", "iops", "latency-avg", "latency-p99", "throughput", "write-amplification",
 	"timeline-iops", "timeline-db-read-latency", "timeline-log-write-latency", "percentiles",
 };
 
@@ -30,7 +33,7 @@ static int setup(void **state)
 	(void)state;
 	if (!realpath(t ? t : ".", top))
 		return -1;
-	if (!have_program("gnuplot"))
+	if (!os_have_program("gnuplot"))
 		return 0;
 	{
 		char *plots = xasprintf("%s/plots", top);
@@ -66,7 +69,7 @@ static void rm_rf(const char *dir)
 {
 	const char *argv[] = { "rm", "-rf", dir, NULL };
 
-	assert_int_equal(run_cmd(argv, NULL), 0);
+	assert_int_equal(os_run(argv, NULL), 0);
 }
 
 /* The PNG signature and non-empty; an SVG document. */
@@ -129,7 +132,7 @@ static void test_two_labels(void **state)
 	FILE *m;
 
 	(void)state;
-	if (!have_program("gnuplot"))
+	if (!os_have_program("gnuplot"))
 		skip();
 	dir = draw(&c, &ps, files, ARRAY_SIZE(files));
 	assert_int_equal(ps.n, ARRAY_SIZE(charts_two));
@@ -152,6 +155,16 @@ static void test_two_labels(void **state)
 	assert_null(strstr(html, "<img"));
 	assert_null(strstr(html, "<?xml"));
 	assert_non_null(strstr(html, "id=\"c1-gnuplot_canvas\""));
+	/* the answer and its key table first, then the headline chart, the others after */
+	p = strstr(html, "<figure>");
+	assert_non_null(p);
+	assert_true(strstr(html, "<h2>The answer</h2>") < p);
+	assert_true(strstr(html, "<table>") < p);
+	assert_non_null(strstr(p, "<figcaption>Transactional IOPS per label (mean of the runs, "
+			       "95 % CI)</figcaption>"));
+	assert_true(strstr(p, "<figcaption>Transactional IOPS per label") <
+		    strstr(p, "<figcaption>IOPS per class"));
+	assert_true(strstr(html, "<h2>Charts</h2>") < strstr(p, "<figcaption>IOPS per class"));
 	free(html);
 	cleanup(&c, &ps, dir);
 }
@@ -164,7 +177,7 @@ static void test_sweep(void **state)
 	char *dir;
 
 	(void)state;
-	if (!have_program("gnuplot"))
+	if (!os_have_program("gnuplot"))
 		skip();
 	dir = draw(&c, &ps, files, ARRAY_SIZE(files));
 	assert_int_equal(ps.n, ARRAY_SIZE(charts_two) + 1);
@@ -195,7 +208,7 @@ static void test_missing(void **state)
 	assert_int_equal(access(charts, F_OK), -1);
 	plot_set_release(&ps);
 	/* templates not found */
-	if (have_program("gnuplot")) {
+	if (os_have_program("gnuplot")) {
 		setenv("FSLAB_PLOTS_DIR", "/nonexistent", 1);
 		assert_int_equal(plot_all(&c, dir, &ps), 0);
 		assert_int_equal(ps.n, 0);

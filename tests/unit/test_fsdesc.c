@@ -2,7 +2,7 @@
 /*
  * test_fsdesc.c: the filesystem descriptor table (fsprep/fs.c, fs_<name>.c): every entry is
  * complete, names are unique and listed in table order, lookups, and raw (no builder, no
- * verifier) refused cleanly by mkfs_plan_build() and verify_volume().  No root, no devices.
+ * verifier) refused cleanly by mkfs_cmd_build() and verify_volume().  No root, no devices.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "fsprep/prepP.h"
 
 static bool is_pow2(uint64_t v)
@@ -23,10 +24,10 @@ static bool is_pow2(uint64_t v)
 static void test_entries_complete(void **state)
 {
 	(void)state;
-	assert_true(fs_desc_count() >= 5);
-	assert_null(fs_desc_at(fs_desc_count()));
-	for (size_t i = 0; i < fs_desc_count(); i++) {
-		const struct fs_desc *fs = fs_desc_at(i);
+	assert_true(fs_count() >= 5);
+	assert_null(fs_at(fs_count()));
+	for (size_t i = 0; i < fs_count(); i++) {
+		const struct fs_desc *fs = fs_at(i);
 
 		assert_non_null(fs);
 		print_message("entry %zu: %s\n", i, fs->name);
@@ -35,10 +36,11 @@ static void test_entries_complete(void **state)
 		assert_non_null(fs->package);
 		assert_true(fs->package[0]);
 		assert_true(fs->min_size > 0);
-		assert_ptr_equal(fs_desc_find(fs->name), fs);
+		assert_ptr_equal(fs_find(fs->name), fs);
 		if (fs_is_raw(fs)) {
 			/* Nothing to format, verify or mount: the callers must never get a NULL call. */
 			assert_null(fs->mkfs);
+			assert_null(fs->syntax);
 			assert_null(fs->build);
 			assert_null(fs->verify);
 			assert_null(fs->mount_type);
@@ -46,6 +48,9 @@ static void test_entries_complete(void **state)
 			continue;
 		}
 		assert_non_null(fs->mkfs);
+		/* --mkfs-opts is checked against how the tool reads options (mkfs_opts.c) */
+		assert_non_null(fs->syntax);
+		assert_non_null(fs->syntax->shortopts);
 		assert_non_null(fs->version_flag);
 		assert_non_null(fs->force_flag);
 		assert_non_null(fs->build);
@@ -75,17 +80,17 @@ static void test_names(void **state)
 	size_t len = 0;
 
 	(void)state;
-	for (size_t i = 0; i < fs_desc_count(); i++) {
+	for (size_t i = 0; i < fs_count(); i++) {
 		len += (size_t)snprintf(built + len, sizeof(built) - len, "%s%s", i ? ", " : "",
-					fs_desc_at(i)->name);
+					fs_at(i)->name);
 		assert_true(len < sizeof(built));
 		for (size_t j = 0; j < i; j++)
-			assert_string_not_equal(fs_desc_at(i)->name, fs_desc_at(j)->name);
+			assert_string_not_equal(fs_at(i)->name, fs_at(j)->name);
 	}
-	assert_string_equal(fs_desc_names(), built);
-	assert_string_equal(fs_desc_names(), "ext4, xfs, ntfs, ntfs3, btrfs, raw");
+	assert_string_equal(fs_names(), built);
+	assert_string_equal(fs_names(), "ext4, xfs, ntfs, ntfs3, btrfs, raw");
 	/* Built once, the same string afterwards. */
-	assert_ptr_equal(fs_desc_names(), fs_desc_names());
+	assert_ptr_equal(fs_names(), fs_names());
 }
 
 static void test_find(void **state)
@@ -94,12 +99,12 @@ static void test_find(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(unknown); i++)
-		assert_null(fs_desc_find(unknown[i]));
-	assert_ptr_equal(fs_desc_find("ext4"), &fs_ext4);
-	assert_ptr_equal(fs_desc_find("raw"), &fs_raw);
-	assert_true(fs_is_raw(fs_desc_find("raw")));
-	assert_true(fs_cache_limited(fs_desc_find("ntfs")));
-	assert_string_equal(fs_desc_find("raw")->notes, "raw devices: no filesystem; the lab's baseline");
+		assert_null(fs_find(unknown[i]));
+	assert_ptr_equal(fs_find("ext4"), &fs_ext4);
+	assert_ptr_equal(fs_find("raw"), &fs_raw);
+	assert_true(fs_is_raw(fs_find("raw")));
+	assert_true(fs_cache_limited(fs_find("ntfs")));
+	assert_string_equal(fs_find("raw")->notes, "raw devices: no filesystem; the lab's baseline");
 }
 
 /* Before the table, builders[FS_RAW] read past the end of the array. */
@@ -109,29 +114,29 @@ static void test_raw_plan_refused(void **state)
 	const struct fs_desc nobuild = { .name = "nobuild", .mkfs = "mkfs.nobuild",
 					 .package = "none", .block_default = 4096,
 					 .block_min = 4096, .block_max = 4096 };
-	const struct fs_desc *const descs[] = { fs_desc_find("raw"), &nobuild };
+	const struct fs_desc *const descs[] = { fs_find("raw"), &nobuild };
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(descs); i++) {
 		struct mkfs_req r = { .fs = descs[i], .device = "/dev/x", .label = "l" };
-		struct mkfs_plan p;
+		struct mkfs_cmd p;
 
 		assert_non_null(r.fs);
-		assert_int_equal(mkfs_plan_build(&p, &t, &r), -FSLAB_EINPUT);
-		assert_null(p.argv);
-		assert_int_equal(p.argc, 0);
-		mkfs_plan_release(&p);
+		assert_int_equal(mkfs_cmd_build(&p, &t, &r), -FSLAB_EINPUT);
+		assert_int_equal(p.argv.nr, 0);
+		assert_int_equal(p.argv.nr, 0);
+		mkfs_cmd_release(&p);
 	}
 }
 
 /* verifiers[FS_RAW] was out of bounds too; raw is refused before any I/O. */
 static void test_raw_verify_refused(void **state)
 {
-	struct mkfs_plan p = { 0 };
+	struct mkfs_cmd p = { 0 };
 	json_t *out = (json_t *)&p;
 
 	(void)state;
-	assert_int_equal(verify_volume(fs_desc_find("raw"), "/dev/fslab-no-such-device", &p, &out),
+	assert_int_equal(verify_volume(fs_find("raw"), "/dev/fslab-no-such-device", &p, &out),
 			 -EINVAL);
 	assert_null(out);
 }
@@ -142,22 +147,22 @@ static void test_cluster_rules(void **state)
 	static const struct topology t = { 512, 512, 512, 0, 0, 0, GiB };
 
 	(void)state;
-	for (size_t i = 0; i < fs_desc_count(); i++) {
-		const struct fs_desc *fs = fs_desc_at(i);
+	for (size_t i = 0; i < fs_count(); i++) {
+		const struct fs_desc *fs = fs_at(i);
 		struct mkfs_req r = { .fs = fs, .device = "/dev/x", .label = "l" };
-		struct mkfs_plan p;
+		struct mkfs_cmd p;
 
 		if (fs_is_raw(fs))
 			continue;
 		r.cluster = (uint64_t)fs->block_max * 2;
-		assert_int_equal(mkfs_plan_build(&p, &t, &r), -FSLAB_EINPUT);
-		assert_null(p.argv);
+		assert_int_equal(mkfs_cmd_build(&p, &t, &r), -FSLAB_EINPUT);
+		assert_int_equal(p.argv.nr, 0);
 		r.cluster = 0;
-		assert_int_equal(mkfs_plan_build(&p, &t, &r), 0);
+		assert_int_equal(mkfs_cmd_build(&p, &t, &r), 0);
 		assert_int_equal(p.block_size, fs->block_default);
-		assert_string_equal(p.argv[0], fs->mkfs);
-		assert_string_equal(p.argv[p.argc - 1], "/dev/x");
-		mkfs_plan_release(&p);
+		assert_string_equal(p.argv.v[0], fs->mkfs);
+		assert_string_equal(p.argv.v[p.argv.nr - 1], "/dev/x");
+		mkfs_cmd_release(&p);
 	}
 }
 

@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "hist.h"
-#include "util.h"
+#include "random.h"
 
 static void test_round_trip(void **state)
 {

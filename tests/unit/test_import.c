@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "compare/import.h"
-#include "util.h"
+#include "msg.h"
+#include "os/os.h"
 
 static void test_label_from_file(void **state)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* test_jetstress.c: transaction mix, log roll naming, page stamps and CRC32C verification (a
- * flipped bit is caught), database header detection.  The verdict: test_verdict.c. */
+/* test_jetstress.c: transaction mix, log roll naming, cache and lazy-writer sizing, page
+ * stamps and CRC32C verification (a flipped bit is caught), database header detection.  The
+ * verdict: test_verdict.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,8 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "files.h"
+#include "random.h"
 #include "result.h"
-#include "util.h"
 #include "workloads/dbfile.h"
 #include "workloads/jetstress.h"
 #include "workloads/workload.h"
@@ -51,6 +54,65 @@ static void test_mix_converges(void **state)
 		for (int i = 0; i < 1000; i++)
 			assert_int_equal(js_pick_txn(&a), js_pick_txn(&b));
 	}
+}
+
+/* The default cache, the sessions per database, the writer's depth and the cache's pages. */
+static void test_cache_sizing(void **state)
+{
+	(void)state;
+	/* 1 % of the database between 32M and 256M, never above an eighth of it */
+	assert_true(js_cache_default(4 * GiB) == 4 * GiB / 100);
+	assert_true(js_cache_default(200 * GiB) == 256 * MiB);
+	assert_true(js_cache_default(1 * GiB) == 32 * MiB);
+	assert_true(js_cache_default(512 * MiB) == 32 * MiB);
+	assert_true(js_cache_default(256 * MiB) == 32 * MiB);
+	assert_true(js_cache_default(128 * MiB) == 16 * MiB);
+	assert_true(js_cache_default(16 * MiB) == 2 * MiB);
+	for (uint64_t sz = 16 * MiB; sz <= 1024 * GiB; sz = sz * 3 / 2) {
+		uint64_t c = js_cache_default(sz);
+
+		assert_true(c <= sz / 8 && c <= 256 * MiB);
+		assert_true(c >= MIN(32 * MiB, sz / 8));
+	}
+
+	/* threads round-robin over databases: every session counted once */
+	assert_int_equal(js_sessions_of(8, 1, 0), 8);
+	assert_int_equal(js_sessions_of(8, 3, 0), 3);
+	assert_int_equal(js_sessions_of(8, 3, 1), 3);
+	assert_int_equal(js_sessions_of(8, 3, 2), 2);
+	for (unsigned int t = 1; t <= 40; t++)
+		for (unsigned int d = 1; d <= t; d++) {
+			unsigned int sum = 0;
+
+			for (unsigned int i = 0; i < d; i++)
+				sum += js_sessions_of(t, d, i);
+			assert_int_equal(sum, t);
+		}
+
+	/* 4 writes per session, 16 .. 96 (ESE's JET_paramCheckpointIOMax) */
+	assert_int_equal(js_writer_depth(1), 16);
+	assert_int_equal(js_writer_depth(4), 16);
+	assert_int_equal(js_writer_depth(8), 32);
+	assert_int_equal(js_writer_depth(12), 48);
+	assert_int_equal(js_writer_depth(24), 96);
+	assert_int_equal(js_writer_depth(256), 96);
+
+	/* one writer thread with an asynchronous back end, one per write with psync */
+	assert_int_equal(js_writer_threads("io_uring", 48), 1);
+	assert_int_equal(js_writer_threads("win32", 48), 1);
+	assert_int_equal(js_writer_threads("psync", 48), 48);
+	assert_int_equal(js_writer_threads("psync", 0), 1);
+	assert_int_equal(js_writer_threads(NULL, 16), 1);
+
+	/* pages: the asked size, at most half the database, at least 4 per session plus the
+	 * writes in flight */
+	assert_int_equal(js_cache_slots(32 * MiB, 16384, 4, 16), 1024);
+	assert_int_equal(js_cache_slots(5 * MiB, 16384, 4, 16), 160);
+	assert_int_equal(js_cache_slots(5 * MiB, 16384, 12, 48), 160);
+	assert_int_equal(js_cache_slots(2 * MiB, 16384, 12, 48), 96);
+	assert_int_equal(js_cache_slots(1 * GiB, 16384, 4, 16), 8192);
+	assert_int_equal(js_cache_slots(0, 512, 1, 16), 20);
+	assert_int_equal(js_cache_slots(64 * MiB, 512, 256, 96), 256 * 4 + 96);
 }
 
 static void test_log_names(void **state)
@@ -290,7 +352,7 @@ static void test_check_failure_cleanup(void **state)
 {
 	char dir[] = "/tmp/fslab-jsc.XXXXXX";
 	struct volume vol = { 0 };
-	struct run_opts o = { 0 };
+	struct run_config o = { 0 };
 	struct run_ctx rc = { 0 };
 	struct fslab_result res;
 	atomic_int stop = 0;
@@ -316,14 +378,14 @@ static void test_check_failure_cleanup(void **state)
 	o.databases = 2;
 	o.threads = 2;
 	o.db_size = 64ULL << 20;
-	o.engine = "psync";
+	o.engine = (char *)"psync";
 	result_init(&res);
 	rc.o = &o;
 	rc.res = &res;
 	rc.db_vols = rc.log_vols = &vol;
 	rc.stop = &stop;
-	assert_int_equal(wl_jetstress.check(&rc), -FSLAB_EINPUT);
-	wl_jetstress.cleanup(&rc);
+	assert_int_equal(workload_jetstress.check(&rc), -FSLAB_EINPUT);
+	workload_jetstress.cleanup(&rc);
 	assert_null(rc.priv);
 	assert_true(fcntl(0, F_GETFD) >= 0);
 	result_release(&res);
@@ -338,6 +400,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mix_converges),
 		cmocka_unit_test(test_log_names),
+		cmocka_unit_test(test_cache_sizing),
 		cmocka_unit_test(test_page_stamp_and_crc),
 		cmocka_unit_test(test_compressibility),
 		cmocka_unit_test(test_db_create_and_inspect),

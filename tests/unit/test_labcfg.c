@@ -17,6 +17,8 @@
 
 static char path[64];
 static char errors[8192];
+/* the system the configs are checked for (lab_cfg_load_for) */
+static enum lab_os load_os = LAB_OS_LINUX;
 
 static int load_n(const char *text, size_t len, struct lab_cfg *cfg);
 
@@ -40,11 +42,12 @@ static int load_n(const char *text, size_t len, struct lab_cfg *cfg)
 	fclose(f);
 	fflush(stderr);
 	dup2(fd, 2);
-	ret = lab_cfg_load(cfg, path);
+	ret = lab_cfg_load_for(cfg, path, load_os);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
-	n = pread(fd, errors, sizeof(errors) - 1, 0);
+	lseek(fd, 0, SEEK_SET);
+	n = read(fd, errors, sizeof(errors) - 1);
 	errors[n > 0 ? n : 0] = 0;
 	close(fd);
 	unlink(errpath);
@@ -96,10 +99,10 @@ static void test_good(void **state)
 	assert_int_equal(c.nthreads, 3);
 	assert_int_equal(c.threads[0], 4);
 	assert_int_equal(c.threads[2], 12);
-	assert_int_equal(c.run.db_size, GiB);
-	assert_int_equal(c.run.duration_ns, 90 * NSEC_PER_SEC);
-	assert_int_equal(c.run.seed, 1);
-	assert_string_equal(c.run.workload, "jetstress");
+	assert_int_equal(c.wl.db_size, GiB);
+	assert_true(c.wl.duration_s == 90);
+	assert_int_equal(c.wl.seed, 1);
+	assert_string_equal(c.wl.workload, "jetstress");
 	assert_int_equal(c.nfs, 2);
 	assert_string_equal(c.fs[0].name, "ext4");
 	assert_string_equal(c.fs[0].fs, "ext4");
@@ -118,7 +121,7 @@ static void test_default_duration(void **state)
 
 	(void)state;
 	assert_int_equal(load("[devices]\nimage_dir=/x\n[workload]\ndb_size=64M\n[fs btrfs]\n", &c), 0);
-	assert_int_equal(c.run.duration_ns, 7200 * NSEC_PER_SEC); /* two hours, as Jetstress */
+	assert_true(c.wl.duration_s == 7200); /* two hours, as Jetstress */
 	assert_int_equal(c.nthreads, 1);
 	assert_int_equal(c.threads[0], 8);
 	/* shuffled rounds unless told otherwise; seed from the clock; no A/A; nothing passed */
@@ -131,7 +134,57 @@ static void test_default_duration(void **state)
 	assert_false(run_params_given(&c.run, RO_TARGET_IOPS));
 	assert_false(run_params_given(&c.run, RO_MAILBOXES));
 	assert_false(run_params_given(&c.run, RO_IOPS_PER_MAILBOX));
-	assert_false(c.run.strict_io_tail);
+	assert_false(c.wl.strict_io_tail);
+	lab_cfg_release(&c);
+}
+
+/* An adaptive lab: precision, budget, the round bounds and their defaults; what is refused. */
+static void test_adaptive_keys(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load("[lab]\nprecision = 12.5 %\nbudget = 1h30m\nmin_rounds = 4\n"
+			      "max_rounds = 9\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", &c), 0);
+	assert_true(c.precision == 12.5);
+	assert_int_equal(c.budget_ns, 5400 * NSEC_PER_SEC);
+	assert_int_equal(c.min_rounds, 4);
+	assert_int_equal(c.max_rounds, 9);
+	assert_int_equal(c.repeats, 9); /* the cells of every round it may run */
+	assert_int_equal(lab_cfg_ncells(&c), 9);
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nprecision = 10%\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "[fs ext4]\n[fs xfs]\n", &c), 0);
+	assert_true(c.precision == 10);
+	assert_int_equal(c.budget_ns, 0);
+	assert_int_equal(c.min_rounds, LAB_MIN_ROUNDS_DEFAULT);
+	assert_int_equal(c.max_rounds, LAB_MAX_ROUNDS_DEFAULT);
+	assert_int_equal(lab_cfg_ncells(&c), 2 * LAB_MAX_ROUNDS_DEFAULT);
+	lab_cfg_release(&c);
+	/* a fixed lab: none of it */
+	assert_int_equal(load(good, &c), 0);
+	assert_true(c.precision == 0);
+	lab_cfg_release(&c);
+
+	assert_int_equal(load("[lab]\nprecision = 0%\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(2, "precision = '0%'");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nprecision = 1001%\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(2, "at most 1000%");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nrepeats = 3\nprecision = 10%\n[devices]\nimage_dir=/x\n"
+			      "[workload]\n[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(3, "either repeats");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nmax_rounds = 5\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(2, "add precision");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nprecision = 10%\nmin_rounds = 1\n[devices]\nimage_dir=/x\n"
+			      "[workload]\n[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(3, "give 2 to 100 rounds");
 	lab_cfg_release(&c);
 }
 
@@ -149,13 +202,13 @@ static void test_order_aa_run_keys(void **state)
 	assert_true(c.order_seed_set);
 	assert_int_equal(c.order_seed, 12345);
 	assert_true(c.aa_check);
-	assert_int_equal(c.run.sample_interval_ns, 5 * NSEC_PER_SEC);
-	assert_string_equal(c.run.thresholds, "lenient");
+	assert_true(c.wl.sample_interval_s == 5);
+	assert_string_equal(c.wl.thresholds, "lenient");
 	assert_true(run_params_given(&c.run, RO_MAX_LATENCY_ERRORS));
-	assert_int_equal(c.run.max_latency_errors, 0);
-	assert_int_equal(c.run.mailboxes, 500);
+	assert_int_equal(c.wl.max_latency_errors, 0);
+	assert_int_equal(c.wl.mailboxes, 500);
 	assert_string_equal(c.run.text[RO_IOPS_PER_MAILBOX], "0.06");
-	assert_true(c.run.strict_io_tail);
+	assert_true(c.wl.strict_io_tail);
 	/* (ext4, xfs, ext4-aa) x 2 thread counts x 3 repeats */
 	assert_int_equal(lab_cfg_ncells(&c), 3 * 2 * 3);
 	assert_int_equal(lab_cfg_baseline_fs(&c), 0);
@@ -280,6 +333,11 @@ static void test_bad(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct lab_cfg c;
 
+#ifdef _WIN32
+		/* Linux's filesystem names are Linux prep's (fsprep/), not in fslab.exe */
+		if (strstr(cases[i].needle, "unknown filesystem"))
+			continue;
+#endif
 		assert_int_equal(load(cases[i].text, &c), -FSLAB_EINPUT);
 		assert_error_at(cases[i].line, cases[i].needle);
 		lab_cfg_release(&c);
@@ -444,6 +502,150 @@ static void test_missing_file(void **state)
 	lab_cfg_release(&c);
 }
 
+/* Labels on volumes the user prepared, mixed with a prepped one (issue 18 item 1). */
+static void test_prepared(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load("[devices]\nimage_dir=/x\n[workload]\ndb_size=64M\n"
+			      "[fs san]\ndb_dir = /mnt/lun1/db\ndb_dir = /mnt/lun2/db, with comma\n"
+			      "log_dir = /mnt/lun3/log\nallow_foreign_files = yes\n"
+			      "[fs cloud]\nfs = xfs\ndb_dir=/d\nlog_dir=/l\n[fs ext4]\n", &c), 0);
+	assert_int_equal(c.nfs, 3);
+	assert_true(c.fs[0].prepared);
+	assert_int_equal(c.fs[0].db_dirs.nr, 2);
+	assert_string_equal(c.fs[0].db_dirs.v[1], "/mnt/lun2/db, with comma");
+	assert_int_equal(c.fs[0].log_dirs.nr, 1);
+	assert_true(c.fs[0].allow_foreign_files);
+	assert_string_equal(c.fs[0].fs, "prepared"); /* no claim made */
+	assert_false(c.fs[0].fs_given);
+	assert_true(c.fs[1].prepared);
+	assert_string_equal(c.fs[1].fs, "xfs");
+	assert_true(c.fs[1].fs_given);
+	assert_false(c.fs[2].prepared);
+	assert_true(lab_cfg_has_prepped(&c));
+	lab_cfg_release(&c);
+	/* every label prepared: no [devices] needed, nothing to prep; any filesystem name */
+	assert_int_equal(load("[workload]\ndb_size=64M\n[fs zfs]\ndb_dir=/d\nlog_dir=/l\n", &c), 0);
+	assert_false(lab_cfg_has_prepped(&c));
+	lab_cfg_release(&c);
+	/* a workload without a log needs no log_dir */
+	assert_int_equal(load("[workload]\nname = randread\n[fs a]\ndb_dir=/d\n", &c), 0);
+	lab_cfg_release(&c);
+}
+
+static void expect_bad(const char *text, int line, const char *needle)
+{
+	struct lab_cfg c;
+
+	if (load(text, &c) != -FSLAB_EINPUT)
+		fail_msg("accepted: %s", text);
+	if (line)
+		assert_error_at(line, needle);
+	else if (!strstr(errors, needle))
+		fail_msg("expected %s in:\n%s", needle, errors);
+	lab_cfg_release(&c);
+}
+
+static void test_prepared_bad(void **state)
+{
+	(void)state;
+	expect_bad("[workload]\n[fs a]\nlog_dir = /l\n", 3, "log_dir without db_dir");
+	expect_bad("[workload]\n[fs a]\ndb_dir = /d\n", 3, "db_dir without log_dir");
+	expect_bad("[workload]\n[fs a]\ndb_dir = /d\nlog_dir = /l\nmkfs_opts = -m 0\n", 5,
+		   "does not format or mount volumes you prepared");
+	expect_bad("[workload]\n[fs a]\ndb_dir = /d\nlog_dir = /l\ncluster = 64K\n", 5,
+		   "cluster with db_dir/log_dir");
+	expect_bad("[workload]\n[fs a]\ndb_dir =\nlog_dir = /l\n", 3, "db_dir is empty");
+	expect_bad("[workload]\n[fs a]\ndb_dir = /d\nlog_dir = /l\nallow_foreign_files = some\n",
+		   5, "allow_foreign_files = 'some'");
+	expect_bad("[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\nallow_foreign_files = yes\n",
+		   4, "allow_foreign_files goes with db_dir/log_dir");
+	/* a prepped label among prepared ones still needs [devices] */
+	expect_bad("[workload]\n[fs a]\ndb_dir=/d\nlog_dir=/l\n[fs ext4]\n", 0,
+		   "no [devices] section");
+	expect_bad("[workload]\n[fs a]\ndb_dir = C:\\x\\db\nlog_dir = /l\n", 3, "is a Windows folder");
+	/* Windows disks are refused on Linux, named */
+	expect_bad("[devices]\ndb_disk = 1\nlog_disk = 2\n[workload]\n[fs ext4]\n", 2,
+		   "fslab.exe lab on Windows");
+}
+
+/* The rules for steps that run on Windows (fslab.exe lab): disks, ntfs and refs. */
+static void test_windows(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	load_os = LAB_OS_WINDOWS;
+	assert_int_equal(load("[devices]\ndb_disk = 1\nlog_disk = 2\nforce = yes\n"
+			      "disk_info = C:\\saved\\disks.json\n[workload]\ndb_size=64M\n"
+			      "[fs ntfs]\ncluster = 64K\n[fs refs]\n"
+			      "[fs d]\ndb_dir = D:\\fslab\\db\nlog_dir = L:\\fslab\\log\n", &c), 0);
+	assert_int_equal(c.os, LAB_OS_WINDOWS);
+	assert_int_equal(c.db_disk, 1);
+	assert_int_equal(c.log_disk, 2);
+	assert_true(c.force);
+	assert_string_equal(c.disk_info, "C:\\saved\\disks.json");
+	assert_string_equal(c.fs[0].fs, "ntfs");
+	assert_string_equal(c.fs[1].fs, "refs");
+	assert_string_equal(c.fs[2].db_dirs.v[0], "D:\\fslab\\db");
+	lab_cfg_release(&c);
+	/* directories only: no disks needed */
+	assert_int_equal(load("[workload]\n[fs c]\ndb_dir=C:\\x\\db\nlog_dir=C:\\x\\log\n", &c), 0);
+	lab_cfg_release(&c);
+	expect_bad("[devices]\nimage_dir = /x\n[workload]\n[fs ntfs]\n", 2, "are Linux's");
+	expect_bad("[devices]\ndb_dev = /dev/sdb\nlog_dev=/dev/sdc\n[workload]\n[fs ntfs]\n", 2,
+		   "db_disk and log_disk");
+	expect_bad("[devices]\ndb_disk = 1\nlog_disk = 2\n[workload]\n[fs ext4]\n", 5,
+		   "Windows prep formats ntfs or refs");
+	expect_bad("[devices]\ndb_disk = 1\nlog_disk = 2\n[workload]\n[fs ntfs]\nmkfs_opts = -Q\n",
+		   6, "takes only cluster");
+	expect_bad("[devices]\ndb_disk = 3\nlog_disk = 3\n[workload]\n[fs ntfs]\n", 3,
+		   "same disk");
+	expect_bad("[devices]\ndb_disk = 3\n[workload]\n[fs ntfs]\n", 1, "give db_disk and log_disk");
+	expect_bad("[devices]\ndb_disk = -1\nlog_disk = 2\n[workload]\n[fs ntfs]\n", 2,
+		   "disk number as Get-Disk lists it");
+	expect_bad("[lab]\nraw_baseline = yes\n[devices]\ndb_disk=1\nlog_disk=2\n[workload]\n"
+		   "[fs ntfs]\n", 0, "raw-device baseline runs on Linux");
+	load_os = LAB_OS_LINUX;
+}
+
+/* The shipped Windows configs (run from the top of the repository, as tests/run.sh and
+ * tests/wine.sh do): they parse for Windows, and Linux names fslab.exe for the disk lab. */
+static void test_shipped_windows_configs(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	load_os = LAB_OS_WINDOWS;
+	assert_int_equal(lab_cfg_load_for(&c, "configs/ntfs-vs-refs.ini", LAB_OS_WINDOWS), 0);
+	assert_int_equal(c.db_disk, 1);
+	assert_int_equal(c.log_disk, 2);
+	assert_int_equal(c.repeats, 3);
+	assert_true(c.aa_check);
+	assert_true(c.wl.duration_s == 7200);
+	assert_int_equal(c.nfs, 2);
+	assert_string_equal(c.fs[1].fs, "refs");
+	assert_string_equal(c.fs[0].cluster, "64K");
+	assert_string_equal(c.fs[1].cluster, "64K");
+	assert_true(lab_cfg_has_prepped(&c));
+	lab_cfg_release(&c);
+	assert_int_equal(lab_cfg_load_for(&c, "configs/windows-demo.ini", LAB_OS_WINDOWS), 0);
+	assert_false(lab_cfg_has_prepped(&c)); /* formats nothing */
+	assert_true(c.fs[0].prepared && c.fs[1].prepared);
+	assert_true(c.aa_check);
+	lab_cfg_release(&c);
+	load_os = LAB_OS_LINUX;
+#ifndef _WIN32
+	fflush(stderr);
+	assert_int_equal(lab_cfg_load_for(&c, "configs/ntfs-vs-refs.ini", LAB_OS_LINUX),
+			 -FSLAB_EINPUT);
+	lab_cfg_release(&c);
+#endif
+}
+
+#ifndef _WIN32
 /* lab_cfg_load(path) with stderr in errors[] (the file is not ours: not written, not removed). */
 static int load_path(const char *p, struct lab_cfg *cfg)
 {
@@ -499,7 +701,15 @@ static void test_not_a_config(void **state)
 	assert_int_equal(lines, 21); /* 20 named, then "... and N more errors" */
 	assert_error_at(20, "");
 	assert_no_error(":21: ");
-	assert_non_null(strstr(errors, "... and 83 more errors")); /* 80 lines, 3 sections */
+	/* the 100 lines' errors and the missing sections' beyond the first 20, counted */
+	{
+		const char *more = strstr(errors, "... and ");
+		int n = 0;
+
+		assert_non_null(more);
+		assert_int_equal(sscanf(more, "... and %d more errors", &n), 1);
+		assert_true(n >= 80 && n <= 90);
+	}
 	lab_cfg_release(&c);
 	free(text);
 
@@ -511,6 +721,7 @@ static void test_not_a_config(void **state)
 	lab_cfg_release(&c);
 	free(text);
 }
+#endif
 
 int main(void)
 {
@@ -518,6 +729,7 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_default_duration),
 		cmocka_unit_test(test_order_aa_run_keys),
+		cmocka_unit_test(test_adaptive_keys),
 		cmocka_unit_test(test_baseline_fs),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_all_errors_listed),
@@ -527,7 +739,13 @@ int main(void)
 		cmocka_unit_test(test_missing_bracket),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_prepared),
+		cmocka_unit_test(test_prepared_bad),
+		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_shipped_windows_configs),
+#ifndef _WIN32
 		cmocka_unit_test(test_not_a_config),
+#endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

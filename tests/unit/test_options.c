@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* test_options.c: the option table of fslab run drives all its forms: every option in --help,
  * every [workload] key accepted by a lab config, lab config -> lab argv -> fslab run parse
- * giving the same values, and one error text for a bad value on either side. */
+ * giving the same values, one error text for a bad value on either side, and every option's
+ * comparability mark (test_comparable.c tests what compare does with it). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "lab/labcfg.h"
 #include "run/options.h"
-#include "util.h"
 
 static char errors[8192];
 
@@ -77,11 +78,11 @@ static int do_parse(void *x)
 	return run_params_parse_argv(a->p, a->argc, a->argv);
 }
 
-static int parse(struct run_params *p, int argc, char **argv)
+static int parse(struct run_params *p, struct run_config *c, int argc, char **argv)
 {
 	struct parse_arg a = { p, argc, argv };
 
-	run_params_init(p);
+	run_params_init(p, c);
 	return capture(do_parse, &a);
 }
 
@@ -97,7 +98,10 @@ static const char *good_value(enum run_opt_id id)
 		[RO_BDM_RATE] = "0.25", [RO_COMPRESSIBILITY] = "30", [RO_PROGRESS_FD] = "9",
 		[RO_SAMPLE_INTERVAL] = "5s", [RO_THRESHOLDS] = "lenient",
 		[RO_MAX_LATENCY_ERRORS] = "3", [RO_TARGET_IOPS] = "1500.5", [RO_MAILBOXES] = "500",
-		[RO_IOPS_PER_MAILBOX] = "0.06",
+		[RO_IOPS_PER_MAILBOX] = "0.06", [RO_SELFTEST] = "/tmp/selftest.json",
+		[RO_LAB_ID] = "20261203T2225-1a2b3c4d",
+		[RO_LAB_CELL] = "xfs-8t-r3", [RO_LAB_ROUND] = "3", [RO_LAB_POSITION] = "14",
+		[RO_START_AT] = "2026-12-03T14:05:00.25Z",
 	};
 
 	return run_options[id].type == ROT_FLAG ? "yes" : v[id];
@@ -121,11 +125,12 @@ static const char *bad_value(const struct run_option *o)
 
 static void test_table(void **state)
 {
+	struct run_config c = { 0 };
 	struct run_params p;
 
 	(void)state;
 	/* every default passes the table's own checks (run_params_init aborts otherwise) */
-	run_params_init(&p);
+	run_params_init(&p, &c);
 	for (int i = 0; i < RO_NR; i++) {
 		const struct run_option *o = &run_options[i];
 
@@ -137,20 +142,30 @@ static void test_table(void **state)
 			    o->fix);
 		/* a [workload] key, or set by the lab for each cell */
 		assert_true(!o->ini != !(o->flags & ROF_LAB));
+		/* its comparability mark (compare's guard and Method come from it): what the lab
+		 * sets per cell describes the run, its list key is the sweep axis */
+		assert_true(o->cmp == ROC_LOAD || o->cmp == ROC_RUN || o->cmp == ROC_SWEEP);
+		if (o->flags & ROF_LAB)
+			assert_int_equal(o->cmp, ROC_RUN);
+		assert_int_equal(o->cmp == ROC_SWEEP, !!(o->flags & ROF_SWEEP));
+		/* the value's field is the size the table says */
+		assert_true(o->type == ROT_DIRS || o->size == sizeof(bool) ||
+			    o->size == sizeof(unsigned int) || o->size == sizeof(uint64_t));
 		if (o->ini)
 			assert_ptr_equal(run_option_by_ini(o->ini), o);
 		assert_non_null(good_value(i));
 	}
 	assert_false(p.given);
 	assert_int_equal(p.first_verdict, -1);
-	assert_string_equal(p.workload, "jetstress");
-	assert_int_equal(p.threads, 8);
-	assert_int_equal(p.db_size, 4 * GiB);
-	assert_int_equal(p.duration_ns, 2 * 3600 * NSEC_PER_SEC);
-	assert_int_equal(p.sample_interval_ns, 15 * NSEC_PER_SEC);
-	assert_int_equal(p.max_latency_errors, 6);
-	assert_true(p.bdm_mbps == 1.0);
+	assert_string_equal(c.workload, "jetstress");
+	assert_int_equal(c.threads, 8);
+	assert_int_equal(c.db_size, 4 * GiB);
+	assert_true(c.duration_s == 2 * 3600);
+	assert_true(c.sample_interval_s == 15);
+	assert_int_equal(c.max_latency_errors, 6);
+	assert_true(c.bdm_mbps == 1.0);
 	run_params_release(&p);
+	run_config_release(&c);
 }
 
 static void test_help_names_every_option(void **state)
@@ -224,16 +239,19 @@ static char *config_with_every_key(bool target)
 	return n;
 }
 
-static bool same_value(const struct run_option *o, const struct run_params *a,
-		       const struct run_params *b)
+static bool same_value(const struct run_option *o, const struct run_config *a,
+		       const struct run_config *b)
 {
-	const void *x = (const char *)a + o->off, *y = (const char *)b + o->off;
+	const void *x = run_option_value(o, a), *y = run_option_value(o, b);
 
 	switch (o->type) {
 	case ROT_UINT:
-	case ROT_SIZE:
-	case ROT_TIME:
+		if (o->size == sizeof(unsigned int))
+			return *(const unsigned int *)x == *(const unsigned int *)y;
 		return *(const uint64_t *)x == *(const uint64_t *)y;
+	case ROT_SIZE:
+		return *(const uint64_t *)x == *(const uint64_t *)y;
+	case ROT_TIME:
 	case ROT_REAL:
 		return *(const double *)x == *(const double *)y;
 	case ROT_FLAG:
@@ -267,6 +285,7 @@ static void test_config_argv_roundtrip(void **state)
 	for (int pass = 0; pass < 2; pass++) {
 		char *text = config_with_every_key(pass);
 		struct lab_cfg c;
+		struct run_config rc = { 0 };
 		struct run_params r;
 		struct argvec a = { .n = 0 };
 		int given = 0;
@@ -278,7 +297,7 @@ static void test_config_argv_roundtrip(void **state)
 		add("run", &a);
 		add("--db=/tmp/db", &a);
 		run_params_argv(&c.run, add, &a);
-		if (parse(&r, a.n, a.v)) {
+		if (parse(&r, &rc, a.n, a.v)) {
 			fprintf(stderr, "%s", errors);
 			fail();
 		}
@@ -289,13 +308,13 @@ static void test_config_argv_roundtrip(void **state)
 				continue;
 			given++;
 			assert_true(run_params_given(&r, i));
-			if (!same_value(o, &c.run, &r)) {
+			if (!same_value(o, &c.wl, &rc)) {
 				fprintf(stderr, "--%s differs after the round trip\n", o->name);
 				fail();
 			}
 			/* and not the default: the value really travelled (a flag: it is set) */
 			if (o->type == ROT_FLAG)
-				assert_true(*(const bool *)((const char *)&r + o->off));
+				assert_true(*(const bool *)run_option_value(o, &rc));
 			else
 				assert_string_equal(r.text[i], good_value(i));
 		}
@@ -304,6 +323,7 @@ static void test_config_argv_roundtrip(void **state)
 		for (int i = 0; i < a.n; i++)
 			free(a.v[i]);
 		run_params_release(&r);
+		run_config_release(&rc);
 		lab_cfg_release(&c);
 		free(text);
 	}
@@ -317,18 +337,19 @@ static void test_one_error_text(void **state)
 		const struct run_option *o = &run_options[i];
 		const char *bad = bad_value(o), *fix;
 		char want[512], buf[256];
+		struct run_config c = { 0 };
 		struct run_params p;
 
 		if (!bad)
 			continue;
-		run_params_init(&p);
+		run_params_init(&p, &c);
 		assert_int_equal(run_option_set(&p, o, bad, &fix, buf, sizeof(buf)), -EINVAL);
 		assert_false(run_params_given(&p, i));
 		if (o->type != ROT_FLAG) {
 			char arg[128], *argv[] = { (char *)"run", arg, NULL };
 
 			snprintf(arg, sizeof(arg), "--%s=%s", o->name, bad);
-			assert_int_equal(parse(&p, 2, argv), -FSLAB_EINPUT);
+			assert_int_equal(parse(&p, &c, 2, argv), -FSLAB_EINPUT);
 			snprintf(want, sizeof(want), "--%s '%s': %s", o->name, bad, fix);
 			if (!strstr(errors, want)) {
 				fprintf(stderr, "expected '%s' in: %s", want, errors);
@@ -338,18 +359,19 @@ static void test_one_error_text(void **state)
 		if (o->ini && !(o->flags & ROF_SWEEP)) {
 			char *text = xasprintf("[devices]\nimage_dir = /x\n[workload]\n%s = %s\n"
 					       "[fs ext4]\n", o->ini, bad);
-			struct lab_cfg c;
+			struct lab_cfg lc;
 
-			assert_int_equal(load(text, &c), -FSLAB_EINPUT);
+			assert_int_equal(load(text, &lc), -FSLAB_EINPUT);
 			snprintf(want, sizeof(want), ":4: %s = '%s': %s", o->ini, bad, fix);
 			if (!strstr(errors, want)) {
 				fprintf(stderr, "expected '%s' in: %s", want, errors);
 				fail();
 			}
-			lab_cfg_release(&c);
+			lab_cfg_release(&lc);
 			free(text);
 		}
 		run_params_release(&p);
+		run_config_release(&c);
 	}
 }
 
@@ -374,17 +396,19 @@ static void test_limits(void **state)
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		const struct run_option *o = &run_options[cases[i].id];
+		struct run_config c = { 0 };
 		struct run_params p;
 		const char *fix;
 		char buf[256];
 
-		run_params_init(&p);
+		run_params_init(&p, &c);
 		assert_int_equal(run_option_set(&p, o, cases[i].ok, &fix, buf, sizeof(buf)), 0);
 		if (!run_option_set(&p, o, cases[i].bad, &fix, buf, sizeof(buf))) {
 			fprintf(stderr, "--%s %s accepted\n", o->name, cases[i].bad);
 			fail();
 		}
 		run_params_release(&p);
+		run_config_release(&c);
 	}
 }
 

@@ -20,9 +20,12 @@
 #include <unistd.h>
 #endif
 
+#include "base.h"
+#include "files.h"
 #include "io/ioengine.h"
+#include "os/os.h"
 #include "os/osP.h"
-#include "util.h"
+#include "random.h"
 #include "workloads/dbfile.h"
 
 #define NPAGES 64

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_prep.c: fsprep helpers that need no devices: prep_json_for_dir() (in a private mount
- * namespace with tmpfs mounts, when run as root; skipped otherwise), the missing-tool message
+ * test_prep.c: fsprep helpers that need no devices: prep.json found for a directory
+ * (volume_probe() and volume_prep_json(), in a private mount namespace with tmpfs mounts, when
+ * run as root; skipped otherwise), the missing-tool message
  * (and raw needing no tool), path and name helpers.
  */
 #include <setjmp.h>
@@ -17,7 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "files.h"
 #include "fsprep/prepP.h"
+#include "os/os.h"
+#include "volume.h"
 
 static char root[] = "/tmp/fslab-test-prep.XXXXXX";
 
@@ -30,6 +35,16 @@ static void write_prep_json(const char *db_mp, const char *log_mp, const char *s
 	assert_int_equal(json_dump_file(j, path, 0), 0);
 	json_decref(j);
 	free(path);
+}
+
+/* The prep.json of the volume holding dir, as fslab run finds it, or NULL. */
+static json_t *prep_json_for_dir(const char *dir)
+{
+	struct volume v;
+	json_t *j = volume_probe(&v, "db", dir) ? NULL : volume_prep_json(&v);
+
+	volume_release(&v);
+	return j;
 }
 
 static void test_prep_json_for_dir(void **state)
@@ -101,11 +116,11 @@ static void test_missing_tool(void **state)
 {
 	const struct fs_desc fake = { .name = "fakefs", .mkfs = "mkfs.fslab-no-such-tool",
 				      .package = "fslab-fake-package" };
-	const struct fs_desc *ext4 = fs_desc_find("ext4"), *raw = fs_desc_find("raw");
+	const struct fs_desc *ext4 = fs_find("ext4"), *raw = fs_find("raw");
 
 	(void)state;
 	assert_int_equal(format_tool_check(&fake), -FSLAB_EINPUT);
-	if (have_program(ext4->mkfs))
+	if (os_have_program(ext4->mkfs))
 		assert_int_equal(format_tool_check(ext4), 0);
 	/* raw formats and mounts nothing, so it needs no tool. */
 	assert_non_null(raw);

@@ -11,11 +11,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
 #include <sys/resource.h>
+#endif
 #include <unistd.h>
 
+#include "base.h"
+#include "files.h"
+#include "msg.h"
 #include "result.h"
-#include "util.h"
 
 static void fill(struct fslab_result *r)
 {
@@ -186,6 +190,74 @@ static void test_bad_files(void **state)
 				   "\"classes\": {}}"), -FSLAB_EINPUT);
 }
 
+/* A valid result with its "lab" set to lab (stolen), read back: result_read()'s status. */
+static int with_lab(json_t *lab)
+{
+	char path[] = "/tmp/fslab-test-lab.XXXXXX";
+	struct fslab_result r;
+	json_t *j;
+	int fd = mkstemp(path), ret;
+
+	assert_true(fd >= 0);
+	close(fd);
+	fill(&r);
+	j = result_to_json(&r);
+	result_release(&r);
+	json_object_set_new(j, "lab", lab);
+	assert_int_equal(json_dump_file(j, path, 0), 0);
+	json_decref(j);
+	fslab_set_quiet(true);
+	ret = result_read(path, &r);
+	fslab_set_quiet(false);
+	result_release(&r);
+	unlink(path);
+	return ret;
+}
+
+/* A lab run's provenance round trip; a hand run has no "lab"; damaged ones refused. */
+static void test_lab_provenance(void **state)
+{
+	char path[] = "/tmp/fslab-test-lab.XXXXXX";
+	struct fslab_result r, back;
+	json_t *j;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	fill(&r);
+	j = result_to_json(&r);
+	assert_null(json_object_get(j, "lab")); /* a hand run: no key at all */
+	json_decref(j);
+	r.lab.id = xstrdup("20261203T222518-3f2a9c1b");
+	r.lab.cell = xstrdup("xfs-8t-r3");
+	r.lab.round = 3;
+	r.lab.position = 14;
+	r.lab.volume_formatted = true;
+	r.lab.database_created = true;
+	assert_int_equal(result_write(&r, path), 0);
+	assert_int_equal(result_read(path, &back), 0);
+	assert_string_equal(back.lab.id, "20261203T222518-3f2a9c1b");
+	assert_string_equal(back.lab.cell, "xfs-8t-r3");
+	assert_int_equal(back.lab.round, 3);
+	assert_int_equal(back.lab.position, 14);
+	assert_true(back.lab.volume_formatted && back.lab.database_created);
+	result_release(&back);
+	result_release(&r);
+	unlink(path);
+	/* a complete result with "lab" replaced: no id, round 0, an id that is no plain text,
+	 * not an object; and the same result with a good one reads */
+	assert_int_equal(with_lab(json_pack("{s:s, s:i, s:i}", "id", "L", "round", 1,
+					    "position", 1)), 0);
+	assert_int_equal(with_lab(json_pack("{s:i, s:i}", "round", 1, "position", 1)),
+			 -FSLAB_EINPUT);
+	assert_int_equal(with_lab(json_pack("{s:s, s:i, s:i}", "id", "L", "round", 0,
+					    "position", 1)), -FSLAB_EINPUT);
+	assert_int_equal(with_lab(json_pack("{s:s, s:i, s:i}", "id", "<b>x</b>", "round", 1,
+					    "position", 1)), -FSLAB_EINPUT);
+	assert_int_equal(with_lab(json_integer(7)), -FSLAB_EINPUT);
+}
+
 /* The fixture ext4-1.json with one value replaced (a jansson path of keys), read back. */
 static int read_edited(const char *k1, const char *k2, const char *k3, json_t *v)
 {
@@ -330,6 +402,7 @@ static void test_long_timeline(void **state)
 			 -FSLAB_EINPUT);
 	result_release(&b);
 	free(edited);
+#ifndef _WIN32
 	/* the temporary file system full (a file size limit here): refused, exit 1, never a
 	 * timeline silently short of the rows that could not be written */
 	{
@@ -345,6 +418,7 @@ static void test_long_timeline(void **state)
 		signal(SIGXFSZ, h);
 		result_release(&b);
 	}
+#endif
 	free(text);
 	free(rows);
 	result_release(&a);
@@ -441,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_spilled_timeline),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_lab_provenance),
 		cmocka_unit_test(test_fixtures_rewrite_identical),
 		cmocka_unit_test(test_out_of_range),
 		cmocka_unit_test(test_hist_buckets),

@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <math.h>
 
+#include "base.h"
 #include "compare/stats.h"
-#include "util.h"
 
 #define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 

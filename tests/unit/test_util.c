@@ -13,7 +13,13 @@
 
 #include <ext2fs/ext2fs.h>
 
-#include "util.h"
+#include "base.h"
+#include "crc32c.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
+#include "random.h"
+#include "units.h"
 
 static void test_parse_size(void **state)
 {
@@ -190,6 +196,87 @@ static void test_write_file_atomic(void **state)
 	rmdir(dir);
 }
 
+/* Read path's content (it must exist). */
+static char *slurp(const char *path)
+{
+	char *data;
+
+	assert_int_equal(read_file(path, &data, NULL), 0);
+	return data;
+}
+
+/*
+ * A symbolic link planted at the file's name or at any temporary name the writer might use
+ * ("NAME.tmp.PID", "NAME.tmp.PID.N") never receives the data: the link at the name is
+ * replaced by the new file, the others are left as they are, their targets untouched
+ * (issue 16: report.md went through a planted NAME.tmp.PID link).
+ */
+static void test_write_file_atomic_links(void **state)
+{
+	char dir[] = "/tmp/fslab-unit.XXXXXX";
+	char *path, *victim, *data, *links[4];
+	struct atomic_file af;
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	path = path_join(dir, "report.md");
+	victim = path_join(dir, "victim");
+	assert_int_equal(write_file_atomic(victim, "precious\n", 9), 0);
+	links[0] = xstrdup(path);
+	links[1] = xasprintf("%s.tmp.%d", path, (int)getpid());
+	links[2] = xasprintf("%s.tmp.%d.1", path, (int)getpid());
+	links[3] = xasprintf("%s.tmp.%d.2", path, (int)getpid());
+	for (size_t i = 0; i < ARRAY_SIZE(links); i++)
+		assert_int_equal(symlink(victim, links[i]), 0);
+	assert_int_equal(write_file_atomic(path, "report\n", 7), 0);
+	data = slurp(victim);
+	assert_string_equal(data, "precious\n");
+	free(data);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	data = slurp(path);
+	assert_string_equal(data, "report\n");
+	free(data);
+	for (size_t i = 1; i < ARRAY_SIZE(links); i++) {
+		assert_int_equal(lstat(links[i], &st), 0);
+		assert_true(S_ISLNK(st.st_mode));
+	}
+	/* written in pieces, then by another process through atomic_name() (as gnuplot is) */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink(victim, path), 0);
+	assert_int_equal(atomic_open(&af, path), 0);
+	assert_non_null(atomic_name(&af));
+	{
+		char *cmd = xasprintf("printf 'from a child' > '%s'", atomic_name(&af));
+
+		assert_int_equal(os_run((const char *[]){ "sh", "-c", cmd, NULL }, NULL), 0);
+		free(cmd);
+	}
+	assert_int_equal(atomic_commit(&af), 0);
+	data = slurp(path);
+	assert_string_equal(data, "from a child");
+	free(data);
+	data = slurp(victim);
+	assert_string_equal(data, "precious\n");
+	free(data);
+	/* aborted: nothing appears, nothing is left */
+	assert_int_equal(atomic_open(&af, path), 0);
+	fputs("never", af.f);
+	atomic_abort(&af);
+	data = slurp(path);
+	assert_string_equal(data, "from a child");
+	free(data);
+	for (size_t i = 0; i < ARRAY_SIZE(links); i++) {
+		unlink(links[i]);
+		free(links[i]);
+	}
+	unlink(victim);
+	free(victim);
+	free(path);
+	assert_int_equal(rmdir(dir), 0); /* nothing else was left in it */
+}
+
 static void test_mkdir_p_and_run_cmd(void **state)
 {
 	char dir[] = "/tmp/fslab-unit.XXXXXX";
@@ -202,13 +289,13 @@ static void test_mkdir_p_and_run_cmd(void **state)
 	assert_int_equal(mkdir_p(deep, 0755), 0);
 	assert_int_equal(stat(deep, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
-	assert_int_equal(run_cmd((const char *[]){ "rm", "-r", dir, NULL }, NULL), 0);
-	assert_int_equal(run_cmd((const char *[]){ "sh", "-c", "echo hi; exit 3", NULL }, &out), 3);
+	assert_int_equal(os_run((const char *[]){ "rm", "-r", dir, NULL }, NULL), 0);
+	assert_int_equal(os_run((const char *[]){ "sh", "-c", "echo hi; exit 3", NULL }, &out), 3);
 	assert_string_equal(out, "hi\n");
 	free(out);
-	assert_int_equal(run_cmd((const char *[]){ "/nonexistent-program", NULL }, NULL), 127);
-	assert_true(have_program("sh"));
-	assert_false(have_program("no-such-program-fslab"));
+	assert_int_equal(os_run((const char *[]){ "/nonexistent-program", NULL }, NULL), 127);
+	assert_true(os_have_program("sh"));
+	assert_false(os_have_program("no-such-program-fslab"));
 	free(deep);
 }
 
@@ -332,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_crc32c),
 		cmocka_unit_test(test_rng),
 		cmocka_unit_test(test_write_file_atomic),
+		cmocka_unit_test(test_write_file_atomic_links),
 		cmocka_unit_test(test_mkdir_p_and_run_cmd),
 		cmocka_unit_test(test_str_escape),
 		cmocka_unit_test(test_message_escape),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* test_verdict.c: the Jetstress-style verdict on synthetic per-second timelines: latency
  * samples (full intervals, one partial sample, intervals without I/O), tolerated maximum-latency
- * errors, strict vs lenient, the opt-in per-I/O tail, page-fault stall rate, target IOPS, and
+ * errors, strict vs lenient, the opt-in per-I/O tail, page-fault stall rate and its note,
+ * target IOPS, and
  * the JSON round trip of latency_samples and the new check and config fields. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,8 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "strbuf.h"
 #include "result.h"
-#include "util.h"
 #include "workloads/verdict.h"
 
 /* A synthetic measurement: one sampler plus the whole-measurement totals it implies. */
@@ -415,6 +417,39 @@ static void test_page_fault_stalls(void **state)
 	}
 }
 
+/* The stall check's note: the count always; on a failure, why and what would fix it. */
+static void test_stall_note(void **state)
+{
+	struct class_result cls[CLS_NR] = { 0 };
+	struct js_scope_data d = { .cls = cls, .page_fault_stalls = 60, .seconds = 60,
+				   .cache_pages = 1310 };
+	struct strbuf note = STRBUF_INIT;
+
+	(void)state;
+	cls[CLS_DB_WRITE].iops = 276.1;
+	cls[CLS_DB_WRITE].lat_us.mean = 116324;
+	js_stall_note(&note, &d);
+	assert_string_equal(note.buf, "60 waits for a free cache page in 60 s"); /* 1/s passes */
+	d.page_fault_stalls = 2047;
+	d.seconds = 20;
+	strbuf_reset(&note);
+	js_stall_note(&note, &d);
+	assert_string_equal(note.buf, "2047 waits for a free cache page in 20 s: the database cache "
+			    "(1310 pages) had no clean page left (all dirty or being read or "
+			    "written) because the database writes (276/s, 116.32 ms on average) did "
+			    "not keep up with the changes; faster database writes, a larger --cache "
+			    "or fewer --threads would fix it");
+	d.cache_pages = 0; /* not known: no page count */
+	strbuf_reset(&note);
+	js_stall_note(&note, &d);
+	assert_non_null(strstr(note.buf, "the database cache had no clean page left"));
+	d.seconds = 0; /* nothing measured: only the count */
+	strbuf_reset(&note);
+	js_stall_note(&note, &d);
+	assert_string_equal(note.buf, "2047 waits for a free cache page in 0 s");
+	strbuf_release(&note);
+}
+
 static void test_errors(void **state)
 {
 	struct js_verdict_opts o = opts("strict", 6, 15);
@@ -727,6 +762,7 @@ int main(void)
 		cmocka_unit_test(test_partial_and_trailing),
 		cmocka_unit_test(test_samples_without_io),
 		cmocka_unit_test(test_page_fault_stalls),
+		cmocka_unit_test(test_stall_note),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_target_iops),
 		cmocka_unit_test(test_json_round_trip),

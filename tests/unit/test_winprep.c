@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "files.h"
 #include "fsprep/win/winprep.h"
-#include "util.h"
+#include "strbuf.h"
 
 static const char *top(void)
 {
@@ -175,6 +177,37 @@ static void test_refusals(void **state)
 	free(why);
 	win_inventory_free(&fresh);
 	win_inventory_free(&used);
+}
+
+/* A disk with 64 partitions, one of them with a 600-character label (the JSON is Windows',
+ * not ours): the refusal names every one whole (each piece was cut at 512 bytes before the
+ * list was grown in a strbuf). */
+static void test_refusal_many_parts(void **state)
+{
+	struct strbuf js = STRBUF_INIT, label = STRBUF_INIT, want = STRBUF_INIT;
+	struct win_inventory inv;
+	struct win_prep_opts o = opts(WIN_FS_NTFS, 1, 2);
+
+	(void)state;
+	for (int i = 0; i < 60; i++)
+		strbuf_addstr(&label, "long label");
+	strbuf_addstr(&js, "{\"Disks\":[{\"Number\":1,\"FriendlyName\":\"JBOD\","
+			   "\"SerialNumber\":\"J1\",\"Size\":4000787030016,"
+			   "\"PartitionStyle\":\"GPT\",\"Partitions\":[");
+	for (int i = 1; i <= 64; i++)
+		strbuf_addf(&js, "%s{\"PartitionNumber\":%d,\"Type\":\"Basic\",\"Size\":1073741824,"
+			    "\"FileSystem\":\"NTFS\",\"FileSystemLabel\":\"%s\"}",
+			    i > 1 ? "," : "", i, i == 2 ? label.buf : "v");
+	strbuf_addstr(&js, "]}]}");
+	assert_int_equal(win_inventory_parse(js.buf, &inv), 0);
+	expect_refused(&inv, o, "(GPT, 64 partitions: 1 NTFS 'v' 1 GiB, 2 NTFS 'long label");
+	strbuf_addf(&want, "2 NTFS '%s' 1 GiB, 3 NTFS 'v' 1 GiB,", label.buf);
+	expect_refused(&inv, o, want.buf);
+	expect_refused(&inv, o, "64 NTFS 'v' 1 GiB) and may hold data");
+	win_inventory_free(&inv);
+	strbuf_release(&js);
+	strbuf_release(&label);
+	strbuf_release(&want);
 }
 
 static void expect_problem(struct win_prep_opts o, const char *needle)
@@ -345,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_parse_shapes),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_refusal_many_parts),
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_scripts_golden),

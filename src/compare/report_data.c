@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* export.c: the comparison as data: tables.csv, compare.json and sizing as CSV/JSON. */
+/* report_data.c: the comparison as data: tables.csv, compare.json and sizing as CSV/JSON. */
 #include "compare/reportP.h"
 
 #include <math.h>
@@ -7,7 +7,28 @@
 #include <string.h>
 #include <time.h>
 
-#include "util.h"
+#include "base.h"
+#include "compare/precision.h"
+#include "msg.h"
+
+/*
+ * A string from input (a file name, --title, a host name, a warning quoting them): JSON
+ * strings are UTF-8, and json_string() gives NULL for anything else, which
+ * json_array_append_new() then drops without a word.  Such a string is written as fslab's messages show it (str_escape(): each
+ * byte that is not UTF-8 as \xNN), so nothing is ever left out.
+ */
+static json_t *jstr(const char *s)
+{
+	json_t *j = json_string(s);
+	char *e;
+
+	if (j)
+		return j;
+	e = str_escape(s);
+	j = json_string(e);
+	free(e);
+	return j ? j : json_string("?");
+}
 
 /* Who measured a result: {tool, version, format, host} (provenance, src/compare/import.c). */
 static json_t *source_json(const struct fslab_result *r)
@@ -15,10 +36,10 @@ static json_t *source_json(const struct fslab_result *r)
 	const struct provenance *p = &r->src;
 
 	return json_pack("{s:s, s:o, s:o, s:o}", "tool", compare_tool(r), "version",
-			 p->tool ? (p->version ? json_string(p->version) : json_null())
-				 : (r->fslab_version ? json_string(r->fslab_version) : json_null()),
-			 "format", p->format ? json_string(p->format) : json_string("fslab result"),
-			 "host", p->host ? json_string(p->host) : json_null());
+			 p->tool ? (p->version ? jstr(p->version) : json_null())
+				 : (r->fslab_version ? jstr(r->fslab_version) : json_null()),
+			 "format", p->format ? jstr(p->format) : json_string("fslab result"),
+			 "host", p->host ? jstr(p->host) : json_null());
 }
 
 /* ---- CSV ---- */
@@ -50,7 +71,8 @@ static void csv_num(FILE *f, double v, bool last)
 void report_csv(FILE *f, const struct compare *c)
 {
 	fputs("metric_id,metric,label,runs,method,n,mean,sd,ci_low,ci_high,text,against,delta,"
-	      "delta_pct,significance,p,p_holm,delta_ci_half,mde,mde_pct\n", f);
+	      "delta_pct,significance,p,p_holm,delta_ci_half,mde,mde_pct,delta_ci_low_pct,"
+	      "delta_ci_high_pct\n", f);
 	for (size_t r = 0; r < c->nrows; r++) {
 		const struct cmp_row *row = &c->rows[r];
 
@@ -84,9 +106,12 @@ void report_csv(FILE *f, const struct compare *c)
 				csv_num(f, d->p_holm, false);
 				csv_num(f, d->half, false);
 				csv_num(f, d->mde, false);
-				csv_num(f, d->mde_pct, true);
+				csv_num(f, d->mde_pct, false);
+				/* a blocked difference: the ratio's interval, % of the base */
+				csv_num(f, d->lo_pct, false);
+				csv_num(f, d->hi_pct, true);
 			} else {
-				fputs(",,,,,,,\n", f);
+				fputs(",,,,,,,,,\n", f);
 			}
 		}
 	}
@@ -97,25 +122,6 @@ void report_csv(FILE *f, const struct compare *c)
 static json_t *jnum(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/*
- * A string from input (a file name, --title, a warning quoting them): JSON strings are UTF-8,
- * and json_string() gives NULL for anything else, which json_array_append_new() then drops
- * without a word.  Such a string is written as fslab's messages show it (str_escape(): each
- * byte that is not UTF-8 as \xNN), so nothing is ever left out.
- */
-static json_t *jstr(const char *s)
-{
-	json_t *j = json_string(s);
-	char *e;
-
-	if (j)
-		return j;
-	e = str_escape(s);
-	j = json_string(e);
-	free(e);
-	return j ? j : json_string("?");
 }
 
 static json_t *json_rows(const struct compare *c)
@@ -142,7 +148,7 @@ static json_t *json_rows(const struct compare *c)
 				json_object_set_new(o, "ci_low", jnum(cell->s.mean - h));
 				json_object_set_new(o, "ci_high", jnum(cell->s.mean + h));
 			}
-			if (d->present)
+			if (d->present) {
 				json_object_set_new(o, "delta", json_pack(
 					"{s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:b, s:o, s:o, s:o, s:s?}",
 					"against", c->groups[d->base].label, "abs", jnum(d->abs),
@@ -152,6 +158,13 @@ static json_t *json_rows(const struct compare *c)
 					"mde", jnum(d->mde), "mde_pct", jnum(d->mde_pct),
 					"better", d->sig == SIG_YES ? json_integer(d->better) : json_null(),
 					"not_tested_because", d->na_why));
+				json_object_set_new(json_object_get(o, "delta"), "blocked",
+						    json_boolean(d->blocked));
+				json_object_set_new(json_object_get(o, "delta"), "ci_low_pct",
+						    jnum(d->lo_pct));
+				json_object_set_new(json_object_get(o, "delta"), "ci_high_pct",
+						    jnum(d->hi_pct));
+			}
 			json_array_append_new(cells, o);
 		}
 		json_array_append_new(rows, json_pack("{s:s, s:s, s:i, s:b, s:o}", "id", row->m->id,
@@ -162,17 +175,43 @@ static json_t *json_rows(const struct compare *c)
 	return rows;
 }
 
-json_t *report_json(const struct compare *c, const struct report_opts *o)
+/* Where the noise is (blocked comparisons), as coefficients of variation; null otherwise. */
+static json_t *noise_json(const struct compare *c, const struct report_opts *o)
 {
-	const struct batch_plan *bp = &c->groups[c->baseline].plan;
-	json_t *root, *groups = json_array(), *sweeps = json_array(), *sum = json_array();
-	json_t *charts = json_array(), *warn = json_array();
-	char *title = report_title(c, o);
-	size_t n;
-	char **sentences = report_summary(c, &n);
-	struct sizing_opts defaults;
+	const struct noise *nz = &c->noise;
+	json_t *out = json_array(), *adv = json_null();
+	struct allocation a;
+	double target = o->precision_pct > 0 ? o->precision_pct : 10;
 
-	sizing_opts_default(&defaults);
+	if (!c->have_noise) {
+		json_decref(out);
+		return json_null();
+	}
+	for (size_t i = 0; i < c->noutliers; i++) {
+		const struct fslab_result *r = &c->results[c->outliers[i].ri];
+
+		json_array_append_new(out, json_pack("{s:s, s:s, s:i, s:s, s:f}", "file",
+			c->files[c->outliers[i].ri], "label", r->label, "round", (int)r->lab.round,
+			"metric", c->outliers[i].metric, "standardised_residual", c->outliers[i].z));
+	}
+	if (!compare_advice(c, target, 100, &a))
+		adv = json_pack("{s:f, s:f, s:i, s:f, s:f}", "target_pct", target, "cell_seconds",
+				a.t_s, "rounds", (int)a.rounds, "mde_pct", a.mde_pct, "minutes",
+				a.minutes);
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "metric", "trans_iops",
+			 "cell_cv_pct", jnum(sqrt(nz->cell) * 100),
+			 "within_run_cv_pct", jnum(sqrt(nz->within) * 100),
+			 "between_runs_cv_pct", jnum(sqrt(nz->between) * 100),
+			 "drift_between_rounds_cv_pct", jnum(sqrt(nz->drift) * 100),
+			 "cell_seconds", jnum(nz->t_s), "fixed_seconds_per_cell", jnum(nz->fixed_s),
+			 "extreme_cells", out, "advice", adv);
+}
+
+/* "groups": each label's runs, what it is compared against and where it came from. */
+static json_t *groups_json(const struct compare *c)
+{
+	json_t *groups = json_array();
+
 	for (size_t g = 0; g < c->ngroups; g++) {
 		const struct cmp_group *x = &c->groups[g];
 		json_t *files = json_array();
@@ -188,6 +227,14 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 						     : json_null(),
 			"source", source_json(&c->results[x->runs[0]])));
 	}
+	return groups;
+}
+
+/* "sweeps": transactional IOPS and efficiency per thread count, per filesystem. */
+static json_t *sweeps_json(const struct compare *c)
+{
+	json_t *sweeps = json_array();
+
 	for (size_t s = 0; s < c->nsweeps; s++) {
 		json_t *pts = json_array();
 
@@ -202,6 +249,46 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 		json_array_append_new(sweeps, json_pack("{s:s, s:o}", "filesystem", c->sweeps[s].fs,
 							"points", pts));
 	}
+	return sweeps;
+}
+
+/* "method": how the numbers were compared (repeats, one run's batches, or the blocked
+ * model of a lab's rounds). */
+static json_t *method_json(const struct compare *c)
+{
+	const struct batch_plan *bp = &c->groups[c->baseline].plan;
+	json_t *m = json_pack("{s:s, s:f, s:f, s:f, s:s, s:s, s:i, s:b, s:i, s:i, s:i}",
+			      "name", c->method == CMP_REPEATS ? "repeats" : "within one run",
+			      "confidence", STATS_CONF, "alpha", STATS_ALPHA, "power", STATS_POWER,
+			      "test", c->method == CMP_REPEATS ? "Welch's t-test on per-run values"
+				      : "none (batch means give within-run intervals only)",
+			      "multiple_comparisons", "Holm-Bonferroni over labels x headline metrics",
+			      "claims", (int)c->nclaims, "aa_alarm", c->aa_alarm >= 0,
+			      "batches", (int)bp->k, "batch_seconds", (int)bp->len,
+			      "skipped_seconds", (int)bp->skip);
+
+	json_object_set_new(m, "design", json_string(c->design));
+	json_object_set_new(m, "blocked", json_boolean(c->blocked));
+	if (c->blocked) {
+		json_object_set_new(m, "name", json_string("blocked"));
+		json_object_set_new(m, "test", json_string("t-test on the blocked model: log value ~ "
+							   "label + round, least squares, residual "
+							   "pooled over every label"));
+		json_object_set_new(m, "lab_id", json_string(c->lab_id));
+		json_object_set_new(m, "rounds", json_integer(c->nrounds));
+	}
+	return m;
+}
+
+json_t *report_json(const struct compare *c, const struct report_opts *o)
+{
+	json_t *root, *sum = json_array(), *charts = json_array(), *warn = json_array();
+	char *title = report_title(c, o);
+	size_t n;
+	char **sentences = report_summary(c, &n);
+	struct sizing_opts defaults;
+
+	sizing_opts_default(&defaults);
 	for (size_t i = 0; i < n; i++) {
 		json_array_append_new(sum, jstr(sentences[i]));
 		free(sentences[i]);
@@ -211,23 +298,20 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 		json_array_append_new(charts, json_string(o->charts->charts[i].name));
 	for (size_t i = 0; i < c->nwarnings; i++)
 		json_array_append_new(warn, jstr(c->warnings[i]));
-	root = json_pack("{s:s, s:o, s:s, s:{s:s, s:f, s:f, s:f, s:s, s:s, s:i, s:b, s:i, s:i,"
-			 " s:i}, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	root = json_pack("{s:s, s:o, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "schema", COMPARE_SCHEMA, "title", jstr(title), "fslab_version", FSLAB_VERSION,
-			 "method", "name", c->method == CMP_REPEATS ? "repeats" : "within one run",
-			 "confidence", STATS_CONF, "alpha", STATS_ALPHA, "power", STATS_POWER,
-			 "test", c->method == CMP_REPEATS ? "Welch's t-test on per-run values" :
-			 "none (batch means give within-run intervals only)",
-			 "multiple_comparisons", "Holm-Bonferroni over labels x headline metrics",
-			 "claims", (int)c->nclaims, "aa_alarm", c->aa_alarm >= 0,
-			 "batches", (int)bp->k, "batch_seconds", (int)bp->len,
-			 "skipped_seconds", (int)bp->skip,
-			 "baseline", c->groups[c->baseline].label, "groups", groups,
-			 "warnings", warn, "rows", json_rows(c), "sweeps", sweeps, "summary", sum,
+			 "method", method_json(c),
+			 "baseline", c->groups[c->baseline].label, "groups", groups_json(c),
+			 "warnings", warn, "rows", json_rows(c), "sweeps", sweeps_json(c),
+			 "summary", sum,
 			 "sizing", report_sizing_json(c, o->sizing ? o->sizing : &defaults),
 			 "charts", charts, "charts_skipped",
 			 o->charts && o->charts->skipped ? json_string(o->charts->skipped)
 							 : json_null());
+	json_object_set_new(root, "noise", noise_json(c, o));
+	json_object_set_new(root, "adaptive", o->stop_note ? json_pack("{s:s, s:o}", "stop_reason",
+		o->stop_note, "precision_pct", o->precision_pct > 0 ? json_real(o->precision_pct)
+								    : json_null()) : json_null());
 	free(title);
 	return root;
 }

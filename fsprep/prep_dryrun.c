@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * prep_plan.c: the plan `fslab prep --dry-run` prints once every check passed: images and
+ * prep_dryrun.c: the plan `fslab prep --dry-run` prints once every check passed: images and
  * loop devices, each device's topology, discard and wipe, the exact mkfs command and the
  * verification method, the cgroup, mkdirs and mounts with their options and helpers.
  */
@@ -9,16 +9,9 @@
 #include <sys/stat.h>
 
 #include "fsprep/prepP.h"
+#include "units.h"
 
-/* lstat: an image path that is a dangling symlink is "there" too, as prep.c's checks see it. */
-static bool exists(const char *p)
-{
-	struct stat sb;
-
-	return !lstat(p, &sb);
-}
-
-static void print_topology(const struct prep_ctx *c, const struct volume *v)
+static void print_topology(const struct prep_ctx *c, const struct prep_vol *v)
 {
 	const struct topology *t = &v->topo;
 
@@ -32,26 +25,28 @@ static void print_topology(const struct prep_ctx *c, const struct volume *v)
 	       "; assumed until attached, mkfs options follow the real one");
 }
 
-void prep_print_plan(const struct prep_ctx *c)
+void prep_print_dry_run(const struct prep_ctx *c)
 {
 	const struct prep_opts *o = c->o;
 	const char *cg = json_string_value(json_object_get(c->cache_fix, "cgroup"));
 	char a[32];
 
 	printf("fslab prep --dry-run: nothing is changed.  Plan for %s:\n", o->fs->name);
-	printf("  mkdir -p %s\n  record state in %s/%s\n", c->root, c->root, STATE_NAME);
+	printf("  mkdir -p %s\n  record state in %s/ (root's only)\n", c->root, PREP_STATE_DIR);
+	if (c->image_dir)
+		printf("  lock %s for this prep (flock: one prep per image directory)\n", c->image_dir);
 	for (int i = 0; i < VOL_NR; i++) {
-		const struct volume *v = &c->vol[i];
+		const struct prep_vol *v = &c->vol[i];
 
 		if (!v->image)
 			continue;
 		printf("  %-4s create %s (sparse, %s)%s\n", v->role, v->image,
-		       fmt_size(a, sizeof(a), v->size), exists(v->image) ? ", replacing it (--force)" : "");
+		       fmt_size(a, sizeof(a), v->size), path_exists(v->image) ? ", replacing it (--force)" : "");
 		printf("  %-4s attach %s to a free loop device (/dev/loopN) with direct I/O\n",
 		       v->role, v->image);
 	}
 	for (int i = 0; i < VOL_NR; i++) {
-		const struct volume *v = &c->vol[i];
+		const struct prep_vol *v = &c->vol[i];
 		char *cmd;
 
 		print_topology(c, v);
@@ -60,7 +55,7 @@ void prep_print_plan(const struct prep_ctx *c)
 			printf("  %-4s wipe %s on %s (--force)\n", v->role, v->signature, v->device);
 		if (fs_is_raw(c->o->fs))
 			continue;
-		cmd = argv_join(v->plan.argv);
+		cmd = mkfs_cmd_line(&v->mkfs);
 		printf("  %-4s %s\n", v->role, cmd);
 		printf("  %-4s verify with %s\n", v->role, o->fs->verify_method);
 		free(cmd);
@@ -76,7 +71,7 @@ void prep_print_plan(const struct prep_ctx *c)
 	if (fs_is_raw(c->o->fs))
 		printf("  no mkfs, no mount (raw): fslab run --db DEV --log DEV uses the devices\n");
 	for (int i = 0; i < VOL_NR && !fs_is_raw(c->o->fs); i++) {
-		const struct volume *v = &c->vol[i];
+		const struct prep_vol *v = &c->vol[i];
 
 		printf("  %-4s mkdir %s\n", v->role, v->mountpoint);
 		printf("  %-4s mount -t %s -o %s %s %s", v->role, o->fs->mount_type,

@@ -1,0 +1,813 @@
+// SPDX-License-Identifier: MIT
+/*
+ * answer.c: what a reader of the report wants first (issue 21): one line per label against
+ * its base with the word the statistics allow, the key table, the verdicts once per label,
+ * the volumes as their devices saw them, the notes of many runs said once per label; and
+ * the per-run detail folded below.  Reads the model only.
+ */
+#include "compare/reportP.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+#include "util.h"
+
+/* Append ", " before the next item of a list (nothing before the first). */
+static void list_sep(struct strbuf *sb)
+{
+	if (sb->len)
+		strbuf_addstr(sb, ", ");
+}
+
+/* ---- the answer ---- */
+
+/* "also significant: database read latency 10 % lower, ..." for the other headline claims. */
+static char *also_significant(const struct compare *c, size_t g, const struct cmp_row *lead)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char pc[16];
+
+	for (size_t k = 0; k < COMPARE_NHEADLINE; k++) {
+		const struct cmp_row *row = compare_row(c, compare_headline[k]);
+		const struct cmp_delta *d = row ? &row->deltas[g] : NULL;
+
+		if (!d || row == lead || row->m->hidden || !d->present || d->sig != SIG_YES)
+			continue;
+		list_sep(&sb);
+		strbuf_addf(&sb, "%s %s %% %s (%s)", row->m->what,
+			    report_pct_size(pc, sizeof(pc), d->pct), d->abs > 0 ? "higher" : "lower",
+			    d->better > 0 ? "better" : d->better < 0 ? "worse" : "a difference");
+	}
+	return sb.len ? strbuf_detach(&sb, NULL) : NULL;
+}
+
+/* One label against its base, on the lead metric: the answer line. */
+static void answer_line(struct doc *d, const struct compare *c, size_t g,
+			const struct cmp_row *row)
+{
+	const struct cmp_group *grp = &c->groups[g];
+	const struct cmp_delta *dl = &row->deltas[g];
+	const char *base = c->groups[grp->base].label, *what = row->m->what;
+	const char *more = dl->abs > 0 ? "more" : "fewer";
+	char *lead, *iv, *runs, *also, pc[16], p[64], mde[64] = "";
+
+	if (!dl->present) {
+		lead = xasprintf("%s vs %s: no %s to compare", grp->label, base, what);
+		doc_item_lead(d, lead, ".");
+		free(lead);
+		return;
+	}
+	iv = report_interval_text(dl);
+	runs = report_runs_text(c, g, (size_t)dl->base);
+	also = also_significant(c, g, row);
+	if (isfinite(dl->mde_pct))
+		snprintf(mde, sizeof(mde), "; differences below %s %% cannot be seen",
+			 report_pct_size(pc, sizeof(pc), dl->mde_pct));
+	switch (dl->sig) {
+	case SIG_YES:
+		lead = xasprintf("%s vs %s: %s %% %s %s", grp->label, base,
+				 report_pct_size(pc, sizeof(pc), dl->pct), more, what);
+		doc_item_lead(d, lead, ", %s: significant (%s, %s; %s).%s%s%s", iv,
+			      report_test_name(dl), report_p_words(p, sizeof(p), dl), runs,
+			      also ? " Also significant: " : "", also ? also : "", also ? "." : "");
+		break;
+	case SIG_NO:
+		/* an interval that excludes 0 but a claim that fails Holm's correction: say why,
+		 * or the reader sees a contradiction */
+		if (dl->corrected && dl->p < STATS_ALPHA) {
+			char *why = xasprintf("%s; on its own p = %.3f, but not after Holm's "
+					      "correction over the %zu claims (%s)", runs, dl->p,
+					      c->nclaims, report_p_words(p, sizeof(p), dl));
+
+			free(runs);
+			runs = why;
+		}
+		lead = xasprintf("%s vs %s: no significant difference", grp->label, base);
+		doc_item_lead(d, lead, " in %s, %s (%s%s).%s%s%s", what, iv, runs, mde,
+			      also ? " Significant: " : "", also ? also : "", also ? "." : "");
+		break;
+	case SIG_WITHIN:
+		lead = xasprintf("%s vs %s: %s %% %s %s within one run", grp->label, base,
+				 report_pct_size(pc, sizeof(pc), dl->pct), more, what);
+		doc_item_lead(d, lead, ", %s (the noise inside one run): no claim; a claim needs at "
+			      "least 2 independent runs per label, 3 or more recommended.", iv);
+		break;
+	default:
+		lead = xasprintf("%s vs %s: %s %% %s %s, not tested", grp->label, base,
+				 report_pct_size(pc, sizeof(pc), dl->pct), more, what);
+		doc_item_lead(d, lead, " (%s).", dl->na_why ? dl->na_why : "no test");
+		break;
+	}
+	free(lead);
+	free(iv);
+	free(runs);
+	free(also);
+}
+
+/* The A/A check on the lead metric: the noise floor, or the alarm. */
+static void aa_line(struct doc *d, const struct compare *c, size_t g, const struct cmp_row *row)
+{
+	const struct cmp_group *grp = &c->groups[g];
+	const struct cmp_delta *dl = &row->deltas[g];
+	const char *base = c->groups[grp->aa_of].label;
+	char *iv, *lead, p[64];
+
+	if (!dl->present)
+		return;
+	iv = report_interval_text(dl);
+	if ((int)g == c->aa_alarm) {
+		lead = xasprintf("WARNING: the A/A check failed: %s and %s are the same setup, yet "
+				 "they differ significantly", grp->label, base);
+		doc_item_lead(d, lead, " (%s %s %s, %s; see the summary in detail): this machine's "
+			      "noise is larger than these repeats absorb, so the answers above are not "
+			      "trustworthy.", row->m->what, iv, report_p_words(p, sizeof(p), dl),
+			      report_test_name(dl));
+	} else if (dl->sig == SIG_NO) {
+		lead = xasprintf("%s vs %s, the A/A check: no significant difference", grp->label,
+				 base);
+		doc_item_lead(d, lead, ", %s in %s, as it should be: the same setup run again in "
+			      "every round, the lab's noise floor.", iv, row->m->what);
+	} else {
+		lead = xasprintf("%s vs %s, the A/A check", grp->label, base);
+		doc_item_lead(d, lead, ": %s in %s (%s), the same setup run again: the noise "
+			      "between two copies.", iv, row->m->what, dl->sig == SIG_WITHIN ?
+			      "within one run, not tested" : dl->na_why ? dl->na_why : "not tested");
+	}
+	free(lead);
+	free(iv);
+}
+
+void report_answer(struct doc *d, const struct compare *c, const struct report_opts *o)
+{
+	const struct cmp_row *row = report_lead_row(c);
+
+	if (c->aa_alarm >= 0)
+		aa_line(d, c, (size_t)c->aa_alarm, row);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *grp = &c->groups[g];
+
+		if (grp->base < 0 || grp->aa_of >= 0)
+			continue;
+		if (grp->aborted) {
+			doc_item_lead(d, grp->label, ": an aborted run, shown for reference only, not "
+				      "compared.");
+			continue;
+		}
+		/* the same filesystem at another thread count: its scaling line says it */
+		if (!strcmp(grp->fs, c->groups[grp->base].fs) &&
+		    grp->threads != c->groups[grp->base].threads)
+			continue;
+		answer_line(d, c, g, row);
+	}
+	for (size_t g = 0; g < c->ngroups; g++)
+		if (c->groups[g].aa_of >= 0 && (int)g != c->aa_alarm && !c->groups[g].aborted)
+			aa_line(d, c, g, row);
+	for (size_t s = 0; s < c->nsweeps; s++) {
+		const struct cmp_sweep *sw = &c->sweeps[s];
+		size_t a = sw->groups[0], b = sw->groups[sw->n - 1];
+		char *lead = xasprintf("%s, %u to %u threads", sw->fs, c->groups[a].threads,
+				       c->groups[b].threads);
+
+		doc_item_lead(d, lead, ": %.0f to %.0f transactional IOPS, %.0f %% of linear "
+			      "scaling.", compare_mean(c, "trans_iops", a),
+			      compare_mean(c, "trans_iops", b), sw->eff[sw->n - 1]);
+		free(lead);
+	}
+	for (size_t g = 0; g < c->ngroups; g++)
+		if (c->groups[g].cache_served)
+			doc_item_lead(d, "Warning", ": on %s a cache served the database reads (the "
+				      "device read %.0f %% of what the workload read): its numbers measure "
+				      "the cache, not the device.", c->groups[g].label,
+				      c->groups[g].read_ratio * 100);
+	if (o && o->stop_note)
+		doc_item_lead(d, "Why the lab stopped", ": %s.", o->stop_note);
+}
+
+/* ---- the key table ---- */
+
+/* A column of the key table: the row, its short title (its line broken where the page is
+ * narrow: the table stays no wider than its numbers). */
+struct key_col {
+	const char *id, *title;
+};
+
+static const struct key_col key_cols[] = {
+	{ NULL, NULL }, /* the lead metric (transactional IOPS, or a backup's MB/s) */
+	{ "db_read_lat_avg", "DB read avg\n(ms)" },
+	{ "log_write_lat_avg", "Log write avg\n(ms)" },
+	{ "total_mbps", "Throughput\n(MB/s)" },
+	{ "cpu", "CPU\n(%)" },
+	{ "mem", "Memory used\n(GiB)" },
+	{ "verdict", "Verdict" },
+};
+
+/* The verdict of a group in a word or three: "PASS", "FAIL", "FAIL in 1 of 3", "-". */
+static char *verdict_short(const struct compare *c, const struct cmp_group *g)
+{
+	size_t judged = 0, failed = 0;
+
+	for (size_t i = 0; i < g->nruns; i++) {
+		const struct verdict *v = &c->results[g->runs[i]].verdict;
+
+		judged += v->present;
+		failed += v->present && !v->pass;
+	}
+	if (!judged)
+		return xstrdup("-");
+	if (!failed)
+		return xstrdup(judged == g->nruns ? "PASS" : "PASS (judged runs)");
+	if (failed == g->nruns)
+		return xstrdup("FAIL");
+	return xasprintf("FAIL in %zu of %zu", failed, g->nruns);
+}
+
+bool report_has_verdicts(const struct compare *c)
+{
+	for (size_t i = 0; i < c->nresults; i++)
+		if (c->results[i].verdict.present)
+			return true;
+	return false;
+}
+
+void report_key_table(struct doc *d, const struct compare *c)
+{
+	const struct cmp_row *rows[ARRAY_SIZE(key_cols)];
+	const struct cmp_row *lead = report_lead_row(c);
+	size_t ncols = 1, col;
+	struct doc_table *t;
+	bool marked = false, claims = false, verdicts = report_has_verdicts(c), aa = false;
+
+	for (size_t k = 0; k < ARRAY_SIZE(key_cols); k++) {
+		const struct cmp_row *row = k ? compare_row(c, key_cols[k].id) : lead;
+
+		if (row && row->m->hidden)
+			row = NULL;
+		if (row && row->m->kind == MK_VERDICT && !verdicts)
+			row = NULL;
+		/* a workload judged by throughput leads with it: the total would repeat it */
+		if (row && row->m->kind == MK_TOTAL_MBPS && lead->m->kind != MK_TRANS_IOPS)
+			row = NULL;
+		rows[k] = row;
+		ncols += row != NULL;
+	}
+	t = doc_table_new(ncols, true);
+	doc_table_set(t, 0, 0, "Label");
+	col = 1;
+	for (size_t k = 0; k < ARRAY_SIZE(key_cols); k++) {
+		if (!rows[k])
+			continue;
+		if (k)
+			doc_table_set(t, 0, col++, "%s", key_cols[k].title);
+		else
+			doc_table_set(t, 0, col++, "%s", rows[k]->m->kind == MK_TRANS_IOPS ?
+				      "Transactional\nIOPS" : rows[k]->m->name);
+	}
+	for (size_t g = 0; g < c->ngroups; g++) {
+		size_t r = doc_table_row(t);
+
+		doc_table_set(t, r, 0, "%s", c->groups[g].label);
+		aa |= c->groups[g].aa_of >= 0;
+		col = 1;
+		for (size_t k = 0; k < ARRAY_SIZE(key_cols); k++) {
+			const struct cmp_row *row = rows[k];
+			const struct cmp_delta *dl;
+			char *cell, pc[16];
+
+			if (!row)
+				continue;
+			if (row->m->kind == MK_VERDICT) {
+				cell = verdict_short(c, &c->groups[g]);
+				doc_table_set(t, r, col++, "%s", cell);
+				free(cell);
+				continue;
+			}
+			cell = report_cell_text(row, g);
+			dl = &row->deltas[g];
+			if (!dl->present || !isfinite(dl->pct)) {
+				doc_table_set(t, r, col++, "%s", cell);
+			} else if (dl->sig == SIG_YES && dl->corrected) {
+				/* a claim that held (Holm over the claims): marked, the direction said */
+				doc_table_set(t, r, col, "%s %s\n(%c%s %%)", dl->better >= 0 ? "▲" : "▼",
+					      cell, dl->pct < 0 ? '-' : '+',
+					      report_pct_size(pc, sizeof(pc), dl->pct));
+				doc_table_strong(t, r, col++);
+				marked = true;
+			} else {
+				doc_table_set(t, r, col++, "%s\n(%c%s %%)", cell, dl->pct < 0 ? '-' : '+',
+					      report_pct_size(pc, sizeof(pc), dl->pct));
+			}
+			claims |= dl->present && dl->corrected;
+			free(cell);
+		}
+	}
+	doc_table(d, t);
+	doc_table_free(t);
+	if (c->method == CMP_REPEATS)
+		doc_para(d, "Mean of the runs ± the half width of its 95 %% confidence interval; in "
+			 "brackets the difference from the label it is compared with (%s%s)%s. %s CPU "
+			 "and memory are the whole host's (busy %% of all CPUs; memory in use), tested "
+			 "one by one in the full table, not claims.", c->groups[c->baseline].label,
+			 aa ? "; the A/A copy with its original" : "", c->blocked ? ", compared "
+			 "within each round (the blocked model: where rounds lack a cell or drifted, "
+			 "it differs from the ratio of the means)" : "", claims ? marked ? "▲ better, "
+			 "▼ worse and bold: "
+			 "a significant difference, Holm-corrected over the claims; every other "
+			 "difference is within the noise these runs can resolve." : "No difference "
+			 "is significant (Holm-corrected over the claims): every difference here is "
+			 "within the noise these runs can resolve." : "");
+	else
+		doc_para(d, "The run's value ± the half width of a 95 %% interval over its seconds "
+			 "(the noise inside one run, not between runs); in brackets the difference "
+			 "from %s. With one run per label nothing is tested or marked: a claim needs "
+			 "at least 2 independent runs per label. CPU and memory are the whole host's.",
+			 c->groups[c->baseline].label);
+}
+
+/* ---- verdicts, one line per label ---- */
+
+/* A verdict check in words, for people ("database page-fault stalls"). */
+static const char *check_words(const char *name)
+{
+	static const struct {
+		const char *name, *words;
+	} w[] = {
+		{ "db_read_avg_latency", "database read average latency" },
+		{ "db_read_max_latency", "database read maximum latency (highest sample average)" },
+		{ "log_write_avg_latency", "log write average latency" },
+		{ "log_write_max_latency", "log write maximum latency (highest sample average)" },
+		{ "db_page_fault_stalls", "database page-fault stalls" },
+		{ "io_errors", "I/O errors" },
+		{ "checksum_errors", "checksum errors" },
+		{ "load_failures", "load failures" },
+		{ "target_iops", "achieved transactional IOPS against the target" },
+		{ "db_read_io_tail", "database reads above the maximum (single I/Os)" },
+		{ "log_write_io_tail", "log writes above the maximum (single I/Os)" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(w); i++)
+		if (!strcmp(w[i].name, name))
+			return w[i].words;
+	return name;
+}
+
+/* "2.4" or "2.1-3.4": a range of values, as few digits as they need. */
+static char *range_text(double lo, double hi)
+{
+	int prec = fmax(fabs(lo), fabs(hi)) >= 100 ? 0 : fmax(fabs(lo), fabs(hi)) >= 10 ? 1 : 2;
+
+	if (lo == hi || !(hi - lo >= pow(10, -prec) / 2))
+		return xasprintf("%.*f", prec, lo);
+	return xasprintf("%.*f-%.*f", prec, lo, prec, hi);
+}
+
+/* One failing check of a group, over its runs. */
+struct failed_check {
+	const struct verdict_check *first;
+	double lo, hi;
+	size_t runs;   /* runs in which it failed (any scope) */
+	struct strbuf scopes; /* the scopes that failed, other than "overall" */
+	size_t last_run;
+};
+
+static void verdict_line(struct doc *d, const struct compare *c, const struct cmp_group *g)
+{
+	struct failed_check *fc = NULL;
+	size_t nfc = 0, judged = 0, failed = 0;
+	struct strbuf fails = STRBUF_INIT;
+	bool several = false;
+	char *lead;
+
+	for (size_t i = 0; i < g->nruns; i++) {
+		const struct verdict *v = &c->results[g->runs[i]].verdict;
+
+		several |= c->results[g->runs[i]].ninstances > 1;
+		if (!v->present)
+			continue;
+		judged++;
+		failed += !v->pass;
+		for (size_t k = 0; k < v->nchecks; k++) {
+			const struct verdict_check *ck = &v->checks[k];
+			size_t j;
+
+			if (ck->pass)
+				continue;
+			for (j = 0; j < nfc && strcmp(fc[j].first->name, ck->name); j++)
+				;
+			if (j == nfc) {
+				fc = xrealloc(fc, (nfc + 1) * sizeof(*fc));
+				fc[nfc++] = (struct failed_check){ .first = ck, .lo = ck->value,
+								   .hi = ck->value, .last_run = SIZE_MAX,
+								   .scopes = STRBUF_INIT };
+			}
+			fc[j].lo = fmin(fc[j].lo, ck->value);
+			fc[j].hi = fmax(fc[j].hi, ck->value);
+			if (fc[j].last_run != i) {
+				fc[j].runs++;
+				fc[j].last_run = i;
+			}
+			if (ck->scope && strcmp(ck->scope, "overall") &&
+			    !strstr(fc[j].scopes.buf, ck->scope)) {
+				list_sep(&fc[j].scopes);
+				strbuf_addstr(&fc[j].scopes, ck->scope);
+			}
+		}
+	}
+	for (size_t j = 0; j < nfc; j++) {
+		const struct verdict_check *ck = fc[j].first;
+		char *v = range_text(fc[j].lo, fc[j].hi);
+
+		if (fails.len)
+			strbuf_addstr(&fails, "; ");
+		/* the databases named only when there are several (one is "overall" itself) */
+		strbuf_addf(&fails, "%s %s %s, limit %g %s (%s%s%s) in %zu of %zu runs",
+			    check_words(ck->name), v, ck->unit ? ck->unit : "", ck->limit,
+			    ck->unit ? ck->unit : "", ck->rule ? ck->rule : "value <= limit",
+			    several && fc[j].scopes.len ? "; " : "", several ? fc[j].scopes.buf : "",
+			    fc[j].runs,
+			    judged);
+		free(v);
+		strbuf_release(&fc[j].scopes);
+	}
+	free(fc);
+	if (!judged) {
+		doc_item_lead(d, g->label, ": no verdict%s.", g->aborted ? " (aborted)" :
+			      " (its workload is not judged)");
+	} else if (!failed) {
+		lead = xasprintf("%s: PASS", g->label);
+		doc_item_lead(d, lead, " in %zu of %zu runs%s.", judged, g->nruns,
+			      judged < g->nruns ? " (the others have no verdict)" : "");
+		free(lead);
+	} else {
+		lead = xasprintf("%s: FAIL in %zu of %zu runs", g->label, failed, judged);
+		/* each failing check once: which, how far past its limit, in how many runs */
+		doc_item_lead(d, lead, ": %s.", fails.len ? fails.buf : "no failing check recorded");
+		free(lead);
+	}
+	strbuf_release(&fails);
+}
+
+void report_verdict_lines(struct doc *d, const struct compare *c)
+{
+	for (size_t g = 0; g < c->ngroups; g++)
+		verdict_line(d, c, &c->groups[g]);
+}
+
+/* ---- the volumes as their devices saw them ---- */
+
+static const char *const volume_rows[] = {
+	"db_dev_iops", "db_dev_mbps", "db_dev_util", "log_dev_iops", "log_dev_mbps", "log_dev_util",
+	"cpu", "mem",
+};
+
+bool report_has_volumes(const struct compare *c)
+{
+	for (size_t i = 0; i < c->nresults; i++)
+		if (c->results[i].ndevices)
+			return true;
+	return false;
+}
+
+/* Does any result have one device under both the database and the log directories? */
+static bool shared_device(const struct compare *c)
+{
+	for (size_t i = 0; i < c->nresults; i++)
+		for (size_t k = 0; k < c->results[i].ndevices; k++)
+			if (c->results[i].devices[k].role &&
+			    !strcmp(c->results[i].devices[k].role, "db+log"))
+				return true;
+	return false;
+}
+
+void report_volumes(struct doc *d, const struct compare *c)
+{
+	struct doc_table *t = doc_table_new(1 + c->ngroups, true);
+	struct strbuf share = STRBUF_INIT;
+
+	doc_table_set(t, 0, 0, "Volume, host");
+	for (size_t g = 0; g < c->ngroups; g++)
+		doc_table_set(t, 0, 1 + g, "%s", c->groups[g].label);
+	for (size_t k = 0; k < ARRAY_SIZE(volume_rows); k++) {
+		const struct cmp_row *row = compare_row(c, volume_rows[k]);
+		size_t r;
+		bool any = false;
+
+		for (size_t g = 0; row && g < c->ngroups; g++)
+			any |= row->cells[g].kind != CELL_NONE;
+		if (!any)
+			continue;
+		r = doc_table_row(t);
+		doc_table_set(t, r, 0, "%s", row->m->name);
+		for (size_t g = 0; g < c->ngroups; g++) {
+			char *cell = report_cell_text(row, g);
+
+			doc_table_set(t, r, 1 + g, "%s", cell);
+			free(cell);
+		}
+	}
+	/* how the I/O split between the volumes (the seed article's point) */
+	for (size_t g = 0; g < c->ngroups; g++) {
+		double db = compare_mean(c, "db_dev_iops", g), log = compare_mean(c, "log_dev_iops", g);
+
+		if (isfinite(db) && isfinite(log) && db + log > 0) {
+			list_sep(&share);
+			strbuf_addf(&share, "%s %.0f %%", c->groups[g].label, db / (db + log) * 100);
+		}
+	}
+	doc_para(d, "What the devices under the database and the log directories counted over the "
+		 "measured seconds (/sys/block, reads and writes together, including what the "
+		 "filesystem added: journal, metadata, copy-on-write); busy is the share of the "
+		 "time the device had I/O in flight. %s%s%s%s%s", c->method == CMP_REPEATS ?
+		 "Mean of the runs ± its 95 % interval." : "Each label's run (the counters are read "
+		 "once, before and after: no interval).", share.len ? " The database volume's share of the device I/Os: " : "",
+		 share.buf, share.len ? "." : "", shared_device(c) ? " Where one device "
+		 "holds both directories, it is counted once, under the database." : "");
+	report_table_split(d, t, 4);
+	doc_table_free(t);
+	strbuf_release(&share);
+}
+
+/* ---- notes, aggregated per label ---- */
+
+/*
+ * A note is grouped with the notes of other runs that say the same thing with other numbers:
+ * its template is the text with every free-standing number ("116", "0.18", not "db1",
+ * "ext4", "2022.10.3" or a path's "/lab1") replaced by a marker.  Each marker then shows
+ * the range of its numbers over the runs: "db1: 93-116 log rolls; ... 0.15-0.21 ms on
+ * average".
+ */
+#define NUM_MARK '\x01'
+
+static bool word_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_';
+}
+
+/* The template of note s (heap) and its numbers (heap array, count in *n). */
+static char *note_template(const char *s, double **nums, char ***texts, size_t *n)
+{
+	size_t len = strlen(s);
+	char *out = xmalloc(len + 1), *o = out;
+
+	*nums = NULL;
+	*texts = NULL;
+	*n = 0;
+	for (size_t i = 0; i < len;) {
+		size_t j = i;
+		bool before_ok = !i || (!word_char(s[i - 1]) && s[i - 1] != '.' && s[i - 1] != '/' &&
+					s[i - 1] != '-' && s[i - 1] != NUM_MARK);
+
+		while (j < len && isdigit((unsigned char)s[j]))
+			j++;
+		if (j > i && j + 1 < len && s[j] == '.' && isdigit((unsigned char)s[j + 1]))
+			for (j++; j < len && isdigit((unsigned char)s[j]); j++)
+				;
+		if (j > i && before_ok && (j == len || (!word_char(s[j]) &&
+			   !(s[j] == '.' && j + 1 < len && word_char(s[j + 1])) && s[j] != '/'))) {
+			*nums = xrealloc(*nums, (*n + 1) * sizeof(double));
+			*texts = xrealloc(*texts, (*n + 1) * sizeof(char *));
+			(*nums)[*n] = strtod(s + i, NULL);
+			(*texts)[(*n)++] = xasprintf("%.*s", (int)(j - i), s + i);
+			*o++ = NUM_MARK;
+			i = j;
+			continue;
+		}
+		if (j == i)
+			j = i + 1;
+		memcpy(o, s + i, j - i);
+		o += j - i;
+		i = j;
+	}
+	*o = 0;
+	return out;
+}
+
+struct note_group {
+	char *tmpl;
+	size_t nnum;
+	double *lo, *hi;
+	char **lo_text, **hi_text;
+	size_t runs, last_run;
+};
+
+struct note_set {
+	size_t n;
+	struct note_group *v;
+};
+
+static void note_add(struct note_set *ns, const char *note, size_t run)
+{
+	double *nums;
+	char **texts;
+	size_t n, k;
+	char *tmpl = note_template(note, &nums, &texts, &n);
+	struct note_group *ng;
+
+	for (k = 0; k < ns->n && strcmp(ns->v[k].tmpl, tmpl); k++)
+		;
+	if (k == ns->n) {
+		ns->v = xrealloc(ns->v, (ns->n + 1) * sizeof(*ns->v));
+		ng = &ns->v[ns->n++];
+		*ng = (struct note_group){ .tmpl = tmpl, .nnum = n, .last_run = SIZE_MAX };
+		ng->lo = xcalloc(n + 1, sizeof(double));
+		ng->hi = xcalloc(n + 1, sizeof(double));
+		if (n) {
+			memcpy(ng->lo, nums, n * sizeof(double));
+			memcpy(ng->hi, nums, n * sizeof(double));
+		}
+		ng->lo_text = xcalloc(n + 1, sizeof(char *));
+		ng->hi_text = xcalloc(n + 1, sizeof(char *));
+		for (size_t i = 0; i < n; i++) {
+			ng->lo_text[i] = xstrdup(texts[i]);
+			ng->hi_text[i] = xstrdup(texts[i]);
+		}
+	} else {
+		ng = &ns->v[k];
+		free(tmpl);
+		for (size_t i = 0; i < n; i++) {
+			if (nums[i] < ng->lo[i]) {
+				ng->lo[i] = nums[i];
+				free(ng->lo_text[i]);
+				ng->lo_text[i] = xstrdup(texts[i]);
+			}
+			if (nums[i] > ng->hi[i]) {
+				ng->hi[i] = nums[i];
+				free(ng->hi_text[i]);
+				ng->hi_text[i] = xstrdup(texts[i]);
+			}
+		}
+	}
+	if (ng->last_run != run) {
+		ng->runs++;
+		ng->last_run = run;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(texts[i]);
+	free(texts);
+	free(nums);
+}
+
+/* The template with each marker replaced by its value or range; heap. */
+static char *note_text(const struct note_group *ng)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t k = 0;
+
+	for (const char *p = ng->tmpl; *p; p++) {
+		if (*p != NUM_MARK) {
+			strbuf_addch(&sb, *p);
+			continue;
+		}
+		if (ng->lo[k] == ng->hi[k])
+			strbuf_addstr(&sb, ng->lo_text[k]);
+		else
+			strbuf_addf(&sb, "%s-%s", ng->lo_text[k], ng->hi_text[k]);
+		k++;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static void note_set_release(struct note_set *ns)
+{
+	for (size_t k = 0; k < ns->n; k++) {
+		for (size_t i = 0; i < ns->v[k].nnum; i++) {
+			free(ns->v[k].lo_text[i]);
+			free(ns->v[k].hi_text[i]);
+		}
+		free(ns->v[k].tmpl);
+		free(ns->v[k].lo);
+		free(ns->v[k].hi);
+		free(ns->v[k].lo_text);
+		free(ns->v[k].hi_text);
+	}
+	free(ns->v);
+	memset(ns, 0, sizeof(*ns));
+}
+
+/* The notes of a result: its own and those of its prep record. */
+static void result_notes(const struct fslab_result *r, json_t *out[2])
+{
+	out[0] = r->notes;
+	out[1] = json_object_get(json_object_get(r->environment, "prep"), "notes");
+}
+
+void report_notes(struct doc *d, const struct compare *c)
+{
+	bool any = false;
+
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *grp = &c->groups[g];
+		struct note_set ns = { 0 };
+
+		for (size_t i = 0; i < grp->nruns; i++) {
+			json_t *notes[2], *n;
+			size_t k;
+
+			result_notes(&c->results[grp->runs[i]], notes);
+			for (int j = 0; j < 2; j++)
+				json_array_foreach(notes[j], k, n)
+					if (json_is_string(n))
+						note_add(&ns, json_string_value(n), i);
+		}
+		for (size_t k = 0; k < ns.n; k++) {
+			char *text = note_text(&ns.v[k]);
+
+			if (!any)
+				doc_para(d, "Notes recorded in the results, per label (numbers that differ "
+					 "between runs as their range; each run's own notes are under "
+					 "Per-run detail):");
+			any = true;
+			doc_item(d, "%s: %s (in %zu of %zu runs)", grp->label, text, ns.v[k].runs,
+				 grp->nruns);
+			free(text);
+		}
+		note_set_release(&ns);
+	}
+}
+
+/* ---- per-run detail, folded ---- */
+
+static void run_verdicts(struct doc *d, const struct compare *c)
+{
+	for (size_t g = 0; g < c->ngroups; g++) {
+		for (size_t i = 0; i < c->groups[g].nruns; i++) {
+			size_t ri = c->groups[g].runs[i];
+			const struct verdict *v = &c->results[ri].verdict;
+			struct strbuf fails = STRBUF_INIT;
+
+			if (!v->present) {
+				doc_item(d, "%s (%s): no verdict%s", c->groups[g].label, c->files[ri],
+					 c->results[ri].aborted ? " (aborted)" : "");
+				continue;
+			}
+			for (size_t k = 0; k < v->nchecks; k++) {
+				const struct verdict_check *ck = &v->checks[k];
+
+				if (ck->pass)
+					continue;
+				/* value, limit, unit and the rule that compared them (older results
+				 * have no rule: the limit was a maximum) */
+				if (fails.len)
+					strbuf_addstr(&fails, "; ");
+				strbuf_addf(&fails, "%s %g %s, limit %g %s, rule %s (%s%s%s)", ck->name,
+					    ck->value, ck->unit, ck->limit, ck->unit,
+					    ck->rule ? ck->rule : "value <= limit", ck->scope,
+					    ck->note ? ", " : "", ck->note ? ck->note : "");
+			}
+			if (v->pass)
+				doc_item(d, "%s (%s): PASS, %zu checks", c->groups[g].label, c->files[ri],
+					 v->nchecks);
+			else
+				doc_item(d, "%s (%s): FAIL: %s", c->groups[g].label, c->files[ri],
+					 fails.len ? fails.buf : "no failing check recorded");
+			strbuf_release(&fails);
+		}
+	}
+}
+
+void report_run_detail(struct doc *d, const struct compare *c)
+{
+	char *sum;
+	bool notes = false;
+
+	for (size_t i = 0; i < c->nresults && !notes; i++) {
+		json_t *n[2];
+
+		result_notes(&c->results[i], n);
+		notes = json_array_size(n[0]) || json_array_size(n[1]);
+	}
+	if (notes) {
+		doc_details_begin(d, "Notes of each run");
+		for (size_t g = 0; g < c->ngroups; g++) {
+			for (size_t i = 0; i < c->groups[g].nruns; i++) {
+				size_t ri = c->groups[g].runs[i], k;
+				json_t *n[2], *v;
+
+				result_notes(&c->results[ri], n);
+				for (int j = 0; j < 2; j++)
+					json_array_foreach(n[j], k, v)
+						if (json_is_string(v))
+							doc_item(d, "%s (%s): %s", c->groups[g].label,
+								 c->files[ri], json_string_value(v));
+			}
+		}
+		doc_details_end(d);
+	}
+	if (report_has_verdicts(c)) {
+		sum = xasprintf("Verdict of each run (%zu runs: every failing check with its "
+				"value, limit and rule)", c->nresults);
+		doc_details_begin(d, sum);
+		run_verdicts(d, c);
+		doc_details_end(d);
+		free(sum);
+	}
+	sum = xasprintf("Input files (%zu)", c->nresults);
+	doc_details_begin(d, sum);
+	for (size_t g = 0; g < c->ngroups; g++)
+		for (size_t i = 0; i < c->groups[g].nruns; i++)
+			doc_item(d, "%s: %s", c->groups[g].label, c->files[c->groups[g].runs[i]]);
+	doc_details_end(d);
+	free(sum);
+}

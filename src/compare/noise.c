@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+/*
+ * noise.c: the words of a blocked comparison: its statistics paragraph, where the noise is
+ * (within a run, between runs, drift between rounds), the extreme cells, the allocation
+ * advice, and why an adaptive lab stopped.
+ */
+#include "compare/reportP.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+#include "compare/precision.h"
+#include "strbuf.h"
+
+/* A coefficient of variation in % from a variance on the log scale: "8.1". */
+static const char *cv_text(char *buf, size_t len, double var)
+{
+	double cv = sqrt(fmax(var, 0)) * 100;
+
+	snprintf(buf, len, cv >= 9.95 ? "%.0f" : "%.1f", cv);
+	return buf;
+}
+
+void report_blocked_para(struct doc *d, const struct compare *c, const char *runs)
+{
+	const struct cmp_row *iops = compare_row(c, "trans_iops");
+	char *unblocked = NULL, df[64] = "";
+	size_t labels = 0;
+
+	for (size_t g = 0; g < c->ngroups; g++)
+		labels += !c->groups[g].aborted && !c->groups[g].cache_served;
+	if (iops && iops->blocked)
+		snprintf(df, sizeof(df), " (%.0f degrees of freedom for transactional IOPS)",
+			 iops->df);
+	for (size_t r = 0; r < c->nrows; r++)
+		if (c->rows[r].unblocked_why && !c->rows[r].m->hidden) {
+			char *t = xasprintf("%s%s%s (%s)", unblocked ? unblocked : "",
+					    unblocked ? ", " : "", c->rows[r].m->name,
+					    c->rows[r].unblocked_why);
+
+			free(unblocked);
+			unblocked = t;
+		}
+	doc_para(d, "Statistics: each label was run %s times (%s). The results come from one lab's "
+		 "rounds (lab %s, %u rounds, every label once per round), so each "
+		 "round is a block of a randomized complete block design, and it is analysed as one: "
+		 "every metric on the log scale (ratios, not differences: IOPS and latencies are "
+		 "multiplicative), with the additive model value ~ label + round fitted by least "
+		 "squares and its residual variance pooled over all %zu labels%s. The round term "
+		 "takes out what a shared machine does to a whole round (a slow minute hits every "
+		 "label of that round alike), and the pooled residual gives every comparison more "
+		 "degrees of freedom than a pair of labels alone. A difference is the ratio of the "
+		 "label's to its base's (geometric mean) value, in %%, with its 95 %% interval in "
+		 "brackets, tested with a t-test on that model (\"blocked t-test\"). A missing or "
+		 "aborted cell is simply absent: least squares on the unbalanced model uses every "
+		 "other cell exactly, no round is dropped. The claims of the summary (%zu tests: "
+		 "labels x the headline metrics transactional IOPS, database read latency, log "
+		 "write latency and total throughput) are corrected with Holm-Bonferroni: a claim "
+		 "is significant only when its Holm-adjusted p < %g. Other rows are tested one by "
+		 "one (uncorrected, shown as such). For every tested difference the table gives the "
+		 "minimum detectable difference (MDE): the smallest ratio these rounds detect with "
+		 "%.0f %% power, at the level its decision is made at (a claim: %g / %zu, Holm's "
+		 "first step; another row: %g); a \"no significant difference\" means no difference "
+		 "above that size, not equality.%s%s%s", runs,
+		 report_all_fresh(c) ? "each on a volume the lab formatted for it, with a database "
+		 "the run created" : "how each label's runs were made: see Runs in the Method",
+		 c->lab_id, c->nrounds, labels, df, c->nclaims, STATS_ALPHA, STATS_POWER * 100,
+		 STATS_ALPHA, MAX(c->nclaims, (size_t)1), STATS_ALPHA,
+		 unblocked ? " Rows without a blocked model keep Welch's t-test: " : "",
+		 unblocked ? unblocked : "", unblocked ? "." : "");
+	free(unblocked);
+}
+
+/* The advice for one target. */
+static void advice_item(struct doc *d, const struct compare *c, double target, bool theirs)
+{
+	struct allocation a;
+	char tgt[64], min[32];
+
+	if (compare_advice(c, target, 100, &a))
+		return;
+	snprintf(tgt, sizeof(tgt), theirs ? "your precision, %g %%" : "a %g %% target; [lab] "
+		 "precision sets yours", target);
+	snprintf(min, sizeof(min), a.minutes < 9.95 ? "%.1f" : "%.0f", a.minutes);
+	if (a.mde_pct > target)
+		doc_item(d, "Advice (%s): even 100 rounds of %.0f-second cells would only reach an "
+			 "MDE of %.1f %% for the claims (about %s minutes): this machine is too noisy "
+			 "for that; quieten it, or accept a wider precision.", tgt, a.t_s, a.mde_pct,
+			 min);
+	else
+		doc_item(d, "Advice (%s): on this machine, %u rounds of %.0f-second cells would reach "
+			 "an MDE of %.1f %% for the claims in about %s minutes (Kalibera and Jones's "
+			 "allocation from the components above and this lab's own timing: %.0f s per "
+			 "cell beyond the measured seconds, for prep, initialisation, warm-up, checksum "
+			 "pass and teardown%s).", tgt, a.rounds, a.t_s, a.mde_pct, min,
+			 c->noise.fixed_s, isfinite(c->noise.within) ? "" : "; the runs were too short "
+			 "to measure the noise inside one, so all of it is counted between runs");
+}
+
+/* Each label's spread around the model, and whether the widest is too wide to pool. */
+static void spread_item(struct doc *d, const struct compare *c)
+{
+	struct strbuf list = STRBUF_INIT;
+	int lo = -1, hi = -1;
+
+	for (size_t g = 0; g < c->ngroups; g++) {
+		char v[16];
+
+		if (!isfinite(c->spread[g]))
+			continue;
+		snprintf(v, sizeof(v), c->spread[g] >= 9.95 ? "%.0f" : "%.1f", c->spread[g]);
+		strbuf_add_sep(&list, ", ");
+		strbuf_addf(&list, "%s %s %%", c->groups[g].label, v);
+		if (lo < 0 || c->spread[g] < c->spread[lo])
+			lo = (int)g;
+		if (hi < 0 || c->spread[g] > c->spread[hi])
+			hi = (int)g;
+	}
+	if (list.len)
+		doc_item(d, "Spread by label (transactional IOPS, each label's cells around the "
+			 "model): %s.%s", list.buf, lo >= 0 && c->spread[lo] > 0 &&
+			 c->spread[hi] > 3 * c->spread[lo] ? " The model pools these, which "
+			 "assumes they are alike; the widest is more than three times the "
+			 "narrowest (chance alone rarely does that), "
+			 "so its cells widen every claim's interval: a label that noisy compares "
+			 "better in a lab of its own." : "");
+	strbuf_release(&list);
+}
+
+/* One item per extreme cell, with every metric in which it is extreme. */
+static void outlier_items(struct doc *d, const struct compare *c)
+{
+	if (!c->noutliers)
+		doc_item(d, "Extreme cells: none (every |standardised residual| <= 3 in the headline "
+			 "metrics).");
+	for (size_t i = 0; i < c->noutliers; i++) {
+		const struct fslab_result *r = &c->results[c->outliers[i].ri];
+		struct strbuf what = STRBUF_INIT;
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = c->outliers[k].ri == c->outliers[i].ri;
+		if (seen)
+			continue;
+		for (size_t k = i; k < c->noutliers; k++) {
+			if (c->outliers[k].ri != c->outliers[i].ri)
+				continue;
+			strbuf_add_sep(&what, ", ");
+			strbuf_addf(&what, "%s %+.2f", c->outliers[k].metric, c->outliers[k].z);
+		}
+		doc_item(d, "Extreme cell (kept in the analysis): %s, round %u (%s): standardised "
+			 "residual %s", r->label, r->lab.round, c->files[c->outliers[i].ri], what.buf);
+		strbuf_release(&what);
+	}
+}
+
+/* Where the noise is: one cell's, inside a run, between runs. */
+static void where_item(struct doc *d, const struct compare *c)
+{
+	const struct noise *nz = &c->noise;
+	const struct cmp_row *iops = compare_row(c, "trans_iops");
+	char cell[16], w[16], b[16];
+
+	if (isfinite(nz->within))
+		doc_item(d, "Where the noise is (transactional IOPS, as coefficients of variation): "
+			 "one cell varies by %s %% around its label and round (the blocked residual, "
+			 "%.0f degrees of freedom). Of that, %s %% is the noise inside a run (its "
+			 "per-second wobble over %.0f s, from batch means of its timeline) and %s %% "
+			 "comes from one run to the next (a fresh format and database, another moment "
+			 "of the shared machine)%s", cv_text(cell, sizeof(cell), nz->cell), iops->df,
+			 cv_text(w, sizeof(w), nz->within), nz->t_s, cv_text(b, sizeof(b), nz->between),
+			 nz->between > nz->within ? ": so more, shorter cells buy precision faster than "
+			 "fewer, longer ones." : ": so longer cells pay.");
+	else
+		doc_item(d, "Where the noise is (transactional IOPS): one cell varies by %s %% around "
+			 "its label and round (the blocked residual); the runs have no timeline to "
+			 "split it into the noise inside a run and between runs.",
+			 cv_text(cell, sizeof(cell), nz->cell));
+}
+
+void report_noise(struct doc *d, const struct compare *c, const struct report_opts *o)
+{
+	const struct noise *nz = &c->noise;
+	struct allocation a;
+	char dr[16];
+
+	if (o && o->stop_note)
+		doc_item(d, "Adaptive lab: %s.", o->stop_note);
+	if (!c->have_noise)
+		return;
+	where_item(d, c);
+	if (c->spread)
+		spread_item(d, c);
+	if (isfinite(nz->drift) && sqrt(nz->drift) >= 0.0005)
+		doc_item(d, "Drift between rounds: the rounds themselves moved by %s %% (the whole "
+			 "machine faster or slower from one round to the next); blocking takes it out "
+			 "of every comparison.", cv_text(dr, sizeof(dr), nz->drift));
+	else if (isfinite(nz->drift))
+		doc_item(d, "Drift between rounds: none measurable (the rounds' means differ no more "
+			 "than their cells' spread explains): blocking had nothing to take out and "
+			 "cost %zu degrees of freedom.", c->nrounds > 1 ? (size_t)c->nrounds - 1 : 0);
+	outlier_items(d, c);
+	if (o && o->precision_pct > 0)
+		advice_item(d, c, o->precision_pct, true);
+	else
+		advice_item(d, c, 10, false);
+	if (compare_advice(c, 0, 2, &a))
+		doc_item(d, "Advice: none (the cells' timing is not known from the results: it "
+			 "needs the start times of consecutive cells).");
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+/* files.c: whole files in and out (atomic writes), directories, paths. */
+#include "files.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+#include "os/os.h"
+#include "strbuf.h"
+
+int atomic_open(struct atomic_file *af, const char *path)
+{
+	af->f = NULL;
+	return os_tmpfile_open(path, &af->t, &af->f);
+}
+
+const char *atomic_name(const struct atomic_file *af)
+{
+	return os_tmpfile_name(af->t);
+}
+
+void atomic_abort(struct atomic_file *af)
+{
+	os_tmpfile_abort(af->t);
+	af->t = NULL;
+	af->f = NULL;
+}
+
+int atomic_commit(struct atomic_file *af)
+{
+	int ret = os_tmpfile_commit(af->t);
+
+	af->t = NULL;
+	af->f = NULL;
+	return ret;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	struct atomic_file af;
+	int ret = atomic_open(&af, path);
+
+	if (ret)
+		return ret;
+	if (len && fwrite(data, 1, len, af.f) != len) {
+		ret = errno ? -errno : -EIO;
+		atomic_abort(&af);
+		return ret;
+	}
+	return atomic_commit(&af);
+}
+
+const char *os_kind_name(int kind)
+{
+	switch (kind) {
+	case OS_KIND_FILE: return "a regular file";
+	case OS_KIND_DIR: return "a directory";
+	case OS_KIND_BLOCK: return "a block device";
+	case OS_KIND_CHAR: return "a character device";
+	case OS_KIND_FIFO: return "a FIFO";
+	default: return "a special file";
+	}
+}
+
+int read_file(const char *path, char **out, size_t *lenp)
+{
+	struct strbuf sb;
+	size_t hint = 0;
+	FILE *f;
+	int ret = os_fopen_regular(path, &f, NULL);
+
+	if (ret)
+		return ret;
+	/* room for the whole file at once: no copies while a large file grows the buffer */
+	if (!fseeko(f, 0, SEEK_END)) {
+		off_t size = ftello(f);
+
+		if (size > 0 && (uint64_t)size < SIZE_MAX / 2)
+			hint = (size_t)size + 65536;
+		rewind(f);
+	}
+	strbuf_init(&sb, hint);
+	ret = strbuf_read_stream(&sb, f);
+	fclose(f);
+	if (ret) {
+		strbuf_release(&sb);
+		return ret;
+	}
+	*out = strbuf_detach(&sb, lenp);
+	return 0;
+}
+
+int mkdir_p(const char *path, mode_t mode)
+{
+	char *p = xstrdup(path);
+	int ret = 0;
+
+	for (char *s = p + 1; ; s++) {
+#ifdef _WIN32
+		if (*s == '/' || *s == '\\' || !*s) { /* either separator on Windows */
+#else
+		if (*s == '/' || !*s) {
+#endif
+			char c = *s;
+
+			*s = 0;
+			ret = *p ? os_mkdir(p, mode) : 0;
+			if (ret == -EEXIST || (ret && os_is_dir(p))) /* "C:" too */
+				ret = 0;
+			if (ret)
+				break;
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	return ret;
+}
+
+char *path_join(const char *a, const char *b)
+{
+	size_t l = strlen(a);
+
+	if (l && a[l - 1] == '/')
+		return xasprintf("%s%s", a, b);
+	return xasprintf("%s/%s", a, b);
+}
+

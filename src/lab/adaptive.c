@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+/*
+ * adaptive.c: an adaptive lab ([lab] precision).  After every whole round from min_rounds on,
+ * the lab runs compare's own analysis (in process, the same code as the report) on the results
+ * so far and stops when every claim's minimum detectable difference is at most the precision
+ * asked for, or when the next round would not fit the budget.  The rule looks at interval
+ * widths only, never at p-values or at which label is ahead: stopping on those would
+ * manufacture claims (docs/COMPARE.md, "Precision").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compare/compare.h"
+#include "compare/precision.h"
+#include "lab/labP.h"
+
+/* Time left for the final compare (tables, report, charts) when the budget is judged. */
+#define COMPARE_RESERVE_S 30
+
+char *lab_new_id(void)
+{
+	struct timespec ts;
+	struct tm tm;
+	char when[32];
+	uint64_t x;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(when, sizeof(when), "%Y%m%dT%H%M%S", &tm);
+	x = mix64((uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec +
+		  ((uint64_t)getpid() << 40));
+	return xasprintf("%s-%08x", when, (unsigned int)(x & 0xffffffffu));
+}
+
+double lab_elapsed(const struct lab *L)
+{
+	return L->elapsed_before + (L->t0 ? (now_ns() - L->t0) / 1e9 : 0);
+}
+
+double lab_cell_wall(const struct lab *L)
+{
+	double sum = 0;
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < L->ncells; i++)
+		if (L->cells[i].wall > 0) {
+			sum += L->cells[i].wall;
+			n++;
+		}
+	if (n)
+		return sum / n;
+	/* before the first cell: the load, the lab's running overhead estimate, a teardown */
+	return L->cfg.wl.warmup_s + L->cfg.wl.duration_s + L->overhead_est + 2;
+}
+
+char *lab_compare_baseline(const struct lab *L)
+{
+	const struct lab_cfg *c = &L->cfg;
+	bool section = false;
+
+	if (!c->baseline && c->raw_baseline)
+		/* every filesystem's overhead against the raw devices */
+		return c->nthreads > 1 ? xasprintf("raw-%llut", (unsigned long long)c->threads[0])
+				       : xstrdup("raw");
+	if (!c->baseline)
+		return NULL;
+	for (int i = 0; i < c->nfs; i++)
+		section = section || !strcmp(c->fs[i].name, c->baseline);
+	/* in a thread sweep labels are NAME-Nt: name the baseline filesystem's first label;
+	 * compare pairs every thread count with the baseline's at the same count */
+	if (section && c->nthreads > 1)
+		return xasprintf("%s-%llut", c->baseline, (unsigned long long)c->threads[0]);
+	return xstrdup(c->baseline);
+}
+
+/*
+ * The claims' widest MDE from the finished results, with compare's analysis.  0 and *pc
+ * filled, or -1 when compare refused them or nothing is tested (logged).
+ */
+static int look(struct lab *L, struct precision_check *pc, struct compare *c)
+{
+	char **files = xcalloc(L->ncells + 1, sizeof(char *)), *base = lab_compare_baseline(L);
+	struct compare_opts o = { .baseline = base, .claims_only = true };
+	size_t n = 0;
+	int ret;
+
+	/* config order, as the report's compare gets them (its default baseline is the first) */
+	for (unsigned int i = 0; i < L->ncells; i++)
+		if (L->cells[i].status == CELL_DONE)
+			files[n++] = L->cells[i].result;
+	fslab_set_quiet(true);
+	ret = compare_build(c, files, n, &o);
+	fslab_set_quiet(false);
+	free(files);
+	free(base);
+	if (ret) {
+		lab_log(L, "precision: compare refused the results so far (the report's compare "
+			"will say why); going on");
+		return -1;
+	}
+	if (compare_precision(c, pc)) {
+		lab_log(L, "precision: no claim can be tested yet (%s); going on", c->design);
+		return -1;
+	}
+	return 0;
+}
+
+int lab_adaptive_look(struct lab *L, bool last)
+{
+	const struct lab_cfg *cfg = &L->cfg;
+	unsigned int round = last ? cfg->max_rounds + 1 : L->cells[L->order[L->cur]].round;
+	unsigned int done_rounds = round - 1, left = 0;
+	double cell, next, elapsed;
+	struct precision_check pc;
+	struct compare c;
+	char a[32], b[32], cpct[64];
+
+	if (cfg->precision <= 0 || L->stop_reason || done_rounds < cfg->min_rounds ||
+	    done_rounds <= L->checked_round)
+		return 0;
+	/* a round already begun (a resumed lab) was decided on before it began */
+	for (unsigned int i = 0; i < L->ncells && !last; i++) {
+		const struct cell *x = &L->cells[i];
+
+		if (x->round == round && (x->status == CELL_DONE || x->status == CELL_FAILED))
+			return 0;
+		left += x->round == round;
+	}
+	L->checked_round = done_rounds;
+	L->rounds_done = done_rounds;
+	compare_init(&c);
+	if (look(L, &pc, &c)) {
+		compare_release(&c);
+		L->worst_mde = NAN;
+		if (!last)
+			return 0;
+		L->stop_reason = xasprintf("max_rounds %u reached without a tested claim",
+					   cfg->max_rounds);
+		return 1;
+	}
+	L->worst_mde = pc.worst_pct;
+	snprintf(cpct, sizeof(cpct), "%.1f %%", pc.worst_pct);
+	{
+		const struct cmp_group *g = &c.groups[pc.group];
+		char *who = xasprintf("%s vs %s, %s", g->label, c.groups[g->base].label, pc.metric);
+
+		if (pc.worst_pct <= cfg->precision) {
+			L->stop_reason = xasprintf("precision %g %% reached after %u rounds (the widest "
+						   "claim MDE %s: %s)", cfg->precision, done_rounds,
+						   cpct, who);
+		} else if (last) {
+			L->stop_reason = xasprintf("max_rounds %u reached: the widest claim MDE %s "
+						   "(%s) is above the precision %g %%",
+						   cfg->max_rounds, cpct, who, cfg->precision);
+		} else {
+			cell = lab_cell_wall(L);
+			next = left * cell;
+			elapsed = lab_elapsed(L);
+			if (cfg->budget_ns && elapsed + next + COMPARE_RESERVE_S > cfg->budget_ns / 1e9)
+				L->stop_reason = xasprintf(
+					"budget spent: the widest claim MDE %s (%s) > precision %g %% "
+					"after %u rounds; the next round (about %s) would not fit the %s "
+					"budget", cpct, who, cfg->precision, done_rounds,
+					fmt_hms(a, sizeof(a), next),
+					fmt_hms(b, sizeof(b), cfg->budget_ns / 1e9));
+			else
+				lab_log(L, "round %u of at most %u done: the widest claim MDE %s (%s) > "
+					"precision %g %%: one more round (about %s)%s", done_rounds,
+					cfg->max_rounds, cpct, who, cfg->precision,
+					fmt_hms(a, sizeof(a), next), cfg->budget_ns ? ", within the "
+					"budget" : "");
+		}
+		free(who);
+	}
+	compare_release(&c);
+	if (!L->stop_reason)
+		return 0;
+	lab_log(L, "adaptive lab stops: %s", L->stop_reason);
+	return 1;
+}
+
+void lab_adaptive_dry_run(const struct lab *L)
+{
+	const struct lab_cfg *c = &L->cfg;
+	unsigned int done = 0, whole = 0;
+	double cell = lab_cell_wall(L), round = cell * L->nslots;
+	bool measured = false;
+	char a[32], b[32], e[32];
+
+	if (c->precision <= 0)
+		return;
+	for (unsigned int i = 0; i < L->ncells; i++) {
+		done += L->cells[i].status == CELL_DONE;
+		measured |= L->cells[i].wall > 0;
+	}
+	for (unsigned int r = 1; r <= c->max_rounds; r++) {
+		bool all = true;
+
+		for (unsigned int i = 0; i < L->ncells; i++)
+			if (L->cells[i].round == r && L->cells[i].status != CELL_DONE)
+				all = false;
+		if (!all)
+			break;
+		whole = r;
+	}
+	printf("Adaptive: precision %g %% (the widest claim MDE wanted), rounds %u to %u%s%s\n",
+	       c->precision, c->min_rounds, c->max_rounds, c->budget_ns ? ", budget " : "",
+	       c->budget_ns ? fmt_hms(b, sizeof(b), c->budget_ns / 1e9) : "");
+	printf("  so far: %u whole round(s), %u cell(s) done, %s elapsed%s\n", whole, done,
+	       fmt_hms(e, sizeof(e), L->elapsed_before), L->stop_reason ? "; stopped: " : "");
+	if (L->stop_reason)
+		printf("  %s\n", L->stop_reason);
+	printf("  a cell: about %s (%s), a round of %u cell(s): about %s\n",
+	       fmt_hms(a, sizeof(a), cell), measured ? "measured" : "estimated", L->nslots,
+	       fmt_hms(b, sizeof(b), round));
+	if (c->budget_ns) {
+		double fit = (c->budget_ns / 1e9 - COMPARE_RESERVE_S) / round;
+
+		printf("  the budget holds about %.0f round(s)%s; rounds after min_rounds run only "
+		       "while the next one fits\n", floor(fit > 0 ? fit : 0),
+		       fit < c->min_rounds ? " (fewer than min_rounds: those run anyway)" : "");
+	}
+}

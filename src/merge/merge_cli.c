@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: MIT
+/* merge_cli.c: `fslab merge`: the per-host results of one cell into a cluster result
+ * (merge.h), written atomically; exit 0 complete, 1 partial, 2 bad input. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "merge/merge.h"
+#include "strbuf.h"
+#include "util.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: fslab merge --output CLUSTER.json --host NAME=FILE [--host NAME=FILE ...]\n"
+	      "                   [--missing NAME=REASON ...] [--clock NAME=OFFSET[,RTT] ...]\n"
+	      "                   [--clock-file FILE] [--clock-limit SECONDS] [--label NAME]\n"
+	      "                   [CELL.NAME.json ...]\n"
+	      "\n"
+	      "Merge the results of one cell run on several hosts at once into one cluster result:\n"
+	      "operations and bytes summed, latency histograms summed bucket by bucket (the\n"
+	      "percentiles come from the merged histogram, never averaged), timelines aligned on\n"
+	      "wall-clock seconds, device counters and the verdict per host and overall (a host\n"
+	      "that FAILs fails the cluster), and a hosts[] list with each host's clock offset,\n"
+	      "start and result sha256.  A host without a complete result (--missing, an aborted\n"
+	      "run, a file that cannot be read) makes the result partial: marked aborted, never\n"
+	      "presented as a full cluster.\n"
+	      "\n"
+	      "  --host NAME=FILE      a host and its result file (a file CELL.NAME.json given\n"
+	      "                        without --host is host NAME)\n"
+	      "  --missing NAME=REASON a host that has no result, and why\n"
+	      "  --clock NAME=OFFSET[,RTT]  its clock minus this machine's, and the round trip\n"
+	      "                        of that measurement, in seconds (fslab hosts CONFIG check)\n"
+	      "  --clock-file FILE     the same for every host from fslab hosts CONFIG check --json\n"
+	      "  --clock-limit SECONDS clock disagreement or start spread above which the result\n"
+	      "                        warns; default 0.5\n"
+	      "  --label NAME          the cluster result's label (default: the hosts', which must\n"
+	      "                        agree)\n"
+	      "  --output FILE         the cluster result (written atomically)\n"
+	      "\n"
+	      "Exit status: 0 complete, 1 partial (a host missing or failed) or not written,\n"
+	      "2 bad input (hosts of different cells, a name twice; nothing written).\n", f);
+}
+
+struct merge_cli {
+	struct merge_input *in;
+	size_t n;
+	char **owned; /* strings to free */
+	size_t nowned;
+};
+
+static char *keep(struct merge_cli *c, char *s)
+{
+	c->owned = xrealloc(c->owned, (c->nowned + 1) * sizeof(char *));
+	c->owned[c->nowned++] = s;
+	return s;
+}
+
+static struct merge_input *host(struct merge_cli *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->in[i].name, name))
+			return &c->in[i];
+	c->in = xrealloc(c->in, (c->n + 1) * sizeof(*c->in));
+	c->in[c->n] = (struct merge_input){ .name = keep(c, xstrdup(name)), .offset_s = NAN,
+					    .rtt_s = NAN };
+	return &c->in[c->n++];
+}
+
+/* "NAME=VALUE": the name (kept), *value points into arg; -FSLAB_EINPUT without '=' */
+static int split(struct merge_cli *c, const char *opt, const char *arg, const char **name,
+		 const char **value)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1])
+		return input_error("--%s '%s': give NAME=VALUE", opt, arg);
+	*name = keep(c, xasprintf("%.*s", (int)(eq - arg), arg));
+	*value = eq + 1;
+	return 0;
+}
+
+static int parse_seconds(const char *s, double *out)
+{
+	char *end;
+	uint64_t ns;
+
+	*out = strtod(s, &end);
+	if (end != s && !*end && isfinite(*out))
+		return 0;
+	if (!parse_duration(s, &ns)) {
+		*out = ns / 1e9;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int add_clock(struct merge_cli *c, const char *name, double off, double rtt)
+{
+	struct merge_input *h = host(c, name);
+
+	if (!isfinite(off) || fabs(off) > 86400 || !(isnan(rtt) || (rtt >= 0 && rtt < 3600)))
+		return input_error("clock of host %s: offset %g s, round trip %g s is not a "
+				   "measurement; give seconds, such as 0.0012,0.0004", name, off, rtt);
+	h->offset_s = off;
+	h->rtt_s = rtt;
+	return 0;
+}
+
+/* fslab hosts CONFIG check --json FILE: {"hosts": [{"name", "clock_offset_s", "clock_rtt_s"}]} */
+static int clock_file(struct merge_cli *c, const char *path)
+{
+	json_error_t jerr;
+	json_t *j, *a, *v;
+	char *text;
+	size_t i, len;
+	int ret = read_file(path, &text, &len), kind;
+
+	/* a regular file only: a FIFO would block here forever, a device never end */
+	if (ret == -EINVAL && !os_stat(path, &kind, NULL) && kind != OS_KIND_FILE)
+		return input_error("--clock-file %s: not a regular file (%s); give the file fslab "
+				   "hosts CONFIG check --json wrote", path, os_kind_name(kind));
+	if (ret)
+		return input_error("--clock-file %s: cannot be read (%s); give the file fslab hosts "
+				   "CONFIG check --json wrote", path, strerror(-ret));
+	j = json_loadb(text, len, 0, &jerr);
+	free(text);
+	if (!j)
+		return input_error("--clock-file %s: %s (line %d); give the file fslab hosts CONFIG "
+				   "check --json wrote", path, jerr.text, jerr.line);
+	a = json_object_get(j, "hosts");
+	if (!json_is_array(a))
+		ret = input_error("--clock-file %s: no \"hosts\" array; give the file fslab hosts "
+				  "CONFIG check --json wrote", path);
+	json_array_foreach(a, i, v) {
+		const char *name = json_string_value(json_object_get(v, "name"));
+		json_t *off = json_object_get(v, "clock_offset_s"), *rtt = json_object_get(v, "clock_rtt_s");
+
+		if (ret)
+			break;
+		if (!name || merge_name_problem(name))
+			ret = input_error("--clock-file %s: host %zu has no usable \"name\"", path, i + 1);
+		else if (json_is_number(off))
+			ret = add_clock(c, name, json_number_value(off),
+					json_is_number(rtt) ? json_number_value(rtt) : NAN);
+	}
+	json_decref(j);
+	return ret;
+}
+
+/* "results/xfs-8t-r1.node2.json" -> "node2" */
+static char *name_of_file(const char *file)
+{
+	const char *base = strrchr(file, '/'), *end, *dot;
+
+	base = base ? base + 1 : file;
+	end = strlen(base) > 5 && !strcmp(base + strlen(base) - 5, ".json") ? base + strlen(base) - 5
+									  : base + strlen(base);
+	for (dot = end; dot > base && dot[-1] != '.'; dot--)
+		;
+	if (dot == base)
+		return NULL;
+	return xasprintf("%.*s", (int)(end - dot), dot);
+}
+
+static int check_output(const struct merge_cli *c, const char *out)
+{
+	char *dir = xstrdup(out), *slash = strrchr(dir, '/'), *rout;
+	int ret = 0;
+
+	if (slash)
+		slash[slash == dir] = 0;
+	else
+		strcpy(dir, ".");
+	if (os_dir_can_create(dir))
+		ret = input_error("--output %s: cannot create files in %s; give a writable directory",
+				  out, dir);
+	rout = os_realpath(out);
+	for (size_t i = 0; !ret && rout && i < c->n; i++) {
+		char *r = c->in[i].file ? os_realpath(c->in[i].file) : NULL;
+
+		if (r && !strcmp(r, rout))
+			ret = input_error("--output %s is host %s's result: the cluster result needs a "
+					  "file of its own", out, c->in[i].name);
+		free(r);
+	}
+	free(rout);
+	free(dir);
+	return ret;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "missing", required_argument, NULL, 'm' },
+		{ "clock", required_argument, NULL, 'c' },
+		{ "clock-file", required_argument, NULL, 'C' },
+		{ "clock-limit", required_argument, NULL, 'L' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct merge_opts mo = { .clock_limit_s = MERGE_CLOCK_LIMIT_S };
+	struct merge_cli c = { 0 };
+	struct fslab_result r;
+	const char *output = NULL, *name, *value;
+	int opt, ret = 0, status = FSLAB_EXIT_USAGE;
+
+	result_init(&r);
+	optind = 1;
+	opterr = 0;
+	while (!ret && (opt = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage(stdout);
+			status = FSLAB_EXIT_OK;
+			goto out;
+		case 'o':
+			output = optarg;
+			break;
+		case 'H':
+			ret = split(&c, "host", optarg, &name, &value);
+			if (!ret) {
+				struct merge_input *h = host(&c, name);
+
+				if (h->file || h->missing)
+					ret = input_error("--host %s: host %s is given twice; one result "
+							  "per host", optarg, name);
+				h->file = value;
+			}
+			break;
+		case 'm':
+			ret = split(&c, "missing", optarg, &name, &value);
+			if (!ret) {
+				struct merge_input *h = host(&c, name);
+
+				if (h->file || h->missing)
+					ret = input_error("--missing %s: host %s is given twice", optarg,
+							  name);
+				h->missing = value;
+			}
+			break;
+		case 'c': {
+			double off, rtt = NAN;
+			char *comma, *v;
+
+			ret = split(&c, "clock", optarg, &name, &value);
+			if (ret)
+				break;
+			v = keep(&c, xstrdup(value));
+			comma = strchr(v, ',');
+			if (comma)
+				*comma++ = 0;
+			if (parse_seconds(v, &off) || (comma && parse_seconds(comma, &rtt)))
+				ret = input_error("--clock %s: give NAME=OFFSET or NAME=OFFSET,RTT in "
+						  "seconds, such as node2=-0.0031,0.0008", optarg);
+			else
+				ret = add_clock(&c, name, off, rtt);
+			break;
+		}
+		case 'C':
+			ret = clock_file(&c, optarg);
+			break;
+		case 'L':
+			if (parse_seconds(optarg, &mo.clock_limit_s) || !(mo.clock_limit_s > 0) ||
+			    mo.clock_limit_s > 3600)
+				ret = input_error("--clock-limit '%s': give seconds above 0, such as 0.5 "
+						  "or 200ms", optarg);
+			break;
+		case 'l':
+			if (label_problem(optarg))
+				ret = input_error("--label '%s': %s; use 1-64 letters, digits, '.', '_', "
+						  "'+' or '-'", optarg, label_problem(optarg));
+			mo.label = optarg;
+			break;
+		default:
+			ret = input_error("unknown option '%s'; see 'fslab merge --help'",
+					  argv[optind - 1]);
+		}
+	}
+	for (int i = optind; !ret && i < argc; i++) {
+		char *n = name_of_file(argv[i]);
+
+		if (!n) {
+			ret = input_error("%s: no host name in the file name (CELL.NAME.json); give "
+					  "--host NAME=%s", argv[i], argv[i]);
+			break;
+		}
+		keep(&c, n);
+		if (host(&c, n)->file || host(&c, n)->missing)
+			ret = input_error("%s: host %s is given twice; one result per host", argv[i], n);
+		host(&c, n)->file = argv[i];
+	}
+	if (ret)
+		goto out;
+	for (size_t i = 0; i < c.n; i++)
+		if (!c.in[i].file && !c.in[i].missing) {
+			ret = input_error("--clock names host %s, which has no --host or --missing",
+					  c.in[i].name);
+			goto out;
+		}
+	if (!output) {
+		ret = input_error("no --output FILE given for the cluster result");
+		goto out;
+	}
+	ret = check_output(&c, output);
+	if (!ret)
+		ret = merge_results(c.in, c.n, &mo, &r);
+	if (ret)
+		goto out;
+	ret = result_write(&r, output);
+	if (ret) {
+		fslab_err("cannot write the cluster result to %s: %s", output, strerror(-ret));
+		status = FSLAB_EXIT_FAIL;
+		goto out;
+	}
+	printf("%s cluster result of %u hosts (%u complete)", r.cluster.partial ? "PARTIAL" : "full",
+	       r.cluster.hosts, r.cluster.complete);
+	if (!isnan(r.cluster.start_spread_s))
+		printf(", loads started within %.1f ms", r.cluster.start_spread_s * 1e3);
+	if (!isnan(r.cluster.clock_spread_s))
+		printf(", clocks within %.1f ms", r.cluster.clock_spread_s * 1e3);
+	printf(": %s\n", output);
+	if (r.cluster.partial)
+		fslab_warn("%s", r.abort_reason);
+	status = r.cluster.partial ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
+out:
+	if (ret == -FSLAB_EINPUT)
+		status = FSLAB_EXIT_USAGE;
+	result_release(&r);
+	for (size_t i = 0; i < c.nowned; i++)
+		free(c.owned[i]);
+	free(c.owned);
+	free(c.in);
+	return status;
+}

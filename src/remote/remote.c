@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/*
+ * remote.c: what the lab's controller runs on each of its hosts over ssh (both systems, so
+ * a Windows host needs nothing but fslab.exe): fslab hello (version, git hash, system and the
+ * arguments as received: the quoting probe), fslab clock (the wall clock once per line read:
+ * the offset measurement), fslab cat-result (a result file with its size and sha256).
+ * docs/HOSTS.md "What runs on a host".
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "remote/remote.h"
+#include "sha256.h"
+#include "util.h"
+
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#include <windows.h>
+#define HOST_OS "windows"
+#else
+#include <unistd.h>
+#define HOST_OS "linux"
+#endif
+
+static void host_name(char *buf, size_t len)
+{
+#ifdef _WIN32
+	DWORD n = (DWORD)len;
+
+	if (!GetComputerNameExA(ComputerNameDnsHostname, buf, &n))
+		snprintf(buf, len, "?");
+#else
+	if (gethostname(buf, len - 1))
+		snprintf(buf, len, "?");
+	buf[len - 1] = 0;
+#endif
+}
+
+int cmd_hello(int argc, char **argv)
+{
+	json_t *o, *words = json_array();
+	char host[256], wall[32];
+	char *s;
+
+	for (int i = 1; i < argc; i++) {
+		json_t *w = json_string(argv[i]);
+
+		/* a word that is not UTF-8 cannot be echoed as JSON: null says it came changed */
+		json_array_append_new(words, w ? w : json_null());
+	}
+	host_name(host, sizeof(host));
+	snprintf(wall, sizeof(wall), "%lld", (long long)os_wall_ns());
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o}", "schema", REMOTE_HELLO_SCHEMA,
+		      "version", fslab_version, "git", fslab_git, "os", HOST_OS, "hostname", host,
+		      "wall_ns", wall, "argv", words);
+	s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	json_decref(o);
+	if (!s) {
+		fslab_err("hello: cannot encode the answer");
+		return FSLAB_EXIT_FAIL;
+	}
+	printf("%s\n", s);
+	free(s);
+	return fflush(stdout) ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
+}
+
+int cmd_clock(int argc, char **argv)
+{
+	char line[256];
+
+	if (argc > 1 && strcmp(argv[1], "--once")) {
+		fslab_err("clock: unknown argument '%s'; fslab clock [--once] answers each line of "
+			  "its input with the wall clock in ns since 1970", argv[1]);
+		return FSLAB_EXIT_USAGE;
+	}
+	if (argc > 1) {
+		printf("%lld\n", (long long)os_wall_ns());
+		return fflush(stdout) ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
+	}
+	/* read, then the clock at once: what the controller times is one round trip */
+	while (fgets(line, sizeof(line), stdin)) {
+		printf("%lld\n", (long long)os_wall_ns());
+		if (fflush(stdout))
+			return FSLAB_EXIT_FAIL;
+	}
+	return FSLAB_EXIT_OK;
+}
+
+int cmd_cat_result(int argc, char **argv)
+{
+	char hex[SHA256_HEX_LEN + 1], *buf = NULL;
+	size_t len = 0;
+	int kind, ret;
+
+	if (argc != 2 || !strcmp(argv[1], "--help")) {
+		fprintf(argc == 2 ? stdout : stderr,
+			"usage: fslab cat-result FILE\n\nPrint a result file for the lab's controller "
+			"(over ssh): a line '%s SIZE', the SIZE bytes of the file, then a line "
+			"'sha256 HEX'.\n", REMOTE_CAT_SCHEMA);
+		return argc == 2 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
+	}
+	ret = os_stat(argv[1], &kind, NULL);
+	if (!ret && kind != OS_KIND_FILE)
+		ret = -EISDIR;
+	if (!ret)
+		ret = read_file(argv[1], &buf, &len);
+	if (ret) {
+		fslab_err("cat-result: cannot read %s (%s)", argv[1], strerror(-ret));
+		return ret == -ENOENT ? FSLAB_EXIT_USAGE : FSLAB_EXIT_FAIL;
+	}
+#ifdef _WIN32
+	/* the bytes as they are: no \n -> \r\n */
+	_setmode(_fileno(stdout), _O_BINARY);
+#endif
+	sha256_hex(buf, len, hex);
+	printf("%s %zu\n", REMOTE_CAT_SCHEMA, len);
+	fwrite(buf, 1, len, stdout);
+	printf("\nsha256 %s\n", hex);
+	free(buf);
+	if (fflush(stdout) || ferror(stdout)) {
+		fslab_err("cat-result: cannot write %s to the output (%s)", argv[1], strerror(errno));
+		return FSLAB_EXIT_FAIL;
+	}
+	return FSLAB_EXIT_OK;
+}

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+/* fuzz_import_diskspd_text.c: libFuzzer target: any bytes through the DiskSpd text importer,
+ * then compare and its renderers: refused (one line, -FSLAB_EINPUT) or read, never a crash,
+ * undefined behaviour or a leak. */
+#include "tests/fuzz/fuzz_import.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_quiet();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	return fuzz_import(&import_diskspd_text, data, size);
+}

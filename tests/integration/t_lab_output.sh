@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# t_lab_output: `fslab lab --output DIR` works only in a directory it made: a new or empty one
+# (which it marks), or its own lab's being resumed.  A user's non-empty directory, directly
+# or through a symbolic link, is refused with exit 2 naming it and the fix, with or without
+# --resume or --dry-run, and nothing in it changes (issue 16 item 6: the lab deleted the
+# user's results/*.json.tmp.*, overwrote report/report.md and appended to their lab.log).
+. "$(dirname "$0")/lib.sh"
+
+cat > $T/lab.ini <<EOT
+[lab]
+order = interleaved
+[devices]
+image_dir = $T/images
+db_size = 1G
+log_size = 512M
+[workload]
+threads = 2
+db_size = 128M
+duration = 2s
+warmup = 1s
+[fs ext4]
+EOT
+# a user's directory that happens to look like a lab's
+user=$T/user
+mkdir -p $user/results $user/report $user/mnt
+echo "half of my own work" > $user/results/x.json.tmp.123
+echo "# my report" > $user/report/report.md
+echo "my notes" > $user/lab.log
+snapshot() { (cd "$1" && find . -printf '%p %y %s\n' | sort && find . -type f -exec sha256sum {} + | sort); }
+before=$(snapshot $user)
+unchanged() {
+	[ "$(snapshot $user)" = "$before" ] || fail "$1: the user's directory changed: $(diff <(echo "$before") <(snapshot $user))"
+}
+refused() { # refused NAME ARGS...: exit 2, the directory and the fix named, nothing changed
+	local name=$1; shift
+	expect_status 2 "$FSLAB" lab $T/lab.ini "$@"
+	grep -q -- "--output $name.*not empty and was not made by fslab lab" $T/stderr ||
+		fail "$*: message: $(cat $T/stderr)"
+	grep -q "name a new or empty directory" $T/stderr || fail "$*: no fix named: $(cat $T/stderr)"
+	unchanged "$*"
+	echo "ok: refused $*"
+}
+
+log "a user's non-empty directory is refused"
+refused $user --output $user
+refused $user --output $user --resume
+refused $user --output $user --dry-run
+log "also through a symbolic link"
+ln -s $user $T/link
+refused $T/link --output $T/link
+grep -q "a link to $user" $T/stderr || fail "the link's target not named: $(cat $T/stderr)"
+log "[lab] output in the config too"
+cp $T/lab.ini $T/lab-out.ini
+sed -i "s|^\[lab\]|[lab]\noutput = $user|" $T/lab-out.ini
+expect_status 2 "$FSLAB" lab $T/lab-out.ini
+grep -q "not made by fslab lab" $T/stderr || fail "[lab] output: $(cat $T/stderr)"
+unchanged "[lab] output"
+log "a file, and a link to nothing"
+touch $T/file
+expect_status 2 "$FSLAB" lab $T/lab.ini --output $T/file
+grep -q "is not a directory" $T/stderr || fail "file: $(cat $T/stderr)"
+ln -s $T/nothing $T/dangling
+expect_status 2 "$FSLAB" lab $T/lab.ini --output $T/dangling
+grep -q "symbolic link to nothing" $T/stderr || fail "dangling link: $(cat $T/stderr)"
+[ ! -e $T/nothing ] || fail "the dangling link's target was created"
+
+log "an empty directory, reached through a link, is the lab's to use"
+mkdir $T/empty
+ln -s $T/empty $T/emptylink
+"$FSLAB" lab $T/lab.ini --output $T/emptylink > $T/lab.out 2>&1 || { cat $T/lab.out; fail "lab in an empty directory failed"; }
+[ -f $T/empty/.fslab-lab ] && [ -s $T/empty/report/report.md ] || fail "no marker or report in the empty directory"
+jqt $T/empty/.fslab-lab '.schema == "fslab-lab-dir/1"'
+log "its own lab: without --resume the lab says what is there, with --resume it continues"
+expect_status 2 "$FSLAB" lab $T/lab.ini --output $T/emptylink
+grep -q "already holds a lab .* that finished with 1 of 1 cell(s) done: continue it with: fslab lab $T/lab.ini --output $T/emptylink --resume" $T/stderr ||
+	fail "own lab: $(cat $T/stderr)"
+expect_status 0 "$FSLAB" lab $T/lab.ini --output $T/emptylink --resume
+# another config pointed at it: the message names the lab's own config and command
+sed 's/^duration = 2s/duration = 3s/' $T/lab.ini > $T/other.ini
+expect_status 2 "$FSLAB" lab $T/other.ini --output $T/emptylink
+grep -qF "continue it with: fslab lab $T/lab.ini --output $T/emptylink --resume" $T/stderr ||
+	fail "another config: $(cat $T/stderr)"
+log "a lab stopped before it recorded a state: its marked directory is its own"
+mkdir -p $T/early/logs
+cp $T/empty/.fslab-lab $T/early/
+echo "an early line" > $T/early/lab.log
+expect_status 0 "$FSLAB" lab $T/lab.ini --output $T/early --dry-run
+unchanged "the end"
+echo "all good"
