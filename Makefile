@@ -200,13 +200,18 @@ $(WIN_B)/obj/src/version.o: $(B)/.git-hash
 # _WIN32_WINNT 0x0A00: Windows 10 / Server 2016 and later (high-resolution timers: 1803+).
 # -Wno-format: format(printf) means Microsoft's printf to mingw's gcc, while the program uses
 # mingw's C99 printf (__USE_MINGW_ANSI_STDIO); the formats are checked by the Linux build.
+# inih's Debian source may be missing from the mirror (scripts/win-sysroot.sh): then fslab.exe
+# is built without the lab's INI reader, decided when the compiler runs (the sysroot is built
+# first), and `fslab.exe lab` says how to get it (docs/WINDOWS.md)
+WIN_NO_INIH = $$(test -f $(WIN_SYSROOT)/lib/libinih.a || echo -DFSLAB_NO_INIH)
 WIN_CFLAGS := -O2 -g $(filter-out -Wformat-security,$(WARN)) -Wno-format -D_GNU_SOURCE -D__USE_MINGW_ANSI_STDIO=1 \
 	-D_POSIX_THREAD_SAFE_FUNCTIONS -D_WIN32_WINNT=0x0A00 -DWINVER=0x0A00 -DPSAPI_VERSION=2 \
 	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. \
 	-I$(WIN_SYSROOT)/include -I$(WIN_SYSROOT)/include/libxml2 -DLIBXML_STATIC \
-	-DFSLAB_INIH_FIXED_OPTIONS -MMD -MP
+	-DFSLAB_INIH_FIXED_OPTIONS $(WIN_NO_INIH) -MMD -MP
 WIN_LDFLAGS := -static -municode -L$(WIN_SYSROOT)/lib
-WIN_LIBS := -ljansson -lisal -lxml2 -linih -lshlwapi -lshell32 -lm -lpthread
+WIN_LIBS := -ljansson -lisal -lxml2 $$(test -f $(WIN_SYSROOT)/lib/libinih.a && echo -linih) \
+	-lshlwapi -lshell32 -lm -lpthread
 # the unit suites that need nothing Linux-only (no libmount, libext2fs, /proc)
 WIN_UNIT_SRC := tests/unit/test_os.c tests/unit/test_ioengine.c tests/unit/test_hist.c \
 	tests/unit/test_result.c tests/unit/test_stats.c tests/unit/test_verdict.c \

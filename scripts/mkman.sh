@@ -142,8 +142,9 @@ help2roff() {
 	}'
 }
 
-# the subcommands and their one-line summaries, from `fslab --help`
-"$fslab" --help | awk '/^  [a-z]+ +[^ ]/ && $1 != "version" {
+# the subcommands and their one-line summaries, from `fslab --help`; not the commands the lab
+# runs on its hosts (hello, clock, cat-result: listed in fslab.1, no page of their own)
+"$fslab" --help | awk '/^Run on a lab.s hosts/ { exit } /^  [a-z]+ +[^ ]/ && $1 != "version" {
 	n = $1; sub(/^  [a-z]+ +/, ""); print n "\t" $0 }' > "$out/.commands"
 FSLAB_MAN_SEE=$(awk -F '\t' '{printf "%s\\fBfslab\\-%s\\fR(1)", (NR > 1 ? ", " : ""), $1}' \
 	"$out/.commands")

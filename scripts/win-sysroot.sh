@@ -133,9 +133,15 @@ build_inih() {
 	[ -f "$ROOT/lib/libinih.a" ] && [ -f "$ROOT/include/ini.h" ] && return 0
 	if [ -n "${FSLAB_INIH_SRC:-}" ]; then
 		d=$FSLAB_INIH_SRC
-	else
-		fetch libinih
+	elif (fetch libinih) 2>/dev/null; then
 		d=$(dir_of libinih)
+	else
+		# seen: the mirror serves libinih's .dsc but not its tarballs (404)
+		echo "fslab: warning: no source of inih (apt-get source libinih failed): fslab.exe" \
+		     "is built without the lab's INI reader (fslab.exe lab refuses, the rest" \
+		     "works); to build it, set FSLAB_INIH_SRC=DIR to an inih r55 release" \
+		     "(docs/WINDOWS.md)" >&2
+		return 0
 	fi
 	echo "fslab: cross-building inih ($d)"
 	mkdir -p "$ROOT/lib" "$ROOT/include" "$SRC"
@@ -151,8 +157,7 @@ build_inih() {
 
 complete() {
 	[ -f "$1/lib/libjansson.a" ] && [ -f "$1/lib/libcmocka.a" ] && [ -f "$1/lib/libisal.a" ] &&
-		[ -f "$1/lib/libxml2.a" ] && [ -f "$1/include/libxml2/libxml/xmlversion.h" ] &&
-		[ -f "$1/lib/libinih.a" ] && [ -f "$1/include/ini.h" ]
+		[ -f "$1/lib/libxml2.a" ] && [ -f "$1/include/libxml2/libxml/xmlversion.h" ]
 }
 
 CACHE_DIR=${FSLAB_WIN_CACHE-/var/cache/fslab}

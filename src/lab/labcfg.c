@@ -3,7 +3,9 @@
 #include "lab/labcfg.h"
 
 #include <errno.h>
+#ifndef FSLAB_NO_INIH
 #include <ini.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -737,6 +739,22 @@ int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 	cfg->threads[0] = cfg->wl.threads;
 	cfg->nthreads = 1;
 
+#ifdef FSLAB_NO_INIH
+	/* built where inih's source could not be had (scripts/win-sysroot.sh, docs/WINDOWS.md) */
+	(void)p;
+	(void)ret;
+	(void)reader;
+	(void)handler;
+	(void)check_required;
+	(void)errors_done;
+	(void)st;
+	(void)kind;
+	return input_error("%s: this fslab.exe was built without inih, the INI reader of lab "
+			   "configs (its Debian source was not on the build machine's mirror): "
+			   "rebuild it with FSLAB_INIH_SRC=DIR pointing at an inih r55 release "
+			   "(docs/WINDOWS.md), or run each cell with fslab.exe prep, run and "
+			   "teardown", path);
+#else
 	/* a regular file only: a FIFO would block the open, a device (/dev/urandom) never end */
 	ret = os_fopen_regular(path, &p.f, &kind);
 	if (ret == -EINVAL)
@@ -798,6 +816,7 @@ int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 		cfg->log_image_size = MAX(cfg->wl.databases * 64 * MiB + 256 * MiB, 512 * MiB);
 	check_required(&p);
 	return errors_done(&p);
+#endif
 }
 
 void lab_cfg_release(struct lab_cfg *c)

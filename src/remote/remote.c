@@ -73,6 +73,12 @@ int cmd_clock(int argc, char **argv)
 {
 	char line[256];
 
+	if (argc == 2 && !strcmp(argv[1], "--help")) {
+		printf("usage: fslab clock [--once]\n\nAnswers each line of its input with the wall "
+		       "clock in ns since 1970 (--once: once, at once): the lab's controller measures "
+		       "a host's clock offset over ssh so (docs/HOSTS.md).\n");
+		return FSLAB_EXIT_OK;
+	}
 	if (argc > 1 && strcmp(argv[1], "--once")) {
 		fslab_err("clock: unknown argument '%s'; fslab clock [--once] answers each line of "
 			  "its input with the wall clock in ns since 1970", argv[1]);

@@ -26,6 +26,17 @@ make --no-print-directory -j2 windows >"$T/build.log" 2>&1 || {
 EXE=$FSLAB_TOP/build/win/fslab.exe
 W() { printf 'Z:%s' "$1" | tr / '\\'; } # a Linux path as fslab.exe sees it
 OUT=$T/out
+# built without inih (no source of it on this mirror: docs/WINDOWS.md): the lab refuses, exit 2
+[ -f build/win/sysroot/lib/libinih.a ] || {
+	echo '[lab]' > "$T/probe.ini"
+	set +e
+	timeout 120 "$WINE" "$EXE" lab "$(W "$T/probe.ini")" > "$T/probe.out" 2>&1
+	rc=$?
+	set -e
+	[ "$rc" -eq 2 ] && grep -q "built without inih" "$T/probe.out" ||
+		{ cat "$T/probe.out"; fail "fslab.exe without inih: exit $rc, want 2 naming inih"; }
+	skip "fslab.exe was built without inih (no source of it on this mirror): its refusal checked"
+}
 
 cat > $T/lab.ini <<EOT
 [lab]
