@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "engine.h"
+#include "random.h"
 #include "result.h"
-#include "util.h"
 #include "utctime.h"
 
 static double gauss(struct rng *r)

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "files.h"
 
 struct doc_table *doc_table_new(size_t ncols, bool numeric)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "compare/reportP.h"
-#include "util.h"
 
 static size_t name_index(struct cmp_hosts *h, const char *name)
 {

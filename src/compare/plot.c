@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
 
 /* Both terminals come with Debian's gnuplot-nox (cairo and the SVG writer). */
 #define PNG_TERMINAL "pngcairo size %s noenhanced font 'sans,10'"
@@ -284,7 +287,7 @@ static int draw_sized(struct plot_ctx *x, const char *name, const char *title, c
 		free(epng);
 		free(esvg);
 		argv[2] = cd;
-		st = run_cmd(argv, &out);
+		st = os_run(argv, &out);
 		if (st || !nonempty(apng.f) || !nonempty(asvg.f)) {
 			char *nl = out ? strchr(out, '\n') : NULL;
 
@@ -791,7 +794,7 @@ int plot_all(const struct compare *c, const char *outdir, struct plot_set *ps)
 	int ret = 0;
 
 	memset(ps, 0, sizeof(*ps));
-	if (!have_program("gnuplot")) {
+	if (!os_have_program("gnuplot")) {
 		ps->skipped = xstrdup("charts skipped: gnuplot not found; install the Debian package "
 				      GNUPLOT_PACKAGE);
 		return 0;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "util.h"
+#include "base.h"
 
 /* ---- pieces shared by the tables and the article ---- */
 

@@ -8,8 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "base.h"
 #include "selftest/selftest.h"
-#include "util.h"
+#include "units.h"
 #include "workloads/workload.h"
 
 /* ---- setup facts ---- */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "util.h"
+#include "base.h"
 
 /* The key metrics of the generated sentences, the lead one first: the headline claims. */
 #define key_metrics compare_headline

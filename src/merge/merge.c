@@ -10,9 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
 #include "sha256.h"
 #include "strbuf.h"
-#include "util.h"
+#include "units.h"
 #include "utctime.h"
 
 /* A result file larger than this is not one fslab run wrote (a 30-day run's is ~400 MiB). */

@@ -8,10 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "cmds.h"
 #include "merge/merge.h"
+#include "msg.h"
+#include "os/os.h"
 #include "strbuf.h"
-#include "util.h"
+#include "units.h"
 
 static void usage(FILE *f)
 {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
 #include "utctime.h"
 
 /* Largest start difference aligned on the wall clock (a day); beyond it, by row index. */

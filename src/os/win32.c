@@ -17,8 +17,10 @@
 #include <time.h>
 #include <wchar.h>
 
+#include "base.h"
+#include "files.h"
+#include "os/os.h"
 #include "strbuf.h"
-#include "util.h"
 
 #ifndef CREATE_WAITABLE_TIMER_HIGH_RESOLUTION
 #define CREATE_WAITABLE_TIMER_HIGH_RESOLUTION 0x00000002

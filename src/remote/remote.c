@@ -12,10 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "cmds.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
 #include "remote/remote.h"
 #include "sha256.h"
-#include "util.h"
 
 #ifdef _WIN32
 #include <fcntl.h>

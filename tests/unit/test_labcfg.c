@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "lab/labcfg.h"
-#include "util.h"
 
 static char path[64];
 static char errors[8192];
