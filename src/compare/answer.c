@@ -514,7 +514,7 @@ void report_volumes(struct doc *d, const struct compare *c)
 		 "once, before and after: no interval).", share.len ? " The database volume's share of the device I/Os: " : "",
 		 share.buf, share.len ? "." : "", shared_device(c) ? " Where one device "
 		 "holds both directories, it is counted once, under the database." : "");
-	report_table_split(d, t, 4);
+	doc_table_split(d, t, 4);
 	doc_table_free(t);
 	strbuf_release(&share);
 }

@@ -294,7 +294,7 @@ void report_setup(struct doc *d, const struct compare *c)
 	}
 	if (any) {
 		doc_para(d, "Per label (from the first run of each):");
-		report_table_split(d, t, 4);
+		doc_table_split(d, t, 4);
 	}
 	doc_table_free(t);
 	free(v);
