@@ -16,11 +16,13 @@
 #include "compare/precision.h"
 #include "msg.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "workloads/workload.h"
 
 void compare_init(struct compare *c)
 {
 	memset(c, 0, sizeof(*c));
+	strvec_init(&c->warnings);
 	c->baseline = -1;
 	c->aa_alarm = -1;
 }
@@ -47,9 +49,7 @@ void compare_release(struct compare *c)
 		free((void *)c->rows[r].m);
 	}
 	free(c->rows);
-	for (size_t i = 0; i < c->nwarnings; i++)
-		free(c->warnings[i]);
-	free(c->warnings);
+	strvec_clear(&c->warnings);
 	for (size_t s = 0; s < c->nsweeps; s++) {
 		free(c->sweeps[s].groups);
 		free(c->sweeps[s].eff);
@@ -426,7 +426,7 @@ static void compute_rows(struct compare *c, bool claims_only)
 		*m = *compare_metric_at(i, &tmp);
 		if ((m->kind == MK_THREADS && !c->threads_differ) ||
 		    (m->kind == MK_TOOL && !c->foreign) ||
-		    (m->kind == MK_MISMATCH && !c->nwarnings) ||
+		    (m->kind == MK_MISMATCH && !c->warnings.nr) ||
 		    (claims_only && m->kind != MK_RUNS && !compare_is_headline(m->id)) ||
 		    (m->for_flags && !any_workload(c, m->for_flags))) {
 			free(m);
@@ -477,12 +477,6 @@ double compare_mean(const struct compare *c, const char *id, size_t g)
 }
 
 /* ---- loading, grouping, the guard ---- */
-
-void compare_strv_push(char ***v, size_t *n, char *s)
-{
-	*v = xrealloc(*v, (*n + 1) * sizeof(char *));
-	(*v)[(*n)++] = s;
-}
 
 /* Group index of (label, aborted), created when new. */
 size_t compare_group_of(struct compare *c, size_t ri)
@@ -545,9 +539,8 @@ static int compare_guard(struct compare *c, const struct compare_opts *o)
 		} else {
 			struct cmp_group *g = &c->groups[compare_group_of(c, i)];
 
-			compare_strv_push(&c->warnings, &c->nwarnings,
-					  xasprintf("%s differs from %s: %s", c->files[i], c->files[0],
-						    diff.buf));
+			strvec_pushf(&c->warnings, "%s differs from %s: %s", c->files[i],
+				     c->files[0], diff.buf);
 			if (!g->mismatch || !strstr(g->mismatch, diff.buf)) {
 				struct strbuf m = STRBUF_INIT;
 

@@ -22,6 +22,5 @@ void compare_welch_half(const struct cmp_row *row, size_t gi, struct cmp_delta *
 
 /* Shared helpers of compare.c: the group of result ri (created when new); a string vector. */
 size_t compare_group_of(struct compare *c, size_t ri);
-void compare_strv_push(char ***v, size_t *n, char *s);
 
 #endif

@@ -35,8 +35,8 @@ static void warnings(struct doc *d, const struct compare *c)
 			 "differ significantly; this machine is too noisy for the claims below (see "
 			 "the Summary).", c->groups[c->aa_alarm].label,
 			 c->groups[c->groups[c->aa_alarm].aa_of].label);
-	for (size_t i = 0; i < c->nwarnings; i++)
-		doc_item(d, "WARNING (--allow-mismatch): %s", c->warnings[i]);
+	for (size_t i = 0; i < c->warnings.nr; i++)
+		doc_item(d, "WARNING (--allow-mismatch): %s", c->warnings.v[i]);
 	for (size_t g = 0; g < c->ngroups; g++)
 		if (c->groups[g].aborted)
 			doc_item(d, "ABORTED: %s is an aborted run (%s), shown for reference only: it "
@@ -416,7 +416,7 @@ void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 	/* the answer first: a line per label, the key figures, the chart, the verdicts */
 	doc_heading(&d, 2, "The answer");
 	report_answer(&d, c, o);
-	if (c->nwarnings)
+	if (c->warnings.nr)
 		doc_item_lead(&d, "Warning", ": the results differ in what a comparison needs equal "
 			      "and were compared only because of --allow-mismatch (see Results in "
 			      "full).");

@@ -276,8 +276,8 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 	free(sentences);
 	for (size_t i = 0; o->charts && i < o->charts->n; i++)
 		json_array_append_new(charts, json_string(o->charts->charts[i].name));
-	for (size_t i = 0; i < c->nwarnings; i++)
-		json_array_append_new(warn, json_string(c->warnings[i]));
+	for (size_t i = 0; i < c->warnings.nr; i++)
+		json_array_append_new(warn, json_string(c->warnings.v[i]));
 	root = json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "schema", COMPARE_SCHEMA, "title", title, "fslab_version", FSLAB_VERSION,
 			 "method", method_json(c),

@@ -10,6 +10,7 @@
 
 #include "base.h"
 #include "selftest/selftest.h"
+#include "strvec.h"
 #include "units.h"
 #include "workloads/workload.h"
 
@@ -387,10 +388,10 @@ done:
  */
 static void comparability(struct doc *d, const struct compare *c)
 {
-	char *opts = compare_load_options(), **v;
-	size_t n;
+	char *opts = compare_load_options();
+	struct strvec v = STRVEC_INIT;
 
-	if (c->nwarnings)
+	if (c->warnings.nr)
 		doc_item(d, "Comparability: the results DIFFER in what a comparison needs equal and "
 			 "were compared only because of --allow-mismatch (see the warnings below); "
 			 "the lines above give the baseline's (%s) settings",
@@ -401,18 +402,14 @@ static void comparability(struct doc *d, const struct compare *c)
 			 "the run (label, output, directories) and, between labels, in the thread "
 			 "count", opts);
 	free(opts);
-	v = compare_method_differences(c, &n);
-	for (size_t i = 0; i < n; i++) {
-		doc_item(d, "Differs between labels: %s", v[i]);
-		free(v[i]);
-	}
-	free(v);
-	v = compare_method_unrecorded(c, &n);
-	for (size_t i = 0; i < n; i++) {
-		doc_item(d, "Not recorded by %s, so not compared", v[i]);
-		free(v[i]);
-	}
-	free(v);
+	compare_method_differences(c, &v);
+	for (size_t i = 0; i < v.nr; i++)
+		doc_item(d, "Differs between labels: %s", v.v[i]);
+	strvec_clear(&v);
+	compare_method_unrecorded(c, &v);
+	for (size_t i = 0; i < v.nr; i++)
+		doc_item(d, "Not recorded by %s, so not compared", v.v[i]);
+	strvec_clear(&v);
 }
 
 void report_method(struct doc *d, const struct compare *c, const struct report_opts *o)

@@ -443,8 +443,8 @@ static void test_guard(void **state)
 	compare_release(&c);
 	o.allow_mismatch = true;
 	assert_int_equal(build(&c, &o, "ext4-1.json", "xfs-seed7.json", NULL), 0);
-	assert_int_equal(c.nwarnings, 1);
-	assert_non_null(strstr(c.warnings[0], "seed 7 vs 42"));
+	assert_int_equal(c.warnings.nr, 1);
+	assert_non_null(strstr(c.warnings.v[0], "seed 7 vs 42"));
 	assert_string_equal(cell(&c, "mismatch", 1)->text, "seed 7 vs 42");
 	assert_string_equal(cell(&c, "mismatch", 0)->text, "-");
 	compare_release(&c);
