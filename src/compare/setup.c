@@ -64,12 +64,11 @@ static char *device_fact(const struct fslab_result *r, const char *role)
 	const struct device_result *dev = compare_device(r, role);
 	char *src = jtext(v, "source"), *model = jtext(v, "device_model");
 	char *ls = jtext(v, "logical_sector"), *ps = jtext(v, "physical_sector"), *out;
-	char sectors[64] = "";
+	/* the result's own text, whole */
+	char *sectors = ls ? xasprintf(", %s/%s-byte sectors", ls, ps ? ps : "?") : xstrdup("");
 
 	if (!model && dev && dev->model)
 		model = xstrdup(dev->model);
-	if (ls)
-		snprintf(sectors, sizeof(sectors), ", %s/%s-byte sectors", ls, ps ? ps : "?");
 	if (!src && !model)
 		out = xstrdup("-");
 	else
@@ -78,6 +77,7 @@ static char *device_fact(const struct fslab_result *r, const char *role)
 				!json_is_boolean(rot) ? "" : json_is_true(rot) ? ", rotational"
 									  : ", non-rotational",
 				sectors);
+	free(sectors);
 	free(src);
 	free(model);
 	free(ls);

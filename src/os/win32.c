@@ -1196,15 +1196,16 @@ char *os_exe_path(void)
 
 void os_fdprintf(int fd, const char *fmt, ...)
 {
-	char buf[1024];
+	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
-	int n;
 
+	/* the whole text in one write (a fixed buffer cut it at 1023 bytes) */
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		_write(fd, buf, (unsigned int)MIN((size_t)n, sizeof(buf) - 1));
+	if (sb.len)
+		_write(fd, sb.buf, (unsigned int)MIN(sb.len, (size_t)UINT_MAX));
+	strbuf_release(&sb);
 }
 
 bool os_drop_caches(void)

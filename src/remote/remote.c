@@ -85,8 +85,11 @@ int cmd_clock(int argc, char **argv)
 		printf("%lld\n", (long long)os_wall_ns());
 		return fflush(stdout) ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 	}
-	/* read, then the clock at once: what the controller times is one round trip */
+	/* read, then the clock at once: what the controller times is one round trip; a line
+	 * longer than the buffer is answered once, at its end */
 	while (fgets(line, sizeof(line), stdin)) {
+		if (!strchr(line, '\n') && !feof(stdin))
+			continue;
 		printf("%lld\n", (long long)os_wall_ns());
 		if (fflush(stdout))
 			return FSLAB_EXIT_FAIL;
