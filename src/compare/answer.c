@@ -222,13 +222,12 @@ bool report_has_verdicts(const struct compare *c)
 	return false;
 }
 
-void report_key_table(struct doc *d, const struct compare *c)
+/* The row of each key column into rows[] (NULL: the column is left out); how many there are. */
+static size_t key_rows(const struct compare *c, const struct cmp_row **rows)
 {
-	const struct cmp_row *rows[ARRAY_SIZE(key_cols)];
 	const struct cmp_row *lead = report_lead_row(c);
-	size_t ncols = 1, col;
-	struct doc_table *t;
-	bool marked = false, claims = false, verdicts = report_has_verdicts(c), aa = false;
+	bool verdicts = report_has_verdicts(c);
+	size_t n = 0;
 
 	for (size_t k = 0; k < ARRAY_SIZE(key_cols); k++) {
 		const struct cmp_row *row = k ? compare_row(c, key_cols[k].id) : lead;
@@ -241,9 +240,44 @@ void report_key_table(struct doc *d, const struct compare *c)
 		if (row && row->m->kind == MK_TOTAL_MBPS && lead->m->kind != MK_TRANS_IOPS)
 			row = NULL;
 		rows[k] = row;
-		ncols += row != NULL;
+		n += row != NULL;
 	}
-	t = doc_table_new(ncols, true);
+	return n;
+}
+
+/* What the key table's cells mean: aa, an A/A copy is among the labels; claims, a difference
+ * was a claim; marked, one held. */
+static void key_legend(struct doc *d, const struct compare *c, bool aa, bool claims, bool marked)
+{
+	if (c->method == CMP_REPEATS)
+		doc_para(d, "Mean of the runs ± the half width of its 95 %% confidence interval; in "
+			 "brackets the difference from the label it is compared with (%s%s)%s. %s CPU "
+			 "and memory are the whole host's (busy %% of all CPUs; memory in use), tested "
+			 "one by one in the full table, not claims.", c->groups[c->baseline].label,
+			 aa ? "; the A/A copy with its original" : "", c->blocked ? ", compared "
+			 "within each round (the blocked model: where rounds lack a cell or drifted, "
+			 "it differs from the ratio of the means)" : "", claims ? marked ? "▲ better, "
+			 "▼ worse and bold: "
+			 "a significant difference, Holm-corrected over the claims; every other "
+			 "difference is within the noise these runs can resolve." : "No difference "
+			 "is significant (Holm-corrected over the claims): every difference here is "
+			 "within the noise these runs can resolve." : "");
+	else
+		doc_para(d, "The run's value ± the half width of a 95 %% interval over its seconds "
+			 "(the noise inside one run, not between runs); in brackets the difference "
+			 "from %s. With one run per label nothing is tested or marked: a claim needs "
+			 "at least 2 independent runs per label. CPU and memory are the whole host's.",
+			 c->groups[c->baseline].label);
+}
+
+void report_key_table(struct doc *d, const struct compare *c)
+{
+	const struct cmp_row *rows[ARRAY_SIZE(key_cols)];
+	size_t col;
+	struct doc_table *t;
+	bool marked = false, claims = false, aa = false;
+
+	t = doc_table_new(1 + key_rows(c, rows), true);
 	doc_table_set(t, 0, 0, "Label");
 	col = 1;
 	for (size_t k = 0; k < ARRAY_SIZE(key_cols); k++) {
@@ -295,25 +329,7 @@ void report_key_table(struct doc *d, const struct compare *c)
 	}
 	doc_table(d, t);
 	doc_table_free(t);
-	if (c->method == CMP_REPEATS)
-		doc_para(d, "Mean of the runs ± the half width of its 95 %% confidence interval; in "
-			 "brackets the difference from the label it is compared with (%s%s)%s. %s CPU "
-			 "and memory are the whole host's (busy %% of all CPUs; memory in use), tested "
-			 "one by one in the full table, not claims.", c->groups[c->baseline].label,
-			 aa ? "; the A/A copy with its original" : "", c->blocked ? ", compared "
-			 "within each round (the blocked model: where rounds lack a cell or drifted, "
-			 "it differs from the ratio of the means)" : "", claims ? marked ? "▲ better, "
-			 "▼ worse and bold: "
-			 "a significant difference, Holm-corrected over the claims; every other "
-			 "difference is within the noise these runs can resolve." : "No difference "
-			 "is significant (Holm-corrected over the claims): every difference here is "
-			 "within the noise these runs can resolve." : "");
-	else
-		doc_para(d, "The run's value ± the half width of a 95 %% interval over its seconds "
-			 "(the noise inside one run, not between runs); in brackets the difference "
-			 "from %s. With one run per label nothing is tested or marked: a claim needs "
-			 "at least 2 independent runs per label. CPU and memory are the whole host's.",
-			 c->groups[c->baseline].label);
+	key_legend(d, c, aa, claims, marked);
 }
 
 /* ---- verdicts, one line per label ---- */

@@ -10,6 +10,7 @@
 
 #include "base.h"
 #include "selftest/selftest.h"
+#include "strbuf.h"
 #include "strvec.h"
 #include "units.h"
 #include "workloads/workload.h"
@@ -412,25 +413,54 @@ static void comparability(struct doc *d, const struct compare *c)
 	strvec_clear(&v);
 }
 
-void report_method(struct doc *d, const struct compare *c, const struct report_opts *o)
+/* The labels' thread counts, each once: "4, 8, 12" (heap). */
+static char *thread_counts(const struct compare *c)
 {
-	const struct run_config *cf = &c->results[c->groups[c->baseline].runs[0]].config;
-	unsigned int flags = workload_flags(cf->workload);
-	char db[32], cache[32], bs[32], *threads = NULL;
+	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t g = 0; g < c->ngroups; g++) {
-		char *tmp, num[16];
 		bool dup = false;
 
-		snprintf(num, sizeof(num), "%u", c->groups[g].threads);
 		for (size_t h = 0; h < g; h++)
 			dup |= c->groups[h].threads == c->groups[g].threads;
 		if (dup)
 			continue;
-		tmp = threads ? xasprintf("%s, %s", threads, num) : xstrdup(num);
-		free(threads);
-		threads = tmp;
+		strbuf_add_sep(&sb, ", ");
+		strbuf_addf(&sb, "%u", c->groups[g].threads);
 	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* How the baseline's configuration cf (its workload's flags) is judged. */
+static void verdict_item(struct doc *d, const struct run_config *cf, unsigned int flags)
+{
+	if (!(flags & WL_VERDICT)) {
+		doc_item(d, "Verdict: none (the %s workload is not judged)", cf->workload);
+	} else if (cf->thresholds) {
+		bool lenient = !strcmp(cf->thresholds, "lenient");
+
+		doc_item(d, "Verdict (as Jetstress judges it): %s thresholds, database reads average "
+			 "<= 20 ms and log writes average <= 10 ms over the measurement; maxima <= %d ms "
+			 "judged on %g s sample averages per database, %u breaching sample(s) "
+			 "tolerated; database page-fault stalls <= 1/s; no I/O or checksum error%s%s",
+			 cf->thresholds, lenient ? 200 : 100, cf->sample_interval_s,
+			 cf->max_latency_errors, cf->strict_io_tail ?
+			 "; per-I/O tail checks added (--strict-io-tail)" :
+			 "; the per-I/O tail (I/Os above the maximum, p99.9, max) is information, not "
+			 "part of the verdict", cf->target_iops > 0 ? "; a target IOPS check (see "
+			 "Sizing)" : "");
+	} else {
+		doc_item(d, "Verdict: as recorded by the fslab version that made the results (no "
+			 "sample-based settings recorded)");
+	}
+}
+
+void report_method(struct doc *d, const struct compare *c, const struct report_opts *o)
+{
+	const struct run_config *cf = &c->results[c->groups[c->baseline].runs[0]].config;
+	unsigned int flags = workload_flags(cf->workload);
+	char db[32], cache[32], bs[32], *threads = thread_counts(c);
+
 	doc_item(d, "Workload: %s, %s threads%s, I/O depth %u", cf->workload, threads,
 		 c->nsweeps ? " (a thread sweep)" : "", cf->iodepth);
 	if (!(flags & WL_DATABASES))
@@ -459,25 +489,7 @@ void report_method(struct doc *d, const struct compare *c, const struct report_o
 		doc_item(d, "BDM throttle: %g MB/s per database", cf->bdm_mbps);
 	comparability(d, c);
 	free(threads);
-	if (!(flags & WL_VERDICT)) {
-		doc_item(d, "Verdict: none (the %s workload is not judged)", cf->workload);
-	} else if (cf->thresholds) {
-		bool lenient = !strcmp(cf->thresholds, "lenient");
-
-		doc_item(d, "Verdict (as Jetstress judges it): %s thresholds, database reads average "
-			 "<= 20 ms and log writes average <= 10 ms over the measurement; maxima <= %d ms "
-			 "judged on %g s sample averages per database, %u breaching sample(s) "
-			 "tolerated; database page-fault stalls <= 1/s; no I/O or checksum error%s%s",
-			 cf->thresholds, lenient ? 200 : 100, cf->sample_interval_s,
-			 cf->max_latency_errors, cf->strict_io_tail ?
-			 "; per-I/O tail checks added (--strict-io-tail)" :
-			 "; the per-I/O tail (I/Os above the maximum, p99.9, max) is information, not "
-			 "part of the verdict", cf->target_iops > 0 ? "; a target IOPS check (see "
-			 "Sizing)" : "");
-	} else {
-		doc_item(d, "Verdict: as recorded by the fslab version that made the results (no "
-			 "sample-based settings recorded)");
-	}
+	verdict_item(d, cf, flags);
 	{
 		bool il;
 		char *order = report_run_order(c, &il);
