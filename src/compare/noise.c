@@ -28,7 +28,8 @@ static const char *cv_text(char *buf, size_t len, double var)
 static void blocked_para(struct doc *d, const struct compare *c, const char *runs)
 {
 	const struct cmp_row *iops = compare_row(c, "trans_iops");
-	char *unblocked = NULL, df[64] = "";
+	struct strbuf rows = STRBUF_INIT;
+	char *unblocked, df[64] = "";
 	size_t labels = 0;
 
 	for (size_t g = 0; g < c->ngroups; g++)
@@ -38,13 +39,10 @@ static void blocked_para(struct doc *d, const struct compare *c, const char *run
 			 iops->df);
 	for (size_t r = 0; r < c->nrows; r++)
 		if (c->rows[r].unblocked_why && !c->rows[r].m->hidden) {
-			char *t = xasprintf("%s%s%s (%s)", unblocked ? unblocked : "",
-					    unblocked ? ", " : "", c->rows[r].m->name,
-					    c->rows[r].unblocked_why);
-
-			free(unblocked);
-			unblocked = t;
+			strbuf_add_sep(&rows, ", ");
+			strbuf_addf(&rows, "%s (%s)", c->rows[r].m->name, c->rows[r].unblocked_why);
 		}
+	unblocked = strbuf_detach_or_null(&rows);
 	doc_para(d, "Statistics: each label was run %s times (%s). The results come from one lab's "
 		 "rounds (lab %s, %u rounds, every label once per round), so each "
 		 "round is a block of a randomized complete block design, and it is analysed as one: "

@@ -9,23 +9,21 @@
 #include <time.h>
 
 #include "base.h"
+#include "strbuf.h"
+#include "strvec.h"
 
 /* ---- pieces shared by the tables and the article ---- */
 
 char *report_title(const struct compare *c, const struct report_opts *o)
 {
-	char *t;
+	struct strbuf t = STRBUF_INIT;
 
 	if (o && o->title)
 		return xstrdup(o->title);
-	t = xstrdup("fslab comparison:");
-	for (size_t g = 0; g < c->ngroups; g++) {
-		char *tmp = xasprintf("%s%s%s", t, g ? " vs " : " ", c->groups[g].label);
-
-		free(t);
-		t = tmp;
-	}
-	return t;
+	strbuf_addstr(&t, "fslab comparison:");
+	for (size_t g = 0; g < c->ngroups; g++)
+		strbuf_addf(&t, "%s%s", g ? " vs " : " ", c->groups[g].label);
+	return strbuf_detach(&t, NULL);
 }
 
 static void warnings(struct doc *d, const struct compare *c)
@@ -198,14 +196,12 @@ static struct doc_table *difference_table(const struct compare *c, size_t g)
 
 static void summary(struct doc *d, const struct compare *c)
 {
-	size_t n;
-	char **v = report_summary(c, &n);
+	struct strvec v = STRVEC_INIT;
 
-	for (size_t i = 0; i < n; i++) {
-		doc_item(d, "%s", v[i]);
-		free(v[i]);
-	}
-	free(v);
+	report_summary(c, &v);
+	for (size_t i = 0; i < v.nr; i++)
+		doc_item(d, "%s", v.v[i]);
+	strvec_clear(&v);
 }
 
 /* What `fslab compare` prints: the method, warnings, the table, the sweep table. */

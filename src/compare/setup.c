@@ -326,7 +326,8 @@ char *report_run_order(const struct compare *c, bool *interleaved)
 {
 	struct order_run *v = xcalloc(c->nresults, sizeof(*v));
 	size_t n = 0, *seen = xcalloc(c->ngroups, sizeof(size_t)), rounds = 0;
-	char *out = NULL, *tmp;
+	struct strbuf runs = STRBUF_INIT;
+	char *out = NULL;
 
 	*interleaved = true;
 	for (size_t g = 0; g < c->ngroups; g++) {
@@ -355,23 +356,20 @@ char *report_run_order(const struct compare *c, bool *interleaved)
 	for (size_t i = 0; i < n; i++) {
 		bool new_round = *interleaved && i && v[i].rank != v[i - 1].rank;
 
-		tmp = xasprintf("%s%s%s", out ? out : "", !i ? "" : new_round ? " | " : ", ",
-				c->groups[v[i].g].label);
-		free(out);
-		out = tmp;
+		strbuf_addf(&runs, "%s%s", !i ? "" : new_round ? " | " : ", ",
+			    c->groups[v[i].g].label);
 	}
 	if (*interleaved && rounds > 1)
-		tmp = xasprintf("interleaved in %zu rounds, every label's k-th run before any "
-				"label's next (%s)", rounds, out);
+		out = xasprintf("interleaved in %zu rounds, every label's k-th run before any "
+				"label's next (%s)", rounds, runs.buf);
 	else if (*interleaved)
-		tmp = xasprintf("one run per label (%s)", out);
+		out = xasprintf("one run per label (%s)", runs.buf);
 	else
-		tmp = xasprintf("NOT interleaved (%s): runs of a label partly back to back, so drift "
+		out = xasprintf("NOT interleaved (%s): runs of a label partly back to back, so drift "
 				"of a shared machine during the experiment can fall on some labels more "
 				"than on others; the lab's default order (shuffled rounds) avoids that",
-				out);
-	free(out);
-	out = tmp;
+				runs.buf);
+	strbuf_release(&runs);
 	goto done;
 unknown:
 	*interleaved = false;

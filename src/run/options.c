@@ -627,22 +627,18 @@ void run_params_argv(const struct run_params *p, void (*add)(const char *arg, vo
 #define HELP_COL 24
 #define HELP_WIDTH 92
 
-/* Append text to *s, expanding %C (the choices) and %D (the default). */
-static void help_expand(char **s, const struct run_option *o, const char *text)
+/* Append text to sb, expanding %C (the choices) and %D (the default). */
+static void help_expand(struct strbuf *sb, const struct run_option *o, const char *text)
 {
 	const char *dflt = o->def_help ? o->def_help : o->def;
 
 	for (const char *t = text; *t; t++) {
-		char *n;
-
 		if (t[0] == '%' && (t[1] == 'C' || t[1] == 'D')) {
-			n = xasprintf("%s%s", *s, t[1] == 'C' ? o->choices() : dflt ? dflt : "");
+			strbuf_addstr(sb, t[1] == 'C' ? o->choices() : dflt ? dflt : "");
 			t++;
 		} else {
-			n = xasprintf("%s%c", *s, *t);
+			strbuf_addch(sb, *t);
 		}
-		free(*s);
-		*s = n;
 	}
 }
 
@@ -650,17 +646,15 @@ static void help_expand(char **s, const struct run_option *o, const char *text)
  * a '\n' in the help starts a new line. */
 static void help_option(FILE *f, const struct run_option *o)
 {
-	char *text = xstrdup(""), *left, *save = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	char *text, *left, *save = NULL;
 	bool start = true;
 	int col;
 
-	help_expand(&text, o, o->help);
-	if ((o->def || o->def_help) && !strstr(o->help, "%D")) {
-		char *n = xasprintf("%s; default %s", text, o->def_help ? o->def_help : o->def);
-
-		free(text);
-		text = n;
-	}
+	help_expand(&sb, o, o->help);
+	if ((o->def || o->def_help) && !strstr(o->help, "%D"))
+		strbuf_addf(&sb, "; default %s", o->def_help ? o->def_help : o->def);
+	text = strbuf_detach(&sb, NULL);
 	left = o->type == ROT_FLAG ? xasprintf("  --%s", o->name)
 				   : xasprintf("  --%s %s", o->name, o->metavar);
 	col = (int)strlen(left);
