@@ -32,8 +32,8 @@ char *report_runs_text(const struct compare *c, size_t g, size_t base);
 
 /* answer.c: the answer first (one line per label against its base, the A/A check, sweeps,
  * why an adaptive lab stopped); the key table; the verdicts, one line per label; the volume
- * view from the device counters; the notes of the results aggregated per label; the per-run
- * detail, folded. */
+ * view from the device counters; (notes.c) the notes of the results aggregated per label;
+ * the per-run detail, folded. */
 void report_answer(struct doc *d, const struct compare *c, const struct report_opts *o);
 void report_key_table(struct doc *d, const struct compare *c);
 bool report_has_verdicts(const struct compare *c);
@@ -41,6 +41,8 @@ void report_verdict_lines(struct doc *d, const struct compare *c);
 bool report_has_volumes(const struct compare *c);
 void report_volumes(struct doc *d, const struct compare *c);
 void report_notes(struct doc *d, const struct compare *c);
+/* notes.c: the notes of a result: its own and those of its prep record (borrowed). */
+void report_result_notes(const struct fslab_result *r, json_t *out[2]);
 void report_run_detail(struct doc *d, const struct compare *c);
 
 /* runs.c: the Method's "Runs" items (lab or hand runs, fresh or reused volume and database,
