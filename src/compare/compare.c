@@ -218,22 +218,6 @@ out:
 	free(batches);
 }
 
-void compare_welch_half(const struct cmp_row *row, size_t gi, struct cmp_delta *d)
-{
-	const struct cmp_cell *a = &row->cells[gi], *b = &row->cells[d->base];
-	struct welch w;
-
-	if (a->kind == b->kind && (a->kind == CELL_REPEATS || a->kind == CELL_BATCH) &&
-	    !stats_welch(&a->s, &b->s, &w)) {
-		/* interval of the difference, Welch degrees of freedom */
-		double se = sqrt(a->s.sd * a->s.sd / (double)a->s.n +
-				 b->s.sd * b->s.sd / (double)b->s.n);
-
-		d->half = se > 0 ? stats_t_quantile(1 - (1 - STATS_CONF) / 2, w.df) * se : 0;
-		d->half_pct = b->s.mean != 0 ? d->half / fabs(b->s.mean) * 100 : NAN;
-	}
-}
-
 static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row *row,
 		       struct cmp_delta *d)
 {
@@ -459,21 +443,6 @@ static void compute_rows(struct compare *c, bool claims_only)
 	correct(c);
 	if (!claims_only)
 		compare_noise(c);
-}
-
-const struct cmp_row *compare_row(const struct compare *c, const char *id)
-{
-	for (size_t r = 0; r < c->nrows; r++)
-		if (!strcmp(c->rows[r].m->id, id))
-			return &c->rows[r];
-	return NULL;
-}
-
-double compare_mean(const struct compare *c, const char *id, size_t g)
-{
-	const struct cmp_row *row = compare_row(c, id);
-
-	return row && row->cells[g].kind != CELL_NONE ? row->cells[g].s.mean : NAN;
 }
 
 /* ---- loading, grouping, the guard ---- */

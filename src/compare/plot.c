@@ -22,7 +22,6 @@
 #define PNG_TERMINAL "pngcairo size %s noenhanced font 'sans,10'"
 #define SVG_TERMINAL "svg size %s noenhanced font 'sans,10' background rgb 'white'"
 #define CHART_SIZE "1100,620"
-#define GNUPLOT_PACKAGE "gnuplot-nox"
 
 void plot_set_release(struct plot_set *ps)
 {
@@ -340,60 +339,4 @@ int plot_draw(struct plot_ctx *x, const char *name, const char *title, const cha
 	      const char *data, size_t len, const char *const *kv)
 {
 	return plot_draw_sized(x, name, title, tmpl, CHART_SIZE, data, len, kv);
-}
-
-/*
- * Where the charts go (outdir/charts, created) and where their templates are, and the labels
- * as a gnuplot array.  0 with x->ps->skipped set when no chart can be drawn here (no gnuplot,
- * no templates); -errno or -FSLAB_EINPUT when charts/ cannot be the report's own.
- */
-static int ctx_open(struct plot_ctx *x, const char *outdir)
-{
-	const struct compare *c = x->c;
-	const char **labels;
-	int ret;
-
-	if (!os_have_program("gnuplot")) {
-		x->ps->skipped = xstrdup("charts skipped: gnuplot not found; install the Debian "
-					 "package " GNUPLOT_PACKAGE);
-		return 0;
-	}
-	x->tdir = plot_templates_dir();
-	if (!x->tdir) {
-		x->ps->skipped = xstrdup("charts skipped: the gnuplot templates (plots/*.gp) were "
-					 "not found next to the fslab binary nor in "
-					 "../share/fslab/plots; set FSLAB_PLOTS_DIR to their directory");
-		return 0;
-	}
-	x->dir = path_join(outdir, "charts");
-	ret = mkdir_p(x->dir, 0755);
-	if (ret) {
-		fslab_err("%s: cannot create (%s)", x->dir, strerror(-ret));
-		return ret;
-	}
-	/* charts/ is compare's own: a link there would send the charts somewhere else */
-	if (os_is_symlink(x->dir))
-		return input_error("%s is a symbolic link, not the report's own directory: remove "
-				   "it (fslab compare creates charts/ itself)", x->dir);
-	labels = xcalloc(c->ngroups, sizeof(char *));
-	for (size_t g = 0; g < c->ngroups; g++)
-		labels[g] = c->groups[g].label;
-	x->labels = plot_gp_str_array(labels, c->ngroups);
-	free(labels);
-	return 0;
-}
-
-int plot_all(const struct compare *c, const char *outdir, struct plot_set *ps)
-{
-	struct plot_ctx x = { .c = c, .ps = ps };
-	int ret;
-
-	memset(ps, 0, sizeof(*ps));
-	ret = ctx_open(&x, outdir);
-	if (!ret && !ps->skipped)
-		ret = plot_draw_all(&x);
-	free(x.dir);
-	free(x.tdir);
-	free(x.labels);
-	return ret;
 }

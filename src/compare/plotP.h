@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* plotP.h: what plot.c (drawing a chart: templates, gnuplot) and plot_charts.c (each chart's
- * data and placeholders) share. */
+/* plotP.h: what plot.c (drawing a chart: templates, gnuplot) gives plot_charts.c (each chart's
+ * data and placeholders, plot_all()). */
 #ifndef FSLAB_PLOTP_H
 #define FSLAB_PLOTP_H
 
@@ -35,8 +35,5 @@ int plot_draw_sized(struct plot_ctx *x, const char *name, const char *title, con
 		    const char *size, const char *data, size_t len, const char *const *kv);
 int plot_draw(struct plot_ctx *x, const char *name, const char *title, const char *tmpl,
 	      const char *data, size_t len, const char *const *kv);
-
-/* plot_charts.c: every chart of the comparison, in the report's order. */
-int plot_draw_all(struct plot_ctx *x);
 
 #endif

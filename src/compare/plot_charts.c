@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* plot_charts.c: the comparison's charts, each its data file and its template's placeholders:
  * the headline, bars per class, timelines, percentiles, the thread sweep, hosts (drawn by
- * plot.c). */
+ * plot.c); plot_all(), where they go. */
 #include "compare/plotP.h"
 
 #include <math.h>
@@ -11,10 +11,13 @@
 
 #include "base.h"
 #include "compare/hosts.h"
+#include "files.h"
+#include "msg.h"
 #include "os/os.h"
 
 /* the answer's chart: smaller, so that it sits with the text without dominating it */
 #define HEADLINE_SIZE "900,400"
+#define GNUPLOT_PACKAGE "gnuplot-nox"
 
 struct bars {
 	const char *name, *title, *ylabel, *unit, *limit_name;
@@ -438,7 +441,7 @@ static int host_charts(struct plot_ctx *x)
 }
 
 /* Every chart of the comparison, in the report's order. */
-int plot_draw_all(struct plot_ctx *x)
+static int draw_all(struct plot_ctx *x)
 {
 	const struct compare *c = x->c;
 	/* whiskers: between runs with repeats; with one run per label only the noise inside it */
@@ -493,5 +496,61 @@ int plot_draw_all(struct plot_ctx *x)
 		ret = sweep(x);
 	if (!ret)
 		ret = host_charts(x);
+	return ret;
+}
+
+/*
+ * Where the charts go (outdir/charts, created) and where their templates are, and the labels
+ * as a gnuplot array.  0 with x->ps->skipped set when no chart can be drawn here (no gnuplot,
+ * no templates); -errno or -FSLAB_EINPUT when charts/ cannot be the report's own.
+ */
+static int ctx_open(struct plot_ctx *x, const char *outdir)
+{
+	const struct compare *c = x->c;
+	const char **labels;
+	int ret;
+
+	if (!os_have_program("gnuplot")) {
+		x->ps->skipped = xstrdup("charts skipped: gnuplot not found; install the Debian "
+					 "package " GNUPLOT_PACKAGE);
+		return 0;
+	}
+	x->tdir = plot_templates_dir();
+	if (!x->tdir) {
+		x->ps->skipped = xstrdup("charts skipped: the gnuplot templates (plots/*.gp) were "
+					 "not found next to the fslab binary nor in "
+					 "../share/fslab/plots; set FSLAB_PLOTS_DIR to their directory");
+		return 0;
+	}
+	x->dir = path_join(outdir, "charts");
+	ret = mkdir_p(x->dir, 0755);
+	if (ret) {
+		fslab_err("%s: cannot create (%s)", x->dir, strerror(-ret));
+		return ret;
+	}
+	/* charts/ is compare's own: a link there would send the charts somewhere else */
+	if (os_is_symlink(x->dir))
+		return input_error("%s is a symbolic link, not the report's own directory: remove "
+				   "it (fslab compare creates charts/ itself)", x->dir);
+	labels = xcalloc(c->ngroups, sizeof(char *));
+	for (size_t g = 0; g < c->ngroups; g++)
+		labels[g] = c->groups[g].label;
+	x->labels = plot_gp_str_array(labels, c->ngroups);
+	free(labels);
+	return 0;
+}
+
+int plot_all(const struct compare *c, const char *outdir, struct plot_set *ps)
+{
+	struct plot_ctx x = { .c = c, .ps = ps };
+	int ret;
+
+	memset(ps, 0, sizeof(*ps));
+	ret = ctx_open(&x, outdir);
+	if (!ret && !ps->skipped)
+		ret = draw_all(&x);
+	free(x.dir);
+	free(x.tdir);
+	free(x.labels);
 	return ret;
 }
