@@ -37,9 +37,11 @@ endif
 
 B := build
 # Every .c under src/, fsprep/ and workloads/ (folders may come and go).  Files with "win32" in
-# their name are the Windows build's (make windows); the rest is Linux's.
+# their name (host_win32.c, src/os/win32_file.c, ...) are the Windows build's (make windows);
+# the rest is Linux's.
 ALL_SRC := $(sort $(shell find src fsprep workloads -name '*.c'))
-LIB_SRC := $(filter-out src/main.c %win32.c,$(ALL_SRC))
+WIN32_SRC := $(foreach f,$(ALL_SRC),$(if $(findstring win32,$(notdir $(f))),$(f)))
+LIB_SRC := $(filter-out src/main.c $(WIN32_SRC),$(ALL_SRC))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "compare/reportP.h"
-#include "util.h"
 
 static size_t name_index(struct cmp_hosts *h, const char *name)
 {
@@ -129,48 +129,43 @@ static void cell_text(struct doc_table *t, size_t r, size_t col, const struct sa
 		doc_table_set(t, r, col, "%.*f", prec, s->mean);
 }
 
-void report_hosts(struct doc *d, const struct compare *c, int level)
+/* Per label: how close together its hosts started and how far their clocks were apart;
+ * its partial runs. */
+static void spread_items(struct doc *d, const struct compare *c, const struct cmp_hosts *h)
+{
+	for (size_t g = 0; g < c->ngroups; g++) {
+		double lim = isnan(h->clock_limit_s) ? 0.5 : h->clock_limit_s;
+		char clk[48];
+
+		if (isnan(h->clock_spread_s[g]))
+			snprintf(clk, sizeof(clk), "not measured");
+		else
+			snprintf(clk, sizeof(clk), "within %.1f ms", h->clock_spread_s[g] * 1e3);
+		if (!isnan(h->start_spread_s[g]))
+			doc_item(d, "%s: loads started within %.1f ms (the largest spread of its runs), "
+				 "clocks %s (limit %.0f ms)%s", c->groups[g].label,
+				 h->start_spread_s[g] * 1e3, clk, lim * 1e3,
+				 h->start_spread_s[g] > lim || h->clock_spread_s[g] > lim ?
+				 ": WARNING, above the limit: the hosts did not run together for the "
+				 "whole measurement, or their clocks disagree (run chrony or NTP)" : "");
+		if (h->partial[g])
+			doc_item(d, "%s: %zu partial run(s): a host was missing or failed; those runs "
+				 "are not full clusters (marked ABORTED above)", c->groups[g].label,
+				 h->partial[g]);
+	}
+}
+
+/* A row per label and host: runs, IOPS against the label's hosts, latencies, start, clock
+ * offset, verdict. */
+static struct doc_table *hosts_table(const struct compare *c, const struct cmp_hosts *h)
 {
 	static const char *const head[] = {
 		"Label", "Host", "Runs", "Transactional IOPS", "vs the label's hosts",
 		"DB read avg (ms)", "DB read p99 (ms)", "Log write avg (ms)", "Start (ms after the first)",
 		"Clock offset (ms)", "Verdict",
 	};
-	struct cmp_hosts h;
 	struct doc_table *t;
 
-	compare_hosts_build(c, &h);
-	if (!h.n) {
-		compare_hosts_release(&h);
-		return;
-	}
-	doc_heading(d, level, "Hosts");
-	doc_para(d, "Each label's results are cluster results (fslab merge): every member host ran "
-		 "the same cell at once, and the label's numbers above are the cluster's (operations "
-		 "summed, percentiles from the hosts' merged histograms). Host by host, over the "
-		 "label's runs (mean ± 95 %% interval with several runs): a host far below its "
-		 "label's mean is a straggler, and the cluster's total is held back by it. Starts and "
-		 "clock offsets are on the lab machine's clock.");
-	for (size_t g = 0; g < c->ngroups; g++) {
-		double lim = isnan(h.clock_limit_s) ? 0.5 : h.clock_limit_s;
-		char clk[48];
-
-		if (isnan(h.clock_spread_s[g]))
-			snprintf(clk, sizeof(clk), "not measured");
-		else
-			snprintf(clk, sizeof(clk), "within %.1f ms", h.clock_spread_s[g] * 1e3);
-		if (!isnan(h.start_spread_s[g]))
-			doc_item(d, "%s: loads started within %.1f ms (the largest spread of its runs), "
-				 "clocks %s (limit %.0f ms)%s", c->groups[g].label,
-				 h.start_spread_s[g] * 1e3, clk, lim * 1e3,
-				 h.start_spread_s[g] > lim || h.clock_spread_s[g] > lim ?
-				 ": WARNING, above the limit: the hosts did not run together for the "
-				 "whole measurement, or their clocks disagree (run chrony or NTP)" : "");
-		if (h.partial[g])
-			doc_item(d, "%s: %zu partial run(s): a host was missing or failed; those runs "
-				 "are not full clusters (marked ABORTED above)", c->groups[g].label,
-				 h.partial[g]);
-	}
 	t = doc_table_new(ARRAY_SIZE(head), true);
 	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
 		doc_table_set(t, 0, i, "%s", head[i]);
@@ -178,23 +173,23 @@ void report_hosts(struct doc *d, const struct compare *c, int level)
 		double sum = 0;
 		size_t nh = 0;
 
-		for (size_t k = 0; k < h.n; k++) {
-			const struct cmp_host_cell *cell = cmp_host_cell(&h, g, k);
+		for (size_t k = 0; k < h->n; k++) {
+			const struct cmp_host_cell *cell = cmp_host_cell(h, g, k);
 
 			if (cell->ok && isfinite(cell->iops.mean)) {
 				sum += cell->iops.mean;
 				nh++;
 			}
 		}
-		for (size_t k = 0; k < h.n; k++) {
-			const struct cmp_host_cell *cell = cmp_host_cell(&h, g, k);
+		for (size_t k = 0; k < h->n; k++) {
+			const struct cmp_host_cell *cell = cmp_host_cell(h, g, k);
 			size_t r;
 
 			if (!cell->runs)
 				continue;
 			r = doc_table_row(t);
 			doc_table_set(t, r, 0, "%s", c->groups[g].label);
-			doc_table_set(t, r, 1, "%s", h.names[k]);
+			doc_table_set(t, r, 1, "%s", h->names[k]);
 			if (cell->ok == cell->runs)
 				doc_table_set(t, r, 2, "%zu", cell->runs);
 			else
@@ -228,6 +223,28 @@ void report_hosts(struct doc *d, const struct compare *c, int level)
 					      cell->pass + cell->fail);
 		}
 	}
+	return t;
+}
+
+void report_hosts(struct doc *d, const struct compare *c, int level)
+{
+	struct cmp_hosts h;
+	struct doc_table *t;
+
+	compare_hosts_build(c, &h);
+	if (!h.n) {
+		compare_hosts_release(&h);
+		return;
+	}
+	doc_heading(d, level, "Hosts");
+	doc_para(d, "Each label's results are cluster results (fslab merge): every member host ran "
+		 "the same cell at once, and the label's numbers above are the cluster's (operations "
+		 "summed, percentiles from the hosts' merged histograms). Host by host, over the "
+		 "label's runs (mean ± 95 %% interval with several runs): a host far below its "
+		 "label's mean is a straggler, and the cluster's total is held back by it. Starts and "
+		 "clock offsets are on the lab machine's clock.");
+	spread_items(d, c, &h);
+	t = hosts_table(c, &h);
 	doc_table(d, t);
 	doc_table_free(t);
 	compare_hosts_release(&h);

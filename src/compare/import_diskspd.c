@@ -189,20 +189,9 @@ static void timeline(xmlNode *iops, struct timeline *t)
 	}
 }
 
-static int one_timespan(struct import_list *out, xmlNode *ts, xmlNode *sys, xmlNode *pts,
-			const char *file, const char *suffix)
+/* The run's start (from <System>) and the load its <Profile> time span pts describes. */
+static void profile_config(struct fslab_result *r, xmlNode *sys, xmlNode *pts)
 {
-	char *version = text(child(sys, "Tool"), "Version"), *host = text(sys, "ComputerName");
-	struct fslab_result *r = import_add(out, suffix, "diskspd", version, "DiskSpd XML", file,
-					    host && *host ? host : NULL);
-	struct class_result *rd = &r->classes[CLS_DB_READ], *wr = &r->classes[CLS_DB_WRITE];
-	xmlNode *cpu = child(child(ts, "CpuUtilization"), "Average");
-	char *err = text(ts, "Error");
-	double secs = dnum(ts, "TestTimeSeconds");
-	int nthreads = 0;
-
-	free(version);
-	free(host);
 	r->started_at = text(sys, "RunTime");
 	r->config.workload = workload_of(pts, &r->config.bs, &r->config.iodepth, &r->config.db_size);
 	r->config.duration_s = isfinite(dnum(pts, "Duration")) ? dnum(pts, "Duration") : 0;
@@ -220,6 +209,23 @@ static int one_timespan(struct import_list *out, xmlNode *ts, xmlNode *sys, xmlN
 	import_recorded(r, seed);
 	import_recorded(r, engine);
 	import_recorded(r, threads);
+}
+
+static int one_timespan(struct import_list *out, xmlNode *ts, xmlNode *sys, xmlNode *pts,
+			const char *file, const char *suffix)
+{
+	char *version = text(child(sys, "Tool"), "Version"), *host = text(sys, "ComputerName");
+	struct fslab_result *r = import_add(out, suffix, "diskspd", version, "DiskSpd XML", file,
+					    host && *host ? host : NULL);
+	struct class_result *rd = &r->classes[CLS_DB_READ], *wr = &r->classes[CLS_DB_WRITE];
+	xmlNode *cpu = child(child(ts, "CpuUtilization"), "Average");
+	char *err = text(ts, "Error");
+	double secs = dnum(ts, "TestTimeSeconds");
+	int nthreads = 0;
+
+	free(version);
+	free(host);
+	profile_config(r, sys, pts);
 	if (err) {
 		r->aborted = true;
 		r->abort_reason = xasprintf("DiskSpd: %.200s", err);
@@ -294,10 +300,9 @@ static int diskspd_parse(const char *buf, size_t len, const char *file,
 			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	if (!doc) {
 		const xmlError *e = xmlGetLastError();
-		char msg[96];
+		char *msg = xstrdup(e && e->message ? e->message : "parse error");
 
 		/* one line: libxml2's message ends in a newline, may hold more */
-		snprintf(msg, sizeof(msg), "%s", e && e->message ? e->message : "parse error");
 		for (char *p = msg; *p; p++)
 			if (*p == '\n' || *p == '\r' || (unsigned char)*p < 0x20)
 				*p = ' ';
@@ -306,6 +311,7 @@ static int diskspd_parse(const char *buf, size_t len, const char *file,
 		ret = input_error("%s: DiskSpd XML that is not well-formed (line %d: %s); the file "
 				  "is truncated or damaged, re-run diskspd -Rxml", file,
 				  e ? e->line : 0, msg);
+		free(msg);
 		xmlResetLastError();
 		return ret;
 	}

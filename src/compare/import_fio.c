@@ -227,31 +227,34 @@ struct fio_src {
 	json_t *global;
 };
 
-/* jobs[0..n) into one result; "All clients" may bring its own totals (jobs = that entry) while
- * hists come from hosts (host_hists: the per-host jobs to take bins from), or NULL. */
-static int one_result(struct import_list *out, const struct fio_src *s, json_t **jobs,
-		      size_t n, json_t **bin_jobs, size_t nbin, const char *suffix,
-		      const char *host)
+/* What summing a result's jobs gives besides its classes. */
+struct fio_sum {
+	const char *rw0;   /* the first job's rw= */
+	bool rw_differs;   /* another job has another rw= */
+	uint64_t trims;
+	double runtime;    /* s: the longest direction of any job */
+};
+
+/* jobs[0..n) summed into r's classes, its threads and sum; the histograms come from
+ * bin_jobs[0..nbin) instead when nbin ("All clients": see one_result()). */
+static int sum_jobs(struct fslab_result *r, const struct fio_src *s, json_t **jobs, size_t n,
+		    json_t **bin_jobs, size_t nbin, struct fio_sum *sum)
 {
 	struct acc acc[CLS_NR] = { 0 }, hacc[CLS_NR] = { 0 };
-	struct fslab_result *r = import_add(out, suffix, "fio", s->version, NULL, s->file, host);
-	const char *rw0 = NULL, *dirs[2] = { "read", "write" };
-	uint64_t trims = 0, v;
-	double runtime = 0;
-	bool rw_differs = false;
+	const char *dirs[2] = { "read", "write" };
+	uint64_t v;
 	int ret = 0;
-
-	/* "All clients" has no job options: its hosts' are the same job file */
-	json_t *oj = nbin ? bin_jobs[0] : n ? jobs[0] : NULL;
 
 	for (size_t i = 0; i < n && !ret; i++) {
 		json_t *j = jobs[i], *o = nbin ? bin_jobs[0] : j;
 		const char *rw = opt(o, s->global, "rw"), *nj = opt(o, s->global, "numjobs");
 		double err = num(j, "error");
 
-		if (!json_is_object(j))
-			return input_error("%s: a fio job is not an object; the file is damaged, "
-					   "re-run fio", s->file);
+		if (!json_is_object(j)) {
+			ret = input_error("%s: a fio job is not an object; the file is damaged, "
+					  "re-run fio", s->file);
+			break;
+		}
 		if (isfinite(err) && err != 0 && !r->aborted) {
 			const char *name = json_string_value(json_object_get(j, "jobname"));
 
@@ -261,16 +264,16 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 						    err > 0 && err < 4096 ? strerror((int)err) : "?");
 		}
 		if (i == 0)
-			rw0 = rw;
-		else if (!rw0 || !rw || strcmp(rw0, rw))
-			rw_differs = true;
+			sum->rw0 = rw;
+		else if (!sum->rw0 || !rw || strcmp(sum->rw0, rw))
+			sum->rw_differs = true;
 		for (int d = 0; d < 2 && !ret; d++) {
 			json_t *dj = json_object_get(j, dirs[d]);
 
 			ret = add_dir(&acc[cls_of(j, d)], dj, s->lk, s->file);
-			runtime = fmax(runtime, num(dj, "runtime") / 1e3);
+			sum->runtime = fmax(sum->runtime, num(dj, "runtime") / 1e3);
 		}
-		trims += count(json_object_get(j, "trim"), "total_ios");
+		sum->trims += count(json_object_get(j, "trim"), "total_ios");
 		/* group_reporting: one entry stands for numjobs jobs */
 		r->config.threads += nj && !parse_u64(nj, 1, 4096, &v) && n == 1 ? (unsigned)v : 1;
 	}
@@ -289,25 +292,14 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 		acc_finish(&acc[d], &r->classes[d]);
 		free(hacc[d].h);
 	}
-	if (ret)
-		return ret;
-	r->src.format = xasprintf("%s, %s", r->classes[CLS_DB_READ].hist ||
-				  r->classes[CLS_DB_WRITE].hist ? FIO_FORMAT "+" : FIO_FORMAT,
-				  strcmp(s->lk, "lat_ns") ? "clat" : "lat");
-	r->duration_s = runtime > 0 ? runtime : NAN;
-	r->config.workload = xstrdup(rw_differs ? "fio:mixed" : workload_of(rw0) ? workload_of(rw0)
-				     : rw0 ? rw0 : "fio");
-	if (!workload_of(rw0) && !rw_differs) {
-		char *w = xasprintf("fio:%s", r->config.workload);
+	return ret;
+}
 
-		free(r->config.workload);
-		r->config.workload = w;
-	}
-	/* what the job options say (a value fio's JSON does not carry stays not recorded) */
-	import_recorded(r, workload);
-	import_recorded(r, threads);
-	import_recorded(r, duration_s);
-	import_recorded(r, databases);
+/* What the job options of oj say (a value fio's JSON does not carry stays not recorded). */
+static void job_config(struct fslab_result *r, const struct fio_src *s, json_t *oj)
+{
+	uint64_t v;
+
 	if (oj && opt(oj, s->global, "ioengine")) {
 		r->config.engine = xstrdup(opt(oj, s->global, "ioengine"));
 		import_recorded(r, engine);
@@ -340,6 +332,40 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 		r->config.duration_s = (double)v / 1e9;
 	else
 		r->config.duration_s = isfinite(r->duration_s) ? round(r->duration_s) : 0;
+}
+
+/* jobs[0..n) into one result; "All clients" may bring its own totals (jobs = that entry) while
+ * hists come from hosts (bin_jobs: the per-host jobs to take bins from), or NULL. */
+static int one_result(struct import_list *out, const struct fio_src *s, json_t **jobs,
+		      size_t n, json_t **bin_jobs, size_t nbin, const char *suffix,
+		      const char *host)
+{
+	struct fslab_result *r = import_add(out, suffix, "fio", s->version, NULL, s->file, host);
+	struct fio_sum sum = { 0 };
+	const char *rw0;
+	int ret = sum_jobs(r, s, jobs, n, bin_jobs, nbin, &sum);
+
+	if (ret)
+		return ret;
+	rw0 = sum.rw0;
+	r->src.format = xasprintf("%s, %s", r->classes[CLS_DB_READ].hist ||
+				  r->classes[CLS_DB_WRITE].hist ? FIO_FORMAT "+" : FIO_FORMAT,
+				  strcmp(s->lk, "lat_ns") ? "clat" : "lat");
+	r->duration_s = sum.runtime > 0 ? sum.runtime : NAN;
+	r->config.workload = xstrdup(sum.rw_differs ? "fio:mixed" : workload_of(rw0)
+				     ? workload_of(rw0) : rw0 ? rw0 : "fio");
+	if (!workload_of(rw0) && !sum.rw_differs) {
+		char *w = xasprintf("fio:%s", r->config.workload);
+
+		free(r->config.workload);
+		r->config.workload = w;
+	}
+	import_recorded(r, workload);
+	import_recorded(r, threads);
+	import_recorded(r, duration_s);
+	import_recorded(r, databases);
+	/* "All clients" has no job options: its hosts' are the same job file */
+	job_config(r, s, nbin ? bin_jobs[0] : n ? jobs[0] : NULL);
 	/* jetstress exports name their database jobs fslab-db<N>; simple workloads have none */
 	for (size_t i = 0; i < n; i++) {
 		const char *name = json_string_value(json_object_get(jobs[i], "jobname"));
@@ -354,11 +380,81 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 						: "lat (submission to completion)",
 			r->classes[CLS_DB_READ].hist || r->classes[CLS_DB_WRITE].hist
 				? "; percentiles from json+ bins" : "");
-	if (trims)
+	if (sum.trims)
 		result_add_note(r, "fio trimmed %llu times; fslab has no trim class: not shown",
-				(unsigned long long)trims);
+				(unsigned long long)sum.trims);
 	import_finish(r);
 	return 0;
+}
+
+/* A client_stats entry's host as fio's client names it: "host-port", or "host". */
+static char *host_key(json_t *j)
+{
+	const char *h = json_string_value(json_object_get(j, "hostname"));
+	json_t *port = json_object_get(j, "port");
+
+	return json_is_integer(port) ? xasprintf("%.40s-%lld", h ? h : "host",
+						 (long long)json_integer_value(port))
+				     : xstrdup(h ? h : "host");
+}
+
+/* client_stats of a client/server run: one result per host, in order of first appearance,
+ * and with several hosts fio's "All clients" entry. */
+static int client_results(struct import_list *out, const struct fio_src *s, json_t *cs)
+{
+	size_t nc = json_array_size(cs), nhost = 0, i;
+	json_t **all = xcalloc(nc, sizeof(json_t *)), **grp = xcalloc(nc, sizeof(json_t *));
+	json_t *total = NULL, *j;
+	char **hosts = xcalloc(nc, sizeof(char *));
+	int ret = 0;
+
+	json_array_foreach(cs, i, j) {
+		const char *name = json_string_value(json_object_get(j, "jobname"));
+		char *key;
+		bool seen = false;
+
+		if (name && !strcmp(name, "All clients")) {
+			total = j;
+			continue;
+		}
+		all[i] = j;
+		key = host_key(j);
+		for (size_t k = 0; k < nhost && !seen; k++)
+			seen = !strcmp(hosts[k], key);
+		if (seen)
+			free(key);
+		else
+			hosts[nhost++] = key;
+	}
+	for (size_t k = 0; k < nhost && !ret; k++) {
+		size_t ng = 0;
+
+		json_array_foreach(cs, i, j) {
+			char *key;
+
+			if (!all[i])
+				continue;
+			key = host_key(j);
+			if (!strcmp(key, hosts[k]))
+				grp[ng++] = j;
+			free(key);
+		}
+		ret = one_result(out, s, grp, ng, NULL, 0, nhost > 1 ? hosts[k] : NULL, hosts[k]);
+	}
+	if (!ret && total && nhost > 1) {
+		size_t nb = 0;
+
+		for (i = 0; i < nc; i++)
+			if (all[i])
+				grp[nb++] = all[i];
+		ret = one_result(out, s, &total, 1, grp, nb, NULL, "All clients");
+	}
+	for (size_t k = 0; k < nhost; k++)
+		free(hosts[k]);
+	free(hosts);
+	free(all);
+	free(grp);
+	return ret;
 }
 
 static int fio_parse(const char *buf, size_t len, const char *file, struct import_list *out)
@@ -401,68 +497,8 @@ static int fio_parse(const char *buf, size_t len, const char *file, struct impor
 		ret = one_result(out, &s, v, json_array_size(jobs), NULL, 0, NULL, NULL);
 		free(v);
 	} else if (json_is_array(cs) && json_array_size(cs)) {
-		size_t nc = json_array_size(cs), nhost = 0, i;
-		json_t **all = xcalloc(nc, sizeof(json_t *)), **grp = xcalloc(nc, sizeof(json_t *));
-		json_t *total = NULL, *j;
-		char **hosts = xcalloc(nc, sizeof(char *));
-
 		s.lk = lat_key(cs);
-		/* the hosts, in order of first appearance */
-		json_array_foreach(cs, i, j) {
-			const char *name = json_string_value(json_object_get(j, "jobname"));
-			const char *h = json_string_value(json_object_get(j, "hostname"));
-			json_t *port = json_object_get(j, "port");
-			char *key;
-			bool seen = false;
-
-			if (name && !strcmp(name, "All clients")) {
-				total = j;
-				continue;
-			}
-			all[i] = j;
-			key = json_is_integer(port) ? xasprintf("%.40s-%lld", h ? h : "host",
-						(long long)json_integer_value(port))
-						    : xstrdup(h ? h : "host");
-			for (size_t k = 0; k < nhost && !seen; k++)
-				seen = !strcmp(hosts[k], key);
-			if (seen)
-				free(key);
-			else
-				hosts[nhost++] = key;
-		}
-		for (size_t k = 0; k < nhost && !ret; k++) {
-			size_t ng = 0;
-
-			json_array_foreach(cs, i, j) {
-				const char *h = json_string_value(json_object_get(j, "hostname"));
-				json_t *port = json_object_get(j, "port");
-				char *key;
-
-				if (!all[i])
-					continue;
-				key = json_is_integer(port) ? xasprintf("%.40s-%lld", h ? h : "host",
-						(long long)json_integer_value(port))
-							    : xstrdup(h ? h : "host");
-				if (!strcmp(key, hosts[k]))
-					grp[ng++] = j;
-				free(key);
-			}
-			ret = one_result(out, &s, grp, ng, NULL, 0, nhost > 1 ? hosts[k] : NULL,
-					 hosts[k]);
-		}
-		if (!ret && total && nhost > 1) {
-			size_t nb = 0;
-
-			for (i = 0; i < nc; i++)
-				if (all[i])
-					grp[nb++] = all[i];
-			ret = one_result(out, &s, &total, 1, grp, nb, NULL, "All clients");
-		}
-		for (size_t k = 0; k < nhost; k++)
-			free(hosts[k]);
-		free(hosts);
-		free(all);
-		free(grp);
+		ret = client_results(out, &s, cs);
 	} else {
 		ret = input_error("%s: fio JSON without jobs or client_stats (fio %s); the run "
 				  "ended before any job reported, re-run fio", file, s.version);

@@ -9,6 +9,7 @@
 
 #include "base.h"
 #include "compare/precision.h"
+#include "strvec.h"
 
 /* Who measured a result: {tool, version, format, host} (provenance, src/compare/import.c). */
 static json_t *source_json(const struct fslab_result *r)
@@ -264,20 +265,18 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 {
 	json_t *root, *sum = json_array(), *charts = json_array(), *warn = json_array();
 	char *title = report_title(c, o);
-	size_t n;
-	char **sentences = report_summary(c, &n);
+	struct strvec sentences = STRVEC_INIT;
 	struct sizing_opts defaults;
 
 	sizing_opts_default(&defaults);
-	for (size_t i = 0; i < n; i++) {
-		json_array_append_new(sum, json_string(sentences[i]));
-		free(sentences[i]);
-	}
-	free(sentences);
+	report_summary(c, &sentences);
+	for (size_t i = 0; i < sentences.nr; i++)
+		json_array_append_new(sum, json_string(sentences.v[i]));
+	strvec_clear(&sentences);
 	for (size_t i = 0; o->charts && i < o->charts->n; i++)
 		json_array_append_new(charts, json_string(o->charts->charts[i].name));
-	for (size_t i = 0; i < c->nwarnings; i++)
-		json_array_append_new(warn, json_string(c->warnings[i]));
+	for (size_t i = 0; i < c->warnings.nr; i++)
+		json_array_append_new(warn, json_string(c->warnings.v[i]));
 	root = json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "schema", COMPARE_SCHEMA, "title", title, "fslab_version", FSLAB_VERSION,
 			 "method", method_json(c),

@@ -12,10 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "cmds.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
 #include "remote/remote.h"
 #include "sha256.h"
-#include "util.h"
 
 #ifdef _WIN32
 #include <fcntl.h>
@@ -88,8 +91,11 @@ int cmd_clock(int argc, char **argv)
 		printf("%lld\n", (long long)os_wall_ns());
 		return fflush(stdout) ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 	}
-	/* read, then the clock at once: what the controller times is one round trip */
+	/* read, then the clock at once: what the controller times is one round trip; a line
+	 * longer than the buffer is answered once, at its end */
 	while (fgets(line, sizeof(line), stdin)) {
+		if (!strchr(line, '\n') && !feof(stdin))
+			continue;
 		printf("%lld\n", (long long)os_wall_ns());
 		if (fflush(stdout))
 			return FSLAB_EXIT_FAIL;

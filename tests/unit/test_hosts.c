@@ -18,10 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "files.h"
 #include "lab/hosts.h"
 #include "lab/labcfg.h"
 #include "sha256.h"
-#include "util.h"
 
 static char dir[] = "/tmp/fslab-test-hosts.XXXXXX";
 

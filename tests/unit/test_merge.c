@@ -16,11 +16,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "compare/compare.h"
 #include "compare/report.h"
+#include "files.h"
 #include "merge/merge.h"
 #include "sha256.h"
-#include "util.h"
 
 static char dir[] = "/tmp/fslab-test-merge.XXXXXX";
 

@@ -21,9 +21,9 @@
 #include <shellapi.h>
 #endif
 
+#include "base.h"
 #include "os/os.h"
 #include "strbuf.h"
-#include "util.h"
 
 /* ---- the quoter ---- */
 

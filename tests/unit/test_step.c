@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "lab/step.h"
 #include "os/os.h"
 #include "run/run.h"
 #include "strbuf.h"
-#include "util.h"
 
 static char *self;
 
