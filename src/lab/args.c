@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argv_quote.h"
 #include "lab/labP.h"
 #include "strbuf.h"
 
@@ -235,7 +236,7 @@ char *lab_prep_failure(struct lab *L, int rc, const char *log)
 void lab_quote_arg(struct strbuf *sb, const char *arg)
 {
 #ifdef _WIN32
-	os_win_quote_arg(sb, arg); /* as cmd.exe and PowerShell pass it on to a program */
+	argv_quote_win_arg(sb, arg, false); /* as cmd.exe and PowerShell pass it on */
 #else
 	strbuf_add_sq(sb, arg);
 #endif

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <wchar.h>
 
+#include "argv_quote.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -769,8 +770,8 @@ int os_run(const char *const argv[], char **out)
 	DWORD code = 0;
 	BOOL ok;
 
-	/* quoted as the C runtime parses it back (cmdline.c) */
-	if (!os_win_cmdline(&line, argv))
+	/* quoted as the C runtime parses it back (argv_quote.c) */
+	if (!argv_quote_win(&line, argv))
 		cmd = os_widen(line.buf);
 	strbuf_release(&line);
 	if (!cmd)
@@ -903,7 +904,7 @@ int os_proc_spawn(const char *const argv[], unsigned int flags, struct os_proc *
 	struct os_proc *p;
 	wchar_t *wcmd;
 	DWORD cflags = CREATE_UNICODE_ENVIRONMENT;
-	int ret = os_win_cmdline(&cmd, argv);
+	int ret = argv_quote_win(&cmd, argv);
 
 	if (ret) {
 		strbuf_release(&cmd);
