@@ -182,6 +182,8 @@ int hosts_preflight(struct hosts_session *s, unsigned int samples);
 int hosts_connect(struct hosts_session *s, size_t i);
 int hosts_hello(struct hosts_session *s, size_t i);
 int hosts_clock(struct hosts_session *s, size_t i, unsigned int samples);
+/* Is host i's kept connection there (ssh -O check; a local host always is)? */
+bool hosts_connected(const struct hosts_session *s, size_t i);
 
 /* One clock sample: the controller's wall clock when it asked and the round trip (monotonic)
  * until the answer, and the host's wall clock in its answer. */

@@ -326,6 +326,13 @@ int os_proc_spawn(const char *const argv[], unsigned int flags, struct os_proc *
  */
 int os_proc_poll(struct os_proc *p, int timeout_ms, os_proc_output_fn fn, void *ctx,
 		 int *status);
+/*
+ * os_proc_write - len bytes to the child's stdin (OS_PROC_STDIN_PIPE), blocking: what the lab
+ * says to a helper that reads its stdin (fslab clock).  0, or -EPIPE when the child's stdin
+ * is closed or it went (never a SIGPIPE: the parent's stop handler would take it for a stop
+ * request), or -errno.
+ */
+int os_proc_write(struct os_proc *p, const void *buf, size_t len);
 /* Close the child's stdin (OS_PROC_STDIN_PIPE): its graceful stop.  0 or -errno. */
 int os_proc_close_stdin(struct os_proc *p);
 /* Kill the child at once (and, with its own group or job, what it started): its hard stop.

@@ -1082,6 +1082,24 @@ int os_proc_poll(struct os_proc *p, int timeout_ms, os_proc_output_fn fn, void *
 	return 1;
 }
 
+int os_proc_write(struct os_proc *p, const void *buf, size_t len)
+{
+	while (len) {
+		DWORD n = 0;
+
+		if (!p->in)
+			return -EPIPE;
+		if (!WriteFile(p->in, buf, (DWORD)MIN(len, (size_t)1 << 30), &n, NULL)) {
+			DWORD e = GetLastError();
+
+			return e == ERROR_BROKEN_PIPE || e == ERROR_NO_DATA ? -EPIPE : last_err();
+		}
+		buf = (const char *)buf + n;
+		len -= n;
+	}
+	return 0;
+}
+
 int os_proc_close_stdin(struct os_proc *p)
 {
 	int ret = 0;
