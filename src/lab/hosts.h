@@ -6,8 +6,8 @@
  * arguments arriving as data), clock offsets, start times, fetching results with their
  * sha256.  docs/HOSTS.md is the user's side of it.
  *
- * What the lab's cell loop calls per step (the step runner of src/lab/child.c spawns what
- * hosts_step_argv() gives, as it spawns `fslab ARGS` on this machine):
+ * What the lab's cell loop calls (src/lab/cluster.c; the step runner, step.h, spawns what
+ * hosts_step_argv() gives for a host's target, as it spawns `fslab ARGS` on this machine):
  *	hosts_session_init()                 once, before the first cell
  *	hosts_preflight()                    connect, hello, clocks: refuse before any cell
  *	hosts_remote_path()                  each host's mount root and result path
@@ -101,7 +101,7 @@ const char *lab_host_log_dev(const struct lab_host *h, const struct lab_cfg *c);
 uint64_t lab_host_db_image_size(const struct lab_host *h, const struct lab_cfg *c);
 uint64_t lab_host_log_image_size(const struct lab_host *h, const struct lab_cfg *c);
 
-/* ---- a lab's hosts at work (hosts.c) ---- */
+/* ---- a lab's hosts at work: argv (hosts_argv.c, both systems), the rest (hosts.c) ---- */
 
 /* What the preflight found out about a host. */
 struct host_state {
@@ -138,6 +138,9 @@ char *hosts_workdir(const struct lab_host *h, const char *lab_id);
 /* hosts_remote_path - WORKDIR + rel ('/'-separated) in the host's own syntax.  Heap. */
 char *hosts_remote_path(const struct lab_host *h, const char *lab_id, const char *rel);
 
+/* hosts_ssh_base - "ssh" and the options every ssh of the lab gets (-F, BatchMode, the
+ * keepalives, ConnectTimeout, ControlPath in ctl_dir when given), appended to out. */
+void hosts_ssh_base(const struct lab_hosts *cfg, const char *ctl_dir, struct strvec *out);
 /*
  * hosts_ssh_argv - the ssh argv that runs remote_cmd (already quoted for the host's shell)
  * on host h: ssh [-F ssh_config] -o BatchMode=yes -o ServerAliveInterval=2
