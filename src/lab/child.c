@@ -88,7 +88,44 @@ static double cell_estimate(const struct lab *L)
 	return (L->cfg.wl.warmup_s + L->cfg.wl.duration_s) + L->overhead_est;
 }
 
-static void live_line(struct lab *L)
+/*
+ * Each host's state, compactly: "h1 950, h2 wait, h3 FAILED" (IOPS while it measures) for
+ * up to four hosts; beyond, the count in each state and the slowest measuring host.
+ */
+static void hosts_live(const struct lab *L, struct strbuf *sb)
+{
+	size_t slow = L->nhosts, measuring = 0, failed = 0;
+
+	if (!L->nhosts || !L->hlive)
+		return;
+	strbuf_addstr(sb, " |");
+	for (size_t i = 0; i < L->nhosts; i++) {
+		const struct lab_host_live *h = &L->hlive[i];
+		bool m = !strcmp(h->phase, "measure");
+
+		if (m && (slow == L->nhosts || h->iops < L->hlive[slow].iops))
+			slow = i;
+		measuring += m;
+		failed += !strcmp(h->phase, "FAILED");
+		if (L->nhosts > 4)
+			continue;
+		if (m)
+			strbuf_addf(sb, "%s %s %.0f", i ? "," : "", L->cfg.hosts.v[i].name, h->iops);
+		else
+			strbuf_addf(sb, "%s %s %.4s", i ? "," : "", L->cfg.hosts.v[i].name,
+				    !strcmp(h->phase, "waiting") ? "wait" : h->phase);
+	}
+	if (L->nhosts <= 4)
+		return;
+	strbuf_addf(sb, " %zu hosts, %zu measuring", L->nhosts, measuring);
+	if (slow < L->nhosts)
+		strbuf_addf(sb, ", slowest %s %.0f", L->cfg.hosts.v[slow].name,
+			    L->hlive[slow].iops);
+	if (failed)
+		strbuf_addf(sb, ", %zu FAILED", failed);
+}
+
+void lab_live_line(struct lab *L)
 {
 	const struct cell *c = &L->cells[L->order[L->cur]];
 	double elapsed = (now_ns() - L->t0) / 1e9, cell_left, lab_left;
@@ -109,6 +146,13 @@ static void live_line(struct lab *L)
 	       c->id, L->step, e, ce, le);
 	if (L->iops > 0)
 		printf(", %.0f IOPS", L->iops);
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		hosts_live(L, &sb);
+		fputs(sb.buf, stdout);
+		strbuf_release(&sb);
+	}
 	fputs("\033[K", stdout);
 	check_stdout(L);
 }
@@ -177,7 +221,7 @@ int lab_child(struct lab *L, const struct strvec *args, const char *logpath, boo
 		ret = step_poll(s, progress ? 1000 : 200, &status);
 		if (ret)
 			break;
-		live_line(L);
+		lab_live_line(L);
 	}
 	step_free(s);
 	fclose(io.log);

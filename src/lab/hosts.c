@@ -25,16 +25,57 @@
 
 /* ---- names and paths ---- */
 
+/*
+ * The output directory as it will be once it exists: the real path of its longest existing
+ * part (symbolic links resolved), then the rest with "." and ".." taken lexically, so that a
+ * lab names itself the same before its directory exists and at every --resume after.
+ */
+static char *future_realpath(const char *path)
+{
+	char cwd[PATH_MAX], *abs, *p, *real = NULL;
+	struct strvec rest = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	abs = path[0] == '/' || !getcwd(cwd, sizeof(cwd)) ? xstrdup(path) : path_join(cwd, path);
+	/* peel components off the end until what is left exists */
+	while (!(real = realpath(abs, NULL))) {
+		p = strrchr(abs, '/');
+		if (!p || p == abs) {
+			if (p && p[1])
+				strvec_push(&rest, p + 1);
+			real = xstrdup("/");
+			break;
+		}
+		if (p[1])
+			strvec_push(&rest, p + 1);
+		*p = 0;
+	}
+	strbuf_addstr(&sb, real);
+	for (size_t i = rest.nr; i-- > 0;) {
+		const char *c = rest.v[i];
+
+		if (!strcmp(c, "."))
+			continue;
+		if (!strcmp(c, "..")) {
+			char *slash = strrchr(sb.buf, '/');
+
+			strbuf_setlen(&sb, slash && slash != sb.buf ? (size_t)(slash - sb.buf) : 1);
+			continue;
+		}
+		if (sb.len > 1)
+			strbuf_addch(&sb, '/');
+		strbuf_addstr(&sb, c);
+	}
+	strvec_clear(&rest);
+	free(real);
+	free(abs);
+	return strbuf_detach(&sb, NULL);
+}
+
 char *hosts_lab_id(const char *out_dir)
 {
-	char host[256] = "?", hex[SHA256_HEX_LEN + 1], *abs = realpath(out_dir, NULL), *key;
+	char host[256] = "?", hex[SHA256_HEX_LEN + 1], *abs = future_realpath(out_dir), *key;
 
-	if (!abs) {
-		char cwd[PATH_MAX];
-
-		abs = out_dir[0] == '/' || !getcwd(cwd, sizeof(cwd)) ? xstrdup(out_dir)
-								    : path_join(cwd, out_dir);
-	}
 	gethostname(host, sizeof(host) - 1);
 	key = xasprintf("%s:%s", host, abs);
 	sha256_hex(key, strlen(key), hex);
@@ -863,8 +904,26 @@ int hosts_receive_result(int fd, const char *local_path, uint64_t max_bytes,
 	return ret;
 }
 
+/* A fetch's problem: into msg when the caller keeps it, else on stderr. */
+static void fetch_msg(struct strbuf *msg, const char *fmt, ...) __printf(2, 3);
+static void fetch_msg(struct strbuf *msg, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (msg)
+		strbuf_addbuf(msg, &sb);
+	else
+		fslab_err("%s", sb.buf);
+	strbuf_release(&sb);
+}
+
 int hosts_fetch(struct hosts_session *s, size_t i, const char *remote_path,
-		const char *local_path, uint64_t max_bytes, char hex[SHA256_HEX_LEN + 1])
+		const char *local_path, uint64_t max_bytes, char hex[SHA256_HEX_LEN + 1],
+		struct strbuf *msg)
 {
 	const struct lab_host *h = &s->cfg->v[i];
 	struct strvec argv = STRVEC_INIT;
@@ -876,14 +935,14 @@ int hosts_fetch(struct hosts_session *s, size_t i, const char *remote_path,
 
 	ret = hosts_step_argv(s, i, (const char *[]){ "cat-result", remote_path, NULL }, &argv, &why);
 	if (ret) {
-		fslab_err("host %s: cannot fetch %s: %s", h->name, remote_path, why);
+		fetch_msg(msg, "host %s: cannot fetch %s: %s", h->name, remote_path, why);
 		strvec_clear(&argv);
 		return ret;
 	}
 	ret = hrun_start(&r, argv.v, false, 0);
 	strvec_clear(&argv);
 	if (ret) {
-		fslab_err("host %s: cannot start ssh (%s)", h->name, strerror(-ret));
+		fetch_msg(msg, "host %s: cannot start ssh (%s)", h->name, strerror(-ret));
 		return ret;
 	}
 	rx_init(&rx, local_path, max_bytes, &why_rx);
@@ -899,7 +958,7 @@ int hosts_fetch(struct hosts_session *s, size_t i, const char *remote_path,
 	if (ret) {
 		char *t = tail_text(r.err.buf, 300);
 
-		fslab_err("host %s: cannot fetch %s: %s%s%s", h->name, remote_path,
+		fetch_msg(msg, "host %s: cannot fetch %s: %s%s%s", h->name, remote_path,
 			  why_rx.len ? why_rx.buf : "fslab cat-result failed", *t ? ": " : "", t);
 		free(t);
 	}

@@ -212,10 +212,12 @@ void hosts_start_times(const struct hosts_session *s, int64_t ahead_ns, int64_t 
  * hosts_fetch - host i's result file remote_path (fslab cat-result over the connection)
  * into local_path (written atomically), its sha256 (of the bytes received, equal to the one
  * the host sent) into hex.  Bytes beyond max_bytes, a torn stream or a hash that differs
- * fail it (nothing written).  0, or -errno after a message naming the host.
+ * fail it (nothing written).  0, or -errno after a message naming the host: on stderr, or
+ * into msg when given.
  */
 int hosts_fetch(struct hosts_session *s, size_t i, const char *remote_path,
-		const char *local_path, uint64_t max_bytes, char hex[SHA256_HEX_LEN + 1]);
+		const char *local_path, uint64_t max_bytes, char hex[SHA256_HEX_LEN + 1],
+		struct strbuf *msg);
 /* The receiving side of fslab cat-result, from fd: 0, or -EPROTO/-EFBIG/-errno with the
  * reason in err (what hosts_fetch() checks; pure for tests). */
 int hosts_receive_result(int fd, const char *local_path, uint64_t max_bytes,
