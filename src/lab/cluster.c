@@ -260,12 +260,14 @@ static void host_steps(struct lab *L, const char *what, struct strvec *args, cha
 			if (r == 0)
 				continue;
 			status[i] = r < 0 ? r : st;
+			L->hlive[i].end_ns = now_ns();
 			step_free(s[i]);
 			s[i] = NULL;
 			running--;
 			snprintf(L->hlive[i].phase, sizeof(L->hlive[i].phase), "%s",
 				 status[i] == 0 || status[i] == FSLAB_EXIT_VERDICT ? "done" : "FAILED");
-			if (status[i] && status[i] != FSLAB_EXIT_VERDICT && running && !lab_nsignals)
+			if (status[i] && status[i] != FSLAB_EXIT_VERDICT && running && !lab_nsignals &&
+			    progress)
 				lab_log(L, "host %s: %s ended with status %d after %.1f s (%zu host(s) "
 					"still running)", L->cfg.hosts.v[i].name, what, status[i],
 					(now_ns() - L->hlive[i].start_ns) / 1e9, running);
@@ -293,6 +295,8 @@ static void host_steps(struct lab *L, const char *what, struct strvec *args, cha
 	free(log);
 	free(ctx);
 }
+
+static void hosts_teardown(struct lab *L, const char *prefix, const bool *skip);
 
 /* ---- the hosts' preflight ---- */
 
@@ -331,6 +335,13 @@ int lab_hosts_preflight(struct lab *L)
 	if (ret)
 		goto out;
 	hosts_paths(L);
+	/*
+	 * A resumed lab first takes back what it left on its hosts (a lost host's volumes, a
+	 * lab killed mid-cell): its own preps only (--owner), which the dry runs below would
+	 * otherwise find in the way.  A new lab has none.
+	 */
+	if (L->resume)
+		hosts_teardown(L, "resume", NULL);
 	/*
 	 * Each host's own preflight: its prep of every filesystem as a dry run there (root,
 	 * mkfs tools, kernel drivers, its devices or image space: what prep checks before it
@@ -424,12 +435,6 @@ static void hosts_teardown(struct lab *L, const char *prefix, const bool *skip)
 	free(args);
 	free(logs);
 	free(status);
-}
-
-void lab_hosts_teardown_all(struct lab *L)
-{
-	/* what an earlier lab left (a lost host, a lab killed): every host is reachable now */
-	hosts_teardown(L, "start", NULL);
 }
 
 /* ---- a cell on every host ---- */
@@ -526,7 +531,7 @@ int lab_cluster_cell(struct lab *L, struct cell *cell)
 			continue;
 		if (status[i] == SSH_FAILED && !hosts_connected(L->hs, i)) {
 			lost[i] = any_lost = true;
-			strbuf_addf(&lostmsg, "%s%s (during prep)", lostmsg.len ? ", " : "",
+			strbuf_addf(&lostmsg, "%s%s lost (during prep)", lostmsg.len ? ", " : "",
 				    L->cfg.hosts.v[i].name);
 		}
 		if (!cell->error) {
@@ -568,7 +573,7 @@ int lab_cluster_cell(struct lab *L, struct cell *cell)
 		if (hosts_clock(L->hs, i, 4)) {
 			lost[i] = any_lost = !hosts_connected(L->hs, i);
 			if (lost[i])
-				strbuf_addf(&lostmsg, "%s%s (before its run)", lostmsg.len ? ", " : "",
+				strbuf_addf(&lostmsg, "%s%s lost (before its run)", lostmsg.len ? ", " : "",
 					    L->cfg.hosts.v[i].name);
 			if (!cell->error)
 				cell->error = xasprintf("host %s: %s", L->cfg.hosts.v[i].name,
@@ -635,8 +640,9 @@ int lab_cluster_cell(struct lab *L, struct cell *cell)
 
 		for (size_t i = 0; i < n; i++) {
 			const struct host_state *st = &L->hs->st[i];
-			double secs = (L->hlive[i].start_ns ? now_ns() - L->hlive[i].start_ns
-							    : now_ns() - t_run) / 1e9;
+			const struct lab_host_live *hl = &L->hlive[i];
+			double secs = (hl->end_ns && hl->start_ns ? hl->end_ns - hl->start_ns
+								 : now_ns() - t_run) / 1e9;
 
 			in[i] = (struct merge_input){ .name = L->cfg.hosts.v[i].name,
 						      .offset_s = st->clock ? st->offset_s : NAN,
@@ -660,7 +666,7 @@ int lab_cluster_cell(struct lab *L, struct cell *cell)
 				missing[i] = run_failure(L, i, status[i], logs[i], secs, &lost[i]);
 				if (lost[i]) {
 					any_lost = true;
-					strbuf_addf(&lostmsg, "%s%s (during its run)",
+					strbuf_addf(&lostmsg, "%s%s lost (during its run)",
 						    lostmsg.len ? ", " : "", L->cfg.hosts.v[i].name);
 				}
 			}
@@ -743,6 +749,23 @@ fail:
 		lab_log(L, "cell %u/%u %s: FAILED: %s", L->cur + 1, L->ncells, cell->id, cell->error);
 	}
 	if (any_lost) {
+		/* which hosts, and how to take their volumes back by hand */
+		strbuf_addstr(&lostmsg, "; its volumes stay until fslab lab --resume reaches it, or "
+			      "tear them down there with:");
+		for (size_t i = 0; i < n; i++) {
+			struct strvec a = STRVEC_INIT;
+			struct lab_where w;
+
+			if (!lost[i])
+				continue;
+			host_where(L, i, &w);
+			strvec_push(&a, lab_host_fslab(&L->cfg.hosts.v[i]));
+			lab_where_teardown_args(&w, &a);
+			strbuf_addf(&lostmsg, " (on %s) ", L->cfg.hosts.v[i].name);
+			strbuf_add_argv_sq(&lostmsg, a.v);
+			strvec_clear(&a);
+			lab_where_release(&w);
+		}
 		free(L->lost);
 		L->lost = strbuf_detach(&lostmsg, NULL);
 		ret = 2;

@@ -264,11 +264,9 @@ static void lab_host_lost(struct lab *L)
 	L->status = "interrupted";
 	lab_save_state(L);
 	lab_clear_line(L);
-	lab_note(L, "lab stopped: host %s lost, and every cell needs every host; the other hosts' "
-		 "volumes are removed, finished cells are kept in %s. When the host is back, "
-		 "continue with: %s (its volumes are torn down first; or on it: fslab teardown "
-		 "--mount-root MNT --owner 'fslab lab ... host NAME', as in its logs)", L->lost,
-		 L->results, L->resume_cmd);
+	lab_note(L, "lab stopped: host %s; every cell needs every host. The other hosts' volumes "
+		 "are removed, finished cells are kept in %s. When the host is back, continue "
+		 "with: %s", L->lost, L->results, L->resume_cmd);
 }
 
 static void usage(FILE *f)
@@ -639,12 +637,8 @@ int cmd_lab(int argc, char **argv)
 		goto out_sig;
 	/* a crashed earlier lab may have left its volumes prepared (only the lab's own: labels
 	 * on volumes the user prepared have nothing to tear down) */
-#ifndef _WIN32
-	if (L->nhosts)
-		lab_hosts_teardown_all(L); /* a lost host's volumes too, now that it is back */
-	else
-#endif
-	if (lab_cfg_has_prepped(&L->cfg))
+	/* (a lab with hosts did it on them in its preflight: lab_hosts_preflight()) */
+	if (!L->nhosts && lab_cfg_has_prepped(&L->cfg))
 		lab_teardown(L, L->log_path);
 	lab_save_state(L);
 	if (L->stop_reason)

@@ -76,7 +76,8 @@ struct lab {
 	struct lab_host_live *hlive;   /* each host's part of the live line */
 	char **hmnt;                   /* each host's mount root, there */
 	double init_max;               /* longest run start to end of initialisation, s */
-	char *lost;                    /* hosts lost in the last cell and when, or NULL */
+	char *lost;                    /* hosts lost in the last cell, when, how to tear them
+					  down by hand; or NULL */
 	/* live line */
 	unsigned int cur;
 	const char *step;
@@ -87,7 +88,7 @@ struct lab {
 struct lab_host_live {
 	char phase[16];     /* prep, run, waiting, warm-up, measure, teardown, done, FAILED */
 	double elapsed, total, iops; /* its last progress line */
-	uint64_t start_ns;  /* when its step started */
+	uint64_t start_ns, end_ns; /* when its step started, ended */
 	double init_s;      /* its run's start to the end of its initialisation, s (0: not yet) */
 };
 
@@ -126,8 +127,8 @@ int lab_teardown(struct lab *L, const char *logpath);
 /*
  * cluster.c (Linux): a lab with [host NAME] sections.  lab_hosts_open() makes the session
  * (nothing contacted in a dry run), lab_hosts_preflight() checks every host before anything
- * changes (0 or -FSLAB_EINPUT after the problems), lab_hosts_teardown_all() tears down what
- * an earlier lab left on every host, lab_cluster_cell() runs a cell on every host at once:
+ * changes (0 or -FSLAB_EINPUT after the problems; a resumed lab first tears down what it
+ * left on its hosts), lab_cluster_cell() runs a cell on every host at once:
  * 0 (done or failed), 1 interrupted, 2 a host was lost (L->lost says which: the lab stops).
  * lab_hosts_dry_run_head() prints how every step reaches a host, lab_hosts_dry_run() a
  * cell's commands for each host; lab_hosts_close() ends the
@@ -135,7 +136,6 @@ int lab_teardown(struct lab *L, const char *logpath);
  */
 int lab_hosts_open(struct lab *L);
 int lab_hosts_preflight(struct lab *L);
-void lab_hosts_teardown_all(struct lab *L);
 int lab_cluster_cell(struct lab *L, struct cell *cell);
 void lab_hosts_dry_run_head(struct lab *L);
 void lab_hosts_dry_run(struct lab *L, const struct cell *c);
