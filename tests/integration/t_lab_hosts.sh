@@ -14,7 +14,8 @@
 #     every histogram bucket are the sums of its hosts', each host's sha256 is sha256sum's of
 #     the file the host wrote, the loads started within the limit; h1's workdir holds spaces,
 #     quotes, $(...), backquotes, ;, & and | and arrives as data; nothing is left mounted or
-#     attached in any host's namespace, no ssh connection is left;
+#     attached in any host's namespace, no ssh connection is left; the report's Hosts
+#     section; fslab hosts argv, fetch and start-at by hand;
 #   - faults, with 100 ms of latency each way on h1's link: kill -9 of h3's fslab run and
 #     h2's link down, each mid-load: noticed within 10 s, the cell's cluster result partial
 #     (the others' results kept), the survivors torn down at once, the lab stops on the lost
@@ -211,7 +212,21 @@ for c in $cells; do check_cell "$T/labA" "$c"; done
 	fail "a command in a path ran on a host"
 all_clean || fail "lab A left mounts or loop devices on a host"
 [ -z "$(hosts_fslab_conns)" ] || fail "lab A left ssh connections"
-grep -q "^## Hosts\|Hosts" "$T/labA/report/report.md" || fail "the report has no Hosts section"
+grep -q "^## Hosts" "$T/labA/report/report.md" && grep -q "^| ext4 | h3 | 2 |" "$T/labA/report/report.md" ||
+	fail "the report has no Hosts section with each host's two runs"
+
+tlog "fslab hosts by hand: argv, fetch, start-at"
+mapfile -d '' cmd < <("$FSLAB" hosts "$T/lab.ini" argv h2 --null -- hello "a b" "it's \$(x)")
+[ "$(hosts_ctl "${cmd[@]}" | jq -c .argv)" = '["a b","it'"'"'s $(x)"]' ] ||
+	fail "fslab hosts argv: the words did not arrive as data"
+c=$(echo "$cells" | head -1)
+hosts_ctl "$FSLAB" hosts "$T/lab.ini" fetch h3 "$T/h3/work/$c.json" "$T/byhand.json" >"$T/fetch.out" ||
+	fail "fslab hosts fetch failed"
+[ "$(cut -d' ' -f1 "$T/fetch.out")" = "$(sha256sum <"$T/h3/work/$c.json" | cut -d' ' -f1)" ] &&
+	cmp -s "$T/byhand.json" "$T/labA/results/$c.h3.json" || fail "fslab hosts fetch: not the host's file"
+hosts_ctl "$FSLAB" hosts "$T/lab.ini" start-at --in 5s >"$T/start.out" 2>/dev/null ||
+	fail "fslab hosts start-at failed"
+[ "$(awk '{print $1}' "$T/start.out" | tr '\n' ' ')" = "h1 h2 h3 " ] || fail "start-at: not one line a host"
 
 tlog "lab B: faults mid-load, 100 ms of latency each way on h1's link"
 hosts_delay h1 100
