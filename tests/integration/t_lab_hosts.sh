@@ -23,7 +23,8 @@
 #     (started within the limit despite the latency), and nothing is left anywhere;
 #   - Ctrl-C of a lab mid-load, its output directory's name holding a newline and quotes (it
 #     reaches every host in prep's and teardown's --owner): every host's load stops, nothing
-#     is mounted anywhere, no fslab is left running on a host.
+#     is mounted anywhere, no fslab is left running on a host; the same with two Ctrl-C (the
+#     hosts' ssh killed).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/hosts-lib.sh"
 command -v jq >/dev/null || fail "jq missing (make check installs it)"
@@ -301,4 +302,17 @@ for h in h1 h2 h3; do [ -z "$(hosts_procs $h 'fslab run ')" ] || fail "an fslab 
 all_clean || fail "lab C left mounts or loop devices after Ctrl-C"
 [ ! -e "$HOME/$pwned" ] && [ ! -e ~root/"$pwned" ] || fail "a command in the output's name ran"
 [ -z "$(hosts_fslab_conns)" ] || fail "lab C left ssh connections"
+
+tlog "lab D: two Ctrl-C mid-load (the hosts' ssh killed, their sessions' end stops the runs)"
+ip netns exec "$CTL_NS" "$FSLAB" lab "$T/labC.ini" --output "$T/labD" >"$T/labD.out" 2>&1 &
+labpid=$!
+LABLOG=$T/labD/lab.log LABOUT=$T/labD.out
+mid_load 1
+kill -INT $labpid; sleep 0.3; kill -INT $labpid
+rc=0; wait $labpid || rc=$?
+cat "$T/labD.out"
+[ $rc -eq 1 ] || fail "lab D after two Ctrl-C: exit $rc, expected 1"
+for h in h1 h2 h3; do [ -z "$(hosts_procs $h 'fslab run ')" ] || fail "an fslab run is left on $h"; done
+all_clean || fail "lab D left mounts or loop devices after two Ctrl-C"
+[ -z "$(hosts_fslab_conns)" ] || fail "lab D left ssh connections"
 tlog "ok"
