@@ -127,19 +127,27 @@ static void hosts_live(const struct lab *L, struct strbuf *sb)
 
 void lab_live_line(struct lab *L)
 {
-	const struct cell *c = &L->cells[L->order[L->cur]];
+	const struct cell *c;
 	double elapsed = (now_ns() - L->t0) / 1e9, cell_left, lab_left;
 	unsigned int left = 0;
 	char e[32], ce[32], le[32];
 
-	if (!L->tty || L->stdout_dead)
+	/* before the lab started (the hosts' preflight) there is nothing to show */
+	if (!L->tty || L->stdout_dead || !L->t0 || !L->step)
 		return;
+	fmt_hms(e, sizeof(e), elapsed);
+	if (L->cur >= L->ncells) {
+		/* after the last cell: the compare */
+		printf("\r[%s] lab %s\033[K", L->step, e);
+		check_stdout(L);
+		return;
+	}
+	c = &L->cells[L->order[L->cur]];
 	for (unsigned int i = L->cur + 1; i < L->ncells; i++)
 		left += L->cells[L->order[i]].status != CELL_DONE;
 	cell_left = L->run_total > 0 ? L->run_total - L->run_elapsed + L->overhead_est / 2
 				     : cell_estimate(L);
 	lab_left = cell_left + left * cell_estimate(L);
-	fmt_hms(e, sizeof(e), elapsed);
 	fmt_hms(ce, sizeof(ce), cell_left);
 	fmt_hms(le, sizeof(le), lab_left);
 	printf("\r[cell %u/%u %s] %-9s lab %s, cell ETA %s, lab ETA %s", L->cur + 1, L->ncells,
