@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argv_quote.h"
 #include "base.h"
 #include "os/os.h"
 #include "strbuf.h"
@@ -27,8 +28,8 @@ int os_run(const char *const argv[], char **out)
 	DWORD code = 0;
 	BOOL ok;
 
-	/* quoted as the C runtime parses it back (cmdline.c) */
-	if (!os_win_cmdline(&line, argv))
+	/* quoted as the C runtime parses it back (argv_quote.c) */
+	if (!argv_quote_win(&line, argv))
 		cmd = os_widen(line.buf);
 	strbuf_release(&line);
 	if (!cmd)
@@ -161,7 +162,7 @@ int os_proc_spawn(const char *const argv[], unsigned int flags, struct os_proc *
 	struct os_proc *p;
 	wchar_t *wcmd;
 	DWORD cflags = CREATE_UNICODE_ENVIRONMENT;
-	int ret = os_win_cmdline(&cmd, argv);
+	int ret = argv_quote_win(&cmd, argv);
 
 	if (ret) {
 		strbuf_release(&cmd);
@@ -337,6 +338,24 @@ int os_proc_poll(struct os_proc *p, int timeout_ms, os_proc_output_fn fn, void *
 	proc_drain(p, fn, ctx);
 	*status = p->status;
 	return 1;
+}
+
+int os_proc_write(struct os_proc *p, const void *buf, size_t len)
+{
+	while (len) {
+		DWORD n = 0;
+
+		if (!p->in)
+			return -EPIPE;
+		if (!WriteFile(p->in, buf, (DWORD)MIN(len, (size_t)1 << 30), &n, NULL)) {
+			DWORD e = GetLastError();
+
+			return e == ERROR_BROKEN_PIPE || e == ERROR_NO_DATA ? -EPIPE : last_err();
+		}
+		buf = (const char *)buf + n;
+		len -= n;
+	}
+	return 0;
 }
 
 int os_proc_close_stdin(struct os_proc *p)
