@@ -39,9 +39,11 @@ endif
 
 B := build
 # Every .c under src/, fsprep/ and workloads/ (folders may come and go).  Files with "win32" in
-# their name are the Windows build's (make windows); the rest is Linux's.
+# their name (host_win32.c, src/os/win32_file.c, ...) are the Windows build's (make windows);
+# the rest is Linux's.
 ALL_SRC := $(sort $(shell find src fsprep workloads -name '*.c'))
-LIB_SRC := $(filter-out src/main.c %win32.c,$(ALL_SRC))
+WIN32_SRC := $(foreach f,$(ALL_SRC),$(if $(findstring win32,$(notdir $(f))),$(f)))
+LIB_SRC := $(filter-out src/main.c $(WIN32_SRC),$(ALL_SRC))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -191,7 +193,7 @@ WIN_CC := x86_64-w64-mingw32-gcc-posix
 WIN_B := $(B)/win
 WIN_SYSROOT := $(WIN_B)/sysroot
 WIN_LINUX_ONLY := src/os/posix.c src/io/uring.c src/volume.c src/host.c src/blockdev.c \
-	src/sysfs.c src/lab/preflight_prep.c src/lab/hosts.c src/lab/hosts_cli.c src/lab/hosts_proc.c \
+	src/sysfs.c src/lab/preflight_prep.c src/lab/hosts.c src/lab/hosts_cli.c src/lab/cluster.c \
 	fsprep/%
 WIN_SRC := $(filter-out $(WIN_LINUX_ONLY),$(filter-out src/main.c,$(ALL_SRC))) \
 	$(filter fsprep/win/%,$(ALL_SRC))

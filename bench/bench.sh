@@ -28,6 +28,9 @@
 #   ssh  what one lab step costs on a host over OpenSSH, a new connection per step against
 #        the connection the lab keeps per host (bench/hosts_ssh.sh on the test rig's host:
 #        a network namespace with its own sshd); target: the kept connection saves time
+#   lab_hosts  fslab lab's overhead per cell with hosts (bench/hosts_lab.sh on the rig: one
+#        host with ssh = local, one over ssh, three over ssh; a cell's wall clock minus its
+#        load); target: ssh adds less than 2 s a cell to a host
 # Must run as root (tmpfs mount, loop device).  Everything it creates lives in one scratch
 # directory and is removed on every exit path.  Exit status 0 when every check passes, else 1.
 #
@@ -53,12 +56,13 @@
 #   BENCH_LIBFSLAB      library the timeline measurement links with [<repo>/build/libfslab.a]
 #   BENCH_CLUSTER_HOSTS, BENCH_CLUSTER_CELLS  the cluster case's lab [64 30]
 #   BENCH_SSH_STEPS     steps of each kind in the ssh case [10]
+#   BENCH_LAB_CELLS     cells of each lab in the lab_hosts case [4]
 set -u
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FSLAB=${FSLAB:-$ROOT/fslab}
 case "$FSLAB" in /*) ;; *) FSLAB=$PWD/$FSLAB ;; esac
-CASES=${BENCH_CASES:-cpu dev init mem cluster ssh}
+CASES=${BENCH_CASES:-cpu dev init mem cluster ssh lab_hosts}
 # other engineers' jobs share this machine: more short rounds beat fewer long ones (the
 # noise comes in stretches of seconds)
 CPU_ROUNDS=${BENCH_CPU_ROUNDS:-${BENCH_ROUNDS:-9}}
@@ -739,6 +743,28 @@ case_ssh() {
 	verdict $v "$(printf 'ssh: a step over the kept connection %.0f ms < %.0f ms with a new one' "$reused" "$new")"
 }
 
+case_lab_hosts() {
+	local out loc ssh three d v
+	for t in ip ssh /usr/sbin/sshd mkfs.ext4; do
+		command -v "$t" >/dev/null || { verdict FAIL "lab_hosts: '$t' is missing; run 'scripts/deps.sh check' as root"; return; }
+	done
+	sum "case lab_hosts: fslab lab, ${BENCH_LAB_CELLS:-4} rounds of a 2 s cell (+1 s warm-up, 64 MiB databases),"
+	sum "  on one host with ssh = local, on one host over ssh, on three over ssh (the rig's namespaces)"
+	run env FSLAB="$FSLAB" FSLAB_TOP="$ROOT" BENCH_LAB_CELLS="${BENCH_LAB_CELLS:-4}" \
+		bash "$ROOT/bench/hosts_lab.sh" >"$RAW/lab_hosts.out" 2>&1 ||
+		{ cat "$RAW/lab_hosts.out" >&2; verdict FAIL "lab_hosts: bench/hosts_lab.sh failed (see $RAW/lab_hosts.out)"; return; }
+	out=$(grep '^local ' "$RAW/lab_hosts.out" | tail -1)
+	loc=$(awk '{ print $2 }' <<<"$out") ssh=$(awk '{ print $4 }' <<<"$out") three=$(awk '{ print $6 }' <<<"$out")
+	d=$(awk -v a="$ssh" -v b="$loc" 'BEGIN { printf "%.2f", a - b }')
+	sum "$(printf '  median overhead per cell (wall clock minus the load): %.2f s local, %.2f s over ssh, %.2f s on three hosts' \
+		"$loc" "$ssh" "$three")"
+	sum "$(printf '  ssh per host and cell: %.2f s; two more hosts at once: %+.2f s (shared machine: load average %s)' \
+		"$d" "$(awk -v a="$three" -v b="$ssh" 'BEGIN { print a - b }')" "$(cut -d' ' -f1-3 /proc/loadavg)")"
+	sum ""
+	fcmp "$d < 2" && v=PASS || v=FAIL
+	verdict $v "lab_hosts: ssh adds $d s a cell to a host (< 2 s)"
+}
+
 for c in $CASES; do
 	case "$c" in
 	cpu) case_cpu ;;
@@ -747,7 +773,8 @@ for c in $CASES; do
 	mem) case_mem ;;
 	cluster) case_cluster ;;
 	ssh) case_ssh ;;
-	*) verdict FAIL "unknown case '$c' in BENCH_CASES (cpu, dev, init, mem, cluster, ssh)" ;;
+	lab_hosts) case_lab_hosts ;;
+	*) verdict FAIL "unknown case '$c' in BENCH_CASES (cpu, dev, init, mem, cluster, ssh, lab_hosts)" ;;
 	esac
 done
 

@@ -51,7 +51,7 @@ bool pid_alive(pid_t pid)
 	return !(p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'));
 }
 
-ssize_t read_cmdline(pid_t pid, char *buf, size_t len)
+ssize_t read_cmdline(pid_t pid, struct strbuf *sb)
 {
 	char path[64];
 	ssize_t n;
@@ -61,12 +61,8 @@ ssize_t read_cmdline(pid_t pid, char *buf, size_t len)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0)
-		n = -errno;
+	n = strbuf_read_fd(sb, fd);
 	close(fd);
-	if (n >= 0)
-		buf[n] = 0;
 	return n;
 }
 

@@ -125,17 +125,17 @@ int mount_at(const char *target, char **source, char **fstype, char **options)
 /* Does the NUL-separated command line of @pid look like an ntfs-3g serving dev on target? */
 static bool ntfs_cmdline_matches(pid_t pid, const char *dev, const char *target)
 {
-	char buf[4096];
+	struct strbuf sb = STRBUF_INIT;
 	bool has_dev = false, has_target = false;
-	ssize_t n = read_cmdline(pid, buf, sizeof(buf));
+	ssize_t n = read_cmdline(pid, &sb);
 
 	/* argv[0] is ntfs-3g or mount.ntfs-3g; the device and mount point follow. */
-	if (n <= 0 || !strstr(buf, "ntfs-3g"))
-		return false;
-	for (char *a = buf; a < buf + n; a += strlen(a) + 1) {
-		has_dev |= !strcmp(a, dev);
-		has_target |= !strcmp(a, target);
-	}
+	if (n > 0 && strstr(sb.buf, "ntfs-3g"))
+		for (char *a = sb.buf; a < sb.buf + sb.len; a += strlen(a) + 1) {
+			has_dev |= !strcmp(a, dev);
+			has_target |= !strcmp(a, target);
+		}
+	strbuf_release(&sb);
 	return has_dev && has_target;
 }
 

@@ -10,6 +10,7 @@
 
 #include "base.h"
 #include "fsprep/prep.h"
+#include "strbuf.h"
 #include "strvec.h"
 
 /* ---- filesystems (fs.c: the table; fs_<name>.c: one descriptor each) -------------------- */
@@ -225,9 +226,9 @@ bool file_id_same(const struct file_id *a, const struct file_id *b);
 int write_str_file(const char *path, const char *s) __must_check;
 /* pid_alive - does pid still exist (and is not a zombie)? */
 bool pid_alive(pid_t pid);
-/* read_cmdline - /proc/<pid>/cmdline (arguments separated by NULs) into buf, NUL-terminated;
+/* read_cmdline - /proc/<pid>/cmdline (arguments separated by NULs), whole, appended to sb;
  * returns its length, or -errno. */
-ssize_t read_cmdline(pid_t pid, char *buf, size_t len);
+ssize_t read_cmdline(pid_t pid, struct strbuf *sb);
 /* sleep_ms - sleep, returning early when a signal arrives. */
 void sleep_ms(unsigned ms);
 /* escape_name - "/var/tmp/x" -> "-var-tmp-x": a unique file name for a path; caller frees. */

@@ -261,14 +261,17 @@ int cmd_prep(int argc, char **argv)
 /* Is the prep that wrote the record still running (as a process other than us)? */
 static bool prep_still_running(pid_t pid)
 {
-	char buf[256];
-	ssize_t n;
+	struct strbuf sb = STRBUF_INIT;
+	bool ours;
 
 	if (pid <= 0 || pid == getpid() || !pid_alive(pid))
 		return false;
-	/* A pid reused by something else: argv must be "<fslab> prep ...". */
-	n = read_cmdline(pid, buf, sizeof(buf));
-	return n > 0 && (size_t)n > strlen(buf) + 1 && !strcmp(buf + strlen(buf) + 1, "prep");
+	/* A pid reused by something else: argv must be "<fslab> prep ...", however long the
+	 * path of <fslab> is. */
+	ours = read_cmdline(pid, &sb) > 0 && sb.len > strlen(sb.buf) + 1 &&
+	       !strcmp(sb.buf + strlen(sb.buf) + 1, "prep");
+	strbuf_release(&sb);
+	return ours;
 }
 
 static int teardown_root(const char *given, bool keep_images, const char *owner)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* argv_quote.c: an argv as one command string for another host's shell: POSIX sh, or
- * cmd.exe + the C runtime's command line rules (argv_quote.h). */
+/* argv_quote.c: an argv as one command string: for a POSIX shell, a Windows command line (the
+ * C runtime's rules), or that line through cmd.exe (argv_quote.h). */
 #include "argv_quote.h"
 
 #include <errno.h>
@@ -19,10 +19,15 @@ void argv_quote_sh(struct strbuf *out, const char *const *argv)
  * The Microsoft C runtime's rules (since 2008; CommandLineToArgvW reads quoted arguments the
  * same way): inside "...", 2n backslashes before a '"' are n backslashes and the quote ends
  * the argument, 2n+1 are n backslashes and a literal '"'; backslashes before anything else are
- * literal.  Always quoted: an empty argument must stay one.
+ * literal.  Outside quotes, blanks separate arguments.  An empty argument needs its quotes to
+ * stay one; \n and \v are quoted too (the runtime keeps them, some parsers split there).
  */
-void argv_quote_win_arg(struct strbuf *out, const char *arg)
+void argv_quote_win_arg(struct strbuf *out, const char *arg, bool always)
 {
+	if (!always && *arg && !strpbrk(arg, " \t\n\v\"")) {
+		strbuf_addstr(out, arg);
+		return;
+	}
 	strbuf_addch(out, '"');
 	for (const char *p = arg;; p++) {
 		size_t bs = 0;
@@ -38,6 +43,7 @@ void argv_quote_win_arg(struct strbuf *out, const char *arg)
 			break;
 		}
 		if (*p == '"') {
+			/* each backslash doubled, then one more for the quote itself */
 			for (size_t i = 0; i < 2 * bs + 1; i++)
 				strbuf_addch(out, '\\');
 		} else {
@@ -47,6 +53,24 @@ void argv_quote_win_arg(struct strbuf *out, const char *arg)
 		strbuf_addch(out, *p);
 	}
 	strbuf_addch(out, '"');
+}
+
+int argv_quote_win(struct strbuf *out, const char *const *argv)
+{
+	if (!argv[0] || !*argv[0] || strchr(argv[0], '"'))
+		return -EINVAL; /* a program name cannot hold a quote: it has no escape */
+	if (strpbrk(argv[0], " \t")) {
+		strbuf_addch(out, '"');
+		strbuf_addstr(out, argv[0]);
+		strbuf_addch(out, '"');
+	} else {
+		strbuf_addstr(out, argv[0]);
+	}
+	for (size_t i = 1; argv[i]; i++) {
+		strbuf_addch(out, ' ');
+		argv_quote_win_arg(out, argv[i], false);
+	}
+	return 0;
 }
 
 /* cmd.exe's metacharacters: quotes (which would switch its quoting), variables (%, ! with
@@ -90,7 +114,7 @@ int argv_quote_cmd(struct strbuf *out, const char *const *argv, const char **why
 			return -EINVAL;
 		}
 		strbuf_reset(&arg);
-		argv_quote_win_arg(&arg, argv[i]);
+		argv_quote_win_arg(&arg, argv[i], true);
 		strbuf_addch(out, ' ');
 		for (size_t k = 0; k < arg.len; k++) {
 			if (strchr(cmd_meta, arg.buf[k]))

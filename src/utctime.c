@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
 
 /* days since 1970-01-01 of y-m-d */
 static int64_t days_from_civil(int64_t y, unsigned int m, unsigned int d)

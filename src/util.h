@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * util.h: transitional: the headers util.c was split into (issue 19), all at once, for the
- * files other branches are rewriting now (src/lab/, src/os/win32.c, src/compare/report.c,
- * words.c, doc.c, setup.c, plot.c).  Every other file includes what it uses: base.h (error
- * convention, macros, allocation), msg.h, units.h, files.h, random.h, crc32c.h, os/os.h.
- * Removed once those files include what they use.
+ * util.h: transitional: the headers util.c was split into (issue 19), all at once, for src/lab/
+ * only (another branch is rewriting it; it goes when src/lab/ includes what it uses).  Every
+ * other file, the tests included, includes what it uses: base.h (error convention, macros,
+ * allocation), msg.h, units.h, files.h, random.h, crc32c.h, os/os.h.
  */
 #ifndef FSLAB_UTIL_H
 #define FSLAB_UTIL_H
@@ -24,7 +23,7 @@
 #include "random.h"
 #include "units.h"
 
-/* os_run() and os_have_program() under their former names */
+/* os_run() and os_have_program() under their former names (src/lab/ still calls them so) */
 static inline __must_check int run_cmd(const char *const argv[], char **out)
 {
 	return os_run(argv, out);

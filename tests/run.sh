@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # run.sh: run the unit test binaries given as arguments (cmocka), then the integration tests
 # (tests/integration/t_*.sh, root, loop devices).  Prints one closing line "N passed, N failed".
-# FSLAB_TESTS=glob limits integration tests (e.g. FSLAB_TESTS='t_prep*').
+# FSLAB_TESTS=globs limits integration tests (e.g. FSLAB_TESTS='t_prep* t_lab').
 set -u
 cd "$(dirname "$0")/.." || exit 1
 top=$(pwd)
@@ -32,7 +32,11 @@ fi
 
 if [ -z "${FSLAB_UNIT_ONLY:-}" ]; then
 	export FSLAB="$top/fslab" FSLAB_TOP="$top"
-	for t in tests/integration/${FSLAB_TESTS:-t_*}.sh; do
+	globs=()
+	read -ra words <<< "${FSLAB_TESTS:-t_*}"
+	for g in "${words[@]}"; do globs+=("tests/integration/$g.sh"); done
+	# shellcheck disable=SC2068 # the globs expand here
+	for t in ${globs[@]}; do
 		[ -e "$t" ] || continue
 		name=$(basename "$t" .sh)
 		if [ "$(id -u)" -ne 0 ]; then

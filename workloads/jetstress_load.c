@@ -225,6 +225,56 @@ static void writer_release(struct js_db *db, struct js_writer *w, struct io_u **
 		pthread_cond_broadcast(&db->cv_state);
 }
 
+/* w's I/O units, their page buffers and what they write, every unit free. */
+static void writer_alloc(struct js_writer *w)
+{
+	w->ios = xcalloc(w->depth, sizeof(*w->ios));
+	w->slot_of = xcalloc(w->depth, sizeof(*w->slot_of));
+	w->gen_of = xcalloc(w->depth, sizeof(*w->gen_of));
+	w->free = xcalloc(w->depth, sizeof(*w->free));
+	w->bufs = xmalloc_aligned((size_t)w->depth * DB_PAGE_SIZE);
+	for (unsigned int k = 0; k < w->depth; k++)
+		w->free[w->nfree++] = w->depth - 1 - k;
+}
+
+static void writer_free(struct js_writer *w)
+{
+	free_aligned(w->bufs);
+	free(w->ios);
+	free(w->slot_of);
+	free(w->gen_of);
+	free(w->free);
+}
+
+/* The n pages taken: the payload, each stamped with its page number and generation. */
+static void writer_fill(const struct js_db *db, const struct js_writer *w, struct io_u **sub,
+			unsigned int n, const void *payload)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		memcpy(sub[i]->buf, payload, DB_PAGE_SIZE);
+		db_stamp_page(sub[i]->buf, db->info.dbid, (sub[i]->off - db->base) / DB_PAGE_SIZE,
+			      ((uint64_t)w->gen_of[sub[i] - w->ios] << 16) | 1);
+	}
+}
+
+/* The load is stopping: wait for what is still in flight (the checksum pass reads those pages
+ * next, and their buffers are ours); a failure still counts.  Without db->mu. */
+static void writer_drain(struct js_db *db, struct js_writer *w, struct io_ctx *ctx,
+			 struct io_u **done, unsigned int inflight)
+{
+	while (inflight) {
+		int k = io_reap(ctx, done, 1, inflight);
+
+		if (k <= 0)
+			break;
+		writer_account(db, w, done, k);
+		pthread_mutex_lock(&db->mu);
+		writer_release(db, w, done, (unsigned int)k);
+		pthread_mutex_unlock(&db->mu);
+		inflight -= (unsigned int)k;
+	}
+}
+
 /*
  * A lazy writer (checkpoint) thread.  The writers of a database keep up to db->wdepth
  * (js_writer_depth()) page writes in flight together, w->depth of them this one: each
@@ -245,15 +295,9 @@ void *js_writer_main(void *arg)
 	struct rng r;
 	int ret;
 
-	w->ios = xcalloc(w->depth, sizeof(*w->ios));
-	w->slot_of = xcalloc(w->depth, sizeof(*w->slot_of));
-	w->gen_of = xcalloc(w->depth, sizeof(*w->gen_of));
-	w->free = xcalloc(w->depth, sizeof(*w->free));
+	writer_alloc(w);
 	sub = xcalloc(w->depth, sizeof(*sub));
 	done = xcalloc(w->depth, sizeof(*done));
-	w->bufs = xmalloc_aligned((size_t)w->depth * DB_PAGE_SIZE);
-	for (unsigned int k = 0; k < w->depth; k++)
-		w->free[w->nfree++] = w->depth - 1 - k;
 	ret = io_ctx_init(&ctx, db->rc->o->engine, w->depth);
 	if (ret) {
 		js_fail(db, NULL, 0, "%s lazy writer: cannot set up the %s I/O engine: %s", db->name,
@@ -278,11 +322,7 @@ void *js_writer_main(void *arg)
 		}
 		pthread_mutex_unlock(&db->mu);
 
-		for (unsigned int i = 0; i < n; i++) {
-			memcpy(sub[i]->buf, payload, DB_PAGE_SIZE);
-			db_stamp_page(sub[i]->buf, db->info.dbid, (sub[i]->off - db->base) / DB_PAGE_SIZE,
-				      ((uint64_t)w->gen_of[sub[i] - w->ios] << 16) | 1);
-		}
+		writer_fill(db, w, sub, n, payload);
 		/* submit what was taken and wait for at least one completion */
 		ret = io_submit_reap(&ctx, sub, n, done, 1, w->depth);
 		if (ret >= 0) {
@@ -307,30 +347,14 @@ void *js_writer_main(void *arg)
 			break;
 	}
 	pthread_mutex_unlock(&db->mu);
-	/* the load is stopping: wait for what is still in flight (the checksum pass reads those
-	 * pages next, and their buffers are ours); a failure still counts */
-	while (inflight) {
-		int k = io_reap(&ctx, done, 1, inflight);
-
-		if (k <= 0)
-			break;
-		writer_account(db, w, done, k);
-		pthread_mutex_lock(&db->mu);
-		writer_release(db, w, done, (unsigned int)k);
-		pthread_mutex_unlock(&db->mu);
-		inflight -= (unsigned int)k;
-	}
+	writer_drain(db, w, &ctx, done, inflight);
 	pthread_mutex_lock(&db->mu);
 	pthread_cond_broadcast(&db->cv_state);
 	pthread_mutex_unlock(&db->mu);
 	io_ctx_release(&ctx);
 out:
-	free_aligned(w->bufs);
+	writer_free(w);
 	free_aligned(payload);
-	free(w->ios);
-	free(w->slot_of);
-	free(w->gen_of);
-	free(w->free);
 	free(sub);
 	free(done);
 	return NULL;

@@ -2,8 +2,8 @@
 /*
  * answer.c: what a reader of the report wants first (issue 21): one line per label against
  * its base with the word the statistics allow, the key table, the verdicts once per label,
- * the volumes as their devices saw them, the notes of many runs said once per label; and
- * the per-run detail folded below.  Reads the model only.
+ * the volumes as their devices saw them (the notes of many runs said once per label:
+ * notes.c); and the per-run detail folded below.  Reads the model only.
  */
 #include "compare/reportP.h"
 
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "strbuf.h"
-#include "util.h"
 
 /* Append ", " before the next item of a list (nothing before the first). */
 static void list_sep(struct strbuf *sb)
@@ -232,13 +232,12 @@ bool report_has_verdicts(const struct compare *c)
 	return false;
 }
 
-void report_key_table(struct doc *d, const struct compare *c)
+/* The row of each key column into rows[] (NULL: the column is left out); how many there are. */
+static size_t key_rows(const struct compare *c, const struct cmp_row **rows)
 {
-	const struct cmp_row *rows[ARRAY_SIZE(key_cols)];
 	const struct cmp_row *lead = report_lead_row(c);
-	size_t ncols = 1, col;
-	struct doc_table *t;
-	bool marked = false, claims = false, verdicts = report_has_verdicts(c), aa = false;
+	bool verdicts = report_has_verdicts(c);
+	size_t n = 0;
 
 	for (size_t k = 0; k < ARRAY_SIZE(key_cols); k++) {
 		const struct cmp_row *row = k ? compare_row(c, key_cols[k].id) : lead;
@@ -251,9 +250,44 @@ void report_key_table(struct doc *d, const struct compare *c)
 		if (row && row->m->kind == MK_TOTAL_MBPS && lead->m->kind != MK_TRANS_IOPS)
 			row = NULL;
 		rows[k] = row;
-		ncols += row != NULL;
+		n += row != NULL;
 	}
-	t = doc_table_new(ncols, true);
+	return n;
+}
+
+/* What the key table's cells mean: aa, an A/A copy is among the labels; claims, a difference
+ * was a claim; marked, one held. */
+static void key_legend(struct doc *d, const struct compare *c, bool aa, bool claims, bool marked)
+{
+	if (c->method == CMP_REPEATS)
+		doc_para(d, "Mean of the runs ± the half width of its 95 %% confidence interval; in "
+			 "brackets the difference from the label it is compared with (%s%s)%s. %s CPU "
+			 "and memory are the whole host's (busy %% of all CPUs; memory in use), tested "
+			 "one by one in the full table, not claims.", c->groups[c->baseline].label,
+			 aa ? "; the A/A copy with its original" : "", c->blocked ? ", compared "
+			 "within each round (the blocked model: where rounds lack a cell or drifted, "
+			 "it differs from the ratio of the means)" : "", claims ? marked ? "▲ better, "
+			 "▼ worse and bold: "
+			 "a significant difference, Holm-corrected over the claims; every other "
+			 "difference is within the noise these runs can resolve." : "No difference "
+			 "is significant (Holm-corrected over the claims): every difference here is "
+			 "within the noise these runs can resolve." : "");
+	else
+		doc_para(d, "The run's value ± the half width of a 95 %% interval over its seconds "
+			 "(the noise inside one run, not between runs); in brackets the difference "
+			 "from %s. With one run per label nothing is tested or marked: a claim needs "
+			 "at least 2 independent runs per label. CPU and memory are the whole host's.",
+			 c->groups[c->baseline].label);
+}
+
+void report_key_table(struct doc *d, const struct compare *c)
+{
+	const struct cmp_row *rows[ARRAY_SIZE(key_cols)];
+	size_t col;
+	struct doc_table *t;
+	bool marked = false, claims = false, aa = false;
+
+	t = doc_table_new(1 + key_rows(c, rows), true);
 	doc_table_set(t, 0, 0, "Label");
 	col = 1;
 	for (size_t k = 0; k < ARRAY_SIZE(key_cols); k++) {
@@ -305,25 +339,7 @@ void report_key_table(struct doc *d, const struct compare *c)
 	}
 	doc_table(d, t);
 	doc_table_free(t);
-	if (c->method == CMP_REPEATS)
-		doc_para(d, "Mean of the runs ± the half width of its 95 %% confidence interval; in "
-			 "brackets the difference from the label it is compared with (%s%s)%s. %s CPU "
-			 "and memory are the whole host's (busy %% of all CPUs; memory in use), tested "
-			 "one by one in the full table, not claims.", c->groups[c->baseline].label,
-			 aa ? "; the A/A copy with its original" : "", c->blocked ? ", compared "
-			 "within each round (the blocked model: where rounds lack a cell or drifted, "
-			 "it differs from the ratio of the means)" : "", claims ? marked ? "▲ better, "
-			 "▼ worse and bold: "
-			 "a significant difference, Holm-corrected over the claims; every other "
-			 "difference is within the noise these runs can resolve." : "No difference "
-			 "is significant (Holm-corrected over the claims): every difference here is "
-			 "within the noise these runs can resolve." : "");
-	else
-		doc_para(d, "The run's value ± the half width of a 95 %% interval over its seconds "
-			 "(the noise inside one run, not between runs); in brackets the difference "
-			 "from %s. With one run per label nothing is tested or marked: a claim needs "
-			 "at least 2 independent runs per label. CPU and memory are the whole host's.",
-			 c->groups[c->baseline].label);
+	key_legend(d, c, aa, claims, marked);
 }
 
 /* ---- verdicts, one line per label ---- */
@@ -524,210 +540,9 @@ void report_volumes(struct doc *d, const struct compare *c)
 		 "once, before and after: no interval).", share.len ? " The database volume's share of the device I/Os: " : "",
 		 share.buf, share.len ? "." : "", shared_device(c) ? " Where one device "
 		 "holds both directories, it is counted once, under the database." : "");
-	report_table_split(d, t, 4);
+	doc_table_split(d, t, 4);
 	doc_table_free(t);
 	strbuf_release(&share);
-}
-
-/* ---- notes, aggregated per label ---- */
-
-/*
- * A note is grouped with the notes of other runs that say the same thing with other numbers:
- * its template is the text with every free-standing number ("116", "0.18", not "db1",
- * "ext4", "2022.10.3" or a path's "/lab1") replaced by a marker.  Each marker then shows
- * the range of its numbers over the runs: "db1: 93-116 log rolls; ... 0.15-0.21 ms on
- * average".
- */
-#define NUM_MARK '\x01'
-
-static bool word_char(char ch)
-{
-	return isalnum((unsigned char)ch) || ch == '_';
-}
-
-/* The template of note s (heap) and its numbers (heap array, count in *n). */
-static char *note_template(const char *s, double **nums, char ***texts, size_t *n)
-{
-	size_t len = strlen(s);
-	char *out = xmalloc(len + 1), *o = out;
-
-	*nums = NULL;
-	*texts = NULL;
-	*n = 0;
-	for (size_t i = 0; i < len;) {
-		size_t j = i;
-		bool before_ok = !i || (!word_char(s[i - 1]) && s[i - 1] != '.' && s[i - 1] != '/' &&
-					s[i - 1] != '-' && s[i - 1] != NUM_MARK);
-
-		while (j < len && isdigit((unsigned char)s[j]))
-			j++;
-		if (j > i && j + 1 < len && s[j] == '.' && isdigit((unsigned char)s[j + 1]))
-			for (j++; j < len && isdigit((unsigned char)s[j]); j++)
-				;
-		if (j > i && before_ok && (j == len || (!word_char(s[j]) &&
-			   !(s[j] == '.' && j + 1 < len && word_char(s[j + 1])) && s[j] != '/'))) {
-			*nums = xrealloc(*nums, (*n + 1) * sizeof(double));
-			*texts = xrealloc(*texts, (*n + 1) * sizeof(char *));
-			(*nums)[*n] = strtod(s + i, NULL);
-			(*texts)[(*n)++] = xasprintf("%.*s", (int)(j - i), s + i);
-			*o++ = NUM_MARK;
-			i = j;
-			continue;
-		}
-		if (j == i)
-			j = i + 1;
-		/* the marker byte in the note itself (a control character from a result file or
-		 * an import, blank when shown anyway) is no marker: note_text() would read a
-		 * number the note does not have (found by fuzz_import_diskspd_text) */
-		for (size_t m = i; m < j; m++)
-			*o++ = s[m] == NUM_MARK ? ' ' : s[m];
-		i = j;
-	}
-	*o = 0;
-	return out;
-}
-
-struct note_group {
-	char *tmpl;
-	size_t nnum;
-	double *lo, *hi;
-	char **lo_text, **hi_text;
-	size_t runs, last_run;
-};
-
-struct note_set {
-	size_t n;
-	struct note_group *v;
-};
-
-static void note_add(struct note_set *ns, const char *note, size_t run)
-{
-	double *nums;
-	char **texts;
-	size_t n, k;
-	char *tmpl = note_template(note, &nums, &texts, &n);
-	struct note_group *ng;
-
-	for (k = 0; k < ns->n && strcmp(ns->v[k].tmpl, tmpl); k++)
-		;
-	if (k == ns->n) {
-		ns->v = xrealloc(ns->v, (ns->n + 1) * sizeof(*ns->v));
-		ng = &ns->v[ns->n++];
-		*ng = (struct note_group){ .tmpl = tmpl, .nnum = n, .last_run = SIZE_MAX };
-		ng->lo = xcalloc(n + 1, sizeof(double));
-		ng->hi = xcalloc(n + 1, sizeof(double));
-		if (n) {
-			memcpy(ng->lo, nums, n * sizeof(double));
-			memcpy(ng->hi, nums, n * sizeof(double));
-		}
-		ng->lo_text = xcalloc(n + 1, sizeof(char *));
-		ng->hi_text = xcalloc(n + 1, sizeof(char *));
-		for (size_t i = 0; i < n; i++) {
-			ng->lo_text[i] = xstrdup(texts[i]);
-			ng->hi_text[i] = xstrdup(texts[i]);
-		}
-	} else {
-		ng = &ns->v[k];
-		free(tmpl);
-		for (size_t i = 0; i < n; i++) {
-			if (nums[i] < ng->lo[i]) {
-				ng->lo[i] = nums[i];
-				free(ng->lo_text[i]);
-				ng->lo_text[i] = xstrdup(texts[i]);
-			}
-			if (nums[i] > ng->hi[i]) {
-				ng->hi[i] = nums[i];
-				free(ng->hi_text[i]);
-				ng->hi_text[i] = xstrdup(texts[i]);
-			}
-		}
-	}
-	if (ng->last_run != run) {
-		ng->runs++;
-		ng->last_run = run;
-	}
-	for (size_t i = 0; i < n; i++)
-		free(texts[i]);
-	free(texts);
-	free(nums);
-}
-
-/* The template with each marker replaced by its value or range; heap. */
-static char *note_text(const struct note_group *ng)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t k = 0;
-
-	for (const char *p = ng->tmpl; *p; p++) {
-		if (*p != NUM_MARK) {
-			strbuf_addch(&sb, *p);
-			continue;
-		}
-		if (ng->lo[k] == ng->hi[k])
-			strbuf_addstr(&sb, ng->lo_text[k]);
-		else
-			strbuf_addf(&sb, "%s-%s", ng->lo_text[k], ng->hi_text[k]);
-		k++;
-	}
-	return strbuf_detach(&sb, NULL);
-}
-
-static void note_set_release(struct note_set *ns)
-{
-	for (size_t k = 0; k < ns->n; k++) {
-		for (size_t i = 0; i < ns->v[k].nnum; i++) {
-			free(ns->v[k].lo_text[i]);
-			free(ns->v[k].hi_text[i]);
-		}
-		free(ns->v[k].tmpl);
-		free(ns->v[k].lo);
-		free(ns->v[k].hi);
-		free(ns->v[k].lo_text);
-		free(ns->v[k].hi_text);
-	}
-	free(ns->v);
-	memset(ns, 0, sizeof(*ns));
-}
-
-/* The notes of a result: its own and those of its prep record. */
-static void result_notes(const struct fslab_result *r, json_t *out[2])
-{
-	out[0] = r->notes;
-	out[1] = json_object_get(json_object_get(r->environment, "prep"), "notes");
-}
-
-void report_notes(struct doc *d, const struct compare *c)
-{
-	bool any = false;
-
-	for (size_t g = 0; g < c->ngroups; g++) {
-		const struct cmp_group *grp = &c->groups[g];
-		struct note_set ns = { 0 };
-
-		for (size_t i = 0; i < grp->nruns; i++) {
-			json_t *notes[2], *n;
-			size_t k;
-
-			result_notes(&c->results[grp->runs[i]], notes);
-			for (int j = 0; j < 2; j++)
-				json_array_foreach(notes[j], k, n)
-					if (json_is_string(n))
-						note_add(&ns, json_string_value(n), i);
-		}
-		for (size_t k = 0; k < ns.n; k++) {
-			char *text = note_text(&ns.v[k]);
-
-			if (!any)
-				doc_para(d, "Notes recorded in the results, per label (numbers that differ "
-					 "between runs as their range; each run's own notes are under "
-					 "Per-run detail):");
-			any = true;
-			doc_item(d, "%s: %s (in %zu of %zu runs)", grp->label, text, ns.v[k].runs,
-				 grp->nruns);
-			free(text);
-		}
-		note_set_release(&ns);
-	}
 }
 
 /* ---- per-run detail, folded ---- */
@@ -778,7 +593,7 @@ void report_run_detail(struct doc *d, const struct compare *c)
 	for (size_t i = 0; i < c->nresults && !notes; i++) {
 		json_t *n[2];
 
-		result_notes(&c->results[i], n);
+		report_result_notes(&c->results[i], n);
 		notes = json_array_size(n[0]) || json_array_size(n[1]);
 	}
 	if (notes) {
@@ -788,7 +603,7 @@ void report_run_detail(struct doc *d, const struct compare *c)
 				size_t ri = c->groups[g].runs[i], k;
 				json_t *n[2], *v;
 
-				result_notes(&c->results[ri], n);
+				report_result_notes(&c->results[ri], n);
 				for (int j = 0; j < 2; j++)
 					json_array_foreach(n[j], k, v)
 						if (json_is_string(v))

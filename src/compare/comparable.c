@@ -17,6 +17,7 @@
 #include "compare/compareP.h"
 #include "run/options.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "units.h"
 
 /* Does o's value agree in a and b?  (Both record it.) */
@@ -162,11 +163,8 @@ static char *group_values(const struct compare *c, size_t g, const struct run_op
 	return strbuf_detach_or_null(&out);
 }
 
-char **compare_method_differences(const struct compare *c, size_t *n)
+void compare_method_differences(const struct compare *c, struct strvec *out)
 {
-	char **v = NULL;
-
-	*n = 0;
 	for (size_t i = 0; i < RO_NR; i++) {
 		const struct run_option *o = &run_options[i];
 		struct strbuf line = STRBUF_INIT;
@@ -191,17 +189,13 @@ char **compare_method_differences(const struct compare *c, size_t *n)
 			}
 			free(val);
 		}
-		compare_strv_push(&v, n, xasprintf("%s: %s", o->name, line.len ? line.buf : "-"));
+		strvec_pushf(out, "%s: %s", o->name, line.len ? line.buf : "-");
 		strbuf_release(&line);
 	}
-	return v;
 }
 
-char **compare_method_unrecorded(const struct compare *c, size_t *n)
+void compare_method_unrecorded(const struct compare *c, struct strvec *out)
 {
-	char **v = NULL;
-
-	*n = 0;
 	for (size_t g = 0; g < c->ngroups; g++) {
 		const struct cmp_group *grp = &c->groups[g];
 		struct strbuf line = STRBUF_INIT;
@@ -223,10 +217,8 @@ char **compare_method_unrecorded(const struct compare *c, size_t *n)
 			}
 		}
 		if (line.len)
-			compare_strv_push(&v, n, xasprintf("%s (%s): %s", grp->label,
-							   compare_tool(&c->results[grp->runs[0]]),
-							   line.buf));
+			strvec_pushf(out, "%s (%s): %s", grp->label,
+				     compare_tool(&c->results[grp->runs[0]]), line.buf);
 		strbuf_release(&line);
 	}
-	return v;
 }

@@ -16,11 +16,13 @@
 #include "compare/precision.h"
 #include "msg.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "workloads/workload.h"
 
 void compare_init(struct compare *c)
 {
 	memset(c, 0, sizeof(*c));
+	strvec_init(&c->warnings);
 	c->baseline = -1;
 	c->aa_alarm = -1;
 }
@@ -47,9 +49,7 @@ void compare_release(struct compare *c)
 		free((void *)c->rows[r].m);
 	}
 	free(c->rows);
-	for (size_t i = 0; i < c->nwarnings; i++)
-		free(c->warnings[i]);
-	free(c->warnings);
+	strvec_clear(&c->warnings);
 	for (size_t s = 0; s < c->nsweeps; s++) {
 		free(c->sweeps[s].groups);
 		free(c->sweeps[s].eff);
@@ -214,22 +214,6 @@ static void fill_cell(const struct compare *c, const struct cmp_group *g,
 out:
 	free(vals);
 	free(batches);
-}
-
-void compare_welch_half(const struct cmp_row *row, size_t gi, struct cmp_delta *d)
-{
-	const struct cmp_cell *a = &row->cells[gi], *b = &row->cells[d->base];
-	struct welch w;
-
-	if (a->kind == b->kind && (a->kind == CELL_REPEATS || a->kind == CELL_BATCH) &&
-	    !stats_welch(&a->s, &b->s, &w)) {
-		/* interval of the difference, Welch degrees of freedom */
-		double se = sqrt(a->s.sd * a->s.sd / (double)a->s.n +
-				 b->s.sd * b->s.sd / (double)b->s.n);
-
-		d->half = se > 0 ? stats_t_quantile(1 - (1 - STATS_CONF) / 2, w.df) * se : 0;
-		d->half_pct = b->s.mean != 0 ? d->half / fabs(b->s.mean) * 100 : NAN;
-	}
 }
 
 static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row *row,
@@ -424,7 +408,7 @@ static void compute_rows(struct compare *c, bool claims_only)
 		*m = *compare_metric_at(i, &tmp);
 		if ((m->kind == MK_THREADS && !c->threads_differ) ||
 		    (m->kind == MK_TOOL && !c->foreign) ||
-		    (m->kind == MK_MISMATCH && !c->nwarnings) ||
+		    (m->kind == MK_MISMATCH && !c->warnings.nr) ||
 		    (claims_only && m->kind != MK_RUNS && !compare_is_headline(m->id)) ||
 		    (m->for_flags && !any_workload(c, m->for_flags))) {
 			free(m);
@@ -459,28 +443,7 @@ static void compute_rows(struct compare *c, bool claims_only)
 		compare_noise(c);
 }
 
-const struct cmp_row *compare_row(const struct compare *c, const char *id)
-{
-	for (size_t r = 0; r < c->nrows; r++)
-		if (!strcmp(c->rows[r].m->id, id))
-			return &c->rows[r];
-	return NULL;
-}
-
-double compare_mean(const struct compare *c, const char *id, size_t g)
-{
-	const struct cmp_row *row = compare_row(c, id);
-
-	return row && row->cells[g].kind != CELL_NONE ? row->cells[g].s.mean : NAN;
-}
-
 /* ---- loading, grouping, the guard ---- */
-
-void compare_strv_push(char ***v, size_t *n, char *s)
-{
-	*v = xrealloc(*v, (*n + 1) * sizeof(char *));
-	(*v)[(*n)++] = s;
-}
 
 /* Group index of (label, aborted), created when new. */
 size_t compare_group_of(struct compare *c, size_t ri)
@@ -550,9 +513,8 @@ static int compare_guard(struct compare *c, const struct compare_opts *o)
 		} else {
 			struct cmp_group *g = &c->groups[compare_group_of(c, i)];
 
-			compare_strv_push(&c->warnings, &c->nwarnings,
-					  xasprintf("%s differs from %s: %s", c->files[i], c->files[0],
-						    diff.buf));
+			strvec_pushf(&c->warnings, "%s differs from %s: %s", c->files[i],
+				     c->files[0], diff.buf);
 			if (!g->mismatch || !strstr(g->mismatch, diff.buf)) {
 				struct strbuf m = STRBUF_INIT;
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "result.h"
+#include "strvec.h"
 #include "compare/blocked.h"
 #include "compare/stats.h"
 
@@ -181,8 +182,7 @@ struct compare {
 	bool foreign;         /* a result was measured by another tool (fio, DiskSpd, Jetstress) */
 	size_t nrows;
 	struct cmp_row *rows;
-	size_t nwarnings;
-	char **warnings;      /* --allow-mismatch: one line per differing file */
+	struct strvec warnings; /* --allow-mismatch: one line per differing file */
 	size_t nsweeps;
 	struct cmp_sweep *sweeps;
 	size_t nclaims;       /* tests in the Holm family of the claims (labels x headline) */
@@ -214,10 +214,10 @@ char *compare_load_options(void);
 /*
  * For the Method: one line per load-shaping option the results do not agree in ("cache:
  * ext4 64 MiB, xfs 8 MiB"); one line per label that does not record an option another
- * result records ("fio (fio): cache, bdm-rate"): it could not be compared.  Heap vectors.
+ * result records ("fio (fio): cache, bdm-rate"): it could not be compared.  Appended to out.
  */
-char **compare_method_differences(const struct compare *c, size_t *n);
-char **compare_method_unrecorded(const struct compare *c, size_t *n);
+void compare_method_differences(const struct compare *c, struct strvec *out);
+void compare_method_unrecorded(const struct compare *c, struct strvec *out);
 
 /* The rows, in table order. */
 extern const struct metric_def compare_metrics[];

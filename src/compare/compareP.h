@@ -25,11 +25,11 @@ char *compare_differences(const struct fslab_result *r, const struct fslab_resul
  */
 size_t compare_first_of_label(json_t *index, const struct compare *c, size_t i);
 
-/* The half width of the 95 % interval of a Welch delta (d->base set, cells filled). */
+/* precision.c: the half width of the 95 % interval of a Welch delta (d->base set, cells
+ * filled). */
 void compare_welch_half(const struct cmp_row *row, size_t gi, struct cmp_delta *d);
 
-/* Shared helpers of compare.c: the group of result ri (created when new); a string vector. */
+/* compare.c: the group of result ri (created when new). */
 size_t compare_group_of(struct compare *c, size_t ri);
-void compare_strv_push(char ***v, size_t *n, char *s);
 
 #endif

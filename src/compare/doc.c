@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "files.h"
+#include "msg.h"
 
 struct doc_table *doc_table_new(size_t ncols, bool numeric)
 {
@@ -518,6 +520,39 @@ void doc_table(struct doc *d, const struct doc_table *t)
 	case DOC_HTML:
 		table_html(d, t);
 		break;
+	}
+}
+
+void doc_table_split(struct doc *d, const struct doc_table *t, size_t max)
+{
+	size_t ncols = t->ncols - 1;
+
+	if (ncols <= max) {
+		doc_table(d, t);
+		return;
+	}
+	/* as even as the page allows: 5 labels are 3 + 2, not 4 + 1 */
+	max = (ncols + (ncols + max - 1) / max - 1) / ((ncols + max - 1) / max);
+	for (size_t first = 1; first <= ncols; first += max) {
+		size_t n = MIN(max, ncols + 1 - first);
+		struct doc_table *part = doc_table_new(1 + n, t->numeric);
+
+		for (size_t k = 0; k < n; k++)
+			if (first + k < 64 && (t->text_cols >> (first + k) & 1))
+				part->text_cols |= UINT64_C(1) << (1 + k);
+
+		for (size_t r = 0; r < t->nrows; r++) {
+			size_t pr = r ? doc_table_row(part) : 0;
+
+			doc_table_set(part, pr, 0, "%s", doc_table_get(t, r, 0));
+			for (size_t k = 0; k < n; k++) {
+				doc_table_set(part, pr, 1 + k, "%s", doc_table_get(t, r, first + k));
+				if (t->strong[r * t->ncols + first + k])
+					doc_table_strong(part, pr, 1 + k);
+			}
+		}
+		doc_table(d, part);
+		doc_table_free(part);
 	}
 }
 

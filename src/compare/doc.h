@@ -63,6 +63,9 @@ void doc_item_lead(struct doc *d, const char *lead, const char *fmt, ...)
 void doc_details_begin(struct doc *d, const char *summary);
 void doc_details_end(struct doc *d);
 void doc_table(struct doc *d, const struct doc_table *t);
+/* doc_table_split - t as tables of at most max columns after its column 0 (the row titles,
+ * repeated in each), as even as the page allows, so that no table is wider than the page. */
+void doc_table_split(struct doc *d, const struct doc_table *t, size_t max);
 /*
  * doc_chart - a chart: Markdown links png (relative to the report), HTML inlines the SVG file
  * svg_root/svg (skipped when unreadable), text prints nothing.

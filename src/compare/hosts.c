@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "compare/reportP.h"
-#include "util.h"
 
 static size_t name_index(struct cmp_hosts *h, const char *name)
 {
@@ -129,15 +129,61 @@ static void cell_text(struct doc_table *t, size_t r, size_t col, const struct sa
 		doc_table_set(t, r, col, "%.*f", prec, s->mean);
 }
 
+/*
+ * The Hosts tables: one row per label and host, in two tables so that each fits the page
+ * (issue 21): the load (IOPS, how far from the label's hosts, verdicts), then latencies and
+ * starts.  Label and Host lead both.
+ */
+enum { HT_LOAD, HT_TIMES, HT_N };
+
+static struct doc_table *hosts_table(int which)
+{
+	static const char *const head[HT_N][6] = {
+		{ "Label", "Host", "Runs", "Transactional IOPS", "vs the label's hosts", "Verdict" },
+		{ "Label", "Host", "DB read avg (ms)", "DB read p99 (ms)", "Log write avg (ms)",
+		  "Start (ms after the first)" },
+	};
+	struct doc_table *t = doc_table_new(which == HT_LOAD ? 6 : 7, true);
+
+	for (size_t i = 0; i < 6; i++)
+		doc_table_set(t, 0, i, "%s", head[which][i]);
+	/* words, read left to right: the host, the verdict */
+	t->text_cols = UINT64_C(1) << 1 | (which == HT_LOAD ? UINT64_C(1) << 5 : 0);
+	if (which == HT_TIMES)
+		doc_table_set(t, 0, 6, "Clock offset (ms)");
+	return t;
+}
+
+/* Per label: how close together its hosts started and how far their clocks were apart;
+ * its partial runs. */
+static void spread_items(struct doc *d, const struct compare *c, const struct cmp_hosts *h)
+{
+	for (size_t g = 0; g < c->ngroups; g++) {
+		double lim = isnan(h->clock_limit_s) ? 0.5 : h->clock_limit_s;
+		char clk[48];
+
+		if (isnan(h->clock_spread_s[g]))
+			snprintf(clk, sizeof(clk), "not measured");
+		else
+			snprintf(clk, sizeof(clk), "within %.1f ms", h->clock_spread_s[g] * 1e3);
+		if (!isnan(h->start_spread_s[g]))
+			doc_item(d, "%s: loads started within %.1f ms (the largest spread of its runs), "
+				 "clocks %s (limit %.0f ms)%s", c->groups[g].label,
+				 h->start_spread_s[g] * 1e3, clk, lim * 1e3,
+				 h->start_spread_s[g] > lim || h->clock_spread_s[g] > lim ?
+				 ": WARNING, above the limit: the hosts did not run together for the "
+				 "whole measurement, or their clocks disagree (run chrony or NTP)" : "");
+		if (h->partial[g])
+			doc_item(d, "%s: %zu partial run(s): a host was missing or failed; those runs "
+				 "are not full clusters (marked ABORTED above)", c->groups[g].label,
+				 h->partial[g]);
+	}
+}
+
 void report_hosts(struct doc *d, const struct compare *c, int level)
 {
-	static const char *const head[] = {
-		"Label", "Host", "Runs", "Transactional IOPS", "vs the label's hosts",
-		"DB read avg (ms)", "DB read p99 (ms)", "Log write avg (ms)", "Start (ms after the first)",
-		"Clock offset (ms)", "Verdict",
-	};
 	struct cmp_hosts h;
-	struct doc_table *t;
+	struct doc_table *t[HT_N];
 
 	compare_hosts_build(c, &h);
 	if (!h.n) {
@@ -151,29 +197,9 @@ void report_hosts(struct doc *d, const struct compare *c, int level)
 		 "label's runs (mean ± 95 %% interval with several runs): a host far below its "
 		 "label's mean is a straggler, and the cluster's total is held back by it. Starts and "
 		 "clock offsets are on the lab machine's clock.");
-	for (size_t g = 0; g < c->ngroups; g++) {
-		double lim = isnan(h.clock_limit_s) ? 0.5 : h.clock_limit_s;
-		char clk[48];
-
-		if (isnan(h.clock_spread_s[g]))
-			snprintf(clk, sizeof(clk), "not measured");
-		else
-			snprintf(clk, sizeof(clk), "within %.1f ms", h.clock_spread_s[g] * 1e3);
-		if (!isnan(h.start_spread_s[g]))
-			doc_item(d, "%s: loads started within %.1f ms (the largest spread of its runs), "
-				 "clocks %s (limit %.0f ms)%s", c->groups[g].label,
-				 h.start_spread_s[g] * 1e3, clk, lim * 1e3,
-				 h.start_spread_s[g] > lim || h.clock_spread_s[g] > lim ?
-				 ": WARNING, above the limit: the hosts did not run together for the "
-				 "whole measurement, or their clocks disagree (run chrony or NTP)" : "");
-		if (h.partial[g])
-			doc_item(d, "%s: %zu partial run(s): a host was missing or failed; those runs "
-				 "are not full clusters (marked ABORTED above)", c->groups[g].label,
-				 h.partial[g]);
-	}
-	t = doc_table_new(ARRAY_SIZE(head), true);
-	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
-		doc_table_set(t, 0, i, "%s", head[i]);
+	spread_items(d, c, &h);
+	for (int k = 0; k < HT_N; k++)
+		t[k] = hosts_table(k);
 	for (size_t g = 0; g < c->ngroups; g++) {
 		double sum = 0;
 		size_t nh = 0;
@@ -188,47 +214,53 @@ void report_hosts(struct doc *d, const struct compare *c, int level)
 		}
 		for (size_t k = 0; k < h.n; k++) {
 			const struct cmp_host_cell *cell = cmp_host_cell(&h, g, k);
-			size_t r;
+			size_t r, q;
 
 			if (!cell->runs)
 				continue;
-			r = doc_table_row(t);
-			doc_table_set(t, r, 0, "%s", c->groups[g].label);
-			doc_table_set(t, r, 1, "%s", h.names[k]);
+			r = doc_table_row(t[HT_LOAD]);
+			q = doc_table_row(t[HT_TIMES]);
+			doc_table_set(t[HT_LOAD], r, 0, "%s", c->groups[g].label);
+			doc_table_set(t[HT_LOAD], r, 1, "%s", h.names[k]);
+			doc_table_set(t[HT_TIMES], q, 0, "%s", c->groups[g].label);
+			doc_table_set(t[HT_TIMES], q, 1, "%s", h.names[k]);
 			if (cell->ok == cell->runs)
-				doc_table_set(t, r, 2, "%zu", cell->runs);
+				doc_table_set(t[HT_LOAD], r, 2, "%zu", cell->runs);
 			else
-				doc_table_set(t, r, 2, "%zu of %zu", cell->ok, cell->runs);
-			cell_text(t, r, 3, &cell->iops, 0);
+				doc_table_set(t[HT_LOAD], r, 2, "%zu of %zu", cell->ok, cell->runs);
+			cell_text(t[HT_LOAD], r, 3, &cell->iops, 0);
 			if (nh && cell->ok && sum > 0 && isfinite(cell->iops.mean)) {
 				double pct = (cell->iops.mean / (sum / nh) - 1) * 100;
 
-				doc_table_set(t, r, 4, "%+.1f %%", pct);
+				doc_table_set(t[HT_LOAD], r, 4, "%+.1f %%", pct);
 				/* a straggler: 10 % below the label's hosts */
 				if (pct <= -10) {
-					doc_table_strong(t, r, 1);
-					doc_table_strong(t, r, 4);
+					doc_table_strong(t[HT_LOAD], r, 1);
+					doc_table_strong(t[HT_LOAD], r, 4);
+					doc_table_strong(t[HT_TIMES], q, 1);
 				}
 			} else {
-				doc_table_set(t, r, 4, "-");
+				doc_table_set(t[HT_LOAD], r, 4, "-");
 			}
-			cell_text(t, r, 5, &cell->db_read_ms, 3);
-			cell_text(t, r, 6, &cell->db_read_p99_ms, 3);
-			cell_text(t, r, 7, &cell->log_write_ms, 3);
-			cell_text(t, r, 8, &cell->start_ms, 1);
-			cell_text(t, r, 9, &cell->offset_ms, 2);
 			if (!cell->ok)
-				doc_table_set(t, r, 10, "no result");
+				doc_table_set(t[HT_LOAD], r, 5, "no result");
 			else if (!cell->pass && !cell->fail)
-				doc_table_set(t, r, 10, "-");
+				doc_table_set(t[HT_LOAD], r, 5, "-");
 			else if (!cell->fail)
-				doc_table_set(t, r, 10, "PASS");
+				doc_table_set(t[HT_LOAD], r, 5, "PASS");
 			else
-				doc_table_set(t, r, 10, "FAIL in %zu of %zu", cell->fail,
+				doc_table_set(t[HT_LOAD], r, 5, "FAIL in %zu of %zu", cell->fail,
 					      cell->pass + cell->fail);
+			cell_text(t[HT_TIMES], q, 2, &cell->db_read_ms, 3);
+			cell_text(t[HT_TIMES], q, 3, &cell->db_read_p99_ms, 3);
+			cell_text(t[HT_TIMES], q, 4, &cell->log_write_ms, 3);
+			cell_text(t[HT_TIMES], q, 5, &cell->start_ms, 1);
+			cell_text(t[HT_TIMES], q, 6, &cell->offset_ms, 2);
 		}
 	}
-	doc_table(d, t);
-	doc_table_free(t);
+	for (int k = 0; k < HT_N; k++) {
+		doc_table(d, t[k]);
+		doc_table_free(t[k]);
+	}
 	compare_hosts_release(&h);
 }

@@ -30,6 +30,20 @@ static const struct importer *const importers[] = {
 	&import_fslab,
 };
 
+/* A new zeroed result at the end of l with its suffix (copied; NULL: none): the one place the
+ * list grows. */
+static struct fslab_result *list_push(struct import_list *l, const char *suffix)
+{
+	if (l->n == l->alloc) {
+		l->alloc = l->alloc ? 2 * l->alloc : 4;
+		l->r = xrealloc(l->r, l->alloc * sizeof(*l->r));
+		l->suffix = xrealloc(l->suffix, l->alloc * sizeof(*l->suffix));
+	}
+	memset(&l->r[l->n], 0, sizeof(*l->r));
+	l->suffix[l->n] = suffix ? xstrdup(suffix) : NULL;
+	return &l->r[l->n++];
+}
+
 /* ---- fslab's own result files ---- */
 
 static bool fslab_sniff(const char *buf, size_t len)
@@ -52,10 +66,7 @@ static int fslab_parse(const char *buf, size_t len, const char *file, struct imp
 				   "format fslab imports (fio JSON, DiskSpd XML or text, Jetstress "
 				   "HTML); the file is truncated or not a result, re-run the tool", file, err.line,
 				   err.column, err.text);
-	out->r = xrealloc(out->r, (out->n + 1) * sizeof(*out->r));
-	out->suffix = xrealloc(out->suffix, (out->n + 1) * sizeof(char *));
-	r = &out->r[out->n];
-	out->suffix[out->n++] = NULL;
+	r = list_push(out, NULL);
 	ret = result_from_json(root, file, r);
 	json_decref(root);
 	return ret;
@@ -79,17 +90,8 @@ struct fslab_result *import_add(struct import_list *l, const char *suffix, const
 				const char *version, const char *format, const char *file,
 				const char *host)
 {
-	struct fslab_result *r;
+	struct fslab_result *r = list_push(l, suffix);
 
-	/* room doubles at each power of two: linear in the results (thousands of fio hosts) */
-	if (!(l->n & (l->n - 1))) {
-		size_t cap = l->n ? 2 * l->n : 1;
-
-		l->r = xrealloc(l->r, cap * sizeof(*l->r));
-		l->suffix = xrealloc(l->suffix, cap * sizeof(char *));
-	}
-	r = &l->r[l->n];
-	l->suffix[l->n++] = suffix ? xstrdup(suffix) : NULL;
 	result_init(r);
 	r->schema = xstrdup(RESULT_SCHEMA);
 	r->src.tool = xstrdup(tool);
@@ -251,10 +253,7 @@ static int import_any(const char *buf, size_t len, const char *file, const char 
 		if (importers[i]->sniff(buf, len))
 			imp = importers[i];
 	if (imp == &import_fslab && from_path) {
-		out->r = xcalloc(1, sizeof(*out->r));
-		out->suffix = xcalloc(1, sizeof(char *));
-		out->n = 1;
-		ret = result_from_buffer(buf, len, file, &out->r[0]);
+		ret = result_from_buffer(buf, len, file, list_push(out, NULL));
 	} else {
 		ret = imp->parse(buf, len, file, out);
 	}
@@ -291,10 +290,7 @@ int import_file(const char *path, const char *label, struct import_list *out)
 	ret = read_file(path, &buf, &len);
 	if (ret) {
 		/* result_read() names a missing or unreadable file as before */
-		out->r = xcalloc(1, sizeof(*out->r));
-		out->suffix = xcalloc(1, sizeof(char *));
-		out->n = 1;
-		ret = result_read(path, &out->r[0]);
+		ret = result_read(path, list_push(out, NULL));
 		if (!ret)
 			ret = input_error("%s: cannot be read; check the path", path);
 		return ret;

@@ -15,7 +15,7 @@
 
 /* What one file gave: one result or several (fio client/server: one per host + all). */
 struct import_list {
-	size_t n;
+	size_t n, alloc;        /* results, and room for them */
 	struct fslab_result *r; /* n results, each result_init()ed */
 	char **suffix;          /* per result: label suffix ("127.0.0.1-8765"), or NULL */
 };

@@ -231,27 +231,29 @@ static size_t timeline(xmlNode *iops, struct timeline *t)
 	return t->nrows;
 }
 
-static int one_timespan(struct import_list *out, xmlNode *ts, xmlNode *sys, xmlNode *pts,
-			const char *file, const char *suffix)
+/* The refusal of the first count that is not one, naming its element and range. */
+static int bad_count_error(const char *file, const struct bad_count *bad)
 {
-	struct bad_count bad = { 0 };
-	char *version = text(child(sys, "Tool"), "Version"), *host = text(sys, "ComputerName");
-	struct fslab_result *r = import_add(out, suffix, "diskspd", version, "DiskSpd XML", file,
-					    host && *host ? host : NULL);
-	struct class_result *rd = &r->classes[CLS_DB_READ], *wr = &r->classes[CLS_DB_WRITE];
-	xmlNode *cpu = child(child(ts, "CpuUtilization"), "Average");
-	char *err = text(ts, "Error");
-	double secs = dnum(ts, "TestTimeSeconds");
-	int nthreads = 0;
+	uint64_t max = !strcmp(bad->name, "ThreadCount") ? DS_MAX_THREADS :
+		       !strcmp(bad->name, "ProcCount") ? DS_MAX_PROCS :
+		       !strcmp(bad->name, "RequestCount") ? DS_MAX_QD :
+		       !strcmp(bad->name, "RandSeed") ? UINT64_MAX : DS_MAX_U64;
 
-	free(version);
-	free(host);
+	return input_error("%s: DiskSpd <%s> is '%s', not a count DiskSpd writes (an integer "
+			   "0..%llu); the file is damaged, re-run diskspd -Rxml", file, bad->name,
+			   bad->text, (unsigned long long)max);
+}
+
+/* The run's start (from <System>) and the load its <Profile> time span pts describes. */
+static void profile_config(struct fslab_result *r, xmlNode *sys, xmlNode *pts,
+			   struct bad_count *bad)
+{
 	r->started_at = text(sys, "RunTime");
 	r->config.workload = workload_of(pts, &r->config.bs, &r->config.iodepth, &r->config.db_size,
-					 &bad);
+					 bad);
 	r->config.duration_s = isfinite(dnum(pts, "Duration")) ? dnum(pts, "Duration") : 0;
 	r->config.warmup_s = isfinite(dnum(pts, "Warmup")) ? dnum(pts, "Warmup") : 0;
-	r->config.seed = count(pts, "RandSeed", UINT64_MAX, &bad);
+	r->config.seed = count(pts, "RandSeed", UINT64_MAX, bad);
 	r->config.databases = 1;
 	r->config.engine = xstrdup("diskspd");
 	/* what the Profile says; DiskSpd has no databases, cache, verification or verdict */
@@ -264,6 +266,24 @@ static int one_timespan(struct import_list *out, xmlNode *ts, xmlNode *sys, xmlN
 	import_recorded(r, seed);
 	import_recorded(r, engine);
 	import_recorded(r, threads);
+}
+
+static int one_timespan(struct import_list *out, xmlNode *ts, xmlNode *sys, xmlNode *pts,
+			const char *file, const char *suffix)
+{
+	char *version = text(child(sys, "Tool"), "Version"), *host = text(sys, "ComputerName");
+	struct fslab_result *r = import_add(out, suffix, "diskspd", version, "DiskSpd XML", file,
+					    host && *host ? host : NULL);
+	struct class_result *rd = &r->classes[CLS_DB_READ], *wr = &r->classes[CLS_DB_WRITE];
+	xmlNode *cpu = child(child(ts, "CpuUtilization"), "Average");
+	char *err = text(ts, "Error");
+	double secs = dnum(ts, "TestTimeSeconds");
+	struct bad_count bad = { 0 };
+	int nthreads = 0;
+
+	free(version);
+	free(host);
+	profile_config(r, sys, pts, &bad);
 	if (err) {
 		r->aborted = true;
 		r->abort_reason = xasprintf("DiskSpd: %.200s", err);
@@ -311,13 +331,7 @@ static int one_timespan(struct import_list *out, xmlNode *ts, xmlNode *sys, xmlN
 	r->host.cpu_sys_pct = dnum(cpu, "KernelPercent");
 	r->host.ncpus = (int)count(ts, "ProcCount", DS_MAX_PROCS, &bad);
 	if (bad.name)
-		return input_error("%s: DiskSpd <%s> is '%s', not a count DiskSpd writes (an integer "
-				   "0..%llu); the file is damaged, re-run diskspd -Rxml", file,
-				   bad.name, bad.text, (unsigned long long)(
-				   !strcmp(bad.name, "ThreadCount") ? DS_MAX_THREADS :
-				   !strcmp(bad.name, "ProcCount") ? DS_MAX_PROCS :
-				   !strcmp(bad.name, "RequestCount") ? DS_MAX_QD :
-				   !strcmp(bad.name, "RandSeed") ? UINT64_MAX : DS_MAX_U64));
+		return bad_count_error(file, &bad);
 	if (timeline(child(ts, "Iops"), &r->timeline) > TIMELINE_MAX_ROWS)
 		return input_error("%s: a DiskSpd -D timeline of more than %u buckets, more than "
 				   "fslab reads (48 days at one per second); the file is damaged",
@@ -357,43 +371,36 @@ static void quiet(void *ctx, const char *msg, ...)
 	(void)msg;
 }
 
-static int diskspd_parse(const char *buf, size_t len, const char *file,
-			 struct import_list *out)
+/*
+ * The XML tree of buf, or NULL with *ret the refusal (one line printed).  Entities are not
+ * substituted (no XML_PARSE_NOENT), blank text between elements is dropped (a long -D run:
+ * millions of nodes less).  A file that declares UTF-16 reached here as UTF-8 (import.c
+ * converts UTF-16 with its byte order mark): read as such.
+ */
+static xmlDoc *read_doc(const char *buf, size_t len, const char *file, int *ret)
 {
-	xmlDoc *doc;
-	xmlNode *root, *sys, *pts;
-	int ret = 0, nts = 0, i = 0;
-	bool utf16;
+	bool utf16 = declares_utf16(buf, len);
+	xmlDoc *doc = xmlReadMemory(buf, (int)len, NULL, utf16 ? "UTF-8" : NULL,
+				    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+				    XML_PARSE_NOBLANKS | XML_PARSE_COMPACT |
+				    (utf16 ? XML_PARSE_IGNORE_ENC : 0));
 
-	xmlSetGenericErrorFunc(NULL, quiet);
-	if (len > INT32_MAX)
-		return input_error("%s: too large for an XML result", file);
-	/*
-	 * Entities are not substituted (no XML_PARSE_NOENT), blank text between elements is
-	 * dropped (a long -D run: millions of nodes less).  A file that declares UTF-16 reached
-	 * here as UTF-8 (import.c converts UTF-16 with its byte order mark): read it as such.
-	 */
-	utf16 = declares_utf16(buf, len);
-	doc = xmlReadMemory(buf, (int)len, NULL, utf16 ? "UTF-8" : NULL,
-			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-			    XML_PARSE_NOBLANKS | XML_PARSE_COMPACT |
-			    (utf16 ? XML_PARSE_IGNORE_ENC : 0));
 	if (!doc) {
 		const xmlError *e = xmlGetLastError();
-		char msg[96];
+		char *msg = xstrdup(e && e->message ? e->message : "parse error");
 
 		/* one line: libxml2's message ends in a newline, may hold more */
-		snprintf(msg, sizeof(msg), "%s", e && e->message ? e->message : "parse error");
 		for (char *p = msg; *p; p++)
 			if (*p == '\n' || *p == '\r' || (unsigned char)*p < 0x20)
 				*p = ' ';
 		for (size_t k = strlen(msg); k && msg[k - 1] == ' '; k--)
 			msg[k - 1] = 0;
-		ret = input_error("%s: DiskSpd XML that is not well-formed (line %d: %s); the file "
-				  "is truncated or damaged, re-run diskspd -Rxml", file,
-				  e ? e->line : 0, msg);
+		*ret = input_error("%s: DiskSpd XML that is not well-formed (line %d: %s); the file "
+				   "is truncated or damaged, re-run diskspd -Rxml", file,
+				   e ? e->line : 0, msg);
+		free(msg);
 		xmlResetLastError();
-		return ret;
+		return NULL;
 	}
 	/*
 	 * Entities (<!ENTITY> in a DOCTYPE) are refused, not expanded: libxml2 bounds their
@@ -404,10 +411,27 @@ static int diskspd_parse(const char *buf, size_t len, const char *file,
 	if (doc->intSubset && doc->intSubset->entities &&
 	    xmlHashSize((xmlHashTablePtr)doc->intSubset->entities) > 0) {
 		xmlFreeDoc(doc);
-		return input_error("%s: XML that declares entities (<!ENTITY> in its DOCTYPE); "
+		*ret = input_error("%s: XML that declares entities (<!ENTITY> in its DOCTYPE); "
 				   "DiskSpd writes none, and fslab does not expand them (a "
 				   "billion-laughs guard): name the file diskspd -Rxml wrote", file);
+		return NULL;
 	}
+	return doc;
+}
+
+static int diskspd_parse(const char *buf, size_t len, const char *file,
+			 struct import_list *out)
+{
+	xmlDoc *doc;
+	xmlNode *root, *sys, *pts;
+	int ret = 0, nts = 0, i = 0;
+
+	xmlSetGenericErrorFunc(NULL, quiet);
+	if (len > INT32_MAX)
+		return input_error("%s: too large for an XML result", file);
+	doc = read_doc(buf, len, file, &ret);
+	if (!doc)
+		return ret;
 	root = xmlDocGetRootElement(doc);
 	if (!root || strcmp((const char *)root->name, "Results")) {
 		xmlFreeDoc(doc);

@@ -242,22 +242,23 @@ struct fio_src {
 	json_t *global;
 };
 
-/* jobs[0..n) into one result; "All clients" may bring its own totals (jobs = that entry) while
- * hists come from hosts (host_hists: the per-host jobs to take bins from), or NULL. */
-static int one_result(struct import_list *out, const struct fio_src *s, json_t **jobs,
-		      size_t n, json_t **bin_jobs, size_t nbin, const char *suffix,
-		      const char *host)
+/* What summing a result's jobs gives besides its classes. */
+struct fio_sum {
+	const char *rw0;   /* the first job's rw= */
+	bool rw_differs;   /* another job has another rw= */
+	uint64_t trims;
+	double runtime;    /* s: the longest direction of any job */
+};
+
+/* jobs[0..n) summed into r's classes, its threads and sum; the histograms come from
+ * bin_jobs[0..nbin) instead when nbin ("All clients": see one_result()). */
+static int sum_jobs(struct fslab_result *r, const struct fio_src *s, json_t **jobs, size_t n,
+		    json_t **bin_jobs, size_t nbin, struct fio_sum *sum)
 {
 	struct acc acc[CLS_NR] = { 0 }, hacc[CLS_NR] = { 0 };
-	struct fslab_result *r = import_add(out, suffix, "fio", s->version, NULL, s->file, host);
-	const char *rw0 = NULL, *dirs[2] = { "read", "write" };
-	uint64_t trims = 0, v;
-	double runtime = 0;
-	bool rw_differs = false;
+	const char *dirs[2] = { "read", "write" };
+	uint64_t v;
 	int ret = 0;
-
-	/* "All clients" has no job options: its hosts' are the same job file */
-	json_t *oj = nbin ? bin_jobs[0] : n ? jobs[0] : NULL;
 
 	for (size_t i = 0; i < n && !ret; i++) {
 		json_t *j = jobs[i], *o = nbin ? bin_jobs[0] : j;
@@ -284,16 +285,16 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 						    err > 0 && err < 4096 ? strerror((int)err) : "?");
 		}
 		if (i == 0)
-			rw0 = rw;
-		else if (!rw0 || !rw || strcmp(rw0, rw))
-			rw_differs = true;
+			sum->rw0 = rw;
+		else if (!sum->rw0 || !rw || strcmp(sum->rw0, rw))
+			sum->rw_differs = true;
 		for (int d = 0; d < 2 && !ret; d++) {
 			json_t *dj = json_object_get(j, dirs[d]);
 
 			ret = add_dir(&acc[cls_of(j, d)], dj, s->lk, s->file);
-			runtime = fmax(runtime, num(dj, "runtime") / 1e3);
+			sum->runtime = fmax(sum->runtime, num(dj, "runtime") / 1e3);
 		}
-		trims += count(json_object_get(j, "trim"), "total_ios");
+		sum->trims += count(json_object_get(j, "trim"), "total_ios");
 		r->config.threads += nj && !parse_u64(nj, 1, 4096, &v) && n == 1 ? (unsigned)v : 1;
 	}
 	for (size_t i = 0; i < nbin && !ret; i++)
@@ -316,25 +317,15 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 		}
 		free(hacc[d].h);
 	}
-	if (ret)
-		return ret;
-	r->src.format = xasprintf("%s, %s", r->classes[CLS_DB_READ].hist ||
-				  r->classes[CLS_DB_WRITE].hist ? FIO_FORMAT "+" : FIO_FORMAT,
-				  strcmp(s->lk, "lat_ns") ? "clat" : "lat");
-	r->duration_s = runtime > 0 ? runtime : NAN;
-	r->config.workload = xstrdup(rw_differs ? "fio:mixed" : workload_of(rw0) ? workload_of(rw0)
-				     : rw0 ? rw0 : "fio");
-	if (!workload_of(rw0) && !rw_differs) {
-		char *w = xasprintf("fio:%s", r->config.workload);
+	return ret;
+}
 
-		free(r->config.workload);
-		r->config.workload = w;
-	}
-	/* what the job options say (a value fio's JSON does not carry stays not recorded) */
-	import_recorded(r, workload);
-	import_recorded(r, threads);
-	import_recorded(r, duration_s);
-	import_recorded(r, databases);
+/* What the job options of oj say (a value fio's JSON does not carry stays not recorded).
+ * 0, or -FSLAB_EINPUT for an option out of fio's own range. */
+static int job_config(struct fslab_result *r, const struct fio_src *s, json_t *oj)
+{
+	uint64_t v;
+
 	if (oj && opt(oj, s->global, "ioengine")) {
 		r->config.engine = xstrdup(opt(oj, s->global, "ioengine"));
 		import_recorded(r, engine);
@@ -374,6 +365,43 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 		r->config.duration_s = (double)v / 1e9;
 	else
 		r->config.duration_s = isfinite(r->duration_s) ? round(r->duration_s) : 0;
+	return 0;
+}
+
+/* jobs[0..n) into one result; "All clients" may bring its own totals (jobs = that entry) while
+ * hists come from hosts (bin_jobs: the per-host jobs to take bins from), or NULL. */
+static int one_result(struct import_list *out, const struct fio_src *s, json_t **jobs,
+		      size_t n, json_t **bin_jobs, size_t nbin, const char *suffix,
+		      const char *host)
+{
+	struct fslab_result *r = import_add(out, suffix, "fio", s->version, NULL, s->file, host);
+	struct fio_sum sum = { 0 };
+	const char *rw0;
+	int ret = sum_jobs(r, s, jobs, n, bin_jobs, nbin, &sum);
+
+	if (ret)
+		return ret;
+	rw0 = sum.rw0;
+	r->src.format = xasprintf("%s, %s", r->classes[CLS_DB_READ].hist ||
+				  r->classes[CLS_DB_WRITE].hist ? FIO_FORMAT "+" : FIO_FORMAT,
+				  strcmp(s->lk, "lat_ns") ? "clat" : "lat");
+	r->duration_s = sum.runtime > 0 ? sum.runtime : NAN;
+	r->config.workload = xstrdup(sum.rw_differs ? "fio:mixed" : workload_of(rw0)
+				     ? workload_of(rw0) : rw0 ? rw0 : "fio");
+	if (!workload_of(rw0) && !sum.rw_differs) {
+		char *w = xasprintf("fio:%s", r->config.workload);
+
+		free(r->config.workload);
+		r->config.workload = w;
+	}
+	import_recorded(r, workload);
+	import_recorded(r, threads);
+	import_recorded(r, duration_s);
+	import_recorded(r, databases);
+	/* "All clients" has no job options: its hosts' are the same job file */
+	ret = job_config(r, s, nbin ? bin_jobs[0] : n ? jobs[0] : NULL);
+	if (ret)
+		return ret;
 	/* jetstress exports name their database jobs fslab-db<N>; simple workloads have none */
 	for (size_t i = 0; i < n; i++) {
 		const char *name = json_string_value(json_object_get(jobs[i], "jobname"));
@@ -388,14 +416,14 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 						: "lat (submission to completion)",
 			r->classes[CLS_DB_READ].hist || r->classes[CLS_DB_WRITE].hist
 				? "; percentiles from json+ bins" : "");
-	if (trims)
+	if (sum.trims)
 		result_add_note(r, "fio trimmed %llu times; fslab has no trim class: not shown",
-				(unsigned long long)trims);
+				(unsigned long long)sum.trims);
 	import_finish(r);
 	return 0;
 }
 
-/* The host an entry of client_stats came from: "HOST-PORT" or "HOST" (heap). */
+/* A client_stats entry's host as fio's client names it: "host-port", or "host". */
 static char *host_key(json_t *j)
 {
 	const char *h = json_string_value(json_object_get(j, "hostname"));
@@ -411,7 +439,7 @@ static char *host_key(json_t *j)
  * with several hosts, "All clients".  Linear in the entries: each entry's host is looked up
  * in a jansson object used as a hash table, then the entries are grouped by a counting sort.
  */
-static int client_stats(struct import_list *out, const struct fio_src *s, json_t *cs)
+static int client_results(struct import_list *out, const struct fio_src *s, json_t *cs)
 {
 	size_t nc = json_array_size(cs), nhost = 0, i;
 	json_t **all = xcalloc(nc, sizeof(json_t *)), **grp = xcalloc(nc, sizeof(json_t *));
@@ -528,7 +556,7 @@ static int fio_parse(const char *buf, size_t len, const char *file, struct impor
 		free(v);
 	} else if (json_is_array(cs) && json_array_size(cs)) {
 		s.lk = lat_key(cs);
-		ret = client_stats(out, &s, cs);
+		ret = client_results(out, &s, cs);
 	} else {
 		ret = input_error("%s: fio JSON without jobs or client_stats (fio %s); the run "
 				  "ended before any job reported, re-run fio", file, s.version);

@@ -30,6 +30,8 @@
 #include "base.h"
 #include "msg.h"
 #include "os/os.h"
+#include "strbuf.h"
+#include "strvec.h"
 
 static bool jetstress_sniff(const char *buf, size_t len)
 {
@@ -44,8 +46,7 @@ struct jtable {
 	char *title;   /* the last text before the table (or its one-cell first row), or NULL */
 	size_t hdr;    /* the column header row ("... Instances", "Counter"), or nrows: none */
 	size_t nrows;
-	size_t *ncells;
-	char ***cells; /* trimmed, whitespace collapsed */
+	struct strvec *rows; /* a row's cells: trimmed, whitespace collapsed */
 };
 
 struct jdoc {
@@ -97,22 +98,23 @@ static void rows_of(xmlNode *n, struct jtable *t)
 {
 	for (xmlNode *c = n->children; c; c = c->next) {
 		if (is(c, "tr")) {
-			size_t k = 0;
+			struct strvec *row;
 
-			grow(&t->cells, t->nrows, sizeof(char **));
-			grow(&t->ncells, t->nrows, sizeof(size_t));
-			t->cells[t->nrows] = NULL;
+			grow(&t->rows, t->nrows, sizeof(*t->rows));
+			row = &t->rows[t->nrows++];
+			strvec_init(row);
 			for (xmlNode *td = c->children; td; td = td->next) {
 				xmlChar *s;
+				char *text;
 
 				if (!is(td, "td") && !is(td, "th"))
 					continue;
 				s = xmlNodeGetContent(td);
-				grow(&t->cells[t->nrows], k, sizeof(char *));
-				t->cells[t->nrows][k++] = squash(s ? s : (const xmlChar *)"");
+				text = squash(s ? s : (const xmlChar *)"");
+				strvec_push(row, text);
+				free(text);
 				xmlFree(s);
 			}
-			t->ncells[t->nrows++] = k;
 		} else if (is(c, "thead") || is(c, "tbody") || is(c, "tfoot")) {
 			rows_of(c, t);
 		}
@@ -130,15 +132,15 @@ static void walk(xmlNode *n, struct jdoc *d)
 			memset(t, 0, sizeof(*t));
 			t->title = d->last_text ? xstrdup(d->last_text) : NULL;
 			rows_of(c, t);
-			if (t->nrows && t->ncells[0] == 1) {
+			if (t->nrows && t->rows[0].nr == 1) {
 				/* the section title as the table's own first row */
 				free(t->title);
-				t->title = xstrdup(t->cells[0][0]);
+				t->title = xstrdup(t->rows[0].v[0]);
 			}
 			for (t->hdr = 0; t->hdr < t->nrows; t->hdr++)
-				if (t->ncells[t->hdr] >= 2 &&
-				    (os_strcasestr(t->cells[t->hdr][0], "Instances") ||
-				     !strcasecmp(t->cells[t->hdr][0], "Counter")))
+				if (t->rows[t->hdr].nr >= 2 &&
+				    (os_strcasestr(t->rows[t->hdr].v[0], "Instances") ||
+				     !strcasecmp(t->rows[t->hdr].v[0], "Counter")))
 					break;
 			/* nested tables are not part of Jetstress's grids */
 			continue;
@@ -161,13 +163,9 @@ static void walk(xmlNode *n, struct jdoc *d)
 static void jdoc_free(struct jdoc *d)
 {
 	for (size_t i = 0; i < d->n; i++) {
-		for (size_t r = 0; r < d->t[i].nrows; r++) {
-			for (size_t k = 0; k < d->t[i].ncells[r]; k++)
-				free(d->t[i].cells[r][k]);
-			free(d->t[i].cells[r]);
-		}
-		free(d->t[i].cells);
-		free(d->t[i].ncells);
+		for (size_t r = 0; r < d->t[i].nrows; r++)
+			strvec_clear(&d->t[i].rows[r]);
+		free(d->t[i].rows);
 		free(d->t[i].title);
 	}
 	free(d->t);
@@ -179,25 +177,27 @@ static const char *field(const struct jdoc *d, const char *name)
 {
 	for (size_t i = 0; i < d->n; i++)
 		for (size_t r = 0; r < d->t[i].nrows; r++)
-			if (d->t[i].ncells[r] >= 2 && !strcasecmp(d->t[i].cells[r][0], name))
-				return d->t[i].cells[r][1];
+			if (d->t[i].rows[r].nr >= 2 && !strcasecmp(d->t[i].rows[r].v[0], name))
+				return d->t[i].rows[r].v[1];
 	return NULL;
 }
 
 /* A number from a report cell: "1,234.5" and "1234.5" both; NAN when none. */
 static double number(const char *s)
 {
-	char buf[64], *o = buf, *end;
+	struct strbuf sb = STRBUF_INIT;
+	char *end;
 	double v;
 
 	if (!s)
 		return NAN;
-	for (; *s && o < buf + sizeof(buf) - 1; s++)
+	for (; *s; s++)
 		if (*s != ',')
-			*o++ = *s;
-	*o = 0;
-	v = strtod(buf, &end);
-	return end == buf || !isfinite(v) ? NAN : v;
+			strbuf_addch(&sb, *s);
+	v = strtod(sb.buf, &end);
+	v = end == sb.buf || !isfinite(v) ? NAN : v;
+	strbuf_release(&sb);
+	return v;
 }
 
 /* The per-instance table whose title contains title (or, failing that, the first with the
@@ -211,8 +211,8 @@ static const struct jtable *instance_table(const struct jdoc *d, const char *tit
 	for (size_t i = 0; i < d->n; i++) {
 		const struct jtable *t = &d->t[i];
 
-		for (size_t k = 0; t->hdr < t->nrows && k < t->ncells[t->hdr]; k++)
-			if (!strcasecmp(t->cells[t->hdr][k], col))
+		for (size_t k = 0; t->hdr < t->nrows && k < t->rows[t->hdr].nr; k++)
+			if (!strcasecmp(t->rows[t->hdr].v[k], col))
 				return t;
 	}
 	return NULL;
@@ -220,15 +220,15 @@ static const struct jtable *instance_table(const struct jdoc *d, const char *tit
 
 static int column(const struct jtable *t, const char *name)
 {
-	for (size_t k = 0; t && k < t->ncells[t->hdr]; k++)
-		if (!strcasecmp(t->cells[t->hdr][k], name))
+	for (size_t k = 0; t && k < t->rows[t->hdr].nr; k++)
+		if (!strcasecmp(t->rows[t->hdr].v[k], name))
 			return (int)k;
 	return -1;
 }
 
 static double cell(const struct jtable *t, size_t row, int col)
 {
-	return t && col >= 0 && (size_t)col < t->ncells[row] ? number(t->cells[row][col]) : NAN;
+	return t && col >= 0 && (size_t)col < t->rows[row].nr ? number(t->rows[row].v[col]) : NAN;
 }
 
 /* One class of one instance from the columns "<prefix>/sec", "<prefix> Average Latency
@@ -304,6 +304,115 @@ static const char *kind_of(const char *file, const struct jdoc *d)
 	return NULL;
 }
 
+/* The name/value rows of the report into r: rates, target, threads, times, duration. */
+static int summary_fields(struct fslab_result *r, const struct jdoc *d, const char *file)
+{
+	double t0, t1, tc = number(field(d, "Thread Count"));
+
+	r->transactional_iops = number(field(d, "Achieved Transactional I/O per Second"));
+	r->config.target_iops = number(field(d, "Target Transactional I/O per Second"));
+	if (isnan(r->config.target_iops))
+		r->config.target_iops = 0;
+	r->config.workload = xstrdup("jetstress");
+	r->config.engine = xstrdup("ese");
+	/* what the report says; seed, sizes, cache and the verdict's settings it does not */
+	import_recorded(r, workload);
+	import_recorded(r, engine);
+	import_recorded(r, target_iops);
+	import_recorded(r, duration_s);
+	import_recorded(r, databases);
+	if (field(d, "ESE Version"))
+		result_add_note(r, "ESE version %s", field(d, "ESE Version"));
+	/* a count is never cut to a field's width (2^32 + 1 threads read as 1) */
+	if (!isnan(tc) && (tc != floor(tc) || tc < 0 || tc > 1e6))
+		return input_error("%s: Jetstress \"Thread Count\" is '%.24s', not a thread count "
+				   "(an integer up to a million); the report is damaged", file,
+				   field(d, "Thread Count"));
+	if (tc >= 1) {
+		r->config.threads = (unsigned int)tc;
+		import_recorded(r, threads);
+	} else {
+		r->config.threads = 1;
+	}
+	r->started_at = field(d, "Test Start Time") ? xstrdup(field(d, "Test Start Time")) : NULL;
+	r->ended_at = field(d, "Test End Time") ? xstrdup(field(d, "Test End Time")) : NULL;
+	t0 = when(field(d, "Collection Start Time") ? field(d, "Collection Start Time")
+						      : r->started_at);
+	t1 = when(field(d, "Collection End Time") ? field(d, "Collection End Time")
+						    : r->ended_at);
+	r->duration_s = t1 > t0 ? t1 - t0 : NAN;
+	r->config.duration_s = isfinite(r->duration_s) ? r->duration_s : 0;
+	return 0;
+}
+
+/*
+ * BDM rows matched to the instances by name, each row to every instance of its name: the
+ * names through a jansson object as the hash table (a pairwise match was quadratic).
+ */
+static void bdm_rows(struct fslab_result *r, const struct jtable *bdm)
+{
+	json_t *index = json_object();
+	size_t *same = xcalloc(r->ninstances + 1, sizeof(size_t));
+
+	/* each name's instances chained in order: index -> the first, same[] -> the next */
+	for (size_t i = r->ninstances; i-- > 0;) {
+		json_t *k = json_object_get(index, r->instances[i].name);
+
+		same[i] = k ? (size_t)json_integer_value(k) : SIZE_MAX;
+		json_object_set_new_nocheck(index, r->instances[i].name, json_integer((json_int_t)i));
+	}
+	for (size_t b = bdm ? bdm->hdr + 1 : 0; bdm && b < bdm->nrows; b++) {
+		json_t *k = bdm->rows[b].nr ? json_object_get(index, bdm->rows[b].v[0]) : NULL;
+
+		for (size_t i = k ? (size_t)json_integer_value(k) : SIZE_MAX; i != SIZE_MAX;
+		     i = same[i])
+			inst_class(bdm, b, "Database Maintenance IO Reads",
+				   &r->instances[i].classes[CLS_BDM_READ]);
+	}
+	json_decref(index);
+	free(same);
+}
+
+/* The per-instance rows of the Transactional I/O table (tio) into r's instances, their BDM
+ * rows from bdm, and the overall classes from them; without tio one database.  0, or
+ * -FSLAB_EINPUT beyond IMPORT_MAX_INSTANCES. */
+static int instance_rows(struct fslab_result *r, const struct jtable *tio,
+			 const struct jtable *bdm, const char *file)
+{
+	size_t h;
+
+	if (!tio) {
+		r->config.databases = 1;
+		return 0;
+	}
+	h = tio->hdr + 1;
+	if (tio->nrows - h > IMPORT_MAX_INSTANCES)
+		return input_error("%s: a Jetstress report of %zu database instances, more than "
+				   "the %d fslab reads; the report is damaged, or name a report of "
+				   "fewer instances", file, tio->nrows - h, IMPORT_MAX_INSTANCES);
+	r->ninstances = tio->nrows - h;
+	r->instances = xcalloc(r->ninstances, sizeof(*r->instances));
+	for (size_t i = 0; i < r->ninstances; i++) {
+		struct instance_result *in = &r->instances[i];
+
+		in->name = xstrdup(tio->rows[i + h].nr ? tio->rows[i + h].v[0] : "?");
+		for (int c = 0; c < CLS_NR; c++) {
+			in->classes[c].iops = in->classes[c].mbps = NAN;
+			in->classes[c].avg_bytes = NAN;
+			import_lat_na(&in->classes[c]);
+		}
+		inst_class(tio, i + h, "I/O Database Reads", &in->classes[CLS_DB_READ]);
+		inst_class(tio, i + h, "I/O Database Writes", &in->classes[CLS_DB_WRITE]);
+		inst_class(tio, i + h, "I/O Log Writes", &in->classes[CLS_LOG_WRITE]);
+		in->pass = r->verdict.pass;
+	}
+	bdm_rows(r, bdm);
+	for (int c = 0; c < CLS_NR; c++)
+		overall(r, c);
+	r->config.databases = (unsigned int)r->ninstances;
+	return 0;
+}
+
 static void quiet(void *ctx, const char *msg, ...)
 {
 	(void)ctx;
@@ -314,12 +423,12 @@ static int jetstress_parse(const char *buf, size_t len, const char *file,
 			   struct import_list *out)
 {
 	struct jdoc d = { 0 };
-	const struct jtable *tio, *bdm, *hostp;
+	const struct jtable *tio, *hostp;
 	const char *overall_res, *ver, *kind;
 	struct fslab_result *r;
 	char fmt[64];
 	htmlDocPtr doc;
-	double t0, t1, tc;
+	int ret;
 
 	xmlSetGenericErrorFunc(NULL, quiet);
 	if (len > INT32_MAX)
@@ -363,107 +472,17 @@ static int jetstress_parse(const char *buf, size_t len, const char *file,
 	r = import_add(out, NULL, "jetstress", ver, fmt, file, field(&d, "Machine Name"));
 	r->verdict.present = true;
 	r->verdict.pass = !strcasecmp(overall_res, "Pass");
-	r->transactional_iops = number(field(&d, "Achieved Transactional I/O per Second"));
-	r->config.target_iops = number(field(&d, "Target Transactional I/O per Second"));
-	if (isnan(r->config.target_iops))
-		r->config.target_iops = 0;
-	r->config.workload = xstrdup("jetstress");
-	r->config.engine = xstrdup("ese");
-	/* what the report says; seed, sizes, cache and the verdict's settings it does not */
-	import_recorded(r, workload);
-	import_recorded(r, engine);
-	import_recorded(r, target_iops);
-	import_recorded(r, duration_s);
-	import_recorded(r, databases);
-	if (field(&d, "ESE Version"))
-		result_add_note(r, "ESE version %s", field(&d, "ESE Version"));
-	tc = number(field(&d, "Thread Count"));
-	if (!isnan(tc) && (tc != floor(tc) || tc < 0 || tc > 1e6)) {
-		/* a count is never cut to a field's width (2^32 + 1 threads read as 1) */
-		int ret = input_error("%s: Jetstress \"Thread Count\" is '%.24s', not a thread count "
-				      "(an integer up to a million); the report is damaged", file,
-				      field(&d, "Thread Count"));
-
+	ret = summary_fields(r, &d, file);
+	if (!ret)
+		ret = instance_rows(r, tio, instance_table(&d, "Background Database Maintenance",
+							   "Database Maintenance IO Reads/sec"), file);
+	if (ret) {
 		jdoc_free(&d);
 		return ret;
-	}
-	if (tc >= 1) {
-		r->config.threads = (unsigned int)tc;
-		import_recorded(r, threads);
-	} else {
-		r->config.threads = 1;
-	}
-	r->started_at = field(&d, "Test Start Time") ? xstrdup(field(&d, "Test Start Time")) : NULL;
-	r->ended_at = field(&d, "Test End Time") ? xstrdup(field(&d, "Test End Time")) : NULL;
-	t0 = when(field(&d, "Collection Start Time") ? field(&d, "Collection Start Time")
-						       : r->started_at);
-	t1 = when(field(&d, "Collection End Time") ? field(&d, "Collection End Time")
-						     : r->ended_at);
-	r->duration_s = t1 > t0 ? t1 - t0 : NAN;
-	r->config.duration_s = isfinite(r->duration_s) ? r->duration_s : 0;
-
-	bdm = instance_table(&d, "Background Database Maintenance",
-			     "Database Maintenance IO Reads/sec");
-	if (tio && tio->nrows - tio->hdr - 1 > IMPORT_MAX_INSTANCES) {
-		int ret = input_error("%s: a Jetstress report of %zu database instances, more than "
-				      "the %d fslab reads; the report is damaged, or name a "
-				      "report of fewer instances", file, tio->nrows - tio->hdr - 1,
-				      IMPORT_MAX_INSTANCES);
-
-		jdoc_free(&d);
-		return ret;
-	}
-	if (tio) {
-		size_t h = tio->hdr + 1;
-		/* instance name -> index, a jansson object as the hash table (linear matching) */
-		json_t *index = json_object();
-		size_t *same;
-
-		r->ninstances = tio->nrows - h;
-		r->instances = xcalloc(r->ninstances, sizeof(*r->instances));
-		same = xcalloc(r->ninstances + 1, sizeof(size_t));
-		for (size_t i = 0; i < r->ninstances; i++) {
-			struct instance_result *in = &r->instances[i];
-
-			in->name = xstrdup(tio->ncells[i + h] ? tio->cells[i + h][0] : "?");
-			for (int c = 0; c < CLS_NR; c++) {
-				in->classes[c].iops = in->classes[c].mbps = NAN;
-				in->classes[c].avg_bytes = NAN;
-				import_lat_na(&in->classes[c]);
-			}
-			inst_class(tio, i + h, "I/O Database Reads", &in->classes[CLS_DB_READ]);
-			inst_class(tio, i + h, "I/O Database Writes", &in->classes[CLS_DB_WRITE]);
-			inst_class(tio, i + h, "I/O Log Writes", &in->classes[CLS_LOG_WRITE]);
-			in->pass = r->verdict.pass;
-		}
-		/* each name's instances chained in order: index -> the first, same[] -> the next */
-		for (size_t i = r->ninstances; i-- > 0;) {
-			json_t *k = json_object_get(index, r->instances[i].name);
-
-			same[i] = k ? (size_t)json_integer_value(k) : SIZE_MAX;
-			json_object_set_new_nocheck(index, r->instances[i].name,
-						    json_integer((json_int_t)i));
-		}
-		/* BDM rows, matched by instance name (a row to every instance of its name) */
-		for (size_t b = bdm ? bdm->hdr + 1 : 0; bdm && b < bdm->nrows; b++) {
-			json_t *k = bdm->ncells[b] ? json_object_get(index, bdm->cells[b][0]) : NULL;
-
-			for (size_t i = k ? (size_t)json_integer_value(k) : SIZE_MAX; i != SIZE_MAX;
-			     i = same[i])
-				inst_class(bdm, b, "Database Maintenance IO Reads",
-					   &r->instances[i].classes[CLS_BDM_READ]);
-		}
-		json_decref(index);
-		free(same);
-		for (int c = 0; c < CLS_NR; c++)
-			overall(r, c);
-		r->config.databases = (unsigned int)r->ninstances;
-	} else {
-		r->config.databases = 1;
 	}
 	hostp = instance_table(&d, "Host System Performance", "Counter");
 	for (size_t i = hostp ? hostp->hdr + 1 : 0; hostp && i < hostp->nrows; i++)
-		if (hostp->ncells[i] && !strcasecmp(hostp->cells[i][0], "% Processor Time")) {
+		if (hostp->rows[i].nr && !strcasecmp(hostp->rows[i].v[0], "% Processor Time")) {
 			r->host.cpu_pct_avg = cell(hostp, i, column(hostp, "Average"));
 			r->host.cpu_pct_max = cell(hostp, i, column(hostp, "Maximum"));
 		}

@@ -500,3 +500,20 @@ int compare_timeline_fold(const struct timeline *t, const struct metric_def *m, 
  * Batch means of a metric pooled over a group's runs into out (room for nruns * STATS_BATCHES).
  * Returns the number of batch values, or -ENOENT when any run has no usable timeline.
  */
+
+/* ---- rows by name ---- */
+
+const struct cmp_row *compare_row(const struct compare *c, const char *id)
+{
+	for (size_t r = 0; r < c->nrows; r++)
+		if (!strcmp(c->rows[r].m->id, id))
+			return &c->rows[r];
+	return NULL;
+}
+
+double compare_mean(const struct compare *c, const char *id, size_t g)
+{
+	const struct cmp_row *row = compare_row(c, id);
+
+	return row && row->cells[g].kind != CELL_NONE ? row->cells[g].s.mean : NAN;
+}

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * noise.c: the words of a blocked comparison: its statistics paragraph, where the noise is
- * (within a run, between runs, drift between rounds), the extreme cells, the allocation
- * advice, and why an adaptive lab stopped.
+ * noise.c: the statistics paragraph of every comparison (repeats, batch means, blocked: the
+ * results table and the Method share it), and the words of a blocked comparison: where the
+ * noise is (within a run, between runs, drift between rounds), the extreme cells, the
+ * allocation advice, and why an adaptive lab stopped.
  */
 #include "compare/reportP.h"
 
@@ -23,10 +24,12 @@ static const char *cv_text(char *buf, size_t len, double var)
 	return buf;
 }
 
-void report_blocked_para(struct doc *d, const struct compare *c, const char *runs)
+/* The statistics paragraph of a blocked comparison (runs: "3", "5 to 7"). */
+static void blocked_para(struct doc *d, const struct compare *c, const char *runs)
 {
 	const struct cmp_row *iops = compare_row(c, "trans_iops");
-	char *unblocked = NULL, df[64] = "";
+	struct strbuf rows = STRBUF_INIT;
+	char *unblocked, df[64] = "";
 	size_t labels = 0;
 
 	for (size_t g = 0; g < c->ngroups; g++)
@@ -36,13 +39,10 @@ void report_blocked_para(struct doc *d, const struct compare *c, const char *run
 			 iops->df);
 	for (size_t r = 0; r < c->nrows; r++)
 		if (c->rows[r].unblocked_why && !c->rows[r].m->hidden) {
-			char *t = xasprintf("%s%s%s (%s)", unblocked ? unblocked : "",
-					    unblocked ? ", " : "", c->rows[r].m->name,
-					    c->rows[r].unblocked_why);
-
-			free(unblocked);
-			unblocked = t;
+			strbuf_add_sep(&rows, ", ");
+			strbuf_addf(&rows, "%s (%s)", c->rows[r].m->name, c->rows[r].unblocked_why);
 		}
+	unblocked = strbuf_detach_or_null(&rows);
 	doc_para(d, "Statistics: each label was run %s times (%s). The results come from one lab's "
 		 "rounds (lab %s, %u rounds, every label once per round), so each "
 		 "round is a block of a randomized complete block design, and it is analysed as one: "
@@ -71,6 +71,91 @@ void report_blocked_para(struct doc *d, const struct compare *c, const char *run
 		 unblocked ? " Rows without a blocked model keep Welch's t-test: " : "",
 		 unblocked ? unblocked : "", unblocked ? "." : "");
 	free(unblocked);
+}
+
+/* The largest (and in *min the smallest) number of runs of a label that counts. */
+static size_t max_runs(const struct compare *c, size_t *min)
+{
+	size_t mx = 0;
+
+	*min = SIZE_MAX;
+	for (size_t g = 0; g < c->ngroups; g++) {
+		/* aborted runs do not count, unless there is nothing else (the baseline is one) */
+		if (c->groups[g].aborted && !c->groups[c->baseline].aborted)
+			continue;
+		mx = MAX(mx, c->groups[g].nruns);
+		*min = MIN(*min, c->groups[g].nruns);
+	}
+	return mx;
+}
+
+/* The statistics method in one paragraph. */
+void report_method_para(struct doc *d, const struct compare *c)
+{
+	const struct batch_plan *bp = &c->groups[c->baseline].plan;
+	size_t mn, mx = max_runs(c, &mn);
+	char runs[64], batches[160];
+
+	if (c->method == CMP_REPEATS) {
+		if (mn == mx)
+			snprintf(runs, sizeof(runs), "%zu", mx);
+		else
+			snprintf(runs, sizeof(runs), "%zu to %zu", mn, mx);
+		if (c->blocked) {
+			blocked_para(d, c, runs);
+			return;
+		}
+		doc_para(d, "Statistics: each label was run %s times (%s), and each run is one "
+			 "sample: a cell is the mean of the runs ± the half width of its 95 %% "
+			 "confidence interval (Student t). The runs are not one lab's rounds (%s), so "
+			 "a difference is tested with Welch's t-test on the per-run values: it is "
+			 "judged against the spread between the runs, not the noise inside one. The "
+			 "claims of the summary (%zu tests: labels x the headline metrics "
+			 "transactional IOPS, database read latency, log write latency and total "
+			 "throughput) are corrected for multiple comparisons with Holm-Bonferroni: a "
+			 "difference is significant only when its Holm-adjusted p < %g. Other rows are "
+			 "tested one by one (uncorrected, shown as such): read them as exploration, "
+			 "not as claims. For every tested difference the table gives the minimum "
+			 "detectable difference (MDE): the smallest difference these runs detect with "
+			 "%.0f %% power from the observed spread, at the level its decision is made at "
+			 "(a claim: %g / %zu, Holm's first step; another row: %g); a \"no significant "
+			 "difference\" means no difference above that size, not equality.", runs,
+			 report_all_fresh(c) ? "each on a volume the lab formatted for it, with a "
+			 "database the run created" : "how each label's runs were made: see Runs in the "
+			 "Method", c->design, c->nclaims, STATS_ALPHA, STATS_POWER * 100, STATS_ALPHA,
+			 MAX(c->nclaims, (size_t)1), STATS_ALPHA);
+		return;
+	}
+	if (c->plans_differ || !bp->k)
+		snprintf(batches, sizeof(batches), "%d batches of equal length per run (the runs "
+			 "differ in length, so the batch lengths differ)", STATS_BATCHES);
+	else if (bp->skip)
+		snprintf(batches, sizeof(batches), "%zu batches of %zu s per run, the first %zu s "
+			 "left out", bp->k, bp->len, bp->skip);
+	else
+		snprintf(batches, sizeof(batches), "%zu batches of %zu s per run", bp->k, bp->len);
+	doc_para(d, "Statistics: at least one label has a single run, so nothing here is a claim. "
+		 "Each cell is the run's value ± the half width of a 95 %% interval from batch "
+		 "means over its per-second timeline (%s%s): that interval measures the noise "
+		 "within one run only. The run-to-run spread of a shared machine is usually larger "
+		 "(10-30 %% on this lab's loop devices), so a difference between single runs is "
+		 "shown with its within-run interval and is not tested. A claim needs independent "
+		 "repeats: run every label at least 2 times, 3 or more recommended ([lab] repeats "
+		 "= 3, or several fslab run results per label), interleaved. Rows without per-second data (percentiles, maxima, write "
+		 "amplification) show n/a.", batches,
+		 mx > 1 ? "; labels with several runs pool the batches of all their runs" : "");
+	if (c->foreign) {
+		bool untimed = false;
+
+		for (size_t i = 0; i < c->nresults; i++)
+			untimed |= !c->results[i].timeline.nrows;
+		if (untimed)
+			doc_para(d, "Results read from other tools' files without a per-interval "
+				 "timeline (fio JSON, DiskSpd text or XML without -D, Jetstress reports) "
+				 "show their single value with "
+				 "no interval; values a tool does not report show n/a "
+				 "(docs/INTEROP.md).");
+	}
 }
 
 /* The advice for one target. */

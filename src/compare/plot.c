@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* plot.c: comparison charts: data files, filled plots/NAME.gp templates, gnuplot for PNG + SVG. */
+/* plot.c: how a comparison chart is drawn: data files, filled plots/NAME.gp templates, gnuplot
+ * for PNG + SVG (the charts themselves: plot_charts.c). */
 #include "compare/plot.h"
-#include "compare/hosts.h"
+#include "compare/plotP.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,24 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
+#include "strbuf.h"
+#include "strvec.h"
 
 /* Both terminals come with Debian's gnuplot-nox (cairo and the SVG writer). */
 #define PNG_TERMINAL "pngcairo size %s noenhanced font 'sans,10'"
 #define SVG_TERMINAL "svg size %s noenhanced font 'sans,10' background rgb 'white'"
 #define CHART_SIZE "1100,620"
-/* the answer's chart: smaller, so that it sits with the text without dominating it */
-#define HEADLINE_SIZE "900,400"
-#define GNUPLOT_PACKAGE "gnuplot-nox"
-
-/* Everything a chart needs: where to write, where the templates are. */
-struct plot_ctx {
-	const struct compare *c;
-	char *dir;   /* outdir/charts */
-	char *tdir;  /* templates */
-	char *labels; /* gnuplot array literal of the group labels */
-	struct plot_set *ps;
-};
 
 void plot_set_release(struct plot_set *ps)
 {
@@ -77,7 +71,7 @@ out:
 /* ---- small writers ---- */
 
 /* s with ' doubled, for a gnuplot single-quoted string; heap. */
-static char *gp_escape(const char *s)
+char *plot_gp_escape(const char *s)
 {
 	size_t n = strlen(s);
 	char *out = xmalloc(2 * n + 1), *o = out;
@@ -92,34 +86,34 @@ static char *gp_escape(const char *s)
 }
 
 /* gnuplot array literal of n strings: ['a', 'b']; heap. */
-static char *gp_str_array(const char *const *v, size_t n)
+char *plot_gp_str_array(const char *const *v, size_t n)
 {
-	char *out = xstrdup("[");
+	struct strbuf sb = STRBUF_INIT;
 
+	strbuf_addch(&sb, '[');
 	for (size_t i = 0; i < n; i++) {
-		char *e = gp_escape(v[i]), *tmp = xasprintf("%s%s'%s'", out, i ? ", " : "", e);
+		char *e = plot_gp_escape(v[i]);
 
+		strbuf_addf(&sb, "%s'%s'", i ? ", " : "", e);
 		free(e);
-		free(out);
-		out = tmp;
 	}
-	return strcat(xrealloc(out, strlen(out) + 2), "]");
+	strbuf_addch(&sb, ']');
+	return strbuf_detach(&sb, NULL);
 }
 
-static char *gp_num_array(const double *v, size_t n)
+/* gnuplot array literal of n numbers: [1, 2.5]; heap. */
+char *plot_gp_num_array(const double *v, size_t n)
 {
-	char *out = xstrdup("[");
+	struct strbuf sb = STRBUF_INIT;
 
-	for (size_t i = 0; i < n; i++) {
-		char *tmp = xasprintf("%s%s%g", out, i ? ", " : "", v[i]);
-
-		free(out);
-		out = tmp;
-	}
-	return strcat(xrealloc(out, strlen(out) + 2), "]");
+	strbuf_addch(&sb, '[');
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s%g", i ? ", " : "", v[i]);
+	strbuf_addch(&sb, ']');
+	return strbuf_detach(&sb, NULL);
 }
 
-static void put_num(FILE *f, double v)
+void plot_put_num(FILE *f, double v)
 {
 	if (isfinite(v))
 		fprintf(f, " %.6g", v);
@@ -215,30 +209,22 @@ static void remove_images(const char *dir, const char *name)
 }
 
 /*
- * Draw chart name from template tmpl with the data in data/len and the placeholders kv (DATA
- * added here): writes NAME.dat and NAME.gp, runs gnuplot in the charts directory for NAME.png
- * and NAME.svg.  A gnuplot failure is a warning (the chart is left out), not an error.
- *
- * gnuplot's `set output NAME` opens the name itself (fopen "w": it follows a symbolic link
- * planted there, issue 16), so fslab gives it the images as files it created exclusively
- * (atomic_open(): an unnamed file reached as /proc/PID/fd/N) through png_output and
- * svg_output, and renames them into place when gnuplot succeeded.  NAME.gp sets both to
- * NAME.png and NAME.svg when they are not given, so it still redraws alone.
+ * NAME.dat (data, len bytes) and NAME.gp: template tmpl filled from kv (DATA added here),
+ * drawn at size as PNG and as SVG into png_output and svg_output.  *ok false (after a warning)
+ * when the template cannot be read or filled: the chart is left out.
  */
-static int draw_sized(struct plot_ctx *x, const char *name, const char *title, const char *tmpl,
-		      const char *size, const char *data, size_t len, const char *const *kv)
+static int chart_script(struct plot_ctx *x, const char *name, const char *tmpl,
+			const char *size, const char *data, size_t len, const char *const *kv,
+			bool *ok)
 {
-	const char *all[64];
+	struct strvec all = STRVEC_INIT;
 	char *tpath = xasprintf("%s/%s.gp", x->tdir, tmpl), *text = NULL, *body = NULL;
-	char *script = NULL, *datafile = xasprintf("%s.dat", name), *cd = NULL, *out = NULL;
-	size_t n = 0;
+	char *script = NULL, *datafile = xasprintf("%s.dat", name);
 	int ret;
 
-	all[n++] = "DATA";
-	all[n++] = datafile;
-	for (size_t i = 0; kv[i] && n < ARRAY_SIZE(all) - 2; i++)
-		all[n++] = kv[i];
-	all[n] = NULL;
+	*ok = false;
+	strvec_pushl(&all, "DATA", datafile, NULL);
+	strvec_pushv(&all, kv);
 	ret = write_mem(x->dir, name, "dat", data, len);
 	if (ret)
 		goto out;
@@ -246,7 +232,7 @@ static int draw_sized(struct plot_ctx *x, const char *name, const char *title, c
 		fslab_warn("%s: cannot read the gnuplot template; chart %s skipped", tpath, name);
 		goto out;
 	}
-	body = fill(text, tmpl, all);
+	body = fill(text, tmpl, all.v);
 	if (!body)
 		goto out;
 	/* the variables cannot carry a quote: png_output and svg_output are set by fslab */
@@ -258,607 +244,99 @@ static int draw_sized(struct plot_ctx *x, const char *name, const char *title, c
 			   "reset\nset terminal " SVG_TERMINAL "\nset output svg_output\n%s\n"
 			   "unset output\n", name, tmpl, name, name, name, size, body, size, body);
 	ret = write_mem(x->dir, name, "gp", script, strlen(script));
-	if (ret)
-		goto out;
-	{
-		char *esc = gp_escape(x->dir), *gp = xasprintf("%s.gp", name), *epng, *esvg;
-		char *png = xasprintf("%s/%s.png", x->dir, name), *svg = xasprintf("%s/%s.svg", x->dir, name);
-		const char *argv[] = { "gnuplot", "-e", NULL, gp, NULL };
-		struct atomic_file apng, asvg;
-		int st;
-
-		ret = atomic_open(&apng, png);
-		if (ret) {
-			fslab_err("%s: cannot create (%s)", png, strerror(-ret));
-			goto out_img;
-		}
-		ret = atomic_open(&asvg, svg);
-		if (ret) {
-			fslab_err("%s: cannot create (%s)", svg, strerror(-ret));
-			atomic_abort(&apng);
-			goto out_img;
-		}
-		epng = gp_escape(atomic_name(&apng));
-		esvg = gp_escape(atomic_name(&asvg));
-		cd = xasprintf("cd '%s'; png_output = '%s'; svg_output = '%s'", esc, epng, esvg);
-		free(epng);
-		free(esvg);
-		argv[2] = cd;
-		st = run_cmd(argv, &out);
-		if (st || !nonempty(apng.f) || !nonempty(asvg.f)) {
-			char *nl = out ? strchr(out, '\n') : NULL;
-
-			if (nl)
-				*nl = 0;
-			fslab_warn("chart %s: gnuplot failed (status %d%s%s); left out", name, st,
-				   out && *out ? ": " : "", out ? out : "");
-			atomic_abort(&apng);
-			atomic_abort(&asvg);
-			remove_images(x->dir, name);
-		} else if ((ret = atomic_commit(&apng)) ? (atomic_abort(&asvg), ret)
-							: (ret = atomic_commit(&asvg))) {
-			fslab_err("chart %s: cannot write its images in %s (%s)", name, x->dir,
-				  strerror(-ret));
-		} else {
-			struct plot_set *ps = x->ps;
-
-			ps->charts = xrealloc(ps->charts, (ps->n + 1) * sizeof(*ps->charts));
-			ps->charts[ps->n].name = xstrdup(name);
-			ps->charts[ps->n].title = xstrdup(title);
-			ps->n++;
-		}
-out_img:
-		free(esc);
-		free(gp);
-		free(png);
-		free(svg);
-	}
+	*ok = !ret;
 out:
+	strvec_clear(&all);
 	free(tpath);
 	free(text);
 	free(body);
 	free(script);
 	free(datafile);
+	return ret;
+}
+
+/*
+ * gnuplot on charts/NAME.gp for NAME.png and NAME.svg, the chart recorded in x->ps under
+ * title.  A gnuplot failure is a warning (the chart is left out), not an error.
+ *
+ * gnuplot's `set output NAME` opens the name itself (fopen "w": it follows a symbolic link
+ * planted there, issue 16), so fslab gives it the images as files it created exclusively
+ * (atomic_open(): an unnamed file reached as /proc/PID/fd/N) through png_output and
+ * svg_output, and renames them into place when gnuplot succeeded.  NAME.gp sets both to
+ * NAME.png and NAME.svg when they are not given, so it still redraws alone.
+ */
+static int run_gnuplot(struct plot_ctx *x, const char *name, const char *title)
+{
+	char *esc = plot_gp_escape(x->dir), *gp = xasprintf("%s.gp", name), *epng, *esvg;
+	char *png = xasprintf("%s/%s.png", x->dir, name), *svg = xasprintf("%s/%s.svg", x->dir, name);
+	char *cd = NULL, *out = NULL;
+	const char *argv[] = { "gnuplot", "-e", NULL, gp, NULL };
+	struct atomic_file apng, asvg;
+	int st, ret;
+
+	ret = atomic_open(&apng, png);
+	if (ret) {
+		fslab_err("%s: cannot create (%s)", png, strerror(-ret));
+		goto out;
+	}
+	ret = atomic_open(&asvg, svg);
+	if (ret) {
+		fslab_err("%s: cannot create (%s)", svg, strerror(-ret));
+		atomic_abort(&apng);
+		goto out;
+	}
+	epng = plot_gp_escape(atomic_name(&apng));
+	esvg = plot_gp_escape(atomic_name(&asvg));
+	cd = xasprintf("cd '%s'; png_output = '%s'; svg_output = '%s'", esc, epng, esvg);
+	free(epng);
+	free(esvg);
+	argv[2] = cd;
+	st = os_run(argv, &out);
+	if (st || !nonempty(apng.f) || !nonempty(asvg.f)) {
+		char *nl = out ? strchr(out, '\n') : NULL;
+
+		if (nl)
+			*nl = 0;
+		fslab_warn("chart %s: gnuplot failed (status %d%s%s); left out", name, st,
+			   out && *out ? ": " : "", out ? out : "");
+		atomic_abort(&apng);
+		atomic_abort(&asvg);
+		remove_images(x->dir, name);
+	} else if ((ret = atomic_commit(&apng)) ? (atomic_abort(&asvg), ret)
+						: (ret = atomic_commit(&asvg))) {
+		fslab_err("chart %s: cannot write its images in %s (%s)", name, x->dir,
+			  strerror(-ret));
+	} else {
+		struct plot_set *ps = x->ps;
+
+		ps->charts = xrealloc(ps->charts, (ps->n + 1) * sizeof(*ps->charts));
+		ps->charts[ps->n].name = xstrdup(name);
+		ps->charts[ps->n].title = xstrdup(title);
+		ps->n++;
+	}
+out:
+	free(esc);
+	free(gp);
+	free(png);
+	free(svg);
 	free(cd);
 	free(out);
 	return ret;
 }
 
-static int draw(struct plot_ctx *x, const char *name, const char *title, const char *tmpl,
-		const char *data, size_t len, const char *const *kv)
+/* Chart name (title) from template tmpl at size with the data in data/len and the
+ * placeholders kv: NAME.dat, NAME.gp, NAME.png and NAME.svg in the charts directory. */
+int plot_draw_sized(struct plot_ctx *x, const char *name, const char *title, const char *tmpl,
+		    const char *size, const char *data, size_t len, const char *const *kv)
 {
-	return draw_sized(x, name, title, tmpl, CHART_SIZE, data, len, kv);
+	bool ok;
+	int ret = chart_script(x, name, tmpl, size, data, len, kv, &ok);
+
+	return ret || !ok ? ret : run_gnuplot(x, name, title);
 }
 
-/* ---- the charts ---- */
-
-struct bars {
-	const char *name, *title, *ylabel, *unit, *limit_name;
-	bool logy;
-	size_t ncat;
-	const char *cats[6];
-	const char *ids[6];     /* metric row per category */
-	double limits[6];
-};
-
-static int bars(struct plot_ctx *x, const struct bars *b)
+int plot_draw(struct plot_ctx *x, const char *name, const char *title, const char *tmpl,
+	      const char *data, size_t len, const char *const *kv)
 {
-	const struct compare *c = x->c;
-	double ymin = INFINITY, ymax = 0;
-	char *buf = NULL, *lim, *title, *ylabel, ns[16], nc[16], lo[32], hi[32];
-	size_t len = 0;
-	struct os_memstream ms;
-	FILE *m = os_memstream_open(&ms, &buf, &len);
-	int ret = 0;
-
-	fprintf(m, "# category, then mean, 95 %% CI low, CI high per label\n");
-	for (size_t k = 0; k < b->ncat; k++) {
-		const struct cmp_row *row = compare_row(c, b->ids[k]);
-
-		fprintf(m, "\"%s\"", b->cats[k]);
-		for (size_t g = 0; g < c->ngroups; g++) {
-			const struct cmp_cell *cell = row ? &row->cells[g] : NULL;
-			double v = cell && cell->kind != CELL_NONE ? cell->s.mean : NAN;
-			double h = cell && isfinite(cell->s.half) ? cell->s.half : 0;
-
-			if (b->logy && !(v > 0))
-				v = NAN;
-			put_num(m, v);
-			put_num(m, v - h);
-			put_num(m, v + h);
-			if (isfinite(v)) {
-				ymin = fmin(ymin, fmax(v - h, v / 2));
-				ymax = fmax(ymax, v + h);
-			}
-		}
-		fputc('\n', m);
-		ymax = fmax(ymax, b->limits[k]);
-	}
-	os_memstream_done(&ms);
-	if (!(ymax > 0))
-		goto out; /* nothing to draw */
-	if (b->logy) {
-		snprintf(lo, sizeof(lo), "%g", pow(10, floor(log10(ymin))));
-		snprintf(hi, sizeof(hi), "%g", pow(10, ceil(log10(ymax * 1.5))));
-	} else {
-		snprintf(lo, sizeof(lo), "0");
-		snprintf(hi, sizeof(hi), "%g", ymax * 1.15);
-	}
-	snprintf(ns, sizeof(ns), "%zu", c->ngroups);
-	snprintf(nc, sizeof(nc), "%zu", b->ncat);
-	lim = gp_num_array(b->limits, b->ncat);
-	title = gp_escape(b->title);
-	ylabel = gp_escape(b->ylabel);
-	{
-		const char *kv[] = {
-			"TITLE", title, "YLABEL", ylabel, "N", ns, "LABELS", x->labels, "NCAT", nc,
-			"LOGY", b->logy ? "1" : "0", "YMIN", lo, "YMAX", hi, "LIMITS", lim,
-			"LIMIT_NAME", b->limit_name ? b->limit_name : "limit", "UNIT", b->unit, NULL,
-		};
-
-		ret = draw(x, b->name, b->title, "bars", buf, len, kv);
-	}
-	free(lim);
-	free(title);
-	free(ylabel);
-out:
-	free(buf);
-	return ret;
-}
-
-/*
- * The one chart of the answer: the lead metric (transactional IOPS, or the database read
- * MB/s of a workload judged by throughput) per label with its 95 % interval.
- */
-static int headline(struct plot_ctx *x)
-{
-	const struct compare *c = x->c;
-	const struct cmp_row *row = compare_row(c, "trans_iops");
-	const struct cmp_row *tp = compare_row(c, "db_read_throughput");
-	const bool rep = c->method == CMP_REPEATS, iops = !(row && row->m->hidden && tp);
-	double ymax = 0, base = NAN;
-	char *buf = NULL, *title, *t, *y, *bn, hi[32], bs[32], ns[16];
-	size_t len = 0;
-	struct os_memstream ms;
-	FILE *m;
-	int ret;
-
-	if (!iops)
-		row = tp;
-	if (!row)
-		return 0;
-	m = os_memstream_open(&ms, &buf, &len);
-	fprintf(m, "# label, mean, 95 %% CI low, CI high\n");
-	for (size_t g = 0; g < c->ngroups; g++) {
-		const struct cmp_cell *cell = &row->cells[g];
-		double v = cell->kind != CELL_NONE ? cell->s.mean : NAN;
-		double h = isfinite(cell->s.half) ? cell->s.half : 0;
-		char *e = gp_escape(c->groups[g].label);
-
-		/* a label is a data string here: quotes cannot occur (the label rule) */
-		fprintf(m, "\"%s\"", e);
-		free(e);
-		put_num(m, v);
-		put_num(m, v - h);
-		put_num(m, v + h);
-		fputc('\n', m);
-		if (isfinite(v))
-			ymax = fmax(ymax, v + h);
-		if ((int)g == c->baseline)
-			base = v;
-	}
-	os_memstream_done(&ms);
-	if (!(ymax > 0)) {
-		free(buf);
-		return 0;
-	}
-	snprintf(hi, sizeof(hi), "%g", ymax * 1.18);
-	snprintf(ns, sizeof(ns), "%zu", c->ngroups);
-	snprintf(bs, sizeof(bs), "%g", isfinite(base) && c->ngroups > 1 ? base : 0.0);
-	title = xasprintf("%s per label (%s)", iops ? "Transactional IOPS" :
-			  "Database read throughput, MB/s", rep ? "mean of the runs, 95 % CI" :
-			  "one run each, 95 % interval within the run");
-	t = gp_escape(title);
-	y = gp_escape(iops ? "transactional IOPS (database reads + writes per second)" : "MB/s");
-	bn = gp_escape(c->groups[c->baseline].label);
-	{
-		const char *kv[] = {
-			"TITLE", t, "YLABEL", y, "YMAX", hi, "BASE", bs, "BASE_NAME", bn,
-			"FMT", iops ? "%.0f" : "%.1f", "N", ns, NULL,
-		};
-
-		ret = draw_sized(x, "headline", title, "headline", HEADLINE_SIZE, buf, len, kv);
-	}
-	free(title);
-	free(t);
-	free(y);
-	free(bn);
-	free(buf);
-	return ret;
-}
-
-/*
- * A chart's series has at most this many points: a chart is about a thousand pixels wide, and
- * gnuplot with millions of points takes minutes.  A longer timeline is drawn from the means of
- * consecutive seconds (docs/COMPARE.md).
- */
-#define PLOT_MAX_POINTS 2000
-/*
- * Labels a chart draws: a bar per label and class stays readable up to about this many, and
- * gnuplot's time grows fast beyond (measured here: 100 labels 2 s, 500 labels 8 s, 2000
- * labels 96 s for all charts).  More labels: the charts are skipped, said in the report.
- */
-#define PLOT_MAX_LABELS 100
-
-/* The series of a metric for a group, npts points of per seconds each: the mean per-second
- * value over its runs and those seconds, NaN where none has one. */
-static double *group_series(const struct compare *c, const struct cmp_group *g,
-			    const struct metric_def *m, size_t per, size_t npts)
-{
-	double *sum = xcalloc(npts, sizeof(double)), *cnt = xcalloc(npts, sizeof(double));
-
-	for (size_t i = 0; i < g->nruns; i++)
-		(void)compare_timeline_fold(&c->results[g->runs[i]].timeline, m, 0, per, npts,
-					    true, sum, cnt);
-	for (size_t r = 0; r < npts; r++)
-		sum[r] = cnt[r] ? sum[r] / cnt[r] : NAN;
-	free(cnt);
-	return sum;
-}
-
-static int timeline(struct plot_ctx *x, const char *name, const char *title, const char *id,
-		    const char *ylabel, double limit)
-{
-	const struct compare *c = x->c;
-	const struct cmp_row *row = compare_row(c, id);
-	double **series = xcalloc(c->ngroups, sizeof(double *)), ymax = 0;
-	size_t nrows = 0, len = 0, per, npts;
-	char *buf = NULL, *t, *y, ns[16], lim[32];
-	struct os_memstream ms;
-	FILE *m;
-	int ret = 0;
-
-	for (size_t i = 0; i < c->nresults; i++)
-		nrows = MAX(nrows, c->results[i].timeline.nrows);
-	if (!row || !nrows)
-		goto out;
-	per = (nrows + PLOT_MAX_POINTS - 1) / PLOT_MAX_POINTS;
-	npts = (nrows + per - 1) / per;
-	for (size_t g = 0; g < c->ngroups; g++)
-		series[g] = group_series(c, &c->groups[g], row->m, per, npts);
-	m = os_memstream_open(&ms, &buf, &len);
-	if (per > 1)
-		fprintf(m, "# second (the middle of %zu seconds averaged), then one column per "
-			"label\n", per);
-	else
-		fprintf(m, "# second, then one column per label\n");
-	for (size_t r = 0; r < npts; r++) {
-		fprintf(m, "%.10g", (double)(r * per) + (double)(per + 1) / 2);
-		for (size_t g = 0; g < c->ngroups; g++) {
-			put_num(m, series[g][r]);
-			if (isfinite(series[g][r]))
-				ymax = fmax(ymax, series[g][r]);
-		}
-		fputc('\n', m);
-	}
-	os_memstream_done(&ms);
-	/* a limit far above the data would flatten it: draw it only when it is in sight */
-	snprintf(lim, sizeof(lim), "%g", limit > 0 && ymax * 3 >= limit ? limit : 0.0);
-	snprintf(ns, sizeof(ns), "%zu", c->ngroups);
-	t = gp_escape(title);
-	y = gp_escape(ylabel);
-	{
-		const char *kv[] = {
-			"TITLE", t, "YLABEL", y, "N", ns, "LABELS", x->labels, "LIMIT", lim,
-			"LIMIT_NAME", "Jetstress limit", NULL,
-		};
-
-		ret = draw(x, name, title, "timeline", buf, len, kv);
-	}
-	free(t);
-	free(y);
-out:
-	for (size_t g = 0; g < c->ngroups; g++)
-		free(series[g]);
-	free(series);
-	free(buf);
-	return ret;
-}
-
-/* Mean over a group's runs of one latency percentile (ms), NaN when the class did no I/O. */
-static double group_pct(const struct compare *c, const struct cmp_group *g, int cls, int which)
-{
-	double sum = 0;
-	size_t n = 0;
-
-	for (size_t i = 0; i < g->nruns; i++) {
-		const struct class_result *cl = &c->results[g->runs[i]].classes[cls];
-		const double v[] = { cl->lat_us.p50, cl->lat_us.p90, cl->lat_us.p99, cl->lat_us.p99_9,
-				     cl->lat_us.p99_99 };
-
-		if (cl->ops && v[which] > 0) {
-			sum += v[which] / 1e3;
-			n++;
-		}
-	}
-	return n ? sum / n : NAN;
-}
-
-static int percentiles(struct plot_ctx *x)
-{
-	static const char *const names[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
-	static const double nines[] = { 0.30103, 1, 2, 3, 4 }; /* -log10(1 - p) */
-	const struct compare *c = x->c;
-	double has[CLS_NR] = { 0 };
-	char *buf = NULL, *hs, ns[16];
-	size_t len = 0;
-	struct os_memstream ms;
-	FILE *m = os_memstream_open(&ms, &buf, &len);
-	int ret;
-
-	for (int cls = 0; cls < CLS_NR; cls++) {
-		fprintf(m, "# %s: nines, percentile, then ms per label\n", io_class_names[cls]);
-		for (size_t p = 0; p < ARRAY_SIZE(names); p++) {
-			fprintf(m, "%g %s", nines[p], names[p]);
-			for (size_t g = 0; g < c->ngroups; g++) {
-				double v = group_pct(c, &c->groups[g], cls, (int)p);
-
-				put_num(m, v);
-				if (isfinite(v))
-					has[cls] = 1;
-			}
-			fputc('\n', m);
-		}
-		fputs("\n\n", m);
-	}
-	os_memstream_done(&ms);
-	hs = gp_num_array(has, CLS_NR);
-	snprintf(ns, sizeof(ns), "%zu", c->ngroups);
-	{
-		const char *kv[] = {
-			"TITLE", "Latency percentiles (log scale)", "N", ns, "LABELS", x->labels,
-			"HAS", hs, NULL,
-		};
-
-		ret = draw(x, "percentiles", "Latency percentiles p50 ... p99.99 per class",
-			   "percentiles", buf, len, kv);
-	}
-	free(hs);
-	free(buf);
-	return ret;
-}
-
-static int sweep(struct plot_ctx *x)
-{
-	const struct compare *c = x->c;
-	const struct cmp_row *iops = compare_row(c, "trans_iops");
-	const char **fs = xcalloc(c->nsweeps, sizeof(char *));
-	char *buf = NULL, *fsa, ns[16];
-	size_t len = 0;
-	struct os_memstream ms;
-	FILE *m = os_memstream_open(&ms, &buf, &len);
-	int ret;
-
-	for (size_t s = 0; s < c->nsweeps; s++) {
-		const struct cmp_sweep *sw = &c->sweeps[s];
-		double i0 = iops->cells[sw->groups[0]].s.mean;
-		double t0 = c->groups[sw->groups[0]].threads;
-
-		fs[s] = sw->fs;
-		fprintf(m, "# %s: threads, IOPS, CI low, CI high, linear, efficiency %%, "
-			"db read ms, log write ms\n", sw->fs);
-		for (size_t k = 0; k < sw->n; k++) {
-			size_t g = sw->groups[k];
-			const struct cmp_cell *cell = &iops->cells[g];
-			double h = isfinite(cell->s.half) ? cell->s.half : 0;
-
-			fprintf(m, "%u", c->groups[g].threads);
-			put_num(m, cell->s.mean);
-			put_num(m, cell->s.mean - h);
-			put_num(m, cell->s.mean + h);
-			put_num(m, t0 > 0 ? i0 * c->groups[g].threads / t0 : NAN);
-			put_num(m, sw->eff[k]);
-			put_num(m, compare_mean(c, "db_read_lat_avg", g));
-			put_num(m, compare_mean(c, "log_write_lat_avg", g));
-			fputc('\n', m);
-		}
-		fputs("\n\n", m);
-	}
-	os_memstream_done(&ms);
-	fsa = gp_str_array(fs, c->nsweeps);
-	snprintf(ns, sizeof(ns), "%zu", c->nsweeps);
-	{
-		const char *kv[] = {
-			"TITLE", "Thread sweep: scaling against linear", "NFS", ns, "FS", fsa, NULL,
-		};
-
-		ret = draw(x, "sweep", "Thread sweep: IOPS and latency against threads, scaling "
-			   "efficiency against linear", "sweep", buf, len, kv);
-	}
-	free(fsa);
-	free(fs);
-	free(buf);
-	return ret;
-}
-
-/*
- * Cluster results (fslab merge): one bar per host and label (plots/bars.gp with the hosts as
- * categories), whiskers over the label's runs: transactional IOPS and database read average
- * latency, so that a straggler shows.
- */
-static int host_bars(struct plot_ctx *x, const struct cmp_hosts *h, const char *name,
-		     const char *title, const char *ylabel, int which)
-{
-	const struct compare *c = x->c;
-	double ymax = 0;
-	char *buf = NULL, *t, *y, *lim, ns[16], nc[16], hi[32];
-	double *zeros = xcalloc(h->n, sizeof(double));
-	size_t len = 0;
-	struct os_memstream ms;
-	FILE *m = os_memstream_open(&ms, &buf, &len);
-	int ret;
-
-	fprintf(m, "# host, then mean, 95 %% CI low, CI high per label\n");
-	for (size_t k = 0; k < h->n; k++) {
-		char *e = gp_escape(h->names[k]);
-
-		fprintf(m, "\"%s\"", e);
-		free(e);
-		for (size_t g = 0; g < c->ngroups; g++) {
-			const struct cmp_host_cell *cell = cmp_host_cell(h, g, k);
-			const struct sample *s = which ? &cell->db_read_ms : &cell->iops;
-			double v = s->n ? s->mean : NAN, half = isfinite(s->half) ? s->half : 0;
-
-			put_num(m, v);
-			put_num(m, v - half);
-			put_num(m, v + half);
-			if (isfinite(v))
-				ymax = fmax(ymax, v + half);
-		}
-		fputc('\n', m);
-	}
-	os_memstream_done(&ms);
-	if (!(ymax > 0)) {
-		free(buf);
-		free(zeros);
-		return 0;
-	}
-	snprintf(ns, sizeof(ns), "%zu", c->ngroups);
-	snprintf(nc, sizeof(nc), "%zu", h->n);
-	snprintf(hi, sizeof(hi), "%g", ymax * 1.15);
-	t = gp_escape(title);
-	y = gp_escape(ylabel);
-	lim = gp_num_array(zeros, h->n);
-	{
-		const char *kv[] = {
-			"TITLE", t, "YLABEL", y, "N", ns, "LABELS", x->labels, "NCAT", nc, "LOGY", "0",
-			"YMIN", "0", "YMAX", hi, "LIMITS", lim, "LIMIT_NAME", "limit", "UNIT", "", NULL,
-		};
-
-		ret = draw(x, name, title, "bars", buf, len, kv);
-	}
-	free(t);
-	free(y);
-	free(lim);
-	free(buf);
-	free(zeros);
-	return ret;
-}
-
-static int host_charts(struct plot_ctx *x)
-{
-	struct cmp_hosts h;
-	int ret = 0;
-
-	compare_hosts_build(x->c, &h);
-	if (h.n) {
-		ret = host_bars(x, &h, "hosts-iops", "Transactional IOPS per host (cluster "
-				"results; 95 % CI over the runs)", "operations per second", 0);
-		if (!ret)
-			ret = host_bars(x, &h, "hosts-latency", "Database read average latency per "
-					"host (cluster results)", "ms", 1);
-	}
-	compare_hosts_release(&h);
-	return ret;
-}
-
-int plot_all(const struct compare *c, const char *outdir, struct plot_set *ps)
-{
-	/* whiskers: between runs with repeats; with one run per label only the noise inside it */
-	const bool rep = c->method == CMP_REPEATS;
-	const struct bars charts[] = {
-		{ "iops", rep ? "IOPS per class (95 % CI over the runs)" :
-		  "IOPS per class (95 % interval within one run: not run-to-run)",
-		  "operations per second", "", NULL, false, 5,
-		  { "transactional", "database reads", "database writes", "log writes", "BDM reads" },
-		  { "trans_iops", "db_read_iops", "db_write_iops", "log_write_iops",
-		    "bdm_read_iops" }, { 0 } },
-		{ "latency-avg", rep ? "Average latency per class (95 % CI over the runs, log scale)" :
-		  "Average latency per class (95 % within-run interval, log scale)", "ms", "ms",
-		  "Jetstress limit", true, 4,
-		  { "database reads", "database writes", "log writes", "BDM reads" },
-		  { "db_read_lat_avg", "db_write_lat_avg", "log_write_lat_avg", "bdm_read_lat_avg" },
-		  { compare_limit(c, "db_read_avg_latency", 20), 0,
-		    compare_limit(c, "log_write_avg_latency", 10), 0 } },
-		{ "latency-p99", "p99 latency per class (log scale)", "ms", "ms",
-		  "Jetstress maximum (judged on sample averages)", true, 4,
-		  { "database reads", "database writes", "log writes", "BDM reads" },
-		  { "db_read_lat_p99", "db_write_lat_p99", "log_write_lat_p99", "bdm_read_lat_p99" },
-		  { compare_limit(c, "db_read_max_latency", 100), 0,
-		    compare_limit(c, "log_write_max_latency", 100), 0 } },
-		{ "throughput", rep ? "Throughput (MB/s, 95 % CI over the runs)" :
-		  "Throughput (MB/s, 95 % within-run interval)", "MB/s", "MB/s", NULL, false, 5,
-		  { "total", "database reads", "database writes", "log writes", "BDM reads" },
-		  { "total_mbps", "db_read_mbps", "db_write_mbps", "log_write_mbps",
-		    "bdm_read_mbps" }, { 0 } },
-		{ "write-amplification", "Write amplification (device bytes written / bytes "
-		  "written by the workload)", "ratio", "", NULL, false, 2,
-		  { "database volume", "log volume" }, { "db_wa", "log_wa" }, { 0 } },
-	};
-	struct plot_ctx x = { .c = c, .ps = ps };
-	const char **labels;
-	int ret = 0;
-
-	memset(ps, 0, sizeof(*ps));
-	if (c->ngroups > PLOT_MAX_LABELS) {
-		ps->skipped = xasprintf("charts skipped: %zu labels, more than a chart can show "
-					"(at most %d); the tables have them all", c->ngroups,
-					PLOT_MAX_LABELS);
-		return 0;
-	}
-	if (!have_program("gnuplot")) {
-		ps->skipped = xstrdup("charts skipped: gnuplot not found; install the Debian package "
-				      GNUPLOT_PACKAGE);
-		return 0;
-	}
-	x.tdir = plot_templates_dir();
-	if (!x.tdir) {
-		ps->skipped = xstrdup("charts skipped: the gnuplot templates (plots/*.gp) were not "
-				      "found next to the fslab binary nor in ../share/fslab/plots; "
-				      "set FSLAB_PLOTS_DIR to their directory");
-		return 0;
-	}
-	x.dir = path_join(outdir, "charts");
-	ret = mkdir_p(x.dir, 0755);
-	if (ret) {
-		fslab_err("%s: cannot create (%s)", x.dir, strerror(-ret));
-		goto out;
-	}
-	/* charts/ is compare's own: a link there would send the charts somewhere else */
-	if (os_is_symlink(x.dir)) {
-		ret = input_error("%s is a symbolic link, not the report's own directory: remove it "
-				  "(fslab compare creates charts/ itself)", x.dir);
-		goto out;
-	}
-	labels = xcalloc(c->ngroups, sizeof(char *));
-	for (size_t g = 0; g < c->ngroups; g++)
-		labels[g] = c->groups[g].label;
-	x.labels = gp_str_array(labels, c->ngroups);
-	free(labels);
-
-	ret = headline(&x);
-	for (size_t i = 0; i < ARRAY_SIZE(charts) && !ret; i++)
-		ret = bars(&x, &charts[i]);
-	if (!ret)
-		ret = timeline(&x, "timeline-iops", "Transactional IOPS over time", "trans_iops",
-			       "IOPS", 0);
-	if (!ret)
-		ret = timeline(&x, "timeline-db-read-latency",
-			       "Database read average latency over time", "db_read_lat_avg", "ms",
-			       compare_limit(c, "db_read_avg_latency", 20));
-	if (!ret)
-		ret = timeline(&x, "timeline-log-write-latency",
-			       "Log write average latency over time", "log_write_lat_avg", "ms",
-			       compare_limit(c, "log_write_avg_latency", 10));
-	if (!ret)
-		ret = percentiles(&x);
-	if (!ret && c->nsweeps)
-		ret = sweep(&x);
-	if (!ret)
-		ret = host_charts(&x);
-out:
-	free(x.dir);
-	free(x.tdir);
-	free(x.labels);
-	return ret;
+	return plot_draw_sized(x, name, title, tmpl, CHART_SIZE, data, len, kv);
 }

@@ -3,7 +3,8 @@
  * precision.c: one lab's rounds as blocks (precision.h): which results qualify, each row's
  * blocked model (ratios on the log scale, residual pooled over every label), where the noise
  * is (within a run, between runs, drift between rounds), extreme cells, the allocation advice,
- * and the adaptive lab's stop rule on interval widths.
+ * and the adaptive lab's stop rule on interval widths; and the Welch interval of a difference
+ * that is not blocked (the model's fallback, and every comparison outside a lab's rounds).
  */
 #include "compare/precision.h"
 
@@ -16,6 +17,24 @@
 #include <string.h>
 
 #include "base.h"
+
+/* ---- the interval of a difference without blocks ---- */
+
+void compare_welch_half(const struct cmp_row *row, size_t gi, struct cmp_delta *d)
+{
+	const struct cmp_cell *a = &row->cells[gi], *b = &row->cells[d->base];
+	struct welch w;
+
+	if (a->kind == b->kind && (a->kind == CELL_REPEATS || a->kind == CELL_BATCH) &&
+	    !stats_welch(&a->s, &b->s, &w)) {
+		/* interval of the difference, Welch degrees of freedom */
+		double se = sqrt(a->s.sd * a->s.sd / (double)a->s.n +
+				 b->s.sd * b->s.sd / (double)b->s.n);
+
+		d->half = se > 0 ? stats_t_quantile(1 - (1 - STATS_CONF) / 2, w.df) * se : 0;
+		d->half_pct = b->s.mean != 0 ? d->half / fabs(b->s.mean) * 100 : NAN;
+	}
+}
 
 /* ---- which results form a blocked design ---- */
 

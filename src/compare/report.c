@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* report.c: the comparison as documents: the results tables, the statistics
- * paragraph, the Markdown/HTML article with its verdicts and sizing sections. */
+/* report.c: the comparison as documents: the results tables, the Markdown/HTML article with
+ * its verdicts and sizing sections. */
 #include "compare/reportP.h"
 
 #include <math.h>
@@ -8,108 +8,22 @@
 #include <string.h>
 #include <time.h>
 
-#include "util.h"
+#include "base.h"
+#include "strbuf.h"
+#include "strvec.h"
 
 /* ---- pieces shared by the tables and the article ---- */
 
 char *report_title(const struct compare *c, const struct report_opts *o)
 {
-	char *t;
+	struct strbuf t = STRBUF_INIT;
 
 	if (o && o->title)
 		return xstrdup(o->title);
-	t = xstrdup("fslab comparison:");
-	for (size_t g = 0; g < c->ngroups; g++) {
-		char *tmp = xasprintf("%s%s%s", t, g ? " vs " : " ", c->groups[g].label);
-
-		free(t);
-		t = tmp;
-	}
-	return t;
-}
-
-size_t report_max_runs(const struct compare *c, size_t *min)
-{
-	size_t mx = 0;
-
-	*min = SIZE_MAX;
-	for (size_t g = 0; g < c->ngroups; g++) {
-		/* aborted runs do not count, unless there is nothing else (the baseline is one) */
-		if (c->groups[g].aborted && !c->groups[c->baseline].aborted)
-			continue;
-		mx = MAX(mx, c->groups[g].nruns);
-		*min = MIN(*min, c->groups[g].nruns);
-	}
-	return mx;
-}
-
-/* The statistics method in one paragraph. */
-void report_method_para(struct doc *d, const struct compare *c)
-{
-	const struct batch_plan *bp = &c->groups[c->baseline].plan;
-	size_t mn, mx = report_max_runs(c, &mn);
-	char runs[64], batches[160];
-
-	if (c->method == CMP_REPEATS) {
-		if (mn == mx)
-			snprintf(runs, sizeof(runs), "%zu", mx);
-		else
-			snprintf(runs, sizeof(runs), "%zu to %zu", mn, mx);
-		if (c->blocked) {
-			report_blocked_para(d, c, runs);
-			return;
-		}
-		doc_para(d, "Statistics: each label was run %s times (%s), and each run is one "
-			 "sample: a cell is the mean of the runs ± the half width of its 95 %% "
-			 "confidence interval (Student t). The runs are not one lab's rounds (%s), so "
-			 "a difference is tested with Welch's t-test on the per-run values: it is "
-			 "judged against the spread between the runs, not the noise inside one. The "
-			 "claims of the summary (%zu tests: labels x the headline metrics "
-			 "transactional IOPS, database read latency, log write latency and total "
-			 "throughput) are corrected for multiple comparisons with Holm-Bonferroni: a "
-			 "difference is significant only when its Holm-adjusted p < %g. Other rows are "
-			 "tested one by one (uncorrected, shown as such): read them as exploration, "
-			 "not as claims. For every tested difference the table gives the minimum "
-			 "detectable difference (MDE): the smallest difference these runs detect with "
-			 "%.0f %% power from the observed spread, at the level its decision is made at "
-			 "(a claim: %g / %zu, Holm's first step; another row: %g); a \"no significant "
-			 "difference\" means no difference above that size, not equality.", runs,
-			 report_all_fresh(c) ? "each on a volume the lab formatted for it, with a "
-			 "database the run created" : "how each label's runs were made: see Runs in the "
-			 "Method", c->design, c->nclaims, STATS_ALPHA, STATS_POWER * 100, STATS_ALPHA,
-			 MAX(c->nclaims, (size_t)1), STATS_ALPHA);
-		return;
-	}
-	if (c->plans_differ || !bp->k)
-		snprintf(batches, sizeof(batches), "%d batches of equal length per run (the runs "
-			 "differ in length, so the batch lengths differ)", STATS_BATCHES);
-	else if (bp->skip)
-		snprintf(batches, sizeof(batches), "%zu batches of %zu s per run, the first %zu s "
-			 "left out", bp->k, bp->len, bp->skip);
-	else
-		snprintf(batches, sizeof(batches), "%zu batches of %zu s per run", bp->k, bp->len);
-	doc_para(d, "Statistics: at least one label has a single run, so nothing here is a claim. "
-		 "Each cell is the run's value ± the half width of a 95 %% interval from batch "
-		 "means over its per-second timeline (%s%s): that interval measures the noise "
-		 "within one run only. The run-to-run spread of a shared machine is usually larger "
-		 "(10-30 %% on this lab's loop devices), so a difference between single runs is "
-		 "shown with its within-run interval and is not tested. A claim needs independent "
-		 "repeats: run every label at least 2 times, 3 or more recommended ([lab] repeats "
-		 "= 3, or several fslab run results per label), interleaved. Rows without per-second data (percentiles, maxima, write "
-		 "amplification) show n/a.", batches,
-		 mx > 1 ? "; labels with several runs pool the batches of all their runs" : "");
-	if (c->foreign) {
-		bool untimed = false;
-
-		for (size_t i = 0; i < c->nresults; i++)
-			untimed |= !c->results[i].timeline.nrows;
-		if (untimed)
-			doc_para(d, "Results read from other tools' files without a per-interval "
-				 "timeline (fio JSON, DiskSpd text or XML without -D, Jetstress reports) "
-				 "show their single value with "
-				 "no interval; values a tool does not report show n/a "
-				 "(docs/INTEROP.md).");
-	}
+	strbuf_addstr(&t, "fslab comparison:");
+	for (size_t g = 0; g < c->ngroups; g++)
+		strbuf_addf(&t, "%s%s", g ? " vs " : " ", c->groups[g].label);
+	return strbuf_detach(&t, NULL);
 }
 
 static void warnings(struct doc *d, const struct compare *c)
@@ -119,8 +33,8 @@ static void warnings(struct doc *d, const struct compare *c)
 			 "differ significantly; this machine is too noisy for the claims below (see "
 			 "the Summary).", c->groups[c->aa_alarm].label,
 			 c->groups[c->groups[c->aa_alarm].aa_of].label);
-	for (size_t i = 0; i < c->nwarnings; i++)
-		doc_item(d, "WARNING (--allow-mismatch): %s", c->warnings[i]);
+	for (size_t i = 0; i < c->warnings.nr; i++)
+		doc_item(d, "WARNING (--allow-mismatch): %s", c->warnings.v[i]);
 	for (size_t g = 0; g < c->ngroups; g++)
 		if (c->groups[g].aborted)
 			doc_item(d, "ABORTED: %s is an aborted run (%s), shown for reference only: it "
@@ -221,39 +135,6 @@ static struct doc_table *sweep_table(const struct compare *c)
 	return t;
 }
 
-void report_table_split(struct doc *d, const struct doc_table *t, size_t max)
-{
-	size_t ncols = t->ncols - 1;
-
-	if (ncols <= max) {
-		doc_table(d, t);
-		return;
-	}
-	/* as even as the page allows: 5 labels are 3 + 2, not 4 + 1 */
-	max = (ncols + (ncols + max - 1) / max - 1) / ((ncols + max - 1) / max);
-	for (size_t first = 1; first <= ncols; first += max) {
-		size_t n = MIN(max, ncols + 1 - first);
-		struct doc_table *part = doc_table_new(1 + n, t->numeric);
-
-		for (size_t k = 0; k < n; k++)
-			if (first + k < 64 && (t->text_cols >> (first + k) & 1))
-				part->text_cols |= UINT64_C(1) << (1 + k);
-
-		for (size_t r = 0; r < t->nrows; r++) {
-			size_t pr = r ? doc_table_row(part) : 0;
-
-			doc_table_set(part, pr, 0, "%s", doc_table_get(t, r, 0));
-			for (size_t k = 0; k < n; k++) {
-				doc_table_set(part, pr, 1 + k, "%s", doc_table_get(t, r, first + k));
-				if (t->strong[r * t->ncols + first + k])
-					doc_table_strong(part, pr, 1 + k);
-			}
-		}
-		doc_table(d, part);
-		doc_table_free(part);
-	}
-}
-
 /* The values of every printed row: a metric per row, a label per column. */
 static struct doc_table *values_table(const struct compare *c)
 {
@@ -315,14 +196,12 @@ static struct doc_table *difference_table(const struct compare *c, size_t g)
 
 static void summary(struct doc *d, const struct compare *c)
 {
-	size_t n;
-	char **v = report_summary(c, &n);
+	struct strvec v = STRVEC_INIT;
 
-	for (size_t i = 0; i < n; i++) {
-		doc_item(d, "%s", v[i]);
-		free(v[i]);
-	}
-	free(v);
+	report_summary(c, &v);
+	for (size_t i = 0; i < v.nr; i++)
+		doc_item(d, "%s", v.v[i]);
+	strvec_clear(&v);
 }
 
 /* What `fslab compare` prints: the method, warnings, the table, the sweep table. */
@@ -490,7 +369,7 @@ static void results_in_full(struct doc *d, const struct compare *c)
 		 "differences.");
 	warnings(d, c);
 	t = values_table(c);
-	report_table_split(d, t, 4);
+	doc_table_split(d, t, 4);
 	doc_table_free(t);
 	for (size_t g = 0; g < c->ngroups; g++) {
 		if (c->groups[g].base < 0)
@@ -533,7 +412,7 @@ void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 	/* the answer first: a line per label, the key figures, the chart, the verdicts */
 	doc_heading(&d, 2, "The answer");
 	report_answer(&d, c, o);
-	if (c->nwarnings)
+	if (c->warnings.nr)
 		doc_item_lead(&d, "Warning", ": the results differ in what a comparison needs equal "
 			      "and were compared only because of --allow-mismatch (see Results in "
 			      "full).");

@@ -11,6 +11,7 @@
 #include "compare/doc.h"
 #include "compare/plot.h"
 #include "compare/sizing.h"
+#include "strvec.h"
 
 #define COMPARE_SCHEMA "fslab-compare/1"
 
@@ -31,9 +32,9 @@ char *report_title(const struct compare *c, const struct report_opts *o);
 /*
  * report_summary - the generated sentences (transactional IOPS, database read and log write
  * latency, throughput against each group's base; verdicts; thread scaling; cache and aborted
- * warnings).  Each follows the significance test.  Heap array of heap strings, count in *n.
+ * warnings).  Each follows the significance test.  Appended to v.
  */
-char **report_summary(const struct compare *c, size_t *n);
+void report_summary(const struct compare *c, struct strvec *v);
 /*
  * report_run_order - the order the runs were made in, from their start times, with *interleaved
  * true when every label's k-th run started before any label's (k+1)-th.  Heap text ("interleaved

@@ -32,8 +32,8 @@ char *report_runs_text(const struct compare *c, size_t g, size_t base);
 
 /* answer.c: the answer first (one line per label against its base, the A/A check, sweeps,
  * why an adaptive lab stopped); the key table; the verdicts, one line per label; the volume
- * view from the device counters; the notes of the results aggregated per label; the per-run
- * detail, folded. */
+ * view from the device counters; (notes.c) the notes of the results aggregated per label;
+ * the per-run detail, folded. */
 void report_answer(struct doc *d, const struct compare *c, const struct report_opts *o);
 void report_key_table(struct doc *d, const struct compare *c);
 bool report_has_verdicts(const struct compare *c);
@@ -41,25 +41,19 @@ void report_verdict_lines(struct doc *d, const struct compare *c);
 bool report_has_volumes(const struct compare *c);
 void report_volumes(struct doc *d, const struct compare *c);
 void report_notes(struct doc *d, const struct compare *c);
+/* notes.c: the notes of a result: its own and those of its prep record (borrowed). */
+void report_result_notes(const struct fslab_result *r, json_t *out[2]);
 void report_run_detail(struct doc *d, const struct compare *c);
-/* report.c: t with at most max label columns per table (its column 0, the row titles,
- * repeated in each), so that no table is wider than the page. */
-void report_table_split(struct doc *d, const struct doc_table *t, size_t max);
-
-/* report.c: the largest (and in *min the smallest) number of runs of a label that counts. */
-size_t report_max_runs(const struct compare *c, size_t *min);
-/* report.c: the statistics method in one paragraph. */
-void report_method_para(struct doc *d, const struct compare *c);
 
 /* runs.c: the Method's "Runs" items (lab or hand runs, fresh or reused volume and database,
  * per label); report_all_fresh: every counted run a lab run on a volume formatted for it
  * with a database it created. */
 void report_runs(struct doc *d, const struct compare *c);
 bool report_all_fresh(const struct compare *c);
-/* noise.c: the statistics paragraph of a blocked comparison (runs: "3", "5 to 7"); the
- * "Noise and precision" items (why an adaptive lab stopped, where the noise is, extreme
- * cells, advice). */
-void report_blocked_para(struct doc *d, const struct compare *c, const char *runs);
+/* noise.c: the statistics method in one paragraph (the results table's and the Method's:
+ * repeats, batch means or a blocked comparison); the "Noise and precision" items (why an
+ * adaptive lab stopped, where the noise is, extreme cells, advice). */
+void report_method_para(struct doc *d, const struct compare *c);
 void report_noise(struct doc *d, const struct compare *c, const struct report_opts *o);
 /* hosts.c: the Hosts section (cluster results of fslab merge: each label's hosts, their
  * IOPS, latencies, starts and verdicts); nothing when no result is a cluster result. */

@@ -10,12 +10,14 @@
 #include "base.h"
 #include "compare/precision.h"
 #include "msg.h"
+#include "strvec.h"
 
 /*
  * A string from input (a file name, --title, a host name, a warning quoting them): JSON
  * strings are UTF-8, and json_string() gives NULL for anything else, which
- * json_array_append_new() then drops without a word.  Such a string is written as fslab's messages show it (str_escape(): each
- * byte that is not UTF-8 as \xNN), so nothing is ever left out.
+ * json_array_append_new() then drops without a word.  Such a string is written as fslab's
+ * messages show it (str_escape(): each byte that is not UTF-8 as \xNN), so nothing is ever
+ * left out.
  */
 static json_t *jstr(const char *s)
 {
@@ -284,20 +286,18 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 {
 	json_t *root, *sum = json_array(), *charts = json_array(), *warn = json_array();
 	char *title = report_title(c, o);
-	size_t n;
-	char **sentences = report_summary(c, &n);
+	struct strvec sentences = STRVEC_INIT;
 	struct sizing_opts defaults;
 
 	sizing_opts_default(&defaults);
-	for (size_t i = 0; i < n; i++) {
-		json_array_append_new(sum, jstr(sentences[i]));
-		free(sentences[i]);
-	}
-	free(sentences);
+	report_summary(c, &sentences);
+	for (size_t i = 0; i < sentences.nr; i++)
+		json_array_append_new(sum, jstr(sentences.v[i]));
+	strvec_clear(&sentences);
 	for (size_t i = 0; o->charts && i < o->charts->n; i++)
 		json_array_append_new(charts, json_string(o->charts->charts[i].name));
-	for (size_t i = 0; i < c->nwarnings; i++)
-		json_array_append_new(warn, jstr(c->warnings[i]));
+	for (size_t i = 0; i < c->warnings.nr; i++)
+		json_array_append_new(warn, jstr(c->warnings.v[i]));
 	root = json_pack("{s:s, s:o, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "schema", COMPARE_SCHEMA, "title", jstr(title), "fslab_version", FSLAB_VERSION,
 			 "method", method_json(c),

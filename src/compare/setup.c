@@ -8,8 +8,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "base.h"
 #include "selftest/selftest.h"
-#include "util.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "units.h"
 #include "workloads/workload.h"
 
 /* ---- setup facts ---- */
@@ -62,12 +65,11 @@ static char *device_fact(const struct fslab_result *r, const char *role)
 	const struct device_result *dev = compare_device(r, role);
 	char *src = jtext(v, "source"), *model = jtext(v, "device_model");
 	char *ls = jtext(v, "logical_sector"), *ps = jtext(v, "physical_sector"), *out;
-	char sectors[64] = "";
+	/* the result's own text, whole */
+	char *sectors = ls ? xasprintf(", %s/%s-byte sectors", ls, ps ? ps : "?") : xstrdup("");
 
 	if (!model && dev && dev->model)
 		model = xstrdup(dev->model);
-	if (ls)
-		snprintf(sectors, sizeof(sectors), ", %s/%s-byte sectors", ls, ps ? ps : "?");
 	if (!src && !model)
 		out = xstrdup("-");
 	else
@@ -76,6 +78,7 @@ static char *device_fact(const struct fslab_result *r, const char *role)
 				!json_is_boolean(rot) ? "" : json_is_true(rot) ? ", rotational"
 									  : ", non-rotational",
 				sectors);
+	free(sectors);
 	free(src);
 	free(model);
 	free(ls);
@@ -293,7 +296,7 @@ void report_setup(struct doc *d, const struct compare *c)
 	}
 	if (any) {
 		doc_para(d, "Per label (from the first run of each):");
-		report_table_split(d, t, 4);
+		doc_table_split(d, t, 4);
 	}
 	doc_table_free(t);
 	free(v);
@@ -323,7 +326,8 @@ char *report_run_order(const struct compare *c, bool *interleaved)
 {
 	struct order_run *v = xcalloc(c->nresults, sizeof(*v));
 	size_t n = 0, *seen = xcalloc(c->ngroups, sizeof(size_t)), rounds = 0;
-	char *out = NULL, *tmp;
+	struct strbuf runs = STRBUF_INIT;
+	char *out = NULL;
 
 	*interleaved = true;
 	for (size_t g = 0; g < c->ngroups; g++) {
@@ -352,23 +356,20 @@ char *report_run_order(const struct compare *c, bool *interleaved)
 	for (size_t i = 0; i < n; i++) {
 		bool new_round = *interleaved && i && v[i].rank != v[i - 1].rank;
 
-		tmp = xasprintf("%s%s%s", out ? out : "", !i ? "" : new_round ? " | " : ", ",
-				c->groups[v[i].g].label);
-		free(out);
-		out = tmp;
+		strbuf_addf(&runs, "%s%s", !i ? "" : new_round ? " | " : ", ",
+			    c->groups[v[i].g].label);
 	}
 	if (*interleaved && rounds > 1)
-		tmp = xasprintf("interleaved in %zu rounds, every label's k-th run before any "
-				"label's next (%s)", rounds, out);
+		out = xasprintf("interleaved in %zu rounds, every label's k-th run before any "
+				"label's next (%s)", rounds, runs.buf);
 	else if (*interleaved)
-		tmp = xasprintf("one run per label (%s)", out);
+		out = xasprintf("one run per label (%s)", runs.buf);
 	else
-		tmp = xasprintf("NOT interleaved (%s): runs of a label partly back to back, so drift "
+		out = xasprintf("NOT interleaved (%s): runs of a label partly back to back, so drift "
 				"of a shared machine during the experiment can fall on some labels more "
 				"than on others; the lab's default order (shuffled rounds) avoids that",
-				out);
-	free(out);
-	out = tmp;
+				runs.buf);
+	strbuf_release(&runs);
 	goto done;
 unknown:
 	*interleaved = false;
@@ -386,10 +387,10 @@ done:
  */
 static void comparability(struct doc *d, const struct compare *c)
 {
-	char *opts = compare_load_options(), **v;
-	size_t n;
+	char *opts = compare_load_options();
+	struct strvec v = STRVEC_INIT;
 
-	if (c->nwarnings)
+	if (c->warnings.nr)
 		doc_item(d, "Comparability: the results DIFFER in what a comparison needs equal and "
 			 "were compared only because of --allow-mismatch (see the warnings below); "
 			 "the lines above give the baseline's (%s) settings",
@@ -400,39 +401,64 @@ static void comparability(struct doc *d, const struct compare *c)
 			 "the run (label, output, directories) and, between labels, in the thread "
 			 "count", opts);
 	free(opts);
-	v = compare_method_differences(c, &n);
-	for (size_t i = 0; i < n; i++) {
-		doc_item(d, "Differs between labels: %s", v[i]);
-		free(v[i]);
+	compare_method_differences(c, &v);
+	for (size_t i = 0; i < v.nr; i++)
+		doc_item(d, "Differs between labels: %s", v.v[i]);
+	strvec_clear(&v);
+	compare_method_unrecorded(c, &v);
+	for (size_t i = 0; i < v.nr; i++)
+		doc_item(d, "Not recorded by %s, so not compared", v.v[i]);
+	strvec_clear(&v);
+}
+
+/* The labels' thread counts, each once: "4, 8, 12" (heap). */
+static char *thread_counts(const struct compare *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t g = 0; g < c->ngroups; g++) {
+		bool dup = false;
+
+		for (size_t h = 0; h < g; h++)
+			dup |= c->groups[h].threads == c->groups[g].threads;
+		if (dup)
+			continue;
+		strbuf_add_sep(&sb, ", ");
+		strbuf_addf(&sb, "%u", c->groups[g].threads);
 	}
-	free(v);
-	v = compare_method_unrecorded(c, &n);
-	for (size_t i = 0; i < n; i++) {
-		doc_item(d, "Not recorded by %s, so not compared", v[i]);
-		free(v[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* How the baseline's configuration cf (its workload's flags) is judged. */
+static void verdict_item(struct doc *d, const struct run_config *cf, unsigned int flags)
+{
+	if (!(flags & WL_VERDICT)) {
+		doc_item(d, "Verdict: none (the %s workload is not judged)", cf->workload);
+	} else if (cf->thresholds) {
+		bool lenient = !strcmp(cf->thresholds, "lenient");
+
+		doc_item(d, "Verdict (as Jetstress judges it): %s thresholds, database reads average "
+			 "<= 20 ms and log writes average <= 10 ms over the measurement; maxima <= %d ms "
+			 "judged on %g s sample averages per database, %u breaching sample(s) "
+			 "tolerated; database page-fault stalls <= 1/s; no I/O or checksum error%s%s",
+			 cf->thresholds, lenient ? 200 : 100, cf->sample_interval_s,
+			 cf->max_latency_errors, cf->strict_io_tail ?
+			 "; per-I/O tail checks added (--strict-io-tail)" :
+			 "; the per-I/O tail (I/Os above the maximum, p99.9, max) is information, not "
+			 "part of the verdict", cf->target_iops > 0 ? "; a target IOPS check (see "
+			 "Sizing)" : "");
+	} else {
+		doc_item(d, "Verdict: as recorded by the fslab version that made the results (no "
+			 "sample-based settings recorded)");
 	}
-	free(v);
 }
 
 void report_method(struct doc *d, const struct compare *c, const struct report_opts *o)
 {
 	const struct run_config *cf = &c->results[c->groups[c->baseline].runs[0]].config;
 	unsigned int flags = workload_flags(cf->workload);
-	char db[32], cache[32], bs[32], *threads = NULL;
+	char db[32], cache[32], bs[32], *threads = thread_counts(c);
 
-	for (size_t g = 0; g < c->ngroups; g++) {
-		char *tmp, num[16];
-		bool dup = false;
-
-		snprintf(num, sizeof(num), "%u", c->groups[g].threads);
-		for (size_t h = 0; h < g; h++)
-			dup |= c->groups[h].threads == c->groups[g].threads;
-		if (dup)
-			continue;
-		tmp = threads ? xasprintf("%s, %s", threads, num) : xstrdup(num);
-		free(threads);
-		threads = tmp;
-	}
 	doc_item(d, "Workload: %s, %s threads%s, I/O depth %u", cf->workload, threads,
 		 c->nsweeps ? " (a thread sweep)" : "", cf->iodepth);
 	if (!(flags & WL_DATABASES))
@@ -461,25 +487,7 @@ void report_method(struct doc *d, const struct compare *c, const struct report_o
 		doc_item(d, "BDM throttle: %g MB/s per database", cf->bdm_mbps);
 	comparability(d, c);
 	free(threads);
-	if (!(flags & WL_VERDICT)) {
-		doc_item(d, "Verdict: none (the %s workload is not judged)", cf->workload);
-	} else if (cf->thresholds) {
-		bool lenient = !strcmp(cf->thresholds, "lenient");
-
-		doc_item(d, "Verdict (as Jetstress judges it): %s thresholds, database reads average "
-			 "<= 20 ms and log writes average <= 10 ms over the measurement; maxima <= %d ms "
-			 "judged on %g s sample averages per database, %u breaching sample(s) "
-			 "tolerated; database page-fault stalls <= 1/s; no I/O or checksum error%s%s",
-			 cf->thresholds, lenient ? 200 : 100, cf->sample_interval_s,
-			 cf->max_latency_errors, cf->strict_io_tail ?
-			 "; per-I/O tail checks added (--strict-io-tail)" :
-			 "; the per-I/O tail (I/Os above the maximum, p99.9, max) is information, not "
-			 "part of the verdict", cf->target_iops > 0 ? "; a target IOPS check (see "
-			 "Sizing)" : "");
-	} else {
-		doc_item(d, "Verdict: as recorded by the fslab version that made the results (no "
-			 "sample-based settings recorded)");
-	}
+	verdict_item(d, cf, flags);
 	{
 		bool il;
 		char *order = report_run_order(c, &il);

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "util.h"
+#include "base.h"
+#include "strbuf.h"
+#include "strvec.h"
 
 /* The key metrics of the generated sentences, the lead one first: the headline claims. */
 #define key_metrics compare_headline
@@ -216,10 +218,11 @@ char *report_runs_text(const struct compare *c, size_t g, size_t base)
 
 /* ---- generated sentences ---- */
 
-static void push(char ***v, size_t *n, char *s)
+/* s, a heap string, into v (the copy strvec makes, and s freed). */
+static void push_owned(struct strvec *v, char *s)
 {
-	*v = xrealloc(*v, (*n + 1) * sizeof(char *));
-	(*v)[(*n)++] = s;
+	strvec_push(v, s);
+	free(s);
 }
 
 /* " with 3 vs 3 runs": the evidence behind a tested difference */
@@ -350,8 +353,10 @@ const struct cmp_row *report_lead_row(const struct compare *c)
 	return row->m->hidden && tp ? tp : row;
 }
 
-static void comparison_sentences(const struct compare *c, char ***v, size_t *n)
+static void comparison_sentences(const struct compare *c, struct strvec *v)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	for (size_t g = 0; g < c->ngroups; g++) {
 		const struct cmp_group *grp = &c->groups[g];
 		char *s;
@@ -363,22 +368,22 @@ static void comparison_sentences(const struct compare *c, char ***v, size_t *n)
 		    grp->threads != c->groups[grp->base].threads)
 			continue;
 		s = lead(c, report_lead_row(c), g);
+		strbuf_addstr(&sb, s);
+		free(s);
 		for (size_t k = 1; k < NKEY; k++) {
 			const struct cmp_row *row = compare_row(c, key_metrics[k]);
-			char *cl, *tmp;
+			char *cl;
 
 			if (row->m->hidden) /* nothing to say: a backup's log writes */
 				continue;
 			cl = clause(c, row, g);
-			tmp = xasprintf("%s; %s", s, cl);
-
+			strbuf_addf(&sb, "; %s", cl);
 			free(cl);
-			free(s);
-			s = tmp;
 		}
-		push(v, n, xasprintf("%s.", s));
-		free(s);
+		strvec_pushf(v, "%s.", sb.buf);
+		strbuf_reset(&sb);
 	}
+	strbuf_release(&sb);
 }
 
 /* The A/A check: two copies of the same setup, the lab's noise floor. */
@@ -387,7 +392,8 @@ static char *aa_sentence(const struct compare *c, size_t g)
 	const struct cmp_group *grp = &c->groups[g];
 	const char *base = c->groups[grp->aa_of].label;
 	bool alarm = false, tested = false;
-	char *s = NULL, *tmp, pc[16], p[64];
+	struct strbuf sb = STRBUF_INIT;
+	char *s, *tmp, pc[16], p[64];
 
 	for (size_t k = 0; k < NKEY; k++) {
 		const struct cmp_row *row = compare_row(c, key_metrics[k]);
@@ -397,18 +403,17 @@ static char *aa_sentence(const struct compare *c, size_t g)
 			continue;
 		tested |= d->sig == SIG_YES || d->sig == SIG_NO;
 		alarm |= d->sig == SIG_YES;
+		strbuf_add_sep(&sb, ", ");
 		if (d->sig == SIG_YES || d->sig == SIG_NO)
-			tmp = xasprintf("%s%s%s %c%s %% (%s%s)", s ? s : "", s ? ", " : "",
-					row->m->what, d->pct < 0 ? '-' : '+',
-					pct_text(pc, sizeof(pc), d->pct), p_decided(p, sizeof(p), d),
-					d->sig == SIG_YES ? ", SIGNIFICANT" : "");
+			strbuf_addf(&sb, "%s %c%s %% (%s%s)", row->m->what, d->pct < 0 ? '-' : '+',
+				    pct_text(pc, sizeof(pc), d->pct), p_decided(p, sizeof(p), d),
+				    d->sig == SIG_YES ? ", SIGNIFICANT" : "");
 		else
-			tmp = xasprintf("%s%s%s %c%s %%%s", s ? s : "", s ? ", " : "", row->m->what,
-					d->pct < 0 ? '-' : '+', pct_text(pc, sizeof(pc), d->pct),
-					d->sig == SIG_WITHIN ? " (within one run)" : "");
-		free(s);
-		s = tmp;
+			strbuf_addf(&sb, "%s %c%s %%%s", row->m->what, d->pct < 0 ? '-' : '+',
+				    pct_text(pc, sizeof(pc), d->pct),
+				    d->sig == SIG_WITHIN ? " (within one run)" : "");
 	}
+	s = strbuf_detach_or_null(&sb);
 	if (alarm)
 		tmp = xasprintf("WARNING: the A/A check failed. %s is the same setup as %s, run again "
 				"in every round, yet it differs significantly (%s): this machine's "
@@ -428,28 +433,21 @@ static char *aa_sentence(const struct compare *c, size_t g)
 	return tmp;
 }
 
-static void verdict_sentence(const struct compare *c, char ***v, size_t *n)
+static void verdict_sentence(const struct compare *c, struct strvec *v)
 {
 	const struct cmp_row *row = compare_row(c, "verdict");
-	char *s = xstrdup("Jetstress-style verdict:");
+	struct strbuf sb = STRBUF_INIT;
 	bool any = false;
 
 	for (size_t i = 0; i < c->nresults; i++)
 		any |= c->results[i].verdict.present;
-	if (!any) { /* no result was judged (a backup, a simple pattern, fio): nothing to say */
-		free(s);
+	if (!any) /* no result was judged (a backup, a simple pattern, fio): nothing to say */
 		return;
-	}
-
-	for (size_t g = 0; g < c->ngroups; g++) {
-		char *tmp = xasprintf("%s%s %s %s", s, g ? "," : "", c->groups[g].label,
-				      row->cells[g].text);
-
-		free(s);
-		s = tmp;
-	}
-	push(v, n, xasprintf("%s.", s));
-	free(s);
+	strbuf_addstr(&sb, "Jetstress-style verdict:");
+	for (size_t g = 0; g < c->ngroups; g++)
+		strbuf_addf(&sb, "%s %s %s", g ? "," : "", c->groups[g].label, row->cells[g].text);
+	strvec_pushf(v, "%s.", sb.buf);
+	strbuf_release(&sb);
 }
 
 /*
@@ -457,7 +455,7 @@ static void verdict_sentence(const struct compare *c, char ***v, size_t *n)
  * the storage (its database writes did not keep up, so the cache ran out of clean pages) and
  * what would pass (faster writes, more cache, fewer threads).
  */
-static void stall_sentences(const struct compare *c, char ***v, size_t *n)
+static void stall_sentences(const struct compare *c, struct strvec *v)
 {
 	for (size_t g = 0; g < c->ngroups; g++) {
 		double worst = 0;
@@ -478,60 +476,56 @@ static void stall_sentences(const struct compare *c, char ***v, size_t *n)
 		}
 		if (!nfail)
 			continue;
-		push(v, n, xasprintf("%s failed the page-fault stall check in %zu of %zu runs (up to "
-				     "%.*f stalls/s, limit 1/s): sessions found the database cache "
-				     "without a clean page because the database writes (%.2f ms on "
-				     "average) did not keep up with the changes, which Jetstress fails "
-				     "as storage that cannot sustain this load; faster database writes, "
-				     "a larger cache or fewer threads would pass.", c->groups[g].label,
-				     nfail, c->groups[g].nruns, worst < 10 ? 1 : 0, worst,
-				     compare_mean(c, "db_write_lat_avg", g)));
+		strvec_pushf(v, "%s failed the page-fault stall check in %zu of %zu runs (up to "
+			     "%.*f stalls/s, limit 1/s): sessions found the database cache "
+			     "without a clean page because the database writes (%.2f ms on "
+			     "average) did not keep up with the changes, which Jetstress fails "
+			     "as storage that cannot sustain this load; faster database writes, "
+			     "a larger cache or fewer threads would pass.", c->groups[g].label,
+			     nfail, c->groups[g].nruns, worst < 10 ? 1 : 0, worst,
+			     compare_mean(c, "db_write_lat_avg", g));
 	}
 }
 
-static void sweep_sentences(const struct compare *c, char ***v, size_t *n)
+static void sweep_sentences(const struct compare *c, struct strvec *v)
 {
 	for (size_t s = 0; s < c->nsweeps; s++) {
 		const struct cmp_sweep *sw = &c->sweeps[s];
 		size_t a = sw->groups[0], b = sw->groups[sw->n - 1];
 
-		push(v, n, xasprintf("%s scaled from %.0f transactional IOPS at %u threads to %.0f "
-				     "at %u threads, %.0f %% of linear scaling; database read latency "
-				     "went from %.2f to %.2f ms and log write latency from %.2f to "
-				     "%.2f ms.", sw->fs, compare_mean(c, "trans_iops", a),
-				     c->groups[a].threads, compare_mean(c, "trans_iops", b),
-				     c->groups[b].threads, sw->eff[sw->n - 1],
-				     compare_mean(c, "db_read_lat_avg", a), compare_mean(c, "db_read_lat_avg", b),
-				     compare_mean(c, "log_write_lat_avg", a),
-				     compare_mean(c, "log_write_lat_avg", b)));
+		strvec_pushf(v, "%s scaled from %.0f transactional IOPS at %u threads to %.0f "
+			     "at %u threads, %.0f %% of linear scaling; database read latency "
+			     "went from %.2f to %.2f ms and log write latency from %.2f to "
+			     "%.2f ms.", sw->fs, compare_mean(c, "trans_iops", a),
+			     c->groups[a].threads, compare_mean(c, "trans_iops", b),
+			     c->groups[b].threads, sw->eff[sw->n - 1],
+			     compare_mean(c, "db_read_lat_avg", a), compare_mean(c, "db_read_lat_avg", b),
+			     compare_mean(c, "log_write_lat_avg", a),
+			     compare_mean(c, "log_write_lat_avg", b));
 	}
 }
 
-static void cache_sentences(const struct compare *c, char ***v, size_t *n)
+static void cache_sentences(const struct compare *c, struct strvec *v)
 {
 	for (size_t g = 0; g < c->ngroups; g++)
 		if (c->groups[g].cache_served)
-			push(v, n, xasprintf("Warning: on %s a cache served the database reads (the "
-					     "device read %.0f %% of what the workload read): its numbers "
-					     "measure the cache, not the device, so no difference is "
-					     "tested against it.", c->groups[g].label,
-					     c->groups[g].read_ratio * 100));
+			strvec_pushf(v, "Warning: on %s a cache served the database reads (the "
+				     "device read %.0f %% of what the workload read): its numbers "
+				     "measure the cache, not the device, so no difference is "
+				     "tested against it.", c->groups[g].label,
+				     c->groups[g].read_ratio * 100);
 }
 
-char **report_summary(const struct compare *c, size_t *n)
+void report_summary(const struct compare *c, struct strvec *v)
 {
-	char **v = NULL;
-
-	*n = 0;
 	if (c->aa_alarm >= 0)
-		push(&v, n, aa_sentence(c, (size_t)c->aa_alarm)); /* first, loudly */
-	comparison_sentences(c, &v, n);
+		push_owned(v, aa_sentence(c, (size_t)c->aa_alarm)); /* first, loudly */
+	comparison_sentences(c, v);
 	for (size_t g = 0; g < c->ngroups; g++)
 		if (c->groups[g].aa_of >= 0 && (int)g != c->aa_alarm)
-			push(&v, n, aa_sentence(c, g));
-	sweep_sentences(c, &v, n);
-	verdict_sentence(c, &v, n);
-	stall_sentences(c, &v, n);
-	cache_sentences(c, &v, n);
-	return v;
+			push_owned(v, aa_sentence(c, g));
+	sweep_sentences(c, v);
+	verdict_sentence(c, v);
+	stall_sentences(c, v);
+	cache_sentences(c, v);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argv_quote.h"
 #include "lab/labP.h"
 #include "strbuf.h"
 
@@ -47,55 +48,74 @@ const char *lab_devices_words(const struct lab *L)
 	return L->cfg.image_dir ? "loop devices on images" : "devices";
 }
 
-/* Windows disks: fslab.exe prep --fs ntfs|refs --db-disk N --log-disk M (fsprep/win/). */
-static void win_prep_args(struct lab *L, const struct cell *cell, struct strvec *a)
+void lab_where_local(struct lab *L, struct lab_where *w)
 {
 	const struct lab_cfg *c = &L->cfg;
 
+	memset(w, 0, sizeof(*w));
+	w->os = L->target.os;
+	w->mnt = L->mnt;
+	if (w->os != LAB_OS_WINDOWS)
+		w->owner = lab_owner(L);
+	w->image_dir = c->image_dir;
+	w->db_dev = c->db_dev;
+	w->log_dev = c->log_dev;
+	w->db_image_size = c->db_image_size;
+	w->log_image_size = c->log_image_size;
+	w->db_disk = c->db_disk;
+	w->log_disk = c->log_disk;
+}
+
+void lab_where_release(struct lab_where *w)
+{
+	free(w->owner);
+	memset(w, 0, sizeof(*w));
+}
+
+/* Windows disks: fslab.exe prep --fs ntfs|refs --db-disk N --log-disk M (fsprep/win/). */
+static void win_prep_args(struct lab *L, const struct lab_where *w, const struct cell *cell,
+			  struct strvec *a)
+{
 	strvec_push(a, "prep");
 	strvec_pushl(a, "--fs", cell->fs->fs, NULL);
-	strvec_pushf(a, "--db-disk=%d", c->db_disk);
-	strvec_pushf(a, "--log-disk=%d", c->log_disk);
-	strvec_pushl(a, "--mount-root", L->mnt, NULL);
+	strvec_pushf(a, "--db-disk=%d", w->db_disk);
+	strvec_pushf(a, "--log-disk=%d", w->log_disk);
+	strvec_pushl(a, "--mount-root", w->mnt, NULL);
 	if (cell->fs->cluster)
 		strvec_pushl(a, "--cluster", cell->fs->cluster, NULL);
-	if (c->force)
+	if (L->cfg.force)
 		strvec_push(a, "--force");
 }
 
-void lab_prep_args(struct lab *L, const struct cell *cell, struct strvec *a)
+void lab_where_prep_args(struct lab *L, const struct lab_where *w, const struct cell *cell,
+			 struct strvec *a)
 {
 	const struct lab_cfg *c = &L->cfg;
 
-	if (L->target.os == LAB_OS_WINDOWS) {
-		win_prep_args(L, cell, a);
+	if (w->os == LAB_OS_WINDOWS) {
+		win_prep_args(L, w, cell, a);
 		return;
 	}
 	strvec_push(a, "prep");
 	strvec_push(a, "--fs");
 	strvec_push(a, cell->fs->fs);
-	if (c->image_dir) {
+	if (w->image_dir) {
 		strvec_push(a, "--image-dir");
-		strvec_push(a, c->image_dir);
-		strvec_pushf(a, "--db-size=%lluM", (unsigned long long)(c->db_image_size / MiB));
-		strvec_pushf(a, "--log-size=%lluM", (unsigned long long)(c->log_image_size / MiB));
+		strvec_push(a, w->image_dir);
+		strvec_pushf(a, "--db-size=%lluM", (unsigned long long)(w->db_image_size / MiB));
+		strvec_pushf(a, "--log-size=%lluM", (unsigned long long)(w->log_image_size / MiB));
 	} else {
 		strvec_push(a, "--db-dev");
-		strvec_push(a, c->db_dev);
+		strvec_push(a, w->db_dev);
 		strvec_push(a, "--log-dev");
-		strvec_push(a, c->log_dev);
+		strvec_push(a, w->log_dev);
 		if (c->force)
 			strvec_push(a, "--force");
 	}
 	strvec_push(a, "--mount-root");
-	strvec_push(a, L->mnt);
-	{
-		char *owner = lab_owner(L);
-
-		strvec_push(a, "--owner");
-		strvec_push(a, owner);
-		free(owner);
-	}
+	strvec_push(a, w->mnt);
+	strvec_push(a, "--owner");
+	strvec_push(a, w->owner);
 	if (cell->fs->cluster) {
 		strvec_push(a, "--cluster");
 		strvec_push(a, cell->fs->cluster);
@@ -110,17 +130,24 @@ void lab_prep_args(struct lab *L, const struct cell *cell, struct strvec *a)
 	}
 }
 
-/* Raw cell: the device prep recorded for role in MNT/prep.json (heap), or NULL. */
-static char *raw_device(struct lab *L, const char *role)
+void lab_prep_args(struct lab *L, const struct cell *cell, struct strvec *a)
 {
-	char *path = path_join(L->mnt, "prep.json");
-	json_t *j = json_load_file(path, 0, NULL);
+	struct lab_where w;
+
+	lab_where_local(L, &w);
+	lab_where_prep_args(L, &w, cell, a);
+	lab_where_release(&w);
+}
+
+/* Raw cell: the device prep recorded for role in prep.json (heap), or NULL. */
+static char *raw_device(const char *prep_json, const char *role)
+{
+	json_t *j = json_load_file(prep_json, 0, NULL);
 	const char *dev = json_string_value(json_object_get(
 		json_object_get(json_object_get(j, "volumes"), role), "device"));
 	char *out = dev ? xstrdup(dev) : NULL;
 
 	json_decref(j);
-	free(path);
 	return out;
 }
 
@@ -129,14 +156,16 @@ static void add_arg(const char *s, void *ctx)
 	strvec_push(ctx, s);
 }
 
-void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a)
+void lab_where_run_args(struct lab *L, const struct lab_where *w, const struct cell *cell,
+			struct strvec *a)
 {
 	const struct lab_cfg *c = &L->cfg;
 
 	strvec_push(a, "run");
 	if (is_raw(cell->fs)) {
 		/* known once prep attached them; the dry run shows placeholders */
-		char *db = raw_device(L, "db"), *lg = raw_device(L, "log");
+		char *pj = w->prep_json ? xstrdup(w->prep_json) : path_join(w->mnt, "prep.json");
+		char *db = raw_device(pj, "db"), *lg = raw_device(pj, "log");
 
 		strvec_pushf(a, "--db=%s", db ? db : "<db device from prep.json>");
 		strvec_pushf(a, "--log=%s", lg ? lg : "<log device from prep.json>");
@@ -144,6 +173,7 @@ void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a)
 			strvec_push(a, "--force");
 		free(db);
 		free(lg);
+		free(pj);
 	} else if (cell->fs->prepared) {
 		/* volumes the user prepared: the run deletes and re-creates its own files there
 		 * and refuses (or, allowed, leaves alone) anything else */
@@ -155,17 +185,17 @@ void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a)
 		if (cell->fs->allow_foreign_files)
 			strvec_push(a, "--allow-foreign-files");
 	} else {
-		const char *sep = L->target.os == LAB_OS_WINDOWS ? "\\" : "/";
+		const char *sep = w->os == LAB_OS_WINDOWS ? "\\" : "/";
 
-		strvec_pushf(a, "--db=%s%sdb", L->mnt, sep);
-		strvec_pushf(a, "--log=%s%slog", L->mnt, sep);
+		strvec_pushf(a, "--db=%s%sdb", w->mnt, sep);
+		strvec_pushf(a, "--log=%s%slog", w->mnt, sep);
 	}
 	strvec_pushf(a, "--threads=%u", cell->threads);
 	/* every [workload] key given, its value as written: fslab run checks it with the same
 	 * table (run/options.c) the config was checked with; the others are its defaults */
 	run_params_argv(&c->run, add_arg, a);
 	strvec_pushf(a, "--label=%s", cell->label);
-	strvec_pushf(a, "--output=%s", cell->result);
+	strvec_pushf(a, "--output=%s", w->output ? w->output : cell->result);
 	/* where it stands in the lab: compare blocks by round, the Method says what happened */
 	strvec_pushf(a, "--lab-id=%s", L->lab_id ? L->lab_id : "<the new lab's id>");
 	strvec_pushf(a, "--lab-cell=%s", cell->id);
@@ -175,23 +205,40 @@ void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a)
 	 * result records volume_formatted = false, and the run's --fresh note says why) */
 	if (!is_raw(cell->fs) && !cell->fs->prepared)
 		strvec_push(a, "--lab-fresh-volume");
+	/* every host starts its load at the same instant (docs/HOSTS.md "Starting together") */
+	if (w->start_at)
+		strvec_pushf(a, "--start-at=%s", w->start_at);
 	/* not --quiet: the cell's run log keeps the run's steps (creation, initialisation rate,
 	 * checksum pass) and its summary; the live line needs a terminal, which it has not.
 	 * Progress lines on stdout: the one channel every kind of step target has (step.h) */
 	strvec_push(a, "--progress-fd=1");
 }
 
-void lab_teardown_args(struct lab *L, struct strvec *a)
+void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a)
 {
-	strvec_pushl(a, "teardown", "--mount-root", L->mnt, NULL);
+	struct lab_where w;
+
+	lab_where_local(L, &w);
+	lab_where_run_args(L, &w, cell, a);
+	lab_where_release(&w);
+}
+
+void lab_where_teardown_args(const struct lab_where *w, struct strvec *a)
+{
+	strvec_pushl(a, "teardown", "--mount-root", w->mnt, NULL);
 	/* Linux: only what this lab's own preps made (issue 16 item 3), not a user's prep on
 	 * OUT/mnt; Windows prep records its prep in OUT\mnt\prep.json, which is the lab's */
-	if (L->target.os != LAB_OS_WINDOWS) {
-		char *owner = lab_owner(L);
+	if (w->os != LAB_OS_WINDOWS)
+		strvec_pushl(a, "--owner", w->owner, NULL);
+}
 
-		strvec_pushl(a, "--owner", owner, NULL);
-		free(owner);
-	}
+void lab_teardown_args(struct lab *L, struct strvec *a)
+{
+	struct lab_where w;
+
+	lab_where_local(L, &w);
+	lab_where_teardown_args(&w, a);
+	lab_where_release(&w);
 }
 
 /*
@@ -235,7 +282,7 @@ char *lab_prep_failure(struct lab *L, int rc, const char *log)
 void lab_quote_arg(struct strbuf *sb, const char *arg)
 {
 #ifdef _WIN32
-	os_win_quote_arg(sb, arg); /* as cmd.exe and PowerShell pass it on to a program */
+	argv_quote_win_arg(sb, arg, false); /* as cmd.exe and PowerShell pass it on */
 #else
 	strbuf_add_sq(sb, arg);
 #endif

@@ -88,27 +88,79 @@ static double cell_estimate(const struct lab *L)
 	return (L->cfg.wl.warmup_s + L->cfg.wl.duration_s) + L->overhead_est;
 }
 
-static void live_line(struct lab *L)
+/*
+ * Each host's state, compactly: "h1 950, h2 wait, h3 FAILED" (IOPS while it measures) for
+ * up to four hosts; beyond, the count in each state and the slowest measuring host.
+ */
+static void hosts_live(const struct lab *L, struct strbuf *sb)
 {
-	const struct cell *c = &L->cells[L->order[L->cur]];
+	size_t slow = L->nhosts, measuring = 0, failed = 0;
+
+	if (!L->nhosts || !L->hlive)
+		return;
+	strbuf_addstr(sb, " |");
+	for (size_t i = 0; i < L->nhosts; i++) {
+		const struct lab_host_live *h = &L->hlive[i];
+		bool m = !strcmp(h->phase, "measure");
+
+		if (m && (slow == L->nhosts || h->iops < L->hlive[slow].iops))
+			slow = i;
+		measuring += m;
+		failed += !strcmp(h->phase, "FAILED");
+		if (L->nhosts > 4)
+			continue;
+		if (m)
+			strbuf_addf(sb, "%s %s %.0f", i ? "," : "", L->cfg.hosts.v[i].name, h->iops);
+		else
+			strbuf_addf(sb, "%s %s %.4s", i ? "," : "", L->cfg.hosts.v[i].name,
+				    !strcmp(h->phase, "waiting") ? "wait" : h->phase);
+	}
+	if (L->nhosts <= 4)
+		return;
+	strbuf_addf(sb, " %zu hosts, %zu measuring", L->nhosts, measuring);
+	if (slow < L->nhosts)
+		strbuf_addf(sb, ", slowest %s %.0f", L->cfg.hosts.v[slow].name,
+			    L->hlive[slow].iops);
+	if (failed)
+		strbuf_addf(sb, ", %zu FAILED", failed);
+}
+
+void lab_live_line(struct lab *L)
+{
+	const struct cell *c;
 	double elapsed = (now_ns() - L->t0) / 1e9, cell_left, lab_left;
 	unsigned int left = 0;
 	char e[32], ce[32], le[32];
 
-	if (!L->tty || L->stdout_dead)
+	/* before the lab started (the hosts' preflight) there is nothing to show */
+	if (!L->tty || L->stdout_dead || !L->t0 || !L->step)
 		return;
+	fmt_hms(e, sizeof(e), elapsed);
+	if (L->cur >= L->ncells) {
+		/* after the last cell: the compare */
+		printf("\r[%s] lab %s\033[K", L->step, e);
+		check_stdout(L);
+		return;
+	}
+	c = &L->cells[L->order[L->cur]];
 	for (unsigned int i = L->cur + 1; i < L->ncells; i++)
 		left += L->cells[L->order[i]].status != CELL_DONE;
 	cell_left = L->run_total > 0 ? L->run_total - L->run_elapsed + L->overhead_est / 2
 				     : cell_estimate(L);
 	lab_left = cell_left + left * cell_estimate(L);
-	fmt_hms(e, sizeof(e), elapsed);
 	fmt_hms(ce, sizeof(ce), cell_left);
 	fmt_hms(le, sizeof(le), lab_left);
 	printf("\r[cell %u/%u %s] %-9s lab %s, cell ETA %s, lab ETA %s", L->cur + 1, L->ncells,
 	       c->id, L->step, e, ce, le);
 	if (L->iops > 0)
 		printf(", %.0f IOPS", L->iops);
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		hosts_live(L, &sb);
+		fputs(sb.buf, stdout);
+		strbuf_release(&sb);
+	}
 	fputs("\033[K", stdout);
 	check_stdout(L);
 }
@@ -177,7 +229,7 @@ int lab_child(struct lab *L, const struct strvec *args, const char *logpath, boo
 		ret = step_poll(s, progress ? 1000 : 200, &status);
 		if (ret)
 			break;
-		live_line(L);
+		lab_live_line(L);
 	}
 	step_free(s);
 	fclose(io.log);

@@ -18,23 +18,64 @@
 #include <unistd.h>
 
 #include "argv_quote.h"
-#include "lab/hosts_procP.h"
+#include "os/os.h"
 #include "remote/remote.h"
 #include "util.h"
 #include "utctime.h"
 
 /* ---- names and paths ---- */
 
+/*
+ * The output directory as it will be once it exists: the real path of its longest existing
+ * part (symbolic links resolved), then the rest with "." and ".." taken lexically, so that a
+ * lab names itself the same before its directory exists and at every --resume after.
+ */
+static char *future_realpath(const char *path)
+{
+	char cwd[PATH_MAX], *abs, *p, *real = NULL;
+	struct strvec rest = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	abs = path[0] == '/' || !getcwd(cwd, sizeof(cwd)) ? xstrdup(path) : path_join(cwd, path);
+	/* peel components off the end until what is left exists */
+	while (!(real = realpath(abs, NULL))) {
+		p = strrchr(abs, '/');
+		if (!p || p == abs) {
+			if (p && p[1])
+				strvec_push(&rest, p + 1);
+			real = xstrdup("/");
+			break;
+		}
+		if (p[1])
+			strvec_push(&rest, p + 1);
+		*p = 0;
+	}
+	strbuf_addstr(&sb, real);
+	for (size_t i = rest.nr; i-- > 0;) {
+		const char *c = rest.v[i];
+
+		if (!strcmp(c, "."))
+			continue;
+		if (!strcmp(c, "..")) {
+			char *slash = strrchr(sb.buf, '/');
+
+			strbuf_setlen(&sb, slash && slash != sb.buf ? (size_t)(slash - sb.buf) : 1);
+			continue;
+		}
+		if (sb.len > 1)
+			strbuf_addch(&sb, '/');
+		strbuf_addstr(&sb, c);
+	}
+	strvec_clear(&rest);
+	free(real);
+	free(abs);
+	return strbuf_detach(&sb, NULL);
+}
+
 char *hosts_lab_id(const char *out_dir)
 {
-	char host[256] = "?", hex[SHA256_HEX_LEN + 1], *abs = realpath(out_dir, NULL), *key;
+	char host[256] = "?", hex[SHA256_HEX_LEN + 1], *abs = future_realpath(out_dir), *key;
 
-	if (!abs) {
-		char cwd[PATH_MAX];
-
-		abs = out_dir[0] == '/' || !getcwd(cwd, sizeof(cwd)) ? xstrdup(out_dir)
-								    : path_join(cwd, out_dir);
-	}
 	gethostname(host, sizeof(host) - 1);
 	key = xasprintf("%s:%s", host, abs);
 	sha256_hex(key, strlen(key), hex);
@@ -42,98 +83,6 @@ char *hosts_lab_id(const char *out_dir)
 	free(abs);
 	hex[12] = 0;
 	return xstrdup(hex);
-}
-
-char *hosts_workdir(const struct lab_host *h, const char *lab_id)
-{
-	if (h->workdir)
-		return xstrdup(h->workdir);
-	if (h->os == HOST_OS_WINDOWS)
-		return xasprintf("C:\\fslab-lab-%s\\%s", lab_id, h->name);
-	return xasprintf("/var/tmp/fslab-lab-%s/%s", lab_id, h->name);
-}
-
-char *hosts_remote_path(const struct lab_host *h, const char *lab_id, const char *rel)
-{
-	char *wd = hosts_workdir(h, lab_id), sep = h->os == HOST_OS_WINDOWS ? '\\' : '/';
-	size_t n = strlen(wd);
-	char *out = xasprintf("%s%s%s", wd, n && (wd[n - 1] == '/' || wd[n - 1] == '\\') ? "" :
-			      (char[2]){ sep, 0 }, rel);
-
-	for (char *p = out + strlen(wd); *p; p++)
-		if (*p == '/' || *p == '\\')
-			*p = sep;
-	free(wd);
-	return out;
-}
-
-/* ---- ssh ---- */
-
-/* The options every ssh of the lab has: the user's config, never a password prompt,
- * keepalives that notice a dead host within 10 s, the connection's socket. */
-static void ssh_base(const struct lab_hosts *cfg, const char *ctl_dir, struct strvec *out)
-{
-	strvec_push(out, "ssh");
-	if (cfg->ssh_config)
-		strvec_pushl(out, "-F", cfg->ssh_config, NULL);
-	strvec_pushl(out, "-o", "BatchMode=yes", NULL);
-	strvec_push(out, "-o");
-	strvec_pushf(out, "ServerAliveInterval=%d", HOSTS_ALIVE_INTERVAL);
-	strvec_push(out, "-o");
-	strvec_pushf(out, "ServerAliveCountMax=%d", HOSTS_ALIVE_COUNT);
-	strvec_push(out, "-o");
-	strvec_pushf(out, "ConnectTimeout=%d", HOSTS_CONNECT_TIMEOUT);
-	if (ctl_dir) {
-		strvec_push(out, "-o");
-		strvec_pushf(out, "ControlPath=%s/%%C", ctl_dir);
-	}
-}
-
-void hosts_ssh_argv(const struct lab_hosts *cfg, const struct lab_host *h, const char *ctl_dir,
-		    const char *remote_cmd, struct strvec *out)
-{
-	ssh_base(cfg, ctl_dir, out);
-	/* a step uses the host's connection when it is there and never becomes one itself (a
-	 * connection in a step's process would end with it) */
-	strvec_pushl(out, "-o", "ControlMaster=no", "-T", "--", h->ssh, remote_cmd, NULL);
-}
-
-int hosts_remote_command(const struct lab_host *h, const char *const *args, struct strbuf *out,
-			 const char **why)
-{
-	struct strvec v = STRVEC_INIT;
-	int ret = 0;
-
-	strvec_push(&v, lab_host_fslab(h));
-	strvec_pushv(&v, args);
-	if (h->os == HOST_OS_WINDOWS) {
-		ret = argv_quote_cmd(out, v.v, why);
-	} else {
-		/* exec: fslab itself is the session's process, so a closed session reaches it */
-		strbuf_addstr(out, "exec ");
-		argv_quote_sh(out, v.v);
-	}
-	strvec_clear(&v);
-	return ret;
-}
-
-int hosts_step_argv(const struct hosts_session *s, size_t i, const char *const *args,
-		    struct strvec *out, const char **why)
-{
-	const struct lab_host *h = &s->cfg->v[i];
-	struct strbuf cmd = STRBUF_INIT;
-	int ret;
-
-	if (lab_host_local(h)) {
-		strvec_push(out, s->self);
-		strvec_pushv(out, args);
-		return 0;
-	}
-	ret = hosts_remote_command(h, args, &cmd, why);
-	if (!ret)
-		hosts_ssh_argv(s->cfg, h, s->ctl_dir, cmd.buf, out);
-	strbuf_release(&cmd);
-	return ret;
 }
 
 static const char *jtext(json_t *o, const char *key)
@@ -146,6 +95,138 @@ static const char *jtext(json_t *o, const char *key)
 static bool all_digits(const char *s)
 {
 	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/* ---- its processes: ssh (or this fslab) through the platform layer (os_proc) ---- */
+
+/*
+ * One process the hosts module starts itself (a connection, hello, the clock, a fetch, a
+ * control command), through the same os_proc_* calls as the lab's steps: no shell, its own
+ * process group, dying with the lab.  Its stdout is kept in out (up to cap bytes) or handed
+ * to on_out as it arrives; its stderr kept in err (up to 64 KiB, for messages).
+ */
+struct hrun {
+	struct os_proc *p;
+	struct strbuf out, err;
+	size_t cap;
+	void (*on_out)(void *ctx, const char *buf, size_t len);
+	void *ctx;
+	bool done;
+	int status;
+};
+
+static void hrun_output(void *ctx, int stream, const char *buf, size_t len)
+{
+	struct hrun *r = ctx;
+	struct strbuf *sb = stream == OS_PROC_STDOUT ? &r->out : &r->err;
+	size_t cap = stream == OS_PROC_STDOUT ? r->cap : 64 << 10;
+
+	if (stream == OS_PROC_STDOUT && r->on_out) {
+		r->on_out(r->ctx, buf, len);
+		return;
+	}
+	if (sb->len < cap)
+		strbuf_add(sb, buf, MIN(len, cap - sb->len));
+}
+
+static int hrun_start(struct hrun *r, const char *const *argv, bool stdin_pipe, size_t cap)
+{
+	memset(r, 0, sizeof(*r));
+	strbuf_init(&r->out, 0);
+	strbuf_init(&r->err, 0);
+	r->cap = cap;
+	return os_proc_spawn(argv, OS_PROC_OWN_GROUP | OS_PROC_DIE_WITH_PARENT |
+			     (stdin_pipe ? OS_PROC_STDIN_PIPE : 0), &r->p);
+}
+
+/* Wait up to timeout_ms: 1 when it ended (r->status), 0 while it runs, -errno. */
+static int hrun_poll(struct hrun *r, int timeout_ms)
+{
+	int ret;
+
+	if (r->done)
+		return 1;
+	ret = os_proc_poll(r->p, timeout_ms, hrun_output, r, &r->status);
+	if (ret == 1)
+		r->done = true;
+	return ret;
+}
+
+/* Its end (stdin closed first): the exit status, or -ETIMEDOUT (killed) at deadline_ns. */
+static int hrun_wait(struct hrun *r, uint64_t deadline_ns)
+{
+	os_proc_close_stdin(r->p);
+	while (!r->done) {
+		uint64_t now = now_ns();
+		int ret;
+
+		if (now >= deadline_ns) {
+			os_proc_kill(r->p);
+			while (hrun_poll(r, 100) == 0)
+				;
+			return -ETIMEDOUT;
+		}
+		ret = hrun_poll(r, (int)MIN((deadline_ns - now) / 1000000 + 1, 1000));
+		if (ret < 0)
+			return ret;
+	}
+	return r->status;
+}
+
+/* A line of its stdout (without "\n" or "\r\n", at most cap bytes) into line, what follows
+ * it kept: 0, -ETIMEDOUT at deadline_ns, -EPIPE at its end, -EPROTO for a longer line. */
+static int hrun_read_line(struct hrun *r, struct strbuf *line, size_t cap, uint64_t deadline_ns)
+{
+	for (;;) {
+		char *nl = memchr(r->out.buf, '\n', r->out.len);
+		uint64_t now;
+
+		if (nl) {
+			size_t n = (size_t)(nl - r->out.buf);
+
+			strbuf_reset(line);
+			strbuf_add(line, r->out.buf, n - (n && nl[-1] == '\r'));
+			memmove(r->out.buf, nl + 1, r->out.len - n - 1);
+			strbuf_setlen(&r->out, r->out.len - n - 1);
+			return line->len > cap ? -EPROTO : 0;
+		}
+		if (r->out.len > cap)
+			return -EPROTO;
+		if (r->done)
+			return -EPIPE;
+		now = now_ns();
+		if (now >= deadline_ns)
+			return -ETIMEDOUT;
+		if (hrun_poll(r, (int)MIN((deadline_ns - now) / 1000000 + 1, 1000)) < 0)
+			return -EIO;
+	}
+}
+
+static void hrun_free(struct hrun *r)
+{
+	os_proc_free(r->p); /* one still running is killed */
+	r->p = NULL;
+	strbuf_release(&r->out);
+	strbuf_release(&r->err);
+}
+
+/* Run argv to its end (killed at deadline_ns): its exit status or -errno; stdout and stderr
+ * kept in out and err when given (up to cap bytes of stdout). */
+static int hrun(const char *const *argv, struct strbuf *out, struct strbuf *err, size_t cap,
+		uint64_t deadline_ns)
+{
+	struct hrun r;
+	int ret = hrun_start(&r, argv, false, cap);
+
+	if (ret)
+		return ret;
+	ret = hrun_wait(&r, deadline_ns);
+	if (out)
+		strbuf_add(out, r.out.buf, r.out.len);
+	if (err)
+		strbuf_add(err, r.err.buf, r.err.len);
+	hrun_free(&r);
+	return ret;
 }
 
 /* ---- the session ---- */
@@ -176,7 +257,7 @@ int hosts_session_init(struct hosts_session *s, const struct lab_hosts *cfg, con
 static void ssh_control(const struct hosts_session *s, const struct lab_host *h, const char *op,
 			struct strvec *out)
 {
-	ssh_base(s->cfg, s->ctl_dir, out);
+	hosts_ssh_base(s->cfg, s->ctl_dir, out);
 	strvec_pushl(out, "-O", op, "--", h->ssh, NULL);
 }
 
@@ -184,13 +265,10 @@ static void ssh_control(const struct hosts_session *s, const struct lab_host *h,
 static int control(const struct hosts_session *s, const struct lab_host *h, const char *op)
 {
 	struct strvec a = STRVEC_INIT;
-	struct hproc p;
 	int ret;
 
 	ssh_control(s, h, op, &a);
-	ret = hproc_spawn(&p, a.v, 0, NULL);
-	if (!ret)
-		ret = hproc_collect(&p, NULL, NULL, 0, now_ns() + 10 * NSEC_PER_SEC);
+	ret = hrun(a.v, NULL, NULL, 0, now_ns() + 10 * NSEC_PER_SEC);
 	strvec_clear(&a);
 	return ret;
 }
@@ -263,72 +341,61 @@ static char *tail_text(const char *text, size_t max)
 
 /* ---- connect ---- */
 
-static char *conn_log(const struct hosts_session *s, size_t i)
-{
-	return xasprintf("%s/h%zu.log", s->ctl_dir, i);
-}
-
-static int connect_start(struct hosts_session *s, size_t i, struct hproc *p)
+static int connect_start(struct hosts_session *s, size_t i, struct hrun *r)
 {
 	const struct lab_host *h = &s->cfg->v[i];
 	struct strvec a = STRVEC_INIT;
-	char *log;
 	int ret;
 
 	if (!control(s, h, "check"))
 		return 1; /* there already */
-	ssh_base(s->cfg, s->ctl_dir, &a);
-	/* the connection goes to the background once authenticated (-f) and stays ten minutes
-	 * after its last session (a lab's steps follow each other within seconds).  Not -M as
-	 * well: ControlMaster=yes and -M together mean "ask before each session", which
-	 * BatchMode refuses */
+	hosts_ssh_base(s->cfg, s->ctl_dir, &a);
+	/* the connection goes to the background once authenticated (-f: its standard streams
+	 * then go to /dev/null, ours close) and stays ten minutes after its last session (a
+	 * lab's steps follow each other within seconds).  Not -M as well: ControlMaster=yes
+	 * and -M together mean "ask before each session", which BatchMode refuses */
 	strvec_pushl(&a, "-o", "ControlMaster=yes", "-o", "ControlPersist=600", "-N", "-f", "--",
 		     h->ssh, NULL);
-	log = conn_log(s, i);
-	ret = hproc_spawn(p, a.v, 0, log);
-	free(log);
+	ret = hrun_start(r, a.v, false, 0);
 	strvec_clear(&a);
 	return ret;
 }
 
-static int connect_finish(struct hosts_session *s, size_t i, struct hproc *p)
+static int connect_finish(struct hosts_session *s, size_t i, struct hrun *r)
 {
 	const struct lab_host *h = &s->cfg->v[i];
-	int st = hproc_wait(p, now_ns() + (HOSTS_CONNECT_TIMEOUT + 30) * NSEC_PER_SEC);
+	int st = hrun_wait(r, now_ns() + (HOSTS_CONNECT_TIMEOUT + 30) * NSEC_PER_SEC);
+	char *t;
 
 	if (st == 0 && !control(s, h, "check")) {
+		hrun_free(r);
 		s->st[i].reached = true;
 		return 0;
 	}
-	{
-		char *log = conn_log(s, i), *text = NULL, *t;
-
-		if (read_file(log, &text, NULL))
-			text = xstrdup("");
-		t = tail_text(text, 300);
-		problem(s, i, "cannot connect to %s over ssh (%s%s%s): check that 'ssh%s%s -o "
-			"BatchMode=yes %s true' works without a prompt (a key, not a password) and "
-			"that its host key is in your known_hosts (fslab never accepts one for you)",
-			h->ssh, st == -ETIMEDOUT ? "no answer" : "ssh failed", *t ? ": " : "", t,
-			s->cfg->ssh_config ? " -F " : "", s->cfg->ssh_config ? s->cfg->ssh_config : "",
-			h->ssh);
-		free(t);
-		free(text);
-		free(log);
-	}
+	t = tail_text(r->err.buf, 300);
+	problem(s, i, "cannot connect to %s over ssh (%s%s%s): check that 'ssh%s%s -o "
+		"BatchMode=yes %s true' works without a prompt (a key, not a password) and "
+		"that its host key is in your known_hosts (fslab never accepts one for you)",
+		h->ssh, st == -ETIMEDOUT ? "no answer" : "ssh failed", *t ? ": " : "", t,
+		s->cfg->ssh_config ? " -F " : "", s->cfg->ssh_config ? s->cfg->ssh_config : "",
+		h->ssh);
+	free(t);
+	hrun_free(r);
 	return -EHOSTUNREACH;
 }
 
 int hosts_connect(struct hosts_session *s, size_t i)
 {
-	struct hproc p;
+	struct hrun r;
 	int ret;
 
 	if (lab_host_local(&s->cfg->v[i])) {
 		s->st[i].reached = true;
 		return 0;
 	}
-	ret = connect_start(s, i, &p);
+	free(s->st[i].problem);
+	s->st[i].problem = NULL;
+	ret = connect_start(s, i, &r);
 	if (ret == 1) {
 		s->st[i].reached = true;
 		return 0;
@@ -338,7 +405,12 @@ int hosts_connect(struct hosts_session *s, size_t i)
 			strerror(-ret));
 		return ret;
 	}
-	return connect_finish(s, i, &p);
+	return connect_finish(s, i, &r);
+}
+
+bool hosts_connected(const struct hosts_session *s, size_t i)
+{
+	return lab_host_local(&s->cfg->v[i]) || !control(s, &s->cfg->v[i], "check");
 }
 
 /* ---- hello: version, system, the arguments as received ---- */
@@ -358,7 +430,6 @@ int hosts_hello(struct hosts_session *s, size_t i)
 	struct strvec args = STRVEC_INIT, argv = STRVEC_INIT;
 	const char *why = NULL;
 	json_t *j = NULL, *a;
-	struct hproc p;
 	char *line, *save = NULL;
 	int ret;
 
@@ -367,9 +438,7 @@ int hosts_hello(struct hosts_session *s, size_t i)
 		strvec_push(&args, probe_words[k]);
 	ret = hosts_step_argv(s, i, args.v, &argv, &why);
 	if (!ret)
-		ret = hproc_spawn(&p, argv.v, HPROC_STDOUT, NULL);
-	if (!ret)
-		ret = hproc_collect(&p, &out, &err, 1 << 20, now_ns() + 60 * NSEC_PER_SEC);
+		ret = hrun(argv.v, &out, &err, 1 << 20, now_ns() + 60 * NSEC_PER_SEC);
 	if (ret) {
 		char *t = tail_text(err.buf, 300);
 
@@ -466,7 +535,7 @@ int hosts_clock(struct hosts_session *s, size_t i, unsigned int samples)
 	struct strbuf line = STRBUF_INIT, err = STRBUF_INIT;
 	struct clock_sample *v;
 	const char *why = NULL;
-	struct hproc p;
+	struct hrun r;
 	size_t n = 0;
 	int ret;
 
@@ -480,7 +549,7 @@ int hosts_clock(struct hosts_session *s, size_t i, unsigned int samples)
 	v = xcalloc(samples, sizeof(*v));
 	ret = hosts_step_argv(s, i, (const char *[]){ "clock", NULL }, &argv, &why);
 	if (!ret)
-		ret = hproc_spawn(&p, argv.v, HPROC_STDIN | HPROC_STDOUT, NULL);
+		ret = hrun_start(&r, argv.v, true, 4096);
 	if (ret) {
 		problem(s, i, "cannot start ssh for the clock (%s)", strerror(-ret));
 		goto out;
@@ -490,11 +559,10 @@ int hosts_clock(struct hosts_session *s, size_t i, unsigned int samples)
 		int64_t w0 = os_wall_ns();
 		char *end;
 
-		if (write(p.in, "\n", 1) != 1) {
-			ret = -errno;
+		ret = os_proc_write(r.p, "\n", 1);
+		if (ret)
 			break;
-		}
-		ret = hproc_read_line(p.out, &line, 64, m0 + 15 * NSEC_PER_SEC);
+		ret = hrun_read_line(&r, &line, 64, m0 + 15 * NSEC_PER_SEC);
 		if (ret)
 			break;
 		v[n].asked_ns = w0;
@@ -505,7 +573,9 @@ int hosts_clock(struct hosts_session *s, size_t i, unsigned int samples)
 			break;
 		}
 	}
-	hproc_collect(&p, NULL, &err, 4096, now_ns() + 10 * NSEC_PER_SEC);
+	hrun_wait(&r, now_ns() + 10 * NSEC_PER_SEC);
+	strbuf_addbuf(&err, &r.err);
+	hrun_free(&r);
 	if (!ret)
 		ret = hosts_clock_best(v, n, &st->offset_s, &st->rtt_s);
 	if (ret) {
@@ -545,7 +615,7 @@ void hosts_start_times(const struct hosts_session *s, int64_t ahead_ns, int64_t 
 int hosts_preflight(struct hosts_session *s, unsigned int samples)
 {
 	const struct lab_hosts *cfg = s->cfg;
-	struct hproc *p = xcalloc(cfg->n + 1, sizeof(*p));
+	struct hrun *p = xcalloc(cfg->n + 1, sizeof(*p));
 	int *started = xcalloc(cfg->n + 1, sizeof(int));
 	double lo = INFINITY, hi = -INFINITY;
 	size_t lo_i = 0, hi_i = 0;
@@ -613,173 +683,287 @@ int hosts_preflight(struct hosts_session *s, unsigned int samples)
 
 /* ---- results back ---- */
 
-static int read_full(int fd, void *buf, size_t len)
+/*
+ * The receiving side of fslab cat-result, fed the stream in pieces as they arrive (from a
+ * pipe, from ssh's output): "fslab-cat-result/1 SIZE\n", SIZE bytes (into an atomic file,
+ * hashed), "\nsha256 HEX\n", then nothing.  The first problem stops it; nothing is written
+ * unless the whole stream was right.
+ */
+enum rx_state { RX_HEADER, RX_BODY, RX_SEP, RX_TRAILER, RX_END, RX_FAILED };
+
+struct result_rx {
+	enum rx_state state;
+	const char *path;
+	uint64_t max, size, left;
+	struct strbuf line, *err;
+	struct atomic_file af;
+	bool open;
+	struct sha256 h;
+	int ret;
+};
+
+static void rx_fail(struct result_rx *rx, int ret)
 {
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = read(fd, (char *)buf + got, len - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : (int)got;
-		got += (size_t)n;
-	}
-	return (int)got;
+	if (rx->open)
+		atomic_abort(&rx->af);
+	rx->open = false;
+	rx->ret = ret;
+	rx->state = RX_FAILED;
 }
 
-/* A line from fd (blocking, byte by byte, at most cap): 0, or -EPROTO / -errno. */
-static int read_line_fd(int fd, struct strbuf *sb, size_t cap)
+static void rx_header(struct result_rx *rx)
 {
-	strbuf_reset(sb);
-	for (;;) {
-		char ch;
-		int n = read_full(fd, &ch, 1);
+	const char *num = rx->line.buf + strlen(REMOTE_CAT_SCHEMA) + 1;
+	int ret;
 
-		if (n < 0)
-			return n;
-		if (n == 0)
-			return -EPROTO;
-		if (ch == '\n')
-			return 0;
-		if (sb->len >= cap)
-			return -EPROTO;
-		strbuf_addch(sb, ch);
+	if (strncmp(rx->line.buf, REMOTE_CAT_SCHEMA " ", strlen(REMOTE_CAT_SCHEMA) + 1) ||
+	    !all_digits(num)) {
+		strbuf_addf(rx->err, "no '%s SIZE' line came first (is fslab there this build?)",
+			    REMOTE_CAT_SCHEMA);
+		rx_fail(rx, -EPROTO);
+		return;
 	}
+	errno = 0;
+	rx->size = strtoull(num, NULL, 10);
+	if (errno || rx->size > rx->max) {
+		strbuf_addf(rx->err, "it announced %s bytes, more than the %llu a result may have",
+			    num, (unsigned long long)rx->max);
+		rx_fail(rx, -EFBIG);
+		return;
+	}
+	ret = atomic_open(&rx->af, rx->path);
+	if (ret) {
+		strbuf_addf(rx->err, "cannot create %s (%s)", rx->path, strerror(-ret));
+		rx_fail(rx, ret);
+		return;
+	}
+	rx->open = true;
+	sha256_init(&rx->h);
+	rx->left = rx->size;
+	rx->state = rx->left ? RX_BODY : RX_SEP;
+}
+
+static void rx_feed(struct result_rx *rx, const char *buf, size_t len)
+{
+	while (len && rx->state != RX_FAILED) {
+		switch (rx->state) {
+		case RX_HEADER:
+		case RX_TRAILER:
+			if (*buf != '\n') {
+				if (rx->line.len >= 128) {
+					if (rx->state == RX_HEADER)
+						strbuf_addf(rx->err, "no '%s SIZE' line came first (is "
+							    "fslab there this build?)", REMOTE_CAT_SCHEMA);
+					else
+						strbuf_addf(rx->err, "no 'sha256 HEX' line after the "
+							    "%llu bytes", (unsigned long long)rx->size);
+					rx_fail(rx, -EPROTO);
+					break;
+				}
+				strbuf_addch(&rx->line, *buf);
+			} else if (rx->state == RX_HEADER) {
+				rx_header(rx);
+				strbuf_reset(&rx->line);
+			} else {
+				rx->state = RX_END;
+			}
+			buf++;
+			len--;
+			break;
+		case RX_BODY: {
+			size_t n = (size_t)MIN((uint64_t)len, rx->left);
+
+			sha256_update(&rx->h, buf, n);
+			if (fwrite(buf, 1, n, rx->af.f) != n) {
+				strbuf_addf(rx->err, "cannot write %s", rx->path);
+				rx_fail(rx, -EIO);
+				break;
+			}
+			rx->left -= n;
+			buf += n;
+			len -= n;
+			if (!rx->left)
+				rx->state = RX_SEP;
+			break;
+		}
+		case RX_SEP:
+			if (*buf != '\n') {
+				strbuf_addf(rx->err, "no 'sha256 HEX' line after the %llu bytes",
+					    (unsigned long long)rx->size);
+				rx_fail(rx, -EPROTO);
+				break;
+			}
+			rx->state = RX_TRAILER;
+			buf++;
+			len--;
+			break;
+		case RX_END:
+			strbuf_addf(rx->err, "more bytes followed the sha256 line");
+			rx_fail(rx, -EPROTO);
+			break;
+		case RX_FAILED:
+			break;
+		}
+	}
+}
+
+static void rx_on_output(void *ctx, const char *buf, size_t len)
+{
+	rx_feed(ctx, buf, len);
+}
+
+/* The end of the stream: 0 with the file in place and its hash in hex, or -errno. */
+static int rx_finish(struct result_rx *rx, char hex[SHA256_HEX_LEN + 1])
+{
+	uint8_t d[SHA256_LEN];
+	const char *sent = rx->line.buf + 7;
+	int ret;
+
+	switch (rx->state) {
+	case RX_FAILED:
+		return rx->ret;
+	case RX_HEADER:
+		strbuf_addf(rx->err, "no '%s SIZE' line came first (is fslab there this build?)",
+			    REMOTE_CAT_SCHEMA);
+		return -EPROTO;
+	case RX_BODY:
+		strbuf_addf(rx->err, "the stream ended after %llu of %llu bytes",
+			    (unsigned long long)(rx->size - rx->left), (unsigned long long)rx->size);
+		rx_fail(rx, -EPROTO);
+		return -EPROTO;
+	case RX_SEP:
+	case RX_TRAILER:
+		strbuf_addf(rx->err, "no 'sha256 HEX' line after the %llu bytes",
+			    (unsigned long long)rx->size);
+		rx_fail(rx, -EPROTO);
+		return -EPROTO;
+	case RX_END:
+		break;
+	}
+	sha256_final(&rx->h, d);
+	sha256_to_hex(d, hex);
+	if (strncmp(rx->line.buf, "sha256 ", 7) || !sha256_hex_valid(sent)) {
+		strbuf_addf(rx->err, "no 'sha256 HEX' line after the %llu bytes",
+			    (unsigned long long)rx->size);
+		rx_fail(rx, -EPROTO);
+		return -EPROTO;
+	}
+	if (strcmp(sent, hex)) {
+		strbuf_addf(rx->err, "the sha256 of the bytes received (%s) is not the one sent (%s)",
+			    hex, sent);
+		rx_fail(rx, -EPROTO);
+		return -EPROTO;
+	}
+	rx->open = false;
+	ret = atomic_commit(&rx->af);
+	if (ret)
+		strbuf_addf(rx->err, "cannot write %s (%s)", rx->path, strerror(-ret));
+	return ret;
+}
+
+static void rx_init(struct result_rx *rx, const char *local_path, uint64_t max_bytes,
+		    struct strbuf *err)
+{
+	memset(rx, 0, sizeof(*rx));
+	rx->path = local_path;
+	rx->max = max_bytes;
+	rx->err = err;
+	strbuf_init(&rx->line, 0);
+}
+
+static void rx_release(struct result_rx *rx)
+{
+	if (rx->open)
+		atomic_abort(&rx->af);
+	rx->open = false;
+	strbuf_release(&rx->line);
 }
 
 int hosts_receive_result(int fd, const char *local_path, uint64_t max_bytes,
 			 char hex[SHA256_HEX_LEN + 1], struct strbuf *err)
 {
-	struct strbuf line = STRBUF_INIT;
-	struct atomic_file af;
-	struct sha256 h;
-	uint8_t d[SHA256_LEN];
-	char *buf = NULL, *end;
-	unsigned long long size = 0, left;
-	const char *sent;
-	int ret;
+	struct result_rx rx;
+	char buf[1 << 14];
+	int ret = 0;
 
-	ret = read_line_fd(fd, &line, 128);
-	if (!ret && (strncmp(line.buf, REMOTE_CAT_SCHEMA " ", strlen(REMOTE_CAT_SCHEMA) + 1) ||
-		     !all_digits(line.buf + strlen(REMOTE_CAT_SCHEMA) + 1)))
-		ret = -EPROTO;
-	if (ret) {
-		strbuf_addf(err, "no '%s SIZE' line came first (is fslab there this build?)",
-			    REMOTE_CAT_SCHEMA);
-		goto out;
-	}
-	errno = 0;
-	size = strtoull(line.buf + strlen(REMOTE_CAT_SCHEMA) + 1, &end, 10);
-	if (errno || size > max_bytes) {
-		strbuf_addf(err, "it announced %s bytes, more than the %llu a result may have",
-			    line.buf + strlen(REMOTE_CAT_SCHEMA) + 1, (unsigned long long)max_bytes);
-		ret = -EFBIG;
-		goto out;
-	}
-	ret = atomic_open(&af, local_path);
-	if (ret) {
-		strbuf_addf(err, "cannot create %s (%s)", local_path, strerror(-ret));
-		goto out;
-	}
-	buf = xmalloc(1 << 16);
-	sha256_init(&h);
-	for (left = size; left;) {
-		int n = read_full(fd, buf, MIN(left, (unsigned long long)(1 << 16)));
+	rx_init(&rx, local_path, max_bytes, err);
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
 
-		if (n <= 0) {
-			strbuf_addf(err, "the stream ended after %llu of %llu bytes", size - left, size);
-			ret = n < 0 ? n : -EPROTO;
-			atomic_abort(&af);
-			goto out;
-		}
-		sha256_update(&h, buf, (size_t)n);
-		if (fwrite(buf, 1, (size_t)n, af.f) != (size_t)n) {
-			ret = -EIO;
-			strbuf_addf(err, "cannot write %s", local_path);
-			atomic_abort(&af);
-			goto out;
-		}
-		left -= (unsigned long long)n;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			ret = -errno;
+		if (n <= 0)
+			break;
+		rx_feed(&rx, buf, (size_t)n);
 	}
-	sha256_final(&h, d);
-	sha256_to_hex(d, hex);
-	/* "\nsha256 HEX\n", then the end of the stream */
-	ret = read_line_fd(fd, &line, 8);
-	if (!ret && line.len)
-		ret = -EPROTO;
 	if (!ret)
-		ret = read_line_fd(fd, &line, 128);
-	sent = line.buf + 7;
-	if (!ret && (strncmp(line.buf, "sha256 ", 7) || !sha256_hex_valid(sent)))
-		ret = -EPROTO;
-	if (ret) {
-		strbuf_addf(err, "no 'sha256 HEX' line after the %llu bytes", size);
-		atomic_abort(&af);
-		goto out;
-	}
-	if (strcmp(sent, hex)) {
-		strbuf_addf(err, "the sha256 of the bytes received (%s) is not the one sent (%s)", hex,
-			    sent);
-		ret = -EPROTO;
-		atomic_abort(&af);
-		goto out;
-	}
-	if (read_full(fd, buf, 1) != 0) {
-		strbuf_addf(err, "more bytes followed the sha256 line");
-		ret = -EPROTO;
-		atomic_abort(&af);
-		goto out;
-	}
-	ret = atomic_commit(&af);
-	if (ret)
-		strbuf_addf(err, "cannot write %s (%s)", local_path, strerror(-ret));
-out:
-	free(buf);
-	strbuf_release(&line);
+		ret = rx_finish(&rx, hex);
+	rx_release(&rx);
 	return ret;
 }
 
+/* A fetch's problem: into msg when the caller keeps it, else on stderr. */
+static void fetch_msg(struct strbuf *msg, const char *fmt, ...) __printf(2, 3);
+static void fetch_msg(struct strbuf *msg, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (msg)
+		strbuf_addbuf(msg, &sb);
+	else
+		fslab_err("%s", sb.buf);
+	strbuf_release(&sb);
+}
+
 int hosts_fetch(struct hosts_session *s, size_t i, const char *remote_path,
-		const char *local_path, uint64_t max_bytes, char hex[SHA256_HEX_LEN + 1])
+		const char *local_path, uint64_t max_bytes, char hex[SHA256_HEX_LEN + 1],
+		struct strbuf *msg)
 {
 	const struct lab_host *h = &s->cfg->v[i];
 	struct strvec argv = STRVEC_INIT;
-	struct strbuf err = STRBUF_INIT, why_rx = STRBUF_INIT;
+	struct strbuf why_rx = STRBUF_INIT;
+	struct result_rx rx;
 	const char *why = NULL;
-	struct hproc p;
-	int ret, st = 0;
+	struct hrun r;
+	int ret, st;
 
 	ret = hosts_step_argv(s, i, (const char *[]){ "cat-result", remote_path, NULL }, &argv, &why);
 	if (ret) {
-		fslab_err("host %s: cannot fetch %s: %s", h->name, remote_path, why);
-		goto out;
+		fetch_msg(msg, "host %s: cannot fetch %s: %s", h->name, remote_path, why);
+		strvec_clear(&argv);
+		return ret;
 	}
-	ret = hproc_spawn(&p, argv.v, HPROC_STDOUT, NULL);
+	ret = hrun_start(&r, argv.v, false, 0);
+	strvec_clear(&argv);
 	if (ret) {
-		fslab_err("host %s: cannot start ssh (%s)", h->name, strerror(-ret));
-		goto out;
+		fetch_msg(msg, "host %s: cannot start ssh (%s)", h->name, strerror(-ret));
+		return ret;
 	}
-	ret = hosts_receive_result(p.out, local_path, max_bytes, hex, &why_rx);
-	if (ret)
-		hproc_kill(&p);
-	else
-		st = hproc_collect(&p, NULL, &err, 4096, now_ns() + 30 * NSEC_PER_SEC);
+	rx_init(&rx, local_path, max_bytes, &why_rx);
+	r.on_out = rx_on_output;
+	r.ctx = &rx;
+	/* a result is a few MB at most; keepalives end a dead connection sooner */
+	st = hrun_wait(&r, now_ns() + 600 * NSEC_PER_SEC);
+	ret = rx_finish(&rx, hex);
 	if (!ret && st) {
-		ret = -EPROTO;
+		ret = st < 0 ? st : -EPROTO;
 		os_unlink(local_path);
 	}
 	if (ret) {
-		char *t = tail_text(err.buf, 300);
+		char *t = tail_text(r.err.buf, 300);
 
-		fslab_err("host %s: cannot fetch %s: %s%s%s", h->name, remote_path,
+		fetch_msg(msg, "host %s: cannot fetch %s: %s%s%s", h->name, remote_path,
 			  why_rx.len ? why_rx.buf : "fslab cat-result failed", *t ? ": " : "", t);
 		free(t);
 	}
-out:
-	strvec_clear(&argv);
-	strbuf_release(&err);
+	rx_release(&rx);
+	hrun_free(&r);
 	strbuf_release(&why_rx);
 	return ret;
 }

@@ -6,8 +6,8 @@
  * arguments arriving as data), clock offsets, start times, fetching results with their
  * sha256.  docs/HOSTS.md is the user's side of it.
  *
- * What the lab's cell loop calls per step (the step runner of src/lab/child.c spawns what
- * hosts_step_argv() gives, as it spawns `fslab ARGS` on this machine):
+ * What the lab's cell loop calls (src/lab/cluster.c; the step runner, step.h, spawns what
+ * hosts_step_argv() gives for a host's target, as it spawns `fslab ARGS` on this machine):
  *	hosts_session_init()                 once, before the first cell
  *	hosts_preflight()                    connect, hello, clocks: refuse before any cell
  *	hosts_remote_path()                  each host's mount root and result path
@@ -101,7 +101,7 @@ const char *lab_host_log_dev(const struct lab_host *h, const struct lab_cfg *c);
 uint64_t lab_host_db_image_size(const struct lab_host *h, const struct lab_cfg *c);
 uint64_t lab_host_log_image_size(const struct lab_host *h, const struct lab_cfg *c);
 
-/* ---- a lab's hosts at work (hosts.c) ---- */
+/* ---- a lab's hosts at work: argv (hosts_argv.c, both systems), the rest (hosts.c) ---- */
 
 /* What the preflight found out about a host. */
 struct host_state {
@@ -138,6 +138,9 @@ char *hosts_workdir(const struct lab_host *h, const char *lab_id);
 /* hosts_remote_path - WORKDIR + rel ('/'-separated) in the host's own syntax.  Heap. */
 char *hosts_remote_path(const struct lab_host *h, const char *lab_id, const char *rel);
 
+/* hosts_ssh_base - "ssh" and the options every ssh of the lab gets (-F, BatchMode, the
+ * keepalives, ConnectTimeout, ControlPath in ctl_dir when given), appended to out. */
+void hosts_ssh_base(const struct lab_hosts *cfg, const char *ctl_dir, struct strvec *out);
 /*
  * hosts_ssh_argv - the ssh argv that runs remote_cmd (already quoted for the host's shell)
  * on host h: ssh [-F ssh_config] -o BatchMode=yes -o ServerAliveInterval=2
@@ -182,6 +185,8 @@ int hosts_preflight(struct hosts_session *s, unsigned int samples);
 int hosts_connect(struct hosts_session *s, size_t i);
 int hosts_hello(struct hosts_session *s, size_t i);
 int hosts_clock(struct hosts_session *s, size_t i, unsigned int samples);
+/* Is host i's kept connection there (ssh -O check; a local host always is)? */
+bool hosts_connected(const struct hosts_session *s, size_t i);
 
 /* One clock sample: the controller's wall clock when it asked and the round trip (monotonic)
  * until the answer, and the host's wall clock in its answer. */
@@ -207,10 +212,12 @@ void hosts_start_times(const struct hosts_session *s, int64_t ahead_ns, int64_t 
  * hosts_fetch - host i's result file remote_path (fslab cat-result over the connection)
  * into local_path (written atomically), its sha256 (of the bytes received, equal to the one
  * the host sent) into hex.  Bytes beyond max_bytes, a torn stream or a hash that differs
- * fail it (nothing written).  0, or -errno after a message naming the host.
+ * fail it (nothing written).  0, or -errno after a message naming the host: on stderr, or
+ * into msg when given.
  */
 int hosts_fetch(struct hosts_session *s, size_t i, const char *remote_path,
-		const char *local_path, uint64_t max_bytes, char hex[SHA256_HEX_LEN + 1]);
+		const char *local_path, uint64_t max_bytes, char hex[SHA256_HEX_LEN + 1],
+		struct strbuf *msg);
 /* The receiving side of fslab cat-result, from fd: 0, or -EPROTO/-EFBIG/-errno with the
  * reason in err (what hosts_fetch() checks; pure for tests). */
 int hosts_receive_result(int fd, const char *local_path, uint64_t max_bytes,

@@ -288,7 +288,7 @@ int cmd_hosts(int argc, char **argv)
 		if (!ret && hosts_connect(&s, i))
 			fslab_err("host %s: %s", cfg.hosts.v[i].name, s.st[i].problem);
 		if (!ret && s.st[i].reached)
-			ret = hosts_fetch(&s, i, argv[optind + 1], argv[optind + 2], 4 * GiB, hex);
+			ret = hosts_fetch(&s, i, argv[optind + 1], argv[optind + 2], 4 * GiB, hex, NULL);
 		else if (!ret)
 			ret = -EHOSTUNREACH;
 		if (!ret)

@@ -251,6 +251,24 @@ static void lab_interrupted(struct lab *L)
 		 "in tmux or screen)" : "");
 }
 
+/*
+ * A host was lost (cluster.c): every cell needs every host, so the lab stops as if
+ * interrupted, resumable; the lost host's volumes are torn down when --resume reaches it.
+ */
+static void lab_host_lost(struct lab *L)
+{
+	char ts[32];
+
+	snprintf(L->stop_signal, sizeof(L->stop_signal), "a lost host");
+	snprintf(L->stopped_at, sizeof(L->stopped_at), "%s", iso8601_now(ts, sizeof(ts)));
+	L->status = "interrupted";
+	lab_save_state(L);
+	lab_clear_line(L);
+	lab_note(L, "lab stopped: host %s; every cell needs every host. The other hosts' volumes "
+		 "are removed, finished cells are kept in %s. When the host is back, continue "
+		 "with: %s", L->lost, L->results, L->resume_cmd);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -268,6 +286,12 @@ static void usage(FILE *f)
 "A label with db_dir/log_dir runs on volumes you prepared: no prep, no format, no\n"
 "teardown; each cell deletes and re-creates only its own databases and logs there.\n"
 "fslab.exe on Windows preps [devices] db_disk/log_disk as NTFS or ReFS for every cell.\n"
+"With [host NAME] sections every cell runs on every host at once over ssh: each host's\n"
+"prep, runs started together (fslab run --start-at), each result fetched with its sha256\n"
+"to results/CELL.HOST.json and merged into results/CELL.json, teardown; every host is\n"
+"checked first (fslab hosts CONFIG check, and its prep as a dry run there).  A host lost\n"
+"mid-cell leaves a partial cluster result and stops the lab; --resume tears it down when\n"
+"it is back (docs/HOSTS.md).\n"
 "\n"
 "  --output DIR   where results, logs, state and the report go (default: the config's\n"
 "                 [lab] output, else ./lab-<config name>)\n"
@@ -329,6 +353,9 @@ static void lab_free(struct lab *L)
 	if (L->log)
 		fclose(L->log);
 	os_unlock(L->lock_fd);
+#ifndef _WIN32
+	lab_hosts_close(L);
+#endif
 	step_target_release(&L->target);
 	lab_cfg_release(&L->cfg);
 }
@@ -347,11 +374,21 @@ static void dry_run(struct lab *L)
 		       : "");
 	printf("\n");
 	lab_adaptive_dry_run(L);
+#ifndef _WIN32
+	if (L->nhosts)
+		lab_hosts_dry_run_head(L);
+#endif
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
 
 		printf("cell %u/%u %s (round %u, label %s)%s:\n", i + 1, L->ncells, c->id, c->round,
 		       c->label, c->status == CELL_DONE ? " [done, kept]" : "");
+#ifndef _WIN32
+		if (L->nhosts) {
+			lab_hosts_dry_run(L, c);
+			continue;
+		}
+#endif
 		if (c->fs->prepared) {
 			printf("  (no prep: volumes you prepared, not reformatted; the run deletes "
 			       "and re-creates its databases and logs)\n");
@@ -371,8 +408,13 @@ static void dry_run(struct lab *L)
 			strvec_clear(&a);
 		}
 	}
-	printf("(steps that can be stopped also get --stop-on-stdin-eof: the lab stops them by "
-	       "closing their standard input)\n");
+	if (L->nhosts)
+		printf("(every host's step at once, each over its own ssh connection, which the "
+		       "preflight opens; no host was contacted: 'fslab hosts %s check' does that)\n",
+		       L->cfg.path);
+	else
+		printf("(steps that can be stopped also get --stop-on-stdin-eof: the lab stops them "
+		       "by closing their standard input)\n");
 	printf("then: " LAB_FSLAB " compare <results> --output %s --lab-plan %s\n", L->report,
 	       L->plan_path);
 }
@@ -425,19 +467,15 @@ int cmd_lab(int argc, char **argv)
 	ret = lab_cfg_load(&L->cfg, argv[optind]);
 	if (ret)
 		goto out;
-	/*
-	 * [host] sections: the cells on every host at once need the step runner's ssh target
-	 * (issue 20, after issue 18's step runner); until then a config naming hosts is refused
-	 * rather than run on this machine alone as if it were the cluster.
-	 */
+#ifdef _WIN32
+	/* the controller of a lab's hosts is fslab on Linux (ssh, its kept connections) */
 	if (L->cfg.hosts.n) {
-		ret = input_error("%s: [host %s]: fslab lab does not drive several hosts yet; check "
-				  "them with 'fslab hosts %s', run each cell with 'fslab run "
-				  "--start-at' on every host (fslab hosts ... start-at) and merge the "
-				  "results with 'fslab merge' (docs/HOSTS.md)", L->cfg.path,
-				  L->cfg.hosts.v[0].name, L->cfg.path);
+		ret = input_error("%s: [host %s]: fslab.exe does not drive hosts; run the lab with "
+				  "fslab on a Linux machine (its hosts may be Windows ones)",
+				  L->cfg.path, L->cfg.hosts.v[0].name);
 		goto out;
 	}
+#endif
 	if (read_file(L->cfg.path, &L->config_text, NULL))
 		goto out;
 	if (out_opt || L->cfg.output)
@@ -449,6 +487,12 @@ int cmd_lab(int argc, char **argv)
 		status = FSLAB_EXIT_FAIL;
 		goto out;
 	}
+#ifndef _WIN32
+	if (L->cfg.hosts.n && lab_hosts_open(L)) {
+		status = FSLAB_EXIT_FAIL;
+		goto out;
+	}
+#endif
 	L->mnt = lab_mount_root(L);
 	L->results = path_join(L->out, "results");
 	L->logs = path_join(L->out, "logs");
@@ -522,6 +566,12 @@ int cmd_lab(int argc, char **argv)
 	}
 	if (lab_preflight(L))
 		goto out;
+#ifndef _WIN32
+	/* every host reached, the same build, clocks, each host's own preflight: before anything
+	 * is made, here or there */
+	if (L->nhosts && lab_hosts_preflight(L))
+		goto out;
+#endif
 
 	status = FSLAB_EXIT_FAIL;
 	ret = mkdir_p(L->out, 0755);
@@ -552,7 +602,7 @@ int cmd_lab(int argc, char **argv)
 	if (lab_mark_output(L))
 		goto out;
 	if ((ret = mkdir_p(L->results, 0755)) || (ret = mkdir_p(L->logs, 0755)) ||
-	    (ret = mkdir_p(L->mnt, 0755))) {
+	    (!L->nhosts && (ret = mkdir_p(L->mnt, 0755)))) {
 		fslab_err("%s: cannot create the lab directories: %s", L->out, strerror(-ret));
 		goto out;
 	}
@@ -593,7 +643,8 @@ int cmd_lab(int argc, char **argv)
 		goto out_sig;
 	/* a crashed earlier lab may have left its volumes prepared (only the lab's own: labels
 	 * on volumes the user prepared have nothing to tear down) */
-	if (lab_cfg_has_prepped(&L->cfg))
+	/* (a lab with hosts did it on them in its preflight: lab_hosts_preflight()) */
+	if (!L->nhosts && lab_cfg_has_prepped(&L->cfg))
 		lab_teardown(L, L->log_path);
 	lab_save_state(L);
 	if (L->stop_reason)
@@ -608,12 +659,27 @@ int cmd_lab(int argc, char **argv)
 			lab_log(L, "cell %u/%u %s: already done, kept", L->cur + 1, L->ncells, cell->id);
 			continue;
 		}
+#ifndef _WIN32
+		if (L->nhosts) {
+			int r = lab_cluster_cell(L, cell);
+
+			failed += cell->status == CELL_FAILED;
+			if (r)
+				break; /* interrupted, or a host lost: no cell can run without it */
+			continue;
+		}
+#endif
 		if (run_cell(L, cell))
 			break;
 		failed += cell->status == CELL_FAILED;
 	}
 	if (lab_nsignals) {
 		lab_interrupted(L);
+		status = FSLAB_EXIT_FAIL;
+		goto out_sig;
+	}
+	if (L->lost) {
+		lab_host_lost(L);
 		status = FSLAB_EXIT_FAIL;
 		goto out_sig;
 	}

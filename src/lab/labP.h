@@ -54,7 +54,7 @@ struct lab {
 	/* how this lab ends, recorded in lab-state.json for the next start: "running" until it
 	 * finishes or is interrupted (a state still saying "running" was killed) */
 	const char *status;
-	char stop_signal[40], stopped_at[32];
+	char stop_signal[64], stopped_at[32];
 	char *resume_cmd; /* fslab lab CONFIG --output DIR --resume, quoted for a shell */
 	char *prev;       /* a resumed lab: how the previous one ended (lab_state_describe()) */
 	uint64_t t0;
@@ -68,10 +68,28 @@ struct lab {
 	double worst_mde;           /* the widest claim MDE at the last look, %, or NAN */
 	char *stop_reason;          /* why it stopped ("precision 10 % reached after 7 rounds")
 				       or NULL (still running, or a fixed lab) */
+	/* [host NAME] sections (cluster.c): every cell on every host at once; nhosts 0: this
+	 * machine alone */
+	size_t nhosts;
+	struct hosts_session *hs;      /* the kept connections, clocks (lab/hosts.h) */
+	struct step_target *htarget;   /* each host's step target */
+	struct lab_host_live *hlive;   /* each host's part of the live line */
+	char **hmnt;                   /* each host's mount root, there */
+	double init_max;               /* longest run start to end of initialisation, s */
+	char *lost;                    /* hosts lost in the last cell, when, how to tear them
+					  down by hand; or NULL */
 	/* live line */
 	unsigned int cur;
 	const char *step;
 	double run_elapsed, run_total, iops;
+};
+
+/* A host's step as the live line shows it. */
+struct lab_host_live {
+	char phase[16];     /* prep, run, waiting, warm-up, measure, teardown, done, FAILED */
+	double elapsed, total, iops; /* its last progress line */
+	uint64_t start_ns, end_ns; /* when its step started, ended */
+	double init_s;      /* its run's start to the end of its initialisation, s (0: not yet) */
 };
 
 /*
@@ -91,6 +109,8 @@ void lab_log(struct lab *L, const char *fmt, ...) __printf(2, 3);
  * when stdout goes to a file or is gone: how to resume an interrupted lab. */
 void lab_note(struct lab *L, const char *fmt, ...) __printf(2, 3);
 void lab_clear_line(struct lab *L);
+/* The live line (a terminal only): cell, step, times, IOPS, each host's state. */
+void lab_live_line(struct lab *L);
 /*
  * Run `fslab ARGS...` on the lab's target (step.h) with its output appended to logpath;
  * with progress, its progress lines update the live line.  When interruptible, the lab's
@@ -103,6 +123,23 @@ int lab_child(struct lab *L, const struct strvec *args, const char *logpath, boo
 	      bool interruptible);
 /* `fslab teardown` of the lab's mount root; its exit status (logged when not 0). */
 int lab_teardown(struct lab *L, const char *logpath);
+
+/*
+ * cluster.c (Linux): a lab with [host NAME] sections.  lab_hosts_open() makes the session
+ * (nothing contacted in a dry run), lab_hosts_preflight() checks every host before anything
+ * changes (0 or -FSLAB_EINPUT after the problems; a resumed lab first tears down what it
+ * left on its hosts), lab_cluster_cell() runs a cell on every host at once:
+ * 0 (done or failed), 1 interrupted, 2 a host was lost (L->lost says which: the lab stops).
+ * lab_hosts_dry_run_head() prints how every step reaches a host, lab_hosts_dry_run() a
+ * cell's commands for each host; lab_hosts_close() ends the
+ * session (every exit).
+ */
+int lab_hosts_open(struct lab *L);
+int lab_hosts_preflight(struct lab *L);
+int lab_cluster_cell(struct lab *L, struct cell *cell);
+void lab_hosts_dry_run_head(struct lab *L);
+void lab_hosts_dry_run(struct lab *L, const struct cell *c);
+void lab_hosts_close(struct lab *L);
 
 /* plan.c: the cells, their run order, lab-plan.json and lab-state.json (resume). */
 void lab_build_cells(struct lab *L);
@@ -165,6 +202,26 @@ char *lab_existing_ancestor(const char *path);
 void lab_preflight_system(struct lab *L, struct problems *p);
 
 /* args.c: the argv of the child steps (pushed onto a strvec, printed by --dry-run). */
+/* Where a cell's steps run and with what: this machine (lab_where_local()) or one of the
+ * lab's hosts (cluster.c). */
+struct lab_where {
+	enum lab_os os;
+	const char *mnt;             /* the mount root there */
+	char *owner;                 /* prep's and teardown's --owner (Linux), heap */
+	const char *image_dir, *db_dev, *log_dev;
+	uint64_t db_image_size, log_image_size;
+	int db_disk, log_disk;       /* Windows disks */
+	const char *output;          /* the run's result there; NULL: the cell's */
+	const char *start_at;        /* the run's --start-at; NULL: none */
+	const char *prep_json;       /* a raw cell's prep.json, here; NULL: MNT/prep.json */
+};
+void lab_where_local(struct lab *L, struct lab_where *w);
+void lab_where_release(struct lab_where *w);
+void lab_where_prep_args(struct lab *L, const struct lab_where *w, const struct cell *cell,
+			 struct strvec *a);
+void lab_where_run_args(struct lab *L, const struct lab_where *w, const struct cell *cell,
+			struct strvec *a);
+void lab_where_teardown_args(const struct lab_where *w, struct strvec *a);
 void lab_prep_args(struct lab *L, const struct cell *cell, struct strvec *a);
 /* lab_owner - the --owner the lab gives its preps and teardowns, "fslab lab <OUT, absolute>":
  * its teardown of OUT/mnt then never takes a prep it did not make (caller frees). */

@@ -643,16 +643,45 @@ static void host_problem(void *ctx, int line, const char *text)
 	perr(p, line ? line : p->line, "%s", text);
 }
 
+/*
+ * A lab with [host] sections runs its steps on the hosts: their system decides which [fs]
+ * the preps make (ntfs, refs on Windows).  One system for all: a cell is one filesystem
+ * prepared the same way on every host, and Linux and Windows preps make different ones.
+ */
+static void check_hosts_system(struct parse *p)
+{
+	struct lab_cfg *c = p->cfg;
+	size_t nwin = 0;
+
+	for (size_t i = 0; i < c->hosts.n; i++)
+		nwin += c->hosts.v[i].os == HOST_OS_WINDOWS;
+	if (nwin && nwin < c->hosts.n)
+		perr(p, c->hosts.v[0].line, "[host] sections of Linux and Windows hosts in one lab: "
+		     "a cell is one filesystem prepared the same way on every host, which Linux and "
+		     "Windows preps cannot be; give os = windows to all or none (a lab each)");
+	c->os = nwin == c->hosts.n ? LAB_OS_WINDOWS : LAB_OS_LINUX;
+	if (nwin && c->raw_baseline)
+		perr(p, p->line, "raw_baseline: the raw-device baseline runs on Linux block devices; "
+		     "set raw_baseline = no for a lab of Windows hosts");
+}
+
 static void check_required(struct parse *p)
 {
 	struct lab_cfg *c = p->cfg;
 
 	if (!c->nfs)
 		perr(p, p->line, "no [fs NAME] section: name at least one filesystem, e.g. [fs ext4]");
+	if (c->hosts.n)
+		check_hosts_system(p);
 	for (int i = 0; i < c->nfs; i++) {
 		struct lab_fs *f = &c->fs[i];
 
-		if (f->prepared)
+		if (f->prepared && c->hosts.n)
+			perr(p, f->db_dir_line ? f->db_dir_line : f->log_dir_line, "[fs %s]: db_dir/"
+			     "log_dir (volumes you prepared) in a lab with [host] sections: each host "
+			     "preps its own devices for every cell; drop db_dir/log_dir, or run such "
+			     "labels on each host with its own lab", f->name);
+		else if (f->prepared)
 			check_prepared(p, f);
 		else
 			check_prepped_fs(p, f);

@@ -28,8 +28,8 @@ enum lab_order {
 
 /*
  * The system the lab's steps run on: it decides which [devices] and [fs] keys make sense
- * (loop devices and Linux filesystems, or Windows disks with NTFS and ReFS).  Today the
- * machine the lab runs on (LAB_OS_HERE); with hosts (issue 20), each host's.
+ * (loop devices and Linux filesystems, or Windows disks with NTFS and ReFS): the machine the
+ * lab runs on (LAB_OS_HERE), or with [host] sections the hosts' (one system for all).
  */
 enum lab_os { LAB_OS_LINUX, LAB_OS_WINDOWS };
 #ifdef _WIN32

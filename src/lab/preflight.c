@@ -44,8 +44,9 @@ int lab_preflight(struct lab *L)
 	struct lab_cfg *c = &L->cfg;
 	struct problems p = { 0 };
 
-	/* what the lab's own preps need: Linux devices and tools, or Windows disks */
-	if (lab_cfg_has_prepped(c))
+	/* what the lab's own preps need: Linux devices and tools, or Windows disks; with
+	 * [host] sections each host checks its own (cluster.c: prep --dry-run there) */
+	if (lab_cfg_has_prepped(c) && !c->hosts.n)
 		lab_preflight_system(L, &p);
 	/* the labels on volumes the user prepared */
 	lab_preflight_prepared(L, &p);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab/hosts.h"
 #include "lab/step.h"
 #include "os/os.h"
 #include "run/run.h"
@@ -22,6 +23,18 @@ int step_target_local(struct step_target *t)
 	return 0;
 }
 
+void step_target_host(struct step_target *t, const struct hosts_session *s, size_t i)
+{
+	const struct lab_host *h = &s->cfg->v[i];
+
+	memset(t, 0, sizeof(*t));
+	t->name = xstrdup(h->name);
+	t->os = h->os == HOST_OS_WINDOWS ? LAB_OS_WINDOWS : LAB_OS_LINUX;
+	t->fslab = xstrdup(lab_host_local(h) ? s->self : lab_host_fslab(h));
+	t->hosts = s;
+	t->host = i;
+}
+
 void step_target_release(struct step_target *t)
 {
 	free(t->name);
@@ -29,14 +42,26 @@ void step_target_release(struct step_target *t)
 	memset(t, 0, sizeof(*t));
 }
 
-void step_argv(const struct step_target *t, const struct strvec *args, bool stoppable,
-	       struct strvec *out)
+int step_argv(const struct step_target *t, const struct strvec *args, bool stoppable,
+	      struct strvec *out, const char **why)
 {
-	/* this machine: exec'd directly, no shell, nothing to quote */
-	strvec_push(out, t->fslab);
-	strvec_pushv(out, args->v);
+	struct strvec a = STRVEC_INIT;
+	int ret;
+
+	if (!t->hosts) {
+		/* this machine: exec'd directly, no shell, nothing to quote */
+		strvec_push(out, t->fslab);
+		strvec_pushv(out, args->v);
+		if (stoppable)
+			strvec_push(out, "--stop-on-stdin-eof");
+		return 0;
+	}
+	strvec_pushv(&a, args->v);
 	if (stoppable)
-		strvec_push(out, "--stop-on-stdin-eof");
+		strvec_push(&a, "--stop-on-stdin-eof");
+	ret = hosts_step_argv(t->hosts, t->host, a.v, out, why);
+	strvec_clear(&a);
+	return ret;
 }
 
 struct step {
@@ -90,9 +115,15 @@ int step_start(const struct step_target *t, const struct strvec *args, unsigned 
 	struct strvec argv = STRVEC_INIT;
 	struct step *s = xcalloc(1, sizeof(*s));
 	unsigned int pflags = OS_PROC_OWN_GROUP;
+	const char *why = NULL;
 	int ret;
 
-	step_argv(t, args, flags & STEP_STOPPABLE, &argv);
+	ret = step_argv(t, args, flags & STEP_STOPPABLE, &argv, &why);
+	if (ret) {
+		strvec_clear(&argv);
+		free(s);
+		return ret;
+	}
 	if (flags & STEP_STOPPABLE)
 		pflags |= OS_PROC_STDIN_PIPE;
 	if (flags & STEP_KILLABLE)

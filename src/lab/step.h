@@ -3,8 +3,9 @@
  * step.h: the step runner, the one seam between the lab and the processes that do its work
  * (docs/DESIGN.md "Step runner").  A step is `fslab ARGS` (prep, run, teardown, compare) run
  * as a child process somewhere; a *target* says where and builds the argv that runs it there:
- * today this machine (the lab's own binary: /proc/self/exe, GetModuleFileNameW), later a host
- * reached over OpenSSH (`ssh -F FILE -o BatchMode=yes ... DEST -- 'fslab ARGS'`, issue 20).
+ * this machine (the lab's own binary: /proc/self/exe, GetModuleFileNameW), or a [host NAME]
+ * of the lab reached over OpenSSH (`ssh -F FILE -o BatchMode=yes ... -- DEST 'exec fslab
+ * ARGS'`, its kept connection, docs/HOSTS.md), or with ssh = local this machine again.
  * Everything between the lab and a step travels over the child's three standard streams,
  * because only they survive ssh and exist on both systems:
  *   stdout  the step's output, and its progress lines (RUN_PROGRESS_TAG: run/run.h), which
@@ -14,8 +15,10 @@
  *           closing it is the graceful stop (a Ctrl-C, over ssh too: a closed ssh client
  *           closes the remote stdin); otherwise the null device.
  * The hard stop is a kill of the local child (and what it started: its process group, its
- * job object), never a forwarded signal (which neither ssh nor Windows carries).
- * lab.c and child.c never know what kind of target runs their steps.
+ * job object), never a forwarded signal (which neither ssh nor Windows carries): for a host,
+ * the local ssh, whose session then closes (the remote run reads the end of its stdin, or
+ * gets SIGHUP/SIGPIPE, and stops).
+ * lab.c, child.c and cluster.c never know what kind of target runs their steps.
  */
 #ifndef FSLAB_LAB_STEP_H
 #define FSLAB_LAB_STEP_H
@@ -26,30 +29,35 @@
 #include "lab/labcfg.h"
 #include "strvec.h"
 
+struct hosts_session;
+
 /* Where steps run. */
 struct step_target {
-	char *name;   /* for messages: "this machine" (a [host NAME] later) */
+	char *name;   /* for messages: "this machine", or the host's NAME */
 	enum lab_os os;  /* what the steps run on: which prep, which paths */
 	char *fslab;  /* the fslab binary there: for this machine, this very binary */
-	/*
-	 * Issue 20 adds here what an ssh target needs (destination, -F file, the remote
-	 * binary) and teaches step_argv() to build `ssh ... DEST -- <command>`: the command is
-	 * `fslab` and ARGS each quoted for the remote shell (strbuf_add_sq() for a POSIX shell;
-	 * for Windows' OpenSSH, whose default shell is cmd.exe, os_win_cmdline()'s quoting
-	 * inside what cmd.exe passes on).  Nothing else changes.
-	 */
+	/* a [host NAME] of the lab: its session (the kept connections, lab/hosts.h) and index,
+	 * whose hosts_step_argv() is the argv; NULL: this machine, no ssh */
+	const struct hosts_session *hosts;
+	size_t host;
 };
 
 /* This machine, running this binary.  0 or -errno (its path cannot be told). */
 int step_target_local(struct step_target *t);
+/* Host i of session s (ssh, or ssh = local: this binary).  s must outlive t. */
+void step_target_host(struct step_target *t, const struct hosts_session *s, size_t i);
 void step_target_release(struct step_target *t);
 /*
- * step_argv - the argv that runs `fslab ARGS` on t, appended to out (local: the binary's
- * full path, then ARGS unchanged: no shell, so nothing needs quoting).  With stoppable, ARGS
- * gets --stop-on-stdin-eof (the child then treats the end of its stdin as its stop request).
+ * step_argv - the argv that runs `fslab ARGS` on t, appended to out.  This machine: the
+ * binary's full path, then ARGS unchanged (no shell, so nothing needs quoting).  A host:
+ * ssh with the lab's options over its kept connection and `fslab ARGS` as one command quoted
+ * for its shell (a POSIX shell, or cmd.exe for os = windows).  With stoppable, ARGS gets
+ * --stop-on-stdin-eof (the child then treats the end of its stdin as its stop request; ssh
+ * -T passes the end of its own stdin on).  0, or -EINVAL with *why when an argument cannot
+ * be carried (a line break for cmd.exe).
  */
-void step_argv(const struct step_target *t, const struct strvec *args, bool stoppable,
-	       struct strvec *out);
+int step_argv(const struct step_target *t, const struct strvec *args, bool stoppable,
+	      struct strvec *out, const char **why);
 
 /* What becomes of a step's output. */
 struct step_io {
@@ -70,7 +78,8 @@ enum {
 };
 
 struct step;
-/* Start `fslab ARGS` on t.  0 or -errno (nothing started). */
+/* Start `fslab ARGS` on t.  0 or -errno (nothing started; -EINVAL: an argument t cannot
+ * carry, see step_argv()). */
 int step_start(const struct step_target *t, const struct strvec *args, unsigned int flags,
 	       const struct step_io *io, struct step **out) __attribute__((warn_unused_result));
 /*

@@ -10,9 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
 #include "sha256.h"
 #include "strbuf.h"
-#include "util.h"
+#include "units.h"
 #include "utctime.h"
 
 /* A result file larger than this is not one fslab run wrote (a 30-day run's is ~400 MiB). */
@@ -644,49 +648,48 @@ static int check_inputs(const struct merge_input *in, size_t n)
 	return 0;
 }
 
-int merge_results(const struct merge_input *in, size_t n, const struct merge_opts *o,
-		  struct fslab_result *out)
+/* Every host's result read and checked into mg->m; *first the first complete one.  0, or
+ * -FSLAB_EINPUT when none is complete. */
+static int read_members(struct merge *mg, const struct fslab_result **first)
 {
-	struct merge mg = { .in = in, .n = n, .o = o, .out = out };
-	const struct fslab_result *first = NULL;
+	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
-	result_init(out);
-	ret = check_inputs(in, n);
-	if (ret)
-		return ret;
-	mg.m = xcalloc(n, sizeof(*mg.m));
-	for (size_t i = 0; i < n; i++) {
+	*first = NULL;
+	mg->m = xcalloc(mg->n, sizeof(*mg->m));
+	for (size_t i = 0; i < mg->n; i++) {
 		/* zeroed: result_from_json() initialises it, result_release() takes it zeroed */
-		mg.m[i].in = &in[i];
-		read_member(&mg.m[i]);
-		if (mg.m[i].complete) {
-			mg.complete++;
-			if (!first)
-				first = &mg.m[i].r;
+		mg->m[i].in = &mg->in[i];
+		read_member(&mg->m[i]);
+		if (mg->m[i].complete) {
+			mg->complete++;
+			if (!*first)
+				*first = &mg->m[i].r;
 		}
 	}
-	if (!first) {
-		struct strbuf sb = STRBUF_INIT;
+	if (*first)
+		return 0;
+	for (size_t i = 0; i < mg->n; i++)
+		strbuf_addf(&sb, "%s%s: %s (%s)", i ? "; " : "", mg->in[i].name, mg->m[i].status,
+			    mg->m[i].why);
+	ret = input_error("no host has a complete result, nothing to merge: %s", sb.buf);
+	strbuf_release(&sb);
+	return ret;
+}
 
-		for (size_t i = 0; i < n; i++)
-			strbuf_addf(&sb, "%s%s: %s (%s)", i ? "; " : "", in[i].name, mg.m[i].status,
-				    mg.m[i].why);
-		ret = input_error("no host has a complete result, nothing to merge: %s", sb.buf);
-		strbuf_release(&sb);
-		goto out;
-	}
-	ret = check_same_cell(&mg);
-	if (ret)
-		goto out;
+/* What names the cluster result: schema, label, version, the earliest start and the latest
+ * end of the complete hosts, the hosts counted. */
+static void cluster_header(struct merge *mg, const struct fslab_result *first)
+{
+	struct fslab_result *out = mg->out;
 
 	out->schema = xstrdup(RESULT_SCHEMA);
-	out->label = xstrdup(o->label ? o->label : first->label);
+	out->label = xstrdup(mg->o->label ? mg->o->label : first->label);
 	out->fslab_version = first->fslab_version ? xstrdup(first->fslab_version) : NULL;
-	for (size_t i = 0; i < n; i++) {
-		const struct fslab_result *r = &mg.m[i].r;
+	for (size_t i = 0; i < mg->n; i++) {
+		const struct fslab_result *r = &mg->m[i].r;
 
-		if (!mg.m[i].complete)
+		if (!mg->m[i].complete)
 			continue;
 		if (r->started_at && (!out->started_at || strcmp(r->started_at, out->started_at) < 0)) {
 			free(out->started_at);
@@ -698,10 +701,44 @@ int merge_results(const struct merge_input *in, size_t n, const struct merge_opt
 		}
 	}
 	out->cluster.present = true;
-	out->cluster.hosts = (unsigned int)n;
-	out->cluster.complete = mg.complete;
-	out->cluster.partial = mg.complete < n;
-	out->cluster.clock_limit_s = o->clock_limit_s > 0 ? o->clock_limit_s : MERGE_CLOCK_LIMIT_S;
+	out->cluster.hosts = (unsigned int)mg->n;
+	out->cluster.complete = mg->complete;
+	out->cluster.partial = mg->complete < mg->n;
+	out->cluster.clock_limit_s = mg->o->clock_limit_s > 0 ? mg->o->clock_limit_s
+							      : MERGE_CLOCK_LIMIT_S;
+}
+
+/* A partial cluster result is an aborted one: which hosts are missing and why. */
+static void partial_reason(struct merge *mg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < mg->n; i++)
+		if (!mg->m[i].complete)
+			strbuf_addf(&sb, "%s%s: %s", sb.len ? "; " : "", mg->in[i].name, mg->m[i].why);
+	mg->out->aborted = true;
+	mg->out->abort_reason = xasprintf("partial cluster result: %u of %zu hosts complete (%s)",
+					  mg->complete, mg->n, sb.buf);
+	strbuf_release(&sb);
+}
+
+int merge_results(const struct merge_input *in, size_t n, const struct merge_opts *o,
+		  struct fslab_result *out)
+{
+	struct merge mg = { .in = in, .n = n, .o = o, .out = out };
+	const struct fslab_result *first;
+	int ret;
+
+	result_init(out);
+	ret = check_inputs(in, n);
+	if (ret)
+		return ret;
+	ret = read_members(&mg, &first);
+	if (!ret)
+		ret = check_same_cell(&mg);
+	if (ret)
+		goto out;
+	cluster_header(&mg, first);
 	starts(&mg);
 	merge_config(&mg, first);
 	environment(&mg, first);
@@ -715,19 +752,9 @@ int merge_results(const struct merge_input *in, size_t n, const struct merge_opt
 	out->hosts = xcalloc(n, sizeof(*out->hosts));
 	for (size_t i = 0; i < n; i++)
 		member_entry(&mg, &mg.m[i], &out->hosts[out->nhosts++]);
-	if (out->cluster.partial) {
-		struct strbuf sb = STRBUF_INIT;
-
-		for (size_t i = 0; i < n; i++)
-			if (!mg.m[i].complete)
-				strbuf_addf(&sb, "%s%s: %s", sb.len ? "; " : "", in[i].name, mg.m[i].why);
-		out->aborted = true;
-		out->abort_reason = xasprintf("partial cluster result: %u of %zu hosts complete (%s)",
-					      mg.complete, n, sb.buf);
-		strbuf_release(&sb);
-	}
+	if (out->cluster.partial)
+		partial_reason(&mg);
 	notes(&mg);
-	ret = 0;
 out:
 	for (size_t i = 0; i < n; i++) {
 		result_release(&mg.m[i].r);

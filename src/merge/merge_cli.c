@@ -8,10 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "cmds.h"
+#include "files.h"
 #include "merge/merge.h"
+#include "msg.h"
+#include "os/os.h"
 #include "strbuf.h"
-#include "util.h"
+#include "units.h"
 
 static void usage(FILE *f)
 {
@@ -192,7 +196,51 @@ static int check_output(const struct merge_cli *c, const char *out)
 	return ret;
 }
 
-int cmd_merge(int argc, char **argv)
+/* --host NAME=FILE, or --missing NAME=WHY */
+static int host_arg(struct merge_cli *c, const char *arg, bool missing)
+{
+	const char *name, *value;
+	struct merge_input *h;
+	int ret = split(c, missing ? "missing" : "host", arg, &name, &value);
+
+	if (ret)
+		return ret;
+	h = host(c, name);
+	if ((h->file || h->missing) && missing)
+		ret = input_error("--missing %s: host %s is given twice", arg, name);
+	else if (h->file || h->missing)
+		ret = input_error("--host %s: host %s is given twice; one result per host", arg, name);
+	if (missing)
+		h->missing = value;
+	else
+		h->file = value;
+	return ret;
+}
+
+/* --clock NAME=OFFSET[,RTT] */
+static int clock_arg(struct merge_cli *c, const char *arg)
+{
+	const char *name, *value;
+	double off, rtt = NAN;
+	char *comma, *v;
+	int ret = split(c, "clock", arg, &name, &value);
+
+	if (ret)
+		return ret;
+	v = keep(c, xstrdup(value));
+	comma = strchr(v, ',');
+	if (comma)
+		*comma++ = 0;
+	if (parse_seconds(v, &off) || (comma && parse_seconds(comma, &rtt)))
+		return input_error("--clock %s: give NAME=OFFSET or NAME=OFFSET,RTT in seconds, such "
+				   "as node2=-0.0031,0.0008", arg);
+	return add_clock(c, name, off, rtt);
+}
+
+/* The options and the result files named into c, mo and *output; 0, 1 after --help, or
+ * -FSLAB_EINPUT. */
+static int parse_args(int argc, char **argv, struct merge_cli *c, struct merge_opts *mo,
+		      const char **output)
 {
 	static const struct option lo[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -205,70 +253,31 @@ int cmd_merge(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct merge_opts mo = { .clock_limit_s = MERGE_CLOCK_LIMIT_S };
-	struct merge_cli c = { 0 };
-	struct fslab_result r;
-	const char *output = NULL, *name, *value;
-	int opt, ret = 0, status = FSLAB_EXIT_USAGE;
+	int opt, ret = 0;
 
-	result_init(&r);
 	optind = 1;
 	opterr = 0;
 	while (!ret && (opt = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			usage(stdout);
-			status = FSLAB_EXIT_OK;
-			goto out;
+			return 1;
 		case 'o':
-			output = optarg;
+			*output = optarg;
 			break;
 		case 'H':
-			ret = split(&c, "host", optarg, &name, &value);
-			if (!ret) {
-				struct merge_input *h = host(&c, name);
-
-				if (h->file || h->missing)
-					ret = input_error("--host %s: host %s is given twice; one result "
-							  "per host", optarg, name);
-				h->file = value;
-			}
-			break;
 		case 'm':
-			ret = split(&c, "missing", optarg, &name, &value);
-			if (!ret) {
-				struct merge_input *h = host(&c, name);
-
-				if (h->file || h->missing)
-					ret = input_error("--missing %s: host %s is given twice", optarg,
-							  name);
-				h->missing = value;
-			}
+			ret = host_arg(c, optarg, opt == 'm');
 			break;
-		case 'c': {
-			double off, rtt = NAN;
-			char *comma, *v;
-
-			ret = split(&c, "clock", optarg, &name, &value);
-			if (ret)
-				break;
-			v = keep(&c, xstrdup(value));
-			comma = strchr(v, ',');
-			if (comma)
-				*comma++ = 0;
-			if (parse_seconds(v, &off) || (comma && parse_seconds(comma, &rtt)))
-				ret = input_error("--clock %s: give NAME=OFFSET or NAME=OFFSET,RTT in "
-						  "seconds, such as node2=-0.0031,0.0008", optarg);
-			else
-				ret = add_clock(&c, name, off, rtt);
+		case 'c':
+			ret = clock_arg(c, optarg);
 			break;
-		}
 		case 'C':
-			ret = clock_file(&c, optarg);
+			ret = clock_file(c, optarg);
 			break;
 		case 'L':
-			if (parse_seconds(optarg, &mo.clock_limit_s) || !(mo.clock_limit_s > 0) ||
-			    mo.clock_limit_s > 3600)
+			if (parse_seconds(optarg, &mo->clock_limit_s) || !(mo->clock_limit_s > 0) ||
+			    mo->clock_limit_s > 3600)
 				ret = input_error("--clock-limit '%s': give seconds above 0, such as 0.5 "
 						  "or 200ms", optarg);
 			break;
@@ -276,7 +285,7 @@ int cmd_merge(int argc, char **argv)
 			if (label_problem(optarg))
 				ret = input_error("--label '%s': %s; use 1-64 letters, digits, '.', '_', "
 						  "'+' or '-'", optarg, label_problem(optarg));
-			mo.label = optarg;
+			mo->label = optarg;
 			break;
 		default:
 			ret = input_error("unknown option '%s'; see 'fslab merge --help'",
@@ -286,29 +295,41 @@ int cmd_merge(int argc, char **argv)
 	for (int i = optind; !ret && i < argc; i++) {
 		char *n = name_of_file(argv[i]);
 
-		if (!n) {
-			ret = input_error("%s: no host name in the file name (CELL.NAME.json); give "
-					  "--host NAME=%s", argv[i], argv[i]);
-			break;
-		}
-		keep(&c, n);
-		if (host(&c, n)->file || host(&c, n)->missing)
+		if (!n)
+			return input_error("%s: no host name in the file name (CELL.NAME.json); give "
+					   "--host NAME=%s", argv[i], argv[i]);
+		keep(c, n);
+		if (host(c, n)->file || host(c, n)->missing)
 			ret = input_error("%s: host %s is given twice; one result per host", argv[i], n);
-		host(&c, n)->file = argv[i];
+		host(c, n)->file = argv[i];
 	}
 	if (ret)
-		goto out;
-	for (size_t i = 0; i < c.n; i++)
-		if (!c.in[i].file && !c.in[i].missing) {
-			ret = input_error("--clock names host %s, which has no --host or --missing",
-					  c.in[i].name);
-			goto out;
-		}
-	if (!output) {
-		ret = input_error("no --output FILE given for the cluster result");
+		return ret;
+	for (size_t i = 0; i < c->n; i++)
+		if (!c->in[i].file && !c->in[i].missing)
+			return input_error("--clock names host %s, which has no --host or --missing",
+					   c->in[i].name);
+	if (!*output)
+		return input_error("no --output FILE given for the cluster result");
+	return 0;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	struct merge_opts mo = { .clock_limit_s = MERGE_CLOCK_LIMIT_S };
+	struct merge_cli c = { 0 };
+	struct fslab_result r;
+	const char *output = NULL;
+	int ret, status = FSLAB_EXIT_USAGE;
+
+	result_init(&r);
+	ret = parse_args(argc, argv, &c, &mo, &output);
+	if (ret == 1) {
+		status = FSLAB_EXIT_OK;
 		goto out;
 	}
-	ret = check_output(&c, output);
+	if (!ret)
+		ret = check_output(&c, output);
 	if (!ret)
 		ret = merge_results(c.in, c.n, &mo, &r);
 	if (ret)

@@ -296,20 +296,6 @@ char *os_exe_path(void);
 
 /* ---- child processes (the lab's steps: docs/DESIGN.md "Step runner") ---- */
 
-struct strbuf;
-/*
- * os_win_quote_arg - arg as one argument of a Windows command line (appended to sb), quoted
- * only when it needs it, so that the C runtime and CommandLineToArgvW give it back unchanged:
- * spaces, tabs and quotes inside quotes, backslashes doubled only before a quote and at the
- * end, an empty argument as "".
- * os_win_cmdline - argv as a whole command line; argv[0] (the program) follows its own rule
- * (quoted when it has whitespace; a quote in it is -EINVAL).  0 or -EINVAL.
- * Pure (src/os/cmdline.c): built on both systems, for CreateProcessW and for Windows hosts
- * reached over ssh.
- */
-void os_win_quote_arg(struct strbuf *sb, const char *arg);
-int os_win_cmdline(struct strbuf *sb, const char *const argv[]);
-
 /*
  * A child process whose standard streams the parent holds: stdout and stderr are pipes it
  * reads (os_proc_poll), stdin a pipe it can close (OS_PROC_STDIN_PIPE) or the null device.
@@ -350,6 +336,13 @@ int os_proc_spawn(const char *const argv[], unsigned int flags, struct os_proc *
  */
 int os_proc_poll(struct os_proc *p, int timeout_ms, os_proc_output_fn fn, void *ctx,
 		 int *status);
+/*
+ * os_proc_write - len bytes to the child's stdin (OS_PROC_STDIN_PIPE), blocking: what the lab
+ * says to a helper that reads its stdin (fslab clock).  0, or -EPIPE when the child's stdin
+ * is closed or it went (never a SIGPIPE: the parent's stop handler would take it for a stop
+ * request), or -errno.
+ */
+int os_proc_write(struct os_proc *p, const void *buf, size_t len);
 /* Close the child's stdin (OS_PROC_STDIN_PIPE): its graceful stop.  0 or -errno. */
 int os_proc_close_stdin(struct os_proc *p);
 /* Kill the child at once (and, with its own group or job, what it started): its hard stop.

@@ -20,6 +20,16 @@ wchar_t *os_widen(const char *utf8);
 char *os_narrow(const wchar_t *w);
 /* A Win32 error code as -errno (ERROR_FILE_NOT_FOUND -> -ENOENT, ...). */
 int os_errno_from_win(DWORD err);
+
+/* The calling thread's last Win32 error as -errno. */
+static inline int last_err(void)
+{
+	return os_errno_from_win(GetLastError());
+}
+
+/* win32_stop.c: set by a stop request (console control event, the end of stdin); sleeps
+ * (win32.c) and waits for child processes (win32_proc.c) end at once when it is set. */
+extern HANDLE stop_event;
 #else
 struct os_file {
 	int fd;

@@ -857,6 +857,49 @@ int os_proc_poll(struct os_proc *p, int timeout_ms, os_proc_output_fn fn, void *
 	return 1;
 }
 
+int os_proc_write(struct os_proc *p, const void *buf, size_t len)
+{
+	sigset_t pipe_set, old;
+	bool pending;
+	int ret = 0;
+
+	if (p->in < 0)
+		return -EPIPE;
+	/*
+	 * A child gone makes the write raise SIGPIPE, which a parent with a stop handler (the
+	 * lab) would take for its own stop request: blocked meanwhile, and one it raised
+	 * itself taken back (sigtimedwait) before the mask is restored.
+	 */
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	{
+		sigset_t now;
+
+		sigpending(&now);
+		pending = sigismember(&now, SIGPIPE);
+	}
+	while (len) {
+		ssize_t n = write(p->in, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		buf = (const char *)buf + n;
+		len -= (size_t)n;
+	}
+	if (ret == -EPIPE && !pending) {
+		const struct timespec zero = { 0, 0 };
+
+		sigtimedwait(&pipe_set, NULL, &zero);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
 int os_proc_close_stdin(struct os_proc *p)
 {
 	int ret = 0;

@@ -12,10 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "cmds.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
 #include "remote/remote.h"
 #include "sha256.h"
-#include "util.h"
 
 #ifdef _WIN32
 #include <fcntl.h>
@@ -43,9 +46,20 @@ static void host_name(char *buf, size_t len)
 
 int cmd_hello(int argc, char **argv)
 {
-	json_t *o, *words = json_array();
+	json_t *o, *words;
 	char host[256], wall[32];
 	char *s;
+
+	/* --help alone (the lab's probe words never are) */
+	if (argc == 2 && !strcmp(argv[1], "--help")) {
+		printf("usage: fslab hello [WORD...]\n\nPrint one JSON line for the lab's controller "
+		       "(over ssh): schema %s, fslab version and git hash, system, hostname, the wall "
+		       "clock in ns since 1970, and the WORDs as received (the controller's quoting "
+		       "probe: every word must come back unchanged).\n\n  --help   this text (alone: among "
+		       "other WORDs it is one of them)\n", REMOTE_HELLO_SCHEMA);
+		return FSLAB_EXIT_OK;
+	}
+	words = json_array();
 
 	for (int i = 1; i < argc; i++) {
 		json_t *w = json_string(argv[i]);
@@ -74,9 +88,10 @@ int cmd_clock(int argc, char **argv)
 	char line[256];
 
 	if (argc == 2 && !strcmp(argv[1], "--help")) {
-		printf("usage: fslab clock [--once]\n\nAnswers each line of its input with the wall "
-		       "clock in ns since 1970 (--once: once, at once): the lab's controller measures "
-		       "a host's clock offset over ssh so (docs/HOSTS.md).\n");
+		printf("usage: fslab clock [--once]\n\nAnswer each line read on standard input "
+		       "with the wall clock in ns since 1970, one line each, at once: the lab's "
+		       "controller times the round trips over ssh and takes the host's clock offset "
+		       "from the shortest.\n\n  --once   one answer, without reading\n");
 		return FSLAB_EXIT_OK;
 	}
 	if (argc > 1 && strcmp(argv[1], "--once")) {
@@ -88,8 +103,11 @@ int cmd_clock(int argc, char **argv)
 		printf("%lld\n", (long long)os_wall_ns());
 		return fflush(stdout) ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 	}
-	/* read, then the clock at once: what the controller times is one round trip */
+	/* read, then the clock at once: what the controller times is one round trip; a line
+	 * longer than the buffer is answered once, at its end */
 	while (fgets(line, sizeof(line), stdin)) {
+		if (!strchr(line, '\n') && !feof(stdin))
+			continue;
 		printf("%lld\n", (long long)os_wall_ns());
 		if (fflush(stdout))
 			return FSLAB_EXIT_FAIL;
@@ -107,7 +125,7 @@ int cmd_cat_result(int argc, char **argv)
 		fprintf(argc == 2 ? stdout : stderr,
 			"usage: fslab cat-result FILE\n\nPrint a result file for the lab's controller "
 			"(over ssh): a line '%s SIZE', the SIZE bytes of the file, then a line "
-			"'sha256 HEX'.\n", REMOTE_CAT_SCHEMA);
+			"'sha256 HEX'.\n\n  --help   this text\n", REMOTE_CAT_SCHEMA);
 		return argc == 2 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
 	}
 	ret = os_stat(argv[1], &kind, NULL);

@@ -13,10 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "files.h"
+#include "msg.h"
+#include "os/os.h"
 #include "run/run.h"
 #include "run/runP.h"
 #include "strbuf.h"
-#include "util.h"
 #include "workloads/dbfile.h"
 #include "workloads/jetstress.h"
 

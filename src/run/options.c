@@ -447,10 +447,9 @@ void run_params_init(struct run_params *p, struct run_config *c)
 	for (size_t i = 0; i < RO_NR; i++) {
 		const struct run_option *o = &run_options[i];
 		const char *fix;
-		char buf[8];
 
 		/* the table's own defaults pass its checks (tests/unit/test_options.c) */
-		if (o->def && run_option_set(p, o, o->def, &fix, buf, sizeof(buf)))
+		if (o->def && run_option_parse(p, o, o->def, &fix))
 			abort();
 	}
 	p->given = 0;
@@ -465,6 +464,7 @@ void run_params_release(struct run_params *p)
 {
 	for (size_t i = 0; i < RO_NR; i++)
 		free(p->text[i]);
+	free(p->fix);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -482,8 +482,8 @@ static int parse_real(const struct run_option *o, const char *v, double *out)
 	return 0;
 }
 
-int run_option_set(struct run_params *p, const struct run_option *o, const char *v,
-		   const char **fix, char *fixbuf, size_t fixlen)
+int run_option_parse(struct run_params *p, const struct run_option *o, const char *v,
+		     const char **fix)
 {
 	size_t id = (size_t)(o - run_options);
 	void *f = field(p, o->off);
@@ -506,8 +506,9 @@ int run_option_set(struct run_params *p, const struct run_option *o, const char 
 	case ROT_CHOICE:
 		if (o->valid && !o->valid(v)) {
 			if (o->choices) {
-				snprintf(fixbuf, fixlen, "%s%s", o->fix, o->choices());
-				*fix = fixbuf;
+				free(p->fix);
+				p->fix = xasprintf("%s%s", o->fix, o->choices());
+				*fix = p->fix;
 			}
 			return -EINVAL;
 		}
@@ -575,7 +576,6 @@ int run_params_parse_argv(struct run_params *p, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		const struct run_option *o;
 		const char *fix;
-		char buf[256];
 
 		if (c == 'h') {
 			run_usage(stdout);
@@ -591,7 +591,7 @@ int run_params_parse_argv(struct run_params *p, int argc, char **argv)
 					   argv[optind - 1]);
 		}
 		o = &run_options[c - OPT_BASE];
-		if (run_option_set(p, o, optarg, &fix, buf, sizeof(buf)))
+		if (run_option_parse(p, o, optarg, &fix))
 			return input_error("--%s '%s': %s", o->name, optarg, fix);
 	}
 	if (optind < argc)
@@ -627,22 +627,18 @@ void run_params_argv(const struct run_params *p, void (*add)(const char *arg, vo
 #define HELP_COL 24
 #define HELP_WIDTH 92
 
-/* Append text to *s, expanding %C (the choices) and %D (the default). */
-static void help_expand(char **s, const struct run_option *o, const char *text)
+/* Append text to sb, expanding %C (the choices) and %D (the default). */
+static void help_expand(struct strbuf *sb, const struct run_option *o, const char *text)
 {
 	const char *dflt = o->def_help ? o->def_help : o->def;
 
 	for (const char *t = text; *t; t++) {
-		char *n;
-
 		if (t[0] == '%' && (t[1] == 'C' || t[1] == 'D')) {
-			n = xasprintf("%s%s", *s, t[1] == 'C' ? o->choices() : dflt ? dflt : "");
+			strbuf_addstr(sb, t[1] == 'C' ? o->choices() : dflt ? dflt : "");
 			t++;
 		} else {
-			n = xasprintf("%s%c", *s, *t);
+			strbuf_addch(sb, *t);
 		}
-		free(*s);
-		*s = n;
 	}
 }
 
@@ -650,17 +646,15 @@ static void help_expand(char **s, const struct run_option *o, const char *text)
  * a '\n' in the help starts a new line. */
 static void help_option(FILE *f, const struct run_option *o)
 {
-	char *text = xstrdup(""), *left, *save = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	char *text, *left, *save = NULL;
 	bool start = true;
 	int col;
 
-	help_expand(&text, o, o->help);
-	if ((o->def || o->def_help) && !strstr(o->help, "%D")) {
-		char *n = xasprintf("%s; default %s", text, o->def_help ? o->def_help : o->def);
-
-		free(text);
-		text = n;
-	}
+	help_expand(&sb, o, o->help);
+	if ((o->def || o->def_help) && !strstr(o->help, "%D"))
+		strbuf_addf(&sb, "; default %s", o->def_help ? o->def_help : o->def);
+	text = strbuf_detach(&sb, NULL);
 	left = o->type == ROT_FLAG ? xasprintf("  --%s", o->name)
 				   : xasprintf("  --%s %s", o->name, o->metavar);
 	col = (int)strlen(left);

@@ -70,6 +70,7 @@ struct run_params {
 	char *text[RO_NR];  /* each value as given (the lab passes it on unchanged), or NULL */
 	uint64_t given;     /* bit 1 << id for every option given */
 	int first_verdict;  /* the first ROF_VERDICT option given, or -1 */
+	char *fix;          /* what to do about the last value refused, when composed (heap) */
 };
 
 struct run_option {
@@ -118,12 +119,25 @@ static inline bool run_params_given(const struct run_params *p, enum run_opt_id 
 }
 
 /*
- * run_option_set - parse value v of option o into p (NULL v: a flag given on the command
- * line; a flag in a config takes yes or no).  0, or -EINVAL with *fix pointing at what to do
- * (static or in fixbuf).
+ * run_option_parse - parse value v of option o into p (NULL v: a flag given on the command
+ * line; a flag in a config takes yes or no).  0, or -EINVAL with *fix pointing at what to do,
+ * whole however long the choices are (static, or p's own until the next call).
  */
-int run_option_set(struct run_params *p, const struct run_option *o, const char *v,
-		   const char **fix, char *fixbuf, size_t fixlen) __attribute__((warn_unused_result));
+int run_option_parse(struct run_params *p, const struct run_option *o, const char *v,
+		     const char **fix) __attribute__((warn_unused_result));
+/*
+ * run_option_set - run_option_parse() under its former name, for src/lab/labcfg.c until it
+ * calls run_option_parse() (another branch is rewriting it): fixbuf and fixlen are no longer
+ * written (a fixed buffer cut a long list of choices).
+ */
+static inline __attribute__((warn_unused_result)) int
+run_option_set(struct run_params *p, const struct run_option *o, const char *v,
+	       const char **fix, char *fixbuf, size_t fixlen)
+{
+	(void)fixbuf;
+	(void)fixlen;
+	return run_option_parse(p, o, v, fix);
+}
 
 /*
  * run_params_parse_argv - `fslab run` argv (argv[0] the subcommand) into p (run_params_init

@@ -11,6 +11,7 @@
 #include "files.h"
 #include "host.h"
 #include "msg.h"
+#include "strbuf.h"
 
 static const char *str(json_t *o, const char *key)
 {
@@ -107,30 +108,25 @@ static char *not_passed(json_t *rec)
 {
 	static const char *const st[] = { "FAIL", "UNKNOWN" };
 	json_t *checks = json_object_get(rec, "checks"), *ch;
-	char *out = NULL;
+	struct strbuf out = STRBUF_INIT, ids = STRBUF_INIT;
 	size_t i;
 
 	for (size_t k = 0; k < ARRAY_SIZE(st); k++) {
-		char *ids = NULL;
-
+		strbuf_reset(&ids);
 		json_array_foreach(checks, i, ch) {
-			char *tmp;
-
-			if (strcmp(str(ch, "status"), st[k]) || listed(ids, str(ch, "id")))
+			if (strcmp(str(ch, "status"), st[k]) ||
+			    listed(ids.len ? ids.buf : NULL, str(ch, "id")))
 				continue;
-			tmp = xasprintf("%s%s%s", ids ? ids : "", ids ? ", " : "", str(ch, "id"));
-			free(ids);
-			ids = tmp;
+			strbuf_add_sep(&ids, ", ");
+			strbuf_addstr(&ids, str(ch, "id"));
 		}
-		if (ids) {
-			char *tmp = xasprintf("%s%s%s: %s", out ? out : "", out ? "; " : "", st[k], ids);
-
-			free(out);
-			out = tmp;
-			free(ids);
+		if (ids.len) {
+			strbuf_add_sep(&out, "; ");
+			strbuf_addf(&out, "%s: %s", st[k], ids.buf);
 		}
 	}
-	return out;
+	strbuf_release(&ids);
+	return strbuf_detach_or_null(&out);
 }
 
 char *selftest_fact(json_t *rec)

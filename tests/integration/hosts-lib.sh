@@ -27,6 +27,10 @@
 #   hosts_auths NAME         connections sshd of NAME accepted so far
 #   hosts_fslab_conns        fslab's own ssh connections still running (their sockets live in
 #                            /tmp/fslab-ssh.*): none once an fslab command ended
+#   hosts_link NAME up|down  NAME's network link (its end of the veth)
+#   hosts_mounts NAME        the mounts under $T that NAME has (its sshd's mount namespace,
+#                            read without ssh: also for a host cut off)
+#   hosts_procs NAME PATTERN the pids of NAME's processes whose command line matches PATTERN
 HOSTS_TAG=$(basename "$T" | tr -cd 'a-zA-Z0-9' | tail -c 6)
 HT=$T/hosts
 HOSTS_SSH_CONFIG=$HT/ssh_config
@@ -149,6 +153,20 @@ EOF
 }
 
 hosts_auths() { grep -c "Accepted publickey" "$HT/$1/sshd.log" || true; }
+hosts_link() { ip -n "fslab-$HOSTS_TAG-$1" link set "v$HOSTS_TAG$1" "$2"; }
+hosts_mounts() {
+	local pid
+	pid=$(cat "$HT/$1/sshd.pid" 2>/dev/null) || return 0
+	# /proc/PID/mounts escapes blanks as \040: the scratch directory has none
+	awk -v t="$T" 'index($2, t) == 1 {print $2}' /proc/"$pid"/mounts
+}
+hosts_procs() {
+	local p
+	for p in $(ip netns pids "fslab-$HOSTS_TAG-$1"); do
+		tr '\0' ' ' </proc/"$p"/cmdline 2>/dev/null | grep -q -- "$2" && echo "$p"
+	done
+	return 0
+}
 hosts_fslab_conns() {
 	local p
 	for p in $(ip netns pids "$CTL_NS"); do

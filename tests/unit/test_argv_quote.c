@@ -19,8 +19,9 @@
 #include <unistd.h>
 
 #include "argv_quote.h"
+#include "base.h"
+#include "os/os.h"
 #include "strvec.h"
-#include "util.h"
 
 static const char *const words[] = {
 	"plain", "", "two words", "it's", "say \"hi\"", "$(touch /tmp/fslab-pwned)",
@@ -51,7 +52,7 @@ static void sh_round_trip(const char *shell)
 		size_t off = 0;
 
 		remove("/tmp/fslab-pwned");
-		assert_int_equal(run_cmd(run, &out), 0);
+		assert_int_equal(os_run(run, &out), 0);
 		for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
 			if (strcmp(out + off, words[i]))
 				fail_msg("%s: word %zu came back as '%s', sent '%s'", shell, i, out + off,

@@ -174,9 +174,9 @@ static void test_load_option_refused(void **state)
 		compare_release(&c);
 		opts.allow_mismatch = true;
 		assert_int_equal(build2(&c, &opts, a, b), 0);
-		assert_int_equal(c.nwarnings, 1);
+		assert_int_equal(c.warnings.nr, 1);
 		cellwant = xasprintf("%s ", o->name);
-		assert_non_null(strstr(c.warnings[0], want));
+		assert_non_null(strstr(c.warnings.v[0], want));
 		row = compare_row(&c, "mismatch");
 		assert_non_null(row);
 		assert_int_equal(strncmp(row->cells[1].text, cellwant, strlen(cellwant)), 0);
@@ -217,7 +217,7 @@ static void test_run_options_silent(void **state)
 	a = save(ja, "a.json");
 	b = save(jb, "b.json");
 	assert_int_equal(build2(&c, &opts, a, b), 0);
-	assert_int_equal(c.nwarnings, 0);
+	assert_int_equal(c.warnings.nr, 0);
 	assert_string_equal(errors, "");
 	compare_release(&c);
 	unlink(a);
@@ -248,7 +248,7 @@ static void test_sweep_axis(void **state)
 	json_object_set_new(jb, "label", json_string("ext4-16t"));
 	b = save(jb, "b.json");
 	assert_int_equal(build2(&c, &opts, a, b), 0);
-	assert_int_equal(c.nwarnings, 0);
+	assert_int_equal(c.warnings.nr, 0);
 	compare_release(&c);
 	unlink(a);
 	unlink(b);
@@ -266,8 +266,8 @@ static void test_unrecorded(void **state)
 	json_t *cfg = json_object_get(jb, "config");
 	struct compare_opts opts = { 0 };
 	struct compare c;
-	char *a, *b, **v;
-	size_t n;
+	char *a, *b;
+	struct strvec v = STRVEC_INIT;
 
 	(void)state;
 	json_object_set_new(jb, "label", json_string("old"));
@@ -276,15 +276,14 @@ static void test_unrecorded(void **state)
 	a = save(ja, "a.json");
 	b = save(jb, "b.json");
 	assert_int_equal(build2(&c, &opts, a, b), 0);
-	assert_int_equal(c.nwarnings, 0);
-	v = compare_method_unrecorded(&c, &n);
-	assert_int_equal(n, 1);
-	assert_string_equal(v[0], "old (fslab): cache, no-verify");
-	free(v[0]);
-	free(v);
-	v = compare_method_differences(&c, &n);
-	assert_int_equal(n, 0);
-	free(v);
+	assert_int_equal(c.warnings.nr, 0);
+	compare_method_unrecorded(&c, &v);
+	assert_int_equal(v.nr, 1);
+	assert_string_equal(v.v[0], "old (fslab): cache, no-verify");
+	strvec_clear(&v);
+	compare_method_differences(&c, &v);
+	assert_int_equal(v.nr, 0);
+	strvec_clear(&v);
 	compare_release(&c);
 	unlink(a);
 	unlink(b);
@@ -299,8 +298,8 @@ static void test_method_per_label(void **state)
 {
 	struct compare_opts opts = { .allow_mismatch = true };
 	struct compare c;
-	char *a, *b, **v;
-	size_t n;
+	char *a, *b;
+	struct strvec v = STRVEC_INIT;
 
 	json_t *ja = base_result(), *jb = json_deep_copy(ja);
 
@@ -312,12 +311,11 @@ static void test_method_per_label(void **state)
 	json_decref(ja);
 	json_decref(jb);
 	assert_int_equal(build2(&c, &opts, a, b), 0);
-	assert_non_null(strstr(c.warnings[0], "cache 8 MiB vs 256 MiB"));
-	v = compare_method_differences(&c, &n);
-	assert_int_equal(n, 1);
-	assert_string_equal(v[0], "cache: ext4 256 MiB, other 8 MiB");
-	free(v[0]);
-	free(v);
+	assert_non_null(strstr(c.warnings.v[0], "cache 8 MiB vs 256 MiB"));
+	compare_method_differences(&c, &v);
+	assert_int_equal(v.nr, 1);
+	assert_string_equal(v.v[0], "cache: ext4 256 MiB, other 8 MiB");
+	strvec_clear(&v);
 	compare_release(&c);
 	unlink(a);
 	unlink(b);

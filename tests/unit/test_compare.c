@@ -63,14 +63,13 @@ static const struct cmp_cell *cell(const struct compare *c, const char *id, size
 /* The first summary sentence, heap. */
 static char *first_sentence(const struct compare *c)
 {
-	size_t n;
-	char **v = report_summary(c, &n), *s;
+	struct strvec v = STRVEC_INIT;
+	char *s;
 
-	assert_true(n >= 1);
-	s = v[0];
-	for (size_t i = 1; i < n; i++)
-		free(v[i]);
-	free(v);
+	report_summary(c, &v);
+	assert_true(v.nr >= 1);
+	s = xstrdup(v.v[0]);
+	strvec_clear(&v);
 	return s;
 }
 
@@ -156,16 +155,15 @@ static void test_repeats(void **state)
 static char *all_text(const struct compare *c)
 {
 	char *buf = NULL;
-	size_t len = 0, n;
+	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	char **v = report_summary(c, &n);
+	struct strvec v = STRVEC_INIT;
 
 	assert_non_null(f);
-	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "%s\n", v[i]);
-		free(v[i]);
-	}
-	free(v);
+	report_summary(c, &v);
+	for (size_t i = 0; i < v.nr; i++)
+		fprintf(f, "%s\n", v.v[i]);
+	strvec_clear(&v);
 	report_tables(f, DOC_TEXT, c, NULL);
 	report_tables(f, DOC_MD, c, NULL);
 	fclose(f);
@@ -443,8 +441,8 @@ static void test_guard(void **state)
 	compare_release(&c);
 	o.allow_mismatch = true;
 	assert_int_equal(build(&c, &o, "ext4-1.json", "xfs-seed7.json", NULL), 0);
-	assert_int_equal(c.nwarnings, 1);
-	assert_non_null(strstr(c.warnings[0], "seed 7 vs 42"));
+	assert_int_equal(c.warnings.nr, 1);
+	assert_non_null(strstr(c.warnings.v[0], "seed 7 vs 42"));
 	assert_string_equal(cell(&c, "mismatch", 1)->text, "seed 7 vs 42");
 	assert_string_equal(cell(&c, "mismatch", 0)->text, "-");
 	compare_release(&c);
@@ -496,19 +494,16 @@ static void test_cache_and_fs(void **state)
 {
 	struct compare_opts o = { .allow_mismatch = true };
 	struct compare c;
-	size_t n;
-	char **v;
+	struct strvec v = STRVEC_INIT;
 	bool warned = false;
 
 	(void)state;
 	assert_int_equal(build(&c, &o, "ext4-1.json", "ntfs-cached.json", NULL), 0);
 	assert_non_null(strstr(cell(&c, "cache_reads", 1)->text, "YES"));
-	v = report_summary(&c, &n);
-	for (size_t i = 0; i < n; i++) {
-		warned |= strstr(v[i], "Warning: on ntfs a cache served the database reads") != NULL;
-		free(v[i]);
-	}
-	free(v);
+	report_summary(&c, &v);
+	for (size_t i = 0; i < v.nr; i++)
+		warned |= strstr(v.v[i], "Warning: on ntfs a cache served the database reads") != NULL;
+	strvec_clear(&v);
 	assert_true(warned);
 
 	/* filesystem: db volume fstype, else prep.fs, else the label */

@@ -18,10 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base.h"
+#include "files.h"
 #include "lab/hosts.h"
 #include "lab/labcfg.h"
 #include "sha256.h"
-#include "util.h"
 
 static char dir[] = "/tmp/fslab-test-hosts.XXXXXX";
 
@@ -42,6 +43,7 @@ static int teardown(void **state)
 }
 
 static const char base[] = "[workload]\nduration = 10s\ndb_size = 64M\n[fs ext4]\n";
+static const char base_win[] = "[workload]\nduration = 10s\ndb_size = 64M\n[fs ntfs]\n[fs refs]\n";
 
 /* Load config text; the errors printed (stderr) go to a file we read back into *errors. */
 static int load(const char *text, struct lab_cfg *c, char **errors)
@@ -71,9 +73,11 @@ static void test_config(void **state)
 			       "[host node1]\nssh = root@10.0.0.11\n"
 			       "[host node2]\nssh = node2\nfslab = /opt/fslab/fslab\n"
 			       "image_dir = /srv/img\ndb_size = 3G\nworkdir = /srv/fslab\n"
-			       "[host win1]\nssh = admin@winbox\nos = windows\n"
-			       "fslab = C:\\Program Files\\fslab\\fslab.exe\ndb_dev = 1\nlog_dev = 2\n"
 			       "[host me]\nssh = local\n%s", base);
+	/* Windows hosts: a lab of their own (their preps make ntfs and refs) */
+	char *wtext = xasprintf("[host win1]\nssh = admin@winbox\nos = windows\n"
+				"fslab = C:\\Program Files\\fslab\\fslab.exe\ndb_dev = 1\n"
+				"log_dev = 2\n%s", base_win);
 	struct lab_cfg c;
 	char *errors;
 	const struct lab_host *h;
@@ -81,7 +85,7 @@ static void test_config(void **state)
 	(void)state;
 	assert_int_equal(load(text, &c, &errors), 0);
 	assert_string_equal(errors, "");
-	assert_int_equal(c.hosts.n, 4);
+	assert_int_equal(c.hosts.n, 3);
 	assert_true(c.hosts.clock_limit_s == 0.25);
 	assert_string_equal(c.hosts.ssh_config, "/dev/null");
 	h = &c.hosts.v[0];
@@ -93,15 +97,23 @@ static void test_config(void **state)
 	assert_string_equal(lab_host_image_dir(h, &c), "/srv/img");
 	assert_true(lab_host_db_image_size(h, &c) == 3 * GiB);
 	assert_string_equal(lab_host_fslab(h), "/opt/fslab/fslab");
-	h = &c.hosts.v[2];
-	assert_int_equal(h->os, HOST_OS_WINDOWS);
-	assert_null(lab_host_image_dir(h, &c));
-	assert_string_equal(lab_host_db_dev(h, &c), "1");
-	assert_true(lab_host_local(&c.hosts.v[3]));
+	assert_true(lab_host_local(&c.hosts.v[2]));
 	assert_false(lab_host_local(&c.hosts.v[0]));
+	assert_int_equal(c.os, LAB_OS_LINUX);
 	lab_cfg_release(&c);
 	free(errors);
 	free(text);
+	assert_int_equal(load(wtext, &c, &errors), 0);
+	assert_string_equal(errors, "");
+	h = &c.hosts.v[0];
+	assert_int_equal(h->os, HOST_OS_WINDOWS);
+	assert_null(lab_host_image_dir(h, &c));
+	assert_string_equal(lab_host_db_dev(h, &c), "1");
+	/* the steps' system is the hosts': [fs refs] is Windows prep's */
+	assert_int_equal(c.os, LAB_OS_WINDOWS);
+	lab_cfg_release(&c);
+	free(errors);
+	free(wtext);
 }
 
 /* Each bad host config is refused with file:line and the fix. */
@@ -134,6 +146,17 @@ static void test_config_refusals(void **state)
 		  "cannot read it" },
 		{ "[host n]\nssh = n\nimage_dir = /i\ndb_dev = /dev/sdb\nlog_dev = /dev/sdc\n",
 		  "either image_dir or db_dev" },
+		/* one system for all the hosts of a lab */
+		{ "[host n]\nssh = n\nimage_dir = /i\n[host w]\nssh = w\nos = windows\n"
+		  "db_dev = 1\nlog_dev = 2\n", "Linux and Windows hosts in one lab" },
+		/* each host preps its own devices: no volumes prepared by the user */
+		{ "[host n]\nssh = n\nimage_dir = /i\n[fs mine]\ndb_dir = /srv/db\n"
+		  "log_dir = /srv/log\n", "db_dir/log_dir (volumes you prepared) in a lab with" },
+		/* Windows hosts: their preps' filesystems, no raw baseline */
+		{ "[host w]\nssh = w\nos = windows\ndb_dev = 1\nlog_dev = 2\n",
+		  "Windows prep formats ntfs or refs" },
+		{ "[lab]\nraw_baseline = yes\n[host w]\nssh = w\nos = windows\ndb_dev = 1\n"
+		  "log_dev = 2\n[fs ntfs]\n", "a lab of Windows hosts" },
 	};
 
 	(void)state;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "lab/labcfg.h"
 
 #ifdef FSLAB_NO_INIH
@@ -19,7 +20,6 @@
 #pragma GCC diagnostic ignored "-Wunused-function"
 #pragma GCC diagnostic ignored "-Wunused-const-variable"
 #endif
-#include "util.h"
 
 static char path[64];
 static char errors[8192];

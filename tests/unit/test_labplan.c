@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "lab/labplan.h"
-#include "util.h"
 
 #define MAXN 256
 

@@ -16,11 +16,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base.h"
 #include "compare/compare.h"
 #include "compare/report.h"
+#include "files.h"
 #include "merge/merge.h"
 #include "sha256.h"
-#include "util.h"
 
 static char dir[] = "/tmp/fslab-test-merge.XXXXXX";
 
@@ -464,6 +465,24 @@ static void test_compare_hosts(void **state)
 	/* node3 does half the IOPS of the hosts' mean: the straggler, in bold */
 	assert_non_null(strstr(text, "**node3**"));
 	assert_non_null(strstr(text, "loads started within 2.0 ms"));
+	/* two tables that fit the page (issue 21): the load, then latencies and starts, each
+	 * led by label and host; no row wider than 7 columns */
+	{
+		char *hosts = strstr(text, "## Hosts"), *times = strstr(text, "| Label | Host | DB read avg");
+		int cols = 0;
+
+		assert_non_null(strstr(hosts, "| Label | Host | Runs | Transactional IOPS |"));
+		assert_non_null(times);
+		assert_non_null(strstr(times, "Clock offset (ms) |"));
+		assert_non_null(strstr(times, "| x | **node3** |")); /* the straggler in both */
+		for (char *p = hosts; *p && strncmp(p, "\n## ", 5); p++) {
+			if (*p == '\n') {
+				assert_true(cols <= 8);
+				cols = 0;
+			}
+			cols += *p == '|';
+		}
+	}
 	free(text);
 	compare_release(&c);
 	{

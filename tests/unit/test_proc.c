@@ -21,9 +21,10 @@
 #include <shellapi.h>
 #endif
 
+#include "base.h"
+#include "argv_quote.h"
 #include "os/os.h"
 #include "strbuf.h"
-#include "util.h"
 
 /* ---- the quoter ---- */
 
@@ -31,7 +32,7 @@ static char *quoted(const char *arg)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	os_win_quote_arg(&sb, arg);
+	argv_quote_win_arg(&sb, arg, false);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -133,7 +134,7 @@ static void test_quote_roundtrip(void **state)
 	int n;
 
 	(void)state;
-	assert_int_equal(os_win_cmdline(&line, nasty), 0);
+	assert_int_equal(argv_quote_win(&line, nasty), 0);
 	/* argv[0]: no whitespace, so it is the first word as written */
 	assert_int_equal(strncmp(line.buf, "fslab.exe ", 10), 0);
 	v = msvcrt_parse(line.buf + 10, &n);
@@ -178,11 +179,11 @@ static void test_cmdline_program(void **state)
 	const char *empty[] = { NULL };
 
 	(void)state;
-	assert_int_equal(os_win_cmdline(&sb, spaced), 0);
+	assert_int_equal(argv_quote_win(&sb, spaced), 0);
 	assert_string_equal(sb.buf, "\"C:\\Program Files\\fslab\\fslab.exe\" lab");
 	strbuf_reset(&sb);
-	assert_int_equal(os_win_cmdline(&sb, quote), -EINVAL);
-	assert_int_equal(os_win_cmdline(&sb, empty), -EINVAL);
+	assert_int_equal(argv_quote_win(&sb, quote), -EINVAL);
+	assert_int_equal(argv_quote_win(&sb, empty), -EINVAL);
 	strbuf_release(&sb);
 }
 

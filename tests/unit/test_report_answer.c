@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "compare/reportP.h"
-#include "util.h"
+#include "msg.h"
 
 static char *fx(const char *name)
 {

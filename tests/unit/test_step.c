@@ -5,8 +5,10 @@
  * stop flag added for stoppable steps); a real step whose stdout mixes progress lines with
  * text, in pieces, with CRLF and a last line without a newline: the progress lines reach the
  * callback and nothing else, everything else lands in the log, stderr too; a stoppable step
- * ends when the runner closes its stdin; a killable one is killed.  The "fslab" started is
- * this test binary (step_child below), so the test needs nothing installed.
+ * ends when the runner closes its stdin; a killable one is killed.  A [host NAME] target: the
+ * exact ssh argv and remote command (a POSIX shell's, cmd.exe's for os = windows: the golden
+ * Windows command line), ssh = local running this binary through the same seam.  The "fslab"
+ * started is this test binary (step_child below), so the test needs nothing installed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,11 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
+#include "lab/hosts.h"
 #include "lab/step.h"
 #include "os/os.h"
 #include "run/run.h"
 #include "strbuf.h"
-#include "util.h"
 
 static char *self;
 
@@ -36,14 +39,14 @@ static void test_local_argv(void **state)
 	assert_string_equal(t.fslab, self); /* this very binary */
 	strvec_pushl(&args, "run", "--db=/a dir/with 'quotes' and \"more\"", "--label=x y", "",
 		     NULL);
-	step_argv(&t, &args, false, &argv);
+	assert_int_equal(step_argv(&t, &args, false, &argv, NULL), 0);
 	/* no shell in between: every argument as it is */
 	assert_int_equal(argv.nr, 5);
 	assert_string_equal(argv.v[0], self);
 	for (size_t i = 0; i < args.nr; i++)
 		assert_string_equal(argv.v[i + 1], args.v[i]);
 	strvec_clear(&argv);
-	step_argv(&t, &args, true, &argv);
+	assert_int_equal(step_argv(&t, &args, true, &argv, NULL), 0);
 	assert_int_equal(argv.nr, 6);
 	assert_string_equal(argv.v[5], "--stop-on-stdin-eof");
 	strvec_clear(&argv);
@@ -191,6 +194,109 @@ static void test_kill(void **state)
 	step_target_release(&t);
 }
 
+/* The hosts of a session: a Linux host over ssh, a Windows one, ssh = local. */
+static struct lab_host host_v[3];
+static struct lab_hosts host_cfg;
+static struct hosts_session host_session;
+
+static void hosts_init(void)
+{
+	host_v[0] = (struct lab_host){ .name = (char *)"node1", .ssh = (char *)"root@10.0.0.11",
+				       .fslab = (char *)"/usr/local/bin/fslab" };
+	host_v[1] = (struct lab_host){ .name = (char *)"win1", .ssh = (char *)"administrator@win1",
+				       .os = HOST_OS_WINDOWS,
+				       .fslab = (char *)"C:\\Program Files\\fslab\\fslab.exe" };
+	host_v[2] = (struct lab_host){ .name = (char *)"me", .ssh = (char *)"local" };
+	host_cfg = (struct lab_hosts){ .n = 3, .v = host_v, .ssh_config = (char *)"/etc/lab/ssh cfg" };
+	host_session = (struct hosts_session){ .cfg = &host_cfg, .self = self,
+					       .ctl_dir = (char *)"/tmp/fslab-ssh.Ab12Cd" };
+}
+
+static void test_host_argv(void **state)
+{
+	struct step_target t;
+	struct strvec args = STRVEC_INIT, argv = STRVEC_INIT;
+	const char *why = NULL;
+	/* exactly what goes to each host */
+	static const char *const ssh_words[] = {
+		"ssh", "-F", "/etc/lab/ssh cfg", "-o", "BatchMode=yes", "-o", "ServerAliveInterval=2",
+		"-o", "ServerAliveCountMax=3", "-o", "ConnectTimeout=10", "-o",
+		"ControlPath=/tmp/fslab-ssh.Ab12Cd/%C", "-o", "ControlMaster=no", "-T", "--",
+	};
+
+	(void)state;
+	hosts_init();
+	strvec_pushl(&args, "run", "--label=it's $(x) `y`; z", "--output=C:\\r 50%\\", NULL);
+	step_target_host(&t, &host_session, 0);
+	assert_string_equal(t.name, "node1");
+	assert_int_equal(t.os, LAB_OS_LINUX);
+	assert_int_equal(step_argv(&t, &args, true, &argv, &why), 0);
+	assert_int_equal(argv.nr, ARRAY_SIZE(ssh_words) + 2);
+	for (size_t i = 0; i < ARRAY_SIZE(ssh_words); i++)
+		assert_string_equal(argv.v[i], ssh_words[i]);
+	assert_string_equal(argv.v[argv.nr - 2], "root@10.0.0.11");
+	/* the stop flag inside the remote command, each word quoted for the POSIX shell */
+	assert_string_equal(argv.v[argv.nr - 1], "exec /usr/local/bin/fslab run "
+			    "'--label=it'\\''s $(x) `y`; z' '--output=C:\\r 50%\\' --stop-on-stdin-eof");
+	strvec_clear(&argv);
+	step_target_release(&t);
+
+	/* os = windows: the golden cmd.exe line (docs/HOSTS.md "What is sent") */
+	step_target_host(&t, &host_session, 1);
+	assert_int_equal(t.os, LAB_OS_WINDOWS);
+	assert_int_equal(step_argv(&t, &args, true, &argv, &why), 0);
+	assert_string_equal(argv.v[argv.nr - 2], "administrator@win1");
+	assert_string_equal(argv.v[argv.nr - 1],
+			    "\"C:\\Program Files\\fslab\\fslab.exe\" ^\"run^\" "
+			    "^\"--label=it's $^(x^) `y`; z^\" ^\"--output=C:\\r 50^%\\\\^\" "
+			    "^\"--stop-on-stdin-eof^\"");
+	strvec_clear(&argv);
+	/* a line break cannot reach cmd.exe: refused, nothing started */
+	strvec_push(&args, "--title=a\nb");
+	assert_int_equal(step_argv(&t, &args, false, &argv, &why), -EINVAL);
+	assert_non_null(strstr(why, "line break"));
+	{
+		struct step_io io = { 0 };
+		struct step *s = NULL;
+
+		assert_int_equal(step_start(&t, &args, 0, &io, &s), -EINVAL);
+		assert_null(s);
+	}
+	strvec_clear(&argv);
+	step_target_release(&t);
+
+	/* ssh = local: this binary, no ssh, no shell */
+	step_target_host(&t, &host_session, 2);
+	assert_int_equal(step_argv(&t, &args, false, &argv, &why), 0);
+	assert_int_equal(argv.nr, args.nr + 1);
+	assert_string_equal(argv.v[0], self);
+	assert_string_equal(argv.v[2], "--label=it's $(x) `y`; z");
+	strvec_clear(&argv);
+	strvec_clear(&args);
+	step_target_release(&t);
+}
+
+/* A host with ssh = local runs its steps through the same seam: stopped by its stdin. */
+static void test_host_local_step(void **state)
+{
+	struct step_target t;
+	struct seen seen = { STRBUF_INIT, 0 };
+	FILE *log = tmpfile();
+	char *text;
+
+	(void)state;
+	hosts_init();
+	step_target_host(&t, &host_session, 2);
+	assert_int_equal(run_step(&t, "wait", STEP_STOPPABLE | STEP_KILLABLE, log, &seen, true),
+			 3);
+	text = log_text(log);
+	assert_non_null(strstr(text, "stopped by the end of standard input"));
+	free(text);
+	fclose(log);
+	strbuf_release(&seen.progress);
+	step_target_release(&t);
+}
+
 /* ---- the child ---- */
 
 static volatile int stop_why;
@@ -244,6 +350,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_output_split),
 		cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_kill),
+		cmocka_unit_test(test_host_argv),
+		cmocka_unit_test(test_host_local_step),
 	};
 	int ret;
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
 #include "utctime.h"
 
 static void test_parse(void **state)
