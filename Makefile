@@ -6,6 +6,8 @@
 #   make demo       fslab lab configs/demo.ini: ext4 vs XFS on loop devices until 15 % precise
 #                   (or 9 minutes) -> report; configs/tour.ini adds NTFS and btrfs
 #   make fuzz       libFuzzer targets (clang, ASan+UBSan) on the parsers, FUZZ_SECONDS each
+#                   (or FUZZ_RUNS inputs each)
+#   make unit-ubsan the unit suites built by clang with -fsanitize=undefined (make check too)
 #   make man        build/man/*.1 from the --help texts; make install puts them in
 #                   $(PREFIX)/share/man/man1 (PREFIX=/usr/local)
 #   make clean
@@ -46,8 +48,8 @@ LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps check unit integration vm-kernel bench demo clean install man fuzz fuzz-build \
-	windows windows-unit
+.PHONY: all deps check unit unit-ubsan integration vm-kernel bench demo clean install man fuzz \
+	fuzz-build windows windows-unit
 all: fslab
 
 # Order-only: checked on every build, installs what is missing when root.
@@ -82,8 +84,8 @@ $(B)/tests/%: tests/unit/%.c $(B)/libfslab.a | deps
 
 check:
 	$(Q)scripts/deps.sh check
-	$(Q)$(MAKE) --no-print-directory fslab $(UNIT_BIN) vm-kernel
-	$(Q)tests/run.sh $(UNIT_BIN)
+	$(Q)$(MAKE) --no-print-directory fslab $(UNIT_BIN) $(UBSAN_UNIT_BIN) vm-kernel
+	$(Q)tests/run.sh $(UNIT_BIN) $(UBSAN_UNIT_BIN)
 
 unit:
 	$(Q)scripts/deps.sh check
@@ -113,14 +115,50 @@ demo:
 	$(Q)rm -rf demo-report
 	$(Q)./fslab lab configs/demo.ini --output demo-report
 
+# ---- clang's UndefinedBehaviorSanitizer (docs/DESIGN.md "Sanitizers") ----
+# The library and the unit suites again, built by clang with -fsanitize=undefined (not
+# recoverable: undefined behaviour fails the test) in build/ubsan/; make check runs them next
+# to the gcc ones (gcc's UBSan misses what clang's finds: a double out of range converted to
+# an integer).  Each suite is build/ubsan/tests/test_*-ubsan.  make unit-ubsan: these alone.
+UBSAN_CC ?= clang
+UBSAN_CFLAGS := -std=gnu11 -Wall -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread \
+	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. -MMD -MP \
+	-O1 -g -fno-omit-frame-pointer -fsanitize=undefined -fno-sanitize-recover=all
+UBSAN_B := $(B)/ubsan
+UBSAN_OBJ := $(LIB_SRC:%.c=$(UBSAN_B)/obj/%.o)
+UBSAN_UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(UBSAN_B)/tests/%-ubsan)
+
+$(UBSAN_B)/obj/%.o: %.c | deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  UBSANCC $<")
+	$(Q)$(UBSAN_CC) $(UBSAN_CFLAGS) $(CFLAGS_PKG) -c -o $@ $<
+
+$(UBSAN_B)/obj/src/version.o: $(B)/.git-hash
+
+$(UBSAN_B)/libfslab.a: $(UBSAN_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(UBSAN_B)/tests/%-ubsan: tests/unit/%.c $(UBSAN_B)/libfslab.a | deps
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  UBSANLD $@")
+	$(Q)$(UBSAN_CC) $(UBSAN_CFLAGS) $(CFLAGS_PKG) -o $@ $< $(UBSAN_B)/libfslab.a \
+		$(LDLIBS_PKG) -lm -pthread -lcmocka
+
+unit-ubsan:
+	$(Q)scripts/deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory $(UBSAN_UNIT_BIN)
+	$(Q)FSLAB_UNIT_ONLY=1 tests/run.sh $(UBSAN_UNIT_BIN)
+
 # ---- fuzzing (tests/fuzz, docs/DESIGN.md "Fuzzing") ----
 # The library again, built by clang with coverage for libFuzzer and ASan+UBSan, in build/fuzz/;
 # each tests/fuzz/fuzz_*.c becomes build/fuzz/fuzz_* (no -Werror: clang warns differently).
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined
+# -MMD -MP: a header's change rebuilds the objects that include it (without them a struct
+# changed by a merge left stale objects in the fuzz library: crashes that were not there)
 FUZZ_CFLAGS := -std=gnu11 -Wall -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread \
-	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. $(FUZZ_FLAGS)
+	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. -MMD -MP $(FUZZ_FLAGS)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 FUZZ_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
@@ -142,7 +180,8 @@ fuzz-build:
 	$(Q)scripts/deps.sh fuzz
 	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
 
-# FUZZ_SECONDS per target (default 60); crashes land in build/fuzz/crashes/
+# FUZZ_SECONDS per target (default 60), or FUZZ_RUNS inputs per target (one target after the
+# other); crashes land in build/fuzz/crashes/
 fuzz: fuzz-build
 	$(Q)tests/fuzz/run.sh $(FUZZ_BIN)
 

@@ -25,11 +25,12 @@ BROWSER="chromium python3"
 # the test toolchain: cmocka, fio, jq; the QEMU test guest (tests/vm/, docs/VM.md): QEMU, a
 # static busybox for its initramfs, kmod for depmod/modprobe on the unpacked Debian kernel,
 # xz-utils for its modules, dmsetup for device-mapper faults; the multi-host tests
-# (tests/integration/hosts-lib.sh): an sshd per network namespace, the ssh client, ip netns.
+# (tests/integration/hosts-lib.sh): an sshd per network namespace, the ssh client, ip netns;
+# time (/usr/bin/time) for the tests' memory bounds.
 # Installing openssh-server on a systemd machine also enables Debian's own ssh service (as it
 # always does); the tests never use it
 TEST="libcmocka-dev fio jq qemu-system-x86 busybox-static kmod xz-utils dmsetup \
-openssh-server openssh-client iproute2"
+openssh-server openssh-client iproute2 time"
 BENCH="time"
 FUZZ="clang libclang-rt-14-dev"
 # make windows: the mingw-w64 cross compiler (posix threads) and what scripts/win-sysroot.sh

@@ -3,6 +3,7 @@
 #include "files.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,14 +54,36 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	return atomic_commit(&af);
 }
 
+const char *os_kind_name(int kind)
+{
+	switch (kind) {
+	case OS_KIND_FILE: return "a regular file";
+	case OS_KIND_DIR: return "a directory";
+	case OS_KIND_BLOCK: return "a block device";
+	case OS_KIND_CHAR: return "a character device";
+	case OS_KIND_FIFO: return "a FIFO";
+	default: return "a special file";
+	}
+}
+
 int read_file(const char *path, char **out, size_t *lenp)
 {
-	struct strbuf sb = STRBUF_INIT;
-	FILE *f = os_fopen(path, "r");
-	int ret;
+	struct strbuf sb;
+	size_t hint = 0;
+	FILE *f;
+	int ret = os_fopen_regular(path, &f, NULL);
 
-	if (!f)
-		return errno ? -errno : -EIO;
+	if (ret)
+		return ret;
+	/* room for the whole file at once: no copies while a large file grows the buffer */
+	if (!fseeko(f, 0, SEEK_END)) {
+		off_t size = ftello(f);
+
+		if (size > 0 && (uint64_t)size < SIZE_MAX / 2)
+			hint = (size_t)size + 65536;
+		rewind(f);
+	}
+	strbuf_init(&sb, hint);
 	ret = strbuf_read_stream(&sb, f);
 	fclose(f);
 	if (ret) {

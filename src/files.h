@@ -35,7 +35,8 @@ const char *atomic_name(const struct atomic_file *af);
 int atomic_commit(struct atomic_file *af) __must_check;
 void atomic_abort(struct atomic_file *af);
 
-/* read_file - whole file into a NUL-terminated heap buffer (*out, caller frees). 0 or -errno. */
+/* read_file - whole file into a NUL-terminated heap buffer (*out, caller frees).  0, -errno,
+ * or -EINVAL when path is not a regular file (a FIFO or a device: never blocks or floods). */
 int read_file(const char *path, char **out, size_t *len) __must_check;
 /* mkdir_p - like mkdir -p.  0 or -errno. */
 int mkdir_p(const char *path, mode_t mode) __must_check;

@@ -224,6 +224,16 @@ int timeline_spill(struct timeline *t)
 	return 0;
 }
 
+/* len bytes at off of a spill file, the position left at its end for the next row added. */
+static int spill_read(FILE *f, off_t off, void *buf, size_t len)
+{
+	bool ok = !fseeko(f, off, SEEK_SET) && fread(buf, 1, len, f) == len;
+
+	if (fseeko(f, 0, SEEK_END) || !ok)
+		return -EIO;
+	return 0;
+}
+
 int timeline_row(const struct timeline *t, size_t i, double *row)
 {
 	size_t sz = sizeof(double) * t->ncols;
@@ -234,16 +244,29 @@ int timeline_row(const struct timeline *t, size_t i, double *row)
 		memcpy(row, t->data + i * t->ncols, sz);
 		return 0;
 	}
-	if (fseeko(t->spill, (off_t)(i * sz), SEEK_SET) || fread(row, sz, 1, t->spill) != 1)
-		return -EIO;
-	return 0;
+	return spill_read(t->spill, (off_t)(i * sz), row, sz);
+}
+
+int timeline_rows(const struct timeline *t, size_t first, size_t n, double *rows)
+{
+	size_t sz = sizeof(double) * t->ncols;
+
+	if (first > t->nrows || n > t->nrows - first)
+		return -ERANGE;
+	if (!n || !sz)
+		return 0;
+	if (!t->spill) {
+		memcpy(rows, t->data + first * t->ncols, n * sz);
+		return 0;
+	}
+	return spill_read(t->spill, (off_t)(first * sz), rows, sz * n);
 }
 
 void timeline_add_row(struct timeline *t, const double *row)
 {
 	if (t->spill) {
-		/* a failed write loses the row: the file system of TMPDIR is full */
-		fseeko(t->spill, 0, SEEK_END);
+		/* a failed write loses the row (the temporary file system is full): nrows says
+		 * so.  Reads leave the position at the end (a seek would flush every row) */
 		if (fwrite(row, sizeof(double) * t->ncols, 1, t->spill) == 1)
 			t->nrows++;
 		return;

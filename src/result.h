@@ -313,6 +313,20 @@ int timeline_col(const struct timeline *t, const char *name);
 int timeline_spill(struct timeline *t);
 /* Row i into row[ncols].  0, or -errno when a spilled row cannot be read. */
 int timeline_row(const struct timeline *t, size_t i, double *row);
+/* Rows [first, first + n) into rows[n * ncols] (one read of a spilled file, for a pass over
+ * a long timeline).  0, -ERANGE beyond nrows, or -errno. */
+int timeline_rows(const struct timeline *t, size_t first, size_t n, double *rows);
+
+/*
+ * What a result file's timeline may hold (result_read(), the importers): at most
+ * TIMELINE_MAX_ROWS rows (48 days at fslab's one row per second; fslab run measures 30 days
+ * at most) of TIMELINE_MAX_COLS columns (fslab writes 19); more is refused, naming the count.
+ * Beyond TIMELINE_MEM_ROWS rows (18 h) the rows are kept in a temporary file
+ * (timeline_spill()), so a long timeline costs disk, not memory.
+ */
+#define TIMELINE_MAX_ROWS (1u << 22)
+#define TIMELINE_MAX_COLS 64
+#define TIMELINE_MEM_ROWS (1u << 16)
 void timeline_release(struct timeline *t);
 
 /* Append a note (copied) to r->notes. */
@@ -337,6 +351,10 @@ int result_write(const struct fslab_result *r, const char *path)
  * (missing, truncated/invalid JSON, not an fslab result, unknown schema version).
  */
 int result_read(const char *path, struct fslab_result *r)
+	__attribute__((warn_unused_result));
+/* result_from_buffer - the same from the file's text buf (len bytes) already read; what names
+ * the source.  A long timeline's rows are read one at a time (no jansson tree of them). */
+int result_from_buffer(const char *buf, size_t len, const char *what, struct fslab_result *r)
 	__attribute__((warn_unused_result));
 /* result_from_json - the same from an already parsed object; what names the source. */
 int result_from_json(json_t *root, const char *what, struct fslab_result *r)

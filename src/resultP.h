@@ -75,6 +75,16 @@ int rd_fail(struct rd *rd, const char *fmt, ...) __attribute__((format(printf, 2
 double rd_num(struct rd *rd, json_t *o, const char *key, double dflt);
 double rd_num0(struct rd *rd, json_t *o, const char *key);
 uint64_t rd_u64(struct rd *rd, json_t *o, const char *key);
+/* rd_fail() when a timeline of nrows rows is beyond TIMELINE_MAX_ROWS; else 0. */
+int rd_timeline_limit(struct rd *rd, size_t nrows);
+/* Timeline row i (a JSON array of t->ncols numbers or nulls) appended to t (spilled to a
+ * temporary file at TIMELINE_MEM_ROWS); row is scratch room for ncols.  0 or rd's error. */
+int rd_timeline_row(struct rd *rd, struct timeline *t, json_t *v, size_t i, double *row);
+/* After the last row: 0, or rd's error; an error when a spilled timeline could not be
+ * written (its temporary file system full: -EIO, said in one line). */
+int rd_timeline_end(struct rd *rd, struct timeline *t);
+/* rd_u64() at most max (the field's width: unsigned int, int), else an error. */
+uint64_t rd_u64_max(struct rd *rd, json_t *o, const char *key, uint64_t max);
 bool rd_bool(struct rd *rd, json_t *o, const char *key);
 char *rd_str(struct rd *rd, json_t *o, const char *key);
 char **rd_strv(struct rd *rd, json_t *o, const char *key, size_t *n);

@@ -5,11 +5,13 @@
  * and the few fields with a shape of their own (histograms, the classes, timeline, latency
  * samples, verdict, environment, notes).  A new field is one line here.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base.h"
+#include "msg.h"
 #include "resultP.h"
 #include "units.h"
 
@@ -82,12 +84,20 @@ static void hist_read(struct rd *rd, json_t *parent, const char *key, void *p)
 		h->sumsq = (unsigned __int128)sumsq;
 	}
 	b = json_object_get(o, "buckets");
+	if (b && !json_is_array(b)) {
+		rd_fail(rd, "histogram \"buckets\" must be an array of [index, count] pairs");
+		free(h);
+		return;
+	}
 	json_array_foreach(b, i, pair) {
-		json_int_t idx = json_integer_value(json_array_get(pair, 0));
-		json_int_t cnt = json_integer_value(json_array_get(pair, 1));
+		json_t *ji = json_array_get(pair, 0), *jc = json_array_get(pair, 1);
+		json_int_t idx = json_integer_value(ji), cnt = json_integer_value(jc);
 
-		if (!json_is_array(pair) || idx < 0 || idx >= HIST_NR || cnt < 0) {
-			rd_fail(rd, "histogram bucket %zu is malformed", i);
+		/* integers only: 1.5 or "7" would otherwise read as 0 (json_integer_value) */
+		if (json_array_size(pair) != 2 || !json_is_integer(ji) || !json_is_integer(jc) ||
+		    idx < 0 || idx >= HIST_NR || cnt < 0) {
+			rd_fail(rd, "histogram bucket %zu is malformed (not an [index, count] pair of "
+				"integers, index 0..%d)", i, HIST_NR - 1);
 			free(h);
 			return;
 		}
@@ -232,6 +242,53 @@ static json_t *timeline_write(const void *p)
 	return json_pack("{s:o, s:o}", "columns", strv_to_json(t->cols, t->ncols), "rows", rows);
 }
 
+int rd_timeline_limit(struct rd *rd, size_t nrows)
+{
+	if (nrows <= TIMELINE_MAX_ROWS)
+		return 0;
+	return rd_fail(rd, "a timeline of %zu rows, more than fslab reads (at most %u: 48 days at "
+		       "one row per second, fslab run measures 30 days at most); the file was "
+		       "edited or damaged", nrows, TIMELINE_MAX_ROWS);
+}
+
+int rd_timeline_row(struct rd *rd, struct timeline *t, json_t *v, size_t i, double *row)
+{
+	json_t *x;
+	size_t c, n;
+
+	if (!json_is_array(v) || json_array_size(v) != t->ncols)
+		return rd_fail(rd, "timeline row %zu has %zu values, expected %zu", i,
+			       json_array_size(v), t->ncols);
+	json_array_foreach(v, c, x) {
+		if (!json_is_number(x) && !json_is_null(x))
+			return rd_fail(rd, "timeline row %zu, column %zu is not a number", i, c);
+		row[c] = json_is_number(x) ? json_number_value(x) : NAN;
+	}
+	n = t->nrows;
+	timeline_add_row(t, row);
+	if (t->nrows == n) /* spilled, and the write failed: never a row lost without a word */
+		return rd_timeline_end(rd, t);
+	/* a long timeline goes to a temporary file (kept in memory when that fails) */
+	if (t->nrows == TIMELINE_MEM_ROWS && !t->spill) {
+		int e = timeline_spill(t);
+
+		if (e)
+			fslab_warn("%s: cannot keep its long timeline in a temporary file (%s); "
+				   "reading it into memory", rd->what, strerror(-e));
+	}
+	return 0;
+}
+
+int rd_timeline_end(struct rd *rd, struct timeline *t)
+{
+	if (rd->err || !t->spill || (!ferror(t->spill) && !fflush(t->spill)))
+		return rd->err;
+	/* not bad input: exit 1, not 2 */
+	fslab_err("%s: cannot keep its long timeline in a temporary file (%s); free space in "
+		  "the temporary directory (/tmp)", rd->what, strerror(errno ? errno : EIO));
+	return rd->err = -EIO;
+}
+
 static void timeline_read(struct rd *rd, json_t *parent, const char *key, void *p)
 {
 	json_t *o = rd_obj(rd, parent, key, false), *cols, *rows, *v;
@@ -245,24 +302,22 @@ static void timeline_read(struct rd *rd, json_t *parent, const char *key, void *
 	cols = json_object_get(o, "columns");
 	rows = json_object_get(o, "rows");
 	nc = json_array_size(cols);
+	if (nc > TIMELINE_MAX_COLS) {
+		rd_fail(rd, "a timeline of %zu columns, more than fslab reads (at most %d); the "
+			"file was edited or damaged", nc, TIMELINE_MAX_COLS);
+		return;
+	}
+	if (rd_timeline_limit(rd, json_array_size(rows)))
+		return;
 	names = xcalloc(nc + 1, sizeof(char *));
 	row = xcalloc(nc + 1, sizeof(double));
 	json_array_foreach(cols, i, v)
 		names[i] = json_is_string(v) ? json_string_value(v) : "?";
 	timeline_init(t, names, nc);
-	json_array_foreach(rows, i, v) {
-		json_t *x;
-		size_t c;
-
-		if (!json_is_array(v) || json_array_size(v) != nc) {
-			rd_fail(rd, "timeline row %zu has %zu values, expected %zu", i,
-				json_array_size(v), nc);
+	json_array_foreach(rows, i, v)
+		if (rd_timeline_row(rd, t, v, i, row))
 			break;
-		}
-		json_array_foreach(v, c, x)
-			row[c] = json_is_number(x) ? json_number_value(x) : NAN;
-		timeline_add_row(t, row);
-	}
+	rd_timeline_end(rd, t);
 	free(names);
 	free(row);
 }

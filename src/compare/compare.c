@@ -68,21 +68,19 @@ static int group_batches(const struct compare *c, const struct cmp_group *g,
 
 	for (size_t i = 0; i < g->nruns; i++) {
 		const struct timeline *t = &c->results[g->runs[i]].timeline;
+		double sn[STATS_BATCHES] = { 0 }, sd[STATS_BATCHES] = { 0 };
 		struct batch_plan bp;
-		double *num, *den;
 		int ret;
 
 		if (stats_batch_plan(t->nrows, &bp))
 			return -ENOENT;
-		num = xcalloc(t->nrows, sizeof(double));
-		den = xcalloc(t->nrows, sizeof(double));
-		ret = compare_timeline_series(t, m, num, den);
-		if (!ret)
-			n += stats_batch_means(num, den, &bp, out + n);
-		free(num);
-		free(den);
+		/* streamed: a long timeline is read in chunks, never as arrays of its rows */
+		ret = compare_timeline_fold(t, m, bp.skip, bp.len, bp.k, false, sn, sd);
 		if (ret)
 			return ret;
+		for (size_t b = 0; b < bp.k; b++) /* as stats_batch_means() */
+			if (sd[b] > 0 && isfinite(sn[b]))
+				out[n++] = sn[b] / sd[b];
 	}
 	return (int)n;
 }
@@ -471,23 +469,28 @@ size_t compare_group_of(struct compare *c, size_t ri)
 	return c->ngroups++;
 }
 
+/* Results named one by one as not comparable; the rest are counted ("... and N more"). */
+#define GUARD_MAX_ERRORS 20
+
 /* Refuse (or with --allow-mismatch warn about) results that differ in what a comparison needs
  * equal: from the first result, and within a label from its first run.  0 or -FSLAB_EINPUT. */
 static int compare_guard(struct compare *c, const struct compare_opts *o)
 {
 	const struct fslab_result *ref = &c->results[0];
+	json_t *index = json_object();
+	size_t nerr = 0;
 	int ret = 0;
 
+	if (c->nresults)
+		compare_first_of_label(index, c, 0);
 	for (size_t i = 1; i < c->nresults; i++) {
 		const struct fslab_result *r = &c->results[i];
-		const struct fslab_result *first = NULL;
+		size_t k = compare_first_of_label(index, c, i);
+		/* the first run of the same label, to check repeats against */
+		const struct fslab_result *first = k < i ? &c->results[k] : NULL;
 		struct strbuf diff = STRBUF_INIT;
 		char *d, *rep;
 
-		/* the first run of the same label, to check repeats against */
-		for (size_t k = 0; k < i && !first; k++)
-			if (!strcmp(c->results[k].label, r->label))
-				first = &c->results[k];
 		d = compare_differences(r, ref);
 		if (d)
 			strbuf_addstr(&diff, d);
@@ -502,9 +505,11 @@ static int compare_guard(struct compare *c, const struct compare_opts *o)
 		if (!diff.len)
 			continue;
 		if (!o->allow_mismatch) {
-			ret = input_error("%s: not comparable with %s: %s; compare like with like, or "
-					  "pass --allow-mismatch to show them with a warning",
-					  c->files[i], c->files[0], diff.buf);
+			ret = -FSLAB_EINPUT;
+			if (nerr++ < GUARD_MAX_ERRORS)
+				input_error("%s: not comparable with %s: %s; compare like with like, "
+					    "or pass --allow-mismatch to show them with a warning",
+					    c->files[i], c->files[0], diff.buf);
 		} else {
 			struct cmp_group *g = &c->groups[compare_group_of(c, i)];
 
@@ -522,6 +527,10 @@ static int compare_guard(struct compare *c, const struct compare_opts *o)
 		}
 		strbuf_release(&diff);
 	}
+	if (nerr > GUARD_MAX_ERRORS)
+		fslab_err("... and %zu more results not comparable with %s (the first %d are named)",
+			  nerr - GUARD_MAX_ERRORS, c->files[0], GUARD_MAX_ERRORS);
+	json_decref(index);
 	return ret;
 }
 

@@ -255,6 +255,16 @@ double compare_run_value(const struct fslab_result *r, const struct metric_def *
  */
 int compare_timeline_series(const struct timeline *t, const struct metric_def *m, double *num,
 			    double *den);
+/*
+ * compare_timeline_fold - the same per-row values streamed (a long, spilled timeline is read in
+ * chunks, no array of its rows): rows skip .. skip + per * nb - 1 folded into nb buckets of per
+ * rows, bucket b = (row - skip) / per.  ratio false: num and den added to sum_num[b] and
+ * sum_den[b] (batch means: sum_num / sum_den); ratio true: num / den of each row with den > 0
+ * added to sum_num[b] and 1 to sum_den[b] (a downsampled series: the mean per-second value).
+ * The sums are added to, not reset.  0, -ENOENT as above, or -errno (unreadable spill).
+ */
+int compare_timeline_fold(const struct timeline *t, const struct metric_def *m, size_t skip,
+			  size_t per, size_t nb, bool ratio, double *sum_num, double *sum_den);
 /* Limit of a Jetstress verdict check ("db_read_avg_latency", ...) from the first result that
  * has it, else dflt. */
 double compare_limit(const struct compare *c, const char *check, double dflt);

@@ -4,6 +4,8 @@
 #ifndef FSLAB_COMPAREP_H
 #define FSLAB_COMPAREP_H
 
+#include <jansson.h>
+
 #include "compare/compare.h"
 #include "compare/import.h"
 
@@ -16,6 +18,12 @@ int compare_load(struct compare *c, char *const *files, size_t n, const struct c
  * version (load.c).  Heap string, or NULL when they may be compared.
  */
 char *compare_differences(const struct fslab_result *r, const struct fslab_result *ref);
+/*
+ * compare_first_of_label - the first result (of c->results[0..i]) with the label of result i,
+ * through index (a jansson object, label -> index, filled as results are taken in order): a
+ * hash table, so thousands of results (fio hosts, DiskSpd TimeSpans) are not compared pairwise.
+ */
+size_t compare_first_of_label(json_t *index, const struct compare *c, size_t i);
 
 /* precision.c: the half width of the 95 % interval of a Welch delta (d->base set, cells
  * filled). */

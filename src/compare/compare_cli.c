@@ -445,11 +445,25 @@ static int exit_status(int ret)
 static char *lab_plan_note(const char *path, char **stop, double *precision)
 {
 	json_error_t err;
-	json_t *root = json_load_file(path, JSON_DECODE_INT_AS_REAL, &err), *seed;
+	json_t *root, *seed;
 	const char *order;
 	const char *what;
-	char *note, sd[32] = "";
+	char *note, sd[32] = "", *text;
+	size_t len;
+	int ret = read_file(path, &text, &len), kind;
 
+	/* a regular file only: a FIFO would block here forever, a device never end */
+	if (ret) {
+		if (ret == -EINVAL && !os_stat(path, &kind, NULL) && kind != OS_KIND_FILE)
+			input_error("--lab-plan %s: not a regular file (%s); name the lab-plan.json "
+				    "that fslab lab wrote", path, os_kind_name(kind));
+		else
+			input_error("--lab-plan %s: cannot be read (%s); name the lab-plan.json that "
+				    "fslab lab wrote", path, strerror(-ret));
+		return NULL;
+	}
+	root = json_loadb(text, len, JSON_DECODE_INT_AS_REAL, &err);
+	free(text);
 	if (!root) {
 		input_error("--lab-plan %s: %s (line %d); name the lab-plan.json that fslab lab wrote",
 			    path, err.text, err.line);

@@ -9,6 +9,7 @@
 
 #include "base.h"
 #include "files.h"
+#include "msg.h"
 
 struct doc_table *doc_table_new(size_t ncols, bool numeric)
 {
@@ -84,16 +85,52 @@ static void html_escape(FILE *f, const char *s)
 }
 
 /*
- * Markdown text: nothing in it can become HTML or break the line structure.  '<' that would
- * open a tag, comment or declaration (followed by a letter, '/', '!' or '?': CommonMark's raw
- * HTML) and '&' that would start an entity are written as entities; "p < 0.001" stays as it
- * is.  Control characters (CR, ESC, a newline inside a cell) become blanks.  In table cells
- * (cell true) '|' is escaped too.
+ * Markdown text: nothing in it can become HTML, a link, an image, emphasis, code or a block,
+ * or break the line structure (docs/COMPARE.md).  Every string the report takes from input
+ * (host names, OS and CPU strings, mkfs and mount options, notes, fio's rw=, Jetstress's
+ * machine name, --title, labels) is written through here, so this is the one place:
+ * - '<' that would open a tag, comment or declaration (followed by a letter, '/', '!' or
+ *   '?': CommonMark's raw HTML) and '&' that would start an entity are written as entities;
+ *   "p < 0.001" stays as it is;
+ * - '[' and ']' (links, images, footnotes), '`' (code), '*' and '~' (emphasis,
+ *   strikethrough), '#' (headings) are backslash-escaped everywhere; '_' too, unless it sits
+ *   between letters or digits, where CommonMark never reads it as emphasis ("io_uring");
+ *   '!' before '[' (an image); '\' before punctuation (it would escape it);
+ * - at the start of a paragraph, list item or heading (MD_START), what would open a block:
+ *   '-', '+', '=', '>' and "1." or "1)" (lists, rules, quotes); leading blanks (code) are
+ *   dropped; text that continues a line (MD_INLINE: after a bold lead) is left as it starts;
+ * - '(' and ')' only ever act after "](" (a link), which cannot occur once ']' is escaped;
+ * - control characters (CR, ESC, a newline inside a cell) become blanks; in table cells
+ *   (MD_CELL) '|' is escaped too.
  */
-static void md_write(FILE *f, const char *s, bool cell)
+enum md_ctx { MD_START, MD_INLINE, MD_CELL };
+
+static void md_write(FILE *f, const char *s, enum md_ctx ctx)
 {
+	const bool cell = ctx == MD_CELL;
+	const char *start;
+
+	if (ctx == MD_START) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s && strchr("-+=>", *s)) {
+			fputc('\\', f);
+		} else if (isdigit((unsigned char)*s)) {
+			const char *d = s;
+
+			while (isdigit((unsigned char)*d))
+				d++;
+			if (*d == '.' || *d == ')') {
+				fwrite(s, 1, (size_t)(d - s), f);
+				fputc('\\', f);
+				s = d;
+			}
+		}
+	}
+	start = s;
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s, n = (unsigned char)s[1];
+		unsigned char p = s > start ? (unsigned char)s[-1] : 0;
 
 		if (c == '<' && (isalpha(n) || n == '/' || n == '!' || n == '?'))
 			fputs("&lt;", f);
@@ -103,6 +140,9 @@ static void md_write(FILE *f, const char *s, bool cell)
 			fputs("\\|", f);
 		else if (c < 0x20 || c == 0x7f)
 			fputc(' ', f);
+		else if (strchr("[]`*~#", c) || (c == '!' && n == '[') ||
+			 (c == '\\' && n && ispunct(n)) || (c == '_' && !(isalnum(p) && isalnum(n))))
+			fprintf(f, "\\%c", c);
 		else
 			fputc(c, f);
 	}
@@ -110,23 +150,37 @@ static void md_write(FILE *f, const char *s, bool cell)
 
 static void md_cell(FILE *f, const char *s)
 {
-	md_write(f, s, true);
+	md_write(f, s, MD_CELL);
 }
 
-/* Plain text for a terminal: control characters (ESC sequences, CR) become blanks. */
+/*
+ * Plain text for a terminal: control characters (C0, DEL, and the C1 controls U+0080..U+009F
+ * a terminal may act on: CSI, OSC) become blanks, bytes that are not UTF-8 '?'.
+ */
 static void text_write(FILE *f, const char *s)
 {
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+	while (*s) {
+		size_t n = utf8_len(s);
+
+		if (!n)
+			fputc('?', f);
+		else if ((n == 1 && ((unsigned char)*s < 0x20 || *s == 0x7f)) ||
+			 (n == 2 && (unsigned char)*s == 0xc2 && (unsigned char)s[1] < 0xa0))
+			fputc(' ', f);
+		else
+			fwrite(s, 1, n, f);
+		s += n ? n : 1;
+	}
 }
 
-/* Display width of UTF-8 text: code points, not bytes ("±" is one column). */
+/* Display width of UTF-8 text as text_write() writes it: code points, not bytes ("±" is one
+ * column), a byte that is not UTF-8 one ('?'). */
 static size_t width(const char *s)
 {
 	size_t w = 0;
 
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
+	for (; *s; w++)
+		s += utf8_len(s) ? utf8_len(s) : 1;
 	return w;
 }
 
@@ -181,7 +235,7 @@ void doc_begin(struct doc *d, enum doc_format fmt, FILE *f, const char *title)
 		break;
 	case DOC_MD:
 		fputs("# ", f);
-		md_write(f, title, false);
+		md_write(f, title, MD_START);
 		fputs("\n\n", f);
 		break;
 	case DOC_HTML:
@@ -215,7 +269,7 @@ void doc_heading(struct doc *d, int level, const char *text)
 		break;
 	case DOC_MD:
 		fprintf(d->f, "%.*s ", level, "######");
-		md_write(d->f, text, false);
+		md_write(d->f, text, MD_START);
 		fputs("\n\n", d->f);
 		break;
 	case DOC_HTML:
@@ -226,8 +280,9 @@ void doc_heading(struct doc *d, int level, const char *text)
 	}
 }
 
-static void vtext(struct doc *d, const char *open, const char *close, const char *fmt,
-		  va_list ap)
+/* inline: the text continues a line (after a bold lead), not the start of a block */
+static void vtext(struct doc *d, const char *open, const char *close, bool inline_text,
+		  const char *fmt, va_list ap)
 {
 	char *s;
 
@@ -237,7 +292,7 @@ static void vtext(struct doc *d, const char *open, const char *close, const char
 	if (d->fmt == DOC_HTML)
 		html_escape(d->f, s);
 	else if (d->fmt == DOC_MD)
-		md_write(d->f, s, false);
+		md_write(d->f, s, inline_text ? MD_INLINE : MD_START);
 	else
 		text_write(d->f, s);
 	fputs(close, d->f);
@@ -251,9 +306,9 @@ void doc_para(struct doc *d, const char *fmt, ...)
 	close_list(d);
 	va_start(ap, fmt);
 	if (d->fmt == DOC_HTML)
-		vtext(d, "<p>", "</p>\n", fmt, ap);
+		vtext(d, "<p>", "</p>\n", false, fmt, ap);
 	else
-		vtext(d, "", "\n\n", fmt, ap);
+		vtext(d, "", "\n\n", false, fmt, ap);
 	va_end(ap);
 }
 
@@ -266,9 +321,9 @@ void doc_item(struct doc *d, const char *fmt, ...)
 	d->in_list = true;
 	va_start(ap, fmt);
 	if (d->fmt == DOC_HTML)
-		vtext(d, "<li>", "</li>\n", fmt, ap);
+		vtext(d, "<li>", "</li>\n", false, fmt, ap);
 	else
-		vtext(d, "- ", "\n", fmt, ap);
+		vtext(d, "- ", "\n", false, fmt, ap);
 	va_end(ap);
 }
 
@@ -287,7 +342,7 @@ void doc_item_lead(struct doc *d, const char *lead, const char *fmt, ...)
 		break;
 	case DOC_MD:
 		fputs("- **", d->f);
-		md_write(d->f, lead, false);
+		md_write(d->f, lead, MD_START);
 		fputs("**", d->f);
 		break;
 	case DOC_TEXT:
@@ -296,7 +351,7 @@ void doc_item_lead(struct doc *d, const char *lead, const char *fmt, ...)
 		break;
 	}
 	va_start(ap, fmt);
-	vtext(d, "", d->fmt == DOC_HTML ? "</li>\n" : "\n", fmt, ap);
+	vtext(d, "", d->fmt == DOC_HTML ? "</li>\n" : "\n", true, fmt, ap);
 	va_end(ap);
 }
 
@@ -311,7 +366,7 @@ void doc_details_begin(struct doc *d, const char *summary)
 		break;
 	case DOC_MD: /* GitHub renders it; the blank line lets the Markdown inside render too */
 		fputs("<details>\n<summary>", d->f);
-		md_write(d->f, summary, false);
+		md_write(d->f, summary, MD_START);
 		fputs("</summary>\n\n", d->f);
 		break;
 	case DOC_TEXT:
@@ -544,7 +599,7 @@ void doc_chart(struct doc *d, const char *title, const char *png, const char *sv
 		break;
 	case DOC_MD:
 		fputs("![", d->f);
-		md_write(d->f, title, true);
+		md_write(d->f, title, MD_CELL);
 		fprintf(d->f, "](%s)\n\n", png);
 		break;
 	case DOC_HTML:

@@ -223,7 +223,7 @@ void import_list_release(struct import_list *l)
 }
 
 /* from_path: file names the file buf was read from (fslab results then go through
- * result_read(), with its messages). */
+ * result_from_buffer(), with result_read()'s messages). */
 static int import_any(const char *buf, size_t len, const char *file, const char *label,
 		      struct import_list *out, bool from_path)
 {
@@ -253,7 +253,7 @@ static int import_any(const char *buf, size_t len, const char *file, const char 
 		if (importers[i]->sniff(buf, len))
 			imp = importers[i];
 	if (imp == &import_fslab && from_path) {
-		ret = result_read(file, list_push(out, NULL));
+		ret = result_from_buffer(buf, len, file, list_push(out, NULL));
 	} else {
 		ret = imp->parse(buf, len, file, out);
 	}

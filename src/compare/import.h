@@ -35,6 +35,16 @@ struct importer {
 extern const struct importer import_fslab, import_fio, import_diskspd, import_diskspd_text,
 	import_jetstress;
 
+/*
+ * Most results one file gives (fio client_stats hosts, DiskSpd TimeSpans), and most database
+ * instances one Jetstress report has: far beyond a real run (a fio client/server
+ * run of a thousand hosts, Exchange's 100 databases per server), small enough that a hostile
+ * file cannot make compare's tables, charts and memory grow without end.  Beyond: refused
+ * (exit 2), the message naming the count and the limit.
+ */
+#define IMPORT_MAX_RESULTS 10000
+#define IMPORT_MAX_INSTANCES 10000
+
 /* Largest file read (bytes): a DiskSpd XML of a long -D run stays far below. */
 #define IMPORT_MAX_BYTES (256u << 20)
 

@@ -364,6 +364,10 @@ static int diskspd_text_parse(const char *buf, size_t len, const char *file,
 		ret = input_error("%s: DiskSpd text output without \"Results for timespan\": the run "
 				  "did not finish or the output was cut; save its whole output again "
 				  "(diskspd ... > FILE)", file);
+	else if (!ret && nts > IMPORT_MAX_RESULTS)
+		ret = input_error("%s: DiskSpd text output of %zu timespans, more than the %d results "
+				  "fslab reads from one file; the file is damaged", file, nts,
+				  IMPORT_MAX_RESULTS);
 	for (k = 0; k < nts && !ret; k++)
 		ret = one_timespan(&t, at[k], k + 1 < nts ? at[k + 1]
 					      : (i < t.ls.n ? i : t.ls.n), k, nts, out);

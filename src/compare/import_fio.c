@@ -109,9 +109,13 @@ static int add_dir(struct acc *a, json_t *d, const char *lk, const char *file)
 		a->bw_bytes += num(d, "bw_bytes");
 	if (!ops || !n)
 		return 0;
-	if (!isfinite(mean) || mean < 0 || !isfinite(sd) || sd < 0)
-		return input_error("%s: a fio job's %s has no usable mean or stddev; the file is "
-				   "damaged, re-run fio", file, lk);
+	/*
+	 * 1e15 ns (11.6 days) is compare's own plausibility bound for a latency; beyond it the
+	 * sums below would leave the 128-bit histogram sums (a 1e300 mean: undefined behaviour).
+	 */
+	if (!isfinite(mean) || mean < 0 || !isfinite(sd) || sd < 0 || mean > 1e15 || sd > 1e15)
+		return input_error("%s: a fio job's %s has no usable mean or stddev (%g, %g; at most "
+				   "1e15 ns); the file is damaged, re-run fio", file, lk, mean, sd);
 	a->jobs++;
 	a->n += n;
 	a->sum += (long double)mean * n;
@@ -151,8 +155,9 @@ static uint64_t clamp_ns(double v)
 	return isfinite(v) && v > 0 ? (v < 1.8e19 ? (uint64_t)v : UINT64_MAX) : 0;
 }
 
-/* The summed class into c: counts, rates, latency summary and histogram (ns -> us). */
-static void acc_finish(struct acc *a, struct class_result *c)
+/* The summed class into c: counts, rates, latency summary and histogram (ns -> us).
+ * 0, or -FSLAB_EINPUT when the sums do not fit the histogram's 128-bit sums. */
+static int acc_finish(struct acc *a, struct class_result *c, const char *file)
 {
 	c->ops = a->ops;
 	c->bytes = a->bytes;
@@ -162,7 +167,8 @@ static void acc_finish(struct acc *a, struct class_result *c)
 	import_lat_na(c);
 	if (!a->n) {
 		free(a->h);
-		return;
+		a->h = NULL;
+		return 0;
 	}
 	c->lat_us.mean = (double)(a->sum / a->n) / 1e3;
 	c->lat_us.stddev = a->n > 1 ? sqrt(fmaxl(0, (a->sumsq - a->sum * a->sum / a->n) /
@@ -175,6 +181,14 @@ static void acc_finish(struct acc *a, struct class_result *c)
 		double *dst[5] = { &c->lat_us.p50, &c->lat_us.p90, &c->lat_us.p99,
 				   &c->lat_us.p99_9, &c->lat_us.p99_99 };
 
+		/* a value outside 0..2^127 converted to unsigned __int128 is undefined */
+		if (!(a->sum < 0x1p127L && a->sumsq < 0x1p127L)) {
+			free(a->h);
+			a->h = NULL;
+			return input_error("%s: fio latency sums beyond any run (means and stddevs "
+					   "times %llu samples); the file is damaged, re-run fio", file,
+					   (unsigned long long)a->n);
+		}
 		h->min = clamp_ns(a->min);
 		h->max = clamp_ns(a->max);
 		h->sum = (unsigned __int128)fmaxl(0, a->sum);
@@ -183,7 +197,7 @@ static void acc_finish(struct acc *a, struct class_result *c)
 			*dst[i] = (double)hist_percentile(h, p[i]) / 1e3;
 		c->hist = h;
 		a->h = NULL;
-		return;
+		return 0;
 	}
 	free(a->h);
 	a->h = NULL;
@@ -192,6 +206,7 @@ static void acc_finish(struct acc *a, struct class_result *c)
 	c->lat_us.p99 = a->pct[2] / 1e3;
 	c->lat_us.p99_9 = a->pct[3] / 1e3;
 	c->lat_us.p99_99 = a->pct[4] / 1e3;
+	return 0;
 }
 
 /*
@@ -255,6 +270,12 @@ static int sum_jobs(struct fslab_result *r, const struct fio_src *s, json_t **jo
 					  "re-run fio", s->file);
 			break;
 		}
+		/* group_reporting: one entry stands for numjobs jobs (fio's own limit: 4096) */
+		if (nj && parse_u64(nj, 1, 4096, &v) == -ERANGE) {
+			ret = input_error("%s: a fio job's numjobs is %.24s, outside 1..4096; the file "
+					  "is damaged, re-run fio", s->file, nj);
+			break;
+		}
 		if (isfinite(err) && err != 0 && !r->aborted) {
 			const char *name = json_string_value(json_object_get(j, "jobname"));
 
@@ -274,7 +295,6 @@ static int sum_jobs(struct fslab_result *r, const struct fio_src *s, json_t **jo
 			sum->runtime = fmax(sum->runtime, num(dj, "runtime") / 1e3);
 		}
 		sum->trims += count(json_object_get(j, "trim"), "total_ios");
-		/* group_reporting: one entry stands for numjobs jobs */
 		r->config.threads += nj && !parse_u64(nj, 1, 4096, &v) && n == 1 ? (unsigned)v : 1;
 	}
 	for (size_t i = 0; i < nbin && !ret; i++)
@@ -289,14 +309,20 @@ static int sum_jobs(struct fslab_result *r, const struct fio_src *s, json_t **jo
 			acc[d].bins_missing = hacc[d].bins_missing || !hacc[d].h;
 			hacc[d].h = NULL;
 		}
-		acc_finish(&acc[d], &r->classes[d]);
+		if (!ret) {
+			ret = acc_finish(&acc[d], &r->classes[d], s->file);
+		} else {
+			free(acc[d].h); /* the file is refused: one message is enough */
+			acc[d].h = NULL;
+		}
 		free(hacc[d].h);
 	}
 	return ret;
 }
 
-/* What the job options of oj say (a value fio's JSON does not carry stays not recorded). */
-static void job_config(struct fslab_result *r, const struct fio_src *s, json_t *oj)
+/* What the job options of oj say (a value fio's JSON does not carry stays not recorded).
+ * 0, or -FSLAB_EINPUT for an option out of fio's own range. */
+static int job_config(struct fslab_result *r, const struct fio_src *s, json_t *oj)
 {
 	uint64_t v;
 
@@ -308,10 +334,17 @@ static void job_config(struct fslab_result *r, const struct fio_src *s, json_t *
 		r->config.bs = v;
 		import_recorded(r, bs);
 	}
-	if (oj && opt(oj, s->global, "iodepth") &&
-	    !parse_u64(opt(oj, s->global, "iodepth"), 1, 1 << 20, &v)) {
-		r->config.iodepth = (unsigned)v;
-		import_recorded(r, iodepth);
+	if (oj && opt(oj, s->global, "iodepth")) {
+		int e = parse_u64(opt(oj, s->global, "iodepth"), 1, 1 << 20, &v);
+
+		if (e == -ERANGE)
+			return input_error("%s: a fio job's iodepth is %.24s, outside 1..%d; the file "
+					   "is damaged, re-run fio", s->file,
+					   opt(oj, s->global, "iodepth"), 1 << 20);
+		if (!e) {
+			r->config.iodepth = (unsigned)v;
+			import_recorded(r, iodepth);
+		}
 	}
 	if (oj && opt(oj, s->global, "size") && !parse_size(opt(oj, s->global, "size"), &v)) {
 		uint64_t off = 0;
@@ -332,6 +365,7 @@ static void job_config(struct fslab_result *r, const struct fio_src *s, json_t *
 		r->config.duration_s = (double)v / 1e9;
 	else
 		r->config.duration_s = isfinite(r->duration_s) ? round(r->duration_s) : 0;
+	return 0;
 }
 
 /* jobs[0..n) into one result; "All clients" may bring its own totals (jobs = that entry) while
@@ -365,7 +399,9 @@ static int one_result(struct import_list *out, const struct fio_src *s, json_t *
 	import_recorded(r, duration_s);
 	import_recorded(r, databases);
 	/* "All clients" has no job options: its hosts' are the same job file */
-	job_config(r, s, nbin ? bin_jobs[0] : n ? jobs[0] : NULL);
+	ret = job_config(r, s, nbin ? bin_jobs[0] : n ? jobs[0] : NULL);
+	if (ret)
+		return ret;
 	/* jetstress exports name their database jobs fslab-db<N>; simple workloads have none */
 	for (size_t i = 0; i < n; i++) {
 		const char *name = json_string_value(json_object_get(jobs[i], "jobname"));
@@ -398,20 +434,25 @@ static char *host_key(json_t *j)
 				     : xstrdup(h ? h : "host");
 }
 
-/* client_stats of a client/server run: one result per host, in order of first appearance,
- * and with several hosts fio's "All clients" entry. */
+/*
+ * client_stats of a client/server run: one result per host (its entries in file order) and,
+ * with several hosts, "All clients".  Linear in the entries: each entry's host is looked up
+ * in a jansson object used as a hash table, then the entries are grouped by a counting sort.
+ */
 static int client_results(struct import_list *out, const struct fio_src *s, json_t *cs)
 {
 	size_t nc = json_array_size(cs), nhost = 0, i;
 	json_t **all = xcalloc(nc, sizeof(json_t *)), **grp = xcalloc(nc, sizeof(json_t *));
-	json_t *total = NULL, *j;
+	size_t *host_of = xcalloc(nc, sizeof(size_t)), *first = xcalloc(nc + 1, sizeof(size_t));
 	char **hosts = xcalloc(nc, sizeof(char *));
+	json_t *index = json_object(), *total = NULL, *j;
 	int ret = 0;
 
+	/* the hosts, in order of first appearance */
 	json_array_foreach(cs, i, j) {
 		const char *name = json_string_value(json_object_get(j, "jobname"));
 		char *key;
-		bool seen = false;
+		json_t *k;
 
 		if (name && !strcmp(name, "All clients")) {
 			total = j;
@@ -419,28 +460,41 @@ static int client_results(struct import_list *out, const struct fio_src *s, json
 		}
 		all[i] = j;
 		key = host_key(j);
-		for (size_t k = 0; k < nhost && !seen; k++)
-			seen = !strcmp(hosts[k], key);
-		if (seen)
+		k = json_object_get(index, key);
+		if (k) {
+			host_of[i] = (size_t)json_integer_value(k);
 			free(key);
-		else
-			hosts[nhost++] = key;
-	}
-	for (size_t k = 0; k < nhost && !ret; k++) {
-		size_t ng = 0;
-
-		json_array_foreach(cs, i, j) {
-			char *key;
-
-			if (!all[i])
-				continue;
-			key = host_key(j);
-			if (!strcmp(key, hosts[k]))
-				grp[ng++] = j;
-			free(key);
+			continue;
 		}
-		ret = one_result(out, s, grp, ng, NULL, 0, nhost > 1 ? hosts[k] : NULL, hosts[k]);
+		/* nocheck: "%.40s" may have cut a UTF-8 sequence; the key is only looked up */
+		json_object_set_new_nocheck(index, key, json_integer((json_int_t)nhost));
+		host_of[i] = nhost;
+		hosts[nhost++] = key;
 	}
+	if (nhost > IMPORT_MAX_RESULTS) {
+		ret = input_error("%s: fio client_stats of %zu hosts, more than the %d results fslab "
+				  "reads from one file; compare the hosts in smaller groups", s->file,
+				  nhost, IMPORT_MAX_RESULTS);
+		goto out;
+	}
+	/* counting sort of the entries by host, file order kept within a host */
+	for (i = 0; i < nc; i++)
+		if (all[i])
+			first[host_of[i] + 1]++;
+	for (size_t k = 0; k < nhost; k++)
+		first[k + 1] += first[k];
+	{
+		size_t *next = xcalloc(nhost + 1, sizeof(size_t));
+
+		memcpy(next, first, nhost * sizeof(size_t));
+		for (i = 0; i < nc; i++)
+			if (all[i])
+				grp[next[host_of[i]]++] = all[i];
+		free(next);
+	}
+	for (size_t k = 0; k < nhost && !ret; k++)
+		ret = one_result(out, s, grp + first[k], first[k + 1] - first[k], NULL, 0,
+				 nhost > 1 ? hosts[k] : NULL, hosts[k]);
 	if (!ret && total && nhost > 1) {
 		size_t nb = 0;
 
@@ -449,11 +503,15 @@ static int client_results(struct import_list *out, const struct fio_src *s, json
 				grp[nb++] = all[i];
 		ret = one_result(out, s, &total, 1, grp, nb, NULL, "All clients");
 	}
+out:
 	for (size_t k = 0; k < nhost; k++)
 		free(hosts[k]);
 	free(hosts);
 	free(all);
 	free(grp);
+	free(host_of);
+	free(first);
+	json_decref(index);
 	return ret;
 }
 

@@ -21,6 +21,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,13 +87,20 @@ static bool is(xmlNode *n, const char *name)
 	return n->type == XML_ELEMENT_NODE && !strcasecmp((const char *)n->name, name);
 }
 
+/* Room for n + 1 elements of size sz in *v, doubled at each power of two (linear growth). */
+static void grow(void *v, size_t n, size_t sz)
+{
+	if (!(n & (n - 1)))
+		*(void **)v = xrealloc(*(void **)v, (n ? 2 * n : 1) * sz);
+}
+
 static void rows_of(xmlNode *n, struct jtable *t)
 {
 	for (xmlNode *c = n->children; c; c = c->next) {
 		if (is(c, "tr")) {
 			struct strvec *row;
 
-			t->rows = xrealloc(t->rows, (t->nrows + 1) * sizeof(*t->rows));
+			grow(&t->rows, t->nrows, sizeof(*t->rows));
 			row = &t->rows[t->nrows++];
 			strvec_init(row);
 			for (xmlNode *td = c->children; td; td = td->next) {
@@ -119,7 +127,7 @@ static void walk(xmlNode *n, struct jdoc *d)
 		if (is(c, "table")) {
 			struct jtable *t;
 
-			d->t = xrealloc(d->t, (d->n + 1) * sizeof(*d->t));
+			grow(&d->t, d->n, sizeof(*d->t));
 			t = &d->t[d->n++];
 			memset(t, 0, sizeof(*t));
 			t->title = d->last_text ? xstrdup(d->last_text) : NULL;
@@ -297,9 +305,9 @@ static const char *kind_of(const char *file, const struct jdoc *d)
 }
 
 /* The name/value rows of the report into r: rates, target, threads, times, duration. */
-static void summary_fields(struct fslab_result *r, const struct jdoc *d)
+static int summary_fields(struct fslab_result *r, const struct jdoc *d, const char *file)
 {
-	double t0, t1;
+	double t0, t1, tc = number(field(d, "Thread Count"));
 
 	r->transactional_iops = number(field(d, "Achieved Transactional I/O per Second"));
 	r->config.target_iops = number(field(d, "Target Transactional I/O per Second"));
@@ -315,11 +323,17 @@ static void summary_fields(struct fslab_result *r, const struct jdoc *d)
 	import_recorded(r, databases);
 	if (field(d, "ESE Version"))
 		result_add_note(r, "ESE version %s", field(d, "ESE Version"));
-	if (field(d, "Thread Count") && number(field(d, "Thread Count")) >= 1) {
-		r->config.threads = (unsigned int)MIN(number(field(d, "Thread Count")), 1e6);
+	/* a count is never cut to a field's width (2^32 + 1 threads read as 1) */
+	if (!isnan(tc) && (tc != floor(tc) || tc < 0 || tc > 1e6))
+		return input_error("%s: Jetstress \"Thread Count\" is '%.24s', not a thread count "
+				   "(an integer up to a million); the report is damaged", file,
+				   field(d, "Thread Count"));
+	if (tc >= 1) {
+		r->config.threads = (unsigned int)tc;
 		import_recorded(r, threads);
-	} else
+	} else {
 		r->config.threads = 1;
+	}
 	r->started_at = field(d, "Test Start Time") ? xstrdup(field(d, "Test Start Time")) : NULL;
 	r->ended_at = field(d, "Test End Time") ? xstrdup(field(d, "Test End Time")) : NULL;
 	t0 = when(field(d, "Collection Start Time") ? field(d, "Collection Start Time")
@@ -328,20 +342,54 @@ static void summary_fields(struct fslab_result *r, const struct jdoc *d)
 						    : r->ended_at);
 	r->duration_s = t1 > t0 ? t1 - t0 : NAN;
 	r->config.duration_s = isfinite(r->duration_s) ? r->duration_s : 0;
+	return 0;
+}
+
+/*
+ * BDM rows matched to the instances by name, each row to every instance of its name: the
+ * names through a jansson object as the hash table (a pairwise match was quadratic).
+ */
+static void bdm_rows(struct fslab_result *r, const struct jtable *bdm)
+{
+	json_t *index = json_object();
+	size_t *same = xcalloc(r->ninstances + 1, sizeof(size_t));
+
+	/* each name's instances chained in order: index -> the first, same[] -> the next */
+	for (size_t i = r->ninstances; i-- > 0;) {
+		json_t *k = json_object_get(index, r->instances[i].name);
+
+		same[i] = k ? (size_t)json_integer_value(k) : SIZE_MAX;
+		json_object_set_new_nocheck(index, r->instances[i].name, json_integer((json_int_t)i));
+	}
+	for (size_t b = bdm ? bdm->hdr + 1 : 0; bdm && b < bdm->nrows; b++) {
+		json_t *k = bdm->rows[b].nr ? json_object_get(index, bdm->rows[b].v[0]) : NULL;
+
+		for (size_t i = k ? (size_t)json_integer_value(k) : SIZE_MAX; i != SIZE_MAX;
+		     i = same[i])
+			inst_class(bdm, b, "Database Maintenance IO Reads",
+				   &r->instances[i].classes[CLS_BDM_READ]);
+	}
+	json_decref(index);
+	free(same);
 }
 
 /* The per-instance rows of the Transactional I/O table (tio) into r's instances, their BDM
- * rows from bdm, and the overall classes from them; without tio one database. */
-static void instance_rows(struct fslab_result *r, const struct jtable *tio,
-			  const struct jtable *bdm)
+ * rows from bdm, and the overall classes from them; without tio one database.  0, or
+ * -FSLAB_EINPUT beyond IMPORT_MAX_INSTANCES. */
+static int instance_rows(struct fslab_result *r, const struct jtable *tio,
+			 const struct jtable *bdm, const char *file)
 {
 	size_t h;
 
 	if (!tio) {
 		r->config.databases = 1;
-		return;
+		return 0;
 	}
 	h = tio->hdr + 1;
+	if (tio->nrows - h > IMPORT_MAX_INSTANCES)
+		return input_error("%s: a Jetstress report of %zu database instances, more than "
+				   "the %d fslab reads; the report is damaged, or name a report of "
+				   "fewer instances", file, tio->nrows - h, IMPORT_MAX_INSTANCES);
 	r->ninstances = tio->nrows - h;
 	r->instances = xcalloc(r->ninstances, sizeof(*r->instances));
 	for (size_t i = 0; i < r->ninstances; i++) {
@@ -358,15 +406,11 @@ static void instance_rows(struct fslab_result *r, const struct jtable *tio,
 		inst_class(tio, i + h, "I/O Log Writes", &in->classes[CLS_LOG_WRITE]);
 		in->pass = r->verdict.pass;
 	}
-	/* BDM rows, matched by instance name */
-	for (size_t b = bdm ? bdm->hdr + 1 : 0; bdm && b < bdm->nrows; b++)
-		for (size_t i = 0; bdm->rows[b].nr && i < r->ninstances; i++)
-			if (!strcmp(bdm->rows[b].v[0], r->instances[i].name))
-				inst_class(bdm, b, "Database Maintenance IO Reads",
-					   &r->instances[i].classes[CLS_BDM_READ]);
+	bdm_rows(r, bdm);
 	for (int c = 0; c < CLS_NR; c++)
 		overall(r, c);
 	r->config.databases = (unsigned int)r->ninstances;
+	return 0;
 }
 
 static void quiet(void *ctx, const char *msg, ...)
@@ -384,6 +428,7 @@ static int jetstress_parse(const char *buf, size_t len, const char *file,
 	struct fslab_result *r;
 	char fmt[64];
 	htmlDocPtr doc;
+	int ret;
 
 	xmlSetGenericErrorFunc(NULL, quiet);
 	if (len > INT32_MAX)
@@ -427,9 +472,14 @@ static int jetstress_parse(const char *buf, size_t len, const char *file,
 	r = import_add(out, NULL, "jetstress", ver, fmt, file, field(&d, "Machine Name"));
 	r->verdict.present = true;
 	r->verdict.pass = !strcasecmp(overall_res, "Pass");
-	summary_fields(r, &d);
-	instance_rows(r, tio, instance_table(&d, "Background Database Maintenance",
-					     "Database Maintenance IO Reads/sec"));
+	ret = summary_fields(r, &d, file);
+	if (!ret)
+		ret = instance_rows(r, tio, instance_table(&d, "Background Database Maintenance",
+							   "Database Maintenance IO Reads/sec"), file);
+	if (ret) {
+		jdoc_free(&d);
+		return ret;
+	}
 	hostp = instance_table(&d, "Host System Performance", "Counter");
 	for (size_t i = hostp ? hostp->hdr + 1 : 0; hostp && i < hostp->nrows; i++)
 		if (hostp->rows[i].nr && !strcasecmp(hostp->rows[i].v[0], "% Processor Time")) {

@@ -101,6 +101,16 @@ static int check_result(const struct compare *c, size_t i, const struct compare_
 	return 0;
 }
 
+size_t compare_first_of_label(json_t *index, const struct compare *c, size_t i)
+{
+	json_t *k = json_object_get(index, c->results[i].label);
+
+	if (k)
+		return (size_t)json_integer_value(k);
+	json_object_set_new_nocheck(index, c->results[i].label, json_integer((json_int_t)i));
+	return i;
+}
+
 /* The label --label gives file, or NULL. */
 static const char *label_for(const struct compare_opts *o, const char *file)
 {
@@ -112,6 +122,7 @@ static const char *label_for(const struct compare_opts *o, const char *file)
 
 int compare_load(struct compare *c, char *const *files, size_t n, const struct compare_opts *o)
 {
+	json_t *index;
 	int ret = 0;
 
 	if (!n)
@@ -129,6 +140,7 @@ int compare_load(struct compare *c, char *const *files, size_t n, const struct c
 	for (size_t i = 0; i < n; i++) {
 		struct import_list l = { 0 };
 		int r = not_regular(files[i]);
+		bool refused = false;
 
 		if (!r)
 			r = import_file(files[i], label_for(o, files[i]), &l);
@@ -145,27 +157,30 @@ int compare_load(struct compare *c, char *const *files, size_t n, const struct c
 			c->results[j] = l.r[k];
 			result_init(&l.r[k]);
 			c->files[j] = xstrdup(files[i]);
-			r = check_result(c, j, o);
-			if (r)
+			/* one message per file: a file of thousands of results is refused once */
+			if (!refused && (r = check_result(c, j, o))) {
 				ret = r;
+				refused = true;
+			}
 		}
 		import_list_release(&l);
 	}
 	n = c->nresults;
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < n; i++) {
+	index = json_object();
+	for (size_t i = 0; i < n && !ret; i++) {
+		size_t k = compare_first_of_label(index, c, i);
+
 		c->foreign |= strcmp(compare_tool(&c->results[i]), "fslab") != 0;
 		/* one label = repeats of one configuration: never two tools under one label */
-		for (size_t k = 0; k < i && !ret; k++)
-			if (!strcmp(c->results[k].label, c->results[i].label) &&
-			    strcmp(compare_tool(&c->results[k]), compare_tool(&c->results[i])))
-				ret = input_error("%s and %s: both labelled '%s' but measured by %s "
-						  "and %s; give them different labels (--label "
-						  "FILE=NAME)", c->files[k], c->files[i],
-						  c->results[i].label, compare_tool(&c->results[k]),
-						  compare_tool(&c->results[i]));
+		if (strcmp(compare_tool(&c->results[k]), compare_tool(&c->results[i])))
+			ret = input_error("%s and %s: both labelled '%s' but measured by %s and %s; "
+					  "give them different labels (--label FILE=NAME)",
+					  c->files[k], c->files[i], c->results[i].label,
+					  compare_tool(&c->results[k]), compare_tool(&c->results[i]));
 	}
+	json_decref(index);
 	return ret;
 }
 

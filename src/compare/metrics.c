@@ -330,10 +330,18 @@ static int tl_col(const struct timeline *t, const char *cls, const char *what)
 	return timeline_col(t, name);
 }
 
-int compare_timeline_series(const struct timeline *t, const struct metric_def *m, double *num,
-			    double *den)
+/* Which columns a metric's per-row value is made of, and how. */
+struct tl_spec {
+	int cols[CLS_NR][2], ncols;
+	double scale;
+	bool weighted;
+	enum metric_kind kind;
+};
+
+/* 0, or -ENOENT when the metric has no timeline form or a column is missing. */
+static int tl_spec(const struct timeline *t, const struct metric_def *m, struct tl_spec *sp)
 {
-	int cols[CLS_NR][2], ncols = 0;
+	int (*cols)[2] = sp->cols, ncols = 0;
 	double scale = 1;
 	bool weighted = false;
 
@@ -381,22 +389,111 @@ int compare_timeline_series(const struct timeline *t, const struct metric_def *m
 	for (int i = 0; i < ncols; i++)
 		if (cols[i][0] < 0 || (weighted && cols[i][1] < 0))
 			return -ENOENT;
-	for (size_t r = 0; r < t->nrows; r++) {
-		const double *row = t->data + r * t->ncols;
-		double w = weighted ? row[cols[0][1]] : 1;
+	sp->ncols = ncols;
+	sp->scale = scale;
+	sp->weighted = weighted;
+	sp->kind = m->kind;
+	return 0;
+}
 
-		num[r] = 0;
-		den[r] = isfinite(w) ? w : 0;
-		if (den[r] <= 0)
-			continue;
-		for (int i = 0; i < ncols; i++) {
-			double v = row[cols[i][0]];
+/* One row's numerator and denominator. */
+static void tl_eval(const struct tl_spec *sp, const double *row, double *num, double *den)
+{
+	double w = sp->weighted ? row[sp->cols[0][1]] : 1;
 
-			if (isfinite(v))
-				num[r] += scale * (m->kind == MK_LAT_MEAN ? v * w : v);
+	*num = 0;
+	*den = isfinite(w) ? w : 0;
+	if (*den <= 0)
+		return;
+	for (int i = 0; i < sp->ncols; i++) {
+		double v = row[sp->cols[i][0]];
+
+		if (isfinite(v))
+			*num += sp->scale * (sp->kind == MK_LAT_MEAN ? v * w : v);
+	}
+}
+
+/* Rows read per pass step: a spilled timeline is read in chunks, never whole into memory. */
+#define TL_CHUNK 4096
+
+/*
+ * Every row r in [first, last) of t through fn(ctx, r, num, den), in chunks of TL_CHUNK rows.
+ * 0, -ENOENT (no timeline form), or -errno when a spilled timeline cannot be read.
+ */
+static int tl_walk(const struct timeline *t, const struct metric_def *m, size_t first,
+		   size_t last, void (*fn)(void *ctx, size_t r, double num, double den), void *ctx)
+{
+	struct tl_spec sp;
+	double *rows;
+	int ret = tl_spec(t, m, &sp);
+
+	if (ret)
+		return ret;
+	last = MIN(last, t->nrows);
+	rows = xmalloc(TL_CHUNK * (t->ncols + 1) * sizeof(double));
+	for (size_t r0 = first; r0 < last && !ret; r0 += TL_CHUNK) {
+		size_t n = MIN((size_t)TL_CHUNK, last - r0);
+
+		ret = timeline_rows(t, r0, n, rows);
+		for (size_t i = 0; i < n && !ret; i++) {
+			double num, den;
+
+			tl_eval(&sp, rows + i * t->ncols, &num, &den);
+			fn(ctx, r0 + i, num, den);
 		}
 	}
-	return 0;
+	free(rows);
+	return ret;
+}
+
+struct series_ctx {
+	double *num, *den;
+};
+
+static void to_series(void *ctx, size_t r, double num, double den)
+{
+	struct series_ctx *x = ctx;
+
+	x->num[r] = num;
+	x->den[r] = den;
+}
+
+int compare_timeline_series(const struct timeline *t, const struct metric_def *m, double *num,
+			    double *den)
+{
+	struct series_ctx x = { num, den };
+
+	return tl_walk(t, m, 0, t->nrows, to_series, &x);
+}
+
+struct fold_ctx {
+	size_t skip, per;
+	bool ratio;
+	double *sum_num, *sum_den;
+};
+
+static void to_fold(void *ctx, size_t r, double num, double den)
+{
+	struct fold_ctx *x = ctx;
+	size_t b = (r - x->skip) / x->per;
+
+	if (!x->ratio) {
+		x->sum_num[b] += num;
+		x->sum_den[b] += den;
+	} else if (den > 0) {
+		x->sum_num[b] += num / den;
+		x->sum_den[b] += 1;
+	}
+}
+
+int compare_timeline_fold(const struct timeline *t, const struct metric_def *m, size_t skip,
+			  size_t per, size_t nb, bool ratio, double *sum_num, double *sum_den)
+{
+	struct fold_ctx x = { skip, per ? per : 1, ratio, sum_num, sum_den };
+
+	if (skip >= t->nrows)
+		return tl_spec(t, m, &(struct tl_spec){ 0 });
+	return tl_walk(t, m, skip, skip + MIN(nb * x.per, t->nrows - skip), to_fold, &x);
 }
 
 /*

@@ -164,27 +164,30 @@ static int headline(struct plot_ctx *x)
 	return ret;
 }
 
-/* Per-second series of a metric for a group: the mean over its runs, NaN where none has one. */
+/*
+ * A chart's series has at most this many points: a chart is about a thousand pixels wide, and
+ * gnuplot with millions of points takes minutes.  A longer timeline is drawn from the means of
+ * consecutive seconds (docs/COMPARE.md).
+ */
+#define PLOT_MAX_POINTS 2000
+/*
+ * Labels a chart draws: a bar per label and class stays readable up to about this many, and
+ * gnuplot's time grows fast beyond (measured here: 100 labels 2 s, 500 labels 8 s, 2000
+ * labels 96 s for all charts).  More labels: the charts are skipped, said in the report.
+ */
+#define PLOT_MAX_LABELS 100
+
+/* The series of a metric for a group, npts points of per seconds each: the mean per-second
+ * value over its runs and those seconds, NaN where none has one. */
 static double *group_series(const struct compare *c, const struct cmp_group *g,
-			    const struct metric_def *m, size_t nrows)
+			    const struct metric_def *m, size_t per, size_t npts)
 {
-	double *sum = xcalloc(nrows, sizeof(double)), *cnt = xcalloc(nrows, sizeof(double));
+	double *sum = xcalloc(npts, sizeof(double)), *cnt = xcalloc(npts, sizeof(double));
 
-	for (size_t i = 0; i < g->nruns; i++) {
-		const struct timeline *t = &c->results[g->runs[i]].timeline;
-		double *num = xcalloc(t->nrows + 1, sizeof(double));
-		double *den = xcalloc(t->nrows + 1, sizeof(double));
-
-		if (!compare_timeline_series(t, m, num, den))
-			for (size_t r = 0; r < t->nrows && r < nrows; r++)
-				if (den[r] > 0) {
-					sum[r] += num[r] / den[r];
-					cnt[r]++;
-				}
-		free(num);
-		free(den);
-	}
-	for (size_t r = 0; r < nrows; r++)
+	for (size_t i = 0; i < g->nruns; i++)
+		(void)compare_timeline_fold(&c->results[g->runs[i]].timeline, m, 0, per, npts,
+					    true, sum, cnt);
+	for (size_t r = 0; r < npts; r++)
 		sum[r] = cnt[r] ? sum[r] / cnt[r] : NAN;
 	free(cnt);
 	return sum;
@@ -196,7 +199,7 @@ static int timeline(struct plot_ctx *x, const char *name, const char *title, con
 	const struct compare *c = x->c;
 	const struct cmp_row *row = compare_row(c, id);
 	double **series = xcalloc(c->ngroups, sizeof(double *)), ymax = 0;
-	size_t nrows = 0, len = 0;
+	size_t nrows = 0, len = 0, per, npts;
 	char *buf = NULL, *t, *y, ns[16], lim[32];
 	struct os_memstream ms;
 	FILE *m;
@@ -206,12 +209,18 @@ static int timeline(struct plot_ctx *x, const char *name, const char *title, con
 		nrows = MAX(nrows, c->results[i].timeline.nrows);
 	if (!row || !nrows)
 		goto out;
+	per = (nrows + PLOT_MAX_POINTS - 1) / PLOT_MAX_POINTS;
+	npts = (nrows + per - 1) / per;
 	for (size_t g = 0; g < c->ngroups; g++)
-		series[g] = group_series(c, &c->groups[g], row->m, nrows);
+		series[g] = group_series(c, &c->groups[g], row->m, per, npts);
 	m = os_memstream_open(&ms, &buf, &len);
-	fprintf(m, "# second, then one column per label\n");
-	for (size_t r = 0; r < nrows; r++) {
-		fprintf(m, "%zu", r + 1);
+	if (per > 1)
+		fprintf(m, "# second (the middle of %zu seconds averaged), then one column per "
+			"label\n", per);
+	else
+		fprintf(m, "# second, then one column per label\n");
+	for (size_t r = 0; r < npts; r++) {
+		fprintf(m, "%.10g", (double)(r * per) + (double)(per + 1) / 2);
 		for (size_t g = 0; g < c->ngroups; g++) {
 			plot_put_num(m, series[g][r]);
 			if (isfinite(series[g][r]))
@@ -510,6 +519,12 @@ static int ctx_open(struct plot_ctx *x, const char *outdir)
 	const char **labels;
 	int ret;
 
+	if (c->ngroups > PLOT_MAX_LABELS) {
+		x->ps->skipped = xasprintf("charts skipped: %zu labels, more than a chart can show "
+					   "(at most %d); the tables have them all", c->ngroups,
+					   PLOT_MAX_LABELS);
+		return 0;
+	}
 	if (!os_have_program("gnuplot")) {
 		x->ps->skipped = xstrdup("charts skipped: gnuplot not found; install the Debian "
 					 "package " GNUPLOT_PACKAGE);

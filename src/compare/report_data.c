@@ -9,7 +9,28 @@
 
 #include "base.h"
 #include "compare/precision.h"
+#include "msg.h"
 #include "strvec.h"
+
+/*
+ * A string from input (a file name, --title, a host name, a warning quoting them): JSON
+ * strings are UTF-8, and json_string() gives NULL for anything else, which
+ * json_array_append_new() then drops without a word.  Such a string is written as fslab's
+ * messages show it (str_escape(): each byte that is not UTF-8 as \xNN), so nothing is ever
+ * left out.
+ */
+static json_t *jstr(const char *s)
+{
+	json_t *j = json_string(s);
+	char *e;
+
+	if (j)
+		return j;
+	e = str_escape(s);
+	j = json_string(e);
+	free(e);
+	return j ? j : json_string("?");
+}
 
 /* Who measured a result: {tool, version, format, host} (provenance, src/compare/import.c). */
 static json_t *source_json(const struct fslab_result *r)
@@ -17,10 +38,10 @@ static json_t *source_json(const struct fslab_result *r)
 	const struct provenance *p = &r->src;
 
 	return json_pack("{s:s, s:o, s:o, s:o}", "tool", compare_tool(r), "version",
-			 p->tool ? (p->version ? json_string(p->version) : json_null())
-				 : (r->fslab_version ? json_string(r->fslab_version) : json_null()),
-			 "format", p->format ? json_string(p->format) : json_string("fslab result"),
-			 "host", p->host ? json_string(p->host) : json_null());
+			 p->tool ? (p->version ? jstr(p->version) : json_null())
+				 : (r->fslab_version ? jstr(r->fslab_version) : json_null()),
+			 "format", p->format ? jstr(p->format) : json_string("fslab result"),
+			 "host", p->host ? jstr(p->host) : json_null());
 }
 
 /* ---- CSV ---- */
@@ -121,7 +142,7 @@ static json_t *json_rows(const struct compare *c)
 					      "method", report_cell_method(cell->kind));
 
 			if (cell->kind == CELL_TEXT) {
-				json_object_set_new(o, "text", json_string(cell->text));
+				json_object_set_new(o, "text", jstr(cell->text));
 			} else if (cell->kind != CELL_NONE) {
 				json_object_set_new(o, "n", json_integer((json_int_t)cell->s.n));
 				json_object_set_new(o, "mean", jnum(cell->s.mean));
@@ -198,12 +219,12 @@ static json_t *groups_json(const struct compare *c)
 		json_t *files = json_array();
 
 		for (size_t i = 0; i < x->nruns; i++)
-			json_array_append_new(files, json_string(c->files[x->runs[i]]));
+			json_array_append_new(files, jstr(c->files[x->runs[i]]));
 		json_array_append_new(groups, json_pack("{s:s, s:s, s:i, s:b, s:o, s:o, s:o, s:o, s:o}",
 			"label", x->label, "filesystem", x->fs, "threads", (int)x->threads,
 			"aborted", x->aborted, "files", files,
 			"against", x->base >= 0 ? json_string(c->groups[x->base].label) : json_null(),
-			"mismatch", x->mismatch ? json_string(x->mismatch) : json_null(),
+			"mismatch", x->mismatch ? jstr(x->mismatch) : json_null(),
 			"aa_check_of", x->aa_of >= 0 ? json_string(c->groups[x->aa_of].label)
 						     : json_null(),
 			"source", source_json(&c->results[x->runs[0]])));
@@ -271,14 +292,14 @@ json_t *report_json(const struct compare *c, const struct report_opts *o)
 	sizing_opts_default(&defaults);
 	report_summary(c, &sentences);
 	for (size_t i = 0; i < sentences.nr; i++)
-		json_array_append_new(sum, json_string(sentences.v[i]));
+		json_array_append_new(sum, jstr(sentences.v[i]));
 	strvec_clear(&sentences);
 	for (size_t i = 0; o->charts && i < o->charts->n; i++)
 		json_array_append_new(charts, json_string(o->charts->charts[i].name));
 	for (size_t i = 0; i < c->warnings.nr; i++)
-		json_array_append_new(warn, json_string(c->warnings.v[i]));
-	root = json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "schema", COMPARE_SCHEMA, "title", title, "fslab_version", FSLAB_VERSION,
+		json_array_append_new(warn, jstr(c->warnings.v[i]));
+	root = json_pack("{s:s, s:o, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			 "schema", COMPARE_SCHEMA, "title", jstr(title), "fslab_version", FSLAB_VERSION,
 			 "method", method_json(c),
 			 "baseline", c->groups[c->baseline].label, "groups", groups_json(c),
 			 "warnings", warn, "rows", json_rows(c), "sweeps", sweeps_json(c),

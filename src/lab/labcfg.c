@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef _WIN32
 #include "fsprep/prep.h"
@@ -32,17 +33,34 @@ struct parse {
 	struct strbuf lb; /* the line being read */
 };
 
+/* Errors named one by one; the rest of them are counted ("... and N more"). */
+#define LAB_MAX_ERRORS 20
+/* Largest lab config read: a config is a few KiB, anything near this size is not one. */
+#define LAB_MAX_CONFIG_BYTES (1u << 20)
+
 static void perr(struct parse *p, int line, const char *fmt, ...) __printf(3, 4);
 static void perr(struct parse *p, int line, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
 
+	/* the first LAB_MAX_ERRORS are named, the rest counted (a binary file has no end of them) */
+	if (p->errors++ >= LAB_MAX_ERRORS)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	fslab_err("%s:%d: %s", p->cfg->path, line, buf);
-	p->errors++;
+}
+
+/* The count of the errors perr() did not name; returns -FSLAB_EINPUT when there were any. */
+static int errors_done(struct parse *p)
+{
+	if (p->errors > LAB_MAX_ERRORS)
+		fslab_err("%s: ... and %d more errors (the first %d are shown); is this a lab config? "
+			  "start from configs/template.ini", p->cfg->path, p->errors - LAB_MAX_ERRORS,
+			  LAB_MAX_ERRORS);
+	return p->errors ? -FSLAB_EINPUT : 0;
 }
 
 static struct lab_fs *new_fs_section(struct parse *p, const char *section);
@@ -737,7 +755,8 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 {
 	struct parse p = { .cfg = cfg, .lb = STRBUF_INIT };
-	int ret;
+	struct stat st;
+	int ret, kind;
 
 	memset(cfg, 0, sizeof(*cfg));
 	lab_hosts_init(&cfg->hosts);
@@ -756,15 +775,28 @@ int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 	(void)reader;
 	(void)handler;
 	(void)check_required;
+	(void)errors_done;
+	(void)st;
+	(void)kind;
 	return input_error("%s: this fslab.exe was built without inih, the INI reader of lab "
 			   "configs (its Debian source was not on the build machine's mirror): "
 			   "rebuild it with FSLAB_INIH_SRC=DIR pointing at an inih r55 release "
 			   "(docs/WINDOWS.md), or run each cell with fslab.exe prep, run and "
 			   "teardown", path);
 #else
-	p.f = os_fopen(path, "r");
-	if (!p.f)
-		return input_error("%s: cannot open the lab config (%s)", path, strerror(errno));
+	/* a regular file only: a FIFO would block the open, a device (/dev/urandom) never end */
+	ret = os_fopen_regular(path, &p.f, &kind);
+	if (ret == -EINVAL)
+		return input_error("%s: not a regular file (%s); name the lab config file (see "
+				   "configs/template.ini)", path, os_kind_name(kind));
+	if (ret)
+		return input_error("%s: cannot open the lab config (%s)", path, strerror(-ret));
+	if (!fstat(fileno(p.f), &st) && st.st_size > (off_t)LAB_MAX_CONFIG_BYTES) {
+		fclose(p.f);
+		return input_error("%s: %lld bytes, more than a lab config may have (%u KiB); name "
+				   "the lab config file (see configs/template.ini)", path,
+				   (long long)st.st_size, LAB_MAX_CONFIG_BYTES >> 10);
+	}
 #ifndef FSLAB_INIH_FIXED_OPTIONS
 	/*
 	 * Debian's inih has its compile-time options as globals: a heap line buffer of
@@ -790,8 +822,10 @@ int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 	/* inih names its first error only; the reader already named the lines it refused */
 	if (ret > 0)
 		perr(&p, ret, "cannot parse this line; lines are [section], key = value, or ; comments");
-	if (ret < 0)
+	if (ret < 0) {
+		errors_done(&p);
 		return input_error("%s: cannot read the lab config", path);
+	}
 	if (!p.content && !p.errors) {
 		fslab_err("%s: the lab config is empty (no section, no key); start from "
 			  "configs/template.ini", path);
@@ -810,7 +844,7 @@ int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 	if (!cfg->log_image_size)
 		cfg->log_image_size = MAX(cfg->wl.databases * 64 * MiB + 256 * MiB, 512 * MiB);
 	check_required(&p);
-	return p.errors ? -FSLAB_EINPUT : 0;
+	return errors_done(&p);
 #endif
 }
 

@@ -10,6 +10,7 @@
 
 #include "base.h"
 #include "cmds.h"
+#include "files.h"
 #include "merge/merge.h"
 #include "msg.h"
 #include "os/os.h"
@@ -117,10 +118,20 @@ static int add_clock(struct merge_cli *c, const char *name, double off, double r
 static int clock_file(struct merge_cli *c, const char *path)
 {
 	json_error_t jerr;
-	json_t *j = json_load_file(path, 0, &jerr), *a, *v;
-	size_t i;
-	int ret = 0;
+	json_t *j, *a, *v;
+	char *text;
+	size_t i, len;
+	int ret = read_file(path, &text, &len), kind;
 
+	/* a regular file only: a FIFO would block here forever, a device never end */
+	if (ret == -EINVAL && !os_stat(path, &kind, NULL) && kind != OS_KIND_FILE)
+		return input_error("--clock-file %s: not a regular file (%s); give the file fslab "
+				   "hosts CONFIG check --json wrote", path, os_kind_name(kind));
+	if (ret)
+		return input_error("--clock-file %s: cannot be read (%s); give the file fslab hosts "
+				   "CONFIG check --json wrote", path, strerror(-ret));
+	j = json_loadb(text, len, 0, &jerr);
+	free(text);
 	if (!j)
 		return input_error("--clock-file %s: %s (line %d); give the file fslab hosts CONFIG "
 				   "check --json wrote", path, jerr.text, jerr.line);

@@ -113,6 +113,16 @@ int os_rmdir(const char *path);
 int os_dir_sync(const char *dir);
 /* fopen with a UTF-8 path (and "e"/close-on-exec where it exists). */
 FILE *os_fopen(const char *path, const char *mode);
+/*
+ * os_fopen_regular - path opened for reading, only when it is a regular file: opened without
+ * blocking (a FIFO's open waits for a writer) and checked on the open descriptor itself (no
+ * race with a rename), so a FIFO or a device can neither hang nor flood the reader.  0 with
+ * *f (fclose it), -errno, or -EINVAL with *kind (may be NULL) saying what the path is.
+ */
+int os_fopen_regular(const char *path, FILE **f, int *kind)
+	__attribute__((warn_unused_result));
+/* "a FIFO", "a directory", "a device", ... for messages about an OS_KIND_* */
+const char *os_kind_name(int kind);
 /* Make what was written to stream f stable (fsync of its descriptor).  0 or -errno. */
 int os_stream_sync(FILE *f);
 /*

@@ -208,6 +208,43 @@ FILE *os_fopen(const char *path, const char *mode)
 	return fopen(path, m);
 }
 
+static int kind_of_mode(mode_t m)
+{
+	return S_ISREG(m) ? OS_KIND_FILE : S_ISDIR(m) ? OS_KIND_DIR : S_ISBLK(m) ? OS_KIND_BLOCK
+	       : S_ISCHR(m) ? OS_KIND_CHAR : S_ISFIFO(m) ? OS_KIND_FIFO : OS_KIND_OTHER;
+}
+
+int os_fopen_regular(const char *path, FILE **f, int *kind)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY), k;
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	k = kind_of_mode(st.st_mode);
+	if (kind)
+		*kind = k;
+	/* O_NONBLOCK means nothing to a regular file's reads; drop it all the same */
+	if (k != OS_KIND_FILE || fcntl(fd, F_SETFL, 0)) {
+		close(fd);
+		return -EINVAL;
+	}
+	*f = fdopen(fd, "r");
+	if (!*f) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	return 0;
+}
+
 int os_stream_sync(FILE *f)
 {
 	return fsync(fileno(f)) ? -errno : 0;
@@ -367,9 +404,7 @@ int os_stat(const char *path, int *kind, uint64_t *size)
 	if (stat(path, &st))
 		return -errno;
 	if (kind)
-		*kind = S_ISREG(st.st_mode) ? OS_KIND_FILE : S_ISDIR(st.st_mode) ? OS_KIND_DIR
-			: S_ISBLK(st.st_mode) ? OS_KIND_BLOCK : S_ISCHR(st.st_mode) ? OS_KIND_CHAR
-			: S_ISFIFO(st.st_mode) ? OS_KIND_FIFO : OS_KIND_OTHER;
+		*kind = kind_of_mode(st.st_mode);
 	if (size)
 		*size = (uint64_t)st.st_size;
 	return 0;

@@ -259,6 +259,37 @@ FILE *os_fopen(const char *path, const char *mode)
 	return f;
 }
 
+int os_fopen_regular(const char *path, FILE **f, int *kind)
+{
+	int k = OS_KIND_FILE;
+	HANDLE h;
+
+	*f = os_fopen(path, "r");
+	if (!*f) {
+		int e = errno ? errno : EIO;
+
+		/* _wfopen of a directory fails with EACCES: say what it is */
+		if (os_is_dir(path)) {
+			if (kind)
+				*kind = OS_KIND_DIR;
+			return -EINVAL;
+		}
+		return -e;
+	}
+	/* a named pipe, a console, a device: anything that is not a file on a disk */
+	h = (HANDLE)_get_osfhandle(_fileno(*f));
+	if (h == INVALID_HANDLE_VALUE || GetFileType(h) != FILE_TYPE_DISK)
+		k = GetFileType(h) == FILE_TYPE_PIPE ? OS_KIND_FIFO : OS_KIND_CHAR;
+	if (kind)
+		*kind = k;
+	if (k != OS_KIND_FILE) {
+		fclose(*f);
+		*f = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
 struct os_tmpfile {
 	char *path, *tmp;
 	FILE *f;

@@ -105,18 +105,24 @@ static int check_output(const char *path)
 	return ret;
 }
 
-/* The command line, each word quoted as a shell needs it (strbuf_add_sq()), for the header
- * comment of the export. */
+/*
+ * The command line, each word quoted as a shell needs it (strbuf_add_sq()), for the header
+ * comment of the export; its control characters escaped (str_escape()): a newline in an
+ * argument would end the comment and start a line of the job file or script.
+ */
 static char *join_args(int argc, char **argv)
 {
 	struct strbuf sb = STRBUF_INIT;
+	char *e;
 
 	strbuf_addstr(&sb, "fslab export");
 	for (int i = 1; i < argc; i++) {
 		strbuf_addch(&sb, ' ');
 		strbuf_add_sq(&sb, argv[i]);
 	}
-	return strbuf_detach(&sb, NULL);
+	e = str_escape(sb.buf);
+	strbuf_release(&sb);
+	return e;
 }
 
 /*

@@ -35,10 +35,15 @@ static char *win_path(const char *dir, const char *name)
 
 static int bad_path(const char *p)
 {
+	bool ctl = false;
+
+	for (const char *c = p; *c; c++)
+		ctl |= (unsigned char)*c < 0x20 || *c == 0x7f;
 	/* a path goes into a PowerShell string and a DiskSpd argument unquoted */
-	if (strpbrk(p, " \"'`$;&|<>\n\r\t"))
-		return input_error("%s: spaces and shell characters in a directory cannot be "
-				   "exported to DiskSpd; use a path without them", p);
+	if (ctl || strpbrk(p, " \"'`$;&|<>"))
+		return input_error("%s: spaces, shell characters and control characters in a "
+				   "directory cannot be exported to DiskSpd; use a path without them",
+				   p);
 	return 0;
 }
 

@@ -15,17 +15,39 @@
  * rows (import_fio.c): random write-through page I/O, write-through appends, sequential
  * reads, each maybe throttled.
  */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base.h"
+#include "msg.h"
 #include "run/export.h"
+
+/*
+ * fio reads a job file with fgets() of 8 KiB (OPT_LEN_MAX, fio's parse.h): the rest of a longer
+ * line would be read as a line of its own, an option.  Comment lines are cut below that.
+ */
+#define FIO_LINE_MAX 4000
 
 static void header(const struct export_ctx *x, FILE *f)
 {
 	const struct run_config *o = x->o;
+	const char *p = x->cmdline;
 
-	fprintf(f, "# fslab %s: fio job file written by\n#   %s\n", FSLAB_VERSION, x->cmdline);
+	/* the command line (control characters already escaped by export.c), folded */
+	fprintf(f, "# fslab %s: fio job file written by\n", FSLAB_VERSION);
+	do {
+		size_t n = strlen(p);
+
+		if (n > FIO_LINE_MAX) {
+			n = FIO_LINE_MAX;
+			while (n && ((unsigned char)p[n] & 0xc0) == 0x80)
+				n--; /* not inside a UTF-8 sequence */
+		}
+		fprintf(f, "#   %.*s\n", (int)n, p);
+		p += n;
+	} while (*p);
 	fprintf(f, "# run: fio THIS-FILE --output-format=json+ --output=RESULT.json\n");
 	fprintf(f, "# then: fslab compare RESULT.json FSLAB-RESULT.json --allow-mismatch "
 		"(docs/INTEROP.md)\n");
@@ -45,12 +67,57 @@ static void header(const struct export_ctx *x, FILE *f)
 			o->compressibility);
 }
 
-/* dir + "/" + name (the directory as given). */
+/*
+ * A directory fio's job file parser would read as something else (fio's init.c and parse.c):
+ * it reads line by line (a newline or any control character would end the value and start
+ * an option of its own: exec_prerun=...), cuts a line at ';' or '#' (comments; no escape
+ * exists), strips blanks at both ends, substitutes ${VAR} and $keywords, and a line beyond
+ * its 8 KiB buffer is split.  Such a directory is refused (exit 2), as --to diskspd refuses
+ * shell characters; ':' (fio's separator of several files) is escaped instead (path_in()).
+ */
+static int bad_path(const char *p)
+{
+	const char *why = NULL;
+	size_t n = strlen(p);
+
+	for (const char *c = p; *c && !why; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			why = "a control character (a newline would start an option of its own)";
+	if (!why && strpbrk(p, ";#"))
+		why = "';' or '#' (fio reads the rest of the line as a comment)";
+	if (!why && strchr(p, '$'))
+		why = "'$' (fio substitutes ${VAR} and $keywords)";
+	if (!why && n && (isspace((unsigned char)p[0]) || isspace((unsigned char)p[n - 1])))
+		why = "a blank at its start or end (fio strips them)";
+	if (!why && n > FIO_LINE_MAX)
+		why = "more than 4000 bytes (fio reads a job file in lines of 8 KiB)";
+	if (!why)
+		return 0;
+	{
+		char *shown = str_escape(p);
+		int ret = input_error("%.200s: a directory with %s cannot be written into a fio job "
+				      "file; use a path without it", shown, why);
+
+		free(shown);
+		return ret;
+	}
+}
+
+/* dir + "/" + name (the directory as given), ':' escaped as fio's filename= wants ("\:"). */
 static char *path_in(const char *dir, const char *name)
 {
 	size_t n = strlen(dir);
+	char *p = xasprintf("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+	char *out = xmalloc(2 * strlen(p) + 1), *o = out;
 
-	return xasprintf("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+	for (const char *c = p; *c; c++) {
+		if (*c == ':')
+			*o++ = '\\';
+		*o++ = *c;
+	}
+	*o = 0;
+	free(p);
+	return out;
 }
 
 /* A simple workload's pattern exactly: every completion reaped and resubmitted at once. */
@@ -108,7 +175,18 @@ static void approximated(const struct wl_job *j, const char *file, FILE *f)
 
 static int fio_write(const struct export_ctx *x, FILE *f, FILE *lines)
 {
+	const struct run_config *o = x->o;
+	int ret = 0;
+
 	(void)lines;
+	for (size_t i = 0; i < o->ndb_dirs && !ret; i++)
+		ret = bad_path(o->db_dirs[i]);
+	for (size_t i = 0; i < o->nlog_dirs && !ret; i++)
+		ret = bad_path(o->log_dirs[i]);
+	for (size_t i = 0; i < x->x.njobs && !ret; i++)
+		ret = x->x.jobs[i].dir ? bad_path(x->x.jobs[i].dir) : 0;
+	if (ret)
+		return ret;
 	header(x, f);
 	for (size_t i = 0; i < x->x.njobs; i++) {
 		const struct wl_job *j = &x->x.jobs[i];

@@ -1,14 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # run.sh: replay every regression input, then fuzz each libFuzzer target given as an argument
-# for FUZZ_SECONDS (default 60) from a corpus seeded with tests/fuzz/corpus/<target>/ and the
-# project's own fixtures.  A crash: its input is in build/fuzz/crashes/, the script fails and
-# says how to keep it as a regression.  Closing line "N passed, N failed".
+# for FUZZ_SECONDS (default 60), or for FUZZ_RUNS inputs when that is set (libFuzzer's -runs;
+# both set: whichever comes first), one target after the other, from a corpus seeded with
+# tests/fuzz/corpus/<target>/ and the project's own fixtures.  A crash: its input is in build/fuzz/crashes/, the script fails and
+# says how to keep it as a regression.  Each target's line says its inputs and seconds;
+# closing line "N passed, N failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
 export FSLAB_TOP=$top
 secs=${FUZZ_SECONDS:-60}
+runs=${FUZZ_RUNS:-}
+# FUZZ_RUNS alone: that many inputs; with FUZZ_SECONDS too: whichever comes first
+if [ -n "$runs" ] && [ -n "${FUZZ_SECONDS:-}" ]; then
+	limit=(-runs="$runs" -max_total_time="$secs")
+elif [ -n "$runs" ]; then
+	limit=(-runs="$runs")
+else
+	limit=(-max_total_time="$secs")
+fi
 work=$top/build/fuzz
 pass=0 fail=0
 
@@ -52,11 +63,12 @@ for bin in "$@"; do
 		fi
 	fi
 	# 2. fuzzing from the corpus
-	if "$bin" -max_total_time="$secs" -max_len=131072 -timeout=10 -rss_limit_mb=2048 \
+	start=$(date +%s)
+	if "$bin" "${limit[@]}" -max_len=131072 -timeout=10 -rss_limit_mb=2048 \
 		-artifact_prefix="$crashes/$t-" -print_final_stats=1 "$corpus" \
 		>"$work/logs/$t.log" 2>&1; then
 		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/logs/$t.log")
-		echo "ok   fuzz $t: ${execs:-?} inputs in ${secs}s, no crash"
+		echo "ok   fuzz $t: ${execs:-?} inputs in $(( $(date +%s) - start ))s, no crash"
 		pass=$((pass + 1))
 	else
 		art=$(grep -o "$crashes/$t-[a-z]*-[0-9a-f]*" "$work/logs/$t.log" | head -1)

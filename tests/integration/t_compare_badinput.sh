@@ -89,6 +89,126 @@ grep -q '&lt;img src=x' "$out/report.md" || fail "report.md: the kernel text is 
 ! grep -q '<img' "$out/report.html" || fail "report.html: raw HTML from a result"
 rm -rf "$out"
 
+# Issue 16: injection and hangs.
+# Messages quote input with what a terminal would act on escaped: an abort reason, a schema, a
+# DiskSpd <Error> or a fio job name with OSC 0 (window title), CSI 2J (clear) and OSC 52
+# (clipboard) or a C1 CSI reached the terminal raw.
+log "terminal escapes in messages"
+no_esc() { # no_esc WHAT [SHOWN]: no ESC, BEL or C1 control in stderr; SHOWN (\x1b) instead
+	! LC_ALL=C grep -q $'[\x1b\x07]\|\xc2[\x80-\x9f]' "$T/stderr" ||
+		fail "$1: a control sequence reached stderr"
+	grep -qF "${2:-\x1b}" "$T/stderr" || fail "$1: the escape is not shown as ${2:-\x1b}"
+}
+hostile esc '.aborted = true | .abort_reason = "died\u001b]0;owned\u0007\u001b[2J\u001b]52;c;cm0gLXJmIH4=\u0007\u009b31m"'
+bad esc.json compare "$fx/xfs-1.json" "$T/esc.json"
+no_esc "abort reason"
+grep -qF 'died\x1b]0;owned\x07\x1b[2J' "$T/stderr" || fail "abort reason: not shown"
+grep -qF '\xc2\x9b31m' "$T/stderr" || fail "abort reason: C1 CSI not shown escaped"
+hostile schema '.schema = "fslab-result/9\u001b[2J\u001b]0;x\u0007"'
+bad schema.json compare "$T/schema.json"
+no_esc "schema"
+# XML 1.0 has no ESC, but has the C1 controls: CSI 2J and OSC 0 ... ST in their 8-bit forms
+printf '%s' '<Results><System><ComputerName>W</ComputerName></System><TimeSpan><Error>' \
+	"boom"$'\xc2\x9b'"2J"$'\xc2\x9d'"0;owned"$'\xc2\x9c' '</Error></TimeSpan></Results>' \
+	>"$T/ds-error.xml"
+bad ds-error.xml compare "$T/ds-error.xml"
+no_esc "DiskSpd <Error>" 'boom\xc2\x9b2J\xc2\x9d0;owned\xc2\x9c'
+jq '.jobs[0].error = 5 | .jobs[0].jobname = "j\u001b[2Jx"' \
+	"$fx/interop/fio-randread-2jobs.json" >"$T/fio-error.json"
+bad fio-error.json compare "$T/fio-error.json"
+no_esc "fio job name"
+
+# report.md: every Markdown-active character of a string from input is escaped (host, OS,
+# kernel, CPU, mkfs and mount options, notes, --title), so no link, image or emphasis is made.
+log "Markdown injection in report.md"
+jq '.environment.hostname = "![i](http://evil.example/x.png)" |
+    .environment.os = "[l](javascript:alert(1))" | .environment.kernel = "*b* _u_ `c` ~~s~~" |
+    .environment.cpu_model = "# heading" |
+    .environment.prep.volumes.db.mount.options = "[m](javascript:m)" |
+    .notes += ["![n](http://evil.example/n.png)"]' "$fx/ext4-1.json" >"$T/md1.json"
+jq '.environment.prep.volumes.db.mkfs.command = "mkfs.xfs [x](javascript:x) *y*"' \
+	"$fx/xfs-1.json" >"$T/md2.json"
+expect_status 0 "$FSLAB" compare "$T/md1.json" "$T/md2.json" --output "$out" --no-charts \
+	--title '[t](javascript:t) ![ti](http://evil.example/t.png)'
+# a link or image is "](" with the ']' unescaped
+! grep -qP '(?<!\\)\]\(' "$out/report.md" || { grep -P '(?<!\\)\]\(' "$out/report.md"; fail "report.md: a link from input"; }
+for s in '*b*' '_u_' '`c`' '~~s~~' '*y*'; do
+	! grep -qF -- "$s" "$out/report.md" || { grep -F -- "$s" "$out/report.md"; fail "report.md: '$s' from input is active Markdown"; }
+done
+grep -qF '\!\[i\](http://evil.example/x.png)' "$out/report.md" || fail "report.md: the host name is gone"
+grep -qF '\[l\](javascript:alert(1))' "$out/report.md" || fail "report.md: the OS is gone"
+grep -qF '# \[t\](javascript:t)' "$out/report.md" || fail "report.md: the title is not escaped"
+rm -rf "$out"
+
+# --lab-plan names a FIFO: it blocked forever.  A non-UTF-8 file name was missing from
+# compare.json's files.
+log "--lab-plan FIFO; a file name that is not UTF-8"
+mkfifo "$T/plan.json"
+st=0
+timeout 10 "$FSLAB" compare "$fx/ext4-1.json" --lab-plan "$T/plan.json" >"$T/stdout" 2>"$T/stderr" || st=$?
+[ "$st" -eq 2 ] || fail "--lab-plan FIFO: exit $st, expected 2 (124 = it blocked)"
+grep -q "plan.json: not a regular file (a FIFO)" "$T/stderr" || fail "--lab-plan FIFO: not named"
+# the same for fslab merge's --clock-file (it reads results as compare does)
+st=0
+timeout 10 "$FSLAB" merge --clock-file "$T/plan.json" --output "$T/cluster.json" "$fx/ext4-1.json" \
+	>"$T/stdout" 2>"$T/stderr" || st=$?
+[ "$st" -eq 2 ] || fail "merge --clock-file FIFO: exit $st, expected 2 (124 = it blocked)"
+grep -q "plan.json: not a regular file (a FIFO)" "$T/stderr" || fail "merge --clock-file FIFO: not named"
+[ ! -e "$T/cluster.json" ] || fail "merge --clock-file FIFO: output written"
+bin=$T/$'x\xffy'.json
+cp "$fx/xfs-1.json" "$bin"
+expect_status 0 "$FSLAB" compare "$fx/ext4-1.json" "$bin" --output "$out" --no-charts
+jqt "$out/compare.json" '[.groups[].files[]] | length == 2'
+jqt "$out/compare.json" '[.groups[].files[]] | any(endswith("x\\xffy.json"))'
+rm -rf "$out"
+
+# Integers beyond their field and histogram buckets that are not integers: refused, not cut.
+hostile threads '.config.threads = 4294967297'
+bad threads.json compare "$fx/xfs-1.json" "$T/threads.json"
+grep -q '"threads" is 4294967297, more than 4294967295' "$T/stderr" || fail "threads 2^32+1: not refused"
+hostile bucket '.classes.db_read.hist.buckets[0][0] = 1.5'
+bad bucket.json compare "$fx/xfs-1.json" "$T/bucket.json"
+hostile bucket7 '.classes.db_read.hist.buckets[0][0] = "7"'
+bad bucket7.json compare "$fx/xfs-1.json" "$T/bucket7.json"
+
+# Huge timelines: 10 million rows (1.8 GB, 63 s here before) are refused while being read,
+# naming the limit and the count, in bounded memory; a million rows (a long run's) are read
+# one at a time into a temporary file and charted from 2000 means: bounded memory.  The
+# bounds are loose (a shared machine), far below what reading them whole takes.
+command -v /usr/bin/time >/dev/null || fail "/usr/bin/time is missing (Debian package time, scripts/deps.sh)"
+timeline_file() { # timeline_file FILE ROWS: ext4-1.json with a ROWS-row timeline of 3 columns
+	jq -c 'del(.timeline)' "$fx/ext4-1.json" | sed 's/}$//' >"$1"
+	printf ', "timeline": {"columns": ["t_s", "db_read_ops", "db_write_ops"], "rows": [' >>"$1"
+	awk -v n="$2" 'BEGIN { for (i = 1; i <= n; i++) printf "%s[%d,%d,%d]", (i > 1 ? "," : ""), i, 3000 + i % 7, 2000 + i % 5 }' >>"$1"
+	printf ']}}\n' >>"$1"
+}
+log "a 10-million-row timeline"
+timeline_file "$T/tl10m.json" 10000000
+st=0
+/usr/bin/time -f '%e %M' -o "$T/time" timeout 120 "$FSLAB" compare "$T/tl10m.json" \
+	>"$T/stdout" 2>"$T/stderr" || st=$?
+[ "$st" -eq 2 ] || { cat "$T/stderr"; fail "10M rows: exit $st, expected 2 (124: over 120 s)"; }
+grep -q 'a timeline of 10000000 rows, more than fslab reads (at most 4194304' "$T/stderr" ||
+	{ cat "$T/stderr"; fail "10M rows: the limit and the count are not named"; }
+read -r secs rss < <(tail -1 "$T/time")
+log "10M rows refused in $secs s, $((rss / 1024)) MiB (the file: $(($(stat -c %s "$T/tl10m.json") >> 20)) MiB)"
+[ "$rss" -lt $((512 * 1024)) ] || fail "10M rows: $((rss / 1024)) MiB resident, more than 512"
+rm -f "$T/tl10m.json"
+log "a million-row timeline with charts"
+timeline_file "$T/tl1m.json" 1000000
+/usr/bin/time -f '%e %M' -o "$T/time" timeout 300 "$FSLAB" compare "$T/tl1m.json" \
+	--output "$out" >"$T/stdout" 2>"$T/stderr" || { cat "$T/stderr"; fail "1M rows: failed or over 300 s"; }
+read -r secs rss < <(tail -1 "$T/time")
+log "1M rows compared and charted in $secs s, $((rss / 1024)) MiB"
+[ "$rss" -lt $((160 * 1024)) ] || fail "1M rows: $((rss / 1024)) MiB resident, more than 160"
+if [ -f "$out/charts/timeline-iops.dat" ]; then
+	n=$(grep -vc '^#' "$out/charts/timeline-iops.dat")
+	[ "$n" -le 2000 ] || fail "1M rows: the timeline chart has $n points, more than 2000"
+	grep -q '^# second (the middle of 500 seconds averaged)' "$out/charts/timeline-iops.dat" ||
+		fail "1M rows: the chart does not say it is averaged"
+fi
+rm -rf "$out" "$T/tl1m.json"
+
 # An existing report directory is not clobbered without --force.
 log "existing output directory"
 mkdir -p "$out"

@@ -3,7 +3,8 @@
 # fio, run by fio on a real ext4 loop volume, its JSON imported and compared with fslab's own
 # runs of the same options, alternating (3 each): the IOPS agree within the run-to-run noise
 # and the rows say which tool measured them.  Then the jetstress approximation and DiskSpd's
-# script, and bad input (exit 2, nothing written).  Root (loop device, mkfs, mount).
+# script, and bad input (exit 2, nothing written), injection into the job file.  Root (loop
+# device, mkfs, mount).
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root"
@@ -113,4 +114,26 @@ bad "spaces" --to diskspd --workload randread --db 'D:\my db'
 expect_status 2 "$FSLAB" export --to fio --workload randread --db "$T/mnt/db" --output "$T/nodir/x.fio"
 grep -q 'is not a directory' "$T/stderr" || fail "--output in a missing directory"
 expect_status 2 "$FSLAB" export --to fio --workload randread --db "$T/mnt/db" --output "$T/mnt"
+
+# Injection into the fio job file (issue 16): a directory name with a newline injected
+# exec_prerun= (a command fio runs); ';', '#' and '$' are read by fio's parser as comments and
+# variables.  Refused, one line, nothing written; ':' (fio's file separator) is escaped; the
+# command line in the header comment is escaped (a newline there began a line of the job).
+log "fio job file: no injection through directory names or the command line"
+nl=$'\n'
+bad "control character" --to fio --workload randread --threads 1 --db "$T/x${nl}exec_prerun=touch $T/pwned${nl}y"
+bad "';' or '#'" --to fio --workload randread --threads 1 --db "$T/a;b"
+bad "';' or '#'" --to fio --workload jetstress --db "$T/mnt/db" --log "$T/l#x"
+bad "'\$'" --to fio --workload randread --threads 1 --db "$T/\${HOME}"
+bad "a blank at its start or end" --to fio --workload randread --threads 1 --db "$T/db "
+bad "control characters" --to diskspd --workload randread --db $'D:\\db\x1b[2J'
+odir="$T/o${nl}exec_prerun=touch $T/pwned${nl}"
+mkdir -p "$odir" "$T/a:b"
+"$FSLAB" export --to fio --workload randread --threads 1 --db "$T/a:b" --db-size 64M \
+	--duration 5s --output "$odir/j.fio" || fail "export with a newline in --output's directory"
+fio --showcmd "$odir/j.fio" >"$T/showcmd" 2>&1 || { cat "$T/showcmd"; fail "fio cannot read the job file"; }
+! grep -q exec_prerun "$T/showcmd" || { cat "$T/showcmd"; fail "exec_prerun injected into the job file"; }
+grep -qxF "filename=$T/a\\:b/fslab-fio.dat" "$odir/j.fio" || { cat "$odir/j.fio"; fail "':' not escaped for fio"; }
+grep -qF -- "--output '$T/o\nexec_prerun=" "$odir/j.fio" || fail "the command line is not shown escaped"
+[ ! -e "$T/pwned" ] || fail "an injected command ran"
 echo "t_export: ok"

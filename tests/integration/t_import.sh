@@ -4,7 +4,8 @@
 # UTF-16, cut or edited) and Jetstress HTML reports
 # (tests/fixtures/interop/, README there): every value checked against the file it came from,
 # n/a where the tool does not report it, tools never mixed without --allow-mismatch, malformed
-# inputs exit 2 and write nothing.  Needs no root or loop device.
+# inputs exit 2 and write nothing; hostile and huge ones (entities, thousands of hosts,
+# instances and TimeSpans) are read in linear time or refused.  Needs no root or loop device.
 . "$(dirname "$0")/lib.sh"
 
 fx=$FSLAB_TOP/tests/fixtures/interop
@@ -210,4 +211,111 @@ cp "$fx/diskspd-2.2-ntfs.xml" "$T/ntfs run!.xml"
 bad "--label" compare "$T/ntfs run!.xml"
 expect_status 2 "$FSLAB" sizing "$fx/fio-truncated.json"
 grep -q 'fio-truncated.json' "$T/stderr" || fail "sizing: truncated fio JSON not named"
+
+# Issue 16: a valid UTF-16 file that declares encoding="UTF-16" (a re-saved DiskSpd result)
+# was refused as damaged.
+log "DiskSpd XML in UTF-16 that says so"
+{ printf '\xff\xfe'; { printf '<?xml version="1.0" encoding="UTF-16"?>\n'; cat "$fx/diskspd-2.2-ntfs.xml"; } |
+	iconv -f UTF-8 -t UTF-16LE; } >"$T/ntfs-u16.xml"
+cmp_json "$T/u16.json" "$T/ntfs-u16.xml"
+jqt "$T/u16.json" '.groups[0].source.host == "WIN-NTFS01"'
+
+# Markdown from the importers' strings (issue 16): fio's rw= (the workload) and the Jetstress
+# machine name (the host) were written into report.md as active links, images and emphasis.
+log "Markdown injection through fio rw= and the Jetstress machine name"
+jq '.jobs[]["job options"].rw = "[r](javascript:x)*e*"' "$fx/fio-randread-2jobs.json" >"$T/fio-md.json"
+sed 's|<td>EXMBX-NTFS</td>|<td>![i](http://evil.example/j.png)_x_</td>|' "$fx/Performance_ntfs.html" >"$T/Performance_md.html"
+grep -q 'evil.example' "$T/Performance_md.html" || fail "the machine name was not planted"
+expect_status 0 "$FSLAB" compare --allow-mismatch --no-charts --output "$out" "$T/fio-md.json" "$T/Performance_md.html"
+grep -qF 'fio:\[r\](javascript:x)\*e\*' "$out/report.md" || fail "report.md: fio's rw= not shown escaped"
+grep -qF '| \!\[i\](http://evil.example/j.png)\_x\_ |' "$out/report.md" || fail "report.md: the machine name not shown escaped"
+! grep -qP '(?<!\\)\]\(' "$out/report.md" || { grep -P '(?<!\\)\]\(' "$out/report.md"; fail "report.md: a link from an imported file"; }
+rm -rf "$out"
+
+# An entity expanded when the importer reads the text: a 100,000-character entity used 3000
+# times took 9 s and 320 MB (17 s, 590 MB here) from a 150 KB file.  Refused at once.
+log "DiskSpd XML with entities: refused, fast, in little memory"
+command -v /usr/bin/time >/dev/null || fail "/usr/bin/time is missing (Debian package time, scripts/deps.sh)"
+{ printf '<!DOCTYPE Results [<!ENTITY big "%s">]>\n' "$(head -c 100000 /dev/zero | tr '\0' x)"
+  sed "s|<ComputerName>WIN-NTFS01</ComputerName>|<ComputerName>$(printf '&big;%.0s' $(seq 3000))</ComputerName>|" \
+	"$fx/diskspd-2.2-ntfs.xml"; } >"$T/laughs.xml"
+/usr/bin/time -f '%e %M' -o "$T/time" "$FSLAB" compare "$T/laughs.xml" >"$T/stdout" 2>"$T/stderr" &&
+	fail "entities: accepted"
+grep -q 'laughs.xml: XML that declares entities' "$T/stderr" || { cat "$T/stderr"; fail "entities: not named"; }
+read -r secs rss < <(tail -1 "$T/time")
+[ "$rss" -lt $((64 * 1024)) ] || fail "entities: $((rss / 1024)) MiB resident"
+awk -v s="$secs" 'BEGIN { exit !(s < 5) }' || fail "entities: $secs s"
+
+# Thousands of results or instances in one file: the importers are linear (fio client_stats
+# of 8,000 hosts took 20 s, 20,000 did not finish in 120 s), and a count beyond what fslab
+# reads is refused naming the limit and the count.  Linear is checked by the CPU seconds of
+# N and 4N: 4 times (at most 8 allowed: a shared machine) where pairwise code takes 16.
+cpu_of() { # cpu_of ARGS...: fslab's user + system seconds (any exit status), RSS in $rss
+	/usr/bin/time -f '%U %S %M' -o "$T/time" "$FSLAB" "$@" >"$T/stdout" 2>"$T/stderr" || true
+	read -r u s rss < <(tail -1 "$T/time")
+	awk -v u="$u" -v s="$s" 'BEGIN { print u + s }'
+}
+linear() { # linear WHAT SMALL LARGE: LARGE (4 times the input) costs at most 8 times SMALL
+	log "$1: $2 s for N, $3 s for 4N"
+	awk -v a="$2" -v b="$3" 'BEGIN { exit !(b <= 8 * (a > 0.05 ? a : 0.05)) }' ||
+		fail "$1: 4 times the input took $3 s against $2 s: not linear"
+}
+fio_hosts() { # fio_hosts N FILE: client_stats of N hosts (the first entry's copies) + All clients
+	{ jq -c 'del(.client_stats)' "$fx/fio-clientserver.json" | sed 's/}$//'
+	  printf ', "client_stats": ['
+	  jq -c '.client_stats[0] | del(.. | .bins?)' "$fx/fio-clientserver.json" |
+		awk -v n="$1" '{ for (i = 0; i < n; i++) { e = $0
+			sub(/"hostname":"[^"]*"/, sprintf("\"hostname\":\"10.%d.%d.%d\"", i / 62500, i / 250 % 250, i % 250), e)
+			printf "%s,", e } }'
+	  jq -c '.client_stats[-1] | del(.. | .bins?)' "$fx/fio-clientserver.json"
+	  printf ']}\n'; } >"$2"
+}
+log "fio client_stats of thousands of hosts"
+fio_hosts 2500 "$T/fio-2500.json"
+fio_hosts 10000 "$T/fio-10000.json"
+a=$(cpu_of compare "$T/fio-2500.json")
+b=$(cpu_of compare "$T/fio-10000.json")
+grep -q '10.0.39.249' "$T/stdout" || { tail -3 "$T/stderr"; fail "fio 10000 hosts: not compared"; }
+linear "fio client_stats" "$a" "$b"
+[ "$rss" -lt $((1024 * 1024)) ] || fail "fio 10000 hosts: $((rss / 1024)) MiB resident"
+fio_hosts 20000 "$T/fio-20000.json"
+bad "fio client_stats of 20000 hosts, more than the 10000 results" compare "$T/fio-20000.json"
+rm -f "$T"/fio-*.json
+
+js_instances() { # js_instances N FILE: Performance_ntfs.html with N instances in every table
+	awk -v n="$1" '/grid_row_header">Instance4312\.2</ { next }
+		/grid_row_header">Instance4312\.1</ { for (i = 0; i < n; i++) { l = $0
+			sub(/Instance4312\.1/, "Instance" i, l); print l }; next } { print }' \
+		"$fx/Performance_ntfs.html" >"$2"
+}
+log "Jetstress reports of thousands of instances"
+js_instances 2500 "$T/Performance_2500.html"
+js_instances 10000 "$T/Performance_10000.html"
+a=$(cpu_of compare "$T/Performance_2500.html")
+b=$(cpu_of compare "$T/Performance_10000.html")
+grep -q 'verdict: Performance PASS' "$T/stdout" || { tail -3 "$T/stderr"; fail "Jetstress 10000 instances: not compared"; }
+linear "Jetstress instances" "$a" "$b"
+js_instances 10001 "$T/Performance_10001.html"
+bad "a Jetstress report of 10001 database instances, more than the 10000" compare "$T/Performance_10001.html"
+rm -f "$T"/Performance_*.html
+
+ds_timespans() { # ds_timespans N FILE: a DiskSpd XML of N small result TimeSpans
+	{ sed -n '1,/<\/Profile>/p' "$fx/diskspd-2.2-ntfs.xml"
+	  awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "<TimeSpan><TestTimeSeconds>10.00</TestTimeSeconds><ThreadCount>1</ThreadCount><Thread><Target><ReadCount>%d</ReadCount><ReadBytes>%d</ReadBytes><WriteCount>0</WriteCount><WriteBytes>0</WriteBytes></Target></Thread></TimeSpan>\n", 1000 + i, 32768 * (1000 + i) }'
+	  echo '</Results>'; } >"$2"
+}
+log "DiskSpd XML of thousands of TimeSpans"
+ds_timespans 1000 "$T/ds-1000.xml"
+ds_timespans 4000 "$T/ds-4000.xml"
+a=$(cpu_of compare --allow-mismatch "$T/ds-1000.xml")
+b=$(cpu_of compare --allow-mismatch "$T/ds-4000.xml")
+grep -q 'ds-ts4000' "$T/stdout" || { tail -3 "$T/stderr"; fail "DiskSpd 4000 TimeSpans: not compared"; }
+linear "DiskSpd TimeSpans" "$a" "$b"
+# without --allow-mismatch: the first 20 named, the rest counted (not 4000 lines)
+expect_status 2 "$FSLAB" compare "$T/ds-4000.xml"
+[ "$(wc -l <"$T/stderr")" -eq 21 ] || fail "DiskSpd 4000 TimeSpans: $(wc -l <"$T/stderr") error lines"
+grep -q '\.\.\. and 3979 more results not comparable' "$T/stderr" || fail "DiskSpd: the rest not counted"
+ds_timespans 10001 "$T/ds-10001.xml"
+bad "DiskSpd XML of 10001 result <TimeSpan>s, more than the 10000" compare "$T/ds-10001.xml"
+rm -f "$T"/ds-*.xml
 echo "t_import: ok"

@@ -20,6 +20,7 @@
 #include "compare/import.h"
 #include "files.h"
 #include "msg.h"
+#include "strbuf.h"
 
 static char *fixture(const char *name, size_t *len)
 {
@@ -269,6 +270,30 @@ static void test_two_timespans_21(void **state)
 	import_list_release(&l);
 }
 
+/* More timespans than one file gives results (IMPORT_MAX_RESULTS): refused, named, before
+ * any is read (issue 16: a hostile file cannot grow compare's tables without end). */
+static void test_too_many_timespans(void **state)
+{
+	size_t len, n = IMPORT_MAX_RESULTS + 1;
+	char *text = fixture("diskspd-text-2.1-seq-2timespans.txt", &len);
+	const char *ts1 = strstr(text, "Results for timespan 1:");
+	const char *ts2 = strstr(text, "Results for timespan 2:");
+	struct strbuf sb = STRBUF_INIT;
+	struct import_list l;
+
+	(void)state;
+	assert_non_null(ts1);
+	assert_non_null(ts2);
+	strbuf_add(&sb, text, (size_t)(ts1 - text));
+	for (size_t i = 0; i < n; i++)
+		strbuf_add(&sb, ts1, (size_t)(ts2 - ts1));
+	strbuf_addstr(&sb, strstr(ts2, "Totals:"));
+	assert_int_equal(import_buffer(sb.buf, sb.len, "many.txt", NULL, &l), -FSLAB_EINPUT);
+	import_list_release(&l);
+	strbuf_release(&sb);
+	free(text);
+}
+
 /* written from ResultParser.cpp 2.2: interrupted before measuring: an aborted result */
 static void test_interrupted(void **state)
 {
@@ -428,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_randrw_2targets_no_lat),
 		cmocka_unit_test(test_two_timespans_21),
 		cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_too_many_timespans),
 		cmocka_unit_test(test_vc_cut_refused),
 		cmocka_unit_test(test_damage_refused),
 		cmocka_unit_test(test_crlf_and_utf16),

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base.h"
@@ -650,6 +651,84 @@ static void test_shipped_windows_configs(void **state)
 #endif
 }
 
+#ifndef _WIN32
+/* lab_cfg_load(path) with stderr in errors[] (the file is not ours: not written, not removed). */
+static int load_path(const char *p, struct lab_cfg *cfg)
+{
+	char errpath[] = "/tmp/fslab-labcfg-err.XXXXXX";
+	int fd = mkstemp(errpath), saved = dup(2), ret;
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(fd, 2);
+	ret = lab_cfg_load(cfg, p);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, errors, sizeof(errors) - 1, 0);
+	errors[n > 0 ? n : 0] = 0;
+	close(fd);
+	unlink(errpath);
+	return ret;
+}
+
+/*
+ * A config that is not a regular file is refused before it is read: /dev/urandom printed
+ * errors forever, a FIFO blocked the open.  A regular file of garbage names its first 20
+ * errors and counts the rest; one larger than any config is refused unread.
+ */
+static void test_not_a_config(void **state)
+{
+	char dir[] = "/tmp/fslab-labcfg.XXXXXX", *fifo, *text;
+	struct lab_cfg c;
+	size_t lines = 0;
+
+	(void)state;
+	assert_int_equal(load_path("/dev/urandom", &c), -FSLAB_EINPUT);
+	assert_non_null(strstr(errors, "/dev/urandom: not a regular file (a character device)"));
+	assert_int_equal(strchr(errors, '\n') - errors + 1, (long)strlen(errors)); /* one line */
+	lab_cfg_release(&c);
+	assert_non_null(mkdtemp(dir));
+	fifo = xasprintf("%s/lab.ini", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(load_path(fifo, &c), -FSLAB_EINPUT); /* no writer: it would block */
+	assert_non_null(strstr(errors, "not a regular file (a FIFO)"));
+	lab_cfg_release(&c);
+	unlink(fifo);
+	free(fifo);
+	rmdir(dir);
+
+	text = xcalloc(100, 16);
+	for (int i = 0; i < 100; i++)
+		strcat(text, "binary \001 junk\n");
+	assert_int_equal(load(text, &c), -FSLAB_EINPUT);
+	for (const char *p = errors; (p = strchr(p, '\n')); p++)
+		lines++;
+	assert_int_equal(lines, 21); /* 20 named, then "... and N more errors" */
+	assert_error_at(20, "");
+	assert_no_error(":21: ");
+	/* the 100 lines' errors and the missing sections' beyond the first 20, counted */
+	{
+		const char *more = strstr(errors, "... and ");
+		int n = 0;
+
+		assert_non_null(more);
+		assert_int_equal(sscanf(more, "... and %d more errors", &n), 1);
+		assert_true(n >= 80 && n <= 90);
+	}
+	lab_cfg_release(&c);
+	free(text);
+
+	text = xmalloc(2 << 20);
+	memset(text, ';', 2 << 20);
+	text[(2 << 20) - 1] = 0;
+	assert_int_equal(load(text, &c), -FSLAB_EINPUT);
+	assert_non_null(strstr(errors, "more than a lab config may have"));
+	lab_cfg_release(&c);
+	free(text);
+}
+#endif
+
 #ifdef FSLAB_NO_INIH
 /* An fslab.exe built without inih (scripts/win-sysroot.sh found no source): the lab refuses
  * every config with the way to get it, exit 2, nothing parsed. */
@@ -692,6 +771,9 @@ int main(void)
 		cmocka_unit_test(test_prepared_bad),
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_shipped_windows_configs),
+#ifndef _WIN32
+		cmocka_unit_test(test_not_a_config),
+#endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: MIT
-/* test_result.c: fslab-result/1 JSON round trip, every fixture rewritten byte-identical, and the
- * errors for bad files. */
+/* test_result.c: fslab-result/1 JSON round trip, every fixture rewritten byte-identical, the
+ * errors for bad files (integers out of range, malformed histograms), long timelines. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <sys/resource.h>
+#endif
 #include <unistd.h>
 
 #include "base.h"
+#include "files.h"
 #include "msg.h"
 #include "result.h"
 
@@ -252,6 +258,173 @@ static void test_lab_provenance(void **state)
 	assert_int_equal(with_lab(json_integer(7)), -FSLAB_EINPUT);
 }
 
+/* The fixture ext4-1.json with one value replaced (a jansson path of keys), read back. */
+static int read_edited(const char *k1, const char *k2, const char *k3, json_t *v)
+{
+	json_t *root = json_load_file("tests/fixtures/ext4-1.json", 0, NULL), *o = root;
+	struct fslab_result r;
+	int ret;
+
+	assert_non_null(root);
+	if (k2)
+		o = json_object_get(o, k1);
+	if (k3)
+		o = json_object_get(o, k2);
+	assert_non_null(o);
+	json_object_set_new(o, k3 ? k3 : k2 ? k2 : k1, v);
+	ret = result_from_json(root, "edited.json", &r);
+	result_release(&r);
+	json_decref(root);
+	return ret;
+}
+
+/* Integers beyond a field's width are refused, never cut (2^32 + 1 threads read as 1). */
+static void test_out_of_range(void **state)
+{
+	(void)state;
+	assert_int_equal(read_edited("config", "threads", NULL, json_integer(8)), 0);
+	assert_int_equal(read_edited("config", "threads", NULL, json_integer(4294967297LL)),
+			 -FSLAB_EINPUT);
+	assert_int_equal(read_edited("config", "databases", NULL, json_integer(1LL << 32)),
+			 -FSLAB_EINPUT);
+	assert_int_equal(read_edited("host", "ncpus", NULL, json_integer(1LL << 31)),
+			 -FSLAB_EINPUT);
+	assert_int_equal(read_edited("host", "ncpus", NULL, json_integer(-1)), -FSLAB_EINPUT);
+}
+
+/* Histogram bucket pairs are [integer index, integer count]: 1.5 or "7" is not bucket 0. */
+static void test_hist_buckets(void **state)
+{
+	static const char *const bad[] = {
+		"[[1.5, 3]]", "[[\"7\", 3]]", "[[7, 3.5]]", "[[7, \"3\"]]", "[[7]]", "[[7, 3, 1]]",
+		"[[-1, 3]]", "[[2048, 3]]", "[7]", "{\"7\": 3}",
+	};
+	(void)state;
+	assert_int_equal(read_edited("classes", "db_read", "hist",
+				     json_pack("{s:i, s:i, s:s, s:i, s:i, s:i, s:f, s:f, s:[[i,i]]}",
+					       "bits", 6, "groups", 32, "unit", "ns", "n", 3, "min",
+					       1000, "max", 1000, "mean", 1000.0, "m2", 0.0, "buckets",
+					       700, 3)), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		json_t *b = json_loads(bad[i], 0, NULL);
+
+		assert_non_null(b);
+		assert_int_equal(read_edited("classes", "db_read", "hist",
+					     json_pack("{s:i, s:i, s:s, s:i, s:i, s:i, s:f, s:f, s:o}",
+						       "bits", 6, "groups", 32, "unit", "ns", "n", 3,
+						       "min", 1000, "max", 1000, "mean", 1000.0, "m2",
+						       0.0, "buckets", b)), -FSLAB_EINPUT);
+	}
+}
+
+/* Text with every `from` replaced by `to` (heap). */
+static char *replace_all(const char *text, const char *from, const char *to)
+{
+	size_t n = 0, lf = strlen(from), lt = strlen(to);
+	char *out, *o;
+
+	for (const char *p = text; (p = strstr(p, from)); p += lf)
+		n++;
+	o = out = xmalloc(strlen(text) + n * lt + 1);
+	for (const char *p = text, *q; ; p = q + lf) {
+		q = strstr(p, from);
+		if (!q) {
+			strcpy(o, p);
+			break;
+		}
+		memcpy(o, p, (size_t)(q - p));
+		o += q - p;
+		memcpy(o, to, lt);
+		o += lt;
+	}
+	return out;
+}
+
+/*
+ * A long timeline (more rows than TIMELINE_MEM_ROWS) is read one row at a time into a
+ * temporary file: the same rows come back; an escaped key ("time\u006cine") and a repeated
+ * key (jansson keeps the last) are followed as jansson follows them.
+ */
+static void test_long_timeline(void **state)
+{
+	static const char *const cols[] = { "t_s", "db_read_ops" };
+	const size_t n = TIMELINE_MEM_ROWS + 4000;
+	char path[] = "/tmp/fslab-result.XXXXXX";
+	struct fslab_result a, b;
+	int fd = mkstemp(path);
+	double row[2], *rows = xmalloc(n * 2 * sizeof(double));
+	char *text, *edited;
+	size_t len;
+
+	(void)state;
+	close(fd);
+	fill(&a);
+	timeline_release(&a.timeline);
+	timeline_init(&a.timeline, cols, 2);
+	for (size_t i = 0; i < n; i++) {
+		row[0] = (double)i + 1;
+		row[1] = i % 7 ? 100.0 + i : NAN;
+		timeline_add_row(&a.timeline, row);
+	}
+	assert_int_equal(result_write(&a, path), 0);
+	assert_int_equal(result_read(path, &b), 0);
+	assert_int_equal(b.timeline.nrows, n);
+	assert_non_null(b.timeline.spill); /* not in memory */
+	assert_null(b.timeline.data);
+	assert_int_equal(timeline_rows(&b.timeline, 0, n, rows), 0);
+	for (size_t i = 0; i < n; i += 997) {
+		assert_true(rows[2 * i] == (double)i + 1);
+		assert_true(i % 7 ? rows[2 * i + 1] == 100.0 + i : isnan(rows[2 * i + 1]));
+	}
+	assert_int_equal(timeline_rows(&b.timeline, n - 1, 2, rows), -ERANGE);
+	assert_string_equal(b.label, "ext4");
+	result_release(&b);
+
+	/* the same file with the key escaped: still streamed, still the same rows */
+	assert_int_equal(read_file(path, &text, &len), 0);
+	edited = replace_all(text, "\"timeline\"", "\"time\\u006cine\"");
+	assert_int_equal(result_from_buffer(edited, strlen(edited), "escaped.json", &b), 0);
+	assert_int_equal(b.timeline.nrows, n);
+	assert_non_null(b.timeline.spill);
+	result_release(&b);
+	free(edited);
+	/* a second "timeline" before the first: the last one counts, as in jansson */
+	edited = xasprintf("{\"timeline\": {\"columns\": [\"x\"], \"rows\": [[1], [2]]}, %s",
+			   strchr(text, '{') + 1);
+	assert_int_equal(result_from_buffer(edited, strlen(edited), "twice.json", &b), 0);
+	assert_int_equal(b.timeline.nrows, n);
+	assert_int_equal(b.timeline.ncols, 2);
+	result_release(&b);
+	free(edited);
+	/* a row of the wrong shape deep in the streamed rows is named */
+	edited = replace_all(text, "[69000.0, ", "[69000.0, 1, ");
+	assert_int_equal(result_from_buffer(edited, strlen(edited), "bad-row.json", &b),
+			 -FSLAB_EINPUT);
+	result_release(&b);
+	free(edited);
+#ifndef _WIN32
+	/* the temporary file system full (a file size limit here): refused, exit 1, never a
+	 * timeline silently short of the rows that could not be written */
+	{
+		struct rlimit old, lim;
+		void (*h)(int) = signal(SIGXFSZ, SIG_IGN);
+
+		assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+		lim = old;
+		lim.rlim_cur = TIMELINE_MEM_ROWS * 2 * sizeof(double) + 16384;
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+		assert_int_equal(result_from_buffer(text, len, "full.json", &b), -EIO);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		signal(SIGXFSZ, h);
+		result_release(&b);
+	}
+#endif
+	free(text);
+	free(rows);
+	result_release(&a);
+	unlink(path);
+}
+
 /* a equals b; a histogram's m2 within 1e-8 (the reader rebuilds it from integer sums) */
 static bool same_json(json_t *a, json_t *b, const char *key)
 {
@@ -344,6 +517,9 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_lab_provenance),
 		cmocka_unit_test(test_fixtures_rewrite_identical),
+		cmocka_unit_test(test_out_of_range),
+		cmocka_unit_test(test_hist_buckets),
+		cmocka_unit_test(test_long_timeline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* test_util.c: human units, durations, lists, CRC32C, PRNG, atomic writes. */
+/* test_util.c: human units, durations, lists, CRC32C, PRNG, atomic writes, escaped messages,
+ * regular files only. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include "base.h"
 #include "crc32c.h"
 #include "files.h"
+#include "msg.h"
 #include "os/os.h"
 #include "random.h"
 #include "units.h"
@@ -297,6 +299,116 @@ static void test_mkdir_p_and_run_cmd(void **state)
 	free(deep);
 }
 
+/* What a terminal would act on, escaped; valid UTF-8 and printable text kept (issue 16). */
+static void test_str_escape(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "plain text 1.5 GiB", "plain text 1.5 GiB" },
+		{ "title\033]0;pwned\007", "title\\x1b]0;pwned\\x07" },   /* OSC 0: window title */
+		{ "\033[2J\033[H", "\\x1b[2J\\x1b[H" },                       /* clear the screen */
+		{ "\033]52;c;Zm9v\033\\", "\\x1b]52;c;Zm9v\\x1b\\" },         /* OSC 52 clipboard */
+		{ "a\nb\rc\td", "a\\nb\\rc\\td" },
+		{ "del\x7f", "del\\x7f" },
+		{ "csi\xc2\x9b" "2J", "csi\\xc2\\x9b2J" },               /* C1 CSI as UTF-8 */
+		{ "raw\x9b" "2J", "raw\\x9b2J" },                          /* C1 as a lone byte */
+		{ "bad\xff\xfe", "bad\\xff\\xfe" },
+		{ "overlong\xc0\xaf", "overlong\\xc0\\xaf" },
+		{ "surrogate\xed\xa0\x80", "surrogate\\xed\\xa0\\x80" },
+		{ "cut\xe6\x97", "cut\\xe6\\x97" },
+		{ "\xc2\xb1 5 \xc2\xb5s \xc3\xbc \xe6\x97\xa5 \xf0\x9f\x98\x80 nbsp\xc2\xa0",
+		  "\xc2\xb1 5 \xc2\xb5s \xc3\xbc \xe6\x97\xa5 \xf0\x9f\x98\x80 nbsp\xc2\xa0" },
+		{ "D:\\fslab\\db", "D:\\fslab\\db" },
+		{ "", "" },
+	};
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *e = str_escape(cases[i].in);
+
+		assert_string_equal(e, cases[i].want);
+		free(e);
+	}
+	assert_int_equal(utf8_len("\xf4\x8f\xbf\xbf"), 4); /* U+10FFFF */
+	assert_int_equal(utf8_len("\xf4\x90\x80\x80"), 0); /* beyond Unicode */
+	assert_int_equal(utf8_len("\xe0\x9f\xbf"), 0);      /* overlong */
+}
+
+/* stderr of fn() as a string (heap). */
+static char *stderr_of(void (*fn)(void))
+{
+	char path[] = "/tmp/fslab-unit-err.XXXXXX", *out;
+	int fd = mkstemp(path), saved = dup(2);
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(fd, 2);
+	fn();
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	out = calloc(1, 65536);
+	n = pread(fd, out, 65535, 0);
+	out[n > 0 ? n : 0] = 0;
+	close(fd);
+	unlink(path);
+	return out;
+}
+
+static void say_hostile(void)
+{
+	fslab_err("r.json: run was aborted (%s); re-run it", "x\033]0;owned\007\033[2J\nfslab: ok");
+	fslab_warn("%s", "\033]52;c;cm0gLXJmIH4=\007");
+	(void)input_error("%s: bad", "f\xc2\x9b" "31m\xff");
+}
+
+static void say_tool_output(void)
+{
+	fslab_err("mkfs failed; its output:\n%s", "line 1\nline 2 \033[31mred\n");
+}
+
+/* Every message escapes what it quotes: no ESC, C1 or stray byte reaches the terminal. */
+static void test_message_escape(void **state)
+{
+	char *out;
+
+	(void)state;
+	out = stderr_of(say_hostile);
+	assert_null(strchr(out, '\033'));
+	assert_null(strstr(out, "\xc2\x9b"));
+	assert_null(strchr(out, '\xff'));
+	assert_string_equal(out,
+		"fslab: error: r.json: run was aborted (x\\x1b]0;owned\\x07\\x1b[2J\\nfslab: ok); "
+		"re-run it\n"
+		"fslab: warning: \\x1b]52;c;cm0gLXJmIH4=\\x07\n"
+		"fslab: error: f\\xc2\\x9b31m\\xff: bad\n");
+	free(out);
+	/* a format with a newline quotes a tool's output whole: its lines kept, ESC escaped */
+	out = stderr_of(say_tool_output);
+	assert_string_equal(out, "fslab: error: mkfs failed; its output:\nline 1\n"
+				 "line 2 \\x1b[31mred\n\n");
+	free(out);
+}
+
+/* read_file() reads regular files only, and never blocks on a FIFO or floods on a device. */
+static void test_read_file_regular(void **state)
+{
+	char dir[] = "/tmp/fslab-unit.XXXXXX", *fifo, *data;
+	size_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	fifo = path_join(dir, "fifo");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(read_file(fifo, &data, &len), -EINVAL);   /* no writer: would block */
+	assert_int_equal(read_file("/dev/zero", &data, &len), -EINVAL); /* would never end */
+	assert_int_equal(read_file(dir, &data, &len), -EINVAL);
+	assert_string_equal(os_kind_name(OS_KIND_FIFO), "a FIFO");
+	unlink(fifo);
+	free(fifo);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +421,9 @@ int main(void)
 		cmocka_unit_test(test_write_file_atomic),
 		cmocka_unit_test(test_write_file_atomic_links),
 		cmocka_unit_test(test_mkdir_p_and_run_cmd),
+		cmocka_unit_test(test_str_escape),
+		cmocka_unit_test(test_message_escape),
+		cmocka_unit_test(test_read_file_regular),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
