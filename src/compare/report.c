@@ -44,6 +44,22 @@ static void warnings(struct doc *d, const struct compare *c)
 				 c->results[c->groups[g].runs[0]].abort_reason : "no reason recorded");
 }
 
+/* A printed row's name and its value per label, in a new row of t (a label per column from
+ * column 1); the row's index. */
+static size_t values_row(struct doc_table *t, const struct compare *c, const struct cmp_row *row)
+{
+	size_t tr = doc_table_row(t);
+
+	doc_table_set(t, tr, 0, "%s", row->m->name);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		char *s = report_cell_text(row, g);
+
+		doc_table_set(t, tr, 1 + g, "%s", s);
+		free(s);
+	}
+	return tr;
+}
+
 static struct doc_table *results_table(const struct compare *c)
 {
 	size_t ncols = 1 + c->ngroups, col;
@@ -69,14 +85,7 @@ static struct doc_table *results_table(const struct compare *c)
 
 		if (row->m->hidden)
 			continue;
-		tr = doc_table_row(t);
-		doc_table_set(t, tr, 0, "%s", row->m->name);
-		for (size_t g = 0; g < c->ngroups; g++) {
-			char *s = report_cell_text(row, g);
-
-			doc_table_set(t, tr, 1 + g, "%s", s);
-			free(s);
-		}
+		tr = values_row(t, c, row);
 		col = 1 + c->ngroups;
 		for (size_t g = 0; g < c->ngroups; g++) {
 			char *a, *b;
@@ -143,21 +152,9 @@ static struct doc_table *values_table(const struct compare *c)
 	doc_table_set(t, 0, 0, "Metric");
 	for (size_t g = 0; g < c->ngroups; g++)
 		doc_table_set(t, 0, 1 + g, "%s", c->groups[g].label);
-	for (size_t r = 0; r < c->nrows; r++) {
-		const struct cmp_row *row = &c->rows[r];
-		size_t tr;
-
-		if (row->m->hidden)
-			continue;
-		tr = doc_table_row(t);
-		doc_table_set(t, tr, 0, "%s", row->m->name);
-		for (size_t g = 0; g < c->ngroups; g++) {
-			char *s = report_cell_text(row, g);
-
-			doc_table_set(t, tr, 1 + g, "%s", s);
-			free(s);
-		}
-	}
+	for (size_t r = 0; r < c->nrows; r++)
+		if (!c->rows[r].m->hidden)
+			values_row(t, c, &c->rows[r]);
 	return t;
 }
 
