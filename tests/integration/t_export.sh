@@ -50,9 +50,11 @@ read -r fs fi pct sig half < <(jq -r '.rows[] | select(.id == "db_read_iops") |
 	 (.cells[] | select(.label == "fio") | .delta.pct), (.cells[] | select(.label == "fio") | .delta.significant),
 	 (.cells[] | select(.label == "fio") | .delta.ci_half)] | @tsv' "$T/rt.json")
 log "fslab $fs IOPS, fio $fi IOPS: fio $pct % (significant: $sig, interval +-$half)"
-# agree within the noise: no significant difference between the repeats, or (a real but small
-# difference on a quiet machine) within 10 % (make bench holds the tighter 5 % target)
-awk -v p="$pct" -v s="$sig" 'BEGIN { if (p < 0) p = -p; exit !(s != "yes" || p <= 10) }' ||
+# the same pattern, not a timing: a job file that got the block size, depth, mix or
+# direct I/O wrong lands far off (2x and more); 3 short runs each on a shared 2-core machine
+# differ by up to ~17 % (seen in make check), so this holds 40 % and `make bench` measures the
+# agreement itself (its 5 % target, with enough repeats)
+awk -v p="$pct" -v s="$sig" 'BEGIN { if (p < 0) p = -p; exit !(s != "yes" || p <= 40) }' ||
 	fail "fslab and fio disagree: fio $pct % (significant) on the same pattern"
 jqt "$T/rt.json" '.groups | map(select(.label == "fio")) | .[0].source.format == "fio JSON+, lat"'
 
