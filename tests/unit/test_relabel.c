@@ -2,8 +2,9 @@
 /*
  * test_relabel.c: the false-claim rate and the power of the adaptive lab on real noise.
  *
- * tests/fixtures/noise-pool.csv holds real cells of one filesystem recorded on the shared
- * development machine (its header says how).  Each simulated lab relabels them at random
+ * tests/fixtures/noise-pool.csv and noise-pool-quiet.csv hold real cells of one filesystem
+ * recorded on the shared development machine, loaded by other work and quiet (their headers
+ * say how); every test runs on each.  Each simulated lab relabels them at random
  * within rounds: its rounds are the pool's rounds in a random order, and in each round two
  * of that round's cells, drawn at random, become A (the baseline) and B.  The lab then does
  * what `fslab lab` does with [lab] precision: from min_rounds on, after every whole round,
@@ -52,9 +53,9 @@ static char *fx(const char *name)
 	return xasprintf("%s/tests/fixtures/%s", top ? top : ".", name);
 }
 
-static void load_pool(void)
+static void load_pool(const char *name)
 {
-	char *path = fx("noise-pool.csv"), line[512];
+	char *path = fx(name), line[512];
 	FILE *f = fopen(path, "r");
 
 	assert_non_null(f);
@@ -211,21 +212,20 @@ static void simulate(struct sim *s, uint64_t seed)
 	}
 }
 
-static void test_pool(void **state)
+static void check_pool(const char *file)
 {
-	(void)state;
-	load_pool();
-	print_message("pool: %zu cells in %u rounds\n", npool, nrounds);
+	load_pool(file);
+	print_message("pool %s: %zu cells in %u rounds\n", file, npool, nrounds);
 	assert_true(npool >= 40);
 	assert_true(nrounds >= 8);
 }
 
 /* No difference exists: how often does the adaptive lab claim one? */
-static void test_false_claims(void **state)
+static void false_claims(const char *file)
 {
 	static const double targets[] = { 10, 20, 30 };
 
-	(void)state;
+	load_pool(file);
 	for (size_t t = 0; t < ARRAY_SIZE(targets); t++) {
 		struct sim s = { .target = targets[t], .effect = 1 };
 		double lo, hi;
@@ -241,12 +241,12 @@ static void test_false_claims(void **state)
 }
 
 /* A true effect of the size of the target: detected when the stop rule says it can be. */
-static void test_power(void **state)
+static void power(const char *file)
 {
 	static const double targets[] = { 10, 20, 30 };
 	size_t judged = 0;
 
-	(void)state;
+	load_pool(file);
 	for (size_t t = 0; t < ARRAY_SIZE(targets); t++) {
 		struct sim s = { .target = targets[t], .effect = 1 + targets[t] / 100 };
 		double lo, hi;
@@ -266,12 +266,24 @@ static void test_power(void **state)
 	assert_true(judged >= 1);
 }
 
+/* Every test on each pool, under its own name. */
+#define POOL_TESTS(tag, file)								\
+	static void test_pool_##tag(void **state) { (void)state; check_pool(file); }	\
+	static void test_false_claims_##tag(void **state)				\
+	{ (void)state; false_claims(file); }						\
+	static void test_power_##tag(void **state) { (void)state; power(file); }
+POOL_TESTS(loaded, "noise-pool.csv")
+POOL_TESTS(quiet, "noise-pool-quiet.csv")
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pool),
-		cmocka_unit_test(test_false_claims),
-		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_pool_loaded),
+		cmocka_unit_test(test_false_claims_loaded),
+		cmocka_unit_test(test_power_loaded),
+		cmocka_unit_test(test_pool_quiet),
+		cmocka_unit_test(test_false_claims_quiet),
+		cmocka_unit_test(test_power_quiet),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
