@@ -419,7 +419,10 @@ static void dry_run(struct lab *L)
 	       L->plan_path);
 }
 
-int cmd_lab(int argc, char **argv)
+/* fslab lab's options into L; the config's path in *config.  -1 to go on, else the exit
+ * status (--help, or a usage error said). */
+static int lab_args(struct lab *L, int argc, char **argv, const char **config,
+		    const char **out_opt)
 {
 	static const struct option opts[] = {
 		{ "resume", no_argument, NULL, 'r' },
@@ -428,13 +431,8 @@ int cmd_lab(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct lab *L = xcalloc(1, sizeof(*L));
-	const char *out_opt = NULL;
-	unsigned int failed = 0;
-	int c, ret, status = FSLAB_EXIT_USAGE;
+	int c;
 
-	L->lock_fd = -1;
-	L->worst_mde = NAN;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -446,52 +444,55 @@ int cmd_lab(int argc, char **argv)
 			L->dry_run = true;
 			break;
 		case 'o':
-			out_opt = optarg;
+			*out_opt = optarg;
 			break;
 		case 'h':
 			usage(stdout);
-			free(L);
 			return FSLAB_EXIT_OK;
 		default:
 			fslab_err("unknown option '%s'; see 'fslab lab --help'", argv[optind - 1]);
-			free(L);
 			return FSLAB_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {
 		fslab_err("give exactly one lab config, e.g. 'fslab lab configs/demo.ini'; see "
 			  "'fslab lab --help'");
-		free(L);
 		return FSLAB_EXIT_USAGE;
 	}
-	ret = lab_cfg_load(&L->cfg, argv[optind]);
-	if (ret)
-		goto out;
+	*config = argv[optind];
+	return -1;
+}
+
+/* The config, the output's paths, the binary to run and the cells.  0, or the exit status
+ * (an error said). */
+static int lab_setup(struct lab *L, const char *config, const char *out_opt)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (lab_cfg_load(&L->cfg, config))
+		return FSLAB_EXIT_USAGE;
 #ifdef _WIN32
 	/* the controller of a lab's hosts is fslab on Linux (ssh, its kept connections) */
 	if (L->cfg.hosts.n) {
-		ret = input_error("%s: [host %s]: fslab.exe does not drive hosts; run the lab with "
-				  "fslab on a Linux machine (its hosts may be Windows ones)",
-				  L->cfg.path, L->cfg.hosts.v[0].name);
-		goto out;
+		input_error("%s: [host %s]: fslab.exe does not drive hosts; run the lab with fslab "
+			    "on a Linux machine (its hosts may be Windows ones)", L->cfg.path,
+			    L->cfg.hosts.v[0].name);
+		return FSLAB_EXIT_USAGE;
 	}
 #endif
 	if (read_file(L->cfg.path, &L->config_text, NULL))
-		goto out;
+		return FSLAB_EXIT_USAGE;
 	if (out_opt || L->cfg.output)
 		L->out = xstrdup(out_opt ? out_opt : L->cfg.output);
 	else
 		L->out = default_out(L->cfg.path);
 	if (step_target_local(&L->target)) {
 		fslab_err("cannot find the fslab binary (/proc/self/exe, GetModuleFileNameW)");
-		status = FSLAB_EXIT_FAIL;
-		goto out;
+		return FSLAB_EXIT_FAIL;
 	}
 #ifndef _WIN32
-	if (L->cfg.hosts.n && lab_hosts_open(L)) {
-		status = FSLAB_EXIT_FAIL;
-		goto out;
-	}
+	if (L->cfg.hosts.n && lab_hosts_open(L))
+		return FSLAB_EXIT_FAIL;
 #endif
 	L->mnt = lab_mount_root(L);
 	L->results = path_join(L->out, "results");
@@ -501,25 +502,36 @@ int cmd_lab(int argc, char **argv)
 	L->log_path = path_join(L->out, "lab.log");
 	L->plan_path = path_join(L->out, "lab-plan.json");
 	L->tty = os_stdout_tty();
-	{
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_addstr(&sb, LAB_FSLAB " lab ");
-		lab_quote_arg(&sb, L->cfg.path);
-		strbuf_addstr(&sb, " --output ");
-		lab_quote_arg(&sb, L->out);
-		strbuf_addstr(&sb, " --resume");
-		L->resume_cmd = strbuf_detach(&sb, NULL);
-	}
+	strbuf_addstr(&sb, LAB_FSLAB " lab ");
+	lab_quote_arg(&sb, L->cfg.path);
+	strbuf_addstr(&sb, " --output ");
+	lab_quote_arg(&sb, L->out);
+	strbuf_addstr(&sb, " --resume");
+	L->resume_cmd = strbuf_detach(&sb, NULL);
 	/* a cell's time beyond its load before any was measured (prep, initialisation at
 	 * ~300 MB/s twice over, checksum pass, teardown) */
 	L->overhead_est = 15 + 2.0 * L->cfg.wl.databases * L->cfg.wl.db_size / 300e6;
 	lab_build_cells(L);
+	return 0;
+}
+
+/* A new lab's plan, or the state of the lab in the output directory when resuming it
+ * (refused without --resume, or with nothing to resume).  0, or -1 (an error said). */
+static int lab_open_state(struct lab *L)
+{
+	bool running;
+	char *rec, *how;
+	const char *cmd;
 
 	/* a directory the lab did not make is not the lab's to fill (nor a dry run's) */
 	if (lab_check_output(L))
-		goto out;
+		return -1;
 	if (os_stat(L->state_path, NULL, NULL) != 0) {
+		if (L->resume) {
+			input_error("%s: nothing to resume (no lab-state.json); run without "
+				    "--resume to start the lab", L->out);
+			return -1;
+		}
 		/* a new lab; a resumed one runs the order its state recorded, under its id (a dry
 		 * run shows a placeholder: the real run draws its own) */
 		if (!L->dry_run)
@@ -528,95 +540,76 @@ int cmd_lab(int argc, char **argv)
 			lab_set_plan(L, L->cfg.order, L->cfg.order_seed, "config");
 		else
 			lab_set_plan(L, L->cfg.order, lab_plan_time_seed(), "clock");
+		return 0;
 	}
-	if (os_stat(L->state_path, NULL, NULL) == 0) {
-		bool running;
-		char *rec, *how = lab_state_describe(L, &running, &rec);
-		/* the command its lab recorded: the lab of another config names that config */
-		const char *cmd = rec ? rec : L->resume_cmd;
-
-		if (!L->resume) {
-			if (running)
-				input_error("%s already holds a lab (%s) that %s: wait for it, or stop "
-					    "it (Ctrl-C) and continue it with: %s; or choose another "
-					    "--output", L->out, L->state_path, how, cmd);
-			else
-				input_error("%s already holds a lab (%s) that %s: continue it with: %s; "
-					    "or choose another --output", L->out, L->state_path,
-					    how ? how : "cannot be read", cmd);
-			free(how);
-			free(rec);
-			goto out;
-		}
+	how = lab_state_describe(L, &running, &rec);
+	/* the command its lab recorded: the lab of another config names that config */
+	cmd = rec ? rec : L->resume_cmd;
+	if (!L->resume) {
+		if (running)
+			input_error("%s already holds a lab (%s) that %s: wait for it, or stop it "
+				    "(Ctrl-C) and continue it with: %s; or choose another --output",
+				    L->out, L->state_path, how, cmd);
+		else
+			input_error("%s already holds a lab (%s) that %s: continue it with: %s; or "
+				    "choose another --output", L->out, L->state_path,
+				    how ? how : "cannot be read", cmd);
+		free(how);
 		free(rec);
-		if (lab_load_state(L)) {
-			free(how);
-			goto out;
-		}
-		L->prev = how;
-	} else if (L->resume) {
-		input_error("%s: nothing to resume (no lab-state.json); run without --resume to "
-			    "start the lab", L->out);
-		goto out;
+		return -1;
 	}
-	if (L->dry_run) {
-		dry_run(L);
-		status = lab_preflight(L) ? FSLAB_EXIT_USAGE : FSLAB_EXIT_OK;
-		goto out;
+	free(rec);
+	if (lab_load_state(L)) {
+		free(how);
+		return -1;
 	}
-	if (lab_preflight(L))
-		goto out;
-#ifndef _WIN32
-	/* every host reached, the same build, clocks, each host's own preflight: before anything
-	 * is made, here or there */
-	if (L->nhosts && lab_hosts_preflight(L))
-		goto out;
-#endif
+	L->prev = how;
+	return 0;
+}
 
-	status = FSLAB_EXIT_FAIL;
-	ret = mkdir_p(L->out, 0755);
+/* The output directory made, locked and marked as the lab's, with its subdirectories and
+ * the prepared volumes' directories.  0, or the exit status (an error said). */
+static int lab_take_output(struct lab *L)
+{
+	long pid;
+	int ret = mkdir_p(L->out, 0755);
+
 	if (ret) {
 		fslab_err("%s: cannot create the lab directory: %s", L->out, strerror(-ret));
-		goto out;
+		return FSLAB_EXIT_FAIL;
 	}
-	{
-		long pid;
+	L->lock_fd = os_lock_path(L->out, &pid);
+	if (L->lock_fd == -EWOULDBLOCK) {
+		char who[32] = "pid unknown";
 
-		L->lock_fd = os_lock_path(L->out, &pid);
-		if (L->lock_fd == -EWOULDBLOCK) {
-			char who[32] = "pid unknown";
-
-			if (pid)
-				snprintf(who, sizeof(who), "pid %ld", pid);
-			input_error("%s is in use by another fslab lab (%s); wait for it, or stop it "
-				    "(Ctrl-C) and resume", L->out, who);
-			status = FSLAB_EXIT_USAGE;
-			goto out;
-		}
-		if (L->lock_fd < 0) {
-			fslab_err("%s: cannot lock it: %s", L->out, strerror(-L->lock_fd));
-			goto out;
-		}
+		if (pid)
+			snprintf(who, sizeof(who), "pid %ld", pid);
+		input_error("%s is in use by another fslab lab (%s); wait for it, or stop it "
+			    "(Ctrl-C) and resume", L->out, who);
+		return FSLAB_EXIT_USAGE;
+	}
+	if (L->lock_fd < 0) {
+		fslab_err("%s: cannot lock it: %s", L->out, strerror(-L->lock_fd));
+		return FSLAB_EXIT_FAIL;
 	}
 	/* the marker first: a lab stopped at any later point finds its directory its own */
 	if (lab_mark_output(L))
-		goto out;
+		return FSLAB_EXIT_FAIL;
 	if ((ret = mkdir_p(L->results, 0755)) || (ret = mkdir_p(L->logs, 0755)) ||
 	    (!L->nhosts && (ret = mkdir_p(L->mnt, 0755)))) {
 		fslab_err("%s: cannot create the lab directories: %s", L->out, strerror(-ret));
-		goto out;
+		return FSLAB_EXIT_FAIL;
 	}
 	/* directories on volumes the user prepared that do not exist yet: made empty, so they
 	 * hold nothing but what fslab makes */
 	if (lab_make_prepared_dirs(L))
-		goto out;
-	/* from here on a stop request (Ctrl-C, kill, a closed terminal, a gone reader of stdout)
-	 * stops the current cell cleanly and leaves a resumable state; `nohup fslab lab`: a
-	 * SIGHUP (and SIGPIPE) ignored from the start stays ignored (os_stop_handler_set) */
-	os_stop_handler_set(on_stop);
-	L->log = os_fopen(L->log_path, "a");
-	remove_stale_tmp(L);
-	L->t0 = now_ns();
+		return FSLAB_EXIT_FAIL;
+	return 0;
+}
+
+/* lab.log's opening lines: the adaptive plan, the cells, what is resumed, the order. */
+static void lab_log_start(struct lab *L)
+{
 	if (L->cfg.precision > 0) {
 		char b[32], r[32];
 
@@ -639,17 +632,14 @@ int cmd_lab(int argc, char **argv)
 	if (L->prev)
 		lab_log(L, "resuming: the previous lab in %s %s", L->out, L->prev);
 	lab_log_plan(L);
-	if (lab_write_plan(L))
-		goto out_sig;
-	/* a crashed earlier lab may have left its volumes prepared (only the lab's own: labels
-	 * on volumes the user prepared have nothing to tear down) */
-	/* (a lab with hosts did it on them in its preflight: lab_hosts_preflight()) */
-	if (!L->nhosts && lab_cfg_has_prepped(&L->cfg))
-		lab_teardown(L, L->log_path);
-	lab_save_state(L);
-	if (L->stop_reason)
-		lab_log(L, "adaptive lab already stopped: %s; the report is made again",
-			L->stop_reason);
+}
+
+/* The cells in the lab's order, until all ran, a stop request, a lost host or the adaptive
+ * stop.  The number of cells that failed. */
+static unsigned int lab_run_cells(struct lab *L)
+{
+	unsigned int failed = 0;
+
 	for (L->cur = 0; L->cur < L->ncells && !lab_nsignals && !L->stop_reason; L->cur++) {
 		struct cell *cell = &L->cells[L->order[L->cur]];
 
@@ -673,16 +663,15 @@ int cmd_lab(int argc, char **argv)
 			break;
 		failed += cell->status == CELL_FAILED;
 	}
-	if (lab_nsignals) {
-		lab_interrupted(L);
-		status = FSLAB_EXIT_FAIL;
-		goto out_sig;
-	}
-	if (L->lost) {
-		lab_host_lost(L);
-		status = FSLAB_EXIT_FAIL;
-		goto out_sig;
-	}
+	return failed;
+}
+
+/* After the cells: the adaptive lab's last look, the report, the closing lines.  The exit
+ * status. */
+static int lab_finish(struct lab *L, unsigned int failed)
+{
+	int ret, status = FSLAB_EXIT_FAIL;
+
 	if (L->cfg.precision > 0) {
 		/* every round ran: the last look says whether the precision was reached */
 		if (!L->stop_reason)
@@ -694,7 +683,6 @@ int cmd_lab(int argc, char **argv)
 	lab_clear_line(L);
 	if (ret == 0 || ret == FSLAB_EXIT_VERDICT) {
 		char *md = path_join(L->report, "report.md"), *html = path_join(L->report, "report.html");
-
 		unsigned int done = 0;
 
 		for (unsigned int i = 0; i < L->ncells; i++)
@@ -712,6 +700,72 @@ int cmd_lab(int argc, char **argv)
 	}
 	L->status = "finished";
 	lab_save_state(L);
+	return status;
+}
+
+int cmd_lab(int argc, char **argv)
+{
+	struct lab *L = xcalloc(1, sizeof(*L));
+	const char *config = NULL, *out_opt = NULL;
+	unsigned int failed;
+	int status;
+
+	L->lock_fd = -1;
+	L->worst_mde = NAN;
+	status = lab_args(L, argc, argv, &config, &out_opt);
+	if (status >= 0) {
+		free(L);
+		return status;
+	}
+	status = lab_setup(L, config, out_opt);
+	if (status)
+		goto out;
+	status = FSLAB_EXIT_USAGE;
+	if (lab_open_state(L))
+		goto out;
+	if (L->dry_run) {
+		dry_run(L);
+		status = lab_preflight(L) ? FSLAB_EXIT_USAGE : FSLAB_EXIT_OK;
+		goto out;
+	}
+	if (lab_preflight(L))
+		goto out;
+#ifndef _WIN32
+	/* every host reached, the same build, clocks, each host's own preflight: before anything
+	 * is made, here or there */
+	if (L->nhosts && lab_hosts_preflight(L))
+		goto out;
+#endif
+	status = lab_take_output(L);
+	if (status)
+		goto out;
+	status = FSLAB_EXIT_FAIL;
+	/* from here on a stop request (Ctrl-C, kill, a closed terminal, a gone reader of stdout)
+	 * stops the current cell cleanly and leaves a resumable state; `nohup fslab lab`: a
+	 * SIGHUP (and SIGPIPE) ignored from the start stays ignored (os_stop_handler_set) */
+	os_stop_handler_set(on_stop);
+	L->log = os_fopen(L->log_path, "a");
+	remove_stale_tmp(L);
+	L->t0 = now_ns();
+	lab_log_start(L);
+	if (lab_write_plan(L))
+		goto out_sig;
+	/* a crashed earlier lab may have left its volumes prepared (only the lab's own: labels
+	 * on volumes the user prepared have nothing to tear down) */
+	/* (a lab with hosts did it on them in its preflight: lab_hosts_preflight()) */
+	if (!L->nhosts && lab_cfg_has_prepped(&L->cfg))
+		lab_teardown(L, L->log_path);
+	lab_save_state(L);
+	if (L->stop_reason)
+		lab_log(L, "adaptive lab already stopped: %s; the report is made again",
+			L->stop_reason);
+	failed = lab_run_cells(L);
+	if (lab_nsignals)
+		lab_interrupted(L);
+	else if (L->lost)
+		lab_host_lost(L);
+	else
+		status = lab_finish(L, failed);
 out_sig:
 	os_stop_handler_clear();
 out:
