@@ -46,13 +46,30 @@ results_sane() {
 			|| fail "$1: half-written or aborted result $r"
 	done
 }
-# kill9 PHASE: SIGKILL the lab; its children must be gone too (PR_SET_PDEATHSIG kills them
-# at once, but a killed process leaves only when its I/O in flight has completed: once, in a
-# loaded make check, a child initialising its database took just over 5 s to go)
+# dying PID: the process has SIGKILL pending (it may sit in an uninterruptible wait, a
+# write-back it must finish) or is exiting already (PF_EXITING in /proc/PID/stat's flags)
+dying() {
+	local st flags pnd
+	st=$(cat /proc/$1/stat 2>/dev/null) || return 0   # gone
+	flags=$(echo "${st##*) }" | awk '{print $7}')
+	(( flags & 4 )) && return 0
+	for pnd in $(awk '/^(SigPnd|ShdPnd):/ {print $2}' /proc/$1/status 2>/dev/null); do
+		(( 0x$pnd & 0x100 )) && return 0
+	done
+	return 1
+}
+all_dying() { local p; for p in $(lab_procs); do dying $p || return 1; done; }
+survivors() { local p=$(lab_procs); [ -z "$p" ] || ps -o pid,stat,etimes,wchan:24,args -p "${p//$'\n'/,}"; }
+# kill9 PHASE: SIGKILL the lab; its children must die with it (PR_SET_PDEATHSIG): within 5 s
+# each is gone or dying (SIGKILL pending, or exiting), and within 120 s all are gone (a killed
+# process leaves only once its I/O in flight is done: a loaded make check saw a child
+# initialising its database take over 5 s, and CI once over 20 s, to go)
 kill9() {
 	kill -9 $lab
 	wait $lab 2>/dev/null || true
-	until_true 20 test -z "$(lab_procs)" || fail "$1: lab children survive kill -9: $(lab_procs)"
+	until_true 5 all_dying || fail "$1: lab children survive kill -9, not dying: $(survivors)"
+	[ -z "$(lab_procs)" ] || echo "note: children still exiting after the kill: $(survivors)"
+	until_true 120 test -z "$(lab_procs)" || fail "$1: lab children still exiting after 120 s: $(survivors)"
 	results_sane "$1"
 	echo "ok: killed during $1"
 }
