@@ -186,6 +186,58 @@ static bool host_killable(const struct step_target *t, const struct strvec *args
 		 (!strcmp(args->v[0], "prep") || !strcmp(args->v[0], "teardown")));
 }
 
+/* Start WHAT on host i (its log appended to LOGPATH): the step, or NULL with *status set
+ * (not started: a stop asked for before it began, its log, or the step itself). */
+static struct step *host_step_start(struct lab *L, size_t i, const char *what,
+				    const struct strvec *args, const char *logpath, bool progress,
+				    bool interruptible, struct host_ctx *ctx, FILE **log, int *status)
+{
+	struct step_io io = { .progress = progress ? on_host_progress : NULL, .ctx = ctx };
+	unsigned int flags = (interruptible ? STEP_STOPPABLE : 0) |
+			     (host_killable(&L->htarget[i], args) ? STEP_KILLABLE : 0);
+	struct lab_host_live *hl = &L->hlive[i];
+	struct step *s;
+	int ret;
+
+	*ctx = (struct host_ctx){ L, i };
+	memset(hl, 0, sizeof(*hl));
+	snprintf(hl->phase, sizeof(hl->phase), "%s", what);
+	hl->start_ns = now_ns();
+	if (interruptible && lab_nsignals) {
+		*status = 128 + SIGINT; /* asked to stop before it began: not started */
+		return NULL;
+	}
+	*log = os_fopen(logpath, "a");
+	if (!*log) {
+		*status = errno ? -errno : -EIO;
+		return NULL;
+	}
+	io.log = *log;
+	ret = step_start(&L->htarget[i], args, flags, &io, &s);
+	if (ret) {
+		fprintf(*log, "fslab lab: cannot start fslab %s on %s: %s\n", args->v[0],
+			L->htarget[i].name, strerror(-ret));
+		*status = ret;
+		return NULL;
+	}
+	return s;
+}
+
+/* Host i's step ended with STATUS; RUNNING steps are left. */
+static void host_step_ended(struct lab *L, size_t i, const char *what, int status,
+			    size_t running, bool progress)
+{
+	struct lab_host_live *hl = &L->hlive[i];
+	bool ok = status == 0 || status == FSLAB_EXIT_VERDICT;
+
+	hl->end_ns = now_ns();
+	snprintf(hl->phase, sizeof(hl->phase), "%s", ok ? "done" : "FAILED");
+	if (!ok && running && !lab_nsignals && progress)
+		lab_log(L, "host %s: %s ended with status %d after %.1f s (%zu host(s) still "
+			"running)", L->cfg.hosts.v[i].name, what, status,
+			(hl->end_ns - hl->start_ns) / 1e9, running);
+}
+
 /*
  * Run args[i] on every host i not skipped, all at once, each with its log; the lab's stop
  * requests reach them all (the first closes every stdin, the second kills every local ssh).
@@ -205,38 +257,12 @@ static void host_steps(struct lab *L, const char *what, struct strvec *args, cha
 
 	L->run_elapsed = L->run_total = L->iops = 0;
 	for (size_t i = 0; i < n; i++) {
-		struct step_io io = { .progress = progress ? on_host_progress : NULL, .ctx = &ctx[i] };
-		unsigned int flags = (interruptible ? STEP_STOPPABLE : 0) |
-				     (host_killable(&L->htarget[i], &args[i]) ? STEP_KILLABLE : 0);
-		struct lab_host_live *hl = &L->hlive[i];
-		int ret;
-
 		status[i] = 0;
 		if (skip && skip[i])
 			continue;
-		ctx[i] = (struct host_ctx){ L, i };
-		memset(hl, 0, sizeof(*hl));
-		snprintf(hl->phase, sizeof(hl->phase), "%s", what);
-		hl->start_ns = now_ns();
-		if (interruptible && lab_nsignals) {
-			status[i] = 128 + SIGINT; /* asked to stop before it began: not started */
-			continue;
-		}
-		log[i] = os_fopen(logs[i], "a");
-		if (!log[i]) {
-			status[i] = errno ? -errno : -EIO;
-			continue;
-		}
-		io.log = log[i];
-		ret = step_start(&L->htarget[i], &args[i], flags, &io, &s[i]);
-		if (ret) {
-			fprintf(log[i], "fslab lab: cannot start fslab %s on %s: %s\n", args[i].v[0],
-				L->htarget[i].name, strerror(-ret));
-			status[i] = ret;
-			s[i] = NULL;
-			continue;
-		}
-		running++;
+		s[i] = host_step_start(L, i, what, &args[i], logs[i], progress, interruptible,
+				       &ctx[i], &log[i], &status[i]);
+		running += !!s[i];
 	}
 	while (running) {
 		if (interruptible && lab_nsignals > handled) {
@@ -260,17 +286,10 @@ static void host_steps(struct lab *L, const char *what, struct strvec *args, cha
 			if (r == 0)
 				continue;
 			status[i] = r < 0 ? r : st;
-			L->hlive[i].end_ns = now_ns();
 			step_free(s[i]);
 			s[i] = NULL;
 			running--;
-			snprintf(L->hlive[i].phase, sizeof(L->hlive[i].phase), "%s",
-				 status[i] == 0 || status[i] == FSLAB_EXIT_VERDICT ? "done" : "FAILED");
-			if (status[i] && status[i] != FSLAB_EXIT_VERDICT && running && !lab_nsignals &&
-			    progress)
-				lab_log(L, "host %s: %s ended with status %d after %.1f s (%zu host(s) "
-					"still running)", L->cfg.hosts.v[i].name, what, status[i],
-					(now_ns() - L->hlive[i].start_ns) / 1e9, running);
+			host_step_ended(L, i, what, status[i], running, progress);
 		}
 		if (!running)
 			break;
@@ -487,308 +506,382 @@ static double start_ahead(const struct lab *L)
 	return MAX(init, 3.0);
 }
 
-int lab_cluster_cell(struct lab *L, struct cell *cell)
+/* One cluster cell in the making: what lab_cluster_cell()'s steps share, a slot per host. */
+struct ccell {
+	struct lab *L;
+	struct cell *cell;
+	size_t n;
+	struct strvec *args;
+	char **logs, **starts, **local, **missing, **prep_json;
+	int *status;
+	bool *lost, any_lost, verdict_fail;
+	uint64_t t0, t_run;
+	struct strbuf lostmsg; /* "h2 lost (during prep), ..." */
+};
+
+static void cc_init(struct ccell *c, struct lab *L, struct cell *cell)
 {
 	size_t n = L->nhosts;
-	struct strvec *args = xcalloc(n, sizeof(*args));
-	char **logs = xcalloc(n, sizeof(char *)), **starts = xcalloc(n, sizeof(char *));
-	char **local = xcalloc(n, sizeof(char *)), **missing = xcalloc(n, sizeof(char *));
-	char **prep_json = xcalloc(n, sizeof(char *));
-	int *status = xcalloc(n, sizeof(int));
-	bool *lost = xcalloc(n, sizeof(bool)), any_lost = false, verdict_fail = false;
-	uint64_t t0 = now_ns(), t_run;
-	struct strbuf lostmsg = STRBUF_INIT;
-	int ret = 0;
 
-	hosts_paths(L);
-	cell->status = CELL_RUNNING;
-	free(cell->error);
-	cell->error = NULL;
-	os_unlink(cell->result);
-	for (size_t i = 0; i < n; i++) {
-		local[i] = host_local_result(L, i, cell);
-		os_unlink(local[i]);
+	*c = (struct ccell){ .L = L, .cell = cell, .n = n, .t0 = now_ns(),
+			     .lostmsg = STRBUF_INIT };
+	c->args = xcalloc(n, sizeof(*c->args));
+	c->logs = xcalloc(n, sizeof(char *));
+	c->starts = xcalloc(n, sizeof(char *));
+	c->local = xcalloc(n, sizeof(char *));
+	c->missing = xcalloc(n, sizeof(char *));
+	c->prep_json = xcalloc(n, sizeof(char *));
+	c->status = xcalloc(n, sizeof(int));
+	c->lost = xcalloc(n, sizeof(bool));
+}
+
+static void cc_release(struct ccell *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		strvec_clear(&c->args[i]);
+		free(c->logs[i]);
+		free(c->starts[i]);
+		free(c->local[i]);
+		free(c->missing[i]);
+		free(c->prep_json[i]);
 	}
-	lab_save_state(L);
+	free(c->args);
+	free(c->logs);
+	free(c->starts);
+	free(c->local);
+	free(c->missing);
+	free(c->prep_json);
+	free(c->status);
+	free(c->lost);
+	strbuf_release(&c->lostmsg);
+}
 
-	/* prep on every host at once */
+/* Host i is lost (its ssh connection is gone) WHEN ("during prep"). */
+static void cc_lost(struct ccell *c, size_t i, const char *when)
+{
+	c->lost[i] = c->any_lost = true;
+	strbuf_addf(&c->lostmsg, "%s%s lost (%s)", c->lostmsg.len ? ", " : "",
+		    c->L->cfg.hosts.v[i].name, when);
+}
+
+/* The cell's first failure, on host i: it is the one the cell's error says. */
+static void cc_error(struct ccell *c, size_t i, const char *why)
+{
+	if (!c->cell->error)
+		c->cell->error = xasprintf("host %s: %s", c->L->cfg.hosts.v[i].name, why);
+}
+
+/* Replace host i's log path with <cell>.<host>.STEP.log. */
+static void cc_log(struct ccell *c, size_t i, const char *step)
+{
+	char *name = xasprintf("%s.%s.%s.log", c->cell->id, c->L->cfg.hosts.v[i].name, step);
+
+	free(c->logs[i]);
+	c->logs[i] = path_join(c->L->logs, name);
+	free(name);
+}
+
+/* prep on every host at once; a raw cell's prep.json fetched from each.  0 or -1 (failed
+ * or interrupted: cell->error or lab_nsignals says which). */
+static int cc_prep(struct ccell *c)
+{
+	struct lab *L = c->L;
+	struct cell *cell = c->cell;
+
 	L->step = "prep";
 	lab_log(L, "cell %u/%u %s: prep %s on %zu hosts (round %u/%u, label %s)", L->cur + 1,
-		L->ncells, cell->id, cell->fs->fs, n, cell->round, L->cfg.repeats, cell->label);
-	for (size_t i = 0; i < n; i++) {
+		L->ncells, cell->id, cell->fs->fs, c->n, cell->round, L->cfg.repeats, cell->label);
+	for (size_t i = 0; i < c->n; i++) {
 		struct lab_where w;
-		char *name = xasprintf("%s.%s.prep.log", cell->id, L->cfg.hosts.v[i].name);
 
 		host_where(L, i, &w);
-		lab_where_prep_args(L, &w, cell, &args[i]);
+		lab_where_prep_args(L, &w, cell, &c->args[i]);
 		lab_where_release(&w);
-		logs[i] = path_join(L->logs, name);
-		free(name);
+		cc_log(c, i, "prep");
 	}
-	host_steps(L, "prep", args, logs, false, true, NULL, status);
-	for (size_t i = 0; i < n; i++) {
-		if (!status[i] || lab_nsignals)
-			continue;
-		if (status[i] == SSH_FAILED && !hosts_connected(L->hs, i)) {
-			lost[i] = any_lost = true;
-			strbuf_addf(&lostmsg, "%s%s lost (during prep)", lostmsg.len ? ", " : "",
-				    L->cfg.hosts.v[i].name);
-		}
-		if (!cell->error) {
-			char *why = lab_prep_failure(L, status[i], logs[i]);
+	host_steps(L, "prep", c->args, c->logs, false, true, NULL, c->status);
+	for (size_t i = 0; i < c->n; i++) {
+		char *why;
 
-			cell->error = xasprintf("host %s: %s", L->cfg.hosts.v[i].name, why);
-			free(why);
-		}
+		if (!c->status[i] || lab_nsignals)
+			continue;
+		if (c->status[i] == SSH_FAILED && !hosts_connected(L->hs, i))
+			cc_lost(c, i, "during prep");
+		if (cell->error)
+			continue;
+		why = lab_prep_failure(L, c->status[i], c->logs[i]);
+		cc_error(c, i, why);
+		free(why);
 	}
 	if (lab_nsignals || cell->error)
-		goto fail;
+		return -1;
 
 	/* a raw cell runs on the devices each host's prep attached: its prep.json */
-	if (!strcmp(cell->fs->fs, "raw")) {
-		for (size_t i = 0; i < n; i++) {
-			char *rel = xasprintf("%s.%s.prep.json", cell->id, L->cfg.hosts.v[i].name);
-			char *remote = path_join(L->hmnt[i], "prep.json");
-			char hex[SHA256_HEX_LEN + 1];
-			struct strbuf msg = STRBUF_INIT;
+	if (strcmp(cell->fs->fs, "raw"))
+		return 0;
+	for (size_t i = 0; i < c->n; i++) {
+		char *rel = xasprintf("%s.%s.prep.json", cell->id, L->cfg.hosts.v[i].name);
+		char *remote = path_join(L->hmnt[i], "prep.json");
+		char hex[SHA256_HEX_LEN + 1];
+		struct strbuf msg = STRBUF_INIT;
 
-			prep_json[i] = path_join(L->logs, rel);
-			free(rel);
-			if (hosts_fetch(L->hs, i, remote, prep_json[i], 16 << 20, hex, &msg) &&
-			    !cell->error)
-				cell->error = xasprintf("host %s: %s", L->cfg.hosts.v[i].name, msg.buf);
-			strbuf_release(&msg);
-			free(remote);
-		}
-		if (cell->error)
-			goto fail;
+		c->prep_json[i] = path_join(L->logs, rel);
+		free(rel);
+		if (hosts_fetch(L->hs, i, remote, c->prep_json[i], 16 << 20, hex, &msg))
+			cc_error(c, i, msg.buf);
+		strbuf_release(&msg);
+		free(remote);
 	}
+	return cell->error ? -1 : 0;
+}
 
-	/* the clocks again (drift since the last cell), then one start for all */
-	for (size_t i = 0; i < n; i++) {
+/* The clocks again (drift since the last cell), then one start for all: starts[].  0 or -1
+ * (cell->error says why). */
+static int cc_clocks(struct ccell *c)
+{
+	struct lab *L = c->L;
+	double lo = INFINITY, hi = -INFINITY;
+	char when[40];
+	int64_t t;
+
+	for (size_t i = 0; i < c->n; i++) {
 		struct host_state *st = &L->hs->st[i];
 
 		free(st->problem);
 		st->problem = NULL;
 		if (hosts_clock(L->hs, i, 4)) {
-			lost[i] = any_lost = !hosts_connected(L->hs, i);
-			if (lost[i])
-				strbuf_addf(&lostmsg, "%s%s lost (before its run)", lostmsg.len ? ", " : "",
-					    L->cfg.hosts.v[i].name);
-			if (!cell->error)
-				cell->error = xasprintf("host %s: %s", L->cfg.hosts.v[i].name,
-							st->problem ? st->problem : "no clock");
+			if (!hosts_connected(L->hs, i))
+				cc_lost(c, i, "before its run");
+			cc_error(c, i, st->problem ? st->problem : "no clock");
 		}
 	}
-	if (cell->error)
-		goto fail;
-	{
-		double lo = INFINITY, hi = -INFINITY;
-		int64_t t;
-
-		for (size_t i = 0; i < n; i++) {
-			lo = MIN(lo, L->hs->st[i].offset_s);
-			hi = MAX(hi, L->hs->st[i].offset_s);
-		}
-		if (hi - lo > L->cfg.hosts.clock_limit_s) {
-			cell->error = xasprintf("the hosts' clocks are %.3f s apart, more than "
-						"clock_limit = %g s: synchronise them (chrony or NTP)",
-						hi - lo, L->cfg.hosts.clock_limit_s);
-			goto fail;
-		}
-		char when[40];
-
-		hosts_start_times(L->hs, (int64_t)(start_ahead(L) * 1e9), &t, starts);
-		L->step = "run";
-		lab_log(L, "cell %u/%u %s: run %s, %u threads, on %zu hosts, starting together at "
-			"%s (this machine's clock; in %.1f s), clocks within %.1f ms", L->cur + 1,
-			L->ncells, cell->id, L->cfg.wl.workload, cell->threads, n,
-			utc_format(when, sizeof(when), t), start_ahead(L), (hi - lo) * 1e3);
+	if (c->cell->error)
+		return -1;
+	for (size_t i = 0; i < c->n; i++) {
+		lo = MIN(lo, L->hs->st[i].offset_s);
+		hi = MAX(hi, L->hs->st[i].offset_s);
 	}
-	for (size_t i = 0; i < n; i++) {
+	if (hi - lo > L->cfg.hosts.clock_limit_s) {
+		c->cell->error = xasprintf("the hosts' clocks are %.3f s apart, more than "
+					   "clock_limit = %g s: synchronise them (chrony or NTP)",
+					   hi - lo, L->cfg.hosts.clock_limit_s);
+		return -1;
+	}
+	hosts_start_times(L->hs, (int64_t)(start_ahead(L) * 1e9), &t, c->starts);
+	L->step = "run";
+	lab_log(L, "cell %u/%u %s: run %s, %u threads, on %zu hosts, starting together at "
+		"%s (this machine's clock; in %.1f s), clocks within %.1f ms", L->cur + 1,
+		L->ncells, c->cell->id, L->cfg.wl.workload, c->cell->threads, c->n,
+		utc_format(when, sizeof(when), t), start_ahead(L), (hi - lo) * 1e3);
+	return 0;
+}
+
+/* `fslab run --start-at` on every host. */
+static void cc_run(struct ccell *c)
+{
+	struct lab *L = c->L;
+
+	for (size_t i = 0; i < c->n; i++) {
 		struct lab_where w;
-		char *remote = host_remote_result(L, i, cell);
-		char *name = xasprintf("%s.%s.run.log", cell->id, L->cfg.hosts.v[i].name);
+		char *remote = host_remote_result(L, i, c->cell);
 
 		host_where(L, i, &w);
 		w.output = remote;
-		w.start_at = starts[i];
-		w.prep_json = prep_json[i];
-		strvec_clear(&args[i]);
-		lab_where_run_args(L, &w, cell, &args[i]);
+		w.start_at = c->starts[i];
+		w.prep_json = c->prep_json[i];
+		strvec_clear(&c->args[i]);
+		lab_where_run_args(L, &w, c->cell, &c->args[i]);
 		lab_where_release(&w);
 		free(remote);
-		free(logs[i]);
-		logs[i] = path_join(L->logs, name);
-		free(name);
+		cc_log(c, i, "run");
 	}
-	t_run = now_ns();
-	host_steps(L, "run", args, logs, true, true, NULL, status);
-	for (size_t i = 0; i < n; i++)
+	c->t_run = now_ns();
+	host_steps(L, "run", c->args, c->logs, true, true, NULL, c->status);
+	for (size_t i = 0; i < c->n; i++)
 		if (L->hlive[i].init_s > L->init_max)
 			L->init_max = L->hlive[i].init_s;
-	if (lab_nsignals)
-		goto fail;
+}
 
-	/* each host's result back, sha256 checked; what failed is missing, with why */
-	{
-		struct merge_input *in = xcalloc(n, sizeof(*in));
-		struct merge_opts mo = { .label = cell->label,
-					 .clock_limit_s = L->cfg.hosts.clock_limit_s };
-		struct fslab_result r;
-		unsigned int complete = 0;
+/* Host i's result fetched (sha256 checked) into local[i], or missing[i] says why not.  true
+ * if it is there. */
+static bool cc_fetch_result(struct ccell *c, size_t i)
+{
+	struct lab *L = c->L;
+	const struct lab_host_live *hl = &L->hlive[i];
+	double secs = (hl->end_ns && hl->start_ns ? hl->end_ns - hl->start_ns
+						 : now_ns() - c->t_run) / 1e9;
 
-		for (size_t i = 0; i < n; i++) {
-			const struct host_state *st = &L->hs->st[i];
-			const struct lab_host_live *hl = &L->hlive[i];
-			double secs = (hl->end_ns && hl->start_ns ? hl->end_ns - hl->start_ns
-								 : now_ns() - t_run) / 1e9;
+	if (c->status[i] == 0 || c->status[i] == FSLAB_EXIT_VERDICT) {
+		char *remote = host_remote_result(L, i, c->cell);
+		char hex[SHA256_HEX_LEN + 1];
+		struct strbuf msg = STRBUF_INIT;
 
-			in[i] = (struct merge_input){ .name = L->cfg.hosts.v[i].name,
-						      .offset_s = st->clock ? st->offset_s : NAN,
-						      .rtt_s = st->clock ? st->rtt_s : NAN };
-			if (status[i] == 0 || status[i] == FSLAB_EXIT_VERDICT) {
-				char *remote = host_remote_result(L, i, cell);
-				char hex[SHA256_HEX_LEN + 1];
-				struct strbuf msg = STRBUF_INIT;
-
-				verdict_fail |= status[i] == FSLAB_EXIT_VERDICT;
-				if (hosts_fetch(L->hs, i, remote, local[i], HOST_RESULT_MAX, hex, &msg)) {
-					missing[i] = xasprintf("its result could not be fetched: %s",
-							       msg.buf);
-				} else {
-					in[i].file = local[i];
-					complete++;
-				}
-				strbuf_release(&msg);
-				free(remote);
-			} else {
-				missing[i] = run_failure(L, i, status[i], logs[i], secs, &lost[i]);
-				if (lost[i]) {
-					any_lost = true;
-					strbuf_addf(&lostmsg, "%s%s lost (during its run)",
-						    lostmsg.len ? ", " : "", L->cfg.hosts.v[i].name);
-				}
-			}
-			if (missing[i]) {
-				in[i].missing = missing[i];
-				lab_log(L, "cell %u/%u %s: host %s: %s", L->cur + 1, L->ncells, cell->id,
-					in[i].name, missing[i]);
-			}
-		}
-		if (!complete) {
-			cell->error = xasprintf("no host has a result (%s: %s)", in[0].name,
-						missing[0] ? missing[0] : "?");
-			free(in);
-			goto fail;
-		}
-		fslab_set_quiet(true);
-		ret = merge_results(in, n, &mo, &r);
-		fslab_set_quiet(false);
-		if (!ret)
-			ret = result_write(&r, cell->result);
-		if (ret) {
-			cell->error = xasprintf("the hosts' results could not be merged into %s (%s): "
-						"fslab merge %s/%s.*.json says why", cell->result,
-						ret == -FSLAB_EINPUT ? "they are not one cell"
-						: strerror(-ret), L->results, cell->id);
-			result_release(&r);
-			free(in);
-			ret = 0;
-			goto fail;
-		}
-		if (r.cluster.partial) {
-			struct strbuf sb = STRBUF_INIT;
-
-			for (size_t i = 0; i < n; i++)
-				if (missing[i])
-					strbuf_addf(&sb, "%s%s: %s", sb.len ? "; " : "", in[i].name,
-						    missing[i]);
-			cell->error = xasprintf("partial cluster result %s: %u of %zu hosts complete "
-						"(%s)", cell->result, r.cluster.complete, n, sb.buf);
-			strbuf_release(&sb);
-		} else {
-			lab_log(L, "cell %u/%u %s: merged %zu hosts into %s: loads started within "
-				"%.1f ms", L->cur + 1, L->ncells, cell->id, n, cell->result,
-				isfinite(r.cluster.start_spread_s) ? r.cluster.start_spread_s * 1e3
-								    : NAN);
-		}
-		result_release(&r);
-		free(in);
-		if (cell->error)
-			goto fail;
+		c->verdict_fail |= c->status[i] == FSLAB_EXIT_VERDICT;
+		if (hosts_fetch(L->hs, i, remote, c->local[i], HOST_RESULT_MAX, hex, &msg))
+			c->missing[i] = xasprintf("its result could not be fetched: %s", msg.buf);
+		strbuf_release(&msg);
+		free(remote);
+	} else {
+		c->missing[i] = run_failure(L, i, c->status[i], c->logs[i], secs, &c->lost[i]);
+		if (c->lost[i])
+			cc_lost(c, i, "during its run");
 	}
+	if (c->missing[i])
+		lab_log(L, "cell %u/%u %s: host %s: %s", L->cur + 1, L->ncells, c->cell->id,
+			L->cfg.hosts.v[i].name, c->missing[i]);
+	return !c->missing[i];
+}
+
+/* Each host's result back; what failed is missing, with why; all merged exactly into the
+ * cell's result.  0, or -1 with cell->error (none, or only a partial cluster result). */
+static int cc_merge(struct ccell *c)
+{
+	struct lab *L = c->L;
+	struct cell *cell = c->cell;
+	struct merge_input *in = xcalloc(c->n, sizeof(*in));
+	struct merge_opts mo = { .label = cell->label, .clock_limit_s = L->cfg.hosts.clock_limit_s };
+	struct fslab_result r;
+	unsigned int complete = 0;
+	int ret;
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct host_state *st = &L->hs->st[i];
+
+		in[i] = (struct merge_input){ .name = L->cfg.hosts.v[i].name,
+					      .offset_s = st->clock ? st->offset_s : NAN,
+					      .rtt_s = st->clock ? st->rtt_s : NAN };
+		if (cc_fetch_result(c, i)) {
+			in[i].file = c->local[i];
+			complete++;
+		}
+		in[i].missing = c->missing[i];
+	}
+	if (!complete) {
+		cell->error = xasprintf("no host has a result (%s: %s)", in[0].name,
+					c->missing[0] ? c->missing[0] : "?");
+		free(in);
+		return -1;
+	}
+	fslab_set_quiet(true);
+	ret = merge_results(in, c->n, &mo, &r);
+	fslab_set_quiet(false);
+	if (!ret)
+		ret = result_write(&r, cell->result);
+	if (ret) {
+		cell->error = xasprintf("the hosts' results could not be merged into %s (%s): "
+					"fslab merge %s/%s.*.json says why", cell->result,
+					ret == -FSLAB_EINPUT ? "they are not one cell" : strerror(-ret),
+					L->results, cell->id);
+	} else if (r.cluster.partial) {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (size_t i = 0; i < c->n; i++)
+			if (c->missing[i])
+				strbuf_addf(&sb, "%s%s: %s", sb.len ? "; " : "", in[i].name,
+					    c->missing[i]);
+		cell->error = xasprintf("partial cluster result %s: %u of %zu hosts complete (%s)",
+					cell->result, r.cluster.complete, c->n, sb.buf);
+		strbuf_release(&sb);
+	} else {
+		lab_log(L, "cell %u/%u %s: merged %zu hosts into %s: loads started within %.1f ms",
+			L->cur + 1, L->ncells, cell->id, c->n, cell->result,
+			isfinite(r.cluster.start_spread_s) ? r.cluster.start_spread_s * 1e3 : NAN);
+	}
+	result_release(&r);
+	free(in);
+	return cell->error ? -1 : 0;
+}
+
+static void cc_done(struct ccell *c)
+{
+	struct lab *L = c->L;
+	struct cell *cell = c->cell;
+	double over;
+
 	cell->status = CELL_DONE;
-	cell->seconds = (now_ns() - t0) / 1e9;
+	cell->seconds = (now_ns() - c->t0) / 1e9;
 	lab_save_state(L);
 	hosts_teardown(L, cell->id, NULL);
-	{
-		double over = cell->seconds - (L->cfg.wl.warmup_s + L->cfg.wl.duration_s);
-
-		L->overhead_est = (L->overhead_est * L->overhead_n + MAX(over, 0.0)) /
-				  (L->overhead_n + 1);
-		L->overhead_n++;
-	}
-	cell->wall = (now_ns() - t0) / 1e9;
+	over = cell->seconds - (L->cfg.wl.warmup_s + L->cfg.wl.duration_s);
+	L->overhead_est = (L->overhead_est * L->overhead_n + MAX(over, 0.0)) / (L->overhead_n + 1);
+	L->overhead_n++;
+	cell->wall = (now_ns() - c->t0) / 1e9;
 	lab_log(L, "cell %u/%u %s: done in %.0f s on %zu hosts%s, result %s", L->cur + 1,
-		L->ncells, cell->id, cell->seconds, n,
-		verdict_fail ? " (Jetstress verdict FAIL on a host)" : "", cell->result);
-	goto out;
-fail:
-	/* teardown at once on every host that can be reached; a lost one at --resume */
-	hosts_teardown(L, cell->id, lost);
-	cell->seconds = (now_ns() - t0) / 1e9;
+		L->ncells, cell->id, cell->seconds, c->n,
+		c->verdict_fail ? " (Jetstress verdict FAIL on a host)" : "", cell->result);
+}
+
+/* The cell failed or was interrupted: teardown at once on every host that can be reached, a
+ * lost one at --resume (L->lost says which, and how to take its volumes back by hand).
+ * 1 if interrupted, 2 if a host was lost, else 0. */
+static int cc_fail(struct ccell *c)
+{
+	struct lab *L = c->L;
+	struct cell *cell = c->cell;
+
+	hosts_teardown(L, cell->id, c->lost);
+	cell->seconds = (now_ns() - c->t0) / 1e9;
 	cell->wall = cell->seconds;
 	if (lab_nsignals) {
 		cell->status = CELL_INTERRUPTED;
 		lab_log(L, "cell %u/%u %s: interrupted; everything it mounted or attached on the "
 			"hosts is removed", L->cur + 1, L->ncells, cell->id);
-		ret = 1;
 	} else {
 		cell->status = CELL_FAILED;
 		lab_log(L, "cell %u/%u %s: FAILED: %s", L->cur + 1, L->ncells, cell->id, cell->error);
 	}
-	if (any_lost) {
-		/* which hosts, and how to take their volumes back by hand */
-		strbuf_addstr(&lostmsg, "; its volumes stay until fslab lab --resume reaches it, or "
-			      "tear them down there with:");
-		for (size_t i = 0; i < n; i++) {
-			struct strvec a = STRVEC_INIT;
-			struct lab_where w;
+	if (!c->any_lost)
+		return lab_nsignals ? 1 : 0;
+	strbuf_addstr(&c->lostmsg, "; its volumes stay until fslab lab --resume reaches it, or "
+		      "tear them down there with:");
+	for (size_t i = 0; i < c->n; i++) {
+		struct strvec a = STRVEC_INIT;
+		struct lab_where w;
 
-			if (!lost[i])
-				continue;
-			host_where(L, i, &w);
-			strvec_push(&a, lab_host_fslab(&L->cfg.hosts.v[i]));
-			lab_where_teardown_args(&w, &a);
-			strbuf_addf(&lostmsg, " (on %s) ", L->cfg.hosts.v[i].name);
-			strbuf_add_argv_sq(&lostmsg, a.v);
-			strvec_clear(&a);
-			lab_where_release(&w);
-		}
-		free(L->lost);
-		L->lost = strbuf_detach(&lostmsg, NULL);
-		ret = 2;
+		if (!c->lost[i])
+			continue;
+		host_where(L, i, &w);
+		strvec_push(&a, lab_host_fslab(&L->cfg.hosts.v[i]));
+		lab_where_teardown_args(&w, &a);
+		strbuf_addf(&c->lostmsg, " (on %s) ", L->cfg.hosts.v[i].name);
+		strbuf_add_argv_sq(&c->lostmsg, a.v);
+		strvec_clear(&a);
+		lab_where_release(&w);
 	}
+	free(L->lost);
+	L->lost = strbuf_detach(&c->lostmsg, NULL);
+	return 2;
+}
+
+int lab_cluster_cell(struct lab *L, struct cell *cell)
+{
+	struct ccell c;
+	int ret = 0;
+
+	cc_init(&c, L, cell);
+	hosts_paths(L);
+	cell->status = CELL_RUNNING;
+	free(cell->error);
+	cell->error = NULL;
+	os_unlink(cell->result);
+	for (size_t i = 0; i < c.n; i++) {
+		c.local[i] = host_local_result(L, i, cell);
+		os_unlink(c.local[i]);
+	}
+	lab_save_state(L);
+
+	if (cc_prep(&c) || cc_clocks(&c))
+		goto fail;
+	cc_run(&c);
+	if (lab_nsignals || cc_merge(&c))
+		goto fail;
+	cc_done(&c);
+	goto out;
+fail:
+	ret = cc_fail(&c);
 out:
 	lab_save_state(L);
-	for (size_t i = 0; i < n; i++) {
-		strvec_clear(&args[i]);
-		free(logs[i]);
-		free(starts[i]);
-		free(local[i]);
-		free(missing[i]);
-		free(prep_json[i]);
-	}
-	free(args);
-	free(logs);
-	free(starts);
-	free(local);
-	free(missing);
-	free(prep_json);
-	free(status);
-	free(lost);
-	strbuf_release(&lostmsg);
+	cc_release(&c);
 	return ret;
 }
 

@@ -190,7 +190,17 @@ static int do_argv(struct lab_cfg *c, const char *self, int argc, char **argv)
 	return fflush(stdout) ? -EIO : 0;
 }
 
-int cmd_hosts(int argc, char **argv)
+/* What `fslab hosts CONFIG [ACTION] [OPTIONS]` was asked. */
+struct hosts_cli {
+	const char *action; /* check (the default), start-at, argv, fetch */
+	const char *json;
+	char *out;
+	uint64_t samples, in_ns;
+	char self[PATH_MAX]; /* this fslab binary */
+};
+
+/* The options after CONFIG [ACTION]: 0, 1 (--help printed) or a negative errno (said). */
+static int parse_options(struct hosts_cli *o, const struct lab_cfg *cfg, int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "json", required_argument, NULL, 'j' },
@@ -200,12 +210,103 @@ int cmd_hosts(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	int opt, ret = 0;
+
+	optind = argc > 2 && argv[2][0] != '-' ? 3 : 2;
+	opterr = 0;
+	while (!ret && (opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage(stdout);
+			return 1;
+		case 'j':
+			o->json = optarg;
+			break;
+		case 's':
+			if (parse_u64(optarg, 2, 1000, &o->samples))
+				ret = input_error("--samples '%s': give 2 to 1000 round trips", optarg);
+			break;
+		case 'o':
+			free(o->out);
+			o->out = xstrdup(optarg);
+			break;
+		case 'i':
+			if (parse_duration(optarg, &o->in_ns) || o->in_ns < NSEC_PER_SEC ||
+			    o->in_ns > 3600 * NSEC_PER_SEC)
+				ret = input_error("--in '%s': give the time until the start, 1s to 1h "
+						  "(it must cover the databases' initialisation)", optarg);
+			break;
+		default:
+			ret = input_error("unknown option '%s'; see 'fslab hosts --help'",
+					  argv[optind - 1]);
+		}
+	}
+	if (!ret && !o->out)
+		o->out = default_out(cfg);
+	return ret;
+}
+
+/* fetch HOST REMOTE-FILE LOCAL-FILE: the file and its sha256, as the lab fetches results. */
+static int do_fetch(const struct lab_cfg *cfg, struct hosts_session *s, const struct hosts_cli *o,
+		    int argc, char **argv)
+{
+	char hex[SHA256_HEX_LEN + 1];
+	size_t i;
+	int ret;
+
+	if (optind + 3 != argc)
+		return input_error("fetch: give HOST REMOTE-FILE LOCAL-FILE");
+	i = host_index(&cfg->hosts, argv[optind]);
+	if (i == cfg->hosts.n)
+		return input_error("fetch: no [host %s] in %s", argv[optind], argv[1]);
+	ret = hosts_session_init(s, &cfg->hosts, o->self, o->out);
+	if (!ret && hosts_connect(s, i))
+		fslab_err("host %s: %s", cfg->hosts.v[i].name, s->st[i].problem);
+	if (!ret && s->st[i].reached)
+		ret = hosts_fetch(s, i, argv[optind + 1], argv[optind + 2], 4 * GiB, hex, NULL);
+	else if (!ret)
+		ret = -EHOSTUNREACH;
+	if (!ret)
+		printf("%s  %s\n", hex, argv[optind + 2]);
+	return ret;
+}
+
+/* check and start-at, on an open session: the preflight's table; start-at's common start
+ * ('HOST TIME' lines, the only ones on stdout, for scripts); the record for --json. */
+static int do_check(const struct lab_cfg *cfg, struct hosts_session *s, const struct hosts_cli *o)
+{
+	bool start_at = !strcmp(o->action, "start-at");
+	char **starts = NULL;
+	int64_t t = 0;
+	int ret, r = 0;
+
+	ret = hosts_preflight(s, (unsigned int)o->samples);
+	table(start_at ? stderr : stdout, s);
+	if (!ret && start_at) {
+		starts = xcalloc(cfg->hosts.n, sizeof(char *));
+		hosts_start_times(s, (int64_t)o->in_ns, &t, starts);
+		for (size_t i = 0; i < cfg->hosts.n; i++)
+			printf("%s %s\n", cfg->hosts.v[i].name, starts[i]);
+	}
+	if (o->json) {
+		json_t *rec = record(s, cfg->path, t, starts);
+
+		r = write_json(o->json, rec);
+		json_decref(rec);
+	}
+	if (starts)
+		for (size_t i = 0; i < cfg->hosts.n; i++)
+			free(starts[i]);
+	free(starts);
+	return ret ? ret : r;
+}
+
+int cmd_hosts(int argc, char **argv)
+{
+	struct hosts_cli o = { .action = "check", .samples = 8 };
 	struct lab_cfg cfg;
 	struct hosts_session s = { 0 };
-	const char *json = NULL, *action = "check";
-	char *out = NULL, self[PATH_MAX];
-	uint64_t samples = 8, in_ns = 0;
-	int opt, ret, status = FSLAB_EXIT_USAGE;
+	int ret, status = FSLAB_EXIT_USAGE;
 	ssize_t n;
 
 	memset(&cfg, 0, sizeof(cfg));
@@ -222,129 +323,49 @@ int cmd_hosts(int argc, char **argv)
 		goto out;
 	}
 	if (argc > 2 && argv[2][0] != '-')
-		action = argv[2];
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+		o.action = argv[2];
+	n = readlink("/proc/self/exe", o.self, sizeof(o.self) - 1);
 	if (n <= 0) {
 		ret = -errno;
 		fslab_err("cannot find the fslab binary (/proc/self/exe): %s", strerror(-ret));
 		goto out;
 	}
-	self[n] = 0;
-	if (!strcmp(action, "argv")) {
-		ret = do_argv(&cfg, self, argc - 2, argv + 2);
-		status = ret ? (ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : FSLAB_EXIT_FAIL)
-			     : FSLAB_EXIT_OK;
-		goto out;
-	}
-	/* options after CONFIG [ACTION] */
-	optind = argc > 2 && argv[2][0] != '-' ? 3 : 2;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			usage(stdout);
-			status = FSLAB_EXIT_OK;
-			goto out;
-		case 'j':
-			json = optarg;
-			break;
-		case 's':
-			if (parse_u64(optarg, 2, 1000, &samples))
-				ret = input_error("--samples '%s': give 2 to 1000 round trips", optarg);
-			break;
-		case 'o':
-			free(out);
-			out = xstrdup(optarg);
-			break;
-		case 'i':
-			if (parse_duration(optarg, &in_ns) || in_ns < NSEC_PER_SEC ||
-			    in_ns > 3600 * NSEC_PER_SEC)
-				ret = input_error("--in '%s': give the time until the start, 1s to 1h "
-						  "(it must cover the databases' initialisation)", optarg);
-			break;
-		default:
-			ret = input_error("unknown option '%s'; see 'fslab hosts --help'",
-					  argv[optind - 1]);
-		}
-		if (ret)
-			goto out;
-	}
-	if (!out)
-		out = default_out(&cfg);
-	if (!strcmp(action, "fetch")) {
-		size_t i;
-		char hex[SHA256_HEX_LEN + 1];
-
-		if (optind + 3 != argc) {
-			ret = input_error("fetch: give HOST REMOTE-FILE LOCAL-FILE");
-			goto out;
-		}
-		i = host_index(&cfg.hosts, argv[optind]);
-		if (i == cfg.hosts.n) {
-			ret = input_error("fetch: no [host %s] in %s", argv[optind], argv[1]);
-			goto out;
-		}
-		ret = hosts_session_init(&s, &cfg.hosts, self, out);
-		if (!ret && hosts_connect(&s, i))
-			fslab_err("host %s: %s", cfg.hosts.v[i].name, s.st[i].problem);
-		if (!ret && s.st[i].reached)
-			ret = hosts_fetch(&s, i, argv[optind + 1], argv[optind + 2], 4 * GiB, hex, NULL);
-		else if (!ret)
-			ret = -EHOSTUNREACH;
-		if (!ret)
-			printf("%s  %s\n", hex, argv[optind + 2]);
+	o.self[n] = 0;
+	if (!strcmp(o.action, "argv")) {
+		ret = do_argv(&cfg, o.self, argc - 2, argv + 2);
 		status = ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 		goto out;
 	}
-	if (strcmp(action, "check") && strcmp(action, "start-at")) {
-		ret = input_error("unknown action '%s': give check, start-at, argv or fetch", action);
+	ret = parse_options(&o, &cfg, argc, argv);
+	if (ret) {
+		status = ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
 		goto out;
 	}
-	if (optind != argc) {
+	if (!strcmp(o.action, "fetch")) {
+		ret = do_fetch(&cfg, &s, &o, argc, argv);
+		status = ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
+		goto out;
+	}
+	if (strcmp(o.action, "check") && strcmp(o.action, "start-at"))
+		ret = input_error("unknown action '%s': give check, start-at, argv or fetch",
+				  o.action);
+	else if (optind != argc)
 		ret = input_error("unexpected argument '%s'; see 'fslab hosts --help'", argv[optind]);
-		goto out;
-	}
-	if (!strcmp(action, "start-at") && !in_ns) {
+	else if (!strcmp(o.action, "start-at") && !o.in_ns)
 		ret = input_error("start-at: give --in SECONDS, the time until the common start");
-		goto out;
-	}
-	ret = hosts_session_init(&s, &cfg.hosts, self, out);
+	else
+		ret = hosts_session_init(&s, &cfg.hosts, o.self, o.out);
 	if (ret)
 		goto out;
-	ret = hosts_preflight(&s, (unsigned int)samples);
-	/* start-at: stdout has only the lines 'HOST TIME' (for scripts) */
-	table(strcmp(action, "start-at") ? stdout : stderr, &s);
-	if (!ret && !strcmp(action, "start-at")) {
-		char **starts = xcalloc(cfg.hosts.n, sizeof(char *));
-		int64_t t;
-
-		hosts_start_times(&s, (int64_t)in_ns, &t, starts);
-		for (size_t i = 0; i < cfg.hosts.n; i++)
-			printf("%s %s\n", cfg.hosts.v[i].name, starts[i]);
-		if (json) {
-			json_t *o = record(&s, cfg.path, t, starts);
-
-			ret = write_json(json, o);
-			json_decref(o);
-		}
-		for (size_t i = 0; i < cfg.hosts.n; i++)
-			free(starts[i]);
-		free(starts);
-	} else if (json) {
-		json_t *o = record(&s, cfg.path, 0, NULL);
-		int r = write_json(json, o);
-
-		json_decref(o);
-		if (!ret)
-			ret = r;
-	}
-	status = !ret ? FSLAB_EXIT_OK : ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : FSLAB_EXIT_FAIL;
+	ret = do_check(&cfg, &s, &o);
+	status = ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 out:
 	if (ret == -FSLAB_EINPUT)
 		status = FSLAB_EXIT_USAGE;
 	if (s.st)
 		hosts_session_end(&s);
 	lab_cfg_release(&cfg);
-	free(out);
+	free(o.out);
 	return status;
 }
+
