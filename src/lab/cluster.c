@@ -796,15 +796,12 @@ static void cc_done(struct ccell *c)
 {
 	struct lab *L = c->L;
 	struct cell *cell = c->cell;
-	double over;
 
 	cell->status = CELL_DONE;
 	cell->seconds = (now_ns() - c->t0) / 1e9;
 	lab_save_state(L);
 	hosts_teardown(L, cell->id, NULL);
-	over = cell->seconds - (L->cfg.wl.warmup_s + L->cfg.wl.duration_s);
-	L->overhead_est = (L->overhead_est * L->overhead_n + MAX(over, 0.0)) / (L->overhead_n + 1);
-	L->overhead_n++;
+	lab_count_overhead(L, cell);
 	cell->wall = (now_ns() - c->t0) / 1e9;
 	lab_log(L, "cell %u/%u %s: done in %.0f s on %zu hosts%s, result %s", L->cur + 1,
 		L->ncells, cell->id, cell->seconds, c->n,

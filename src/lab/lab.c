@@ -38,6 +38,14 @@ static void on_stop(int why)
 	lab_nsignals++;
 }
 
+void lab_count_overhead(struct lab *L, const struct cell *cell)
+{
+	double over = cell->seconds - (L->cfg.wl.warmup_s + L->cfg.wl.duration_s);
+
+	L->overhead_est = (L->overhead_est * L->overhead_n + MAX(over, 0.0)) / (L->overhead_n + 1);
+	L->overhead_n++;
+}
+
 /* One cell: prep, run, teardown (on volumes the user prepared: the run alone, --fresh).
  * Returns 0, or 1 when the lab was interrupted. */
 static int run_cell(struct lab *L, struct cell *cell)
@@ -92,13 +100,7 @@ static int run_cell(struct lab *L, struct cell *cell)
 		L->step = "teardown";
 		lab_teardown(L, tlog);
 	}
-	{
-		double over = cell->seconds - (L->cfg.wl.warmup_s + L->cfg.wl.duration_s);
-
-		L->overhead_est = (L->overhead_est * L->overhead_n + MAX(over, 0.0)) /
-				  (L->overhead_n + 1);
-		L->overhead_n++;
-	}
+	lab_count_overhead(L, cell);
 	cell->wall = (now_ns() - t0) / 1e9;
 	lab_log(L, "cell %u/%u %s: done in %.0f s%s, result %s", L->cur + 1, L->ncells, cell->id,
 		cell->seconds, rc == FSLAB_EXIT_VERDICT ? " (Jetstress verdict FAIL)" : "",

@@ -123,6 +123,9 @@ int lab_child(struct lab *L, const struct strvec *args, const char *logpath, boo
 	      bool interruptible);
 /* `fslab teardown` of the lab's mount root; its exit status (logged when not 0). */
 int lab_teardown(struct lab *L, const char *logpath);
+/* A done cell's time beyond its warm-up and duration (prep, initialisation, teardown) into
+ * the running mean the lab's plan and budget use (L->overhead_est). */
+void lab_count_overhead(struct lab *L, const struct cell *cell);
 
 /*
  * cluster.c (Linux): a lab with [host NAME] sections.  lab_hosts_open() makes the session
