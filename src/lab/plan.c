@@ -114,82 +114,72 @@ static json_t *load_json(const char *path, json_error_t *jerr)
 	return j;
 }
 
-int lab_load_state(struct lab *L)
+/* The state's lab id and adaptive progress (elapsed time, rounds looked at, why it stopped). */
+static void load_progress(struct lab *L, json_t *root)
 {
-	json_error_t jerr;
-	json_t *root = load_json(L->state_path, &jerr), *cells, *c;
-	const char *text, *order;
+	const char *id = json_string_value(json_object_get(root, "lab_id"));
+	const char *stop = json_string_value(json_object_get(root, "stop_reason"));
+	json_t *mde = json_object_get(root, "widest_mde_pct");
+
+	/* a state from before lab ids: the rest of the lab gets one */
+	free(L->lab_id);
+	L->lab_id = id && !label_problem(id) ? xstrdup(id) : lab_new_id();
+	L->elapsed_before = json_number_value(json_object_get(root, "elapsed_s"));
+	L->checked_round = (unsigned int)json_integer_value(json_object_get(root, "checked_round"));
+	L->stop_reason = stop ? xstrdup(stop) : NULL;
+	L->rounds_done = (unsigned int)json_integer_value(json_object_get(root, "rounds_done"));
+	L->worst_mde = json_is_number(mde) ? json_number_value(mde) : NAN;
+}
+
+/* The recorded run order, whatever this binary would compute: 0 or -FSLAB_EINPUT (said). */
+static int load_order(struct lab *L, json_t *root, json_t *cells)
+{
+	const char *order = json_string_value(json_object_get(root, "order"));
+	json_t *seed = json_object_get(root, "seed"), *c;
+	const char *src = json_string_value(json_object_get(root, "seed_source"));
+	enum lab_order kind;
+	unsigned int n = 0;
+	bool *seen;
 	size_t i;
-	int ret = 0;
 
-	if (!root)
-		return input_error("%s: cannot read the lab state (%s); start a new lab with another "
-				   "--output", L->state_path, jerr.text);
-	text = json_string_value(json_object_get(root, "config_text"));
-	if (!text || strcmp(text, L->config_text)) {
-		ret = input_error("%s changed since this lab started in %s: a resumed lab must run "
-				  "the same cells; restore the config or start a new lab with another "
-				  "--output", L->cfg.path, L->out);
-		goto out;
-	}
-	cells = json_object_get(root, "cells");
-	order = json_string_value(json_object_get(root, "order"));
-	{
-		const char *id = json_string_value(json_object_get(root, "lab_id"));
-		const char *stop = json_string_value(json_object_get(root, "stop_reason"));
-
-		/* a state from before lab ids: the rest of the lab gets one */
-		free(L->lab_id);
-		L->lab_id = id && !label_problem(id) ? xstrdup(id) : lab_new_id();
-		L->elapsed_before = json_number_value(json_object_get(root, "elapsed_s"));
-		L->checked_round = (unsigned int)json_integer_value(json_object_get(root,
-										    "checked_round"));
-		L->stop_reason = stop ? xstrdup(stop) : NULL;
-		L->rounds_done = (unsigned int)json_integer_value(json_object_get(root, "rounds_done"));
-		L->worst_mde = json_is_number(json_object_get(root, "widest_mde_pct"))
-			? json_number_value(json_object_get(root, "widest_mde_pct")) : NAN;
-	}
 	if (!order) {
 		/* a lab from before rounds: it ran sequentially, and so it goes on */
 		lab_set_plan(L, LAB_ORDER_SEQUENTIAL, 0, "state");
-	} else {
-		json_t *seed = json_object_get(root, "seed");
-		const char *src = json_string_value(json_object_get(root, "seed_source"));
-		enum lab_order kind;
-		unsigned int n = 0;
-		bool *seen = xcalloc(L->ncells, sizeof(*seen));
-
-		if (lab_order_parse(order, &kind) ||
-		    (kind == LAB_ORDER_SHUFFLED && !json_is_integer(seed)) ||
-		    json_array_size(cells) != L->ncells) {
-			free(seen);
-			ret = input_error("%s: the recorded plan does not match the cells of %s; start a "
-					  "new lab with another --output", L->state_path, L->cfg.path);
-			goto out;
-		}
-		L->order_kind = kind;
-		L->seed = json_is_integer(seed) ? (uint64_t)json_integer_value(seed) : 0;
-		L->seed_source = src && !strcmp(src, "config") ? "config" : "clock";
-		/* the recorded run order, whatever this binary would compute */
-		json_array_foreach(cells, i, c) {
-			const char *id = json_string_value(json_object_get(c, "id"));
-			unsigned int k;
-
-			for (k = 0; id && k < L->ncells && strcmp(L->cells[k].id, id); k++)
-				;
-			if (!id || k == L->ncells || seen[k])
-				break;
-			seen[k] = true;
-			L->order[n] = k;
-			L->cells[k].position = ++n;
-		}
-		free(seen);
-		if (n != L->ncells) {
-			ret = input_error("%s: the recorded plan does not match the cells of %s; start a "
-					  "new lab with another --output", L->state_path, L->cfg.path);
-			goto out;
-		}
+		return 0;
 	}
+	if (lab_order_parse(order, &kind) || (kind == LAB_ORDER_SHUFFLED && !json_is_integer(seed)) ||
+	    json_array_size(cells) != L->ncells)
+		goto mismatch;
+	L->order_kind = kind;
+	L->seed = json_is_integer(seed) ? (uint64_t)json_integer_value(seed) : 0;
+	L->seed_source = src && !strcmp(src, "config") ? "config" : "clock";
+	seen = xcalloc(L->ncells, sizeof(*seen));
+	json_array_foreach(cells, i, c) {
+		const char *id = json_string_value(json_object_get(c, "id"));
+		unsigned int k;
+
+		for (k = 0; id && k < L->ncells && strcmp(L->cells[k].id, id); k++)
+			;
+		if (!id || k == L->ncells || seen[k])
+			break;
+		seen[k] = true;
+		L->order[n] = k;
+		L->cells[k].position = ++n;
+	}
+	free(seen);
+	if (n == L->ncells)
+		return 0;
+mismatch:
+	return input_error("%s: the recorded plan does not match the cells of %s; start a new lab "
+			   "with another --output", L->state_path, L->cfg.path);
+}
+
+/* Which cells are done (their results still complete), and what every attempted cell cost. */
+static void load_cells(struct lab *L, json_t *cells)
+{
+	json_t *c;
+	size_t i;
+
 	json_array_foreach(cells, i, c) {
 		const char *id = json_string_value(json_object_get(c, "id"));
 		const char *st = json_string_value(json_object_get(c, "status"));
@@ -207,6 +197,30 @@ int lab_load_state(struct lab *L)
 			cell->wall = json_number_value(json_object_get(c, "wall_s"));
 		}
 	}
+}
+
+int lab_load_state(struct lab *L)
+{
+	json_error_t jerr;
+	json_t *root = load_json(L->state_path, &jerr), *cells;
+	const char *text;
+	int ret;
+
+	if (!root)
+		return input_error("%s: cannot read the lab state (%s); start a new lab with another "
+				   "--output", L->state_path, jerr.text);
+	text = json_string_value(json_object_get(root, "config_text"));
+	if (!text || strcmp(text, L->config_text)) {
+		ret = input_error("%s changed since this lab started in %s: a resumed lab must run "
+				  "the same cells; restore the config or start a new lab with another "
+				  "--output", L->cfg.path, L->out);
+		goto out;
+	}
+	cells = json_object_get(root, "cells");
+	load_progress(L, root);
+	ret = load_order(L, root, cells);
+	if (!ret)
+		load_cells(L, cells);
 out:
 	json_decref(root);
 	return ret;
