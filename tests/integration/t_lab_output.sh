@@ -5,6 +5,7 @@
 # or through a symbolic link, is refused with exit 2 naming it and the fix, with or without
 # --resume or --dry-run, and nothing in it changes (issue 16 item 6: the lab deleted the
 # user's results/*.json.tmp.*, overwrote report/report.md and appended to their lab.log).
+# --resume refuses a config changed since the lab started and a damaged recorded plan.
 . "$(dirname "$0")/lib.sh"
 
 cat > $T/lab.ini <<EOT
@@ -81,6 +82,26 @@ sed 's/^duration = 2s/duration = 3s/' $T/lab.ini > $T/other.ini
 expect_status 2 "$FSLAB" lab $T/other.ini --output $T/emptylink
 grep -qF "continue it with: fslab lab $T/lab.ini --output $T/emptylink --resume" $T/stderr ||
 	fail "another config: $(cat $T/stderr)"
+log "--resume refuses a changed config and a damaged plan, and changes nothing"
+st=$T/empty/lab-state.json
+sum=$(sha256sum < $st)
+cp $T/other.ini $T/lab.ini.new && cp $T/lab.ini $T/lab.ini.orig && mv $T/lab.ini.new $T/lab.ini
+expect_status 2 "$FSLAB" lab $T/lab.ini --output $T/emptylink --resume
+grep -q "$T/lab.ini changed since this lab started in $T/emptylink: a resumed lab must run the same cells" $T/stderr ||
+	fail "changed config: $(cat $T/stderr)"
+mv $T/lab.ini.orig $T/lab.ini
+cp $st $T/state.orig
+for damage in '.cells[0].id = "nonesuch"' '.order = "sideways"' '.cells += .cells'; do
+	jq "$damage" $T/state.orig > $st
+	sum_d=$(sha256sum < $st)
+	expect_status 2 "$FSLAB" lab $T/lab.ini --output $T/emptylink --resume
+	grep -q "lab-state.json: the recorded plan does not match the cells of $T/lab.ini; start a new lab with another --output" $T/stderr ||
+		fail "damaged plan ($damage): $(cat $T/stderr)"
+	[ "$(sha256sum < $st)" = "$sum_d" ] || fail "the damaged state was rewritten ($damage)"
+done
+cp $T/state.orig $st
+[ "$(sha256sum < $st)" = "$sum" ] || fail "state not restored"
+echo "ok: changed config and damaged plans refused"
 log "a lab stopped before it recorded a state: its marked directory is its own"
 mkdir -p $T/early/logs
 cp $T/empty/.fslab-lab $T/early/
