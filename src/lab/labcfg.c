@@ -73,15 +73,6 @@ static struct lab_fs *new_fs_section(struct parse *p, const char *section);
  */
 #define LAB_MAX_LINE 4096
 
-/*
- * inih's reader (fgets-like).  It reads one whole line itself and hands inih either that line
- * or, for a line it refused, an empty one: so inih's line count stays the file's, and nothing
- * of a refused line is parsed.  Refused, each with file:line: lines longer than LAB_MAX_LINE,
- * NUL and other control characters (all but tab, and CR before the newline), a section header
- * without ']'.  A UTF-8 BOM at the start of the file is dropped here (inih would drop it too,
- * but the section bookkeeping below must see the same text).  It also sees section headers
- * as inih will (trimmed text between [ and ]), so that a section without keys still exists.
- */
 /* One whole line with its newline, NUL bytes included (no getline in Windows' C library);
  * its length, or -1 at the end of the file. */
 static ssize_t read_line(struct parse *p)
@@ -97,34 +88,18 @@ static ssize_t read_line(struct parse *p)
 	return p->lb.len || c != EOF ? (ssize_t)p->lb.len : -1;
 }
 
-static char *reader(char *str, int num, void *stream)
+/* A line too long, or with a control character: said (the line is then read as empty).
+ * s: the line, n: its length without the line end, len: with it. */
+static bool line_problem(struct parse *p, const char *s, size_t n, ssize_t len, int num)
 {
-	struct parse *p = stream;
-	ssize_t len = read_line(p);
-	char *s, *t, *end;
-	char name[128];
-	size_t n;
+	bool header = *(s + strspn(s, " \t")) == '[';
 
-	if (len < 0)
-		return NULL;
-	p->line++;
-	s = p->lb.buf;
-	if (p->line == 1 && len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) {
-		s += 3;
-		len -= 3;
-	}
-	n = (size_t)len;
-	if (n && s[n - 1] == '\n')
-		n--;
-	if (n && s[n - 1] == '\r')
-		n--;
-	str[0] = 0;
 	if (n > LAB_MAX_LINE || (int)len >= num) {
 		p->content = true;
 		perr(p, p->line, "this line has %zu characters, more than the %d a line may have; "
 		     "shorten it", n, LAB_MAX_LINE);
-		p->bad_section = *(s + strspn(s, " \t")) == '[';
-		return str;
+		p->bad_section = header;
+		return true;
 	}
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)s[i];
@@ -133,18 +108,19 @@ static char *reader(char *str, int num, void *stream)
 			p->content = true;
 			perr(p, p->line, "%s (byte 0x%02x) in column %zu; a lab config is plain text: "
 			     "remove it", ch ? "control character" : "NUL", ch, i + 1);
-			p->bad_section = *(s + strspn(s, " \t")) == '[';
-			return str;
+			p->bad_section = header;
+			return true;
 		}
 	}
-	memcpy(str, s, (size_t)len);
-	str[len] = 0;
-	for (t = str; *t == ' ' || *t == '\t'; t++)
-		;
-	if (*t && !strchr(";#\r\n", *t))
-		p->content = true;
-	if (*t != '[')
-		return str;
+	return false;
+}
+
+/* A section header, [NAME] at t (inside str, the line inih gets): noted, or said. */
+static void section_header(struct parse *p, char *str, char *t)
+{
+	char name[128], *end;
+	size_t n;
+
 	/* inih ends a header at ']' or at an inline comment: the same test here */
 	for (end = t + 1; *end && *end != ']'; end++)
 		if ((*end == ';' || *end == '#') && (end[-1] == ' ' || end[-1] == '\t'))
@@ -155,7 +131,7 @@ static char *reader(char *str, int num, void *stream)
 		/* the keys below belong to no section: ignored, not added to the one before */
 		p->bad_section = true;
 		str[0] = 0;
-		return str;
+		return;
 	}
 	p->bad_section = false;
 	p->section_line = p->line;
@@ -188,6 +164,48 @@ static char *reader(char *str, int num, void *stream)
 		perr(p, p->line, "unknown section [%s]; sections are [lab], [devices], [workload], "
 		     "[fs NAME] and [host NAME]", name);
 	}
+}
+
+/*
+ * inih's reader (fgets-like).  It reads one whole line itself and hands inih either that line
+ * or, for a line it refused, an empty one: so inih's line count stays the file's, and nothing
+ * of a refused line is parsed.  Refused, each with file:line: lines longer than LAB_MAX_LINE,
+ * NUL and other control characters (all but tab, and CR before the newline), a section header
+ * without ']'.  A UTF-8 BOM at the start of the file is dropped here (inih would drop it too,
+ * but the section bookkeeping must see the same text).  It also sees section headers
+ * as inih will (trimmed text between [ and ]), so that a section without keys still exists.
+ */
+static char *reader(char *str, int num, void *stream)
+{
+	struct parse *p = stream;
+	ssize_t len = read_line(p);
+	char *s, *t;
+	size_t n;
+
+	if (len < 0)
+		return NULL;
+	p->line++;
+	s = p->lb.buf;
+	if (p->line == 1 && len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3)) {
+		s += 3;
+		len -= 3;
+	}
+	n = (size_t)len;
+	if (n && s[n - 1] == '\n')
+		n--;
+	if (n && s[n - 1] == '\r')
+		n--;
+	str[0] = 0;
+	if (line_problem(p, s, n, len, num))
+		return str;
+	memcpy(str, s, (size_t)len);
+	str[len] = 0;
+	for (t = str; *t == ' ' || *t == '\t'; t++)
+		;
+	if (*t && !strchr(";#\r\n", *t))
+		p->content = true;
+	if (*t == '[')
+		section_header(p, str, t);
 	return str;
 }
 
