@@ -421,43 +421,31 @@ static const char *const probe_words[] = {
 	"\xc3\xa9", "l1\nl2",
 };
 
-int hosts_hello(struct hosts_session *s, size_t i)
+/* 'fslab hello' on host i did not run, or failed with RET: why, said as host i's problem. */
+static void hello_failed(struct hosts_session *s, size_t i, int ret, const char *err)
 {
 	const struct lab_host *h = &s->cfg->v[i];
-	struct host_state *st = &s->st[i];
-	size_t nwords = ARRAY_SIZE(probe_words) - (h->os == HOST_OS_WINDOWS);
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	struct strvec args = STRVEC_INIT, argv = STRVEC_INIT;
-	const char *why = NULL;
-	json_t *j = NULL, *a;
+	char *t = tail_text(err, 300);
+
+	if (ret == 127 || strstr(err, "not found") || strstr(err, "not recognized"))
+		problem(s, i, "%s is not there (%s): install the same fslab build on it, or give its "
+			"path with fslab = PATH in [host %s]", lab_host_fslab(h), t, h->name);
+	else if (ret < 0)
+		problem(s, i, "'%s hello' failed (%s%s%s)", lab_host_fslab(h), strerror(-ret),
+			*t ? ": " : "", t);
+	else
+		problem(s, i, "'%s hello' failed (exit status %d%s%s)", lab_host_fslab(h), ret,
+			*t ? ": " : "", t);
+	free(t);
+}
+
+/* The last line of OUT that is fslab's answer (a login script may print before it). */
+static json_t *hello_answer(char *out)
+{
+	json_t *j = NULL;
 	char *line, *save = NULL;
-	int ret;
 
-	strvec_push(&args, "hello");
-	for (size_t k = 0; k < nwords; k++)
-		strvec_push(&args, probe_words[k]);
-	ret = hosts_step_argv(s, i, args.v, &argv, &why);
-	if (!ret)
-		ret = hrun(argv.v, &out, &err, 1 << 20, now_ns() + 60 * NSEC_PER_SEC);
-	if (ret) {
-		char *t = tail_text(err.buf, 300);
-
-		if (ret == 127 || strstr(err.buf, "not found") || strstr(err.buf, "not recognized"))
-			problem(s, i, "%s is not there (%s): install the same fslab build on it, or "
-				"give its path with fslab = PATH in [host %s]", lab_host_fslab(h), t,
-				h->name);
-		else if (ret < 0)
-			problem(s, i, "'%s hello' failed (%s%s%s)", lab_host_fslab(h), strerror(-ret),
-				*t ? ": " : "", t);
-		else
-			problem(s, i, "'%s hello' failed (exit status %d%s%s)", lab_host_fslab(h), ret,
-				*t ? ": " : "", t);
-		free(t);
-		ret = -EPROTO;
-		goto out;
-	}
-	/* the last line that is fslab's answer (a login script may print before it) */
-	for (line = strtok_r(out.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		json_t *x = json_loads(line, 0, NULL);
 
 		if (x && !strcmp(jtext(x, "schema"), REMOTE_HELLO_SCHEMA)) {
@@ -467,6 +455,55 @@ int hosts_hello(struct hosts_session *s, size_t i)
 			json_decref(x);
 		}
 	}
+	return j;
+}
+
+/* The probe words came back unchanged in the answer's argv: true, else host i's problem. */
+static bool hello_argv_ok(struct hosts_session *s, size_t i, json_t *j, size_t nwords)
+{
+	json_t *a = json_object_get(j, "argv");
+
+	for (size_t k = 0; k < nwords; k++) {
+		const char *got = json_string_value(json_array_get(a, k));
+		struct strbuf q = STRBUF_INIT;
+
+		if (got && !strcmp(got, probe_words[k]) && json_array_size(a) == nwords)
+			continue;
+		strbuf_add_sq(&q, probe_words[k]);
+		problem(s, i, "arguments do not arrive unchanged (%s came back as %s): the login shell "
+			"there must be a POSIX shell (sh, bash, dash, zsh, ksh) for a Linux host, or "
+			"cmd.exe, Windows OpenSSH's default shell, with delayed expansion off, for an "
+			"os = windows host", q.buf, got ? got : "nothing");
+		strbuf_release(&q);
+		return false;
+	}
+	return true;
+}
+
+int hosts_hello(struct hosts_session *s, size_t i)
+{
+	const struct lab_host *h = &s->cfg->v[i];
+	struct host_state *st = &s->st[i];
+	size_t nwords = ARRAY_SIZE(probe_words) - (h->os == HOST_OS_WINDOWS);
+	const char *os = h->os == HOST_OS_WINDOWS ? "windows" : "linux";
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct strvec args = STRVEC_INIT, argv = STRVEC_INIT;
+	const char *why = NULL;
+	json_t *j = NULL;
+	int ret;
+
+	strvec_push(&args, "hello");
+	for (size_t k = 0; k < nwords; k++)
+		strvec_push(&args, probe_words[k]);
+	ret = hosts_step_argv(s, i, args.v, &argv, &why);
+	if (!ret)
+		ret = hrun(argv.v, &out, &err, 1 << 20, now_ns() + 60 * NSEC_PER_SEC);
+	if (ret) {
+		hello_failed(s, i, ret, err.buf);
+		ret = -EPROTO;
+		goto out;
+	}
+	j = hello_answer(out.buf);
 	if (!j) {
 		problem(s, i, "'%s hello' gave no answer fslab understands: is it an fslab older than "
 			"this one? Install the same build", lab_host_fslab(h));
@@ -477,26 +514,13 @@ int hosts_hello(struct hosts_session *s, size_t i)
 	st->git = xstrdup(jtext(j, "git"));
 	st->os = xstrdup(jtext(j, "os"));
 	st->hostname = xstrdup(jtext(j, "hostname"));
-	a = json_object_get(j, "argv");
-	for (size_t k = 0; k < nwords; k++) {
-		const char *got = json_string_value(json_array_get(a, k));
-
-		if (!got || strcmp(got, probe_words[k]) || json_array_size(a) != nwords) {
-			struct strbuf q = STRBUF_INIT;
-
-			strbuf_add_sq(&q, probe_words[k]);
-			problem(s, i, "arguments do not arrive unchanged (%s came back as %s): the "
-				"login shell there must be a POSIX shell (sh, bash, dash, zsh, ksh) for a "
-				"Linux host, or cmd.exe, Windows OpenSSH's default shell, with delayed "
-				"expansion off, for an os = windows host", q.buf, got ? got : "nothing");
-			strbuf_release(&q);
-			ret = -EPROTO;
-			goto out;
-		}
+	if (!hello_argv_ok(s, i, j, nwords)) {
+		ret = -EPROTO;
+		goto out;
 	}
-	if (strcmp(st->os, h->os == HOST_OS_WINDOWS ? "windows" : "linux")) {
+	if (strcmp(st->os, os)) {
 		problem(s, i, "fslab there runs on %s, the config says os = %s: fix os in [host %s]",
-			st->os, h->os == HOST_OS_WINDOWS ? "windows" : "linux", h->name);
+			st->os, os, h->name);
 		ret = -EPROTO;
 		goto out;
 	}
