@@ -45,6 +45,14 @@ expect_status() {
 	"$@" >"$T/stdout" 2>"$T/stderr" || rc=$?
 	[ "$rc" -eq "$want" ] || { cat "$T/stderr" >&2; fail "expected exit $want, got $rc: $*"; }
 }
+# until_true SECONDS CMD...: run CMD every 20 ms until it succeeds (0) or SECONDS pass (1).
+# CMD's arguments are expanded once, by the caller: `until_true 5 test -z "$(pgrep x)"` would
+# test the same string 250 times.  Whatever must be read again each time goes in a function.
+until_true() {
+	local n=$(( $1 * 50 )); shift
+	for _ in $(seq $n); do "$@" && return 0; sleep 0.02; done
+	return 1
+}
 # jqv FILE FILTER: one value from a JSON file (jq -r); jqt FILE EXPR: assert a jq boolean is true
 jqv() { jq -r "$2" "$1"; }
 jqt() { jq -e "$2" "$1" >/dev/null || fail "$1: expected true: $2 (got $(jq -c "$2" "$1" 2>&1 | head -c 300))"; }

@@ -26,11 +26,6 @@ duration = 8s
 warmup = 1s
 [fs ext4]
 EOT
-until_true() { # until_true SECONDS CMD...: poll CMD every 100 ms
-	local n=$(( $1 * 10 )); shift
-	for _ in $(seq $n); do "$@" && return 0; sleep 0.1; done
-	return 1
-}
 no_leftovers() {
 	! losetup -n -O BACK-FILE | grep -q "$T/images" || fail "$1: loop device left: $(losetup -a)"
 	! findmnt -rn -o TARGET | grep -q "^$T/" || fail "$1: mount left: $(findmnt -rn | grep $T/)"
