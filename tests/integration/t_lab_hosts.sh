@@ -16,6 +16,8 @@
 #     quotes, $(...), backquotes, ;, & and | and arrives as data; nothing is left mounted or
 #     attached in any host's namespace, no ssh connection is left; the report's Hosts
 #     section; fslab hosts argv, fetch and start-at by hand;
+#   - raw_baseline = yes on the three hosts: each host's raw cell runs on the loop devices its
+#     own prep attached (its prep.json fetched), merged like any cell, compared in the report;
 #   - faults, with 100 ms of latency each way on h1's link: kill -9 of h3's fslab run and
 #     h2's link down, each mid-load: noticed within 10 s, the cell's cluster result partial
 #     (the others' results kept), the survivors torn down at once, the lab stops on the lost
@@ -228,6 +230,22 @@ hosts_ctl "$FSLAB" hosts "$T/lab.ini" fetch h3 "$T/h3/work/$c.json" "$T/byhand.j
 hosts_ctl "$FSLAB" hosts "$T/lab.ini" start-at --in 5s >"$T/start.out" 2>/dev/null ||
 	fail "fslab hosts start-at failed"
 [ "$(awk '{print $1}' "$T/start.out" | tr '\n' ' ')" = "h1 h2 h3 " ] || fail "start-at: not one line a host"
+
+tlog "lab E: raw_baseline on 3 hosts (each host's raw devices, named by its prep.json)"
+# (after the hand fetch above: lab E's cells have lab A's ids, in the same work directories)
+lab_ini "$T/labE.ini" 1 2s ext4
+sed -i 's/^\[lab\]$/[lab]\nraw_baseline = yes/' "$T/labE.ini"
+hosts_ctl "$FSLAB" lab "$T/labE.ini" --output "$T/labE" >"$T/labE.out" 2>&1 ||
+	{ cat "$T/labE.out"; fail "fslab lab with raw_baseline on 3 hosts failed"; }
+jqt "$T/labE/lab-state.json" '[.cells[] | .status == "done"] | all and length == 2'
+rawc=$(jq -r '.cells[] | select(.id | startswith("raw")) | .id' "$T/labE/lab-state.json")
+check_cell "$T/labE" "$rawc"
+for h in h1 h2 h3; do
+	jqt "$T/labE/results/$rawc.$h.json" '.environment.volumes[0].raw == true and (.environment.volumes[0].source | startswith("/dev/loop"))'
+	[ -s "$T/labE/logs/$rawc.$h.prep.json" ] || fail "lab E: $h's prep.json was not fetched"
+done
+grep -q "ext4 vs raw" "$T/labE/report/report.md" || fail "lab E: the report does not compare against raw"
+all_clean || fail "lab E left mounts or loop devices on a host"
 
 tlog "lab B: faults mid-load, 100 ms of latency each way on h1's link"
 hosts_delay h1 100
