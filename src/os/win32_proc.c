@@ -151,15 +151,86 @@ static DWORD WINAPI proc_reader(void *arg)
  * it runs CreateProcessW, so no other child inherits them (it would hold them open). */
 static SRWLOCK spawn_lock = SRWLOCK_INIT;
 
-int os_proc_spawn(const char *const argv[], unsigned int flags, struct os_proc **out)
+/* A job that kills its processes when its last handle closes (the parent's end, even by
+ * TerminateProcess), or NULL where one cannot be had. */
+static HANDLE kill_on_close_job(void)
+{
+	JOBOBJECT_EXTENDED_LIMIT_INFORMATION li = { 0 };
+	HANDLE job = CreateJobObjectW(NULL, NULL);
+
+	li.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
+	if (job && !SetInformationJobObject(job, JobObjectExtendedLimitInformation, &li,
+					    sizeof(li))) {
+		CloseHandle(job);
+		job = NULL;
+	}
+	return job;
+}
+
+/* The child's standard handles: stdout and stderr pipes (rd[] ours, wr[] the child's), stdin
+ * a pipe (OS_PROC_STDIN_PIPE: *in_wr ours) or NUL.  Only the child's ends are inheritable.
+ * 0 or -errno (what was made is in the arrays, for the caller to close). */
+static int std_handles(unsigned int flags, HANDLE rd[2], HANDLE wr[2], HANDLE *in_rd,
+		       HANDLE *in_wr)
 {
 	SECURITY_ATTRIBUTES sa = { .nLength = sizeof(sa), .bInheritHandle = TRUE };
+
+	for (int i = 0; i < 2; i++)
+		if (!CreatePipe(&rd[i], &wr[i], &sa, 0) ||
+		    !SetHandleInformation(rd[i], HANDLE_FLAG_INHERIT, 0))
+			return last_err();
+	if (flags & OS_PROC_STDIN_PIPE) {
+		if (!CreatePipe(in_rd, in_wr, &sa, 0) ||
+		    !SetHandleInformation(*in_wr, HANDLE_FLAG_INHERIT, 0))
+			return last_err();
+		return 0;
+	}
+	*in_rd = CreateFileW(L"NUL", GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
+			     &sa, OPEN_EXISTING, 0, NULL);
+	if (*in_rd == INVALID_HANDLE_VALUE) {
+		*in_rd = NULL;
+		return last_err();
+	}
+	return 0;
+}
+
+/* The started child's os_proc: a reader thread on each of its output pipes rd[]. */
+static struct os_proc *proc_new(const PROCESS_INFORMATION *pi, HANDLE job, HANDLE in_wr,
+				HANDLE rd[2])
+{
+	struct os_proc *p = xcalloc(1, sizeof(*p));
+
+	InitializeCriticalSection(&p->lock);
+	p->ev = CreateEventW(NULL, FALSE, FALSE, NULL);
+	p->proc = pi->hProcess;
+	p->pid = pi->dwProcessId;
+	p->job = job;
+	p->in = in_wr;
+	p->refs = 1;
+	for (int i = 0; i < 2; i++) {
+		struct proc_stream *st = &p->s[i];
+
+		st->p = p;
+		st->id = i ? OS_PROC_STDERR : OS_PROC_STDOUT;
+		st->rd = rd[i];
+		InterlockedIncrement(&p->refs);
+		st->thread = CreateThread(NULL, 0, proc_reader, st, 0, NULL);
+		if (!st->thread) { /* no reader: the stream is lost, the child still runs */
+			CloseHandle(st->rd);
+			st->eof = true;
+			InterlockedDecrement(&p->refs);
+		}
+	}
+	return p;
+}
+
+int os_proc_spawn(const char *const argv[], unsigned int flags, struct os_proc **out)
+{
 	STARTUPINFOW si = { .cb = sizeof(si) };
 	PROCESS_INFORMATION pi;
 	HANDLE rd[2] = { NULL, NULL }, wr[2] = { NULL, NULL }, in_rd = NULL, in_wr = NULL;
 	HANDLE job = NULL;
 	struct strbuf cmd = STRBUF_INIT;
-	struct os_proc *p;
 	wchar_t *wcmd;
 	DWORD cflags = CREATE_UNICODE_ENVIRONMENT;
 	int ret = argv_quote_win(&cmd, argv);
@@ -172,40 +243,15 @@ int os_proc_spawn(const char *const argv[], unsigned int flags, struct os_proc *
 	strbuf_release(&cmd);
 	if (!wcmd)
 		return -EINVAL;
-	if (flags & OS_PROC_DIE_WITH_PARENT) {
-		JOBOBJECT_EXTENDED_LIMIT_INFORMATION li = { 0 };
-
-		/* a job of its own: closing the parent's handle (the parent's end, even by
-		 * TerminateProcess) kills the child and everything it started */
-		job = CreateJobObjectW(NULL, NULL);
-		li.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE;
-		if (job && !SetInformationJobObject(job, JobObjectExtendedLimitInformation, &li,
-						    sizeof(li))) {
-			CloseHandle(job);
-			job = NULL;
-		}
-		if (job)
-			cflags |= CREATE_SUSPENDED;
-	}
+	/* a job of its own: the child and everything it starts die with this process */
+	if (flags & OS_PROC_DIE_WITH_PARENT)
+		job = kill_on_close_job();
+	if (job)
+		cflags |= CREATE_SUSPENDED;
 	if (flags & OS_PROC_OWN_GROUP)
 		cflags |= CREATE_NEW_PROCESS_GROUP;
 	AcquireSRWLockExclusive(&spawn_lock);
-	for (int i = 0; i < 2 && !ret; i++)
-		if (!CreatePipe(&rd[i], &wr[i], &sa, 0) ||
-		    !SetHandleInformation(rd[i], HANDLE_FLAG_INHERIT, 0))
-			ret = last_err();
-	if (!ret && (flags & OS_PROC_STDIN_PIPE)) {
-		if (!CreatePipe(&in_rd, &in_wr, &sa, 0) ||
-		    !SetHandleInformation(in_wr, HANDLE_FLAG_INHERIT, 0))
-			ret = last_err();
-	} else if (!ret) {
-		in_rd = CreateFileW(L"NUL", GENERIC_READ | GENERIC_WRITE,
-				    FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, OPEN_EXISTING, 0, NULL);
-		if (in_rd == INVALID_HANDLE_VALUE) {
-			in_rd = NULL;
-			ret = last_err();
-		}
-	}
+	ret = std_handles(flags, rd, wr, &in_rd, &in_wr);
 	if (!ret) {
 		si.dwFlags = STARTF_USESTDHANDLES;
 		si.hStdInput = in_rd;
@@ -241,29 +287,7 @@ int os_proc_spawn(const char *const argv[], unsigned int flags, struct os_proc *
 		ResumeThread(pi.hThread);
 	}
 	CloseHandle(pi.hThread);
-	p = xcalloc(1, sizeof(*p));
-	InitializeCriticalSection(&p->lock);
-	p->ev = CreateEventW(NULL, FALSE, FALSE, NULL);
-	p->proc = pi.hProcess;
-	p->pid = pi.dwProcessId;
-	p->job = job;
-	p->in = in_wr;
-	p->refs = 1;
-	for (int i = 0; i < 2; i++) {
-		struct proc_stream *st = &p->s[i];
-
-		st->p = p;
-		st->id = i ? OS_PROC_STDERR : OS_PROC_STDOUT;
-		st->rd = rd[i];
-		InterlockedIncrement(&p->refs);
-		st->thread = CreateThread(NULL, 0, proc_reader, st, 0, NULL);
-		if (!st->thread) { /* no reader: the stream is lost, the child still runs */
-			CloseHandle(st->rd);
-			st->eof = true;
-			InterlockedDecrement(&p->refs);
-		}
-	}
-	*out = p;
+	*out = proc_new(&pi, job, in_wr, rd);
 	return 0;
 }
 

@@ -36,7 +36,7 @@ log "Ctrl-C while waiting: a result marked aborted, no load"
 "$FSLAB" run "${R[@]}" --start-at $(($(date +%s) + 60)) --output $T/i.json >$T/out2 2>&1 &
 pid=$!
 for i in $(seq 1 100); do grep -q "waiting until" $T/out2 && break; sleep 0.2; done
-grep -q "waiting until" $T/out2 || { kill -9 $pid; cat $T/out2; fail "the run never reached its wait"; }
+grep -q "waiting until" $T/out2 || { kill -9 $pid 2>/dev/null || true; cat $T/out2; fail "the run never reached its wait"; }
 t1=$(date +%s%N)
 kill -INT $pid
 rc=0; wait $pid || rc=$?

@@ -96,7 +96,7 @@ log "Ctrl-C: the running cell stops through its stdin, then --resume"
 rm -rf $OUT
 "$WINE" "$EXE" lab "$(W $T/lab.ini)" --output "$(W $OUT)" >$T/lab2.out 2>$T/lab2.err &
 pid=$!
-c=$(wait_load) || { kill -9 $pid; fail "no cell started: $(tail $T/lab2.err)"; }
+c=$(wait_load) || { kill -9 $pid 2>/dev/null || true; fail "no cell started: $(tail $T/lab2.err; jq -c "[.cells[].status]" $OUT/lab-state.json)"; }
 kill -INT $pid
 rc=0
 wait $pid || rc=$?
@@ -121,7 +121,7 @@ log "kill -9 of the lab: its running step dies with it (job object), then --resu
 rm -rf $OUT
 "$WINE" "$EXE" lab "$(W $T/lab.ini)" --output "$(W $OUT)" >$T/lab4.out 2>$T/lab4.err &
 pid=$!
-c=$(wait_load) || { kill -9 $pid; fail "no cell started: $(tail $T/lab4.err)"; }
+c=$(wait_load) || { kill -9 $pid 2>/dev/null || true; fail "no cell started: $(tail $T/lab4.err; jq -c "[.cells[].status]" $OUT/lab-state.json)"; }
 [ -n "$(win_runs)" ] || fail "no fslab.exe run while cell $c loads"
 kill -9 $pid
 wait $pid 2>/dev/null || true
