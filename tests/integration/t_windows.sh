@@ -99,7 +99,7 @@ for _ in $(seq 120); do
 	grep -q 'initialised at' "$T/w4.out" && break
 	sleep 0.5
 done
-grep -q 'initialised at' "$T/w4.out" || { kill $pid; fail "the run did not start: $(cat "$T/w4.out")"; }
+grep -q 'initialised at' "$T/w4.out" || { kill $pid 2>/dev/null || true; fail "the run did not start: $(cat "$T/w4.out")"; }
 sleep 3
 kill -INT $pid # Wine hands SIGINT to the console control handler as CTRL_C_EVENT
 rc=0
