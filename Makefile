@@ -13,8 +13,14 @@
 #   make clean
 # V=1 shows full command lines; SANITIZE=address,undefined builds with sanitizers.
 
-VERSION := 0.1.0
-GIT_HASH := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+# The version is written in one place: debian/changelog's first line (the package's version,
+# fslab version, the man pages, the Windows zip's name).  The git hash and description of the
+# tree come from git, or from FSLAB_GIT_HASH and FSLAB_GIT_DESCRIBE (make deb builds a copy
+# of the tree outside git and hands them over).
+VERSION := $(shell sed -n '1s/^fslab (\([^ ]*\)) .*/\1/p' debian/changelog)
+GIT_HASH := $(or $(FSLAB_GIT_HASH),$(shell git rev-parse --short=12 HEAD 2>/dev/null),unknown)
+GIT_DESCRIBE := $(or $(FSLAB_GIT_DESCRIBE),$(shell git describe --tags --always --dirty \
+	--abbrev=12 2>/dev/null),unknown)
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -22,7 +28,8 @@ PKGS := blkid mount ext2fs liburing jansson inih libisal libxml-2.0
 WARN := -std=gnu11 -Wall -Wextra -Wformat-security -Wpointer-arith -Wstrict-prototypes \
 	-Wmissing-prototypes -Wold-style-definition -Wvla -Wwrite-strings -fno-common -Werror
 override CFLAGS += $(WARN) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread \
-	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. -MMD -MP
+	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' \
+	-DFSLAB_GIT_DESCRIBE='"$(GIT_DESCRIBE)"' -Isrc -I. -MMD -MP
 LDLIBS_PKG = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS_PKG = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 override LDLIBS += $(LDLIBS_PKG) -lm -pthread
@@ -59,12 +66,13 @@ deps:
 $(B)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(CFLAGS_PKG) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(CFLAGS_PKG) -c -o $@ $<
 
 # version.o holds the git hash (fslab_git): rebuilt whenever HEAD moves, so that a binary never
 # reports an older commit than it was built from (the lab's hosts must show the same build)
 $(B)/.git-hash: FORCE
-	@mkdir -p $(B); echo '$(GIT_HASH)' | cmp -s - $@ || echo '$(GIT_HASH)' > $@
+	@mkdir -p $(B); echo '$(GIT_HASH) $(GIT_DESCRIBE)' | cmp -s - $@ || \
+		echo '$(GIT_HASH) $(GIT_DESCRIBE)' > $@
 $(B)/src/version.o: $(B)/.git-hash
 .PHONY: FORCE
 FORCE:
@@ -122,7 +130,8 @@ demo:
 # an integer).  Each suite is build/ubsan/tests/test_*-ubsan.  make unit-ubsan: these alone.
 UBSAN_CC ?= clang
 UBSAN_CFLAGS := -std=gnu11 -Wall -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread \
-	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. -MMD -MP \
+	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' \
+	-DFSLAB_GIT_DESCRIBE='"$(GIT_DESCRIBE)"' -Isrc -I. -MMD -MP \
 	-O1 -g -fno-omit-frame-pointer -fsanitize=undefined -fno-sanitize-recover=all
 UBSAN_B := $(B)/ubsan
 UBSAN_OBJ := $(LIB_SRC:%.c=$(UBSAN_B)/obj/%.o)
@@ -158,7 +167,8 @@ FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 # -MMD -MP: a header's change rebuilds the objects that include it (without them a struct
 # changed by a merge left stale objects in the fuzz library: crashes that were not there)
 FUZZ_CFLAGS := -std=gnu11 -Wall -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread \
-	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. -MMD -MP $(FUZZ_FLAGS)
+	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' \
+	-DFSLAB_GIT_DESCRIBE='"$(GIT_DESCRIBE)"' -Isrc -I. -MMD -MP $(FUZZ_FLAGS)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 FUZZ_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
@@ -210,8 +220,9 @@ $(WIN_B)/obj/src/version.o: $(B)/.git-hash
 WIN_NO_INIH = $$(test -f $(WIN_SYSROOT)/lib/libinih.a || echo -DFSLAB_NO_INIH)
 WIN_CFLAGS := -O2 -g $(filter-out -Wformat-security,$(WARN)) -Wno-format -D_GNU_SOURCE -D__USE_MINGW_ANSI_STDIO=1 \
 	-D_POSIX_THREAD_SAFE_FUNCTIONS -D_WIN32_WINNT=0x0A00 -DWINVER=0x0A00 -DPSAPI_VERSION=2 \
-	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. \
-	-I$(WIN_SYSROOT)/include -I$(WIN_SYSROOT)/include/libxml2 -DLIBXML_STATIC \
+	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' \
+	-DFSLAB_GIT_DESCRIBE='"$(GIT_DESCRIBE)"' -Isrc -I. -I$(WIN_SYSROOT)/include \
+	-I$(WIN_SYSROOT)/include/libxml2 -DLIBXML_STATIC \
 	-DFSLAB_INIH_FIXED_OPTIONS $(WIN_NO_INIH) -MMD -MP
 WIN_LDFLAGS := -static -municode -L$(WIN_SYSROOT)/lib
 WIN_LIBS := -ljansson -lisal -lxml2 $$(test -f $(WIN_SYSROOT)/lib/libinih.a && echo -linih) \

@@ -16,7 +16,7 @@
 set -eu
 fslab=$1 out=$2
 mkdir -p "$out"
-version=$("$fslab" version | sed 's/^fslab //')
+version=$("$fslab" version | sed -n "1s/^fslab //p")
 # the date of the source (reproducible: the last commit, or SOURCE_DATE_EPOCH)
 if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then
 	date=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)
