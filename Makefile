@@ -56,12 +56,15 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 .PHONY: all deps check unit unit-ubsan integration vm-kernel bench demo clean install man fuzz \
-	fuzz-build windows windows-unit
+	fuzz-build windows windows-unit windows-zip completion deb
 all: fslab
 
-# Order-only: checked on every build, installs what is missing when root.
+# Order-only: checked on every build, installs what is missing when root (FSLAB_NO_DEPS=1:
+# not checked, as in the package build, whose Build-Depends have them).
 deps:
+ifeq ($(FSLAB_NO_DEPS),)
 	$(Q)scripts/deps.sh build
+endif
 
 $(B)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
@@ -273,13 +276,37 @@ $(B)/man/fslab.1: fslab scripts/mkman.sh
 
 man: $(B)/man/fslab.1
 
+# bash completion, from the --help texts too (scripts/mkcompletion.sh): it offers what
+# they name, so it follows every option added to a command's --help
+$(B)/completion/fslab: fslab scripts/mkcompletion.sh
+	@$(if $(Q),echo "  COMPL   $@")
+	$(Q)scripts/mkcompletion.sh ./fslab $@
+
+completion: $(B)/completion/fslab
+
+# What an installed fslab reads: the gnuplot templates and the demo config in
+# $(PREFIX)/share/fslab (found from the binary's directory: ../share/fslab, src/share.h).
+# INSTALL_COMPLETION=no leaves the completion to the caller (debian/rules: dh_bash-completion).
 PREFIX ?= /usr/local
-install: fslab man
+INSTALL_COMPLETION ?= yes
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+install: fslab man completion
 	install -D -m 0755 fslab $(DESTDIR)$(PREFIX)/bin/fslab
-	install -d $(DESTDIR)$(PREFIX)/share/fslab/plots
+	install -d $(DESTDIR)$(PREFIX)/share/fslab/plots $(DESTDIR)$(PREFIX)/share/fslab/configs
 	install -m 0644 plots/*.gp $(DESTDIR)$(PREFIX)/share/fslab/plots/
+	install -m 0644 configs/demo.ini $(DESTDIR)$(PREFIX)/share/fslab/configs/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0644 $(B)/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+ifeq ($(INSTALL_COMPLETION),yes)
+	install -D -m 0644 $(B)/completion/fslab $(DESTDIR)$(BASH_COMPLETION_DIR)/fslab
+endif
+
+# ---- the Debian package (debian/; README "Install") ----
+# build/deb/fslab_VERSION_ARCH.deb, made by dpkg-buildpackage -us -uc -b in a copy of this
+# tree (scripts/mkdeb.sh: the package build cleans its tree, which must not be this build/)
+deb:
+	$(Q)scripts/deps.sh deb
+	$(Q)FSLAB_GIT_HASH='$(GIT_HASH)' FSLAB_GIT_DESCRIBE='$(GIT_DESCRIBE)' scripts/mkdeb.sh $(B)/deb
 
 clean:
 	rm -rf $(B) fslab

@@ -167,6 +167,14 @@ SOURCE_DATE_EPOCH
 the time \fBfslab compare\fR writes in a report's "generated" line (reproducible reports)
 .SH FILES
 .TP
+/usr/share/fslab/
+the gnuplot templates (\fIplots/\fR) and the demo config of \fBfslab demo\fR
+(\fIconfigs/demo.ini\fR): found beside the binary, else in \fI../share/fslab\fR from its
+directory (\fI/usr/bin/fslab\fR: \fI/usr/share/fslab\fR)
+.TP
+/usr/share/doc/fslab/examples/
+the example lab configs (the Debian package)
+.TP
 /var/lib/fslab/prep\-state/
 what \fBfslab prep\fR made, for \fBfslab teardown\fR
 EOT
