@@ -249,7 +249,7 @@ _fslab_words() {
 	file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$2")) ;;
 	ini) compopt -o filenames 2>/dev/null
 	     COMPREPLY=($(compgen -d -- "$2"; compgen -f -X '!*.ini' -- "$2")) ;;
-	=*) IFS=' '; COMPREPLY=($(compgen -W "${1#=}" -- "$2")) ;;
+	=*) local w=${1#=}; COMPREPLY=($(compgen -W "${w// /$'\n'}" -- "$2")) ;;
 	*) COMPREPLY=() ;;
 	esac
 }
