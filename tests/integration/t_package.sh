@@ -66,12 +66,12 @@ done
 [ -s "$T/x/usr/share/doc/fslab/copyright" ] || fail "no copyright"
 
 log "the autopkgtest's script on the unpacked binary"
-FSLAB=$bin AUTOPKGTEST_TMP=$T "$T/src/debian/tests/smoke" > "$T/smoke-x.out" 2>&1 ||
+FSLAB_UNDER_TEST=$bin AUTOPKGTEST_TMP=$T "$T/src/debian/tests/smoke" > "$T/smoke-x.out" 2>&1 ||
 	{ cat "$T/smoke-x.out"; fail "debian/tests/smoke failed on the unpacked package"; }
 log "the same without the templates: it fails"
 mv "$T/x/usr/share/fslab/plots" "$T/plots.away"
 rc=0
-FSLAB=$bin AUTOPKGTEST_TMP=$T "$T/src/debian/tests/smoke" > "$T/smoke-np.out" 2>&1 || rc=$?
+FSLAB_UNDER_TEST=$bin AUTOPKGTEST_TMP=$T "$T/src/debian/tests/smoke" > "$T/smoke-np.out" 2>&1 || rc=$?
 [ $rc -ne 0 ] || { cat "$T/smoke-np.out"; fail "the smoke test passed without templates"; }
 grep -q 'FAIL: the charts were not drawn' "$T/smoke-np.out" ||
 	{ cat "$T/smoke-np.out"; fail "the smoke test failed otherwise"; }
