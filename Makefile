@@ -264,6 +264,16 @@ $(WIN_B)/tests/%.exe: tests/unit/%.c $(WIN_B)/libfslab.a | $(WIN_B)/.sysroot
 # make windows: build/win/fslab.exe; make windows-unit: the unit suites under Wine
 windows: $(WIN_B)/fslab.exe
 
+# make windows-zip: build/win/fslab-VERSION-windows-x86_64.zip, what a Windows administrator
+# unzips: fslab.exe, its gnuplot templates, the Windows configs, the Windows docs as text, a
+# README.txt (which gnuplot to install), the licences (scripts/mkwinzip.sh).  The licences of
+# the libraries come from their Debian packages' copyright files (the build set has them).
+windows-zip: $(WIN_B)/fslab.exe
+	$(Q)scripts/deps.sh build
+	$(Q)scripts/deps.sh windows
+	$(Q)scripts/mkwinzip.sh $(WIN_B)/fslab.exe '$(VERSION)' '$(GIT_DESCRIBE)' \
+		$$(test -f $(WIN_SYSROOT)/lib/libinih.a && echo yes || echo no) $(WIN_B)
+
 windows-unit: $(WIN_B)/fslab.exe $(WIN_UNIT_BIN)
 	$(Q)scripts/deps.sh wine
 	$(Q)tests/wine.sh $(WIN_UNIT_BIN)
