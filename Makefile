@@ -13,8 +13,14 @@
 #   make clean
 # V=1 shows full command lines; SANITIZE=address,undefined builds with sanitizers.
 
-VERSION := 0.1.0
-GIT_HASH := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+# The version is written in one place: debian/changelog's first line (the package's version,
+# fslab version, the man pages, the Windows zip's name).  The git hash and description of the
+# tree come from git, or from FSLAB_GIT_HASH and FSLAB_GIT_DESCRIBE (make deb builds a copy
+# of the tree outside git and hands them over).
+VERSION := $(shell sed -n '1s/^fslab (\([^ ]*\)) .*/\1/p' debian/changelog)
+GIT_HASH := $(or $(FSLAB_GIT_HASH),$(shell git rev-parse --short=12 HEAD 2>/dev/null),unknown)
+GIT_DESCRIBE := $(or $(FSLAB_GIT_DESCRIBE),$(shell git describe --tags --always --dirty \
+	--abbrev=12 2>/dev/null),unknown)
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -22,7 +28,8 @@ PKGS := blkid mount ext2fs liburing jansson inih libisal libxml-2.0
 WARN := -std=gnu11 -Wall -Wextra -Wformat-security -Wpointer-arith -Wstrict-prototypes \
 	-Wmissing-prototypes -Wold-style-definition -Wvla -Wwrite-strings -fno-common -Werror
 override CFLAGS += $(WARN) -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread \
-	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. -MMD -MP
+	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' \
+	-DFSLAB_GIT_DESCRIBE='"$(GIT_DESCRIBE)"' -Isrc -I. -MMD -MP
 LDLIBS_PKG = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS_PKG = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 override LDLIBS += $(LDLIBS_PKG) -lm -pthread
@@ -49,22 +56,26 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 .PHONY: all deps check unit unit-ubsan integration vm-kernel bench demo clean install man fuzz \
-	fuzz-build windows windows-unit
+	fuzz-build windows windows-unit windows-zip completion deb
 all: fslab
 
-# Order-only: checked on every build, installs what is missing when root.
+# Order-only: checked on every build, installs what is missing when root (FSLAB_NO_DEPS=1:
+# not checked, as in the package build, whose Build-Depends have them).
 deps:
+ifeq ($(FSLAB_NO_DEPS),)
 	$(Q)scripts/deps.sh build
+endif
 
 $(B)/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(CFLAGS_PKG) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(CFLAGS_PKG) -c -o $@ $<
 
 # version.o holds the git hash (fslab_git): rebuilt whenever HEAD moves, so that a binary never
 # reports an older commit than it was built from (the lab's hosts must show the same build)
 $(B)/.git-hash: FORCE
-	@mkdir -p $(B); echo '$(GIT_HASH)' | cmp -s - $@ || echo '$(GIT_HASH)' > $@
+	@mkdir -p $(B); echo '$(GIT_HASH) $(GIT_DESCRIBE)' | cmp -s - $@ || \
+		echo '$(GIT_HASH) $(GIT_DESCRIBE)' > $@
 $(B)/src/version.o: $(B)/.git-hash
 .PHONY: FORCE
 FORCE:
@@ -122,7 +133,8 @@ demo:
 # an integer).  Each suite is build/ubsan/tests/test_*-ubsan.  make unit-ubsan: these alone.
 UBSAN_CC ?= clang
 UBSAN_CFLAGS := -std=gnu11 -Wall -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread \
-	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. -MMD -MP \
+	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' \
+	-DFSLAB_GIT_DESCRIBE='"$(GIT_DESCRIBE)"' -Isrc -I. -MMD -MP \
 	-O1 -g -fno-omit-frame-pointer -fsanitize=undefined -fno-sanitize-recover=all
 UBSAN_B := $(B)/ubsan
 UBSAN_OBJ := $(LIB_SRC:%.c=$(UBSAN_B)/obj/%.o)
@@ -158,7 +170,8 @@ FUZZ_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 # -MMD -MP: a header's change rebuilds the objects that include it (without them a struct
 # changed by a merge left stale objects in the fuzz library: crashes that were not there)
 FUZZ_CFLAGS := -std=gnu11 -Wall -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread \
-	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. -MMD -MP $(FUZZ_FLAGS)
+	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' \
+	-DFSLAB_GIT_DESCRIBE='"$(GIT_DESCRIBE)"' -Isrc -I. -MMD -MP $(FUZZ_FLAGS)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
 FUZZ_OBJ := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o)
@@ -210,8 +223,9 @@ $(WIN_B)/obj/src/version.o: $(B)/.git-hash
 WIN_NO_INIH = $$(test -f $(WIN_SYSROOT)/lib/libinih.a || echo -DFSLAB_NO_INIH)
 WIN_CFLAGS := -O2 -g $(filter-out -Wformat-security,$(WARN)) -Wno-format -D_GNU_SOURCE -D__USE_MINGW_ANSI_STDIO=1 \
 	-D_POSIX_THREAD_SAFE_FUNCTIONS -D_WIN32_WINNT=0x0A00 -DWINVER=0x0A00 -DPSAPI_VERSION=2 \
-	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' -Isrc -I. \
-	-I$(WIN_SYSROOT)/include -I$(WIN_SYSROOT)/include/libxml2 -DLIBXML_STATIC \
+	-DFSLAB_VERSION='"$(VERSION)"' -DFSLAB_GIT='"$(GIT_HASH)"' \
+	-DFSLAB_GIT_DESCRIBE='"$(GIT_DESCRIBE)"' -Isrc -I. -I$(WIN_SYSROOT)/include \
+	-I$(WIN_SYSROOT)/include/libxml2 -DLIBXML_STATIC \
 	-DFSLAB_INIH_FIXED_OPTIONS $(WIN_NO_INIH) -MMD -MP
 WIN_LDFLAGS := -static -municode -L$(WIN_SYSROOT)/lib
 WIN_LIBS := -ljansson -lisal -lxml2 $$(test -f $(WIN_SYSROOT)/lib/libinih.a && echo -linih) \
@@ -250,6 +264,16 @@ $(WIN_B)/tests/%.exe: tests/unit/%.c $(WIN_B)/libfslab.a | $(WIN_B)/.sysroot
 # make windows: build/win/fslab.exe; make windows-unit: the unit suites under Wine
 windows: $(WIN_B)/fslab.exe
 
+# make windows-zip: build/win/fslab-VERSION-windows-x86_64.zip, what a Windows administrator
+# unzips: fslab.exe, its gnuplot templates, the Windows configs, the Windows docs as text, a
+# README.txt (which gnuplot to install), the licences (scripts/mkwinzip.sh).  The licences of
+# the libraries come from their Debian packages' copyright files (the build set has them).
+windows-zip: $(WIN_B)/fslab.exe
+	$(Q)scripts/deps.sh build
+	$(Q)scripts/deps.sh windows
+	$(Q)scripts/mkwinzip.sh $(WIN_B)/fslab.exe '$(VERSION)' '$(GIT_DESCRIBE)' \
+		$$(test -f $(WIN_SYSROOT)/lib/libinih.a && echo yes || echo no) $(WIN_B)
+
 windows-unit: $(WIN_B)/fslab.exe $(WIN_UNIT_BIN)
 	$(Q)scripts/deps.sh wine
 	$(Q)tests/wine.sh $(WIN_UNIT_BIN)
@@ -262,13 +286,37 @@ $(B)/man/fslab.1: fslab scripts/mkman.sh
 
 man: $(B)/man/fslab.1
 
+# bash completion, from the --help texts too (scripts/mkcompletion.sh): it offers what
+# they name, so it follows every option added to a command's --help
+$(B)/completion/fslab: fslab scripts/mkcompletion.sh
+	@$(if $(Q),echo "  COMPL   $@")
+	$(Q)scripts/mkcompletion.sh ./fslab $@
+
+completion: $(B)/completion/fslab
+
+# What an installed fslab reads: the gnuplot templates and the demo config in
+# $(PREFIX)/share/fslab (found from the binary's directory: ../share/fslab, src/share.h).
+# INSTALL_COMPLETION=no leaves the completion to the caller (debian/rules: dh_bash-completion).
 PREFIX ?= /usr/local
-install: fslab man
+INSTALL_COMPLETION ?= yes
+BASH_COMPLETION_DIR ?= $(PREFIX)/share/bash-completion/completions
+install: fslab man completion
 	install -D -m 0755 fslab $(DESTDIR)$(PREFIX)/bin/fslab
-	install -d $(DESTDIR)$(PREFIX)/share/fslab/plots
+	install -d $(DESTDIR)$(PREFIX)/share/fslab/plots $(DESTDIR)$(PREFIX)/share/fslab/configs
 	install -m 0644 plots/*.gp $(DESTDIR)$(PREFIX)/share/fslab/plots/
+	install -m 0644 configs/demo.ini $(DESTDIR)$(PREFIX)/share/fslab/configs/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0644 $(B)/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+ifeq ($(INSTALL_COMPLETION),yes)
+	install -D -m 0644 $(B)/completion/fslab $(DESTDIR)$(BASH_COMPLETION_DIR)/fslab
+endif
+
+# ---- the Debian package (debian/; README "Install") ----
+# build/deb/fslab_VERSION_ARCH.deb, made by dpkg-buildpackage -us -uc -b in a copy of this
+# tree (scripts/mkdeb.sh: the package build cleans its tree, which must not be this build/)
+deb:
+	$(Q)scripts/deps.sh deb
+	$(Q)FSLAB_GIT_HASH='$(GIT_HASH)' FSLAB_GIT_DESCRIBE='$(GIT_DESCRIBE)' scripts/mkdeb.sh $(B)/deb
 
 clean:
 	rm -rf $(B) fslab

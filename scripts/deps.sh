@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # deps.sh: make sure the Debian packages fslab builds, tests and runs with are installed.
-# Usage: scripts/deps.sh [build|demo|tour|check|bench|fuzz|windows|wine]
+# Usage: scripts/deps.sh [build|demo|tour|check|bench|fuzz|deb|windows|wine]
 #        scripts/deps.sh --list SET     the set's packages, one a line (nothing installed)
 #        scripts/deps.sh --lean SET     the packages of the set installed without their
 #                                       Recommends, one a line (the others take them)
@@ -31,14 +31,21 @@ BROWSER="chromium python3"
 # always does); the tests never use it
 TEST="libcmocka-dev fio jq qemu-system-x86 busybox-static kmod xz-utils dmsetup \
 openssh-server openssh-client iproute2 time"
+# lean: make deb (dpkg-buildpackage: debhelper, dh_bash-completion; build-essential, which
+# dpkg-checkbuilddeps asks for whatever the package is)
+DEB="debhelper dpkg-dev build-essential bash-completion"
+# lean: the package's test (t_package): lintian
+PKGTEST="lintian"
 BENCH="time"
 FUZZ="clang libclang-rt-14-dev"
 # make windows: the mingw-w64 cross compiler (posix threads) and what scripts/win-sysroot.sh
-# needs to build jansson, cmocka, isa-l and libxml2 from their Debian source packages
+# needs to build jansson, cmocka, isa-l and libxml2 from their Debian source packages; zip for
+# make windows-zip
 WINDOWS="gcc-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64 mingw-w64-x86-64-dev dpkg-dev \
-autoconf automake libtool pkg-config cmake yasm nasm"
-# the Windows tests: Wine (wine64 runs fslab.exe and the cross-built unit suites)
-WINE="wine wine64"
+autoconf automake libtool pkg-config cmake yasm nasm zip"
+# the Windows tests: Wine (wine64 runs fslab.exe and the cross-built unit suites); unzip
+# opens the zip of make windows-zip
+WINE="wine wine64 unzip"
 
 mode=install
 case "${1:-}" in
@@ -49,13 +56,14 @@ case "$set_name" in
 build) lean="$BUILD" full="" ;;
 demo) lean="$BUILD $DEMO" full="" ;;
 tour) lean="$BUILD $DEMO $TOUR" full="" ;;
-check) lean="$BUILD $DEMO $TOUR $BROWSER" full="$TEST $FUZZ" ;;
+check) lean="$BUILD $DEMO $TOUR $BROWSER $DEB $PKGTEST" full="$TEST $FUZZ" ;;
 fuzz) lean="$BUILD" full="$FUZZ" ;;
 bench) lean="$BUILD $DEMO $TOUR" full="$TEST $BENCH" ;;
+deb) lean="$BUILD $DEB" full="" ;;
 windows) lean="" full="$WINDOWS" ;;
 wine) lean="" full="$WINDOWS $WINE" ;;
-*) echo "deps.sh: unknown set '$set_name' (build, demo, tour, check, bench, fuzz, windows or" \
-	"wine)" >&2
+*) echo "deps.sh: unknown set '$set_name' (build, demo, tour, check, bench, fuzz, deb," \
+	"windows or wine)" >&2
    exit 2 ;;
 esac
 

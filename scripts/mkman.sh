@@ -16,7 +16,7 @@
 set -eu
 fslab=$1 out=$2
 mkdir -p "$out"
-version=$("$fslab" version | sed 's/^fslab //')
+version=$("$fslab" version | sed -n "1s/^fslab //p")
 # the date of the source (reproducible: the last commit, or SOURCE_DATE_EPOCH)
 if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then
 	date=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)
@@ -166,6 +166,14 @@ binary, else \fI../share/fslab/plots\fR)
 SOURCE_DATE_EPOCH
 the time \fBfslab compare\fR writes in a report's "generated" line (reproducible reports)
 .SH FILES
+.TP
+/usr/share/fslab/
+the gnuplot templates (\fIplots/\fR) and the demo config of \fBfslab demo\fR
+(\fIconfigs/demo.ini\fR): found beside the binary, else in \fI../share/fslab\fR from its
+directory (\fI/usr/bin/fslab\fR: \fI/usr/share/fslab\fR)
+.TP
+/usr/share/doc/fslab/examples/
+the example lab configs (the Debian package)
 .TP
 /var/lib/fslab/prep\-state/
 what \fBfslab prep\fR made, for \fBfslab teardown\fR

@@ -75,8 +75,10 @@ void free_aligned(void *p);
 /*
  * The version and git hash this binary was built from, defined once (version.c, rebuilt by the
  * Makefile whenever HEAD moves): what fslab --version prints, results record and the lab
- * compares across its hosts, so one binary never names two builds.
+ * compares across its hosts, so one binary never names two builds.  fslab_git_describe is
+ * `git describe --tags --always --dirty` of the tree: the hash, a tag where there is one, and
+ * "-dirty" for a build with uncommitted changes (fslab version, results' environment).
  */
-extern const char fslab_version[], fslab_git[];
+extern const char fslab_version[], fslab_git[], fslab_git_describe[];
 
 #endif

@@ -166,6 +166,7 @@ json_t *host_environment(void)
 		      "os", os ? os : "", "cpu_model", cpu ? cpu : "",
 		      "ncpus", (int)sysconf(_SC_NPROCESSORS_ONLN), "mem_total", (json_int_t)total,
 		      "fslab_version", fslab_version, "fslab_git", fslab_git);
+	json_object_set_new(o, "fslab_git_describe", json_string(fslab_git_describe));
 	json_object_set_new(o, "platform", json_string("linux"));
 	free(cpu);
 	free(os);

@@ -163,6 +163,7 @@ json_t *host_environment(void)
 		      "kernel_version", kernel, "os", os, "cpu_model", cpu ? cpu : "",
 		      "ncpus", os_ncpus(), "mem_total", (json_int_t)total,
 		      "fslab_version", fslab_version, "fslab_git", fslab_git);
+	json_object_set_new(o, "fslab_git_describe", json_string(fslab_git_describe));
 	json_object_set_new(o, "wine", wine ? json_string(wine) : json_null());
 	free(product);
 	free(display);

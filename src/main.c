@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /* main.c: the fslab binary: dispatch to subcommands. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "about.h"
 #include "base.h"
 #include "cmds.h"
 #include "msg.h"
@@ -27,6 +29,11 @@ static const struct {
 	{ "selftest", cmd_selftest, "check on this machine and volume what the numbers rest on" },
 	{ "merge", cmd_merge, "one cell's results of several hosts into one cluster result" },
 	{ "lab", cmd_lab, "prep + run + compare for several filesystems from one config" },
+#ifdef _WIN32
+	{ "demo", cmd_demo, "the demo lab: two folders of C: compared, with an A/A copy" },
+#else
+	{ "demo", cmd_demo, "the demo lab: ext4 vs XFS on loop devices, then a report" },
+#endif
 #ifndef _WIN32
 	{ "hosts", cmd_hosts, "check a lab config's [host] sections: ssh, versions, clocks" },
 #endif
@@ -51,9 +58,15 @@ static void usage(FILE *f)
 	fprintf(f, "\nRun on a lab's hosts by its controller over ssh:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(remote_cmds); i++)
 		fprintf(f, "  %-10s %s\n", remote_cmds[i].name, remote_cmds[i].help);
-	fprintf(f, "\n  version   print the version\n"
+	fprintf(f, "\n  version   the version, git description, back ends, libraries and system\n"
+		   "            (also --version, and fslab <command> --version)\n"
 		   "\nExit status: 0 ok, 1 failure or aborted, 2 bad input (nothing changed),\n"
 		   "3 run completed but the Jetstress-style verdict is FAIL.\n");
+}
+
+static bool version_asked(int argc, char **argv)
+{
+	return argc == 3 && !strcmp(argv[2], "--version");
 }
 
 static int fslab_main(int argc, char **argv)
@@ -66,16 +79,18 @@ static int fslab_main(int argc, char **argv)
 		usage(stdout);
 		return FSLAB_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
-		printf("fslab %s (%s)\n", fslab_version, fslab_git);
-		return FSLAB_EXIT_OK;
-	}
+	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version"))
+		return fslab_print_version(stdout) ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
+	/* fslab CMD --version: --version alone, as the commands' --help is alone for the
+	 * lab's remote commands (among other arguments it may be an option's value) */
 	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].fn(argc - 1, argv + 1);
+			return version_asked(argc, argv) ? fslab_print_version(stdout) != 0
+							 : cmds[i].fn(argc - 1, argv + 1);
 	for (size_t i = 0; i < ARRAY_SIZE(remote_cmds); i++)
 		if (!strcmp(argv[1], remote_cmds[i].name))
-			return remote_cmds[i].fn(argc - 1, argv + 1);
+			return version_asked(argc, argv) ? fslab_print_version(stdout) != 0
+							 : remote_cmds[i].fn(argc - 1, argv + 1);
 	fslab_err("unknown command '%s'; run 'fslab --help' for the list", argv[1]);
 	return FSLAB_EXIT_USAGE;
 }

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* version.c: the version and git hash this binary was built from, defined once. */
+/* version.c: the version, git hash and git description this binary was built from, defined
+ * once. */
 #include "base.h"
 
-/* the Makefile rebuilds this object whenever HEAD moves (build/.git-hash) */
+/* the Makefile rebuilds this object whenever HEAD moves or the tree's state changes
+ * (build/.git-hash) */
 const char fslab_version[] = FSLAB_VERSION;
 const char fslab_git[] = FSLAB_GIT;
+const char fslab_git_describe[] = FSLAB_GIT_DESCRIBE;

@@ -15,6 +15,7 @@
 #include "files.h"
 #include "msg.h"
 #include "os/os.h"
+#include "share.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -47,25 +48,10 @@ static bool has_templates(const char *dir)
 char *plot_templates_dir(void)
 {
 	const char *env = getenv("FSLAB_PLOTS_DIR");
-	char *exe, *dir;
 
 	if (env && *env)
 		return has_templates(env) ? xstrdup(env) : NULL;
-	exe = os_exe_dir();
-	if (!exe)
-		return NULL;
-	dir = path_join(exe, "plots");
-	if (has_templates(dir))
-		goto out;
-	free(dir);
-	dir = path_join(exe, "../share/fslab/plots");
-	if (has_templates(dir))
-		goto out;
-	free(dir);
-	dir = NULL;
-out:
-	free(exe);
-	return dir;
+	return share_find("plots", "bars.gp");
 }
 
 /* ---- small writers ---- */

@@ -14,6 +14,7 @@
 #include "files.h"
 #include "msg.h"
 #include "os/os.h"
+#include "share.h"
 
 /* the answer's chart: smaller, so that it sits with the text without dominating it */
 #define HEADLINE_SIZE "900,400"
@@ -533,8 +534,8 @@ static int ctx_open(struct plot_ctx *x, const char *outdir)
 	x->tdir = plot_templates_dir();
 	if (!x->tdir) {
 		x->ps->skipped = xstrdup("charts skipped: the gnuplot templates (plots/*.gp) were "
-					 "not found next to the fslab binary nor in "
-					 "../share/fslab/plots; set FSLAB_PLOTS_DIR to their directory");
+					 "not found " SHARE_PLACES "; set FSLAB_PLOTS_DIR to their "
+					 "directory");
 		return 0;
 	}
 	x->dir = path_join(outdir, "charts");

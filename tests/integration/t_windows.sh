@@ -5,7 +5,9 @@
 # win32 back end, its result read by the Linux fslab compare; the database it made verified
 # and reused, a page damaged from Linux found; bad input refused; prep/teardown are Windows prep
 # (its --dry-run plan the same as on Linux, the system disk refused); Ctrl-C drains the load and
-# still writes a complete result marked aborted.  Wine says nothing about Windows performance
+# still writes a complete result marked aborted; make windows-zip holds what it should, with
+# CRLF text, and its fslab.exe runs version and finds its demo config beside itself.
+# Wine says nothing about Windows performance
 # (it opens files buffered and calls every filesystem NTFS): only behaviour is asserted here.
 . "$(dirname "$0")/lib.sh"
 
@@ -109,4 +111,33 @@ jqt $T/w4.json '.aborted == true and .abort_reason == "interrupted by Ctrl-C"'
 jqt $T/w4.json '.duration_s > 1 and .duration_s < 30 and .classes.db_read.ops > 0'
 "$FSLAB" compare "$T/w4.json" --allow-aborted >/dev/null 2>"$T/cmp4.err" ||
 	fail "compare cannot read the interrupted result: $(cat "$T/cmp4.err")"
+
+log "make windows-zip: what is in it, and its fslab.exe runs"
+make --no-print-directory windows-zip >"$T/zip.log" 2>&1 || { tail -20 "$T/zip.log"; fail "make windows-zip failed"; }
+version=$(sed -n '1s/^fslab (\([^ ]*\)) .*/\1/p' debian/changelog)
+zip=build/win/fslab-$version-windows-x86_64.zip
+[ -f "$zip" ] || fail "make windows-zip made no $zip: $(tail -3 "$T/zip.log")"
+unzip -q "$zip" -d "$T/zip"
+zd=$T/zip/fslab-$version-windows-x86_64
+for f in fslab.exe README.txt configs/windows-demo.ini configs/ntfs-vs-refs.ini plots/bars.gp \
+	docs/ON-WINDOWS.txt docs/WINDOWS.txt docs/PREP-WINDOWS.txt licenses/fslab.txt \
+	licenses/jansson.txt licenses/isa-l.txt licenses/libxml2.txt licenses/mingw-w64.txt; do
+	[ -s "$zd/$f" ] || fail "the zip has no $f"
+done
+cmp -s "$zd/fslab.exe" "$EXE" || fail "the zip's fslab.exe is not build/win/fslab.exe"
+grep -q "^fslab $version for Windows" "$zd/README.txt" || fail "README.txt does not name the version"
+grep -q 'gp5xx-win64-mingw.exe' "$zd/README.txt" || fail "README.txt does not say which gnuplot"
+for f in README.txt docs/WINDOWS.txt configs/windows-demo.ini; do
+	[ "$(grep -c $'\r$' "$zd/$f")" -eq "$(wc -l < "$zd/$f")" ] || fail "$f has lines without CRLF"
+done
+zw() { (cd "$zd" && timeout --kill-after=10 120 "$WINE" ./fslab.exe "$@") | tr -d '\r'; }
+zw version > "$T/zver" || fail "the zip's fslab.exe version failed"
+[ "$(head -1 "$T/zver")" = "$("$FSLAB" version | head -1)" ] ||
+	fail "the zip's fslab.exe is '$(head -1 "$T/zver")', not this build"
+grep -q '^back ends: *win32' "$T/zver" && grep -q '^system: .*Wine' "$T/zver" ||
+	fail "fslab.exe version: $(cat "$T/zver")"
+# the demo config is found beside fslab.exe (without inih the lab then refuses, saying so)
+zw demo --dry-run > "$T/zdemo" 2>&1 || true
+grep -q 'windows-demo.ini' "$T/zdemo" && ! grep -q 'not found' "$T/zdemo" ||
+	fail "fslab.exe demo did not find its config: $(cat "$T/zdemo")"
 echo "all good"
