@@ -758,9 +758,6 @@ int cmd_lab(int argc, char **argv)
 	if (!L->nhosts && lab_cfg_has_prepped(&L->cfg))
 		lab_teardown(L, L->log_path);
 	lab_save_state(L);
-	if (L->stop_reason)
-		lab_log(L, "adaptive lab already stopped: %s; the report is made again",
-			L->stop_reason);
 	failed = lab_run_cells(L);
 	if (lab_nsignals)
 		lab_interrupted(L);
