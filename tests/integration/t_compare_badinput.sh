@@ -171,6 +171,20 @@ grep -qF '\[l\](javascript:alert(1))' "$out/report.md" || fail "report.md: the O
 grep -qF '# \[t\](javascript:t)' "$out/report.md" || fail "report.md: the title is not escaped"
 rm -rf "$out"
 
+# report.html and report.md: a result's notes with ESC, BEL and a right-to-left override
+# (U+202E shows "txt.exe" as "exe.txt") reached the page as they were.
+log "control and bidi characters in report.html and report.md"
+jq '.notes += ["esc\u001b[2J bel\u0007 rlo\u202eexe.txt\u202c lri\u2066x\u2069 end"]' \
+	"$fx/ext4-1.json" >"$T/bidi.json"
+expect_status 0 "$FSLAB" compare "$T/bidi.json" "$fx/xfs-1.json" --output "$out" --no-charts
+for f in report.html report.md; do
+	! LC_ALL=C grep -q $'[\x1b\x07]\|\xe2\x80[\xaa-\xae]\|\xe2\x81[\xa6-\xa9]' "$out/$f" ||
+		fail "$f: a control or bidi character from a note"
+	grep -qF 'bel  rlo exe.txt  lri x  end' "$out/$f" ||
+		fail "$f: the note is gone: $(grep -a 'rlo' "$out/$f")"
+done
+rm -rf "$out"
+
 # --lab-plan names a FIFO: it blocked forever.  A non-UTF-8 file name was missing from
 # compare.json's files.
 log "--lab-plan FIFO; a file name that is not UTF-8"
