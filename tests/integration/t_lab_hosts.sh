@@ -253,6 +253,7 @@ tlog "lab F: h2's link goes down while its result is fetched"
 # h2's fslab takes its own link down when a result is asked of it: the host lost mid-fetch
 # (it was blamed on "this build", the lab ended "finished" with h2's volumes mounted)
 cut=$T/h2/fslab-cut
+mkdir -p "$T/h2"
 printf '#!/bin/sh\n[ "$1" = cat-result ] && ip link set %s down\nexec %s "$@"\n' \
 	"v${HOSTS_TAG}h2" "$FSLAB" >"$cut"
 chmod +x "$cut"
