@@ -125,13 +125,13 @@ void lab_cfg_release(struct lab_cfg *cfg);
  * comments, configured so on Linux and built so for Windows, scripts/win-sysroot.sh). */
 #define LAB_INI_COMMENT_PREFIXES ";#"
 /*
- * lab_ini_value - one line of a lab config that is neither a section header nor a comment
- * (with or without its line end; changed in place).  Returns 0: inih reads it as it is (a value cut at an
- * inline comment "; ..." or "# ..."); 1: a value in double quotes, its text (heap) in
+ * lab_ini_value - one line of a lab config that is neither a section header nor a comment (with
+ * or without its line end; changed in place).  Returns 0: inih reads it as it is (a value cut
+ * at an inline comment "; ..." or "# ..."); 1: a value in double quotes, its text (heap) in
  * *value, the line cut after its '=' (inih then gives the key an empty value, which *value
  * replaces); -1: refused, what to do in *why (heap): a comment glued to what follows it
- * ("/srv/lun #2/fslab": quote the value or put a blank after the '#'), an unclosed quote,
- * text after the closing quote.  The caller frees *value and *why.
+ * ("/srv/lun #2/fslab": quote the value or put a blank after the '#'), an unclosed quote, text
+ * after the closing quote.  The caller frees *value and *why.
  */
 int lab_ini_value(char *line, char **value, char **why);
 /* Does any cell need prep (a label not on prepared volumes, or the raw baseline)?  Then
