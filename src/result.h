@@ -360,4 +360,28 @@ int result_from_buffer(const char *buf, size_t len, const char *what, struct fsl
 int result_from_json(json_t *root, const char *what, struct fslab_result *r)
 	__attribute__((warn_unused_result));
 
+/*
+ * What a result may hold (result_check.c).  The reader refuses a file that fails either
+ * check, naming it, so every command that reads results (compare, merge, a resumed lab)
+ * refuses the same things; compare applies result_implausible() to imported results too.
+ * result_implausible - NULL, or what no run can produce: a negative or absurd rate, duration,
+ * CPU share or latency, no threads.  NaN (not reported by an importer) is never out of range.
+ * result_inconsistent - NULL, or (in buf) how the file contradicts itself: a latency
+ * histogram that does not count the class's I/Os (wrong percentiles), a timeline longer than
+ * the run (one row per measured second).
+ */
+const char *result_implausible(const struct fslab_result *r);
+const char *result_inconsistent(const struct fslab_result *r, char *buf, size_t len);
+
+/*
+ * result_identity - what makes r one run, as RESULT_ID_LEN hex digits and a NUL in hex: its
+ * host, start times, label and place in a lab, and what it measured (duration, counts,
+ * rates, latency summaries and histogram buckets).  Two results with the same identity are
+ * one run given twice (the same file twice, or a copy): compare and merge refuse them.  A
+ * copy under another label is another identity (the A/A trick of a run relabelled): it can
+ * make two labels look alike, never one label's repeats agree.
+ */
+#define RESULT_ID_LEN 64
+void result_identity(const struct fslab_result *r, char hex[RESULT_ID_LEN + 1]);
+
 #endif

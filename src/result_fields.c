@@ -64,6 +64,15 @@ static void hist_read(struct rd *rd, json_t *parent, const char *key, void *p)
 		rd_fail(rd, "histogram layout is not bits=%d groups=%d", HIST_BITS, HIST_GROUPS);
 		return;
 	}
+	/* its values are nanoseconds: another unit would scale every latency read from it */
+	b = json_object_get(o, "unit");
+	if (b && !(json_is_string(b) && !strcmp(json_string_value(b), "ns"))) {
+		rd_fail(rd, "histogram \"unit\" is %s%s%s, not \"ns\" (the only unit fslab writes); "
+			"the file was edited or damaged: re-run it", json_is_string(b) ? "\"" : "",
+			json_is_string(b) ? json_string_value(b) : "not a string",
+			json_is_string(b) ? "\"" : "");
+		return;
+	}
 	h = xmalloc(sizeof(*h));
 	hist_init(h);
 	h->n = rd_u64(rd, o, "n");

@@ -208,24 +208,51 @@ void rf_from_json(struct rd *rd, json_t *o, const struct rfield *f, void *base,
 	}
 }
 
-int result_from_json(json_t *root, const char *what, struct fslab_result *r)
+/* The fields of root into r (its timeline rows too unless they are read apart). */
+static int from_json(struct rd *rd, json_t *root, struct fslab_result *r)
 {
-	struct rd rd = { .what = what };
 	json_t *o;
 
 	result_init(r);
 	if (!json_is_object(root))
-		return rd_fail(&rd, "not an fslab result (top level is not a JSON object)");
+		return rd_fail(rd, "not an fslab result (top level is not a JSON object)");
 	o = json_object_get(root, "schema");
 	if (!json_is_string(o))
-		return rd_fail(&rd, "not an fslab result (no \"schema\" key); give files written by "
+		return rd_fail(rd, "not an fslab result (no \"schema\" key); give files written by "
 			       "'fslab run'");
 	if (strcmp(json_string_value(o), RESULT_SCHEMA))
-		return rd_fail(&rd, "unknown schema version \"%s\" (this fslab reads \"%s\"); use the "
+		return rd_fail(rd, "unknown schema version \"%s\" (this fslab reads \"%s\"); use the "
 			       "fslab version that wrote it", json_string_value(o), RESULT_SCHEMA);
 	r->schema = xstrdup(json_string_value(o));
-	rf_from_json(&rd, root, result_fields, r, NULL);
-	return rd.err;
+	rf_from_json(rd, root, result_fields, r, NULL);
+	return rd->err;
+}
+
+/* The whole result read: numbers a run can produce, a file that agrees with itself. */
+static int check(struct rd *rd, const struct fslab_result *r)
+{
+	char buf[256];
+	const char *why;
+
+	if (rd->err)
+		return rd->err;
+	why = result_implausible(r);
+	if (why)
+		return rd_fail(rd, "not a plausible result (%s); it was edited or damaged: re-run it",
+			       why);
+	why = result_inconsistent(r, buf, sizeof(buf));
+	if (why)
+		return rd_fail(rd, "not a consistent result (%s); it was edited or damaged: re-run "
+			       "it", why);
+	return 0;
+}
+
+int result_from_json(json_t *root, const char *what, struct fslab_result *r)
+{
+	struct rd rd = { .what = what };
+
+	from_json(&rd, root, r);
+	return check(&rd, r);
 }
 
 /*
@@ -401,11 +428,11 @@ int result_from_buffer(const char *buf, size_t len, const char *path, struct fsl
 				   "truncated or not an fslab result, re-run 'fslab run'",
 				   path, jerr.line, jerr.column, jerr.text);
 	}
-	ret = result_from_json(root, path, r);
+	ret = from_json(&rd, root, r);
 	json_decref(root);
 	if (!ret && rb && r->timeline.cols)
 		ret = read_rows(&rd, &r->timeline, rb, re);
-	return ret;
+	return ret ? ret : check(&rd, r);
 }
 
 int result_read(const char *path, struct fslab_result *r)

@@ -78,9 +78,11 @@ static void answer_line(struct doc *d, const struct compare *c, size_t g,
 		/* an interval that excludes 0 but a claim that fails Holm's correction: say why,
 		 * or the reader sees a contradiction */
 		if (dl->corrected && dl->p < STATS_ALPHA) {
-			char *why = xasprintf("%s; on its own p = %.3f, but not after Holm's "
-					      "correction over the %zu claims (%s)", runs, dl->p,
-					      c->nclaims, report_p_words(p, sizeof(p), dl));
+			char own[32];
+			char *why = xasprintf("%s; on its own %s, but not after Holm's correction over "
+					      "the %zu claims (%s)", runs,
+					      report_p_text(own, sizeof(own), dl->p), c->nclaims,
+					      report_p_words(p, sizeof(p), dl));
 
 			free(runs);
 			runs = why;

@@ -71,9 +71,38 @@ void doc_table_strong(struct doc_table *t, size_t row, size_t col)
 
 /* ---- escaping ---- */
 
+/*
+ * What a page or a terminal acts on instead of showing, in text from input (a result's notes,
+ * host names, tool output): the length of such a character at s, or 0.  C0 controls but tab
+ * and newline (ESC starts a terminal's sequences, BEL rings), DEL, the C1 controls U+0080 to
+ * U+009F (CSI, OSC), and the bidirectional embeddings, overrides and isolates U+202A to
+ * U+202E and U+2066 to U+2069, which reorder the text after them ("txt.exe" shown as
+ * "exe.txt").  Each is written as a blank.
+ */
+static size_t unsafe_len(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if ((u[0] < 0x20 && u[0] != '\t' && u[0] != '\n') || u[0] == 0x7f)
+		return 1;
+	if (u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f)
+		return 2;
+	if (u[0] == 0xe2 && ((u[1] == 0x80 && u[2] >= 0xaa && u[2] <= 0xae) ||
+			     (u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9)))
+		return 3;
+	return 0;
+}
+
 static void html_escape(FILE *f, const char *s)
 {
 	for (; *s; s++) {
+		size_t n = unsafe_len(s);
+
+		if (n) {
+			fputc(' ', f);
+			s += n - 1;
+			continue;
+		}
 		switch (*s) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
@@ -100,8 +129,8 @@ static void html_escape(FILE *f, const char *s)
  *   '-', '+', '=', '>' and "1." or "1)" (lists, rules, quotes); leading blanks (code) are
  *   dropped; text that continues a line (MD_INLINE: after a bold lead) is left as it starts;
  * - '(' and ')' only ever act after "](" (a link), which cannot occur once ']' is escaped;
- * - control characters (CR, ESC, a newline inside a cell) become blanks; in table cells
- *   (MD_CELL) '|' is escaped too.
+ * - control characters (CR, ESC, a newline inside a cell) and the bidirectional overrides
+ *   (unsafe_len()) become blanks; in table cells (MD_CELL) '|' is escaped too.
  */
 enum md_ctx { MD_START, MD_INLINE, MD_CELL };
 
@@ -131,7 +160,14 @@ static void md_write(FILE *f, const char *s, enum md_ctx ctx)
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s, n = (unsigned char)s[1];
 		unsigned char p = s > start ? (unsigned char)s[-1] : 0;
+		size_t u = unsafe_len(s);
 
+		if (u > 1) {
+			/* a C1 control or a bidirectional override: a blank */
+			fputc(' ', f);
+			s += u - 1;
+			continue;
+		}
 		if (c == '<' && (isalpha(n) || n == '/' || n == '!' || n == '?'))
 			fputs("&lt;", f);
 		else if (c == '&' && (isalpha(n) || n == '#'))
@@ -155,7 +191,8 @@ static void md_cell(FILE *f, const char *s)
 
 /*
  * Plain text for a terminal: control characters (C0, DEL, and the C1 controls U+0080..U+009F
- * a terminal may act on: CSI, OSC) become blanks, bytes that are not UTF-8 '?'.
+ * a terminal may act on: CSI, OSC) and the bidirectional overrides become blanks
+ * (unsafe_len()), bytes that are not UTF-8 '?'.
  */
 static void text_write(FILE *f, const char *s)
 {
@@ -165,7 +202,7 @@ static void text_write(FILE *f, const char *s)
 		if (!n)
 			fputc('?', f);
 		else if ((n == 1 && ((unsigned char)*s < 0x20 || *s == 0x7f)) ||
-			 (n == 2 && (unsigned char)*s == 0xc2 && (unsigned char)s[1] < 0xa0))
+			 (n > 1 && unsafe_len(s)))
 			fputc(' ', f);
 		else
 			fwrite(s, 1, n, f);

@@ -34,40 +34,6 @@ static int bad_label(const char *file, const char *label)
 			   "NAME)", file, shown, label[n] ? "..." : "", label_problem(label));
 }
 
-static bool in_range(double v, double max)
-{
-	return isnan(v) || (v >= 0 && v <= max);
-}
-
-/*
- * Numbers no run can produce (a hand-edited or damaged file): NULL, or what is wrong.  A
- * filesystem doing a billion IOPS, a negative latency or an infinite value would turn into
- * nonsense (or an integer overflow) in every table, chart and sizing line downstream.
- */
-static const char *implausible(const struct fslab_result *r)
-{
-	const double max_iops = 1e9;
-
-	/* NAN: a value an imported report does not give (n/a), never out of range */
-	if (!in_range(r->transactional_iops, max_iops))
-		return "transactional IOPS outside 0..1e9";
-	if (!r->config.threads)
-		return "0 threads";
-	if (!in_range(r->host.cpu_pct_avg, 1e4))
-		return "a CPU share outside 0..10000 %";
-	for (int i = 0; i < CLS_NR; i++) {
-		const struct class_result *cl = &r->classes[i];
-
-		if (!in_range(cl->iops, max_iops) || !in_range(cl->mbps, 1e9))
-			return "a class's IOPS or MB/s outside 0..1e9";
-		if (!in_range(cl->lat_us.mean, 1e12) || !in_range(cl->lat_us.max, 1e12) ||
-		    !in_range(cl->lat_us.p99, 1e12) || !in_range(cl->lat_us.p99_9, 1e12) ||
-		    !in_range(cl->avg_bytes, 1e12))
-			return "a latency outside 0..1e12 us";
-	}
-	return NULL;
-}
-
 /* A result is a regular file: a FIFO or a device would block the reader or never end. */
 static int not_regular(const char *file)
 {
@@ -88,9 +54,10 @@ static int check_result(const struct compare *c, size_t i, const struct compare_
 	const struct fslab_result *r = &c->results[i];
 	const char *file = c->files[i];
 
-	if (implausible(r))
+	/* fslab's own files were checked by the reader; imported ones are checked here */
+	if (result_implausible(r))
 		return input_error("%s: not a plausible result (%s); it was edited or damaged: "
-				   "re-run it", file, implausible(r));
+				   "re-run it", file, result_implausible(r));
 	if (label_problem(r->label))
 		return bad_label(file, r->label);
 	if (r->aborted && !o->allow_aborted)
@@ -111,6 +78,67 @@ size_t compare_first_of_label(json_t *index, const struct compare *c, size_t i)
 	return i;
 }
 
+/* "host lab1, started 2026-12-01T10:00:00Z, lab cell xfs-8t-r3": the run, for a message. */
+static char *run_text(const struct fslab_result *r)
+{
+	const char *host = json_string_value(json_object_get(r->environment, "hostname"));
+	struct strbuf sb = STRBUF_INIT;
+
+	if (host)
+		strbuf_addf(&sb, "host %s", host);
+	if (r->started_at) {
+		strbuf_add_sep(&sb, ", ");
+		strbuf_addf(&sb, "started %s", r->started_at);
+	}
+	if (r->lab.cell) {
+		strbuf_add_sep(&sb, ", ");
+		strbuf_addf(&sb, "lab cell %s", r->lab.cell);
+	}
+	if (!sb.len)
+		strbuf_addstr(&sb, "the same measurements");
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * One run is one repeat: a result given twice (the same path twice, a copy beside the
+ * original) would be two repeats that agree exactly, and the comparison would claim a
+ * difference no measurement supports (result_identity()).  Results of one file (an importer's
+ * jobs) are never the same run as each other.  arg[i]: the argument result i came from.
+ */
+static int one_run_once(const struct compare *c, const size_t *arg)
+{
+	json_t *seen = json_object();
+	int ret = 0;
+
+	for (size_t i = 0; i < c->nresults && !ret; i++) {
+		char id[RESULT_ID_LEN + 1];
+		json_t *k;
+		size_t j;
+		char *run;
+
+		result_identity(&c->results[i], id);
+		k = json_object_get(seen, id);
+		if (!k) {
+			json_object_set_new(seen, id, json_integer((json_int_t)i));
+			continue;
+		}
+		j = (size_t)json_integer_value(k);
+		if (arg[j] == arg[i])
+			continue;
+		run = run_text(&c->results[i]);
+		if (!strcmp(c->files[j], c->files[i]))
+			ret = input_error("%s is given twice: one run counts once (%s); name each "
+					  "result file once", c->files[i], run);
+		else
+			ret = input_error("%s and %s are the same run (label '%s', %s): one run counts "
+					  "once, a copy would be a repeat that agrees exactly; give one of "
+					  "them", c->files[j], c->files[i], c->results[i].label, run);
+		free(run);
+	}
+	json_decref(seen);
+	return ret;
+}
+
 /* The label --label gives file, or NULL. */
 static const char *label_for(const struct compare_opts *o, const char *file)
 {
@@ -123,6 +151,7 @@ static const char *label_for(const struct compare_opts *o, const char *file)
 int compare_load(struct compare *c, char *const *files, size_t n, const struct compare_opts *o)
 {
 	json_t *index;
+	size_t *arg = NULL;
 	int ret = 0;
 
 	if (!n)
@@ -151,8 +180,11 @@ int compare_load(struct compare *c, char *const *files, size_t n, const struct c
 		}
 		c->results = xrealloc(c->results, (c->nresults + l.n) * sizeof(*c->results));
 		c->files = xrealloc(c->files, (c->nresults + l.n) * sizeof(char *));
+		arg = xrealloc(arg, (c->nresults + l.n) * sizeof(*arg));
 		for (size_t k = 0; k < l.n; k++) {
 			size_t j = c->nresults++;
+
+			arg[j] = i;
 
 			c->results[j] = l.r[k];
 			result_init(&l.r[k]);
@@ -166,6 +198,9 @@ int compare_load(struct compare *c, char *const *files, size_t n, const struct c
 		import_list_release(&l);
 	}
 	n = c->nresults;
+	if (!ret)
+		ret = one_run_once(c, arg);
+	free(arg);
 	if (ret)
 		return ret;
 	index = json_object();

@@ -24,6 +24,10 @@ const char *report_sig_name(enum cmp_sig s);
  * in % with its 95 % interval ("-8.6 % [-19 %, +3.0 %]", heap); the evidence ("3 runs each in
  * 3 rounds", heap). */
 const struct cmp_row *report_lead_row(const struct compare *c);
+/* words.c: a p-value as text ("p = 0.003", "p < 0.001") with the digits it takes for the
+ * number to stand on the same side of STATS_ALPHA as the word beside it ("p = 0.04999", never
+ * "p = 0.050" for a significant one; "p < 0.05" when six decimals do not tell), in buf. */
+const char *report_p_text(char *buf, size_t len, double p);
 const char *report_pct_size(char *buf, size_t len, double pct);
 const char *report_p_words(char *buf, size_t len, const struct cmp_delta *d);
 const char *report_test_name(const struct cmp_delta *d);

@@ -23,13 +23,24 @@ static char *num(double v, int prec)
 	return isfinite(v) ? xasprintf("%.*f", prec, v) : xstrdup("-");
 }
 
-/* "p = 0.003", "p < 0.001" */
-static const char *p_text(char *buf, size_t len, double p)
+const char *report_p_text(char *buf, size_t len, double p)
 {
-	if (p < 0.001)
+	if (p < 0.001) {
 		snprintf(buf, len, "p < 0.001");
-	else
-		snprintf(buf, len, "p = %.3f", p);
+		return buf;
+	}
+	/* as many digits as it takes for the number to fall on p's side of alpha, never on it
+	 * unless p is alpha: 0.04999 is not "p = 0.050" beside "significant" */
+	for (int prec = 3; prec <= 6; prec++) {
+		double shown;
+
+		snprintf(buf, len, "p = %.*f", prec, p);
+		shown = strtod(buf + 4, NULL);
+		if ((shown < STATS_ALPHA) == (p < STATS_ALPHA) &&
+		    (shown != STATS_ALPHA || p == STATS_ALPHA))
+			return buf;
+	}
+	snprintf(buf, len, "p %s %g", p < STATS_ALPHA ? "<" : ">", STATS_ALPHA);
 	return buf;
 }
 
@@ -105,9 +116,9 @@ static const char *p_decided(char *buf, size_t len, const struct cmp_delta *d)
 	char p[32];
 
 	if (d->corrected)
-		snprintf(buf, len, "Holm-adjusted %s", p_text(p, sizeof(p), d->p_holm));
+		snprintf(buf, len, "Holm-adjusted %s", report_p_text(p, sizeof(p), d->p_holm));
 	else
-		snprintf(buf, len, "%s, uncorrected", p_text(p, sizeof(p), d->p));
+		snprintf(buf, len, "%s, uncorrected", report_p_text(p, sizeof(p), d->p));
 	return buf;
 }
 

@@ -25,7 +25,7 @@
 #include "utctime.h"
 
 /* ssh's exit status for its own failure (the connection, not the command) */
-#define SSH_FAILED 255
+#define SSH_FAILED HOSTS_SSH_FAILED
 
 /* The result files a host may send back: far above any result (a few MB). */
 #define HOST_RESULT_MAX (1ULL << 30)
@@ -624,10 +624,14 @@ static int cc_prep(struct ccell *c)
 		char *remote = path_join(L->hmnt[i], "prep.json");
 		char hex[SHA256_HEX_LEN + 1];
 		struct strbuf msg = STRBUF_INIT;
+		int ret;
 
 		c->prep_json[i] = path_join(L->logs, rel);
 		free(rel);
-		if (hosts_fetch(L->hs, i, remote, c->prep_json[i], 16 << 20, hex, &msg))
+		ret = hosts_fetch(L->hs, i, remote, c->prep_json[i], 16 << 20, hex, &msg);
+		if (ret == -ENOTCONN)
+			cc_lost(c, i, "during prep");
+		if (ret)
 			cc_error(c, i, msg.buf);
 		strbuf_release(&msg);
 		free(remote);
@@ -710,6 +714,7 @@ static bool cc_fetch_result(struct ccell *c, size_t i)
 	const struct lab_host_live *hl = &L->hlive[i];
 	double secs = (hl->end_ns && hl->start_ns ? hl->end_ns - hl->start_ns
 						 : now_ns() - c->t_run) / 1e9;
+	int ret;
 
 	if (c->status[i] == 0 || c->status[i] == FSLAB_EXIT_VERDICT) {
 		char *remote = host_remote_result(L, i, c->cell);
@@ -717,8 +722,14 @@ static bool cc_fetch_result(struct ccell *c, size_t i)
 		struct strbuf msg = STRBUF_INIT;
 
 		c->verdict_fail |= c->status[i] == FSLAB_EXIT_VERDICT;
-		if (hosts_fetch(L->hs, i, remote, c->local[i], HOST_RESULT_MAX, hex, &msg))
+		ret = hosts_fetch(L->hs, i, remote, c->local[i], HOST_RESULT_MAX, hex, &msg);
+		if (ret == -ENOTCONN) {
+			/* its link went down meanwhile: lost, its volumes left for --resume */
+			c->missing[i] = xasprintf("lost while its result was fetched: %s", msg.buf);
+			cc_lost(c, i, "while its result was fetched");
+		} else if (ret) {
 			c->missing[i] = xasprintf("its result could not be fetched: %s", msg.buf);
+		}
 		strbuf_release(&msg);
 		free(remote);
 	} else {

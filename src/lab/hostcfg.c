@@ -259,6 +259,19 @@ static bool absolute(const char *p, enum host_os os)
 	return p[0] == '/';
 }
 
+/* One directory written two ways ("/w", "/w/", "/w//")?  As written: the host's own paths
+ * are not resolved here. */
+static bool same_dir(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+
+	while (na > 1 && (a[na - 1] == '/' || a[na - 1] == '\\'))
+		na--;
+	while (nb > 1 && (b[nb - 1] == '/' || b[nb - 1] == '\\'))
+		nb--;
+	return na == nb && !strncmp(a, b, na);
+}
+
 static bool disk_number(const char *s)
 {
 	return s && *s && strspn(s, "0123456789") == strlen(s) && strlen(s) <= 4;
@@ -330,6 +343,12 @@ unsigned int lab_hosts_check(const struct lab_hosts *h, const struct lab_cfg *c,
 					 "machine (ssh = %s) with the same %s: their preps would take "
 					 "each other's devices; give each its own image_dir or devices",
 					 y->name, x->name, x->ssh, img ? "image_dir" : "db_dev");
+			/* one workdir: one mount root and one result file for two hosts */
+			if (x->workdir && y->workdir && same_dir(x->workdir, y->workdir))
+				problemf(problem, ctx, &n, x->line, "[host %s] and [host %s] are one "
+					 "machine (ssh = %s) with the same workdir = %s: each would mount "
+					 "its volumes and write its results over the other's; give each "
+					 "its own workdir", y->name, x->name, x->ssh, x->workdir);
 		}
 	}
 	return n;

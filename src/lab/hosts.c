@@ -540,6 +540,10 @@ int hosts_clock_best(const struct clock_sample *v, size_t n, double *offset_s, d
 {
 	size_t best = n, first = n > 1;
 
+	/* a time the host could hold, before any arithmetic: -1e20 overflowed the subtraction */
+	for (size_t k = 0; k < n; k++)
+		if (v[k].remote_ns < 0 || v[k].remote_ns > HOSTS_CLOCK_MAX_NS)
+			return -EPROTO;
 	for (size_t k = first; k < n; k++)
 		if (v[k].rtt_ns >= 0 && (best == n || v[k].rtt_ns < v[best].rtt_ns))
 			best = k;
@@ -591,8 +595,9 @@ int hosts_clock(struct hosts_session *s, size_t i, unsigned int samples)
 			break;
 		v[n].asked_ns = w0;
 		v[n].rtt_ns = (int64_t)(now_ns() - m0);
+		errno = 0;
 		v[n].remote_ns = strtoll(line.buf, &end, 10);
-		if (end == line.buf || *end) {
+		if (end == line.buf || *end || errno) {
 			ret = -EPROTO;
 			break;
 		}
@@ -974,6 +979,15 @@ int hosts_fetch(struct hosts_session *s, size_t i, const char *remote_path,
 	r.ctx = &rx;
 	/* a result is a few MB at most; keepalives end a dead connection sooner */
 	st = hrun_wait(&r, now_ns() + 600 * NSEC_PER_SEC);
+	if (st == HOSTS_SSH_FAILED && !hosts_connected(s, i)) {
+		/* a lost host, whatever the stream held when it went (nothing is kept): never a
+		 * torn stream blamed on the fslab there */
+		fetch_msg(msg, "host %s: the ssh connection ended while %s was fetched (no answer "
+			  "to keepalives within %d s: host down or network cut)", h->name,
+			  remote_path, HOSTS_ALIVE_INTERVAL * (HOSTS_ALIVE_COUNT + 1));
+		ret = -ENOTCONN;
+		goto out;
+	}
 	ret = rx_finish(&rx, hex);
 	if (!ret && st) {
 		ret = st < 0 ? st : -EPROTO;
@@ -982,10 +996,17 @@ int hosts_fetch(struct hosts_session *s, size_t i, const char *remote_path,
 	if (ret) {
 		char *t = tail_text(r.err.buf, 300);
 
+		/* nothing came and the command failed: its own words, not a guess at the build */
+		if (rx.state == RX_HEADER && !rx.line.len && st) {
+			strbuf_reset(&why_rx);
+			strbuf_addf(&why_rx, "fslab cat-result %s %d", st < 0 ? "failed:" : "exited",
+				    st);
+		}
 		fetch_msg(msg, "host %s: cannot fetch %s: %s%s%s", h->name, remote_path,
 			  why_rx.len ? why_rx.buf : "fslab cat-result failed", *t ? ": " : "", t);
 		free(t);
 	}
+out:
 	rx_release(&rx);
 	hrun_free(&r);
 	strbuf_release(&why_rx);

@@ -41,6 +41,9 @@ enum host_os { HOST_OS_LINUX, HOST_OS_WINDOWS };
 #define HOSTS_ALIVE_INTERVAL 2
 #define HOSTS_ALIVE_COUNT 3
 #define HOSTS_CONNECT_TIMEOUT 10
+/* ssh's own exit status: the connection failed, or ended (then hosts_connected() says
+ * whether the host can still be reached) */
+#define HOSTS_SSH_FAILED 255
 
 /* One [host NAME] section. */
 struct lab_host {
@@ -193,10 +196,14 @@ bool hosts_connected(const struct hosts_session *s, size_t i);
 struct clock_sample {
 	int64_t asked_ns, rtt_ns, remote_ns;
 };
+/* The latest time a host's clock may answer: 2200-01-01 UTC in ns since 1970 (utctime.h's
+ * range; 64 bits hold the differences of such times). */
+#define HOSTS_CLOCK_MAX_NS 7258118400000000000LL
 /*
  * hosts_clock_best - the offset (remote - the controller's clock at the middle of the round
  * trip) of the sample with the shortest round trip, the first sample left out when there are
- * others (it includes the remote program's start).  -EINVAL without samples.
+ * others (it includes the remote program's start).  -EINVAL without samples, -EPROTO when an
+ * answer is not a time (before 1970 or after HOSTS_CLOCK_MAX_NS), before any arithmetic.
  */
 int hosts_clock_best(const struct clock_sample *v, size_t n, double *offset_s, double *rtt_s);
 
@@ -213,7 +220,8 @@ void hosts_start_times(const struct hosts_session *s, int64_t ahead_ns, int64_t 
  * into local_path (written atomically), its sha256 (of the bytes received, equal to the one
  * the host sent) into hex.  Bytes beyond max_bytes, a torn stream or a hash that differs
  * fail it (nothing written).  0, or -errno after a message naming the host: on stderr, or
- * into msg when given.
+ * into msg when given; -ENOTCONN when the connection to the host ended meanwhile (the host
+ * is lost: down, or its network cut), whatever the stream held by then.
  */
 int hosts_fetch(struct hosts_session *s, size_t i, const char *remote_path,
 		const char *local_path, uint64_t max_bytes, char hex[SHA256_HEX_LEN + 1],

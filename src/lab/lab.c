@@ -514,7 +514,7 @@ static int lab_setup(struct lab *L, const char *config, const char *out_opt)
 	 * ~300 MB/s twice over, checksum pass, teardown) */
 	L->overhead_est = 15 + 2.0 * L->cfg.wl.databases * L->cfg.wl.db_size / 300e6;
 	lab_build_cells(L);
-	return 0;
+	return lab_check_names(L) ? FSLAB_EXIT_USAGE : 0;
 }
 
 /* A new lab's plan, or the state of the lab in the output directory when resuming it
@@ -758,9 +758,6 @@ int cmd_lab(int argc, char **argv)
 	if (!L->nhosts && lab_cfg_has_prepped(&L->cfg))
 		lab_teardown(L, L->log_path);
 	lab_save_state(L);
-	if (L->stop_reason)
-		lab_log(L, "adaptive lab already stopped: %s; the report is made again",
-			L->stop_reason);
 	failed = lab_run_cells(L);
 	if (lab_nsignals)
 		lab_interrupted(L);

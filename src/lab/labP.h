@@ -146,6 +146,14 @@ void lab_hosts_close(struct lab *L);
 
 /* plan.c: the cells, their run order, lab-plan.json and lab-state.json (resume). */
 void lab_build_cells(struct lab *L);
+/*
+ * lab_check_names - every file a cell writes has a name of its own: results/<cell>.json (a
+ * cluster result with [host] sections) and results/<cell>.<host>.json (and the host's logs)
+ * never coincide, whatever '.' and '-' labels and host names hold ("ext4-2t-r1.x"'s cluster
+ * result is [fs ext4] and [host x-2t-r1]'s result of ext4-2t-r1).  0, or -FSLAB_EINPUT naming
+ * both and the fix.
+ */
+int lab_check_names(const struct lab *L);
 void lab_set_plan(struct lab *L, enum lab_order kind, uint64_t seed, const char *source);
 void lab_log_plan(struct lab *L);
 int lab_write_plan(struct lab *L);

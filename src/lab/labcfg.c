@@ -31,6 +31,8 @@ struct parse {
 	bool bad_section; /* after a refused section header: its keys are ignored */
 	bool content;     /* a section or key was seen (an empty file is one error) */
 	struct strbuf lb; /* the line being read */
+	char *quoted;     /* the quoted value of line quoted_line (lab_ini_value()) */
+	int quoted_line;
 };
 
 /* Errors named one by one; the rest of them are counted ("... and N more"). */
@@ -204,8 +206,24 @@ static char *reader(char *str, int num, void *stream)
 		;
 	if (*t && !strchr(";#\r\n", *t))
 		p->content = true;
-	if (*t == '[')
+	if (*t == '[') {
 		section_header(p, str, t);
+	} else if (*t && !strchr(LAB_INI_COMMENT_PREFIXES, *t)) {
+		char *why;
+
+		free(p->quoted);
+		p->quoted = NULL;
+		switch (lab_ini_value(t, &p->quoted, &why)) {
+		case 1:
+			p->quoted_line = p->line;
+			break;
+		case -1:
+			perr(p, p->line, "%s", why);
+			free(why);
+			str[0] = 0; /* nothing of it is read */
+			break;
+		}
+	}
 	return str;
 }
 
@@ -480,6 +498,9 @@ static int handler(void *user, const char *section, const char *name, const char
 
 	if (p->bad_section)
 		return 1;
+	/* a quoted value: its text, which may hold what inih would take as a comment */
+	if (p->quoted && p->quoted_line == p->line)
+		value = p->quoted;
 	if (!strcmp(section, "lab")) {
 		key_lab(p, name, value);
 	} else if (!strcmp(section, "devices")) {
@@ -824,7 +845,7 @@ int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 	 */
 	ini_allow_multiline = false;
 	ini_allow_inline_comments = true;
-	ini_inline_comment_prefixes = (char *)";#";
+	ini_inline_comment_prefixes = (char *)LAB_INI_COMMENT_PREFIXES;
 	ini_allow_bom = true;
 	ini_use_stack = false;
 	ini_allow_realloc = false;
@@ -837,6 +858,7 @@ int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 		ret = -1;
 	fclose(p.f);
 	strbuf_release(&p.lb);
+	free(p.quoted);
 	/* inih names its first error only; the reader already named the lines it refused */
 	if (ret > 0)
 		perr(&p, ret, "cannot parse this line; lines are [section], key = value, or ; comments");

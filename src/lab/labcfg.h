@@ -120,6 +120,20 @@ int lab_cfg_load(struct lab_cfg *cfg, const char *path) __attribute__((warn_unus
 int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 	__attribute__((warn_unused_result));
 void lab_cfg_release(struct lab_cfg *cfg);
+
+/* What starts a comment: at the start of a line, or inside one after a blank (inih's inline
+ * comments, configured so on Linux and built so for Windows, scripts/win-sysroot.sh). */
+#define LAB_INI_COMMENT_PREFIXES ";#"
+/*
+ * lab_ini_value - one line of a lab config that is neither a section header nor a comment (with
+ * or without its line end; changed in place).  Returns 0: inih reads it as it is (a value cut
+ * at an inline comment "; ..." or "# ..."); 1: a value in double quotes, its text (heap) in
+ * *value, the line cut after its '=' (inih then gives the key an empty value, which *value
+ * replaces); -1: refused, what to do in *why (heap): a comment glued to what follows it
+ * ("/srv/lun #2/fslab": quote the value or put a blank after the '#'), an unclosed quote, text
+ * after the closing quote.  The caller frees *value and *why.
+ */
+int lab_ini_value(char *line, char **value, char **why);
 /* Does any cell need prep (a label not on prepared volumes, or the raw baseline)?  Then
  * [devices] is needed, and the lab tears down its mount root. */
 bool lab_cfg_has_prepped(const struct lab_cfg *cfg);

@@ -114,21 +114,24 @@ static json_t *load_json(const char *path, json_error_t *jerr)
 	return j;
 }
 
-/* The state's lab id and adaptive progress (elapsed time, rounds looked at, why it stopped). */
+/*
+ * The state's lab id and the time it ran.  Why it stopped and what its last look saw are
+ * never read back: the stop rule looks at the results again before the next cell (or after
+ * the last), so a state that says "precision reached" after 5 of 12 cells stops nothing.
+ */
 static void load_progress(struct lab *L, json_t *root)
 {
 	const char *id = json_string_value(json_object_get(root, "lab_id"));
-	const char *stop = json_string_value(json_object_get(root, "stop_reason"));
-	json_t *mde = json_object_get(root, "widest_mde_pct");
 
 	/* a state from before lab ids: the rest of the lab gets one */
 	free(L->lab_id);
 	L->lab_id = id && !label_problem(id) ? xstrdup(id) : lab_new_id();
 	L->elapsed_before = json_number_value(json_object_get(root, "elapsed_s"));
-	L->checked_round = (unsigned int)json_integer_value(json_object_get(root, "checked_round"));
-	L->stop_reason = stop ? xstrdup(stop) : NULL;
-	L->rounds_done = (unsigned int)json_integer_value(json_object_get(root, "rounds_done"));
-	L->worst_mde = json_is_number(mde) ? json_number_value(mde) : NAN;
+	L->checked_round = 0;
+	free(L->stop_reason);
+	L->stop_reason = NULL;
+	L->rounds_done = 0;
+	L->worst_mde = NAN;
 }
 
 /* The recorded run order, whatever this binary would compute: 0 or -FSLAB_EINPUT (said). */
@@ -331,6 +334,53 @@ void lab_build_cells(struct lab *L)
 		}
 	}
 	lab_slots_free(slots, L->nslots);
+}
+
+/* What a result file belongs to, for a message: cell c's own (h == the number of hosts),
+ * or host h's of cell c. */
+static char *stem_owner(const struct lab *L, unsigned int c, size_t h)
+{
+	if (h == L->cfg.hosts.n)
+		return xasprintf("cell %s's %sresult (label '%s')", L->cells[c].id,
+				 L->cfg.hosts.n ? "cluster " : "", L->cells[c].label);
+	return xasprintf("[host %s]'s result of cell %s (label '%s')", L->cfg.hosts.v[h].name,
+			 L->cells[c].id, L->cells[c].label);
+}
+
+int lab_check_names(const struct lab *L)
+{
+	const size_t nh = L->cfg.hosts.n;
+	json_t *seen = json_object();
+	int ret = 0;
+
+	/* each name with its owner, numbered c * (nh + 1) + h */
+	for (unsigned int c = 0; c < L->ncells && !ret; c++) {
+		for (size_t h = 0; h <= nh && !ret; h++) {
+			char *stem = h == nh ? xstrdup(L->cells[c].id)
+					     : xasprintf("%s.%s", L->cells[c].id, L->cfg.hosts.v[h].name);
+			json_t *k = json_object_get(seen, stem);
+
+			if (k) {
+				size_t o = (size_t)json_integer_value(k);
+				char *a = stem_owner(L, (unsigned int)(o / (nh + 1)), o % (nh + 1));
+				char *b = stem_owner(L, c, h);
+
+				ret = input_error("%s: %s and %s would both be results/%s.json (and share "
+						  "its logs), one overwriting the other; rename the [host] "
+						  "or the [fs] section (a host name without '.' and '-' "
+						  "cannot look like the end of a cell's name)", L->cfg.path,
+						  a, b, stem);
+				free(a);
+				free(b);
+			} else {
+				json_object_set_new(seen, stem,
+						    json_integer((json_int_t)(c * (nh + 1) + h)));
+			}
+			free(stem);
+		}
+	}
+	json_decref(seen);
+	return ret;
 }
 
 /* The run order from the order kind and seed (labplan.c); positions follow. */

@@ -103,6 +103,33 @@ static void read_member(struct member *m)
 	m->complete = true;
 }
 
+/* One run is one host: the same result given for two hosts (a file twice, or a copy) would
+ * count its I/Os twice.  0, or -FSLAB_EINPUT naming both. */
+static int check_one_run_each(const struct merge *mg)
+{
+	char (*id)[RESULT_ID_LEN + 1] = xcalloc(mg->n, sizeof(*id));
+	int ret = 0;
+
+	for (size_t i = 0; i < mg->n && !ret; i++) {
+		const struct member *b = &mg->m[i];
+
+		if (!b->loaded || !strcmp(b->status, "failed"))
+			continue;
+		result_identity(&b->r, id[i]);
+		for (size_t k = 0; k < i && !ret; k++) {
+			const struct member *a = &mg->m[k];
+
+			if (a->loaded && strcmp(a->status, "failed") && !strcmp(id[k], id[i]))
+				ret = input_error("hosts %s (%s) and %s (%s) have the same run: one "
+						  "result given for two hosts would count its I/Os twice; "
+						  "give each host its own result", a->in->name, a->in->file,
+						  b->in->name, b->in->file);
+		}
+	}
+	free(id);
+	return ret;
+}
+
 /* Complete members must be one cell: what compare would refuse to pool. */
 static int check_same_cell(struct merge *mg)
 {
@@ -734,6 +761,8 @@ int merge_results(const struct merge_input *in, size_t n, const struct merge_opt
 	if (ret)
 		return ret;
 	ret = read_members(&mg, &first);
+	if (!ret)
+		ret = check_one_run_each(&mg);
 	if (!ret)
 		ret = check_same_cell(&mg);
 	if (ret)

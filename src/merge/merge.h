@@ -35,12 +35,13 @@ struct merge_opts {
 
 /*
  * merge_results - read every member's file with the result reader (result_from_json: a
- * damaged or hostile file fails that host, never the merge), check that the complete ones
- * are one cell (label, workload, threads, databases, database size, duration, seed, fslab
- * version) and merge them into out (result_init()ed here; result_release() it in every case).
- * Returns 0 (out->cluster.partial says whether a host is missing or failed), or
- * -FSLAB_EINPUT after a message: hosts that disagree, a name used twice, no host with a
- * complete result.
+ * damaged, hostile or implausible file, one that compare would refuse, fails that host,
+ * never the merge), check that no run is given for two hosts (result_identity()) and that
+ * the complete ones are one cell (label, workload, threads, databases, database size,
+ * duration, seed, fslab version) and merge them into out (result_init()ed here;
+ * result_release() it in every case).  Returns 0 (out->cluster.partial says whether a host
+ * is missing or failed), or -FSLAB_EINPUT after a message: hosts that disagree, a name used
+ * twice, one run for two hosts, no host with a complete result.
  */
 int merge_results(const struct merge_input *in, size_t n, const struct merge_opts *o,
 		  struct fslab_result *out) __attribute__((warn_unused_result));

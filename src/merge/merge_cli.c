@@ -46,7 +46,8 @@ static void usage(FILE *f)
 	      "  --output FILE         the cluster result (written atomically)\n"
 	      "\n"
 	      "Exit status: 0 complete, 1 partial (a host missing or failed) or not written,\n"
-	      "2 bad input (hosts of different cells, a name twice; nothing written).\n", f);
+	      "2 bad input (hosts of different cells, a name twice, one result given for two\n"
+	      "hosts; nothing written).\n", f);
 }
 
 struct merge_cli {
@@ -318,11 +319,11 @@ int cmd_merge(int argc, char **argv)
 {
 	struct merge_opts mo = { .clock_limit_s = MERGE_CLOCK_LIMIT_S };
 	struct merge_cli c = { 0 };
-	struct fslab_result r;
+	/* zeroed: merge_results() initialises it, result_release() takes it either way */
+	struct fslab_result r = { 0 };
 	const char *output = NULL;
 	int ret, status = FSLAB_EXIT_USAGE;
 
-	result_init(&r);
 	ret = parse_args(argc, argv, &c, &mo, &output);
 	if (ret == 1) {
 		status = FSLAB_EXIT_OK;

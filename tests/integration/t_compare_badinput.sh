@@ -73,6 +73,21 @@ hostile nothreads '.config.threads = 0'
 bad nothreads.json compare "$fx/xfs-1.json" "$T/nothreads.json"
 hostile neglat '.classes.db_read.lat_us.mean = -5'
 bad neglat.json compare "$fx/xfs-1.json" "$T/neglat.json"
+# numbers no run makes and files that contradict themselves: refused by the result reader
+# itself, so that compare, merge and a resumed lab refuse the same files
+hostile negiops '.transactional_iops = -300'
+bad negiops.json compare "$fx/xfs-1.json" "$T/negiops.json"
+hostile negdur '.duration_s = -60'
+bad negdur.json compare "$fx/xfs-1.json" "$T/negdur.json"
+grep -q "a duration outside" "$T/stderr" || fail "negative duration: not said"
+hostile histn '.classes.db_read.hist.n = 3'
+bad histn.json compare "$fx/xfs-1.json" "$T/histn.json"
+grep -q "latency histogram counts 3 I/Os" "$T/stderr" || fail "histogram count: not said"
+hostile histunit '.classes.db_read.hist.unit = "us"'
+bad histunit.json compare "$fx/xfs-1.json" "$T/histunit.json"
+hostile longtl '.timeline.rows = [range(1000) | [.]] | .timeline.columns = ["t_s"]'
+bad longtl.json compare "$fx/xfs-1.json" "$T/longtl.json"
+grep -q "a timeline of 1000 rows for a run of 60 s" "$T/stderr" || fail "long timeline: not said"
 mkfifo "$T/fifo.json"
 log "bad input: a FIFO"
 st=0
@@ -88,6 +103,22 @@ expect_status 0 "$FSLAB" compare "$fx/ext4-1.json" "$T/htmlenv.json" --output "$
 grep -q '&lt;img src=x' "$out/report.md" || fail "report.md: the kernel text is gone"
 ! grep -q '<img' "$out/report.html" || fail "report.html: raw HTML from a result"
 rm -rf "$out"
+
+# One run is one repeat: the same file twice, or a copy beside the original (byte for byte
+# or reformatted), made "significant, p < 0.001, +8.2 % [+8.2 %, +8.2 %]" of a run that
+# repeats showed no difference in.
+log "one run given twice"
+bad "ext4-1.json is given twice" compare "$fx/ext4-1.json" "$fx/ext4-2.json" "$fx/ext4-1.json" \
+	"$fx/xfs-1.json" "$fx/xfs-2.json" --output "$out"
+cp "$fx/ext4-2.json" "$T/ext4-2-copy.json"
+bad "$fx/ext4-2.json and $T/ext4-2-copy.json are the same run" compare "$fx/ext4-1.json" \
+	"$fx/ext4-2.json" "$T/ext4-2-copy.json" "$fx/xfs-1.json" "$fx/xfs-2.json" --output "$out"
+grep -q "label 'ext4', host lab1, started 2026-12-01T10:00:00Z" "$T/stderr" ||
+	fail "copy: the run is not named"
+jq . "$fx/xfs-1.json" >"$T/xfs-1-pretty.json"
+bad "xfs-1-pretty.json" compare "$fx/ext4-1.json" "$fx/xfs-1.json" "$T/xfs-1-pretty.json" \
+	--output "$out"
+bad "xfs-1.json is given twice" sizing "$fx/xfs-1.json" "$fx/xfs-1.json"
 
 # Issue 16: injection and hangs.
 # Messages quote input with what a terminal would act on escaped: an abort reason, a schema, a
@@ -140,6 +171,20 @@ grep -qF '\[l\](javascript:alert(1))' "$out/report.md" || fail "report.md: the O
 grep -qF '# \[t\](javascript:t)' "$out/report.md" || fail "report.md: the title is not escaped"
 rm -rf "$out"
 
+# report.html and report.md: a result's notes with ESC, BEL and a right-to-left override
+# (U+202E shows "txt.exe" as "exe.txt") reached the page as they were.
+log "control and bidi characters in report.html and report.md"
+jq '.notes += ["esc\u001b[2J bel\u0007 rlo\u202eexe.txt\u202c lri\u2066x\u2069 end"]' \
+	"$fx/ext4-1.json" >"$T/bidi.json"
+expect_status 0 "$FSLAB" compare "$T/bidi.json" "$fx/xfs-1.json" --output "$out" --no-charts
+for f in report.html report.md; do
+	! LC_ALL=C grep -q $'[\x1b\x07]\|\xe2\x80[\xaa-\xae]\|\xe2\x81[\xa6-\xa9]' "$out/$f" ||
+		fail "$f: a control or bidi character from a note"
+	grep -qF 'bel  rlo exe.txt  lri x  end' "$out/$f" ||
+		fail "$f: the note is gone: $(grep -a 'rlo' "$out/$f")"
+done
+rm -rf "$out"
+
 # --lab-plan names a FIFO: it blocked forever.  A non-UTF-8 file name was missing from
 # compare.json's files.
 log "--lab-plan FIFO; a file name that is not UTF-8"
@@ -177,7 +222,8 @@ bad bucket7.json compare "$fx/xfs-1.json" "$T/bucket7.json"
 # bounds are loose (a shared machine), far below what reading them whole takes.
 command -v /usr/bin/time >/dev/null || fail "/usr/bin/time is missing (Debian package time, scripts/deps.sh)"
 timeline_file() { # timeline_file FILE ROWS: ext4-1.json with a ROWS-row timeline of 3 columns
-	jq -c 'del(.timeline)' "$fx/ext4-1.json" | sed 's/}$//' >"$1"
+	# a run as long as its timeline (the reader refuses more rows than measured seconds)
+	jq -c --argjson n "$2" 'del(.timeline) | .duration_s = $n' "$fx/ext4-1.json" | sed 's/}$//' >"$1"
 	printf ', "timeline": {"columns": ["t_s", "db_read_ops", "db_write_ops"], "rows": [' >>"$1"
 	awk -v n="$2" 'BEGIN { for (i = 1; i <= n; i++) printf "%s[%d,%d,%d]", (i > 1 ? "," : ""), i, 3000 + i % 7, 2000 + i % 5 }' >>"$1"
 	printf ']}}\n' >>"$1"

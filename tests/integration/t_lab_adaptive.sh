@@ -4,7 +4,8 @@
 # The dry run shows the adaptive plan; a loose precision stops at min_rounds on a quiet
 # machine (killed by SIGKILL in round 2 and resumed: the same lab id, finished cells kept; on
 # a loaded one a later round may be needed: the rounds it looked at and went on from must
-# have been wider than asked); a precision no lab reaches stops on the budget; every result carries its lab provenance, compare blocks
+# have been wider than asked; a stop_reason written into its state is not trusted, the
+# stop rule looks again); a precision no lab reaches stops on the budget; every result carries its lab provenance, compare blocks
 # by round and the report says why the lab stopped.  Bad adaptive keys name file:line.
 . "$(dirname "$0")/lib.sh"
 
@@ -57,9 +58,15 @@ kill -KILL $pid
 wait $pid 2>/dev/null || true
 id=$(jq -r .lab_id $T/out/lab-state.json)
 [ -n "$id" ] && [ "$id" != null ] || fail "no lab id in the state"
+# a state that claims the lab stopped (after 2 of 10 cells): --resume never trusts why a lab
+# stopped, it looks at the results again (the claim ended the lab, and the report repeated it)
+jq '.stop_reason = "precision 1 % reached after 1 rounds (forged)" | .checked_round = 9 |
+    .rounds_done = 9' $T/out/lab-state.json > $T/forged.json && mv $T/forged.json $T/out/lab-state.json
 "$FSLAB" lab $T/loose.ini --output $T/out --resume > $T/lab2.out 2>&1 || { cat $T/lab2.out; fail "resume failed"; }
 cat $T/lab2.out
 no_leftovers
+! grep -q "forged" $T/lab2.out $T/out/report/report.md $T/out/lab-plan.json ||
+	fail "the recorded stop_reason was trusted"
 [ "$(grep -c ': already done, kept' $T/lab2.out)" -ge 2 ] || fail "resume redid round 1"
 # the stop rule: every look before the stop was wider than asked, the stop was not
 n=$(sed -n 's/.*adaptive lab stops: precision 1000 % reached after \([3-5]\) rounds.*/\1/p' $T/lab2.out)
@@ -95,9 +102,10 @@ grep -q "Runs, xfs: $n lab runs (lab $id, rounds 1-$n), each on a volume the lab
 grep -q "Where the noise is" $R/report.md || fail "no noise decomposition"
 grep -q "Advice (your precision, 1000 %)" $R/report.md || fail "no advice"
 
-log "a resumed stopped lab runs nothing and makes the report again"
+log "a resumed stopped lab looks again, stops for the same reason, runs nothing"
+why=$(jq -r .stop_reason $T/out/lab-state.json)
 "$FSLAB" lab $T/loose.ini --output $T/out --resume > $T/lab3.out 2>&1 || { cat $T/lab3.out; fail "resume after stop failed"; }
-grep -q "adaptive lab already stopped: " $T/lab3.out || fail "stopped lab not recognised"
+grep -qF "adaptive lab stops: $why" $T/lab3.out || fail "stopped lab not stopped again by '$why'"
 ! grep -q ": prep \|: run " $T/lab3.out || fail "a stopped lab ran a cell"
 no_leftovers
 

@@ -23,6 +23,8 @@
 #     (the others' results kept), the survivors torn down at once, the lab stops on the lost
 #     host; after the link is back, fslab lab --resume tears h2 down and finishes the cells
 #     (started within the limit despite the latency), and nothing is left anywhere;
+#   - h2's link down while its result is fetched (its fslab takes it down): h2 lost, never
+#     blamed on the build; the others torn down, h2's teardown command printed and working;
 #   - Ctrl-C of a lab mid-load, its output directory's name holding a newline and quotes (it
 #     reaches every host in prep's and teardown's --owner): every host's load stops, nothing
 #     is mounted anywhere, no fslab is left running on a host; the same with two Ctrl-C (the
@@ -246,6 +248,36 @@ for h in h1 h2 h3; do
 done
 grep -q "ext4 vs raw" "$T/labE/report/report.md" || fail "lab E: the report does not compare against raw"
 all_clean || fail "lab E left mounts or loop devices on a host"
+
+tlog "lab F: h2's link goes down while its result is fetched"
+# h2's fslab takes its own link down when a result is asked of it: the host lost mid-fetch
+# (it was blamed on "this build", the lab ended "finished" with h2's volumes mounted)
+cut=$T/h2/fslab-cut
+mkdir -p "$T/h2"
+printf '#!/bin/sh\n[ "$1" = cat-result ] && ip link set %s down\nexec %s "$@"\n' \
+	"v${HOSTS_TAG}h2" "$FSLAB" >"$cut"
+chmod +x "$cut"
+lab_ini "$T/labF.ini" 1 2s ext4
+sed -i "/^\[host h2\]/,/^\[/ s|^fslab = .*|fslab = $cut|" "$T/labF.ini"
+rc=0; hosts_ctl "$FSLAB" lab "$T/labF.ini" --output "$T/labF" >"$T/labF.out" 2>&1 || rc=$?
+cat "$T/labF.out"
+[ $rc -eq 1 ] || fail "lab F with a host lost mid-fetch: exit $rc, expected 1"
+grep -q "host h2 lost (while its result was fetched)" "$T/labF.out" || fail "lab F does not say h2 was lost"
+! grep -q "this build" "$T/labF.out" "$T/labF/lab.log" || fail "lab F blamed the lost link on the build"
+cellF=$(jq -r '.cells[0].id' "$T/labF/lab-state.json")
+jqt "$T/labF/results/$cellF.json" '.cluster.partial and .cluster.complete == 2'
+jqv "$T/labF/results/$cellF.json" '.hosts[] | select(.name == "h2") | .reason' | grep -q "lost while its result was fetched" ||
+	fail "lab F: h2's reason does not say it was lost"
+for h in h1 h3; do [ -z "$(host_leftovers $h)" ] || fail "lab F left $h's volumes"; done
+[ -n "$(hosts_mounts h2)" ] || fail "lab F: h2's volumes went although h2 was cut off"
+# the teardown the lab printed for h2, run there once its link is back
+tdown=$(sed -n 's/.*(on h2) \(.*\); every cell needs every host.*/\1/p' "$T/labF.out")
+[ -n "$tdown" ] || fail "lab F printed no teardown command for h2"
+hosts_link h2 up
+hosts_ctl ssh -F "$HOSTS_SSH_CONFIG" -S none -o BatchMode=yes h2 "$tdown" ||
+	fail "the teardown command printed for h2 failed: $tdown"
+all_clean || fail "lab F left mounts or loop devices after h2's teardown"
+[ -z "$(hosts_fslab_conns)" ] || fail "lab F left ssh connections"
 
 tlog "lab B: faults mid-load, 100 ms of latency each way on h1's link"
 hosts_delay h1 100

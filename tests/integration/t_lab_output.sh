@@ -6,6 +6,9 @@
 # --resume or --dry-run, and nothing in it changes (issue 16 item 6: the lab deleted the
 # user's results/*.json.tmp.*, overwrote report/report.md and appended to their lab.log).
 # --resume refuses a config changed since the lab started and a damaged recorded plan.
+# Refused before anything is made: a value cut at an inline comment (a quoted one is kept
+# whole), a host's result and a cell's cluster result under one file name, two ssh = local
+# hosts with one workdir, the output inside a db_dir or log_dir.
 . "$(dirname "$0")/lib.sh"
 
 cat > $T/lab.ini <<EOT
@@ -107,5 +110,52 @@ mkdir -p $T/early/logs
 cp $T/empty/.fslab-lab $T/early/
 echo "an early line" > $T/early/lab.log
 expect_status 0 "$FSLAB" lab $T/lab.ini --output $T/early --dry-run
+unchanged "the end"
+
+# Configs that would have run against the wrong thing, refused before anything is made:
+# a value cut at an inline comment, two names for one result file, one workdir for two
+# hosts, the output inside a directory each cell empties.
+cfg_err() { # cfg_err NEEDLE CONFIG ARGS...: exit 2 naming NEEDLE, nothing created
+	local needle=$1 cfg=$2; shift 2
+	expect_status 2 "$FSLAB" lab "$cfg" "$@"
+	grep -qF -- "$needle" $T/stderr || fail "$cfg: expected '$needle', got: $(cat $T/stderr)"
+	[ ! -e $T/never ] && [ ! -e "$T/lun #2" ] || fail "$cfg: refused, but something was created"
+	echo "ok: $needle"
+}
+log "a value with an inline-comment character: quoted, or refused"
+prep_ini() { # prep_ini FILE DB-DIR-LINE: a lab on a directory the user prepared
+	printf '[workload]\nthreads = 2\ndb_size = 64M\nduration = 2s\n[fs lun]\n%s\nlog_dir = %s/log\n' \
+		"$2" "$T" > "$1"
+}
+prep_ini $T/hash.ini "db_dir = $T/lun #2/db"
+cfg_err "hash.ini:6: '#2/db' reads as a comment" $T/hash.ini --output $T/never --dry-run
+prep_ini $T/quoted.ini "db_dir = \"$T/lun #2/db\"   ; the second LUN"
+expect_status 0 "$FSLAB" lab $T/quoted.ini --output $T/never --dry-run
+grep -qF -- "--db=$T/lun #2/db" $T/stdout || fail "quoted db_dir: $(grep -e --db $T/stdout)"
+[ ! -e $T/never ] && [ ! -e "$T/lun #2" ] || fail "a dry run created something"
+echo "ok: a quoted db_dir keeps its '#'"
+log "a host's result and another cell's cluster result under one name"
+cat > $T/names.ini <<EOT
+[workload]
+threads = 2
+db_size = 64M
+duration = 2s
+[fs ext4]
+[fs ext4-2t-r1.x]
+fs = ext4
+[host x-2t-r1]
+ssh = local
+image_dir = $T/img
+EOT
+cfg_err "would both be results/ext4-2t-r1.x-2t-r1.json" $T/names.ini --output $T/never --dry-run
+log "two ssh = local hosts with one workdir"
+printf '[workload]\ndb_size = 64M\n[fs ext4]\n[host a]\nssh = local\nworkdir = %s/w\nimage_dir = %s/ia\n[host b]\nssh = local\nworkdir = %s/w\nimage_dir = %s/ib\n' \
+	$T $T $T $T > $T/workdir.ini
+cfg_err "the same workdir = $T/w" $T/workdir.ini --output $T/never --dry-run
+log "the lab's output inside a db_dir"
+prep_ini $T/inside.ini "db_dir = $T/lun/db"
+cfg_err "--output $T/lun/db/out is inside [fs lun] db_dir = $T/lun/db" $T/inside.ini --output $T/lun/db/out --dry-run
+cfg_err "--output $T/log is inside [fs lun] log_dir = $T/log" $T/inside.ini --output $T/log
+[ ! -e $T/lun ] && [ ! -e $T/log ] || fail "a refused lab created a directory"
 unchanged "the end"
 echo "all good"

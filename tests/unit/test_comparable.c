@@ -238,6 +238,8 @@ static void test_sweep_axis(void **state)
 
 	(void)state;
 	json_object_set_new(json_object_get(jb, "config"), "threads", json_integer(16));
+	/* another run (a copy of the same one is refused as that run given twice) */
+	json_object_set_new(jb, "started_at", json_string("2026-12-01T11:00:00Z"));
 	a = save(ja, "a.json");
 	b = save(jb, "b.json");
 	/* same label: refused naming threads */

@@ -115,11 +115,40 @@ static void test_text_controls(void **state)
 	free(txt);
 }
 
+/*
+ * A result's notes and names reach report.html and report.md without what a page or a
+ * terminal acts on: ESC, BEL, the C1 CSI, and the bidirectional overrides and isolates
+ * (U+202E shows "txt.exe" as "exe.txt"), each a blank; other text stays.
+ */
+static void test_html_controls(void **state)
+{
+	static const char *const bad[] = {
+		"\033", "\x07", "\xc2\x9b", "\xe2\x80\xaa", "\xe2\x80\xae", "\xe2\x81\xa6",
+		"\xe2\x81\xa9",
+	};
+	const char *note = "n\033]0;owned\x07 \xe2\x80\xae" "exe.txt\xe2\x80\xac \xe2\x81\xa6" "iso"
+			   "\xe2\x81\xa9 \xc2\x9b" "31m \xc2\xb1 \xe2\x80\x94";
+
+	(void)state;
+	for (int fmt = 0; fmt < 3; fmt++) {
+		enum doc_format f = fmt == 0 ? DOC_HTML : fmt == 1 ? DOC_MD : DOC_TEXT;
+		char *out = render(f, note, note, note, note);
+
+		for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+			assert_lacks(out, bad[i]);
+		assert_has(out, "exe.txt");
+		/* UTF-8 that is text stays: a plus-minus sign, an em dash */
+		assert_has(out, "\xc2\xb1 \xe2\x80\x94");
+		free(out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_markdown_injection),
 		cmocka_unit_test(test_text_controls),
+		cmocka_unit_test(test_html_controls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

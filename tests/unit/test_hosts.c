@@ -140,6 +140,9 @@ static void test_config_refusals(void **state)
 		{ "[host n]\nssh = n\ndb_dev = /dev/sdb\nlog_dev = /dev/sdb\n", "the same device" },
 		{ "[host a]\nssh = same\nimage_dir = /i\n[host b]\nssh = same\nimage_dir = /i\n",
 		  "are one machine" },
+		/* one workdir on one machine: one mount root, one result file for both */
+		{ "[host a]\nssh = local\nworkdir = /w\nimage_dir = /i\n[host b]\nssh = local\n"
+		  "workdir = /w/\nimage_dir = /j\n", "the same workdir = /w/" },
 		{ "[lab]\nclock_limit = soon\n[host n]\nssh = n\nimage_dir = /i\n", "clock_limit = 'soon'" },
 		{ "[lab]\nclock_limit = 120\n[host n]\nssh = n\nimage_dir = /i\n", "at most 60" },
 		{ "[lab]\nssh_config = /nonexistent/ssh_config\n[host n]\nssh = n\nimage_dir = /i\n",
@@ -275,6 +278,20 @@ static void test_clock_best(void **state)
 	assert_true(fabs(rtt - 0.001) < 1e-12);
 	assert_int_equal(hosts_clock_best(v + 2, 1, &off, &rtt), 0);
 	assert_int_equal(hosts_clock_best(v, 0, &off, &rtt), -EINVAL);
+	/* an answer no clock gives (a host's -1e20, strtoll's saturated values) is refused
+	 * before any subtraction: the clang UBSan build of this suite traps an overflow */
+	{
+		const int64_t wild[] = { INT64_MIN, -1, HOSTS_CLOCK_MAX_NS + 1, INT64_MAX };
+
+		for (size_t i = 0; i < ARRAY_SIZE(wild); i++) {
+			struct clock_sample w[] = {
+				{ .asked_ns = 1000000000, .rtt_ns = 100, .remote_ns = 5 },
+				{ .asked_ns = 1796306700000000000, .rtt_ns = 1000000, .remote_ns = wild[i] },
+			};
+
+			assert_int_equal(hosts_clock_best(w, 2, &off, &rtt), -EPROTO);
+		}
+	}
 }
 
 /* A stream as fslab cat-result writes it (or damaged) through a pipe into the receiver. */

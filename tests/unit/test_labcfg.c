@@ -577,6 +577,39 @@ static void test_prepared_bad(void **state)
 		   "fslab.exe lab on Windows");
 }
 
+/*
+ * Inline comments: "; x" or "# x" after a blank ends a value (inih's rule), so a value that
+ * holds " #" or " ;" is written in double quotes; one where a comment would cut it without a
+ * blank after the '#' ("/srv/lun #2/fslab" measured /srv/lun) is refused, naming the fix.
+ */
+static void test_inline_comments(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load("[lab]\ntitle = \"LUN #2 ; and #3\"   ; a comment\n"
+			      "[workload]\ndb_size=64M\n"
+			      "[fs san]\ndb_dir = \"/srv/lun #2/fslab\"\nlog_dir = /srv/log;x # log\n",
+			      &c), 0);
+	assert_string_equal(c.title, "LUN #2 ; and #3");
+	assert_string_equal(c.fs[0].db_dirs.v[0], "/srv/lun #2/fslab");
+	assert_string_equal(c.fs[0].log_dirs.v[0], "/srv/log;x");
+	lab_cfg_release(&c);
+	/* an empty value in quotes, a comment of '#' characters, a bare ';' */
+	assert_int_equal(load("[lab]\ntitle = \"\" ## none\n[workload]\ndb_size=64M\n"
+			      "[fs a]\ndb_dir=/d\nlog_dir=/l ;\n", &c), 0);
+	assert_string_equal(c.fs[0].log_dirs.v[0], "/l");
+	lab_cfg_release(&c);
+	expect_bad("[workload]\n[fs san]\ndb_dir = /srv/lun #2/fslab\nlog_dir = /l\n", 3,
+		   "'#2/fslab' reads as a comment");
+	assert_non_null(strstr(errors, "put the value in double quotes"));
+	expect_bad("[workload]\n[fs san]\ndb_dir = /d ;old\nlog_dir = /l\n", 3,
+		   "';old' reads as a comment");
+	expect_bad("[lab]\ntitle = \"unclosed\n[workload]\n[fs a]\n", 2, "closing '\"' is missing");
+	expect_bad("[lab]\ntitle = \"a\" b\n[workload]\n[fs a]\n", 2, "'b' follows the quoted value");
+	expect_bad("[lab]\ntitle = \"a\";b\n[workload]\n[fs a]\n", 2, "';b' follows the quoted value");
+}
+
 /* The rules for steps that run on Windows (fslab.exe lab): disks, ntfs and refs. */
 static void test_windows(void **state)
 {
@@ -769,6 +802,7 @@ int main(void)
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_prepared),
 		cmocka_unit_test(test_prepared_bad),
+		cmocka_unit_test(test_inline_comments),
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_shipped_windows_configs),
 #ifndef _WIN32

@@ -257,6 +257,41 @@ static void test_volumes(void **state)
 	free(p);
 }
 
+/*
+ * A p-value and the word beside it agree: the number shown stands on the same side of alpha
+ * (0.05) as the p that decided, with the digits that takes (issue: 0.04999 read "significant
+ * ... p = 0.050", 0.0501 "not significant ... p = 0.050").
+ */
+static void test_p_text(void **state)
+{
+	static const struct {
+		double p;
+		const char *text;
+	} t[] = {
+		{ 0.0004, "p < 0.001" }, { 0.003, "p = 0.003" }, { 0.69, "p = 0.690" },
+		{ 0.04999, "p = 0.04999" }, { 0.0501, "p = 0.0501" }, { 0.0496, "p = 0.0496" },
+		{ 0.04951, "p = 0.0495" }, { 0.05, "p = 0.050" }, { 0.0499999999, "p < 0.05" },
+		{ 0.0500000001, "p > 0.05" }, { 0.049, "p = 0.049" }, { 0.051, "p = 0.051" },
+	};
+	struct cmp_delta d = { .present = true, .sig = SIG_YES, .corrected = true };
+	char buf[64];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		assert_string_equal(report_p_text(buf, sizeof(buf), t[i].p), t[i].text);
+		/* the number read back falls where the decision did */
+		if (!strncmp(buf, "p = ", 4))
+			assert_true((strtod(buf + 4, NULL) < STATS_ALPHA) == (t[i].p < STATS_ALPHA));
+	}
+	/* the words of a claim: the Holm-adjusted p that decided it */
+	d.p = 0.01;
+	d.p_holm = 0.04999;
+	assert_string_equal(report_p_words(buf, sizeof(buf), &d), "Holm-adjusted p = 0.04999");
+	d.corrected = false;
+	d.p = 0.0501;
+	assert_string_equal(report_p_words(buf, sizeof(buf), &d), "p = 0.0501, uncorrected");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_note_templates),
 		cmocka_unit_test(test_key_table),
 		cmocka_unit_test(test_volumes),
+		cmocka_unit_test(test_p_text),
 	};
 
 	fslab_set_quiet(true);

@@ -121,6 +121,7 @@ static void test_spilled_timeline(void **state)
 	(void)state;
 	close(fd);
 	fill(&a);
+	a.duration_s = 5001; /* one row a second */
 	timeline_release(&a.timeline);
 	timeline_init(&a.timeline, cols, 2);
 	row[0] = 1;
@@ -300,11 +301,12 @@ static void test_hist_buckets(void **state)
 		"[[-1, 3]]", "[[2048, 3]]", "[7]", "{\"7\": 3}",
 	};
 	(void)state;
+	/* the fixture's 179603 database reads, all in one bucket */
 	assert_int_equal(read_edited("classes", "db_read", "hist",
 				     json_pack("{s:i, s:i, s:s, s:i, s:i, s:i, s:f, s:f, s:[[i,i]]}",
-					       "bits", 6, "groups", 32, "unit", "ns", "n", 3, "min",
-					       1000, "max", 1000, "mean", 1000.0, "m2", 0.0, "buckets",
-					       700, 3)), 0);
+					       "bits", 6, "groups", 32, "unit", "ns", "n", 179603,
+					       "min", 1000, "max", 1000, "mean", 1000.0, "m2", 0.0,
+					       "buckets", 700, 179603)), 0);
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		json_t *b = json_loads(bad[i], 0, NULL);
 
@@ -359,6 +361,7 @@ static void test_long_timeline(void **state)
 	(void)state;
 	close(fd);
 	fill(&a);
+	a.duration_s = (double)n; /* one row a second */
 	timeline_release(&a.timeline);
 	timeline_init(&a.timeline, cols, 2);
 	for (size_t i = 0; i < n; i++) {
@@ -457,6 +460,77 @@ static bool same_json(json_t *a, json_t *b, const char *key)
 }
 
 /*
+ * Numbers no run makes and a file that contradicts itself are refused by the reader (every
+ * command that reads results: compare, merge, a resumed lab), naming the problem.
+ */
+static void test_implausible(void **state)
+{
+	json_t *rows = json_array();
+
+	(void)state;
+	assert_int_equal(read_edited("transactional_iops", NULL, NULL, json_real(-300)),
+			 -FSLAB_EINPUT);
+	assert_int_equal(read_edited("transactional_iops", NULL, NULL, json_real(1e308)),
+			 -FSLAB_EINPUT);
+	assert_int_equal(read_edited("classes", "db_write", "iops", json_real(-1)), -FSLAB_EINPUT);
+	assert_int_equal(read_edited("duration_s", NULL, NULL, json_real(-60)), -FSLAB_EINPUT);
+	assert_int_equal(read_edited("duration_s", NULL, NULL, json_real(1e12)), -FSLAB_EINPUT);
+	/* not reported (null) is never out of range */
+	assert_int_equal(read_edited("duration_s", NULL, NULL, json_null()), 0);
+	/* a histogram that does not count the class's I/Os: a wrong p99 */
+	assert_int_equal(read_edited("classes", "db_read", "ops", json_integer(179602)),
+			 -FSLAB_EINPUT);
+	assert_int_equal(read_edited("classes", "db_read", "ops", json_integer(179603)), 0);
+	/* its latencies in a unit fslab does not write */
+	assert_int_equal(read_edited("classes", "db_read", "hist",
+				     json_pack("{s:i, s:i, s:s, s:i, s:i, s:i, s:f, s:f, s:[[i,i]]}",
+					       "bits", 6, "groups", 32, "unit", "us", "n", 179603,
+					       "min", 1000, "max", 1000, "mean", 1000.0, "m2", 0.0,
+					       "buckets", 700, 179603)), -FSLAB_EINPUT);
+	/* a 60 s run has at most 62 rows of one second */
+	for (int i = 0; i < 62; i++)
+		json_array_append_new(rows, json_pack("[i]", i + 1));
+	assert_int_equal(read_edited("timeline", NULL, NULL,
+				     json_pack("{s:[s], s:O}", "columns", "t_s", "rows", rows)), 0);
+	json_array_append_new(rows, json_pack("[i]", 63));
+	assert_int_equal(read_edited("timeline", NULL, NULL,
+				     json_pack("{s:[s], s:O}", "columns", "t_s", "rows", rows)),
+			 -FSLAB_EINPUT);
+	json_decref(rows);
+}
+
+/* One run's identity: the same for a copy however formatted, another for another label or
+ * another run. */
+static void test_identity(void **state)
+{
+	struct fslab_result a, b;
+	char ia[RESULT_ID_LEN + 1], ib[RESULT_ID_LEN + 1];
+	json_t *root = json_load_file("tests/fixtures/ext4-1.json", 0, NULL);
+
+	(void)state;
+	assert_int_equal(result_read("tests/fixtures/ext4-1.json", &a), 0);
+	result_identity(&a, ia);
+	assert_int_equal(strlen(ia), RESULT_ID_LEN);
+	/* the same JSON indented otherwise, keys in another order */
+	assert_int_equal(result_from_json(root, "copy", &b), 0);
+	result_identity(&b, ib);
+	assert_string_equal(ia, ib);
+	result_release(&b);
+	json_object_set_new(root, "label", json_string("ext4-again"));
+	assert_int_equal(result_from_json(root, "relabelled", &b), 0);
+	result_identity(&b, ib);
+	assert_string_not_equal(ia, ib);
+	result_release(&b);
+	result_release(&a);
+	/* ext4-2: the same host, start and label (fixtures), another measurement */
+	assert_int_equal(result_read("tests/fixtures/ext4-2.json", &b), 0);
+	result_identity(&b, ib);
+	assert_string_not_equal(ia, ib);
+	result_release(&b);
+	json_decref(root);
+}
+
+/*
  * Reader and writer walk one field table (src/result_fields.c): every fixture (written by the
  * writer, tests/fixtures/regen.sh) read back and written again holds the same keys, in the same
  * order, with the same values (histogram m2 within 1e-8), so the reader takes every field the
@@ -520,6 +594,8 @@ int main(void)
 		cmocka_unit_test(test_out_of_range),
 		cmocka_unit_test(test_hist_buckets),
 		cmocka_unit_test(test_long_timeline),
+		cmocka_unit_test(test_implausible),
+		cmocka_unit_test(test_identity),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
