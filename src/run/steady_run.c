@@ -76,15 +76,19 @@ int run_precondition_files(struct run_state *s)
 
 /* ---- the load until the rule holds ---- */
 
-/* The second's counters (warm-up completions since prev) into the tracks and a progress row. */
+/*
+ * The second's counters (warm-up completions since prev, secs ago) into the tracks and a
+ * progress row.  IOPS are the I/Os over the time that really passed: a tick that came late
+ * (the machine was busy) is not a dip followed by a peak.
+ */
 static bool stage_second(struct steady_track *ti, struct steady_track *tl,
 			 const struct engine_sample *prev, const struct engine_sample *cur,
-			 double *row)
+			 double secs, double *row)
 {
 	double rd = (double)(cur->ops[CLS_DB_READ] - prev->ops[CLS_DB_READ]);
 	double wr = (double)(cur->ops[CLS_DB_WRITE] - prev->ops[CLS_DB_WRITE]);
 	double lat = (double)(cur->lat_sum[CLS_DB_READ] - prev->lat_sum[CLS_DB_READ]) / 1e6;
-	bool iops = steady_track_second(ti, rd + wr, 1);
+	bool iops = steady_track_second(ti, rd + wr, secs);
 	bool rlat = steady_track_second(tl, lat, rd);
 
 	row[1 + 4 * CLS_DB_READ] = rd;
@@ -104,7 +108,7 @@ void run_until_steady(struct run_state *s, const char *phase, double total,
 	struct steady_track ti, tl;
 	struct steady_rule r;
 	double row[TIMELINE_NCOLS] = { 0 };
-	uint64_t t0 = now_ns(), cap = run_config_ns(c->steady_cap_s), next;
+	uint64_t t0 = now_ns(), cap = run_config_ns(c->steady_cap_s), next, last = t0, now;
 
 	steady_rule_of(c, &r);
 	steady_track_init(&ti, &r);
@@ -120,8 +124,10 @@ void run_until_steady(struct run_state *s, const char *phase, double total,
 			break;
 		host_sampler_tick(&s->host);
 		engine_sample_warm(e, &cur);
-		out->attained = stage_second(&ti, &tl, &prev, &cur, row);
+		now = now_ns();
+		out->attained = stage_second(&ti, &tl, &prev, &cur, (now - last) / 1e9, row);
 		prev = cur;
+		last = now;
 		run_progress(s, phase, (now_ns() - e->t_start) / 1e9, total, row);
 		if (out->attained || next - t0 >= cap)
 			break;
