@@ -84,6 +84,30 @@ static void metric_read(struct rd *rd, json_t *parent, const char *key, void *p)
 	}
 }
 
+/*
+ * An optional object: the struct at p begins with its bool present (checked below); written
+ * from the fields f when present, read (and present set) when the key is there.
+ */
+static json_t *present_write(const void *p, const struct rfield *f)
+{
+	return *(const bool *)p ? rf_to_json(f, p) : NULL;
+}
+
+static void present_read(struct rd *rd, json_t *parent, const char *key, void *p,
+			 const struct rfield *f)
+{
+	json_t *o = rd_obj(rd, parent, key, false);
+
+	if (!o)
+		return;
+	rf_from_json(rd, o, f, p, key);
+	*(bool *)p = true;
+}
+
+_Static_assert(offsetof(struct steady_state, present) == 0, "present first");
+_Static_assert(offsetof(struct steady_stage, present) == 0, "present first");
+_Static_assert(offsetof(struct precondition_result, present) == 0, "present first");
+
 static const struct rfield steady_fields[] = {
 	F(struct steady_state, "window", RF_UINT, window),
 	F(struct steady_state, "interval_s", RF_REAL, interval_s),
@@ -98,20 +122,12 @@ static const struct rfield steady_fields[] = {
 
 json_t *rf_steady_write(const void *p)
 {
-	const struct steady_state *st = p;
-
-	return st->present ? rf_to_json(steady_fields, st) : NULL;
+	return present_write(p, steady_fields);
 }
 
 void rf_steady_read(struct rd *rd, json_t *parent, const char *key, void *p)
 {
-	json_t *o = rd_obj(rd, parent, key, false);
-	struct steady_state *st = p;
-
-	if (!o)
-		return;
-	rf_from_json(rd, o, steady_fields, st, key);
-	st->present = true;
+	present_read(rd, parent, key, p, steady_fields);
 }
 
 static const struct rfield stage_fields[] = {
@@ -130,25 +146,16 @@ static const struct rfield stage_fields[] = {
 /* "warmup" (a steady warm-up's record), a precondition's "load": left out when absent */
 json_t *rf_stage_write(const void *p)
 {
-	const struct steady_stage *st = p;
-	json_t *o;
+	json_t *o = present_write(p, stage_fields);
 
-	if (!st->present)
-		return NULL;
-	o = rf_to_json(stage_fields, st);
-	json_object_set_new(o, "until", json_string("steady"));
+	if (o)
+		json_object_set_new(o, "until", json_string("steady"));
 	return o;
 }
 
 void rf_stage_read(struct rd *rd, json_t *parent, const char *key, void *p)
 {
-	json_t *o = rd_obj(rd, parent, key, false);
-	struct steady_stage *st = p;
-
-	if (!o)
-		return;
-	rf_from_json(rd, o, stage_fields, st, key);
-	st->present = true;
+	present_read(rd, parent, key, p, stage_fields);
 }
 
 static const struct rfield precondition_fields[] = {
@@ -164,20 +171,12 @@ static const struct rfield precondition_fields[] = {
 
 json_t *rf_precondition_write(const void *p)
 {
-	const struct precondition_result *pc = p;
-
-	return pc->present ? rf_to_json(precondition_fields, pc) : NULL;
+	return present_write(p, precondition_fields);
 }
 
 void rf_precondition_read(struct rd *rd, json_t *parent, const char *key, void *p)
 {
-	json_t *o = rd_obj(rd, parent, key, false);
-	struct precondition_result *pc = p;
-
-	if (!o)
-		return;
-	rf_from_json(rd, o, precondition_fields, pc, key);
-	pc->present = true;
+	present_read(rd, parent, key, p, precondition_fields);
 }
 
 /* "fio_steadystate": an imported fio result's jobs' own steady-state objects */
