@@ -2,6 +2,7 @@
 /* cli.c: the options of `fslab run` into its state: the table's values (run/options.c) in the
  * run's config (the result's, result.h), how they go together, the defaults derived from
  * other options. */
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,7 +58,10 @@ static int check_steady_args(struct run_state *s)
 	steady_rule_of(c, &r);
 	if (!run_params_given(&s->p, RO_STEADY_CAP))
 		c->steady_cap_s = (double)STEADY_MAX_ROUNDS * r.interval_s;
-	if (c->steady_cap_s < steady_rule_span_s(&r))
+	/* without a steady stage the cap decides nothing: not recorded, never compared */
+	if (!stage)
+		run_config_set_na(c, offsetof(struct run_config, steady_cap_s));
+	if (stage && c->steady_cap_s < steady_rule_span_s(&r))
 		return input_error("--steady-cap %gs is shorter than one steady-state window (%u x "
 				   "%us = %gs): the rule could never hold; give a longer --steady-cap "
 				   "or a shorter window", c->steady_cap_s, r.window, r.interval_s,
