@@ -118,6 +118,22 @@ void engine_sample_instance(struct engine *e, int instance, struct engine_sample
 	pthread_mutex_unlock(&e->lock);
 }
 
+void engine_sample_warm(struct engine *e, struct engine_sample *out)
+{
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&e->lock);
+	for (size_t i = 0; i < e->nstats; i++) {
+		struct thread_stats *ts = e->stats[i];
+
+		for (int c = 0; c < CLS_NR; c++) {
+			out->ops[c] += LOAD(&ts->warm_ops[c]);
+			out->bytes[c] += LOAD(&ts->warm_bytes[c]);
+			out->lat_sum[c] += LOAD(&ts->warm_lat_ns[c]);
+		}
+	}
+	pthread_mutex_unlock(&e->lock);
+}
+
 void engine_collect(struct engine *e, int instance, double seconds, struct class_result *cls,
 		    struct collect_extra *x)
 {

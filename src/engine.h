@@ -43,6 +43,8 @@ struct thread_stats {
 	uint64_t page_fault_stalls;    /* waits for a free database cache page (jetstress) */
 	uint64_t other_write_bytes[2]; /* written outside the classes (log spare files), [db, log] */
 	uint64_t cur_sec, sec_end_ns;  /* second of the measurement the last completion fell in */
+	/* completions during PH_WARMUP (a steady warm-up judges the load by them), per class */
+	uint64_t warm_ops[CLS_NR], warm_bytes[CLS_NR], warm_lat_ns[CLS_NR];
 };
 
 struct engine {
@@ -94,8 +96,14 @@ static inline void engine_account(struct engine *e, struct thread_stats *ts, int
 		STORE(&c->errors, c->errors + 1);
 		return;
 	}
-	if (engine_phase(e) != PH_MEASURE || end_ns < e->t_measure)
+	if (engine_phase(e) != PH_MEASURE || end_ns < e->t_measure) {
+		if (engine_phase(e) == PH_WARMUP) {
+			STORE(&ts->warm_ops[cls], ts->warm_ops[cls] + 1);
+			STORE(&ts->warm_bytes[cls], ts->warm_bytes[cls] + bytes);
+			STORE(&ts->warm_lat_ns[cls], ts->warm_lat_ns[cls] + (end_ns - start_ns));
+		}
 		return;
+	}
 	lat = end_ns - start_ns;
 	STORE(&c->ops, c->ops + 1);
 	STORE(&c->bytes, c->bytes + bytes);
@@ -153,6 +161,11 @@ void engine_sample(struct engine *e, uint64_t sec, struct engine_sample *prev, d
  * caller forms differences between calls (latency samples per instance).
  */
 void engine_sample_instance(struct engine *e, int instance, struct engine_sample *out);
+/*
+ * engine_sample_warm - the cumulative counters of the completions during PH_WARMUP (ops,
+ * bytes, latency sums per class; no transactions) of all threads, into *out.
+ */
+void engine_sample_warm(struct engine *e, struct engine_sample *out);
 /* Column names of a timeline row: t_s, 4 per class, transactions, cpu_pct. */
 extern const char *const timeline_columns[];
 #define TIMELINE_NCOLS (1 + 4 * CLS_NR + 2)

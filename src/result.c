@@ -27,6 +27,44 @@ const char *const lat_series_keys[LS_NR] = {
 	[LS_LOG_WRITE] = "log_write_avg_ms",
 };
 
+const char *const steady_verdict_names[] = {
+	[STEADY_UNKNOWN] = NULL,
+	[STEADY_ATTAINED] = "attained",
+	[STEADY_NOT_ATTAINED] = "not attained",
+	[STEADY_TOO_SHORT] = "too short",
+	[STEADY_NO_DATA] = "no data",
+};
+
+int steady_verdict_from_name(const char *name)
+{
+	for (int i = STEADY_ATTAINED; i <= STEADY_NO_DATA; i++)
+		if (name && !strcmp(name, steady_verdict_names[i]))
+			return i;
+	return -1;
+}
+
+void steady_metric_release(struct steady_metric *m)
+{
+	free(m->means);
+	memset(m, 0, sizeof(*m));
+}
+
+static void steady_release(struct fslab_result *r)
+{
+	steady_metric_release(&r->steady.iops);
+	steady_metric_release(&r->steady.db_read_lat);
+	steady_metric_release(&r->warmup.iops);
+	steady_metric_release(&r->warmup.db_read_lat);
+	steady_metric_release(&r->precondition.load.iops);
+	steady_metric_release(&r->precondition.load.db_read_lat);
+	for (size_t i = 0; i < r->nfio_ss; i++) {
+		free(r->fio_ss[i].job);
+		free(r->fio_ss[i].ss);
+		free(r->fio_ss[i].criterion);
+	}
+	free(r->fio_ss);
+}
+
 int io_class_from_name(const char *name)
 {
 	for (int i = 0; i < CLS_NR; i++)
@@ -145,6 +183,7 @@ void result_release(struct fslab_result *r)
 	for (size_t i = 0; i < r->nhosts; i++)
 		host_member_release(&r->hosts[i]);
 	free(r->hosts);
+	steady_release(r);
 	free(r->cluster.timeline);
 	timeline_release(&r->timeline);
 	for (size_t i = 0; i < r->latency_samples.nscopes; i++)

@@ -118,6 +118,82 @@ const struct latency_series *latency_samples_find(const struct latency_samples *
 						  const char *scope);
 
 /*
+ * Steady state by the SNIA PTS rule (src/steady.h): a window of W interval means is steady
+ * when their range is within range_limit_pct of their mean and the least-squares line's
+ * excursion across the window within excursion_limit_pct.  What the rule found on one series:
+ */
+enum steady_verdict {
+	STEADY_UNKNOWN = 0,   /* not judged (not recorded) */
+	STEADY_ATTAINED,      /* a window held: from_s .. to_s */
+	STEADY_NOT_ATTAINED,  /* W intervals or more, no window held */
+	STEADY_TOO_SHORT,     /* fewer than W full intervals: too short to judge */
+	STEADY_NO_DATA,       /* the series has no value (a load without database reads) */
+};
+/* "attained", "not attained", "too short", "no data"; NULL for STEADY_UNKNOWN */
+extern const char *const steady_verdict_names[];
+
+struct steady_metric {
+	int state;            /* enum steady_verdict */
+	double from_s, to_s;  /* the window that held first (attained), else the last one; seconds
+				 from the start of the series; NaN when there is none */
+	bool holds_at_end;    /* the series' last window holds too */
+	/* the window's figures: its mean, smallest and largest interval mean, their range in %
+	 * of the mean, the least-squares slope per interval and its excursion across the
+	 * window (|slope| x (W - 1)) in % of the mean; NaN when not computed */
+	double mean, min, max, range_pct, slope, excursion_pct;
+	size_t n;
+	double *means;        /* the window's n interval means, owned */
+};
+/* Free m's means and zero it (state STEADY_UNKNOWN). */
+void steady_metric_release(struct steady_metric *m);
+/* The enum steady_verdict of a name of steady_verdict_names[], or -1. */
+int steady_verdict_from_name(const char *name);
+
+/* The rule a result was judged by, and what it found on its measured timeline. */
+struct steady_state {
+	bool present;
+	unsigned int window;      /* W intervals */
+	double interval_s;        /* seconds per interval */
+	double range_limit_pct, excursion_limit_pct;
+	struct steady_metric iops;        /* transactional IOPS (database reads + writes /s) */
+	struct steady_metric db_read_lat; /* database read average latency, ms */
+};
+
+/*
+ * The load run until the rule held (or a cap): a steady warm-up (--warmup steady), the
+ * second stage of --precondition.  Nothing of it is measured; this is its record.
+ */
+struct steady_stage {
+	bool present, attained;
+	double seconds, cap_s;
+	uint64_t bytes_read, bytes_written;  /* by the workload during the stage */
+	struct steady_metric iops, db_read_lat; /* the window it ended on (seconds of the stage) */
+};
+
+/*
+ * --precondition N (SNIA PTS): stage 1, workload-independent: every database file written
+ * over N times sequentially (files, bytes, seconds and what the devices counted); stage 2,
+ * workload-dependent: the run's own load until steady state (load).
+ */
+struct precondition_result {
+	bool present;
+	unsigned int passes, files;
+	uint64_t bytes_written, device_bytes_written;
+	double seconds;
+	struct steady_stage load;
+};
+
+/* fio's own steady-state detection (--steadystate), one job's "steadystate" object. */
+struct fio_steadystate {
+	char *job;           /* the job's name */
+	char *ss;            /* the criterion as fio states it, "iops_slope:2.000000%" */
+	double duration_s;   /* fio's ss_dur */
+	bool attained;
+	char *criterion;     /* what fio measured, "-1.218846%" */
+	double max_deviation, slope, iops_mean, bw_mean;
+};
+
+/*
  * Per-second timeline of the measured period: columns named, rows of numbers.  Rows are in
  * data[], or, once timeline_spill() was called (fslab run: memory must not grow with the
  * duration), in a temporary file; timeline_row() reads either.
@@ -159,6 +235,12 @@ struct run_config {
 	char *target_iops_origin;        /* "target-iops", "mailboxes" or NULL (no target) */
 	unsigned int mailboxes;          /* --mailboxes, 0 when not given */
 	double iops_per_mailbox;         /* --iops-per-mailbox, 0 when not given */
+	/* steady state (src/steady.h): --warmup steady (warmup_s 0: the warm-up lasts until the
+	 * rule holds, at most steady_cap_s), the rule's window, interval and limits, and
+	 * --precondition N (0: none) */
+	bool warmup_steady;
+	double steady_cap_s, steady_interval_s, steady_range_pct, steady_excursion_pct;
+	unsigned int steady_window, precondition;
 	/* the run itself, not written to the file (the label is the result's own field) */
 	char *label, *output;
 	bool force, quiet;
@@ -295,6 +377,13 @@ struct fslab_result {
 	size_t nhosts;
 	struct host_member *hosts;   /* a cluster result's members, in the merge's order */
 	struct provenance src; /* owned strings; all NULL for a result fslab run made */
+	/* steady state (src/steady.h): on the measured timeline; a steady warm-up's record; a
+	 * precondition's; fio's own of an imported fio result */
+	struct steady_state steady;
+	struct steady_stage warmup;
+	struct precondition_result precondition;
+	size_t nfio_ss;
+	struct fio_steadystate *fio_ss;
 };
 
 void result_init(struct fslab_result *r);

@@ -55,6 +55,19 @@ struct rfield {
 	void (*read)(struct rd *rd, json_t *o, const char *key, void *p);
 };
 
+/*
+ * result_steady.c: "steady_state" (struct steady_state), "warmup" and a precondition's "load"
+ * (struct steady_stage), "precondition" (struct precondition_result): RF_CUSTOM writers (NULL
+ * when absent) and readers; the fields of one "fio_steadystate" entry.
+ */
+json_t *rf_steady_write(const void *p);
+void rf_steady_read(struct rd *rd, json_t *o, const char *key, void *p);
+json_t *rf_stage_write(const void *p);
+void rf_stage_read(struct rd *rd, json_t *o, const char *key, void *p);
+json_t *rf_precondition_write(const void *p);
+void rf_precondition_read(struct rd *rd, json_t *o, const char *key, void *p);
+extern const struct rfield rf_fio_ss_fields[];
+
 /* The whole result, in the order it is written; ends with { NULL }. */
 extern const struct rfield result_fields[];
 

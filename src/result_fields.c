@@ -558,6 +558,14 @@ static const struct rfield config_fields[] = {
 	C("mailboxes", RF_UINT, mailboxes, .present = has_mailboxes),
 	C("iops_per_mailbox", RF_REAL, iops_per_mailbox, .flags = RF_NAN0,
 	  .present = has_mailboxes),
+	/* steady state: missing in older files (not recorded) */
+	C("warmup_steady", RF_BOOL, warmup_steady),
+	C("steady_cap_s", RF_REAL, steady_cap_s, .flags = RF_NAN0),
+	C("steady_window", RF_UINT, steady_window),
+	C("steady_interval_s", RF_REAL, steady_interval_s, .flags = RF_NAN0),
+	C("steady_range_pct", RF_REAL, steady_range_pct, .flags = RF_NAN0),
+	C("steady_excursion_pct", RF_REAL, steady_excursion_pct, .flags = RF_NAN0),
+	C("precondition", RF_UINT, precondition),
 	{ NULL },
 };
 #undef C
@@ -780,6 +788,13 @@ const struct rfield result_fields[] = {
 	R("cluster", RF_CUSTOM, cluster, .write = cluster_write, .read = cluster_read),
 	R("hosts", RF_ARRAY, hosts, .flags = RF_OMIT, .off_n = offsetof(struct fslab_result, nhosts),
 	  .sub = member_fields, .elem_size = sizeof(struct host_member)),
+	R("steady_state", RF_CUSTOM, steady, .write = rf_steady_write, .read = rf_steady_read),
+	R("warmup", RF_CUSTOM, warmup, .write = rf_stage_write, .read = rf_stage_read),
+	R("precondition", RF_CUSTOM, precondition, .write = rf_precondition_write,
+	  .read = rf_precondition_read),
+	R("fio_steadystate", RF_ARRAY, fio_ss, .flags = RF_OMIT,
+	  .off_n = offsetof(struct fslab_result, nfio_ss), .sub = rf_fio_ss_fields,
+	  .elem_size = sizeof(struct fio_steadystate)),
 	{ NULL },
 };
 #undef R

@@ -213,16 +213,17 @@ static int create_open(const struct db_place *pl, uint64_t npages, bool direct,
 }
 
 /*
- * Pages 1.. of the database, DEPTH chunks of CHUNK bytes in flight, each page stamped; the
- * chunk buffers (ios[].buf) hold the payload.  Stops early when *stop is set (-EINTR).
+ * Pages 1.. of the database, DEPTH chunks of CHUNK bytes in flight, each page stamped with
+ * generation gen; the chunk buffers (ios[].buf) hold the payload.  Stops early when *stop is set (-EINTR).
  * Nothing is left in flight on return.  0 or -errno.
  */
 static int write_pages(struct io_ctx *ctx, struct io_u *ios, uint64_t base, uint64_t npages,
-		       const struct db_info *info, struct rng *r, const atomic_int *stop)
+		       const struct db_info *info, struct rng *r, const atomic_int *stop,
+		       uint64_t gen)
 {
 	struct io_u *done[DEPTH], *free_ios[DEPTH];
 	unsigned int nfree = DEPTH;
-	uint64_t next = 1, gen = 1;
+	uint64_t next = 1;
 	int ret = 0;
 
 	for (unsigned int i = 0; i < DEPTH; i++)
@@ -279,6 +280,17 @@ static int write_pages(struct io_ctx *ctx, struct io_u *ios, uint64_t base, uint
 	return ret;
 }
 
+/* The DEPTH chunk buffers (in bufs) of writes to f, each a copy of payload. */
+static void chunks_init(struct io_u *ios, void *bufs, const void *payload, struct os_file *f)
+{
+	for (unsigned int i = 0; i < DEPTH; i++) {
+		ios[i].buf = (char *)bufs + (size_t)i * CHUNK;
+		memcpy(ios[i].buf, payload, CHUNK); /* once: a chunk then changes only in place */
+		ios[i].file = f;
+		ios[i].op = IO_WRITE;
+	}
+}
+
 int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	      unsigned int compressibility, bool direct, const char *engine,
 	      const atomic_int *stop, struct db_info *info, struct db_create_stats *st)
@@ -317,14 +329,9 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	info->compressibility = compressibility;
 	ios[0] = (struct io_u){ .file = f, .op = IO_WRITE, .off = pl->base };
 	ret = write_header(&ctx, &ios[0], bufs, payload, info, 0);
-	for (unsigned int i = 0; i < DEPTH; i++) {
-		ios[i].buf = (char *)bufs + (size_t)i * CHUNK;
-		memcpy(ios[i].buf, payload, CHUNK); /* once: a chunk then changes only in place */
-		ios[i].file = f;
-		ios[i].op = IO_WRITE;
-	}
+	chunks_init(ios, bufs, payload, f);
 	if (!ret)
-		ret = write_pages(&ctx, ios, pl->base, npages, info, &r, stop);
+		ret = write_pages(&ctx, ios, pl->base, npages, info, &r, stop, 1);
 	/* the pages on stable storage before the header says they are all there */
 	if (!ret)
 		ret = os_file_datasync(f);
@@ -339,6 +346,48 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	if (ret && !pl->raw)
 		os_unlink(pl->path);
 	st->bytes = npages * DB_PAGE_SIZE;
+	st->seconds = (now_ns() - t0) / 1e9;
+	free_aligned(payload);
+	free_aligned(bufs);
+	return ret;
+}
+
+int db_overwrite(const struct db_place *pl, const struct db_info *info, unsigned int passes,
+		 bool direct, const char *engine, const atomic_int *stop,
+		 struct db_create_stats *st)
+{
+	struct io_u ios[DEPTH];
+	struct io_ctx ctx;
+	struct rng r;
+	uint64_t t0 = now_ns();
+	void *payload, *bufs;
+	struct os_file *f;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	ret = os_open(pl->path, db_open_flags(direct, false), &f);
+	if (ret)
+		return ret;
+	ret = io_ctx_init(&ctx, engine, DEPTH);
+	if (ret) {
+		os_close(f);
+		return ret;
+	}
+	/* new data, not the creation's: a pass writes what the device has not seen */
+	rng_seed(&r, info->seed ^ mix64(info->npages) ^ mix64(info->dbid + passes));
+	payload = xmalloc_aligned(CHUNK);
+	bufs = xmalloc_aligned((size_t)CHUNK * DEPTH);
+	db_fill_payload(payload, CHUNK, &r, info->compressibility);
+	chunks_init(ios, bufs, payload, f);
+	for (unsigned int p = 0; p < passes && !ret; p++) {
+		ret = write_pages(&ctx, ios, pl->base, info->npages, info, &r, stop, 2 + p);
+		if (!ret)
+			st->bytes += (info->npages - 1) * DB_PAGE_SIZE;
+	}
+	if (!ret)
+		ret = os_file_datasync(f);
+	io_ctx_release(&ctx);
+	os_close(f);
 	st->seconds = (now_ns() - t0) / 1e9;
 	free_aligned(payload);
 	free_aligned(bufs);

@@ -96,4 +96,14 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	      const atomic_int *stop, struct db_info *info, struct db_create_stats *st)
 	__attribute__((warn_unused_result));
 
+/*
+ * db_overwrite - write pages 1..npages-1 of the complete database at pl (described by info)
+ * over again, passes times, sequentially in 1 MiB writes as db_create() does: new payload,
+ * generations 2, 3, ... (every page still verifies), then fdatasync.  The header page is left
+ * as it is.  *st gets the bytes written and the seconds.  0 or -errno (-EINTR when stopped).
+ */
+int db_overwrite(const struct db_place *pl, const struct db_info *info, unsigned int passes,
+		 bool direct, const char *engine, const atomic_int *stop,
+		 struct db_create_stats *st) __attribute__((warn_unused_result));
+
 #endif

@@ -132,6 +132,27 @@ void run_fail(struct run_ctx *rc, const char *fmt, ...)
 	atomic_compare_exchange_strong(rc->stop, &expected, RUN_STOP_FAILED);
 }
 
+/* The file at pl, complete now, into rc's list. */
+static void wl_files_add(struct run_ctx *rc, const struct db_place *pl, const struct db_info *info)
+{
+	struct wl_file *f;
+
+	rc->files = xrealloc(rc->files, (rc->nfiles + 1) * sizeof(*rc->files));
+	f = &rc->files[rc->nfiles++];
+	*f = (struct wl_file){ .path = xstrdup(pl->path), .base = pl->base, .raw = pl->raw,
+			       .npages = info->npages, .dbid = info->dbid, .seed = info->seed,
+			       .compressibility = info->compressibility };
+}
+
+void wl_files_release(struct run_ctx *rc)
+{
+	for (size_t i = 0; i < rc->nfiles; i++)
+		free(rc->files[i].path);
+	free(rc->files);
+	rc->files = NULL;
+	rc->nfiles = 0;
+}
+
 uint64_t workload_file_blocks(const char *path)
 {
 	return os_file_allocated(path);
@@ -162,6 +183,7 @@ int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
 	if (state == DB_VALID && !o->fresh) {
 		fslab_info("%s: reusing the existing %s %s", pl->path, sz, what);
 		ir->reused++;
+		wl_files_add(rc, pl, info);
 		return 0;
 	}
 	fslab_info("%s: %s %s %s (32 KiB pages, %u %% compressible)", pl->path,
@@ -185,6 +207,7 @@ int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
 		return ret;
 	}
 	ir->created++;
+	wl_files_add(rc, pl, info);
 	ir->bytes_written += st.bytes;
 	ir->seconds += st.seconds;
 	ir->mbps = ir->seconds > 0 ? ir->bytes_written / ir->seconds / 1e6 : 0;

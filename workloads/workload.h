@@ -19,6 +19,19 @@ enum {
 	RUN_STOP_FAILED = 2, /* a load thread hit an error it cannot go on from */
 };
 
+/*
+ * A database (or data) file the workload initialised or reuses (workload_init_file() lists
+ * them in run_ctx.files): what --precondition writes over.
+ */
+struct wl_file {
+	char *path;           /* owned */
+	uint64_t base;        /* a raw device's slice starts here */
+	bool raw;
+	uint64_t npages;      /* 32 KiB pages, the header page included */
+	uint64_t dbid, seed;  /* its db_info's */
+	unsigned int compressibility;
+};
+
 /* Everything a workload needs while it runs. */
 struct run_ctx {
 	const struct run_config *o; /* the run's configuration (result.h), the result's own */
@@ -34,6 +47,8 @@ struct run_ctx {
 	/* WL_FINITE: when its load ended on its own (run_done()), 0 while it goes on; atomic */
 	uint64_t done_ns;
 	void *priv;             /* the workload's */
+	struct wl_file *files;  /* its database files, in the order initialised (owned) */
+	size_t nfiles;
 };
 
 /*
@@ -175,6 +190,9 @@ void run_done(struct run_ctx *rc);
  */
 void run_fail(struct run_ctx *rc, const char *fmt, ...) __printf(2, 3);
 
+/* Free rc's list of files. */
+void wl_files_release(struct run_ctx *rc);
+
 /* Bytes allocated to the file at path (0 when there is none): what recreating it frees. */
 uint64_t workload_file_blocks(const char *path);
 
@@ -183,8 +201,8 @@ struct db_info;
 /*
  * workload_init_file - reuse the database (or data file) at pl when state says DB_VALID,
  * otherwise create it with real data (db_create), counting into rc->res->init and saying
- * which it did.  what names it in messages ("database", "data file").  0 or -errno (-EINTR
- * when stopped).
+ * which it did, and list it in rc->files.  what names it in messages ("database", "data
+ * file").  0 or -errno (-EINTR when stopped).
  */
 int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
 		       uint64_t npages, uint64_t seed, struct db_info *info, const char *what)

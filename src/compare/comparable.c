@@ -37,6 +37,10 @@ static bool same(const struct run_option *o, const struct run_config *a,
 	case ROT_REAL: {
 		double u = *(const double *)x, v = *(const double *)y;
 
+		/* --warmup steady against a time: its bool decides too */
+		if ((o->flags & ROF_STEADY) && *(const bool *)((const char *)a + o->off_n) !=
+						*(const bool *)((const char *)b + o->off_n))
+			return false;
 		return u == v || (isnan(u) && isnan(v));
 	}
 	case ROT_FLAG:
@@ -70,6 +74,8 @@ static char *compare_option_text(const struct run_option *o, const struct run_co
 						    (unsigned long long)*(const uint64_t *)x)
 					: xstrdup(buf);
 	case ROT_TIME:
+		if ((o->flags & ROF_STEADY) && *(const bool *)((const char *)c + o->off_n))
+			return xstrdup("steady");
 		return xasprintf("%gs", *(const double *)x);
 	case ROT_REAL:
 		return xasprintf("%g", *(const double *)x);

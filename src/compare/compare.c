@@ -169,6 +169,8 @@ static char *text_cell(const struct compare *c, const struct cmp_group *g,
 		return xstrdup(g->mismatch ? g->mismatch : "-");
 	case MK_CACHE:
 		return cache_text(c, g);
+	case MK_STEADY:
+		return compare_steady_text(c, g);
 	default:
 		return verdict_text(c, g);
 	}
@@ -409,6 +411,7 @@ static void compute_rows(struct compare *c, bool claims_only)
 		if ((m->kind == MK_THREADS && !c->threads_differ) ||
 		    (m->kind == MK_TOOL && !c->foreign) ||
 		    (m->kind == MK_MISMATCH && !c->warnings.nr) ||
+		    (m->kind == MK_STEADY && !compare_any_steady(c)) ||
 		    (claims_only && m->kind != MK_RUNS && !compare_is_headline(m->id)) ||
 		    (m->for_flags && !any_workload(c, m->for_flags))) {
 			free(m);

@@ -42,6 +42,7 @@ enum metric_kind {
 	MK_DEV_IOPS,    /* device counters of a role's device(s): reads + writes per second */
 	MK_DEV_MBPS,    /* ... bytes read + written per second, MB/s */
 	MK_DEV_UTIL,    /* ... busy time (io_ticks) in % of the measured time */
+	MK_STEADY,      /* text: steady state by the SNIA PTS rule (or fio's), shown when recorded */
 };
 
 /* One row of the comparison table, in Jetstress's terms. */
@@ -268,6 +269,19 @@ int compare_timeline_fold(const struct timeline *t, const struct metric_def *m, 
 /* Limit of a Jetstress verdict check ("db_read_avg_latency", ...) from the first result that
  * has it, else dflt. */
 double compare_limit(const struct compare *c, const char *check, double dflt);
+
+/*
+ * steady.c: steady state in the results (src/steady.h).  compare_any_steady(): a result says
+ * something of it (its own rule's, or fio's).  compare_steady_text(): the "Steady state" cell
+ * of group g ("attained from 60 s", "NOT attained", "too short to judge", "attained in 2 of 3
+ * runs", "fio: attained (...)"; "-" when no run says), heap.  compare_steady_windows(): the
+ * windows that held, [from, to) seconds of measurement of each run's transactional IOPS (or,
+ * latency, database read latency) with its group, at most max; how many.
+ */
+bool compare_any_steady(const struct compare *c);
+char *compare_steady_text(const struct compare *c, const struct cmp_group *g);
+size_t compare_steady_windows(const struct compare *c, bool latency, double *from, double *to,
+			      size_t *group, size_t max);
 /* The filesystem of a result: environment.volumes[role=db].fstype, else environment.prep.fs,
  * else the label.  Borrowed. */
 const char *compare_result_fs(const struct fslab_result *r);

@@ -250,6 +250,33 @@ struct fio_sum {
 	double runtime;    /* s: the longest direction of any job */
 };
 
+/* A job's own "steadystate" object (fio --steadystate), when it has one, into r->fio_ss. */
+static void steadystate_of(struct fslab_result *r, json_t *job)
+{
+	json_t *ss = json_object_get(job, "steadystate"), *data;
+	struct fio_steadystate *f;
+	const char *v;
+
+	if (!json_is_object(ss))
+		return;
+	data = json_object_get(ss, "data");
+	r->fio_ss = xrealloc(r->fio_ss, (r->nfio_ss + 1) * sizeof(*r->fio_ss));
+	f = &r->fio_ss[r->nfio_ss++];
+	memset(f, 0, sizeof(*f));
+	v = json_string_value(json_object_get(job, "jobname"));
+	f->job = v ? xstrdup(v) : NULL;
+	v = json_string_value(json_object_get(ss, "ss"));
+	f->ss = v ? xstrdup(v) : NULL;
+	v = json_string_value(json_object_get(ss, "criterion"));
+	f->criterion = v ? xstrdup(v) : NULL;
+	f->duration_s = num(ss, "duration");
+	f->attained = isfinite(num(ss, "attained")) && num(ss, "attained") != 0;
+	f->max_deviation = num(ss, "max_deviation");
+	f->slope = num(ss, "slope");
+	f->iops_mean = num(data, "iops_mean");
+	f->bw_mean = num(data, "bw_mean");
+}
+
 /* jobs[0..n) summed into r's classes, its threads and sum; the histograms come from
  * bin_jobs[0..nbin) instead when nbin ("All clients": see one_result()). */
 static int sum_jobs(struct fslab_result *r, const struct fio_src *s, json_t **jobs, size_t n,
@@ -295,6 +322,7 @@ static int sum_jobs(struct fslab_result *r, const struct fio_src *s, json_t **jo
 			sum->runtime = fmax(sum->runtime, num(dj, "runtime") / 1e3);
 		}
 		sum->trims += count(json_object_get(j, "trim"), "total_ios");
+		steadystate_of(r, j);
 		r->config.threads += nj && !parse_u64(nj, 1, 4096, &v) && n == 1 ? (unsigned)v : 1;
 	}
 	for (size_t i = 0; i < nbin && !ret; i++)

@@ -78,6 +78,7 @@ const struct metric_def compare_metrics[] = {
 	ROW("cpu", "Host CPU (%)", "host CPU", MK_CPU, -1, NULL, DIR_LOWER, 1),
 	ROW("mem", "Host memory used (GiB)", "host memory used", MK_MEM, -1, NULL, DIR_LOWER, 2),
 	ROW("verdict", "Verdict", NULL, MK_VERDICT, -1, NULL, DIR_NEUTRAL, 0),
+	ROW("steady", "Steady state", NULL, MK_STEADY, -1, NULL, DIR_NEUTRAL, 0),
 	/* for the charts */
 	HIDDEN("db_read_mbps", "database read throughput (MB/s)", MK_MBPS, CLS_DB_READ, DIR_HIGHER,
 	       2),
@@ -152,6 +153,7 @@ bool compare_metric_is_text(const struct metric_def *m)
 	case MK_MISMATCH:
 	case MK_CACHE:
 	case MK_VERDICT:
+	case MK_STEADY:
 		return true;
 	default:
 		return false;

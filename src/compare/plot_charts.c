@@ -15,6 +15,7 @@
 #include "msg.h"
 #include "os/os.h"
 #include "share.h"
+#include "strbuf.h"
 
 /* the answer's chart: smaller, so that it sits with the text without dominating it */
 #define HEADLINE_SIZE "900,400"
@@ -194,8 +195,38 @@ static double *group_series(const struct compare *c, const struct cmp_group *g,
 	return sum;
 }
 
+/* The most steady windows a chart marks (one bar per run that held). */
+#define PLOT_MAX_STEADY 200
+
+/*
+ * The steady windows of the runs (compare_steady_windows(); which: 0 transactional IOPS,
+ * 1 database read latency, -1 none) as gnuplot array literals into kv's values: SN the count,
+ * SFROM and STO the seconds, SG the label's number (its line colour).  Heap strings in out[4].
+ */
+static void steady_marks(const struct compare *c, int which, char **out)
+{
+	double from[PLOT_MAX_STEADY], to[PLOT_MAX_STEADY];
+	size_t grp[PLOT_MAX_STEADY];
+	size_t n = which < 0 ? 0 : compare_steady_windows(c, which == 1, from, to, grp,
+							    PLOT_MAX_STEADY);
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, g = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(&a, "%s%.10g", i ? "," : "", from[i]);
+		strbuf_addf(&b, "%s%.10g", i ? "," : "", to[i]);
+		strbuf_addf(&g, "%s%zu", i ? "," : "", grp[i] + 1);
+	}
+	out[0] = xasprintf("%zu", n);
+	out[1] = xasprintf("[%s]", n ? a.buf : "0");
+	out[2] = xasprintf("[%s]", n ? b.buf : "0");
+	out[3] = xasprintf("[%s]", n ? g.buf : "1");
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&g);
+}
+
 static int timeline(struct plot_ctx *x, const char *name, const char *title, const char *id,
-		    const char *ylabel, double limit)
+		    const char *ylabel, double limit, int steady)
 {
 	const struct compare *c = x->c;
 	const struct cmp_row *row = compare_row(c, id);
@@ -236,12 +267,18 @@ static int timeline(struct plot_ctx *x, const char *name, const char *title, con
 	t = plot_gp_escape(title);
 	y = plot_gp_escape(ylabel);
 	{
+		char *sm[4];
+
+		steady_marks(c, steady, sm);
 		const char *kv[] = {
 			"TITLE", t, "YLABEL", y, "N", ns, "LABELS", x->labels, "LIMIT", lim,
-			"LIMIT_NAME", "Jetstress limit", NULL,
+			"LIMIT_NAME", "Jetstress limit", "SN", sm[0], "SFROM", sm[1], "STO", sm[2],
+			"SG", sm[3], NULL,
 		};
 
 		ret = plot_draw(x, name, title, "timeline", buf, len, kv);
+		for (int i = 0; i < 4; i++)
+			free(sm[i]);
 	}
 	free(t);
 	free(y);
@@ -491,15 +528,15 @@ static int draw_all(struct plot_ctx *x)
 		ret = bars(x, &charts[i]);
 	if (!ret)
 		ret = timeline(x, "timeline-iops", "Transactional IOPS over time", "trans_iops",
-			       "IOPS", 0);
+			       "IOPS", 0, 0);
 	if (!ret)
 		ret = timeline(x, "timeline-db-read-latency",
 			       "Database read average latency over time", "db_read_lat_avg", "ms",
-			       compare_limit(c, "db_read_avg_latency", 20));
+			       compare_limit(c, "db_read_avg_latency", 20), 1);
 	if (!ret)
 		ret = timeline(x, "timeline-log-write-latency",
 			       "Log write average latency over time", "log_write_lat_avg", "ms",
-			       compare_limit(c, "log_write_avg_latency", 10));
+			       compare_limit(c, "log_write_avg_latency", 10), -1);
 	if (!ret)
 		ret = percentiles(x);
 	if (!ret && c->nsweeps)

@@ -420,6 +420,10 @@ void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 		doc_heading(&d, 3, "Verdicts (Jetstress-style)");
 		report_verdict_lines(&d, c);
 	}
+	if (compare_any_steady(c)) {
+		doc_heading(&d, 3, "Steady state");
+		report_steady_lines(&d, c);
+	}
 	/* where the I/O went: the volumes as their devices saw them, the host beside them */
 	if (report_has_volumes(c)) {
 		doc_heading(&d, 2, "The volumes");

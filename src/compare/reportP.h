@@ -34,6 +34,12 @@ const char *report_test_name(const struct cmp_delta *d);
 char *report_interval_text(const struct cmp_delta *d);
 char *report_runs_text(const struct compare *c, size_t g, size_t base);
 
+/* steady.c: the Method's lines on a steady warm-up, preconditioning and the steady-state
+ * rule, where the results have them; one line per label on its steady state (beside the
+ * verdicts). */
+void report_method_steady(struct doc *d, const struct compare *c);
+void report_steady_lines(struct doc *d, const struct compare *c);
+
 /* answer.c: the answer first (one line per label against its base, the A/A check, sweeps,
  * why an adaptive lab stopped); the key table; the verdicts, one line per label; the volume
  * view from the device counters; (notes.c) the notes of the results aggregated per label;

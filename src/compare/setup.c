@@ -475,11 +475,16 @@ void report_method(struct doc *d, const struct compare *c, const struct report_o
 	if (flags & WL_FINITE)
 		doc_item(d, "Duration: until every database was read once (the measurement ends with "
 			 "the load; --duration %g s is only its limit), no warm-up", cf->duration_s);
+	else if (cf->warmup_steady)
+		doc_item(d, "Duration: %g s measured after a warm-up until steady state%s",
+			 cf->duration_s, cf->duration_s < 7200 ? " (shorter than Jetstress's 2-hour "
+			 "performance test)" : "");
 	else
 		doc_item(d, "Duration: %g s measured after a %g s warm-up%s", cf->duration_s,
 			 cf->warmup_s, cf->duration_s < 7200 ? " (shorter than Jetstress's 2-hour "
 			 "performance test: short cells show how filesystems differ under this load, "
 			 "they do not qualify a volume)" : "");
+	report_method_steady(d, c);
 	doc_item(d, "Seed %llu, data compressibility %u %%, background database maintenance %s",
 		 (unsigned long long)cf->seed, cf->compressibility,
 		 cf->bdm_mbps > 0 ? "on" : "off");

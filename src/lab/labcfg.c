@@ -733,6 +733,13 @@ static void check_required(struct parse *p)
 		check_devices_linux(p);
 	if (!p->seen_workload)
 		perr(p, p->line, "no [workload] section: give at least duration and db_size");
+	/* the hosts start together (--start-at); a steady-state stage ends on each at its own
+	 * time, so they would not measure together */
+	if (c->hosts.n && (c->wl.warmup_steady || c->wl.precondition))
+		perr(p, c->wl.warmup_steady ? c->wl_line[RO_WARMUP] : c->wl_line[RO_PRECONDITION],
+		     "%s in a lab with [host] sections: a steady-state stage ends at its own time on "
+		     "each host, so the hosts would not measure together; give a fixed warmup",
+		     c->wl.warmup_steady ? "warmup = steady" : "precondition");
 	if (c->baseline && !fs_section(p, c->baseline) &&
 	    !(c->raw_baseline && !strncmp(c->baseline, "raw", 3))) {
 		bool label_ok = false;

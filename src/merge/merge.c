@@ -15,6 +15,7 @@
 #include "msg.h"
 #include "os/os.h"
 #include "sha256.h"
+#include "steady.h"
 #include "strbuf.h"
 #include "units.h"
 #include "utctime.h"
@@ -777,6 +778,14 @@ int merge_results(const struct merge_input *in, size_t n, const struct merge_opt
 	merge_devices(&mg);
 	merge_samples(&mg);
 	merge_timeline(&mg);
+	/* the steady-state rule on the cluster's seconds, as each host judged its own */
+	if (first->steady.present) {
+		struct steady_rule rule;
+
+		steady_rule_of(&out->config, &rule);
+		if (steady_from_timeline(&out->timeline, &rule, &out->steady))
+			fslab_warn("the merged timeline cannot be read back: no steady state");
+	}
 	merge_verdict(&mg);
 	out->hosts = xcalloc(n, sizeof(*out->hosts));
 	for (size_t i = 0; i < n; i++)

@@ -2,6 +2,7 @@
 /* cli.c: the options of `fslab run` into its state: the table's values (run/options.c) in the
  * run's config (the result's, result.h), how they go together, the defaults derived from
  * other options. */
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include "run/options.h"
 #include "run/provenance.h"
 #include "run/runP.h"
+#include "steady.h"
 #include "units.h"
 #include "workloads/jetstress.h"
 
@@ -39,6 +41,39 @@ static int check_verdict_args(struct run_state *s)
 		c->target_iops = js_target_from_mailboxes(c->mailboxes, c->iops_per_mailbox);
 	if (c->target_iops > 0)
 		c->target_iops_origin = xstrdup(c->mailboxes ? "mailboxes" : "target-iops");
+	return 0;
+}
+
+/*
+ * The steady-state options after parsing: the cap's default (SNIA's 25 rounds), a cap that
+ * can hold a window, and what a steady stage cannot go with.
+ */
+static int check_steady_args(struct run_state *s)
+{
+	struct run_config *c = s->p.c;
+	struct steady_rule r;
+	bool stage = c->warmup_steady || c->precondition;
+	const char *what = c->warmup_steady ? "--warmup steady" : "--precondition";
+
+	steady_rule_of(c, &r);
+	if (!run_params_given(&s->p, RO_STEADY_CAP))
+		c->steady_cap_s = (double)STEADY_MAX_ROUNDS * r.interval_s;
+	/* without a steady stage the cap decides nothing: not recorded, never compared */
+	if (!stage)
+		run_config_set_na(c, offsetof(struct run_config, steady_cap_s));
+	if (stage && c->steady_cap_s < steady_rule_span_s(&r))
+		return input_error("--steady-cap %gs is shorter than one steady-state window (%u x "
+				   "%us = %gs): the rule could never hold; give a longer --steady-cap "
+				   "or a shorter window", c->steady_cap_s, r.window, r.interval_s,
+				   steady_rule_span_s(&r));
+	if (stage && (s->wl->flags & WL_FINITE))
+		return input_error("%s: the %s workload reads everything once, measured from its "
+				   "first page; drop %s", what, c->workload, what);
+	/* each host would end its stage at its own time and measure at another */
+	if (stage && c->start_at)
+		return input_error("%s with --start-at: a steady-state stage ends at its own time "
+				   "on each host, so the hosts would not measure together; give a "
+				   "fixed --warmup (and precondition the volumes beforehand)", what);
 	return 0;
 }
 
@@ -116,5 +151,7 @@ int run_parse_args(struct run_state *s, int argc, char **argv)
 				   fmt_size((char[32]){ 0 }, 32, c->cache_size),
 				   fmt_size((char[32]){ 0 }, 32, c->db_size));
 	normalise(s);
+	if (check_steady_args(s))
+		return -FSLAB_EINPUT;
 	return c->start_at ? run_start_at_check(s) : 0;
 }

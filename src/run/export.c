@@ -238,6 +238,12 @@ int cmd_export(int argc, char **argv)
 		goto done;
 	}
 	ret = export_shape(s->wl, from, &sh);
+	/* fio's --steadystate judges other criteria, DiskSpd has none: not the same load */
+	if (!ret && (s->res.config.warmup_steady || s->res.config.precondition))
+		ret = input_error("--%s: %s runs no SNIA steady-state stage; export with a fixed "
+				  "--warmup and no --precondition (precondition the volume by hand)",
+				  s->res.config.warmup_steady ? "warmup steady" : "precondition",
+				  ex->name);
 	if (ret)
 		goto done;
 	output = s->res.config.output;

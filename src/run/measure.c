@@ -255,8 +255,9 @@ void run_load(struct run_state *s)
 	struct engine *e = &rc->eng;
 	struct engine_sample prev = { 0 };
 	uint64_t warm = run_config_ns(s->res.config.warmup_s);
-	uint64_t dur = run_config_ns(s->res.config.duration_s), t0, next;
-	double total = (double)(warm + dur) / 1e9, row[TIMELINE_NCOLS];
+	uint64_t dur = run_config_ns(s->res.config.duration_s), t0, w0, next;
+	double total = (double)(warm + dur) / 1e9 + run_steady_stages_max_s(&s->res.config);
+	double row[TIMELINE_NCOLS];
 	uint64_t sec = 0;
 
 	timeline_init(&s->res.timeline, timeline_columns, TIMELINE_NCOLS);
@@ -272,10 +273,13 @@ void run_load(struct run_state *s)
 		*rc->stop = RUN_STOP_FAILED;
 		return;
 	}
+	/* a precondition's load, a steady warm-up (steady_run.c) */
+	run_steady_stages(s, total);
 	/* warm-up: the load runs, nothing is recorded */
-	for (next = t0 + NSEC_PER_SEC; !run_stop_flag && now_ns() < t0 + warm;
+	w0 = now_ns();
+	for (next = w0 + NSEC_PER_SEC; !run_stop_flag && now_ns() < w0 + warm;
 	     next += NSEC_PER_SEC) {
-		sleep_until_ns(MIN(next, t0 + warm));
+		sleep_until_ns(MIN(next, w0 + warm));
 		host_sampler_tick(&s->host);
 		run_progress(s, "warm-up", (now_ns() - t0) / 1e9, total, NULL);
 	}

@@ -15,6 +15,7 @@
 #include "msg.h"
 #include "strbuf.h"
 #include "units.h"
+#include "steady.h"
 #include "utctime.h"
 #include "workloads/verdict.h"
 #include "workloads/workload.h"
@@ -133,11 +134,13 @@ const struct run_option run_options[RO_NR] = {
 	},
 	[RO_WARMUP] = {
 		.name = "warmup", .ini = "warmup", .type = ROT_TIME, OFF(warmup_s),
+		.flags = ROF_STEADY, .off_n = offsetof(struct run_config, warmup_steady),
 		.cmp = ROC_LOAD,
-		.lo = 0, .hi = MAX_DURATION_NS, .metavar = "TIME",
+		.lo = 0, .hi = MAX_DURATION_NS, .metavar = "TIME|steady",
 		.def_help = "5% of --duration, at most 60s",
-		.help = "load before measuring",
-		.fix = "give a time such as 0, 30s or 5m",
+		.help = "load before measuring; steady: until the steady-state rule holds "
+			"(below), at most --steady-cap",
+		.fix = "give a time such as 0, 30s or 5m, or steady",
 	},
 	[RO_SEED] = {
 		.name = "seed", .ini = "seed", .type = ROT_UINT, OFF(seed), .def = "1",
@@ -388,6 +391,63 @@ const struct run_option run_options[RO_NR] = {
 		.fix = "give transactional IOPS per mailbox, a positive number up to 100, such as "
 		       "0.06",
 	},
+/*
+ * Steady state: the SNIA PTS rule (src/steady.h) judges every result's timeline, a steady
+ * warm-up and a precondition's second stage.  It shapes how a result is judged (and, with
+ * --warmup steady or --precondition, where the measurement starts): ROC_LOAD.
+ */
+#define STEADY_HELP_PCT "in % of the window's mean"
+	[RO_STEADY_WINDOW] = {
+		.name = "steady-window", .ini = "steady_window", .type = ROT_UINT,
+		.cmp = ROC_LOAD, OFF(steady_window), .def = STR(STEADY_WINDOW),
+		.lo = 2, .hi = STEADY_WINDOW_MAX, .metavar = "W",
+		.help = "intervals in the steady-state window; default %D (SNIA PTS: five "
+			"rounds); 2 to " STR(STEADY_WINDOW_MAX),
+		.fix = "give 2 to " STR(STEADY_WINDOW_MAX) " intervals (SNIA PTS: 5)",
+	},
+	[RO_STEADY_INTERVAL] = {
+		.name = "steady-interval", .ini = "steady_interval", .type = ROT_TIME,
+		.flags = ROF_WHOLE_S, .cmp = ROC_LOAD, OFF(steady_interval_s),
+		.def = STR(STEADY_INTERVAL_S) "s", .lo = NSEC_PER_SEC, .hi = 3600 * NSEC_PER_SEC,
+		.metavar = "T",
+		.help = "one interval's mean is one point of the window; default %D (SNIA's "
+			"one-minute rounds), 1s to 1h in whole seconds",
+		.fix = "give whole seconds from 1s to 1h, such as 60s (SNIA's rounds) or 10s",
+	},
+	[RO_STEADY_RANGE] = {
+		.name = "steady-range", .ini = "steady_range", .type = ROT_REAL,
+		.flags = ROF_EXCL_MIN, .cmp = ROC_LOAD, OFF(steady_range_pct), .def = "20",
+		.rlo = 0, .rhi = 100, .metavar = "PCT",
+		.help = "the largest range (max - min) of the window's means, " STEADY_HELP_PCT,
+		.fix = "give a percentage above 0 and at most 100 (SNIA PTS: 20)",
+	},
+	[RO_STEADY_EXCURSION] = {
+		.name = "steady-excursion", .ini = "steady_excursion", .type = ROT_REAL,
+		.flags = ROF_EXCL_MIN, .cmp = ROC_LOAD, OFF(steady_excursion_pct), .def = "10",
+		.rlo = 0, .rhi = 100, .metavar = "PCT",
+		.help = "the largest excursion of the least-squares line across the window, "
+			STEADY_HELP_PCT,
+		.fix = "give a percentage above 0 and at most 100 (SNIA PTS: 10)",
+	},
+	[RO_STEADY_CAP] = {
+		.name = "steady-cap", .ini = "steady_cap", .type = ROT_TIME, .cmp = ROC_LOAD,
+		OFF(steady_cap_s), .lo = NSEC_PER_SEC, .hi = MAX_DURATION_NS, .metavar = "TIME",
+		.def_help = STR(STEADY_MAX_ROUNDS) " intervals (SNIA PTS: at most "
+			    STR(STEADY_MAX_ROUNDS) " rounds)",
+		.help = "the longest a load runs waiting for steady state (--warmup steady, "
+			"--precondition's second stage); the result says whether it held",
+		.fix = "give a time such as 10m or 1h, at least the window (steady-window x "
+		       "steady-interval)",
+	},
+	[RO_PRECONDITION] = {
+		.name = "precondition", .ini = "precondition", .type = ROT_UINT, .cmp = ROC_LOAD,
+		OFF(precondition), .def = "0", .lo = 0, .hi = 100, .metavar = "N",
+		.help = "before the warm-up, SNIA PTS's two stages, neither measured: every "
+			"database file written over N times sequentially, then the load until "
+			"steady state (at most --steady-cap); both recorded.  0: none",
+		.fix = "give how many times to write the database files over, 0 to 100 (SNIA "
+		       "PTS: 2)",
+	},
 };
 
 const struct run_option *run_option_find(const char *name)
@@ -529,10 +589,17 @@ int run_option_parse(struct run_params *p, const struct run_option *o, const cha
 		*(uint64_t *)f = u;
 		break;
 	case ROT_TIME:
+		if ((o->flags & ROF_STEADY) && !strcasecmp(v, "steady")) {
+			*(bool *)field(p, o->off_n) = true;
+			*(double *)f = 0;
+			break;
+		}
 		if (parse_duration(v, &u) || u < o->lo || u > o->hi ||
 		    ((o->flags & ROF_WHOLE_S) && u % NSEC_PER_SEC))
 			return -EINVAL;
 		*(double *)f = (double)u / NSEC_PER_SEC;
+		if (o->flags & ROF_STEADY)
+			*(bool *)field(p, o->off_n) = false;
 		break;
 	case ROT_REAL:
 		if (parse_real(o, v, &d))
@@ -697,6 +764,11 @@ void run_usage(FILE *f)
 	for (size_t i = 0; i < RO_NR; i++) {
 		if (i == RO_SAMPLE_INTERVAL)
 			fputs("\nVerdict (jetstress; exit status 3 when it fails):\n", f);
+		if (i == RO_STEADY_WINDOW)
+			fputs("\nSteady state (SNIA PTS: the range of W interval means within 20 % of "
+			      "their mean,\nthe least-squares line's excursion across them within 10 %): "
+			      "every result says\nwhether and from when it held, for transactional IOPS "
+			      "and database read latency.\n", f);
 		help_option(f, &run_options[i]);
 	}
 	fputs("  Database page fault stalls (a session waiting for a free cache page because the "

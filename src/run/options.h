@@ -25,6 +25,9 @@ enum run_opt_id {
 	RO_LAB_ID, RO_LAB_CELL, RO_LAB_ROUND, RO_LAB_POSITION, RO_LAB_FRESH_VOLUME,
 	/* a lab's cell on volumes the user prepared; a step stopped through its stdin */
 	RO_FRESH, RO_ALLOW_FOREIGN_FILES, RO_STOP_ON_STDIN_EOF,
+	/* steady state (src/steady.h): the rule, its cap, preconditioning */
+	RO_STEADY_WINDOW, RO_STEADY_INTERVAL, RO_STEADY_RANGE, RO_STEADY_EXCURSION, RO_STEADY_CAP,
+	RO_PRECONDITION,
 	/* the verdict (jetstress) */
 	RO_SAMPLE_INTERVAL, RO_THRESHOLDS, RO_MAX_LATENCY_ERRORS, RO_STRICT_IO_TAIL,
 	RO_TARGET_IOPS, RO_MAILBOXES, RO_IOPS_PER_MAILBOX,
@@ -49,6 +52,8 @@ enum {
 	ROF_SWEEP = 1 << 2,    /* a [workload] key that takes a list: one value per cell */
 	ROF_EXCL_MIN = 1 << 3, /* ROT_REAL: min itself is refused (a positive number) */
 	ROF_WHOLE_S = 1 << 4,  /* ROT_TIME: whole seconds */
+	ROF_STEADY = 1 << 5,   /* ROT_TIME: or the word "steady", which sets the bool at off_n
+				  (and the time to 0); a time clears it */
 };
 
 /*
@@ -79,7 +84,8 @@ struct run_option {
 	enum run_opt_type type;
 	unsigned int flags;   /* ROF_* */
 	enum run_opt_cmp cmp; /* what a difference means to compare */
-	size_t off, off_n;    /* offsetof(struct run_config, value) (ROT_DIRS: and its count) */
+	size_t off, off_n;    /* offsetof(struct run_config, value) (ROT_DIRS: and its count;
+				 ROF_STEADY: its bool) */
 	size_t size;          /* sizeof the value: ROT_UINT is unsigned int or uint64_t */
 	const char *def;      /* default, parsed as if given; NULL: none or derived */
 	const char *def_help; /* the default as --help says it, when def does not say it all */

@@ -116,6 +116,7 @@ static void free_state(struct run_state *s)
 	free(s->dev_before);
 	free(s->dev_after);
 	json_decref(s->selftest);
+	wl_files_release(&s->rc);
 	run_samplers_free(&s->smp);
 	engine_release(&s->rc.eng);
 	result_release(&s->res);
@@ -188,6 +189,9 @@ static int run_measure(struct run_state *s)
 	int ret = s->wl->prepare(rc);
 	uint64_t end;
 
+	/* --precondition's first stage: the files written over before anything is measured */
+	if (!ret && !run_stop_flag)
+		ret = run_precondition_files(s);
 	if (ret || run_stop_flag)
 		return ret;
 	if (s->drop_caches)
@@ -226,6 +230,7 @@ static void run_gather(struct run_state *s, int ret)
 	record_dirs(s);
 	if (rc->eng.t_measure)
 		run_samplers_finish(s);
+	run_steady_finish(s);
 	r->environment = environment(s);
 	engine_collect(&rc->eng, -1, r->duration_s, r->classes, &x);
 	/* a load judged by throughput has no transactional IOPS (n/a, not its reads/s) */

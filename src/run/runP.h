@@ -92,6 +92,26 @@ void run_device_results(struct run_state *s, const struct collect_extra *x);
 void run_samplers_finish(struct run_state *s);
 void run_samplers_free(struct samplers *m);
 
+/*
+ * steady_run.c: steady state (src/steady.h).  run_precondition_files(): --precondition's first
+ * stage, every database file written over (0 or -errno; a stop request ends it early with 0).
+ * run_steady_stages(): after the load started, --precondition's second stage and a steady
+ * warm-up (total: the progress lines' total seconds).  run_until_steady(): one such stage,
+ * the load until the rule holds or --steady-cap, recorded in *out.  run_steady_stages_max_s():
+ * the longest the stages of c may take.  run_steady_finish(): the rule on the measured
+ * timeline into the result.
+ */
+int run_precondition_files(struct run_state *s);
+void run_steady_stages(struct run_state *s, double total);
+void run_until_steady(struct run_state *s, const char *phase, double total,
+		      struct steady_stage *out);
+double run_steady_stages_max_s(const struct run_config *c);
+void run_steady_finish(struct run_state *s);
+/* The summary's words: the warm-up ("30s", "until steady: 42 s, attained") into buf; the
+ * precondition's and the steady state's lines. */
+void run_warmup_text(const struct fslab_result *r, char *buf, size_t len);
+void run_print_steady(const struct fslab_result *r, FILE *f);
+
 /* startat.c: --start-at checked against the clock (-FSLAB_EINPUT when it has passed or is
  * more than a day ahead); the wait until it after initialisation (returns early on a stop
  * request); the result's start fields (start_at, load_started_at, measure_started_at). */

@@ -22,13 +22,14 @@ void run_print_summary(struct run_state *s, FILE *f)
 		"Database reads", "Database writes", "Log writes", "BDM reads",
 	};
 	bool all = s->wl->flags & WL_TRANSACTIONS; /* every class of its model, even idle */
-	char a[32], b[32];
+	char a[32], b[32], w[64];
 
 	fprintf(f, "\nfslab run '%s': %s, %u threads", r->label, o->workload, o->threads);
 	s->wl->describe(o, f);
+	run_warmup_text(r, w, sizeof(w));
 	fprintf(f, ", %s measured (warm-up %s), seed %llu, %s%s\n",
-		fmt_duration(a, sizeof(a), (uint64_t)(r->duration_s * 1e9)),
-		fmt_duration(b, sizeof(b), run_config_ns(o->warmup_s)), (unsigned long long)o->seed, o->engine,
+		fmt_duration(a, sizeof(a), (uint64_t)(r->duration_s * 1e9)), w,
+		(unsigned long long)o->seed, o->engine,
 		s->rc.direct ? ", " OS_DIRECT_NAME : ", BUFFERED");
 	for (size_t i = 0; i < s->ndb_vols + s->nlog_vols; i++) {
 		const struct volume *v = i < s->ndb_vols ? &s->rc.db_vols[i]
@@ -70,6 +71,7 @@ void run_print_summary(struct run_state *s, FILE *f)
 			(unsigned long long)r->checksum.pages, (unsigned long long)r->checksum.bad_pages,
 			r->checksum.mbps, r->checksum.first_bad ? "; first: " : "",
 			r->checksum.first_bad ? r->checksum.first_bad : "");
+	run_print_steady(r, f);
 	for (size_t i = 0; i < json_array_size(r->notes); i++)
 		fprintf(f, "Note: %s\n", json_string_value(json_array_get(r->notes, i)));
 	if (r->verdict.present) {

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # t_import.sh: fslab compare and sizing read fio JSON (json, json+, client/server, text before
-# the JSON), DiskSpd XML (2.2, 2.0.21a, UTF-16, interrupted), DiskSpd text (2.0.x, 2.1, 2.2,
+# the JSON, --steadystate), DiskSpd XML (2.2, 2.0.21a, UTF-16, interrupted), DiskSpd text (2.0.x, 2.1, 2.2,
 # UTF-16, cut or edited) and Jetstress HTML reports
 # (tests/fixtures/interop/, README there): every value checked against the file it came from,
 # n/a where the tool does not report it, tools never mixed without --allow-mismatch, malformed
@@ -22,6 +22,16 @@ near() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
 check() { # check WHAT GOT WANT [REL]
 	near "$2" "$3" "${4:-0.0005}" || fail "$1: got $2, expected $3"
 }
+
+log "fio --steadystate: fio's own steady-state object shown as its Steady state"
+cmp_json "$T/ss.json" "$fx/fio-ss-attained.json" "$fx/fio-ss-not-attained.json"
+[ "$(cell "$T/ss.json" steady fio-ss-attained)" = \
+	"fio: attained (iops_slope:20.000000%; measured -1.768649%)" ] || fail "fio steady state"
+[ "$(cell "$T/ss.json" steady fio-ss-not-attained)" = \
+	"fio: NOT attained (iops:0.100000%; measured 13.905664%)" ] || fail "fio steady state not"
+# without it, no row
+cmp_json "$T/nss.json" "$fx/fio-randread-2jobs.json"
+[ -z "$(cell "$T/nss.json" steady fio-randread-2jobs)" ] || fail "a steady row without --ss"
 
 log "fio JSON, two jobs: rates summed, percentiles of merged jobs without bins n/a"
 f=$fx/fio-randread-2jobs.json

@@ -47,6 +47,15 @@ bad "${D[@]}" --duration abc "--duration"
 bad "${D[@]}" --duration 0 "at least 1s"
 bad "${D[@]}" --duration 1h30 "--duration"
 bad "${D[@]}" --warmup -1 "--warmup"
+# steady state: the rule's limits, a cap that cannot hold a window, what a stage cannot go with
+bad "${D[@]}" --warmup stable "give a time such as 0, 30s or 5m, or steady"
+bad "${D[@]}" --steady-window 1 "give 2 to 100 intervals"
+bad "${D[@]}" --steady-interval 1500ms "whole seconds"
+bad "${D[@]}" --steady-range 0 "above 0"
+bad "${D[@]}" --precondition 101 "0 to 100"
+bad "${D[@]}" --warmup steady --steady-cap 4m "shorter than one steady-state window (5 x 60s"
+bad "${D[@]}" --workload backup --precondition 1 "reads everything once"
+bad "${D[@]}" --warmup steady --start-at $(( $(date +%s) + 600 )) "hosts would not measure together"
 bad "${D[@]}" --threads 1000 "1 to 256"
 bad "${D[@]}" --threads 0 "1 to 256"
 bad "${D[@]}" --threads two "--threads"
@@ -129,7 +138,8 @@ before=$(snapshot)
 # --help is not an error
 "$FSLAB" run --help | grep -q -- "--db DIR" || fail "--help"
 for f in --sample-interval --thresholds --max-latency-errors --strict-io-tail --target-iops \
-	--mailboxes --iops-per-mailbox; do
+	--mailboxes --iops-per-mailbox --steady-window --steady-interval --steady-range \
+	--steady-excursion --steady-cap --precondition; do
 	"$FSLAB" run --help | grep -q -- "$f" || fail "--help does not describe $f"
 done
 echo "all good"

@@ -176,6 +176,29 @@ static void test_config_refusals(void **state)
 	}
 }
 
+/* A steady-state stage ends on each host at its own time: refused with hosts. */
+static void test_config_steady_refused(void **state)
+{
+	static const char *const t[][2] = {
+		{ "warmup = steady\n", ":5: warmup = steady in a lab with [host] sections" },
+		{ "precondition = 2\n", ":5: precondition in a lab with [host] sections" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		char *text = xasprintf("[host n]\nssh = n\nimage_dir = /i\n[workload]\n%s"
+				       "duration = 10s\ndb_size = 64M\n[fs ext4]\n", t[i][0]), *errors;
+		struct lab_cfg c;
+
+		assert_int_equal(load(text, &c, &errors), -FSLAB_EINPUT);
+		if (!strstr(errors, t[i][1]))
+			fail_msg("wanted '%s', got: %s", t[i][1], errors);
+		lab_cfg_release(&c);
+		free(errors);
+		free(text);
+	}
+}
+
 static bool has(const struct strvec *v, const char *s)
 {
 	for (size_t i = 0; i < v->nr; i++)
@@ -379,6 +402,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_config_refusals),
+		cmocka_unit_test(test_config_steady_refused),
 		cmocka_unit_test(test_ssh_argv),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_clock_best),

@@ -14,6 +14,7 @@
 
 #include "base.h"
 #include "compare/import.h"
+#include "files.h"
 #include "msg.h"
 #include "os/os.h"
 
@@ -92,6 +93,48 @@ static void test_fio_bins_merged_exactly(void **state)
 	assert_true(isnan(l.r[0].classes[CLS_LOG_WRITE].lat_us.mean));
 	import_list_release(&l);
 	free(buf);
+}
+
+/* A fixture of tests/fixtures/interop read and imported into *l. */
+static void import_fixture(const char *name, struct import_list *l)
+{
+	const char *top = getenv("FSLAB_TOP");
+	char *path = xasprintf("%s/tests/fixtures/interop/%s", top ? top : ".", name), *buf;
+	size_t len;
+
+	assert_int_equal(read_file(path, &buf, &len), 0);
+	assert_int_equal(import_buffer(buf, len, path, NULL, l), 0);
+	free(buf);
+	free(path);
+}
+
+/* fio 3.33 --steadystate: the job's "steadystate" object, as fio wrote it */
+static void test_fio_steadystate(void **state)
+{
+	struct import_list l;
+	const struct fio_steadystate *f;
+
+	(void)state;
+	import_fixture("fio-ss-attained.json", &l);
+	assert_int_equal(l.r[0].nfio_ss, 1);
+	f = &l.r[0].fio_ss[0];
+	assert_string_equal(f->job, "ssjob");
+	assert_string_equal(f->ss, "iops_slope:20.000000%");
+	assert_string_equal(f->criterion, "-1.768649%");
+	assert_true(f->attained);
+	assert_true(f->duration_s == 4 && f->slope == -308.7 && f->max_deviation == 0);
+	assert_true(f->iops_mean == 17454);
+	import_list_release(&l);
+	import_fixture("fio-ss-not-attained.json", &l);
+	f = &l.r[0].fio_ss[0];
+	assert_false(f->attained);
+	assert_string_equal(f->ss, "iops:0.100000%");
+	assert_true(f->max_deviation == 3523);
+	import_list_release(&l);
+	/* a job without --steadystate has none */
+	import_fixture("fio-randread-2jobs.json", &l);
+	assert_int_equal(l.r[0].nfio_ss, 0);
+	import_list_release(&l);
 }
 
 static void test_fio_no_bins_merged_na(void **state)
@@ -332,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_label_from_file),
 		cmocka_unit_test(test_fio_bins_merged_exactly),
 		cmocka_unit_test(test_fio_no_bins_merged_na),
+		cmocka_unit_test(test_fio_steadystate),
 		cmocka_unit_test(test_diskspd_error_and_utf16),
 		cmocka_unit_test(test_malformed_refused),
 		cmocka_unit_test(test_diskspd_encoding_and_counts),

@@ -102,6 +102,8 @@ static const char *good_value(enum run_opt_id id)
 		[RO_LAB_ID] = "20261203T2225-1a2b3c4d",
 		[RO_LAB_CELL] = "xfs-8t-r3", [RO_LAB_ROUND] = "3", [RO_LAB_POSITION] = "14",
 		[RO_START_AT] = "2026-12-03T14:05:00.25Z",
+		[RO_STEADY_WINDOW] = "4", [RO_STEADY_INTERVAL] = "10s", [RO_STEADY_RANGE] = "15",
+		[RO_STEADY_EXCURSION] = "7.5", [RO_STEADY_CAP] = "20m", [RO_PRECONDITION] = "2",
 	};
 
 	return run_options[id].type == ROT_FLAG ? "yes" : v[id];
@@ -380,6 +382,28 @@ static void test_one_error_text(void **state)
 }
 
 /* The limits are the table's: one past each end is refused on both sides. */
+/* --warmup steady (warmup = steady): the flag set and the time 0; a time clears it again */
+static void test_warmup_steady(void **state)
+{
+	const struct run_option *o = &run_options[RO_WARMUP];
+	struct run_config c = { 0 };
+	struct run_params p;
+	const char *fix;
+
+	(void)state;
+	run_params_init(&p, &c);
+	assert_false(c.warmup_steady);
+	assert_int_equal(run_option_parse(&p, o, "steady", &fix), 0);
+	assert_true(c.warmup_steady);
+	assert_true(c.warmup_s == 0);
+	assert_string_equal(p.text[RO_WARMUP], "steady");
+	assert_int_equal(run_option_parse(&p, o, "30s", &fix), 0);
+	assert_false(c.warmup_steady);
+	assert_true(c.warmup_s == 30);
+	run_params_release(&p);
+	run_config_release(&c);
+}
+
 static void test_limits(void **state)
 {
 	static const struct {
@@ -395,6 +419,10 @@ static void test_limits(void **state)
 		{ RO_TARGET_IOPS, "0.5", "0" }, { RO_IOPS_PER_MAILBOX, "100", "100.5" },
 		{ RO_MAILBOXES, "10000000", "10000001" }, { RO_SEED, "9223372036854775807",
 							      "9223372036854775808" },
+		{ RO_WARMUP, "steady", "steadier" }, { RO_STEADY_WINDOW, "2", "1" },
+		{ RO_STEADY_WINDOW, "100", "101" }, { RO_STEADY_INTERVAL, "1s", "1500ms" },
+		{ RO_STEADY_RANGE, "100", "0" }, { RO_STEADY_EXCURSION, "0.5", "100.1" },
+		{ RO_PRECONDITION, "100", "101" },
 	};
 
 	(void)state;
@@ -423,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_config_argv_roundtrip),
 		cmocka_unit_test(test_one_error_text),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_warmup_steady),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
