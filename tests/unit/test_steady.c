@@ -168,6 +168,8 @@ static void test_timeline_and_file(void **state)
 	result_init(&res);
 	res.label = xstrdup("steady");
 	res.config.workload = xstrdup("randread");
+	res.config.threads = 1; /* the reader refuses a run of 0 threads */
+	res.duration_s = 30; /* and a timeline longer than the run */
 	timeline_init(&res.timeline, timeline_columns, TIMELINE_NCOLS);
 	/* 10 seconds of 1000 reads/s at 1 ms, then 20 at 400 reads/s (and 2.5 ms) */
 	for (int s = 0; s < 30; s++) {
