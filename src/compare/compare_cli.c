@@ -315,7 +315,7 @@ static int write_out(const char *dir, const char *name, void (*fn)(FILE *f, cons
 	fn(m, arg);
 	os_memstream_done(&ms);
 	ret = write_file_atomic(path, buf, len);
-	if (ret)
+	if (ret && ret != -FSLAB_EINPUT)
 		fslab_err("%s: cannot write (%s)", path, strerror(-ret));
 	free(buf);
 	free(path);

@@ -31,10 +31,20 @@ static inline int last_err(void)
  * (win32.c) and waits for child processes (win32_proc.c) end at once when it is set. */
 extern HANDLE stop_event;
 #else
+#include <dirent.h>
+#include <sys/types.h>
+
 struct os_file {
 	int fd;
 	unsigned int flags;
 };
+
+struct os_dir {
+	DIR *d;
+};
+
+/* OS_KIND_* of a st_mode. */
+int os_kind_of_mode(mode_t m);
 #endif
 
 #endif

@@ -601,24 +601,7 @@ static int check_opts(const struct st_opts *o)
 					   "permission); give a directory this user can write",
 					   o->dirs.v[i]);
 	}
-	if (o->json) {
-		char *d = xstrdup(o->json), *slash = strrchr(d, '/');
-#ifdef _WIN32
-		char *bs = strrchr(d, '\\');
-
-		if (bs && (!slash || bs > slash))
-			slash = bs;
-#endif
-		if (slash)
-			*slash = 0;
-		if (slash && *d && !os_is_dir(d)) {
-			free(d);
-			return input_error("--json %s: its directory does not exist; create it or name "
-					   "another file", o->json);
-		}
-		free(d);
-	}
-	return 0;
+	return o->json ? output_check(o->json, "--json") : 0;
 }
 
 static int parse(int argc, char **argv, struct st_opts *o)
@@ -731,7 +714,9 @@ int cmd_selftest(int argc, char **argv)
 		json_decref(rec);
 		ret = write_file_atomic(o.json, text, strlen(text));
 		free(text);
-		if (ret) {
+		if (ret == -FSLAB_EINPUT) {
+			status = FSLAB_EXIT_USAGE;
+		} else if (ret) {
 			fslab_err("cannot write %s: %s", o.json, strerror(-ret));
 			status = FSLAB_EXIT_FAIL;
 		} else {
