@@ -132,11 +132,6 @@ void run_fail(struct run_ctx *rc, const char *fmt, ...)
 	atomic_compare_exchange_strong(rc->stop, &expected, RUN_STOP_FAILED);
 }
 
-uint64_t workload_file_blocks(const char *path)
-{
-	return os_file_allocated(path);
-}
-
 int check_free_space(const struct volume *vol, uint64_t need, const char *what)
 {
 	char a[32], b[32];
@@ -149,7 +144,7 @@ int check_free_space(const struct volume *vol, uint64_t need, const char *what)
 			   fmt_size(b, sizeof(b), vol->fs_avail), vol->mountpoint);
 }
 
-int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
+int workload_init_file(struct run_ctx *rc, struct db_place *pl, int state,
 		       uint64_t npages, uint64_t seed, struct db_info *info, const char *what)
 {
 	const struct run_config *o = rc->o;

@@ -175,9 +175,6 @@ void run_done(struct run_ctx *rc);
  */
 void run_fail(struct run_ctx *rc, const char *fmt, ...) __printf(2, 3);
 
-/* Bytes allocated to the file at path (0 when there is none): what recreating it frees. */
-uint64_t workload_file_blocks(const char *path);
-
 struct db_place;
 struct db_info;
 /*
@@ -186,7 +183,7 @@ struct db_info;
  * which it did.  what names it in messages ("database", "data file").  0 or -errno (-EINTR
  * when stopped).
  */
-int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
+int workload_init_file(struct run_ctx *rc, struct db_place *pl, int state,
 		       uint64_t npages, uint64_t seed, struct db_info *info, const char *what)
 	__attribute__((warn_unused_result));
 

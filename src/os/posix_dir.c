@@ -186,7 +186,7 @@ int os_dirh_stat(struct os_dirh *d, const char *name, struct os_entry *e)
 	e->size = (uint64_t)st.st_size;
 	e->allocated = (uint64_t)st.st_blocks * 512;
 	fill_id(&st, &e->id);
-	e->uid = (long)st.st_uid;
+	e->mine = st.st_uid == geteuid();
 	return 0;
 }
 

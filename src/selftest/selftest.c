@@ -24,6 +24,7 @@
 #include "msg.h"
 #include "os/os.h"
 #include "random.h"
+#include "scratch.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "units.h"
@@ -295,8 +296,8 @@ static void fill(struct rng *r, void *buf, size_t len)
 		p[i] = rng_next(r);
 }
 
-/* Read (or write) [0, len) of f in CHUNK pieces; 0 or -errno (-EIO on a short transfer that
- * makes no progress, -EINTR on Ctrl-C). */
+/* Read (or write) len bytes of the test file's data (after its scratch header) in CHUNK
+ * pieces; 0 or -errno (-EIO on a short transfer that makes no progress, -EINTR on Ctrl-C). */
 static int pass(struct os_file *f, void *buf, uint64_t len, bool write, struct rng *r)
 {
 	for (uint64_t off = 0; off < len;) {
@@ -307,7 +308,8 @@ static int pass(struct os_file *f, void *buf, uint64_t len, bool write, struct r
 			return -EINTR;
 		if (write)
 			fill(r, buf, n);
-		got = write ? os_pwrite(f, buf, n, off) : os_pread(f, buf, n, off);
+		got = write ? os_pwrite(f, buf, n, SCRATCH_HDR + off)
+			    : os_pread(f, buf, n, SCRATCH_HDR + off);
 		if (got < 0)
 			return (int)got;
 		if (!got)
@@ -407,7 +409,7 @@ static void check_write_through(struct st_ctx *c, const struct volume *v, struct
 		if (counters(v, &a))
 			goto unreadable;
 		fill(r, buf, WT_BYTES);
-		got = os_pwrite(f, buf, WT_BYTES, (uint64_t)i * WT_BYTES);
+		got = os_pwrite(f, buf, WT_BYTES, SCRATCH_HDR + (uint64_t)i * WT_BYTES);
 		if (got != (ssize_t)WT_BYTES) {
 			add(c, "write_through", v->dir, ST_UNKNOWN, NULL, "a %u KiB write failed: %s",
 			    WT_BYTES >> 10, got < 0 ? strerror((int)-got) : "short write");
@@ -459,11 +461,16 @@ static void check_unaligned(struct st_ctx *c, const struct volume *v, struct os_
 	    : ": refused, but not as misaligned (EINVAL)");
 }
 
-/* The checks that need I/O: one scratch file, removed on every path. */
+/*
+ * The checks that need I/O: one scratch file (scratch.h: created exclusively in the directory
+ * the volume opened, never through a link, its header saying it is fslab's), removed on every
+ * path.
+ */
 static int io_checks(struct st_ctx *c, const struct volume *v, bool have_counters)
 {
 	char *path = xasprintf("%s/.fslab-selftest.%lu", v->dir, os_pid());
-	unsigned int flags = OS_RDWR | OS_CREATE | OS_TRUNC;
+	const char *name = strrchr(path, '/') + 1;
+	unsigned int flags = 0;
 	struct bytes_rw noise = { 0, 0 }, a, b;
 	struct os_file *f = NULL;
 	struct rng r;
@@ -479,7 +486,7 @@ static int io_checks(struct st_ctx *c, const struct volume *v, bool have_counter
 		free(path);
 		return 0;
 	}
-	ret = os_open(path, flags, &f);
+	ret = scratch_create(v->dh, name, flags, &f);
 	if (ret) {
 		bool refused = ret == -EINVAL && !c->o->buffered;
 
@@ -524,7 +531,7 @@ static int io_checks(struct st_ctx *c, const struct volume *v, bool have_counter
 out:
 	free_aligned(buf);
 	os_close(f);
-	os_unlink(path);
+	(void)os_dirh_unlink(v->dh, name);
 	free(path);
 	return ret;
 }
@@ -569,10 +576,10 @@ static const char usage[] =
 	"                         times (a second read served from memory fails)\n"
 	"  write_through          each write-through write counted by the device when it returns\n"
 	"  unaligned_refused      unaligned unbuffered reads refused by the system (EINVAL)\n"
-	"A test file DIR/.fslab-selftest.PID of --size bytes is written and removed; nothing else\n"
-	"in DIR is touched.  Run it on an idle volume: other I/O on the device makes the I/O checks\n"
-	"UNKNOWN.  fslab run --selftest FILE records the JSON record in the result; compare shows it\n"
-	"in its Setup.\n"
+	"A test file DIR/.fslab-selftest.PID of --size bytes is created (never through a link,\n"
+	"never over an existing file), written and removed; nothing else in DIR is touched.\n"
+	"Run it on an idle volume: other I/O on the device makes the I/O checks UNKNOWN.  fslab run\n"
+	"--selftest FILE records the JSON record in the result; compare shows it in its Setup.\n"
 	"\n"
 	"  --dir DIR     a directory on the volume to check (repeat for the log volume)\n"
 	"  --json FILE   write the record (" SELFTEST_SCHEMA ") to FILE, atomically\n"
