@@ -226,7 +226,7 @@ static int bk_prepare(struct run_ctx *rc)
 			break;
 		ret = db_open(&db->place, db_open_flags(rc->direct, false), &db->file);
 		if (ret)
-			fslab_err("%s: cannot open: %s", db->path, strerror(-ret));
+			fslab_err("%s: cannot open: %s", db->path, workload_place_error(ret));
 	}
 	return ret;
 }

@@ -320,12 +320,13 @@ static int js_prepare(struct run_ctx *rc)
 			break;
 		ret = db_open(&db->place, db_open_flags(rc->direct, true), &db->file);
 		if (ret) {
-			fslab_err("%s: cannot open: %s", db->path, strerror(-ret));
+			fslab_err("%s: cannot open: %s", db->path, workload_place_error(ret));
 			break;
 		}
 		ret = js_reset_logs(db);
 		if (ret)
-			fslab_err("%s: cannot set up the log stream: %s", db->log_dir, strerror(-ret));
+			fslab_err("%s: cannot set up the log stream: %s", db->log_dir,
+				  workload_place_error(ret));
 		db->sessions = js_sessions_of(o->threads, o->databases, i);
 		db->wdepth = js_writer_depth(db->sessions);
 		js_cache_setup(db, o->cache_size);

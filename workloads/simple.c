@@ -169,7 +169,7 @@ static int simple_prepare(struct run_ctx *rc)
 		/* plain O_DIRECT like fio's direct=1: no O_DSYNC for the calibration patterns */
 		ret = db_open(&f->place, db_open_flags(rc->direct, false), &f->file);
 		if (ret)
-			fslab_err("%s: cannot open: %s", f->path, strerror(-ret));
+			fslab_err("%s: cannot open: %s", f->path, workload_place_error(ret));
 	}
 	return ret;
 }

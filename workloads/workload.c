@@ -132,6 +132,15 @@ void run_fail(struct run_ctx *rc, const char *fmt, ...)
 	atomic_compare_exchange_strong(rc->stop, &expected, RUN_STOP_FAILED);
 }
 
+const char *workload_place_error(int err)
+{
+	if (err == -ESTALE || err == -EEXIST || err == -ELOOP || err == -ENOTDIR)
+		return "another file or a link took its name meanwhile (someone else writes this "
+		       "directory); nothing was written through it: give a directory only you "
+		       "can write";
+	return strerror(-err);
+}
+
 int check_free_space(const struct volume *vol, uint64_t need, const char *what)
 {
 	char a[32], b[32];
@@ -176,7 +185,8 @@ int workload_init_file(struct run_ctx *rc, struct db_place *pl, int state,
 			info, &st);
 	if (ret) {
 		if (ret != -EINTR)
-			fslab_err("%s: creating the %s failed: %s", pl->path, what, strerror(-ret));
+			fslab_err("%s: creating the %s failed: %s", pl->path, what,
+				  workload_place_error(ret));
 		return ret;
 	}
 	ir->created++;

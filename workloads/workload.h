@@ -175,6 +175,11 @@ void run_done(struct run_ctx *rc);
  */
 void run_fail(struct run_ctx *rc, const char *fmt, ...) __printf(2, 3);
 
+/* What an error creating or opening a workload's file in a --db or --log directory means:
+ * for a name someone else took meanwhile (-ESTALE, -EEXIST, -ELOOP, -ENOTDIR: dbfile.h, os.h
+ * "directories someone else may write") a sentence saying so; else strerror. */
+const char *workload_place_error(int err);
+
 struct db_place;
 struct db_info;
 /*

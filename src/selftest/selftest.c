@@ -492,7 +492,9 @@ static int io_checks(struct st_ctx *c, const struct volume *v, bool have_counter
 
 		add(c, "unbuffered_reads", v->dir, refused ? ST_FAIL : ST_UNKNOWN, NULL,
 		    "a test file %s was refused: %s%s", flags_name(c->o->buffered),
-		    strerror(-ret), refused ? ": the filesystem cannot do unbuffered I/O" : "");
+		    strerror(-ret), refused ? ": the filesystem cannot do unbuffered I/O"
+		    : ret == -EEXIST ? " (a file or link of its name was there: someone else "
+		    "writes this directory; nothing was written through it)" : "");
 		add(c, "write_through", v->dir, ST_UNKNOWN, NULL, "no test file: %s", strerror(-ret));
 		add(c, "unaligned_refused", v->dir, ST_UNKNOWN, NULL, "no test file: %s",
 		    strerror(-ret));
