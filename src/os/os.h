@@ -9,6 +9,7 @@
 #ifndef FSLAB_OS_H
 #define FSLAB_OS_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -236,6 +237,14 @@ void os_closedir(struct os_dir *d);
  * a link) makes it fail (-EEXIST), never write through.
  */
 struct os_dirh;
+/* What these functions and their callers say of a name that holds another file than the one
+ * looked at, or is a link, where the C library has no such code (mingw): Linux's values. */
+#ifndef ESTALE
+#define ESTALE 116
+#endif
+#ifndef ELOOP
+#define ELOOP 40
+#endif
 /*
  * os_dirh_open - open the directory path once.  The path is the caller's (the user named it):
  * it is resolved once (its links followed), and the directory it resolves to is opened without
