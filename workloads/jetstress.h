@@ -101,8 +101,10 @@ uint32_t js_cache_slots(uint64_t cache_size, uint64_t npages, unsigned int sessi
  * fslab's when what fslab wrote there says so: the marker JS_LOG_MARKER, written when fslab
  * created the folder and naming it (its inode), and nothing else in it but log files (E00*.log
  * names) whose header sector is fslab's; a folder of an older version (no marker) when it
- * holds such log files and nothing else; an empty folder of this user (removing it loses
- * nothing).  Anything else is someone else's: never emptied, never written.
+ * holds such log files and nothing else; an empty folder of this user's (removing it loses
+ * nothing; never on Windows, where owners are not told).  In a folder fslab marked, an empty
+ * log file is fslab's too (a creation killed before its first write).  Anything else is
+ * someone else's: never emptied, never written.
  */
 #define JS_LOG_MARKER ".fslab-log-folder"
 struct os_dirh;

@@ -282,7 +282,7 @@ struct os_entry {
 	uint64_t size;       /* bytes of a regular file */
 	uint64_t allocated;  /* bytes the filesystem allocated to it (st_blocks) */
 	struct os_id id;
-	bool mine;           /* owned by the user fslab runs as (always on Windows) */
+	bool mine;           /* owned by the user fslab runs as (never on Windows: ACLs) */
 };
 /* os_dirh_stat - *e for name in d.  0, -ENOENT, or -errno. */
 int os_dirh_stat(struct os_dirh *d, const char *name, struct os_entry *e)

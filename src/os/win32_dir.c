@@ -218,7 +218,7 @@ static void entry_of(HANDLE h, struct os_entry *e)
 	DWORD attrs = 0;
 
 	memset(e, 0, sizeof(*e));
-	e->mine = true;
+	e->mine = false; /* owners are ACLs here: not told, so never taken for this user's */
 	if (is_reparse(h, &attrs))
 		e->kind = OS_KIND_LINK;
 	else if (attrs & FILE_ATTRIBUTE_DIRECTORY)

@@ -479,7 +479,10 @@ static void test_dir_handles(void **state)
 	assert_int_equal(os_dirh_stat(sub, "E00.log", &e), 0);
 	assert_int_equal(e.kind, OS_KIND_FILE);
 	assert_int_equal(e.size, 5);
-	assert_true(e.id.ino == a.ino && e.mine);
+	assert_true(e.id.ino == a.ino);
+#ifndef _WIN32
+	assert_true(e.mine);
+#endif
 	assert_int_equal(os_dirh_stat(d, "logs", &e), 0);
 	assert_int_equal(e.kind, OS_KIND_DIR);
 	assert_int_equal(os_dirh_stat(sub, "nope", &e), -ENOENT);
