@@ -235,25 +235,18 @@ uint64_t db_allocated(const struct db_place *pl)
 	return e.allocated;
 }
 
-/* Remove the file db_inspect() found at pl (it is fslab's), after checking it is still the
- * one there.  0 (also when nothing is there), -ESTALE, or -errno. */
+/* Remove the file db_inspect() found at pl (it is fslab's), if it is still the one there:
+ * emptied, then unnamed (os_dirh_remove_file()).  0 (also when nothing is there), -ESTALE,
+ * or -errno. */
 static int remove_found(struct db_place *pl)
 {
-	struct os_entry e;
 	int ret;
 
 	if (!pl->id)
 		return 0;
-	ret = os_dirh_stat(pl->d, pl->name, &e);
-	if (ret == -ENOENT) {
-		pl->id = 0;
-		return 0;
-	}
-	if (ret)
-		return ret;
-	if (e.kind != OS_KIND_FILE || e.id.ino != pl->id)
-		return -ESTALE;
-	ret = os_dirh_unlink(pl->d, pl->name);
+	ret = os_dirh_remove_file(pl->d, pl->name, pl->id);
+	if (ret == -ENOENT)
+		ret = 0;
 	if (!ret)
 		pl->id = 0;
 	return ret;

@@ -293,6 +293,15 @@ int os_file_id(struct os_file *f, struct os_id *id);
  * empty subdirectory, in d.  0 or -errno. */
 int os_dirh_unlink(struct os_dirh *d, const char *name);
 int os_dirh_rmdir(struct os_dirh *d, const char *name);
+/*
+ * os_dirh_remove_file - remove the regular file name in d if it is still the file ino (an
+ * os_id.ino found before): opened without following anything and checked, emptied first
+ * (its blocks free at once, even while another process's I/O still holds it: a run killed
+ * with requests in flight), then its name removed (Windows: all through that one handle,
+ * FILE_DISPOSITION_INFO).  0, -ENOENT, -ESTALE (another file, a link, not a regular file),
+ * or -errno.
+ */
+int os_dirh_remove_file(struct os_dirh *d, const char *name, uint64_t ino);
 /* Rename from to to inside d, replacing to (a link at to is replaced, never followed). */
 int os_dirh_rename(struct os_dirh *d, const char *from, const char *to);
 /* List d (os_readdir(), os_closedir()); d stays open and usable meanwhile.  0 or -errno. */

@@ -200,6 +200,25 @@ int os_dirh_rmdir(struct os_dirh *d, const char *name)
 	return unlinkat(d->fd, name, AT_REMOVEDIR) ? -errno : 0;
 }
 
+int os_dirh_remove_file(struct os_dirh *d, const char *name, uint64_t ino)
+{
+	int fd = openat(d->fd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), ret;
+	struct stat st;
+
+	if (fd < 0)
+		return errno == ELOOP || errno == EISDIR ? -ESTALE : -errno;
+	if (fstat(fd, &st))
+		ret = -errno;
+	else if (!S_ISREG(st.st_mode) || (uint64_t)st.st_ino != ino)
+		ret = -ESTALE;
+	else if (ftruncate(fd, 0))
+		ret = -errno;
+	else
+		ret = unlinkat(d->fd, name, 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
 int os_dirh_rename(struct os_dirh *d, const char *from, const char *to)
 {
 	return renameat(d->fd, from, d->fd, to) ? -errno : 0;

@@ -279,6 +279,30 @@ int os_dirh_rmdir(struct os_dirh *d, const char *name)
 	return remove_name(d, name, true);
 }
 
+int os_dirh_remove_file(struct os_dirh *d, const char *name, uint64_t ino)
+{
+	FILE_DISPOSITION_INFO di = { .DeleteFile = TRUE };
+	FILE_END_OF_FILE_INFO eof = { .EndOfFile.QuadPart = 0 };
+	struct os_id id = { 0, 0 };
+	HANDLE h;
+	int ret = nt_open(d->h, name, DELETE | GENERIC_READ | GENERIC_WRITE | SYNCHRONIZE,
+			  FILE_OPEN, FILE_NON_DIRECTORY_FILE | FILE_SYNCHRONOUS_IO_NONALERT, &h,
+			  NULL);
+
+	if (ret)
+		return ret == -EINVAL ? -ESTALE : ret;
+	if (is_reparse(h, NULL) || GetFileType(h) != FILE_TYPE_DISK)
+		ret = -ESTALE;
+	else if (!(ret = handle_id(h, &id)) && id.ino != ino)
+		ret = -ESTALE;
+	if (!ret && !SetFileInformationByHandle(h, FileEndOfFileInfo, &eof, sizeof(eof)))
+		ret = last_err();
+	if (!ret && !SetFileInformationByHandle(h, FileDispositionInfo, &di, sizeof(di)))
+		ret = last_err();
+	CloseHandle(h);
+	return ret;
+}
+
 int os_dirh_rename(struct os_dirh *d, const char *from, const char *to)
 {
 	wchar_t *wto = plain_name(to) ? os_widen(to) : NULL;

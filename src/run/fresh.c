@@ -245,8 +245,9 @@ static int remove_entry(struct os_dirh *d, const struct found *f)
 		return ret;
 	if (now.id.dev != f->id.dev || now.id.ino != f->id.ino)
 		return -ESTALE; /* exchanged since it was looked at: not ours to delete */
-	if (!f->sub)
-		return now.kind == OS_KIND_FILE ? os_dirh_unlink(d, f->e.name) : -ESTALE;
+	if (!f->sub) /* emptied first: its space is free for the new database at once */
+		return now.kind == OS_KIND_FILE ? os_dirh_remove_file(d, f->e.name, f->id.ino)
+						: -ESTALE;
 	ret = js_logdir_clear(f->sub, true);
 	return ret ? ret : os_dirh_rmdir(d, f->e.name);
 }

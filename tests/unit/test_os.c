@@ -514,7 +514,11 @@ static void test_dir_handles(void **state)
 	assert_int_equal(n, 3);
 	assert_int_equal(os_dirh_rmdir(d, "logs"), -ENOTEMPTY);
 	assert_int_equal(os_dirh_unlink(sub, "E0000000001.log"), 0);
-	assert_int_equal(os_dirh_unlink(sub, "s1"), 0);
+	/* removed only while it is the file found */
+	assert_int_equal(os_dirh_stat(sub, "s1", &e), 0);
+	assert_int_equal(os_dirh_remove_file(sub, "s1", e.id.ino + 1), -ESTALE);
+	assert_int_equal(os_dirh_remove_file(sub, "s1", e.id.ino), 0);
+	assert_int_equal(os_dirh_remove_file(sub, "s1", e.id.ino), -ENOENT);
 	assert_int_equal(os_dirh_unlink(sub, "s2"), 0);
 	os_dirh_close(sub);
 	assert_int_equal(os_dirh_rmdir(d, "logs"), 0);
