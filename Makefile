@@ -207,7 +207,7 @@ fuzz: fuzz-build
 WIN_CC := x86_64-w64-mingw32-gcc-posix
 WIN_B := $(B)/win
 WIN_SYSROOT := $(WIN_B)/sysroot
-WIN_LINUX_ONLY := src/os/posix.c src/io/uring.c src/volume.c src/host.c src/blockdev.c \
+WIN_LINUX_ONLY := src/os/posix.c src/os/posix_dir.c src/io/uring.c src/volume.c src/host.c src/blockdev.c \
 	src/sysfs.c src/lab/preflight_prep.c src/lab/hosts.c src/lab/hosts_cli.c src/lab/cluster.c \
 	fsprep/%
 WIN_SRC := $(filter-out $(WIN_LINUX_ONLY),$(filter-out src/main.c,$(ALL_SRC))) \
@@ -229,7 +229,7 @@ WIN_CFLAGS := -O2 -g $(filter-out -Wformat-security,$(WARN)) -Wno-format -D_GNU_
 	-DFSLAB_INIH_FIXED_OPTIONS $(WIN_NO_INIH) -MMD -MP
 WIN_LDFLAGS := -static -municode -L$(WIN_SYSROOT)/lib
 WIN_LIBS := -ljansson -lisal -lxml2 $$(test -f $(WIN_SYSROOT)/lib/libinih.a && echo -linih) \
-	-lshlwapi -lshell32 -lm -lpthread
+	-lshlwapi -lshell32 -lntdll -lm -lpthread
 # the unit suites that need nothing Linux-only (no libmount, libext2fs, /proc)
 WIN_UNIT_SRC := tests/unit/test_os.c tests/unit/test_ioengine.c tests/unit/test_hist.c \
 	tests/unit/test_result.c tests/unit/test_stats.c tests/unit/test_verdict.c \

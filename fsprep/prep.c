@@ -367,7 +367,8 @@ static int write_prep_json(struct prep_ctx *c)
 	if (!ret)
 		ret = s ? write_file_atomic(path, s, strlen(s)) : -ENOMEM;
 	if (ret) {
-		fslab_err("cannot write %s: %s", path, strerror(-ret));
+		if (ret != -FSLAB_EINPUT)
+			fslab_err("cannot write %s: %s", path, strerror(-ret));
 	} else {
 		struct file_id id;
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* volume_json.c: a volume's facts as the result's JSON, its prep.json, and their release: the
- * same on Linux (volume.c) and Windows (volume_win32.c), which only gather them differently. */
+/* volume_json.c: a volume's facts as the result's JSON, its prep.json, its O_DIRECT probe and
+ * their release: the same on Linux (volume.c) and Windows (volume_win32.c), which only gather
+ * them differently. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _WIN32
@@ -9,10 +12,13 @@
 
 #include "base.h"
 #include "files.h"
+#include "os/os.h"
+#include "scratch.h"
 #include "volume.h"
 
 void volume_release(struct volume *v)
 {
+	os_dirh_close(v->dh);
 	free(v->role);
 	free(v->dir);
 	free(v->mountpoint);
@@ -115,4 +121,28 @@ out:
 	free(path);
 	free(root);
 	return j;
+}
+
+void volume_probe_odirect(struct volume *v)
+{
+	char name[64];
+	struct os_file *f;
+	int ret;
+
+	if (v->raw) { /* block devices take O_DIRECT */
+		v->o_direct = 1;
+		return;
+	}
+	if (!v->dh)
+		return;
+	snprintf(name, sizeof(name), ".fslab-probe.%lu", os_pid());
+	/* some filesystems accept the flag at open and refuse the I/O (the header's 4 KiB
+	 * write: a multiple of 512e and 4Kn sectors) with EINVAL; other errors (a full
+	 * filesystem) say nothing about O_DIRECT */
+	ret = scratch_create(v->dh, name, OS_DIRECT | OS_WRITE_THROUGH, &f);
+	v->o_direct = !ret ? 1 : ret == -EINVAL ? 0 : -1;
+	if (!ret) {
+		os_close(f);
+		(void)os_dirh_unlink(v->dh, name);
+	}
 }

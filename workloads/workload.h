@@ -24,7 +24,10 @@ enum {
  * them in run_ctx.files): what --precondition writes over.
  */
 struct wl_file {
-	char *path;           /* owned */
+	char *path;           /* owned: for messages */
+	struct os_dirh *d;    /* its directory's handle (the volume's, borrowed); NULL: raw */
+	char *name;           /* owned: its name in d */
+	uint64_t id;          /* the file db_create() made (db_place.id) */
 	uint64_t base;        /* a raw device's slice starts here */
 	bool raw;
 	uint64_t npages;      /* 32 KiB pages, the header page included */
@@ -193,8 +196,10 @@ void run_fail(struct run_ctx *rc, const char *fmt, ...) __printf(2, 3);
 /* Free rc's list of files. */
 void wl_files_release(struct run_ctx *rc);
 
-/* Bytes allocated to the file at path (0 when there is none): what recreating it frees. */
-uint64_t workload_file_blocks(const char *path);
+/* What an error creating or opening a workload's file in a --db or --log directory means:
+ * for a name someone else took meanwhile (-ESTALE, -EEXIST, -ELOOP, -ENOTDIR: dbfile.h, os.h
+ * "directories someone else may write") a sentence saying so; else strerror. */
+const char *workload_place_error(int err);
 
 struct db_place;
 struct db_info;
@@ -204,7 +209,7 @@ struct db_info;
  * which it did, and list it in rc->files.  what names it in messages ("database", "data
  * file").  0 or -errno (-EINTR when stopped).
  */
-int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
+int workload_init_file(struct run_ctx *rc, struct db_place *pl, int state,
 		       uint64_t npages, uint64_t seed, struct db_info *info, const char *what)
 	__attribute__((warn_unused_result));
 

@@ -294,10 +294,10 @@ static int prep_and_record(const struct win_prep_opts *o, const char *script, co
 	}
 	dump = json_dumps(prep, JSON_INDENT(2) | JSON_SORT_KEYS);
 	ret = write_file_atomic(pj, dump, strlen(dump));
-	if (ret)
+	if (ret && ret != -FSLAB_EINPUT)
 		fslab_err("cannot write %s: %s; the volumes exist: `fslab teardown` cannot find them, remove them with Clear-Disk",
 			  pj, strerror(-ret));
-	else
+	else if (!ret)
 		fslab_info("prepped %s on disks %d and %d: %s\\db\\ and %s\\log\\ (%s)",
 			   win_fs_format_name(o->fs), o->disk[WIN_DB], o->disk[WIN_LOG], o->mount_root,
 			   o->mount_root, pj);

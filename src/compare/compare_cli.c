@@ -273,6 +273,10 @@ static int parse(int argc, char **argv, bool sizing, struct cli *cli, int *first
 	return 0;
 }
 
+/* The files write_report() writes into --output DIR besides the charts. */
+static const char *const report_files[] = { "tables.csv", "compare.json", "report.md",
+					    "report.html" };
+
 /* An existing non-empty output directory is not clobbered without --force. */
 static int check_output(const struct cli *cli)
 {
@@ -299,7 +303,15 @@ static int check_output(const struct cli *cli)
 		return input_error("--output %s: the directory exists and is not empty; pass --force "
 				   "to overwrite the report in it, or name a new directory",
 				   cli->output);
-	return 0;
+	/* what is replaced in it must be regular files (the charts' names are checked as they
+	 * are written) */
+	for (size_t i = 0; i < ARRAY_SIZE(report_files) && !e; i++) {
+		char *p = path_join(cli->output, report_files[i]);
+
+		e = output_check(p, "--output");
+		free(p);
+	}
+	return e;
 }
 
 /* Render into memory with fn(f, arg) and write dir/name atomically. */
@@ -315,7 +327,7 @@ static int write_out(const char *dir, const char *name, void (*fn)(FILE *f, cons
 	fn(m, arg);
 	os_memstream_done(&ms);
 	ret = write_file_atomic(path, buf, len);
-	if (ret)
+	if (ret && ret != -FSLAB_EINPUT)
 		fslab_err("%s: cannot write (%s)", path, strerror(-ret));
 	free(buf);
 	free(path);

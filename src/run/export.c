@@ -82,29 +82,6 @@ out:
 	return ret;
 }
 
-/* --output names a file that can be written: not a directory or a special file, in an
- * existing directory.  Bad input (exit 2) before anything is written. */
-static int check_output(const char *path)
-{
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	int ret = 0, kind;
-
-#ifdef _WIN32
-	if (strrchr(dir, '\\') > slash)
-		slash = strrchr(dir, '\\');
-#endif
-	if (!os_stat(path, &kind, NULL) && kind != OS_KIND_FILE)
-		ret = input_error("--output %s: exists and is not a regular file; name a file", path);
-	if (!ret && slash) {
-		*slash = 0;
-		if (*dir && !os_is_dir(dir))
-			ret = input_error("--output %s: %s is not a directory; create it first or "
-					  "name another file", path, dir);
-	}
-	free(dir);
-	return ret;
-}
-
 /*
  * The command line, each word quoted as a shell needs it (strbuf_add_sq()), for the header
  * comment of the export; its control characters escaped (str_escape()): a newline in an
@@ -195,9 +172,9 @@ static int write_export(const struct exporter *ex, const struct export_ctx *x, c
 		fwrite(buf, 1, len, stdout);
 	} else {
 		ret = write_file_atomic(output, buf, len);
-		if (ret)
+		if (ret && ret != -FSLAB_EINPUT)
 			fslab_err("%s: cannot write the %s (%s)", output, ex->what, strerror(-ret));
-		else
+		else if (!ret)
 			fslab_info("%s written to %s", ex->what, output);
 	}
 	free(buf);
@@ -247,7 +224,7 @@ int cmd_export(int argc, char **argv)
 	if (ret)
 		goto done;
 	output = s->res.config.output;
-	if (output && (ret = check_output(output)))
+	if (output && (ret = output_check(output, "--output")))
 		goto done;
 	x.o = &s->res.config;
 	ret = s->wl->export(x.o, &sh, &x.x);

@@ -269,6 +269,8 @@ static int run_write(struct run_state *s)
 	const struct run_config *c = &r->config;
 	int ret = result_write(r, c->output);
 
+	if (ret == -FSLAB_EINPUT) /* named by result_write: --output is no longer a file */
+		return FSLAB_EXIT_USAGE;
 	if (ret) {
 		fslab_err("cannot write the result to %s: %s", c->output, strerror(-ret));
 		return FSLAB_EXIT_FAIL;
