@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/uio.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -150,6 +151,8 @@ int volume_probe(struct volume *v, const char *role, const char *dir)
 
 	memset(v, 0, sizeof(*v));
 	v->o_direct = -1;
+	v->nowait = -1;
+	v->nowait = -1;
 	v->role = xstrdup(role);
 	if (!realpath(dir, real))
 		return -errno;
@@ -177,6 +180,7 @@ int volume_probe_raw(struct volume *v, const char *role, const char *dev, bool f
 
 	memset(v, 0, sizeof(*v));
 	v->o_direct = -1;
+	v->nowait = -1;
 	v->raw = true;
 	v->role = xstrdup(role);
 	v->dir = xstrdup(dev);
@@ -215,13 +219,21 @@ int volume_raw_separate(const struct volume *a, const struct volume *b)
 	return ret;
 }
 
+int volume_nowait_of(long ret, int err)
+{
+	if (ret >= 0 || err == EAGAIN)
+		return 1;
+	return err == EOPNOTSUPP ? 0 : -1;
+}
+
 void volume_probe_odirect(struct volume *v)
 {
 	char *path;
 	int fd;
 
-	if (v->raw) { /* block devices take O_DIRECT */
+	if (v->raw) { /* block devices take O_DIRECT and RWF_NOWAIT (FMODE_NOWAIT) */
 		v->o_direct = 1;
+		v->nowait = 1;
 		return;
 	}
 	path = xasprintf("%s/.fslab-odirect-probe.%d", v->dir, (int)getpid());
@@ -236,6 +248,12 @@ void volume_probe_odirect(struct volume *v)
 		 * other errors (a full filesystem) say nothing about O_DIRECT */
 		n = pwrite(fd, buf, 4096, 0);
 		v->o_direct = n == 4096 ? 1 : (errno == EINVAL ? 0 : -1);
+		if (n == 4096) {
+			struct iovec iov = { .iov_base = buf, .iov_len = 4096 };
+
+			n = preadv2(fd, &iov, 1, 0, RWF_NOWAIT);
+			v->nowait = volume_nowait_of(n, errno);
+		}
 		free_aligned(buf);
 		close(fd);
 		unlink(path);

@@ -40,6 +40,7 @@ json_t *volume_to_json(const struct volume *v)
 	json_object_set_new(o, "device", v->devname ? json_string(v->devname) : json_null());
 	json_object_set_new(o, "device_model", json_string(v->model ? v->model : ""));
 	json_object_set_new(o, "o_direct", v->o_direct < 0 ? json_null() : json_boolean(v->o_direct));
+	json_object_set_new(o, "nowait", v->nowait < 0 ? json_null() : json_boolean(v->nowait));
 	json_object_set_new(o, "rotational", json_boolean(v->rotational));
 	json_object_set_new(o, "logical_sector", json_integer(v->logical_sector));
 	json_object_set_new(o, "physical_sector", json_integer(v->physical_sector));
