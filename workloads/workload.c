@@ -10,6 +10,7 @@
 
 #include "base.h"
 #include "dbfile.h"
+#include "io/ioengine.h"
 #include "msg.h"
 #include "os/os.h"
 #include "strbuf.h"
@@ -135,6 +136,11 @@ void run_fail(struct run_ctx *rc, const char *fmt, ...)
 uint64_t workload_file_blocks(const char *path)
 {
 	return os_file_allocated(path);
+}
+
+unsigned int workload_io_hints(const struct volume *vol)
+{
+	return vol->nowait == 0 ? IO_HINT_NO_NOWAIT : 0;
 }
 
 int check_free_space(const struct volume *vol, uint64_t need, const char *what)
