@@ -11,6 +11,8 @@
 # Cases (docs/BENCH.md explains the method and records the figures):
 #   cpu  tmpfs, 4 KiB random reads, iodepth 16, io_uring, O_DIRECT: CPU-bound
 #        target: fslab IOPS / fio IOPS >= 1.0
+#   cpu_unpinned  the cpu case with neither tool pinned (as users run them): reported, not
+#        judged (where the scheduler puts each thread moves both tools by up to 2x)
 #   dev  ext4 on a loop device (--direct-io=on, sparse image), 32 KiB random reads, iodepth 8
 #        target: IOPS and mean latency within 5 % of fio's
 #   init fslab's database initialisation and its final checksum pass (jetstress, 1 database)
@@ -33,13 +35,17 @@
 #        load); target: ssh adds less than 2 s a cell to a host
 # Must run as root (tmpfs mount, loop device).  Everything it creates lives in one scratch
 # directory and is removed on every exit path.  Exit status 0 when every check passes, else 1.
+# The machine is named in the summary and in bench-results/machine.txt: kernel, CPU model,
+# CPUs, clocksource, and each tool's io_uring set-up flags (fslab's from its results, fio's
+# from strace -X raw of a short run).
 #
 # Environment (defaults in brackets):
 #   FSLAB               fslab binary [<repo>/fslab]
-#   BENCH_CASES         cases to run [cpu dev init mem]
+#   BENCH_CASES         cases to run [cpu cpu_unpinned dev init mem cluster ssh lab_hosts]
 #   BENCH_ROUNDS        rounds, both comparison cases [cpu 9, dev 15]
 #   BENCH_SECONDS       measured seconds per run, both comparison cases [3]
 #   BENCH_CPU_ROUNDS, BENCH_CPU_SECONDS, BENCH_DEV_ROUNDS, BENCH_DEV_SECONDS: per case
+#   BENCH_UNPINNED_ROUNDS  rounds of the cpu_unpinned case [the cpu case's]
 #   BENCH_FIO_DEFAULT   also run fio with its default batching each round, for reference [1]
 #   BENCH_WARMUP        warm-up seconds per run (fslab --warmup, fio --ramp_time) [1]
 #   BENCH_CPUS          CPUs both tools are pinned to (taskset -c) in the comparison cases,
@@ -62,7 +68,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FSLAB=${FSLAB:-$ROOT/fslab}
 case "$FSLAB" in /*) ;; *) FSLAB=$PWD/$FSLAB ;; esac
-CASES=${BENCH_CASES:-cpu dev init mem cluster ssh lab_hosts}
+CASES=${BENCH_CASES:-cpu cpu_unpinned dev init mem cluster ssh lab_hosts}
 # other engineers' jobs share this machine: more short rounds beat fewer long ones (the
 # noise comes in stretches of seconds)
 CPU_ROUNDS=${BENCH_CPU_ROUNDS:-${BENCH_ROUNDS:-9}}
@@ -70,6 +76,7 @@ CPU_SECS=${BENCH_CPU_SECONDS:-${BENCH_SECONDS:-3}}
 # the device case needs more rounds: run-to-run noise of the shared disk under the loop
 # device is 10-30 %, against a 5 % target (docs/BENCH.md)
 DEV_ROUNDS=${BENCH_DEV_ROUNDS:-${BENCH_ROUNDS:-15}}
+UNPINNED_ROUNDS=${BENCH_UNPINNED_ROUNDS:-$CPU_ROUNDS}
 DEV_SECS=${BENCH_DEV_SECONDS:-${BENCH_SECONDS:-3}}
 WARM=${BENCH_WARMUP:-1}
 FIO_DEFAULT=${BENCH_FIO_DEFAULT:-1}
@@ -93,6 +100,7 @@ OUT=$ROOT/bench-results
 RAW=$OUT/raw
 SUMMARY=$OUT/summary.txt
 TSV=$OUT/rounds.tsv
+MACHINE=$OUT/machine.txt
 
 msg() { echo "bench: $*" >&2; }
 die() { msg "error: $*"; exit 1; }
@@ -180,7 +188,7 @@ fcmp() { awk "BEGIN { exit !($1) }"; }
 
 [ "$(id -u)" -eq 0 ] || die "must run as root (it mounts a tmpfs and attaches a loop device);" \
 	"run 'sudo make bench'"
-for t in fio jq taskset losetup mkfs.ext4 mountpoint /usr/bin/time; do
+for t in fio jq taskset losetup mkfs.ext4 mountpoint /usr/bin/time strace; do
 	command -v "$t" >/dev/null || die "'$t' is missing; run 'scripts/deps.sh bench' as root"
 done
 [ -x "$FSLAB" ] || die "$FSLAB is not built; run 'make' (or set FSLAB=/path/to/fslab)"
@@ -197,16 +205,34 @@ INIT_BYTES=$(size_bytes "$INIT_SIZE") || die "BENCH_INIT_SIZE='$INIT_SIZE': give
 WORK=$(mktemp -d "$BASE/fslab-bench.XXXXXX") || die "cannot create a scratch directory in $BASE"
 rm -rf "$RAW"
 mkdir -p "$RAW" || die "cannot create $RAW"
-printf 'case\tround\ttool\tiops\tlat_mean_us\tcpu_s\twall_s\tmaxrss_kib\tdev_inflight\tdev_await_us\n' \
+printf 'case\tround\ttool\tiops\tlat_mean_us\tcpu_s\twall_s\tmaxrss_kib\tdev_inflight\tdev_await_us\tring\n' \
 	>"$TSV"
 
 S=$WORK/summary
 : >"$S"
 sum() { echo "$*" | tee -a "$S"; }
 
+# the machine, named in the summary and in machine.txt (docs/BENCH.md's tables name it so)
+CPU_MODEL=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
+CLOCKSOURCE=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null ||
+	echo unknown)
+# a VM (kvm, none) and a container (docker, none): both change what a context switch costs
+VIRT="vm $(systemd-detect-virt --vm 2>/dev/null || echo none)"
+VIRT+=", container $(systemd-detect-virt --container 2>/dev/null || echo none)"
+{
+	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "kernel: $(uname -r)"
+	echo "cpu_model: $CPU_MODEL"
+	echo "cpus: $(nproc)"
+	echo "clocksource: $CLOCKSOURCE"
+	echo "virtualization: $VIRT"
+	echo "load_average_start: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "fio: $(fio --version)"
+	echo "fslab: $("$FSLAB" version 2>/dev/null | head -1)"
+} >"$MACHINE"
 sum "fslab bench, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-sum "host: $(uname -r), $(nproc) CPUs, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)," \
-	"load average $(cut -d' ' -f1-3 /proc/loadavg)"
+sum "host: kernel $(uname -r), $CPU_MODEL, $(nproc) CPUs, clocksource $CLOCKSOURCE" \
+	"($VIRT), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 sum "fslab: $("$FSLAB" version 2>/dev/null | head -1) ($FSLAB); $(fio --version)"
 sum "method: per case, rounds of one fslab run and one fio run$([ "$FIO_DEFAULT" = 1 ] &&
 	echo " (and one fio run with fio's default")"
@@ -219,6 +245,7 @@ sum ""
 
 FAILS=0
 RESULTS=() # PASS/FAIL lines, printed at the end
+INFO=()    # figures reported, not judged, printed after them
 
 verdict() { # verdict PASS|FAIL TEXT
 	RESULTS+=("$1  $2")
@@ -305,18 +332,57 @@ fio_round() {
 }
 fiodef_round() { fio_round "$@"; }
 
+# ring_name FLAGS: the names of io_uring set-up flags (a number, 0x... or decimal) as fslab's
+# result writes them (src/io/uring.c uring_flags_name)
+ring_name() {
+	local v=$(($1)) s="" i
+	local -a t=(SINGLE_ISSUER 0x1000 DEFER_TASKRUN 0x2000 COOP_TASKRUN 0x100 TASKRUN_FLAG 0x200
+		CQSIZE 0x8 SQPOLL 0x2 IOPOLL 0x1 SQ_AFF 0x4 CLAMP 0x10 ATTACH_WQ 0x20 R_DISABLED 0x40
+		SUBMIT_ALL 0x80 SQE128 0x400 CQE32 0x800)
+	for ((i = 0; i < ${#t[@]}; i += 2)); do
+		if ((v & t[i + 1])); then
+			s+=${s:+|}${t[i]}
+			v=$((v & ~t[i + 1]))
+		fi
+	done
+	((v)) && s+=${s:+|}$(printf '0x%x' "$v")
+	echo "${s:-none}"
+}
+
+# fio_ring DIR BYTES: the set-up flags fio asks for, from strace -X raw of a 1 s run of the
+# cases' pattern on DIR's data file; sets FIO_RING ("unknown" without an answer)
+fio_ring() {
+	local f
+	strace -f -qq -X raw -e trace=io_uring_setup -o "$RAW/fio-ring.strace" fio --name=ring \
+		--filename="$1/fslab-simple.edb" --offset=32k --size=$(($2 - 32768)) --rw=randread \
+		--bs=4k --iodepth=4 --ioengine=io_uring --direct=1 --norandommap --invalidate=0 \
+		--time_based --runtime=1 --output-format=terse >/dev/null 2>&1
+	f=$(grep -o 'io_uring_setup([0-9]*, {flags=0x[0-9a-f]*' "$RAW/fio-ring.strace" 2>/dev/null |
+		head -1 | sed 's/.*flags=//')
+	FIO_RING=$([ -n "$f" ] && ring_name "$f" || echo unknown)
+}
+
+# fslab_ring JSON: the set-up of the rings that did fslab's load (those made for files that
+# refuse RWF_NOWAIT when there are any, the others alike), "FLAGS wait" ("-" if none)
+fslab_ring() {
+	jq -r '[.environment.io_uring // [] | (map(select(.files == "no_nowait")) | .[0]) // .[0]
+		| select(.) | "\(.setup_flags) \(.wait)"] | .[0] // "-"' "$1" 2>/dev/null || echo -
+}
+
 # record CASE ROUND TOOL IOPS LAT: one line of rounds.tsv: the tool's figures, its CPU time,
-# and what the device saw (I/Os in flight on average, mean time per read) when sampled
+# what the device saw (I/Os in flight on average, mean time per read) when sampled, and the
+# tool's io_uring set-up (fslab: from its result; fio: FIO_RING)
 record() {
-	local tag=$1-r$2-$3 t dev="- -"
+	local tag=$1-r$2-$3 t dev="- -" ring=$FIO_RING
 	read -r -a t <"$RAW/$tag.time"
 	[ -s "$RAW/$tag.dev" ] && dev=$(awk 'NR == 1 { t = $1; r = $2; ms = $3; w = $4 }
 		NR == 2 { d = ($1 - t) / 1e6; n = $2 - r
 			  printf "%.3f %.1f\n", (d > 0 ? ($4 - w) / d : 0), (n > 0 ? ($3 - ms) / n * 1e3 : 0) }' \
 		"$RAW/$tag.dev")
-	printf '%s\t%s\t%s\t%.1f\t%.2f\t%.2f\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" \
+	[ "$3" = fslab ] && ring=$(fslab_ring "$RAW/$tag.json")
+	printf '%s\t%s\t%s\t%.1f\t%.2f\t%.2f\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" \
 		"$(awk -v u="${t[1]}" -v s="${t[2]}" 'BEGIN { print u + s }')" "${t[0]}" "${t[3]}" \
-		"${dev/ /$'\t'}" >>"$TSV"
+		"${dev/ /$'\t'}" "$ring" >>"$TSV"
 }
 
 # col CASE TOOL FIELD: one column of rounds.tsv for a case and tool, one value a line
@@ -328,6 +394,17 @@ val() {
 # ratio CASE ROUND FIELD TOOL: fslab's FIELD over TOOL's in one round
 ratio() { fdiv "$(val "$1" "$2" fslab "$3")" "$(val "$1" "$2" "$4" "$3")"; }
 
+# rings CASE: the io_uring set-up of each tool in the case (summary and machine.txt)
+rings() {
+	local f nw
+	f=$(col "$1" fslab 11 | sort | uniq -c | sort -rn | awk '{ $1 = ""; print substr($0, 2); exit }')
+	nw=$(jq -r '.environment.volumes[0].nowait | if . == null then "not probed" elif . then
+		"takes RWF_NOWAIT" else "refuses RWF_NOWAIT: io_uring hands each I/O to io-wq" end' \
+		"$RAW/$1-r1-fslab.json" 2>/dev/null)
+	sum "  io_uring set-up: fslab ${f% *}, wait ${f##* } (the volume ${nw:-?}); fio $FIO_RING (strace)"
+	echo "ring_$1: fslab ${f% *} wait ${f##* }; fio $FIO_RING" >>"$MACHINE"
+}
+
 # compare CASE DIR BYTES BS QD THREADS ROUNDS SECS: rounds of fslab, fio (same batching) and
 # fio with its defaults, in rotating order; sets MED_IOPS, MED_LAT, CI_IOPS, CI_LAT
 # ("lo hi coverage%") of fslab against fio for the verdicts
@@ -336,8 +413,9 @@ compare() {
 	local -a tools=(fslab fio) ir=() lr=() dr=()
 
 	[ "$FIO_DEFAULT" = 1 ] && tools+=(fiodef)
+	fio_ring "$dir" "$bytes"
 	sum "case $c: randread bs $bs, iodepth $qd, $thr thread(s), io_uring, O_DIRECT, $rounds rounds" \
-		"of $secs s, $dir"
+		"of $secs s, $dir$([ ${#PIN[@]} = 0 ] && echo ", not pinned")"
 	sum "  fio: --iodepth_batch_submit=$qd --iodepth_batch_complete_max=$qd (fslab's batching)$(
 		[ "$FIO_DEFAULT" = 1 ] && echo "; fio-def: fio's defaults")"
 	sum "$(printf '  %-6s %11s %8s | %11s %8s | %7s %7s' round 'fslab IOPS' 'lat us' 'fio IOPS' \
@@ -384,6 +462,7 @@ compare() {
 	sum "$(printf '  confidence interval of the fslab/fio medians (%.1f %%): IOPS x %.3f..%.3f, lat x %.3f..%.3f; fslab ahead in %d of %d rounds' \
 		"$3" "$1" "$2" "$4" "$5" "$(printf '%s\n' "${ir[@]}" | awk '$1 > 1 { n++ } END { print n + 0 }')" \
 		"$rounds")"
+	rings "$c"
 	# Where a difference comes from.  CPU time per I/O: each tool's own cost.  Little's law:
 	# with qd x threads I/Os in flight, mean latency = that / IOPS; the tools' figures should
 	# satisfy it (a check on how each stamps latency).
@@ -426,6 +505,31 @@ case_cpu() {
 			"$CPU_QD" "$MED_IOPS" ${CI_IOPS% *} \
 			"$([ "$FIO_DEFAULT" = 1 ] && printf '; against fio defaults %.3f' "$MED_DEF")")"
 	fi
+	umount "$TMPMNT" && TMPMNT=""
+}
+
+# ---- case cpu_unpinned: the cpu case as users run it, reported only ----
+
+# Neither tool pinned: the scheduler places the submitting thread and the io-wq worker(s)
+# on the CPUs as it likes, which moves either tool by up to a factor of two from one run to
+# the next on a 2-CPU machine; the figures are reported beside the pinned verdict, not judged.
+case_cpu_unpinned() {
+	local pin=("${PIN[@]}") fd=$FIO_DEFAULT
+	TMPMNT=$WORK/tmpfs
+	mkdir -p "$TMPMNT"
+	mount -t tmpfs -o size=$((CPU_BYTES / 1048576 + 64))m fslab-bench "$TMPMNT" ||
+		{ verdict FAIL "cpu-bound, not pinned: cannot mount a tmpfs"; return; }
+	PIN=() FIO_DEFAULT=0
+	if ! create_file "$TMPMNT" "$CPU_BYTES" ||
+	   ! compare cpu_unpinned "$TMPMNT" "$CPU_BYTES" 4k "$CPU_QD" "$CPU_THREADS" \
+		"$UNPINNED_ROUNDS" "$CPU_SECS"; then
+		verdict FAIL "cpu-bound, not pinned: the comparison did not complete (see above)"
+	else
+		# shellcheck disable=SC2086
+		INFO+=("$(printf 'cpu-bound, not pinned (reported, not judged): IOPS ratio fslab/fio %.3f (CI %.3f..%.3f)' \
+			"$MED_IOPS" ${CI_IOPS% *})")
+	fi
+	PIN=("${pin[@]}") FIO_DEFAULT=$fd
 	umount "$TMPMNT" && TMPMNT=""
 }
 
@@ -768,20 +872,25 @@ case_lab_hosts() {
 for c in $CASES; do
 	case "$c" in
 	cpu) case_cpu ;;
+	cpu_unpinned) case_cpu_unpinned ;;
 	dev) case_dev ;;
 	init) case_init ;;
 	mem) case_mem ;;
 	cluster) case_cluster ;;
 	ssh) case_ssh ;;
 	lab_hosts) case_lab_hosts ;;
-	*) verdict FAIL "unknown case '$c' in BENCH_CASES (cpu, dev, init, mem, cluster, ssh, lab_hosts)" ;;
+	*) verdict FAIL "unknown case '$c' in BENCH_CASES (cpu, cpu_unpinned, dev, init, mem, cluster, ssh, lab_hosts)" ;;
 	esac
 done
 
 for l in "${RESULTS[@]}"; do
 	sum "$l"
 done
+for l in "${INFO[@]}"; do
+	sum "INFO  $l"
+done
 if ((FAILS)); then sum "bench: $FAILS check(s) FAILED"; else sum "bench: all checks passed"; fi
 cp "$S" "$SUMMARY"
-msg "summary: $SUMMARY; per-round figures: $TSV; raw results: $RAW/"
+echo "load_average_end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$MACHINE"
+msg "summary: $SUMMARY; the machine: $MACHINE; per-round figures: $TSV; raw results: $RAW/"
 ((FAILS == 0))

@@ -31,7 +31,7 @@ BROWSER="chromium python3"
 # always does); the tests never use it
 TEST="libcmocka-dev fio jq qemu-system-x86 busybox-static kmod xz-utils dmsetup \
 openssh-server openssh-client iproute2 time"
-BENCH="time"
+BENCH="time strace"
 FUZZ="clang libclang-rt-14-dev"
 # make windows: the mingw-w64 cross compiler (posix threads) and what scripts/win-sysroot.sh
 # needs to build jansson, cmocka, isa-l and libxml2 from their Debian source packages
