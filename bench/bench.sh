@@ -148,41 +148,9 @@ run() {
 	return "$rc"
 }
 
-# ---- arithmetic (awk: bash has no floating point) ----
-
-# size_bytes 1G -> 1073741824 (K, M, G, T binary, as fslab's --db-size)
-size_bytes() {
-	awk -v s="$1" 'BEGIN {
-		if (!match(s, /^[0-9]+[KMGTkmgt]?$/)) exit 1
-		n = s + 0; u = toupper(substr(s, length(n "") + 1)); m = 1
-		if (u == "K") m = 1024; else if (u == "M") m = 1048576
-		else if (u == "G") m = 1073741824; else if (u == "T") m = 1099511627776
-		if (n <= 0) exit 1
-		printf "%.0f\n", n * m }'
-}
-# median of the numbers on stdin (one a line)
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (!NR) { print "nan"; exit }
-		print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-# median_ci: distribution-free confidence interval of the median of the numbers on stdin:
-# order statistics X(j) and X(n-j+1) with the largest j such that P(Bin(n, 1/2) < j) <= 2.5 %.
-# Prints "lo hi coverage%" (with few rounds: the whole range and its smaller coverage).
-median_ci() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		n = NR; j = 0; pmf = 0.5 ^ n; cdf = pmf
-		for (m = 0; m < n && cdf <= 0.025; ) {
-			j = m + 1; m++; pmf = pmf * (n - m + 1) / m; cdf += pmf
-		}
-		if (j < 1) j = 1 # too few rounds: the whole range, with its lower coverage
-		tail = 0; pmf = 0.5 ^ n
-		for (m = 0; m < j; m++) { tail += pmf; pmf = pmf * (n - m) / (m + 1) }
-		printf "%.3f %.3f %.1f\n", v[j], v[n - j + 1], (1 - 2 * tail) * 100 }'
-}
-fdiv() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f\n", b ? a / b : 0 }'; }
-# fcmp EXPR: exit status of an awk boolean, e.g. fcmp "1.02 >= 1.0"
-fcmp() { awk "BEGIN { exit !($1) }"; }
+# arithmetic, statistics and the tools' io_uring set-ups
+# shellcheck source=bench/bench-lib.sh
+. "$ROOT/bench/bench-lib.sh"
 
 # ---- environment ----
 
@@ -331,43 +299,6 @@ fio_round() {
 	read -r IOPS LAT < <(jq -r '"\(.jobs[0].read.iops) \(.jobs[0].read.lat_ns.mean / 1000)"' "$j")
 }
 fiodef_round() { fio_round "$@"; }
-
-# ring_name FLAGS: the names of io_uring set-up flags (a number, 0x... or decimal) as fslab's
-# result writes them (src/io/uring.c uring_flags_name)
-ring_name() {
-	local v=$(($1)) s="" i
-	local -a t=(SINGLE_ISSUER 0x1000 DEFER_TASKRUN 0x2000 COOP_TASKRUN 0x100 TASKRUN_FLAG 0x200
-		CQSIZE 0x8 SQPOLL 0x2 IOPOLL 0x1 SQ_AFF 0x4 CLAMP 0x10 ATTACH_WQ 0x20 R_DISABLED 0x40
-		SUBMIT_ALL 0x80 SQE128 0x400 CQE32 0x800)
-	for ((i = 0; i < ${#t[@]}; i += 2)); do
-		if ((v & t[i + 1])); then
-			s+=${s:+|}${t[i]}
-			v=$((v & ~t[i + 1]))
-		fi
-	done
-	((v)) && s+=${s:+|}$(printf '0x%x' "$v")
-	echo "${s:-none}"
-}
-
-# fio_ring DIR BYTES: the set-up flags fio asks for, from strace -X raw of a 1 s run of the
-# cases' pattern on DIR's data file; sets FIO_RING ("unknown" without an answer)
-fio_ring() {
-	local f
-	strace -f -qq -X raw -e trace=io_uring_setup -o "$RAW/fio-ring.strace" fio --name=ring \
-		--filename="$1/fslab-simple.edb" --offset=32k --size=$(($2 - 32768)) --rw=randread \
-		--bs=4k --iodepth=4 --ioengine=io_uring --direct=1 --norandommap --invalidate=0 \
-		--time_based --runtime=1 --output-format=terse >/dev/null 2>&1
-	f=$(grep -o 'io_uring_setup([0-9]*, {flags=0x[0-9a-f]*' "$RAW/fio-ring.strace" 2>/dev/null |
-		head -1 | sed 's/.*flags=//')
-	FIO_RING=$([ -n "$f" ] && ring_name "$f" || echo unknown)
-}
-
-# fslab_ring JSON: the set-up of the rings that did fslab's load (those made for files that
-# refuse RWF_NOWAIT when there are any, the others alike), "FLAGS wait" ("-" if none)
-fslab_ring() {
-	jq -r '[.environment.io_uring // [] | (map(select(.files == "no_nowait")) | .[0]) // .[0]
-		| select(.) | "\(.setup_flags) \(.wait)"] | .[0] // "-"' "$1" 2>/dev/null || echo -
-}
 
 # record CASE ROUND TOOL IOPS LAT: one line of rounds.tsv: the tool's figures, its CPU time,
 # what the device saw (I/Os in flight on average, mean time per read) when sampled, and the
@@ -766,108 +697,9 @@ case_init() {
 	verdict $v "$(printf 'checksum pass (loop ext4, %s): %.3f of fio'"'"'s sequential read rate >= 0.90' "$INIT_SIZE" "$mr")"
 }
 
-# timed_cmd NAME CMD...: CMD under /usr/bin/time; sets T_S (wall seconds) and T_KIB (peak RSS)
-timed_cmd() {
-	local name=$1
-	shift
-	run /usr/bin/time -f '%e %M' -o "$RAW/$name.time" "$@" >"$RAW/$name.out" 2>&1 || return 1
-	read -r T_S T_KIB <"$RAW/$name.time"
-}
-
-case_cluster() {
-	local hosts=${BENCH_CLUSTER_HOSTS:-64} cells=${BENCH_CLUSTER_CELLS:-30} dir=$WORK/cluster
-	local gen=$WORK/gen_cluster c n=0 total=0 worst=0 rss=0 merges=() v cmp_s cmp_kib all_s all_kib
-	[ -f "$LIBFSLAB" ] || { verdict FAIL "cluster: no $LIBFSLAB: run make first"; return; }
-	mkdir -p "$dir/hosts" "$dir/cells"
-	# shellcheck disable=SC2046 # pkg-config output is a word list
-	cc -O2 -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread -I"$ROOT/src" -I"$ROOT" \
-		-o "$gen" "$ROOT/bench/gen_cluster.c" "$LIBFSLAB" \
-		$(pkg-config --libs blkid mount ext2fs liburing jansson inih libisal libxml-2.0) -lm \
-		-pthread 2>"$RAW/gen_cluster.log" ||
-		{ cat "$RAW/gen_cluster.log" >&2; verdict FAIL "cluster: bench/gen_cluster.c does not build"; return; }
-	"$gen" "$dir/hosts" "$hosts" "$cells" || { verdict FAIL "cluster: the results could not be made"; return; }
-	sum "case cluster: $hosts hosts x $cells cells = $((hosts * cells)) host results ($(du -sh "$dir/hosts" | cut -f1)), 3 labels"
-	for c in $(find "$dir/hosts" -name '*.json' -printf '%f\n' | sed 's/\.h[0-9]*\.json$//' | sort -u); do
-		timed_cmd "merge-$c" "$FSLAB" merge --output "$dir/cells/$c.json" "$dir/hosts/$c".h*.json ||
-			{ verdict FAIL "cluster: fslab merge of $c failed (see $RAW/merge-$c.out)"; return; }
-		merges+=("$T_S")
-		n=$((n + 1))
-		total=$(awk -v a="$total" -v b="$T_S" 'BEGIN { print a + b }')
-		fcmp "$T_S > $worst" && worst=$T_S
-		((T_KIB > rss)) && rss=$T_KIB
-	done
-	sum "$(printf '  merge: %d cells of %d hosts in %.2f s (median %.3f s, slowest %.3f s a cell), peak RSS %.1f MiB' \
-		"$n" "$hosts" "$total" "$(printf '%s\n' "${merges[@]}" | median)" "$worst" "$(fdiv "$rss" 1024)")"
-	rm -rf "$dir/report"
-	timed_cmd compare-cells "$FSLAB" compare "$dir"/cells/*.json --output "$dir/report" ||
-		{ verdict FAIL "cluster: fslab compare of the cluster results failed (see $RAW/compare-cells.out)"; return; }
-	cmp_s=$T_S cmp_kib=$T_KIB
-	sum "$(printf '  compare of the %d cluster results (report.md/html, %d charts incl. hosts-iops and hosts-latency): %.2f s, peak RSS %.1f MiB' \
-		"$n" "$(find "$dir/report/charts" -name '*.png' | wc -l)" "$cmp_s" "$(fdiv "$cmp_kib" 1024)")"
-	timed_cmd compare-cells-tables "$FSLAB" compare "$dir"/cells/*.json --format md ||
-		{ verdict FAIL "cluster: fslab compare --format md failed"; return; }
-	sum "$(printf '  the same, tables only (--format md, with the Hosts table of %s rows): %.2f s, peak RSS %.1f MiB' \
-		"$(grep -c '^| [a-z0-9]* | \*\{0,2\}h[0-9]' "$RAW/compare-cells-tables.out")" "$T_S" "$(fdiv "$T_KIB" 1024)")"
-	timed_cmd compare-hosts "$FSLAB" compare "$dir"/hosts/*.json --no-charts --format text ||
-		{ verdict FAIL "cluster: fslab compare of the host results failed"; return; }
-	all_s=$T_S all_kib=$T_KIB
-	sum "$(printf '  all %d host results in one compare (tables): %.2f s, peak RSS %.1f MiB' \
-		"$((hosts * cells))" "$all_s" "$(fdiv "$all_kib" 1024)")"
-	sum "  (wall times on a shared machine: load average $(cut -d' ' -f1-3 /proc/loadavg))"
-	sum ""
-	fcmp "$cmp_s < 5" && v=PASS || v=FAIL
-	verdict $v "$(printf 'cluster: compare of %d cluster results of %d hosts in %.2f s < 5 s' "$n" "$hosts" "$cmp_s")"
-	fcmp "$worst < 1" && v=PASS || v=FAIL
-	verdict $v "$(printf 'cluster: a cell of %d hosts merged in at most %.3f s < 1 s' "$hosts" "$worst")"
-	((rss < 524288 && cmp_kib < 524288 && all_kib < 524288)) && v=PASS || v=FAIL
-	verdict $v "$(printf 'cluster: peak RSS merge %.1f, compare %.1f, all host results %.1f MiB < 512 MiB' \
-		"$(fdiv "$rss" 1024)" "$(fdiv "$cmp_kib" 1024)" "$(fdiv "$all_kib" 1024)")"
-	rm -rf "$dir"
-}
-
-case_ssh() {
-	local out new reused v
-	for t in ip ssh /usr/sbin/sshd; do
-		command -v "$t" >/dev/null || { verdict FAIL "ssh: '$t' is missing; run 'scripts/deps.sh check' as root"; return; }
-	done
-	sum "case ssh: one lab step ('fslab hello' over ssh with the lab's options) on the test rig's host,"
-	sum "  ${BENCH_SSH_STEPS:-10} steps with a new connection each, then ${BENCH_SSH_STEPS:-10} over the connection the lab keeps"
-	run env FSLAB="$FSLAB" FSLAB_TOP="$ROOT" BENCH_SSH_STEPS="${BENCH_SSH_STEPS:-10}" \
-		bash "$ROOT/bench/hosts_ssh.sh" >"$RAW/ssh.out" 2>&1 ||
-		{ cat "$RAW/ssh.out" >&2; verdict FAIL "ssh: bench/hosts_ssh.sh failed (see $RAW/ssh.out)"; return; }
-	out=$(grep '^new ' "$RAW/ssh.out" | tail -1)
-	new=$(awk '{ print $2 }' <<<"$out") reused=$(awk '{ print $4 }' <<<"$out")
-	sum "$(printf '  median per step: %.0f ms with a new connection, %.0f ms over the kept one (%s logins for %s steps)' \
-		"$new" "$reused" "$(awk '{ print $6 }' <<<"$out")" "$((2 * ${BENCH_SSH_STEPS:-10}))")"
-	sum "  (the rig keeps Debian's bash from reading this machine's root ~/.bashrc, which it does for"
-	sum "   commands sent over ssh: on a real host its rc files add to every step;"
-	sum "   shared machine: load average $(cut -d' ' -f1-3 /proc/loadavg))"
-	sum ""
-	fcmp "$reused < $new" && v=PASS || v=FAIL
-	verdict $v "$(printf 'ssh: a step over the kept connection %.0f ms < %.0f ms with a new one' "$reused" "$new")"
-}
-
-case_lab_hosts() {
-	local out loc ssh three d v
-	for t in ip ssh /usr/sbin/sshd mkfs.ext4; do
-		command -v "$t" >/dev/null || { verdict FAIL "lab_hosts: '$t' is missing; run 'scripts/deps.sh check' as root"; return; }
-	done
-	sum "case lab_hosts: fslab lab, ${BENCH_LAB_CELLS:-4} rounds of a 2 s cell (+1 s warm-up, 64 MiB databases),"
-	sum "  on one host with ssh = local, on one host over ssh, on three over ssh (the rig's namespaces)"
-	run env FSLAB="$FSLAB" FSLAB_TOP="$ROOT" BENCH_LAB_CELLS="${BENCH_LAB_CELLS:-4}" \
-		bash "$ROOT/bench/hosts_lab.sh" >"$RAW/lab_hosts.out" 2>&1 ||
-		{ cat "$RAW/lab_hosts.out" >&2; verdict FAIL "lab_hosts: bench/hosts_lab.sh failed (see $RAW/lab_hosts.out)"; return; }
-	out=$(grep '^local ' "$RAW/lab_hosts.out" | tail -1)
-	loc=$(awk '{ print $2 }' <<<"$out") ssh=$(awk '{ print $4 }' <<<"$out") three=$(awk '{ print $6 }' <<<"$out")
-	d=$(awk -v a="$ssh" -v b="$loc" 'BEGIN { printf "%.2f", a - b }')
-	sum "$(printf '  median overhead per cell (wall clock minus the load): %.2f s local, %.2f s over ssh, %.2f s on three hosts' \
-		"$loc" "$ssh" "$three")"
-	sum "$(printf '  ssh per host and cell: %.2f s; two more hosts at once: %+.2f s (shared machine: load average %s)' \
-		"$d" "$(awk -v a="$three" -v b="$ssh" 'BEGIN { print a - b }')" "$(cut -d' ' -f1-3 /proc/loadavg)")"
-	sum ""
-	fcmp "$d < 2" && v=PASS || v=FAIL
-	verdict $v "lab_hosts: ssh adds $d s a cell to a host (< 2 s)"
-}
+# the multi-host cases: case_cluster, case_ssh, case_lab_hosts
+# shellcheck source=bench/bench-hosts.sh
+. "$ROOT/bench/bench-hosts.sh"
 
 for c in $CASES; do
 	case "$c" in
