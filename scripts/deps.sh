@@ -36,7 +36,7 @@ openssh-server openssh-client iproute2 time"
 DEB="debhelper dpkg-dev build-essential bash-completion"
 # lean: the package's test (t_package): lintian
 PKGTEST="lintian"
-BENCH="time"
+BENCH="time strace"
 FUZZ="clang libclang-rt-14-dev"
 # make windows: the mingw-w64 cross compiler (posix threads) and what scripts/win-sysroot.sh
 # needs to build jansson, cmocka, isa-l and libxml2 from their Debian source packages; zip for

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/uio.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -150,6 +151,7 @@ int volume_probe(struct volume *v, const char *role, const char *dir)
 
 	memset(v, 0, sizeof(*v));
 	v->o_direct = -1;
+	v->nowait = -1;
 	v->role = xstrdup(role);
 	ret = os_dirh_open(dir, &v->dh);
 	if (ret)
@@ -179,6 +181,7 @@ int volume_probe_raw(struct volume *v, const char *role, const char *dev, bool f
 
 	memset(v, 0, sizeof(*v));
 	v->o_direct = -1;
+	v->nowait = -1;
 	v->raw = true;
 	v->role = xstrdup(role);
 	v->dir = xstrdup(dev);

@@ -34,6 +34,9 @@ struct volume {
 	bool rotational, loop_dio;
 	bool raw;         /* a block device used directly (raw-device baseline), no filesystem */
 	int o_direct;     /* 1 accepted, 0 refused (EINVAL), -1 not probed */
+	int nowait;       /* I/O can be started without blocking (RWF_NOWAIT): 1 yes, 0 refused
+			     (EOPNOTSUPP: io_uring hands every I/O to a kernel worker thread),
+			     -1 not probed (volume_probe_odirect()) */
 	json_t *extra;    /* platform facts added to volume_to_json() (Windows: cluster size,
 			     alignment, ReFS integrity streams, counters), or NULL; owned */
 };
@@ -65,8 +68,13 @@ int volume_raw_separate(const struct volume *a, const struct volume *b)
 	__attribute__((warn_unused_result));
 void volume_release(struct volume *v);
 /* Probe whether the filesystem accepts O_DIRECT (FILE_FLAG_NO_BUFFERING): a scratch file
- * (scratch.h) ".fslab-probe.PID" created in v->dh, written once unbuffered and removed. */
+ * (scratch.h) ".fslab-probe.PID" created in v->dh, written once unbuffered and removed; on
+ * Linux, with the same file, whether it starts I/O without blocking (nowait). */
 void volume_probe_odirect(struct volume *v);
+/* volume_nowait_of - nowait (struct volume) from what preadv2(..., RWF_NOWAIT) returned: ret,
+ * and err (errno) when ret < 0.  EOPNOTSUPP: the file has no FMODE_NOWAIT, 0; bytes or EAGAIN
+ * (this read would have blocked): 1; anything else says nothing, -1. */
+int volume_nowait_of(long ret, int err);
 json_t *volume_to_json(const struct volume *v);
 
 /* volume_path_slashes - a Windows path as fslab writes it: "C:\fslab\db\" -> "C:/fslab/db"

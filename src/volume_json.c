@@ -46,6 +46,7 @@ json_t *volume_to_json(const struct volume *v)
 	json_object_set_new(o, "device", v->devname ? json_string(v->devname) : json_null());
 	json_object_set_new(o, "device_model", json_string(v->model ? v->model : ""));
 	json_object_set_new(o, "o_direct", v->o_direct < 0 ? json_null() : json_boolean(v->o_direct));
+	json_object_set_new(o, "nowait", v->nowait < 0 ? json_null() : json_boolean(v->nowait));
 	json_object_set_new(o, "rotational", json_boolean(v->rotational));
 	json_object_set_new(o, "logical_sector", json_integer(v->logical_sector));
 	json_object_set_new(o, "physical_sector", json_integer(v->physical_sector));
@@ -129,8 +130,9 @@ void volume_probe_odirect(struct volume *v)
 	struct os_file *f;
 	int ret;
 
-	if (v->raw) { /* block devices take O_DIRECT */
+	if (v->raw) { /* block devices take O_DIRECT and RWF_NOWAIT (FMODE_NOWAIT) */
 		v->o_direct = 1;
+		v->nowait = 1;
 		return;
 	}
 	if (!v->dh)
@@ -142,7 +144,19 @@ void volume_probe_odirect(struct volume *v)
 	ret = scratch_create(v->dh, name, OS_DIRECT | OS_WRITE_THROUGH, &f);
 	v->o_direct = !ret ? 1 : ret == -EINVAL ? 0 : -1;
 	if (!ret) {
+		char *buf = xmalloc_aligned(4096);
+		ssize_t n = os_pread_nowait(f, buf, 4096, 0);
+
+		v->nowait = volume_nowait_of(n < 0 ? -1 : n, n < 0 ? (int)-n : 0);
+		free_aligned(buf);
 		os_close(f);
 		(void)os_dirh_unlink(v->dh, name);
 	}
+}
+
+int volume_nowait_of(long ret, int err)
+{
+	if (ret >= 0 || err == EAGAIN)
+		return 1;
+	return err == EOPNOTSUPP ? 0 : -1;
 }

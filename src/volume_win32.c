@@ -175,6 +175,7 @@ int volume_probe(struct volume *v, const char *role, const char *dir)
 
 	memset(v, 0, sizeof(*v));
 	v->o_direct = -1;
+	v->nowait = -1;
 	if (!wd)
 		return -EINVAL;
 	ret = os_dirh_open(dir, &v->dh);

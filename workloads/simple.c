@@ -46,6 +46,7 @@ struct sthread {
 	int id;
 	pthread_t tid;
 	bool started;
+	unsigned int hints; /* IO_HINT_* of its file's volume */
 	struct thread_stats *st;
 };
 
@@ -221,7 +222,7 @@ static void *sthread_main(void *arg)
 	unsigned int n;
 	int ret;
 
-	ret = io_ctx_init(&ctx, o->engine, depth);
+	ret = io_ctx_open(&ctx, o->engine, depth, t->hints);
 	if (ret) {
 		run_fail(rc, "thread %d: cannot set up %s: %s", t->id, o->engine, strerror(-ret));
 		goto out;
@@ -278,6 +279,7 @@ static int simple_start(struct run_ctx *rc)
 		t->rc = rc;
 		t->id = (int)i;
 		t->f = &s->files[i % s->nfiles];
+		t->hints = workload_io_hints(&rc->db_vols[i % s->nfiles]);
 		t->st = engine_stats_new(&rc->eng, -1);
 		ret = pthread_create(&t->tid, NULL, sthread_main, t);
 		if (ret) {

@@ -10,6 +10,7 @@
 
 #include "base.h"
 #include "dbfile.h"
+#include "io/ioengine.h"
 #include "msg.h"
 #include "os/os.h"
 #include "strbuf.h"
@@ -164,6 +165,11 @@ const char *workload_place_error(int err)
 		       "directory); nothing was written through it: give a directory only you "
 		       "can write";
 	return strerror(-err);
+}
+
+unsigned int workload_io_hints(const struct volume *vol)
+{
+	return vol->nowait == 0 ? IO_HINT_NO_NOWAIT : 0;
 }
 
 int check_free_space(const struct volume *vol, uint64_t need, const char *what)

@@ -213,6 +213,10 @@ int workload_init_file(struct run_ctx *rc, struct db_place *pl, int state,
 		       uint64_t npages, uint64_t seed, struct db_info *info, const char *what)
 	__attribute__((warn_unused_result));
 
+/* The IO_HINT_* (io/ioengine.h) for I/O on vol: IO_HINT_NO_NOWAIT when its filesystem refuses
+ * non-blocking I/O (vol->nowait == 0). */
+unsigned int workload_io_hints(const struct volume *vol);
+
 /* Filesystem free-space check shared by workloads: need bytes on the filesystem of vol
  * (volumes on the same filesystem are summed by the caller).  -FSLAB_EINPUT when short. */
 int check_free_space(const struct volume *vol, uint64_t need, const char *what)

@@ -82,6 +82,10 @@ int os_close(struct os_file *f);
  * a read) or -errno.  Thread-safe on one file; short transfers are the caller's to continue. */
 ssize_t os_pread(struct os_file *f, void *buf, size_t len, uint64_t off);
 ssize_t os_pwrite(struct os_file *f, const void *buf, size_t len, uint64_t off);
+/* os_pread_nowait - os_pread() that must not block (Linux: preadv2 with RWF_NOWAIT): bytes,
+ * -EAGAIN (it would have blocked), -EOPNOTSUPP (the file cannot start I/O without
+ * blocking: tmpfs, FUSE), or -ENOSYS where the system has no such read (Windows). */
+ssize_t os_pread_nowait(struct os_file *f, void *buf, size_t len, uint64_t off);
 /* Make written data and metadata stable (fsync; FlushFileBuffers).  0 or -errno. */
 int os_file_sync(struct os_file *f);
 /* The data (and the metadata needed to read it back) stable (fdatasync; FlushFileBuffers). */

@@ -18,6 +18,7 @@
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -111,6 +112,17 @@ ssize_t os_pread(struct os_file *f, void *buf, size_t len, uint64_t off)
 
 	do
 		n = pread(f->fd, buf, len, (off_t)off);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+ssize_t os_pread_nowait(struct os_file *f, void *buf, size_t len, uint64_t off)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	ssize_t n;
+
+	do
+		n = preadv2(f->fd, &iov, 1, (off_t)off, RWF_NOWAIT);
 	while (n < 0 && errno == EINTR);
 	return n < 0 ? -errno : n;
 }

@@ -125,6 +125,12 @@ ssize_t os_pread(struct os_file *f, void *buf, size_t len, uint64_t off)
 	return rw(f, buf, len, off, false);
 }
 
+ssize_t os_pread_nowait(struct os_file *f, void *buf, size_t len, uint64_t off)
+{
+	(void)f, (void)buf, (void)len, (void)off;
+	return -ENOSYS;
+}
+
 ssize_t os_pwrite(struct os_file *f, const void *buf, size_t len, uint64_t off)
 {
 	return rw(f, (void *)buf, len, off, true);
