@@ -22,6 +22,7 @@ struct import_list {
 
 struct importer {
 	const char *tool;   /* provenance tool: "fslab", "fio", "diskspd", "jetstress" */
+	const char *name;   /* the format in a list of them: "fio JSON", "DiskSpd XML" */
 	const char *format; /* for messages: "fio JSON (--output-format=json or json+)" */
 	/* Does the (NUL-terminated) text look like this format?  Cheap, no full parse. */
 	bool (*sniff)(const char *buf, size_t len);
@@ -61,6 +62,17 @@ int import_file(const char *path, const char *label, struct import_list *out)
 int import_buffer(const char *buf, size_t len, const char *file, const char *label,
 		  struct import_list *out) __attribute__((warn_unused_result));
 void import_list_release(struct import_list *l);
+
+/* import_formats how: */
+#define IMPORT_OWN    (1U << 0) /* fslab's own results too, first */
+#define IMPORT_FORMAT (1U << 1) /* each as its .format ("fio JSON (--output-format=json or
+				 * json+)") instead of its .name */
+/*
+ * import_formats - the formats compare reads, for help texts and messages: the other tools'
+ * in table order (fslab's own first with IMPORT_OWN), joined by @sep, with @last before the
+ * last one ("fio JSON, DiskSpd XML, DiskSpd text or Jetstress HTML").  Heap.
+ */
+char *import_formats(unsigned int how, const char *sep, const char *last);
 
 /* The label a file name gives ("dir/ntfs-r2.xml" -> "ntfs"), heap; NULL when nothing is left. */
 char *import_label_from_file(const char *file);

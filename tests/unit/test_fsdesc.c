@@ -18,6 +18,7 @@
 
 #include "base.h"
 #include "fsprep/prepP.h"
+#include "strbuf.h"
 #include "fsprep/win/winprep.h"
 
 static bool is_pow2(uint64_t v)
@@ -317,6 +318,29 @@ static void test_superblocks(void **state)
 	}
 }
 
+/* scripts/deps.sh reads each filesystem's package from the descriptors' sources (it runs
+ * before anything is built): what it reads is what the compiled table says. */
+static void test_deps_packages(void **state)
+{
+	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+	const char *top = getenv("FSLAB_TOP");
+	char *cmd = xasprintf("%s/scripts/deps.sh --fs-packages", top ? top : ".");
+	FILE *f;
+
+	(void)state;
+	for (size_t i = 0; i < fs_count(); i++)
+		if (fs_at(i)->mkfs)
+			strbuf_addf(&want, "%s %s\n", fs_at(i)->name, fs_at(i)->mkfs->package);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	assert_int_equal(strbuf_read_stream(&got, f), 0);
+	assert_int_equal(pclose(f), 0);
+	assert_string_equal(got.buf, want.buf);
+	strbuf_release(&want);
+	strbuf_release(&got);
+	free(cmd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_raw_verify_refused),
 		cmocka_unit_test(test_cluster_rules),
 		cmocka_unit_test(test_superblocks),
+		cmocka_unit_test(test_deps_packages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
