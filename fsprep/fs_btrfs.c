@@ -67,6 +67,7 @@ static const struct fs_mkfs btrfs_mkfs = {
 	.block_max = 4096,
 	.block_pow2 = true,
 	.block_error = "btrfs here takes only a 4096-byte sector size (the page size); leave --cluster out",
+	.cluster_help = "only 4096 (the sector size: the page size here)",
 	.build = build_btrfs,
 	.blkid_type = "btrfs",
 	.sb_offset = 64 * KiB, /* the primary superblock */

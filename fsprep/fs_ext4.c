@@ -53,6 +53,7 @@ static const struct fs_mkfs ext4_mkfs = {
 	.block_max = 4096,
 	.block_pow2 = true,
 	.block_error = "ext4 block sizes are 1024, 2048 or 4096 bytes (at most the page size)",
+	.cluster_help = "the block size, 1024, 2048 or 4096 (default 4096)",
 	.build = build_ext4,
 	.blkid_type = "ext4",
 	.libext2fs = true,

@@ -25,6 +25,7 @@ static const struct fs_mkfs ntfs3_mkfs = {
 	.block_max = 64 * KiB,
 	.block_pow2 = true,
 	.block_error = "NTFS clusters are a power of two from 512 to 65536 bytes",
+	.cluster_help = "the cluster size, 512 to 64K (default 64K, Exchange's recommendation)",
 	.build = ntfs_build,
 	.blkid_type = "ntfs",
 	.sb_offset = 0,

@@ -88,6 +88,7 @@ static const struct fs_mkfs xfs_mkfs = {
 	.block_max = 4096,
 	.block_pow2 = true,
 	.block_error = "xfs block sizes are 1024, 2048 or 4096 bytes (at most the page size)",
+	.cluster_help = "the block size, 1024, 2048 or 4096 (default 4096)",
 	.build = build_xfs,
 	.blkid_type = "xfs",
 	.sb_offset = 0,

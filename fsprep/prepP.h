@@ -54,6 +54,7 @@ struct fs_mkfs {
 	uint32_t block_max;       /* largest --cluster taken */
 	bool block_pow2;          /* --cluster must be a power of two */
 	const char *block_error;  /* why a --cluster is refused, after "--cluster N: " */
+	const char *cluster_help; /* what --cluster sets and takes, for prep --help */
 	/* build - append the filesystem's own options to @p (block_size and cluster_size are
 	 * set, the tool and its force flag pushed) */
 	void (*build)(struct mkfs_cmd *p, const struct topology *t);

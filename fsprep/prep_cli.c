@@ -48,6 +48,59 @@ static void fs_help(FILE *f)
 	free(elsewhere);
 }
 
+/* what --cluster sets for the filesystem, and the sizes it takes */
+static const char *cluster_rule(const struct fs_mkfs *m)
+{
+	return m->cluster_help;
+}
+
+/* the filesystem's default mount options */
+static const char *mount_rule(const struct fs_mkfs *m)
+{
+	return m->mount_opts;
+}
+
+/*
+ * "  OPTION   TEXT" then, from the table, the filesystems grouped by what @rule says of each
+ * ("ext4 and xfs: the block size ...; btrfs: ..."), closed by ")" when @text opened one;
+ * wrapped as the other option lines.
+ */
+static void option_help(FILE *f, const char *option, const char *text,
+			const char *(*rule)(const struct fs_mkfs *m))
+{
+	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
+	bool *done = xcalloc(fs_count(), sizeof(*done));
+
+	strbuf_addstr(&sb, text);
+	for (size_t i = 0; i < fs_count(); i++) {
+		const struct fs_mkfs *m = fs_at(i)->mkfs;
+		size_t n = 0, total = 0;
+
+		if (done[i] || !m)
+			continue;
+		for (size_t j = i; j < fs_count(); j++)
+			total += fs_at(j)->mkfs && !strcmp(rule(fs_at(j)->mkfs), rule(m));
+		strbuf_addstr(&sb, sb.len > strlen(text) ? "; " : "");
+		for (size_t j = i; j < fs_count(); j++) {
+			if (!fs_at(j)->mkfs || strcmp(rule(fs_at(j)->mkfs), rule(m)))
+				continue;
+			done[j] = true;
+			strbuf_addf(&sb, "%s%s", !n ? "" : n + 1 == total ? " and " : ", ",
+				    fs_at(j)->name);
+			n++;
+		}
+		strbuf_addf(&sb, ": %s", rule(m));
+	}
+	if (strchr(text, '('))
+		strbuf_addch(&sb, ')');
+	strbuf_addf(&line, "  %-*s", HELP_COL - 2, option);
+	strbuf_add_wrapped(&line, sb.buf, HELP_COL, HELP_COL, HELP_WIDTH);
+	fprintf(f, "%s\n", line.buf);
+	strbuf_release(&sb);
+	strbuf_release(&line);
+	free(done);
+}
+
 static void prep_usage(FILE *f)
 {
 	char *names = fs_list(PREP_LINUX, FSL_RAW, "%s", "|", "|");
@@ -72,14 +125,15 @@ static void prep_usage(FILE *f)
 "                       devices with direct I/O (no spare disk needed)\n"
 "  --db-size SIZE       database image size (default 8G; --image-dir only)\n"
 "  --log-size SIZE      log image size (default 2G; --image-dir only)\n"
-"  --mount-root DIR     mount on DIR/db and DIR/log; DIR/prep.json records what was done\n"
-"  --cluster SIZE       NTFS cluster size (default 64K, Exchange's recommendation); for ext4\n"
-"                       and xfs the block size (1024, 2048, 4096); btrfs takes only 4096\n"
+"  --mount-root DIR     mount on DIR/db and DIR/log; DIR/prep.json records what was done\n", f);
+	option_help(f, "--cluster SIZE", "", cluster_rule);
+	fputs(
 "  --mkfs-opts \"...\"    extra mkfs options, appended (split on blanks, no shell); options\n"
 "                       that name another device or file (XFS -l logdev=, ext4 -J device=,\n"
-"                       a second device for mkfs.btrfs...) are refused\n"
-"  --mount-opts \"...\"   extra mount options, appended to the defaults (noatime; ntfs-3g:\n"
-"                       noatime,big_writes)\n"
+"                       a second device for mkfs.btrfs...) are refused\n", f);
+	option_help(f, "--mount-opts \"...\"", "extra mount options, appended to the defaults (",
+		    mount_rule);
+	fputs(
 "  --ntfs-cache-limit SIZE  memory limit of the cgroup ntfs-3g runs in (default 64M; 0 = no\n"
 "                       limit, and ntfs-3g's page cache then inflates measured reads)\n"
 "  --dry-run            print the plan (every command and mount with options); change nothing\n"
