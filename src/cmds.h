@@ -6,7 +6,8 @@
 
 #include <stdbool.h>
 
-/* fsprep/backend.c: hand the arguments to the prep backend they ask for (fsprep/prep.h) */
+/* fsprep/backend.c, both systems: hand the arguments to the prep backend they ask for
+ * (fsprep/prep.h) */
 int cmd_prep(int argc, char **argv);
 int cmd_teardown(int argc, char **argv);
 /* the backends' own: Linux devices (fsprep/prep_cli.c), Windows disks (the storage backend,

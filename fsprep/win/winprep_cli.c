@@ -360,7 +360,7 @@ static bool linux_devices_given(int argc, char **argv)
 			input_error("%s is for Linux devices, --db-disk/--log-disk for Windows disks; %s exists only on Windows (no Linux tool creates it): run fslab.exe prep --fs %s --db-disk N --log-disk M there",
 				    argv[i], fs->title, fs->name);
 		else
-			input_error("%s is for Linux devices, --db-disk/--log-disk for Windows disks: give one kind, not both",
+			input_error("%s is for Linux devices (fslab prep on Linux), --db-disk/--log-disk for Windows disks",
 				    argv[i]);
 		return true;
 	}
