@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * import.c: the table of importers, reading a file, labels, and what every importer shares.
- * A new format: one file src/compare/import_<format>.c defining a struct importer, and one
- * line in importers[] below (docs/INTEROP.md, "Adding a format").
+ * A new format: one file src/compare/import_<format>.c defining a struct importer
+ * import_<format>, and its name in IMPORTERS below (docs/INTEROP.md, "Adding a format").
  */
 #include "compare/import.h"
 
@@ -24,13 +24,12 @@
 /* In sniffing order; fslab's own format last: it takes whatever the others do not claim
  * (so a damaged fslab file still gets result_read()'s messages).  Help texts and messages
  * list the formats from here (import_formats()). */
-static const struct importer *const importers[] = {
-	&import_fio,
-	&import_diskspd,
-	&import_diskspd_text,
-	&import_jetstress,
-	&import_fslab,
-};
+#define IMPORTERS(X) X(fio) X(diskspd) X(diskspd_text) X(jetstress) X(fslab)
+
+#define IMPORT_DECLARE(n) extern const struct importer import_##n;
+#define IMPORT_ENTRY(n) &import_##n,
+IMPORTERS(IMPORT_DECLARE)
+static const struct importer *const importers[] = { IMPORTERS(IMPORT_ENTRY) };
 
 char *import_formats(unsigned int how, const char *sep, const char *last)
 {

@@ -3,7 +3,7 @@
  * import.h: what compare and sizing read: fslab's own result files and other tools' output
  * (fio JSON, DiskSpd XML and text, Jetstress HTML), each turned into a struct fslab_result with its
  * provenance.  One importer per format (src/compare/import_<format>.c) behind one table in
- * import.c: a new format is one file and one line there.  docs/INTEROP.md maps the fields.
+ * import.c: a new format is one file and one word there.  docs/INTEROP.md maps the fields.
  */
 #ifndef FSLAB_IMPORT_H
 #define FSLAB_IMPORT_H
@@ -33,8 +33,7 @@ struct importer {
 	int (*parse)(const char *buf, size_t len, const char *file, struct import_list *out);
 };
 
-extern const struct importer import_fslab, import_fio, import_diskspd, import_diskspd_text,
-	import_jetstress;
+/* The importers, one per src/compare/import_<format>.c: listed once, in import.c's table. */
 
 /*
  * Most results one file gives (fio client_stats hosts, DiskSpd TimeSpans), and most database
