@@ -141,7 +141,8 @@ static bool fuse_cmdline_matches(pid_t pid, const char *dev, const char *target)
 	bool has_dev = false, has_target = false;
 	ssize_t n = read_cmdline(pid, &sb);
 
-	/* argv[0] is the daemon (ntfs-3g) or its mount helper; the device and mount point follow. */
+	/* argv[0] is the daemon (ntfs-3g) or its mount helper; the device and mount point
+	 * follow. */
 	if (n > 0 && is_fuse_daemon(sb.buf))
 		for (char *a = sb.buf; a < sb.buf + sb.len; a += strlen(a) + 1) {
 			has_dev |= !strcmp(a, dev);

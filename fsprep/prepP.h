@@ -266,10 +266,10 @@ int discard_device(const char *dev, bool *done) __must_check;
 
 /*
  * verify_volume - read the new filesystem back independently of mkfs: libblkid must find
- * exactly one filesystem of @fs->blkid_type, then @fs->verify reads its superblock (libext2fs
- * for ext4, documented offsets for the others) and compares it with @p.  Stores the verified
- * values in *out (new JSON object, caller owns).  Returns 0, -EPROTO after printing what
- * differs, -EINVAL for a filesystem without a verifier (raw), or -errno.
+ * exactly one filesystem of @fs->mkfs->blkid_type, then libext2fs (the ext2/3/4 family) or the
+ * descriptor's verify_sb on the superblock's bytes reads it and compares it with @p.  Stores
+ * the verified values in *out (new JSON object, caller owns).  Returns 0, -EPROTO after
+ * printing what differs, -EINVAL for a filesystem without a mkfs part (raw), or -errno.
  */
 int verify_volume(const struct fs_desc *fs, const char *dev, const struct mkfs_cmd *p,
 		  json_t **out) __must_check;
