@@ -113,7 +113,8 @@ static void probe_device(struct volume *v, HANDLE vol, json_t *extra)
 		CloseHandle(disk);
 }
 
-/* ReFS integrity streams of the directory (its new files inherit them). */
+/* The integrity streams of the directory (its new files inherit them), on a filesystem that
+ * has them (ReFS). */
 static void probe_integrity(const wchar_t *dir, json_t *extra)
 {
 	FSCTL_GET_INTEGRITY_INFORMATION_BUFFER ib;
@@ -225,7 +226,7 @@ int volume_probe(struct volume *v, const char *role, const char *dir)
 		v->logical_sector = bps ? bps : 512;
 	if (!v->physical_sector)
 		v->physical_sector = v->logical_sector;
-	if (!strcmp(v->fsname, "refs"))
+	if (fsflags & FILE_SUPPORTS_INTEGRITY_STREAMS) /* ReFS: asked of the filesystem */
 		probe_integrity(full, extra);
 	v->extra = extra;
 	return 0;

@@ -31,6 +31,7 @@
 
 #include "base.h"
 #include "files.h"
+#include "fsprep/prep.h"
 #include "jetstressP.h"
 #include "msg.h"
 #include "os/os.h"
@@ -247,9 +248,10 @@ static int db_setup(struct run_ctx *rc, struct js *js, unsigned int i, uint64_t 
 	return 0;
 }
 
-/* btrfs: copy-on-write keeps partially overwritten extents, so the databases grow towards
- * twice their size while they are rewritten (ENOSPC otherwise, seen here): said, and noted. */
-static void warn_btrfs_cow(struct run_ctx *rc, const uint64_t *need_db)
+/* A copy-on-write filesystem (btrfs) keeps partially overwritten extents, so the databases
+ * grow towards twice their size while they are rewritten (ENOSPC otherwise, seen here): said,
+ * and noted. */
+static void warn_cow(struct run_ctx *rc, const uint64_t *need_db)
 {
 	const struct run_config *o = rc->o;
 
@@ -258,15 +260,16 @@ static void warn_btrfs_cow(struct run_ctx *rc, const uint64_t *need_db)
 		uint64_t dbs = (o->databases + o->ndb_dirs - 1 - d) / o->ndb_dirs * o->db_size;
 		char a[32], b[32];
 
-		if (strcmp(v->fsname, "btrfs") || v->fs_avail >= sat_add(need_db[d], dbs))
+		if (!fs_flag(v->fsname, FS_F_COW) || v->fs_avail >= sat_add(need_db[d], dbs))
 			continue;
-		fslab_warn("%s is btrfs with %s free: copy-on-write may need up to another %s while "
+		fslab_warn("%s is %s with %s free: copy-on-write may need up to another %s while "
 			   "the databases are rewritten; expect ENOSPC errors (a bigger volume, or "
-			   "mkfs/mount options such as nodatacow, avoid them)", v->dir,
+			   "mkfs/mount options such as nodatacow, avoid them)", v->dir, v->fsname,
 			   fmt_size(a, sizeof(a), v->fs_avail - MIN(v->fs_avail, need_db[d])),
 			   fmt_size(b, sizeof(b), dbs));
-		result_add_note(rc->res, "btrfs volume %s had less free space than the databases' size "
-				"after creating them: copy-on-write may run out of space", v->dir);
+		result_add_note(rc->res, "%s volume %s had less free space than the databases' size "
+				"after creating them: copy-on-write may run out of space", v->fsname,
+				v->dir);
 	}
 }
 
@@ -297,7 +300,7 @@ static int js_check(struct run_ctx *rc)
 	if (!ret)
 		ret = check_space_all(rc, need_db, need_log);
 	if (!ret)
-		warn_btrfs_cow(rc, need_db);
+		warn_cow(rc, need_db);
 out:
 	free(need_db);
 	free(need_log);

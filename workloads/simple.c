@@ -375,6 +375,7 @@ static int simple_export(const struct run_config *c, const struct wl_shape *sh,
 	{                                       \
 		.name = n,                      \
 		.help = h,                      \
+		.flags = WL_EXPORT_EXACT,       \
 		.config = simple_config,        \
 		.describe = simple_describe,    \
 		.export = simple_export,        \

@@ -75,6 +75,7 @@ enum {
 				     ends with it, --duration is its limit */
 	WL_EXPORT_SHAPE = 1 << 9, /* its export is an approximation that takes the measured shape
 				     of one of its results (fslab export --from) */
+	WL_EXPORT_EXACT = 1 << 10, /* its export is the very load (fslab export --help lists them) */
 };
 
 /* The measured shape an approximated export follows (fslab export --from, else defaults). */

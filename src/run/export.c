@@ -29,24 +29,51 @@ static const struct exporter *const exporters[] = {
 	&export_diskspd,
 };
 
-static const char usage_text[] =
-	"usage: fslab export --to fio|diskspd [--from RESULT] [fslab run options]\n"
+/* What is not made from a table, in three pieces around what is (export_usage()). */
+static const char usage_tools[] =
 	"\n"
 	"Writes the load `fslab run` would drive with the same options for another tool:\n"
 	"  fio      a fio job file (run it: fio JOB --output-format=json+ --output=RESULT.json)\n"
 	"  diskspd  a PowerShell script that runs DiskSpd per volume and keeps each XML result;\n"
-	"           the DiskSpd command lines are printed too\n"
-	"Simple workloads (randread, randwrite, randrw, seqwrite) are exported exactly; jetstress\n"
+	"           the DiskSpd command lines are printed too\n";
+static const char usage_approx[] =
 	"is approximated: database 32 KiB random (fslab's read:write ratio), write-through; log\n"
 	"sequential write-through of the measured size; BDM 256 KiB sequential, throttled\n"
 	"(docs/INTEROP.md says what the approximation loses: transactions, the cache, log rolls).\n"
-	"\n"
-	"  --to TOOL        fio or diskspd\n"
+	"\n";
+static const char usage_options[] =
 	"  --from RESULT    an fslab jetstress result: its read:write ratio, log write size and\n"
 	"                   log rate per database (default: 60 % reads, 8 KiB, not throttled)\n"
 	"  --output FILE    write the export there (atomically) instead of stdout\n"
 	"  other options    as fslab run (see fslab run --help); nothing is created or touched\n"
 	"Exit status: 0 ok, 2 bad input (nothing written).\n";
+
+/* The exporters' names, joined by @sep and @last before the last one; heap. */
+static char *exporter_names(const char *sep, const char *last)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(exporters); i++)
+		strbuf_addf(&sb, "%s%s", !i ? "" : i + 1 < ARRAY_SIZE(exporters) ? sep : last,
+			    exporters[i]->name);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* --help: the tools and the exactly exported workloads from their tables. */
+static void export_usage(void)
+{
+	char *tools = exporter_names("|", "|"), *choice = exporter_names(", ", " or ");
+
+	printf("usage: fslab export --to %s [--from RESULT] [fslab run options]\n", tools);
+	fputs(usage_tools, stdout);
+	printf("Simple workloads (%s) are exported exactly; jetstress\n",
+	       workload_names_with(WL_EXPORT_EXACT));
+	fputs(usage_approx, stdout);
+	printf("  --to TOOL        %s\n", choice);
+	fputs(usage_options, stdout);
+	free(tools);
+	free(choice);
+}
 
 /* --from: the measured shape of a result of the same workload: its database read share, log
  * write size and log rate per database. */
@@ -116,7 +143,7 @@ static int split_args(int argc, char **argv, const char **to, const char **from,
 				   ? from : NULL;
 
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
+			export_usage();
 			return 1;
 		}
 		if (!dst)
@@ -128,9 +155,14 @@ static int split_args(int argc, char **argv, const char **to, const char **from,
 		else
 			return input_error("%s needs a value; see 'fslab export --help'", argv[i]);
 	}
-	if (!*to)
-		return input_error("no --to given; name the tool: fslab export --to fio|diskspd "
-				   "[run options]");
+	if (!*to) {
+		char *tools = exporter_names("|", "|");
+		int ret = input_error("no --to given; name the tool: fslab export --to %s [run "
+				      "options]", tools);
+
+		free(tools);
+		return ret;
+	}
 	return 0;
 }
 
@@ -199,7 +231,10 @@ int cmd_export(int argc, char **argv)
 		if (!strcmp(exporters[i]->name, to))
 			ex = exporters[i];
 	if (!ex) {
-		ret = input_error("--to %s: not a tool fslab exports to; choose fio or diskspd", to);
+		char *choice = exporter_names(", ", " or ");
+
+		ret = input_error("--to %s: not a tool fslab exports to; choose %s", to, choice);
+		free(choice);
 		goto done;
 	}
 	/* run_parse_args() reorders its argv (getopt): a copy, so rest keeps what it frees */

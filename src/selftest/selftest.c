@@ -191,6 +191,10 @@ static void check_filesystem(struct st_ctx *c, const struct volume *v, bool wine
 	free(bs);
 }
 
+/* GetVolumeInformation's FILE_SUPPORTS_INTEGRITY_STREAMS (winnt.h): the filesystem says it
+ * has them, whatever its name. */
+#define WIN_FS_INTEGRITY_STREAMS 0x04000000
+
 static void check_integrity(struct st_ctx *c, const struct volume *v, bool wine)
 {
 	json_t *on = json_object_get(v->extra, "integrity_streams");
@@ -202,9 +206,10 @@ static void check_integrity(struct st_ctx *c, const struct volume *v, bool wine)
 #else
 	if (wine)
 		add(c, "integrity_streams", v->dir, ST_UNKNOWN, NULL, "Wine cannot tell NTFS from ReFS");
-	else if (strcmp(v->fsname, "refs"))
-		add(c, "integrity_streams", v->dir, ST_NA, NULL, "%s: integrity streams are a ReFS "
-		    "feature", v->fsname);
+	else if (!(json_integer_value(json_object_get(v->extra, "fs_flags")) &
+		   WIN_FS_INTEGRITY_STREAMS))
+		add(c, "integrity_streams", v->dir, ST_NA, NULL, "%s: the filesystem has no integrity "
+		    "streams (a ReFS feature)", v->fsname);
 	else if (!json_is_boolean(on))
 		add(c, "integrity_streams", v->dir, ST_UNKNOWN, NULL, "FSCTL_GET_INTEGRITY_INFORMATION "
 		    "did not answer for %s", v->dir);
