@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base.h"
@@ -111,6 +112,8 @@ static void db_free(struct js_db *db)
 	free(db->buckets);
 	free(db->dirtyq);
 	free(db->writers);
+	free(db->lring);
+	free(db->lpayload);
 	free(db->first_bad);
 	free(db->first_err);
 	free(db->fatal);
@@ -315,6 +318,16 @@ static int js_prepare(struct run_ctx *rc)
 			fslab_err("%s: cannot set up the log stream: %s", db->log_dir, strerror(-ret));
 		db->sessions = js_sessions_of(o->threads, o->databases, i);
 		db->wdepth = js_writer_depth(db->sessions);
+		{
+			struct rng r;
+
+			rng_seed(&r, mix64(o->seed) ^ mix64(0x106ULL + i));
+			js_log_setup(db, db->sessions, &r);
+		}
+		/* page times only grow: the clock starts past any earlier run's (whole seconds
+		 * of the wall clock in the high half), and a change always takes a page past
+		 * its own time (js_next_dbtime()) */
+		db->dbtime = (uint64_t)time(NULL) << 32;
 		js_cache_setup(db, o->cache_size);
 		if ((uint64_t)db->nslots * DB_PAGE_SIZE > o->cache_size)
 			result_add_note(rc->res, "%s: database cache raised from %llu to %u pages of "
