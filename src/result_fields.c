@@ -28,10 +28,7 @@ static json_t *schema_write(const void *p)
 /* checked by result_from_json() before anything else */
 static void schema_read(struct rd *rd, json_t *o, const char *key, void *p)
 {
-	(void)rd;
-	(void)o;
-	(void)key;
-	(void)p;
+	(void)rd, (void)o, (void)key, (void)p;
 }
 
 static json_t *hist_write(const void *p)
@@ -783,7 +780,9 @@ const struct rfield result_fields[] = {
 	R("latency_samples", RF_CUSTOM, latency_samples, .write = samples_write,
 	  .read = samples_read),
 	R("verdict", RF_CUSTOM, verdict, .write = verdict_write, .read = verdict_read),
+	R("fidelity", RF_CUSTOM, fidelity, .write = rf_fidelity_write, .read = rf_fidelity_read),
 	R("checksum", RF_OBJ, checksum, .sub = checksum_fields),
+	R("recovery", RF_CUSTOM, recovery, .write = rf_recovery_write, .read = rf_recovery_read),
 	R("notes", RF_CUSTOM, notes, .write = notes_write, .read = notes_read),
 	R("cluster", RF_CUSTOM, cluster, .write = cluster_write, .read = cluster_read),
 	R("hosts", RF_ARRAY, hosts, .flags = RF_OMIT, .off_n = offsetof(struct fslab_result, nhosts),

@@ -500,6 +500,33 @@ static bool finish_instance(struct run_ctx *rc, unsigned int i, const struct js_
 	return in->pass;
 }
 
+/*
+ * The load's shape against Jetstress's ratios, with what explains a ratio out of its band: the
+ * busiest log stream's busy share (its log writes' latency over the measured time) and its
+ * durable commits per log write.
+ */
+static void js_fidelity(struct run_ctx *rc)
+{
+	struct js *js = js_of(rc);
+	struct fslab_result *r = rc->res;
+	double busiest = -1;
+
+	fidelity_compute(&r->fidelity, r->classes);
+	if (!r->fidelity.present || !(r->duration_s > 0))
+		return;
+	for (unsigned int i = 0; i < js->ndbs && i < r->ninstances; i++) {
+		const struct class_result *lw = &r->instances[i].classes[CLS_LOG_WRITE];
+		double busy = lw->ops * lw->lat_us.mean / 1e6 / r->duration_s * 100;
+
+		if (lw->ops && busy > busiest) {
+			busiest = busy;
+			r->fidelity.log_busy_pct = MIN(busy, 100.0);
+			r->fidelity.commits_per_write = (double)js->dbs[i].durable_commits / lw->ops;
+		}
+	}
+	fidelity_explain(&r->fidelity);
+}
+
 static int js_finish(struct run_ctx *rc)
 {
 	struct js *js = js_of(rc);
@@ -546,6 +573,7 @@ static int js_finish(struct run_ctx *rc)
 	}
 	r->verdict.pass = pass;
 	r->verdict.present = true;
+	js_fidelity(rc);
 	return 0;
 }
 

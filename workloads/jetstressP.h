@@ -205,6 +205,8 @@ void *js_bdm_main(void *arg);     /* jetstress_bdm.c */
 void js_config(struct run_config *c, uint64_t given);
 void js_describe(const struct run_config *c, FILE *f);
 void js_summary(const struct fslab_result *r, FILE *f);
+/* The load's shape line (and why a ratio is out of its band), when there is one. */
+void js_summary_shape(const struct fidelity *fd, FILE *f);
 int js_export(const struct run_config *c, const struct wl_shape *sh, struct wl_export *x);
 
 /* jetstress_log.c: remove log files of an earlier run, create E00.log and the spare and open
