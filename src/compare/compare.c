@@ -171,6 +171,8 @@ static char *text_cell(const struct compare *c, const struct cmp_group *g,
 		return cache_text(c, g);
 	case MK_STEADY:
 		return compare_steady_text(c, g);
+	case MK_SHAPE:
+		return compare_shape_text(c, g);
 	default:
 		return verdict_text(c, g);
 	}
@@ -412,6 +414,7 @@ static void compute_rows(struct compare *c, bool claims_only)
 		    (m->kind == MK_TOOL && !c->foreign) ||
 		    (m->kind == MK_MISMATCH && !c->warnings.nr) ||
 		    (m->kind == MK_STEADY && !compare_any_steady(c)) ||
+		    (m->kind == MK_SHAPE && !compare_any_shape(c)) ||
 		    (claims_only && m->kind != MK_RUNS && !compare_is_headline(m->id)) ||
 		    (m->for_flags && !any_workload(c, m->for_flags))) {
 			free(m);

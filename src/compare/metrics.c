@@ -78,6 +78,7 @@ const struct metric_def compare_metrics[] = {
 	ROW("cpu", "Host CPU (%)", "host CPU", MK_CPU, -1, NULL, DIR_LOWER, 1),
 	ROW("mem", "Host memory used (GiB)", "host memory used", MK_MEM, -1, NULL, DIR_LOWER, 2),
 	ROW("verdict", "Verdict", NULL, MK_VERDICT, -1, NULL, DIR_NEUTRAL, 0),
+	ROW("shape", "Load shape (Jetstress's ratios)", NULL, MK_SHAPE, -1, NULL, DIR_NEUTRAL, 0),
 	ROW("steady", "Steady state", NULL, MK_STEADY, -1, NULL, DIR_NEUTRAL, 0),
 	/* for the charts */
 	HIDDEN("db_read_mbps", "database read throughput (MB/s)", MK_MBPS, CLS_DB_READ, DIR_HIGHER,
@@ -154,6 +155,7 @@ bool compare_metric_is_text(const struct metric_def *m)
 	case MK_CACHE:
 	case MK_VERDICT:
 	case MK_STEADY:
+	case MK_SHAPE:
 		return true;
 	default:
 		return false;
