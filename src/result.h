@@ -242,6 +242,9 @@ struct run_config {
 	bool warmup_steady;
 	double steady_cap_s, steady_interval_s, steady_range_pct, steady_excursion_pct;
 	unsigned int steady_window, precondition;
+	/* --recovery-logs: log files the recovery workload's load leaves per database (0: not
+	 * given, the workload's default) */
+	unsigned int recovery_logs;
 	/* the run itself, not written to the file (the label is the result's own field) */
 	char *label, *output;
 	bool force, quiet;
@@ -353,6 +356,7 @@ struct recovery_log {
 	uint64_t gen;        /* the log generation replayed */
 	double seconds;      /* read the log, read the pages it names, write the changed ones */
 	uint64_t records;    /* update records in it */
+	bool whole;          /* its records reach its end (the last one a run wrote need not) */
 	uint64_t applied;    /* records the database did not have yet (redone) */
 	uint64_t pages_read, pages_written;
 };

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * result_fields.c: fslab-result/1 as one table of fields (key, type, where in struct
- * fslab_result, required or not), the one description both the writer and the reader walk;
- * and the few fields with a shape of their own (histograms, the classes, timeline, latency
- * samples, verdict, environment, notes).  A new field is one line here.
+ * result_fields.c: fslab-result/1 as one table of fields (key, type, where in struct fslab_result,
+ * required or not) that both the writer and the reader walk, and the few fields with a shape of
+ * their own (histograms, classes, timeline, latency samples, verdict, environment, notes).
  */
 #include <errno.h>
 #include <math.h>
@@ -563,6 +562,7 @@ static const struct rfield config_fields[] = {
 	C("steady_range_pct", RF_REAL, steady_range_pct, .flags = RF_NAN0),
 	C("steady_excursion_pct", RF_REAL, steady_excursion_pct, .flags = RF_NAN0),
 	C("precondition", RF_UINT, precondition),
+	C("recovery_logs", RF_UINT, recovery_logs), /* the recovery workload's */
 	{ NULL },
 };
 #undef C

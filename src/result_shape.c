@@ -63,6 +63,7 @@ static const struct rfield recovery_log_fields[] = {
 	F(struct recovery_log, "gen", RF_U64, gen),
 	F(struct recovery_log, "seconds", RF_REAL, seconds),
 	F(struct recovery_log, "records", RF_U64, records),
+	F(struct recovery_log, "whole", RF_BOOL, whole),
 	F(struct recovery_log, "applied", RF_U64, applied),
 	F(struct recovery_log, "pages_read", RF_U64, pages_read),
 	F(struct recovery_log, "pages_written", RF_U64, pages_written),

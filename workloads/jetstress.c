@@ -125,7 +125,7 @@ static void db_free(struct js_db *db)
 	pthread_cond_destroy(&db->lcv_done);
 }
 
-static void js_cleanup(struct run_ctx *rc)
+void js_cleanup(struct run_ctx *rc)
 {
 	struct js *js = js_of(rc);
 
@@ -229,7 +229,8 @@ static int db_setup(struct run_ctx *rc, struct js *js, unsigned int i, uint64_t 
 		need_db[dd] = sat_add(need_db[dd], o->db_size - MIN(o->db_size,
 							workload_file_blocks(db->path)));
 	/* current + spare + kept generations, and slack for one roll */
-	need_log[ld] += db->raw ? RAW_LOG_REGION : (uint64_t)(JS_LOG_KEEP + 3) * JS_LOG_FILE_SIZE;
+	need_log[ld] += db->raw ? RAW_LOG_REGION
+				: (js_of(rc)->log_files + 3) * (uint64_t)JS_LOG_FILE_SIZE;
 	if (!db->raw && stat(db->log_dir, &st) == 0 && !S_ISDIR(st.st_mode))
 		return input_error("%s exists and is not a directory; remove it or use another "
 				   "--log directory", db->log_dir);
@@ -259,7 +260,7 @@ static void warn_btrfs_cow(struct run_ctx *rc, const uint64_t *need_db)
 	}
 }
 
-static int js_check(struct run_ctx *rc)
+int js_check_logs(struct run_ctx *rc, uint64_t log_files)
 {
 	const struct run_config *o = rc->o;
 	uint64_t *need_db = xcalloc(o->ndb_dirs, sizeof(uint64_t));
@@ -268,6 +269,7 @@ static int js_check(struct run_ctx *rc)
 	int ret = 0;
 
 	rc->priv = js;
+	js->log_files = log_files;
 	if (o->db_size % DB_PAGE_SIZE || o->db_size / DB_PAGE_SIZE < 512) {
 		ret = input_error("--db-size %llu: must be a multiple of 32 KiB and at least 16M "
 				  "(ESE pages are 32 KiB); e.g. --db-size 1G",
@@ -293,8 +295,12 @@ out:
 	return ret;
 }
 
+static int js_check(struct run_ctx *rc)
+{
+	return js_check_logs(rc, JS_LOG_KEEP);
+}
 
-static int js_prepare(struct run_ctx *rc)
+int js_prepare_dbs(struct run_ctx *rc, bool reset_logs)
 {
 	const struct run_config *o = rc->o;
 	struct js *js = js_of(rc);
@@ -313,17 +319,12 @@ static int js_prepare(struct run_ctx *rc)
 			fslab_err("%s: cannot open: %s", db->path, strerror(-ret));
 			break;
 		}
-		ret = js_reset_logs(db);
+		ret = reset_logs ? js_reset_logs(db) : 0;
 		if (ret)
 			fslab_err("%s: cannot set up the log stream: %s", db->log_dir, strerror(-ret));
 		db->sessions = js_sessions_of(o->threads, o->databases, i);
 		db->wdepth = js_writer_depth(db->sessions);
-		{
-			struct rng r;
-
-			rng_seed(&r, mix64(o->seed) ^ mix64(0x106ULL + i));
-			js_log_setup(db, db->sessions, &r);
-		}
+		js_log_setup(db, db->sessions, o->seed);
 		/* page times only grow: the clock starts past any earlier run's (whole seconds
 		 * of the wall clock in the high half), and a change always takes a page past
 		 * its own time (js_next_dbtime()) */
@@ -339,6 +340,11 @@ static int js_prepare(struct run_ctx *rc)
 	return ret;
 }
 
+static int js_prepare(struct run_ctx *rc)
+{
+	return js_prepare_dbs(rc, true);
+}
+
 static int start_thread(pthread_t *t, bool *started, void *(*fn)(void *), void *arg)
 {
 	int ret = pthread_create(t, NULL, fn, arg);
@@ -349,7 +355,7 @@ static int start_thread(pthread_t *t, bool *started, void *(*fn)(void *), void *
 	return 0;
 }
 
-static int js_start(struct run_ctx *rc)
+int js_start(struct run_ctx *rc)
 {
 	const struct run_config *o = rc->o;
 	struct js *js = js_of(rc);
@@ -391,7 +397,15 @@ static int js_start(struct run_ctx *rc)
 	return ret;
 }
 
-static void js_stop(struct run_ctx *rc)
+/* A thread joined once: the recovery workload stops its load before the run stops it. */
+static void join_thread(pthread_t t, bool *started)
+{
+	if (*started)
+		pthread_join(t, NULL);
+	*started = false;
+}
+
+void js_stop(struct run_ctx *rc)
 {
 	struct js *js = js_of(rc);
 
@@ -409,18 +423,14 @@ static void js_stop(struct run_ctx *rc)
 		pthread_mutex_unlock(&db->lmu);
 	}
 	for (unsigned int i = 0; i < js->nsessions; i++)
-		if (js->sessions[i].started)
-			pthread_join(js->sessions[i].tid, NULL);
+		join_thread(js->sessions[i].tid, &js->sessions[i].started);
 	for (unsigned int i = 0; i < js->ndbs; i++) {
 		struct js_db *db = &js->dbs[i];
 
 		for (unsigned int k = 0; k < db->nwriters; k++)
-			if (db->writers[k].started)
-				pthread_join(db->writers[k].tid, NULL);
-		if (db->logger_started)
-			pthread_join(db->logger, NULL);
-		if (db->bdm_started)
-			pthread_join(db->bdm, NULL);
+			join_thread(db->writers[k].tid, &db->writers[k].started);
+		join_thread(db->logger, &db->logger_started);
+		join_thread(db->bdm, &db->bdm_started);
 	}
 }
 

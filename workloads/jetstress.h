@@ -88,6 +88,9 @@ uint32_t js_cache_slots(uint64_t cache_size, uint64_t npages, unsigned int sessi
 #define JS_LOG_MAX_WRITE (64 * 1024) /* ESE log writes are 4-64 KiB */
 #define JS_LOG_SECTOR 4096
 #define JS_LOG_KEEP 32 /* circular logging: old generations kept before deleting */
+/* The recovery workload: log files its load leaves per database by default (32 MiB of log:
+ * fslab's choice; Jetstress publishes no count) */
+#define JS_RECOVERY_LOGS 32
 
 /* "E00.log" current, "E00tmp.log" spare, "E00%08X.log" rolled (Exchange 2010+ naming:
  * base name E00 + 8 hex digits of the generation). */
@@ -174,6 +177,12 @@ enum js_redo {
 };
 enum js_redo js_redo_check(uint64_t page, uint64_t before, uint64_t after);
 extern const char *const js_redo_names[];
+
+/* The spread of n values (seconds per log file): NaN everywhere when n is 0. */
+struct js_spread {
+	double mean, sd, min, p50, p95, max;
+};
+void js_spread(const double *v, size_t n, struct js_spread *s);
 
 /*
  * js_next_dbtime - the time a change gives a page now at page when the database's clock

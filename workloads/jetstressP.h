@@ -150,6 +150,8 @@ struct js {
 	struct js_session *sessions;
 	unsigned int nsessions;
 	uint64_t seed;
+	uint64_t log_files;  /* rolled log generations kept (circular logging beyond) */
+	void *recovery;      /* the recovery workload's state (recovery.c), or NULL */
 };
 
 static inline struct js *js_of(struct run_ctx *rc)
@@ -179,6 +181,21 @@ void js_mark_dirty(struct js_db *db, uint32_t s);
 /* Allocate the cache for cache_size bytes of pages (js_cache_slots(): at most half the
  * database, at least what db->sessions and db->wdepth hold in flight). */
 void js_cache_setup(struct js_db *db, uint64_t cache_size);
+
+/* ---- jetstress.c: the workload's steps, shared with the recovery workload ---- */
+/*
+ * js_check_logs - the jetstress check (databases, their files, free space) with log_files
+ * rolled log files kept per database (JS_LOG_KEEP: circular logging); rc->priv becomes the
+ * struct js.  0 or -FSLAB_EINPUT.
+ */
+int js_check_logs(struct run_ctx *rc, uint64_t log_files);
+/* js_prepare_dbs - create or reuse the databases, open them, set up their caches and log
+ * rings; with reset_logs, remove an earlier run's log files and start new ones.  0 or -errno. */
+int js_prepare_dbs(struct run_ctx *rc, bool reset_logs);
+/* Start the sessions, lazy writers, log writers and BDM readers; wake and join them. */
+int js_start(struct run_ctx *rc);
+void js_stop(struct run_ctx *rc);
+void js_cleanup(struct run_ctx *rc);
 
 /* ---- jetstress.c: first errors, said once and kept for the result's notes ---- */
 /* A page failed verification (counted as a checksum error in st). */
@@ -212,8 +229,9 @@ int js_export(const struct run_config *c, const struct wl_shape *sh, struct wl_e
 /* jetstress_log.c: remove log files of an earlier run, create E00.log and the spare and open
  * E00.log (raw: fill the first two segments).  0 or -errno. */
 int js_reset_logs(struct js_db *db);
-/* jetstress_log.c: the log ring and the records' payload of db (sessions: its sessions). */
-void js_log_setup(struct js_db *db, unsigned int sessions, struct rng *r);
+/* jetstress_log.c: the log ring and the records' payload of db (sessions: its sessions; the
+ * payload from the run's seed), the generations it keeps (js->log_files). */
+void js_log_setup(struct js_db *db, unsigned int sessions, uint64_t seed);
 /*
  * js_log_room - wait (without db->mu) until db's log ring has room for a record, as ESE's
  * sessions wait when the log buffer is full.  false when the load stops.

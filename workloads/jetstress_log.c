@@ -152,13 +152,16 @@ static void ring_put(struct js_db *db, uint64_t lsn, const void *src, uint64_t n
  * changes a page (js_log_room()) and appends under db->mu, so at most one record and one fill
  * per session arrive after it saw room.
  */
-void js_log_setup(struct js_db *db, unsigned int sessions, struct rng *r)
+void js_log_setup(struct js_db *db, unsigned int sessions, uint64_t seed)
 {
+	struct rng r;
+
+	rng_seed(&r, mix64(seed) ^ mix64(0x106ULL + db->idx));
 	db->lring_size = LOG_BUFFER + JS_LOG_SECTOR + (uint64_t)(sessions + 1) * 2 * JS_LREC_MAX;
 	db->lring = xcalloc(1, db->lring_size);
 	db->lpayload = xmalloc(LOG_PAYLOAD);
-	db_fill_payload(db->lpayload, LOG_PAYLOAD, r, db->rc->o->compressibility);
-	db->log_keep = JS_LOG_KEEP;
+	db_fill_payload(db->lpayload, LOG_PAYLOAD, &r, db->rc->o->compressibility);
+	db->log_keep = js_of(db->rc)->log_files;
 }
 
 /* The log writer's next write starts at the sector of flushed (the partial sector again). */

@@ -44,6 +44,8 @@ enum metric_kind {
 	MK_DEV_UTIL,    /* ... busy time (io_ticks) in % of the measured time */
 	MK_STEADY,      /* text: steady state by the SNIA PTS rule (or fio's), shown when recorded */
 	MK_SHAPE,       /* text: the load's shape against Jetstress's ratios, Jetstress-like loads */
+	MK_REPLAY,      /* a replay's seconds per log file: mean (its spread: the per-log times) */
+	MK_REPLAY_P95,  /* ... its 95th percentile */
 };
 
 /* One row of the comparison table, in Jetstress's terms. */
