@@ -57,8 +57,8 @@ void fidelity_compute(struct fidelity *f, const struct class_result cls[CLS_NR])
  * ratio above its band and log writes above theirs (group commit: ESE writes one log I/O at a
  * time per database); others are named without a cause.  NULL when every ratio is in band.
  */
-#define FID_BUSY_PCT 70.0
-#define FID_GROUPED 1.5
+#define FID_BUSY_PCT 60.0
+#define FID_GROUPED 1.2
 void fidelity_explain(struct fidelity *f);
 
 /* "14.4:1" / "1.65" / "9.6 KiB" into buf. */

@@ -106,7 +106,7 @@ struct js_db {
 	pthread_mutex_t lmu;
 	pthread_cond_t lcv_work, lcv_done;
 	uint64_t appended, flushed, last_flush_ns;
-	uint32_t waiters;
+	uint64_t need;               /* the furthest LSN a durable commit waits for */
 	unsigned char *lring;
 	uint64_t lring_size;
 	void *lpayload;              /* LOG_PAYLOAD bytes the records' bodies come from */

@@ -221,11 +221,14 @@ bool js_log_commit(struct js_db *db, uint64_t end, bool lazy)
 	if (lazy)
 		return js_running(db);
 	pthread_mutex_lock(&db->lmu);
-	db->waiters++;
-	pthread_cond_signal(&db->lcv_work);
+	/* a commit whose record went out with an earlier write waits for nothing (ESE's
+	 * cLGWriteSkipped); else the log writer writes up to it at least */
+	if (db->need < end) {
+		db->need = end;
+		pthread_cond_signal(&db->lcv_work);
+	}
 	while (db->flushed < end && js_running(db))
 		pthread_cond_wait(&db->lcv_done, &db->lmu);
-	db->waiters--;
 	if (engine_phase(&db->rc->eng) == PH_MEASURE)
 		db->durable_commits++;
 	pthread_mutex_unlock(&db->lmu);
@@ -251,13 +254,15 @@ struct log_write {
 	uint64_t file_base, start, end, len, t_roll;
 };
 
-/* With db->lmu held: wait until records are due (a committer waits, the lazy writer needs a
- * page's records on disk, or the lazy flush's size or time is reached).  false when the run
- * stops. */
+/* With db->lmu held: wait until records are due (a committer waits for a record not yet
+ * written, the lazy writer needs a page's records on disk, or the lazy flush's size or time
+ * is reached).  false when the run stops.  A committer woken by the write that carried its
+ * record asks for nothing more (ESE's FWakeWaitingQueue() wakes exactly those, and a write
+ * starts only for a waiter whose record is still unwritten). */
 static bool records_due(struct js_db *db)
 {
 	while (js_running(db) && !(db->appended > db->flushed &&
-				   (db->waiters || db->log_req > db->flushed ||
+				   (db->need > db->flushed || db->log_req > db->flushed ||
 				    db->appended - db->flushed >= LOG_LAZY_FLUSH_BYTES ||
 				    now_ns() - db->last_flush_ns >= LOG_LAZY_FLUSH_NS))) {
 		struct timespec ts;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* test_jetstress_log.c: the Jetstress workload's log records (seal, parse, every field and
- * every damage caught), a log file's scan (records in order, a fill, the end of the log) and
- * ESE's redo rule. */
+ * every damage caught), a log file's scan (records in order, a fill, the end of the log),
+ * ESE's redo rule on pages' histories and the spread of the replay's times per log file. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,6 +171,62 @@ static void test_redo_rule(void **state)
 	assert_true(js_next_dbtime(7, 7) == 8);
 }
 
+/*
+ * The replay's logic on a page's history: the records of one page in log order applied to
+ * what the database holds.  A page written after its second change takes the third only; a
+ * replay run twice changes nothing the second time; a page a lost write left behind
+ * contradicts the next record.
+ */
+static void test_redo_sequences(void **state)
+{
+	const uint64_t before[] = { 10, 11, 15, 16 }, after[] = { 11, 15, 16, 30 };
+	const uint64_t on_disk[] = { 10, 15, 30, 11 };
+	/* what happens to each record, per page time on disk */
+	const enum js_redo want[][4] = {
+		{ JS_REDO_APPLY, JS_REDO_APPLY, JS_REDO_APPLY, JS_REDO_APPLY }, /* never written */
+		{ JS_REDO_SKIP, JS_REDO_SKIP, JS_REDO_APPLY, JS_REDO_APPLY },   /* 2 changes in */
+		{ JS_REDO_SKIP, JS_REDO_SKIP, JS_REDO_SKIP, JS_REDO_SKIP },     /* all in */
+		{ JS_REDO_SKIP, JS_REDO_APPLY, JS_REDO_APPLY, JS_REDO_APPLY },  /* 1 change in */
+	};
+
+	(void)state;
+	for (size_t d = 0; d < ARRAY_SIZE(on_disk); d++) {
+		uint64_t page = on_disk[d];
+
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t i = 0; i < 4; i++) {
+				enum js_redo w = js_redo_check(page, before[i], after[i]);
+
+				assert_int_equal(w, pass ? JS_REDO_SKIP : want[d][i]);
+				if (w == JS_REDO_APPLY)
+					page = after[i];
+			}
+		assert_true(page == 30);
+	}
+	/* a write that went to the storage and came back older (a lost flush): the page says
+	 * 11 while the log has it at 15 before its next change */
+	assert_int_equal(js_redo_check(11, 15, 16), JS_REDO_TOO_OLD);
+}
+
+/* The spread of the times per log file: mean, sample sd, min, interpolated median and p95, max. */
+static void test_spread(void **state)
+{
+	const double v[] = { 0.5, 0.1, 0.4, 0.2, 0.3 };
+	struct js_spread s;
+
+	(void)state;
+	js_spread(v, ARRAY_SIZE(v), &s);
+	assert_true(fabs(s.mean - 0.3) < 1e-12);
+	assert_true(fabs(s.sd - sqrt(0.025)) < 1e-12);
+	assert_true(s.min == 0.1 && s.max == 0.5);
+	assert_true(fabs(s.p50 - 0.3) < 1e-12);
+	assert_true(fabs(s.p95 - 0.48) < 1e-12); /* 0.4 + 0.8 x (0.5 - 0.4) */
+	js_spread(v, 1, &s);
+	assert_true(s.mean == 0.5 && s.sd == 0 && s.p95 == 0.5);
+	js_spread(v, 0, &s);
+	assert_true(isnan(s.mean) && isnan(s.p95));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +234,8 @@ int main(void)
 		cmocka_unit_test(test_record_bit_flips),
 		cmocka_unit_test(test_log_scan),
 		cmocka_unit_test(test_redo_rule),
+		cmocka_unit_test(test_redo_sequences),
+		cmocka_unit_test(test_spread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
