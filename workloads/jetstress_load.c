@@ -240,6 +240,21 @@ static void timed_wait(pthread_cond_t *cv, pthread_mutex_t *mu, uint64_t ns)
 	pthread_cond_timedwait(cv, mu, &ts);
 }
 
+/*
+ * With db->mu held and nothing in flight: wait for dirty pages, for the log (wal: the log
+ * writer signals cv_dirty without db->mu, so a short timed wait, as ESE's waits for a log
+ * write are, cmsecWaitLogWrite = 2 ms), or, when only pages under the BDM reader are dirty,
+ * for the reader to move on.
+ */
+static void writer_wait(struct js_db *db, bool wal)
+{
+	if (wal)
+		timed_wait(&db->cv_dirty, &db->mu, 2 * NSEC_PER_MSEC);
+	else
+		pthread_cond_wait(db->dq_n ? &db->cv_state : &db->cv_dirty, &db->mu);
+	__atomic_store_n(&db->wal_wait, 0, __ATOMIC_RELEASE);
+}
+
 /* Account completed page writes (without db->mu: a failure is noted under it). */
 static void writer_account(struct js_db *db, struct js_writer *w, struct io_u **done, int k)
 {
@@ -361,15 +376,7 @@ void *js_writer_main(void *arg)
 			break;
 		n = writer_take(db, w, sub, w->depth - inflight, &wal);
 		if (!n && !inflight) {
-			/* nothing in flight: wait for dirty pages, for the log (the log writer
-			 * signals cv_dirty without db->mu: a short timed wait, as ESE's waits for a
-			 * log write are, cmsecWaitLogWrite = 2 ms), or, when only pages under the
-			 * BDM reader are dirty, for the reader to move on */
-			if (wal)
-				timed_wait(&db->cv_dirty, &db->mu, 2 * NSEC_PER_MSEC);
-			else
-				pthread_cond_wait(db->dq_n ? &db->cv_state : &db->cv_dirty, &db->mu);
-			__atomic_store_n(&db->wal_wait, 0, __ATOMIC_RELEASE);
+			writer_wait(db, wal);
 			continue;
 		}
 		pthread_mutex_unlock(&db->mu);
