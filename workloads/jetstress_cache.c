@@ -71,6 +71,13 @@ void js_dirtyq_push(struct js_db *db, uint32_t s)
 	db->dirtyq[(db->dq_head + db->dq_n++) % db->nslots] = s;
 }
 
+void js_dirtyq_unpop(struct js_db *db, uint32_t s)
+{
+	db->dq_head = (db->dq_head + db->nslots - 1) % db->nslots;
+	db->dirtyq[db->dq_head] = s;
+	db->dq_n++;
+}
+
 uint32_t js_dirtyq_pop(struct js_db *db)
 {
 	uint32_t s = db->dirtyq[db->dq_head];
@@ -84,7 +91,6 @@ void js_mark_dirty(struct js_db *db, uint32_t s)
 {
 	struct slot *sl = &db->slots[s];
 
-	sl->gen++;
 	if (!(sl->flags & SLOT_DIRTY)) {
 		sl->flags |= SLOT_DIRTY;
 		/* a slot being written goes back on the queue when its write completes */

@@ -204,6 +204,7 @@ static const struct key_col key_cols[] = {
 	{ "cpu", "CPU\n(%)" },
 	{ "mem", "Memory used\n(GiB)" },
 	{ "verdict", "Verdict" },
+	{ "shape", "Load shape\n(Jetstress)" },
 };
 
 /* The verdict of a group in a word or three: "PASS", "FAIL", "FAIL in 1 of 3", "-". */
@@ -314,8 +315,9 @@ void report_key_table(struct doc *d, const struct compare *c)
 
 			if (!row)
 				continue;
-			if (row->m->kind == MK_VERDICT) {
-				cell = verdict_short(c, &c->groups[g]);
+			if (row->m->kind == MK_VERDICT || row->m->kind == MK_SHAPE) {
+				cell = row->m->kind == MK_VERDICT ? verdict_short(c, &c->groups[g])
+								  : compare_shape_text(c, &c->groups[g]);
 				doc_table_set(t, r, col++, "%s", cell);
 				free(cell);
 				continue;

@@ -61,11 +61,41 @@ void compare_release(struct compare *c)
 }
 
 
+/* A replay's within-run spread: its whole log files' seconds, in at most STATS_BATCHES
+ * consecutive batches per run (the batches of a timeline would measure the replay's I/O). */
+static int replay_batches(const struct compare *c, const struct cmp_group *g, double *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nruns; i++) {
+		const struct recovery_result *rec = &c->results[g->runs[i]].recovery;
+		size_t whole = 0, per, k = 0;
+		double sum = 0;
+
+		for (size_t j = 0; j < rec->nlog; j++)
+			whole += rec->log[j].whole;
+		per = (whole + STATS_BATCHES - 1) / STATS_BATCHES;
+		for (size_t j = 0; j < rec->nlog; j++) {
+			if (!rec->log[j].whole)
+				continue;
+			sum += rec->log[j].seconds;
+			if (++k == per) {
+				out[n++] = sum / (double)k;
+				sum = 0;
+				k = 0;
+			}
+		}
+	}
+	return (int)n;
+}
+
 static int group_batches(const struct compare *c, const struct cmp_group *g,
 			 const struct metric_def *m, double *out)
 {
 	size_t n = 0;
 
+	if (m->kind == MK_REPLAY)
+		return replay_batches(c, g, out);
 	for (size_t i = 0; i < g->nruns; i++) {
 		const struct timeline *t = &c->results[g->runs[i]].timeline;
 		double sn[STATS_BATCHES] = { 0 }, sd[STATS_BATCHES] = { 0 };
@@ -171,6 +201,8 @@ static char *text_cell(const struct compare *c, const struct cmp_group *g,
 		return cache_text(c, g);
 	case MK_STEADY:
 		return compare_steady_text(c, g);
+	case MK_SHAPE:
+		return compare_shape_text(c, g);
 	default:
 		return verdict_text(c, g);
 	}
@@ -412,6 +444,7 @@ static void compute_rows(struct compare *c, bool claims_only)
 		    (m->kind == MK_TOOL && !c->foreign) ||
 		    (m->kind == MK_MISMATCH && !c->warnings.nr) ||
 		    (m->kind == MK_STEADY && !compare_any_steady(c)) ||
+		    (m->kind == MK_SHAPE && !compare_any_shape(c)) ||
 		    (claims_only && m->kind != MK_RUNS && !compare_is_headline(m->id)) ||
 		    (m->for_flags && !any_workload(c, m->for_flags))) {
 			free(m);
@@ -595,6 +628,10 @@ static void find_sweeps(struct compare *c)
 {
 	const struct cmp_row *iops = compare_row(c, "trans_iops");
 
+	/* a sweep scales transactional IOPS: none without them (a replay's threads only make
+	 * the load it replays) */
+	if (!iops || iops->m->hidden)
+		return;
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_sweep sw = { .fs = c->groups[g].fs };
 		bool seen = false;

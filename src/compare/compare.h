@@ -43,6 +43,9 @@ enum metric_kind {
 	MK_DEV_MBPS,    /* ... bytes read + written per second, MB/s */
 	MK_DEV_UTIL,    /* ... busy time (io_ticks) in % of the measured time */
 	MK_STEADY,      /* text: steady state by the SNIA PTS rule (or fio's), shown when recorded */
+	MK_SHAPE,       /* text: the load's shape against Jetstress's ratios, Jetstress-like loads */
+	MK_REPLAY,      /* a replay's seconds per log file: mean (its spread: the per-log times) */
+	MK_REPLAY_P95,  /* ... its 95th percentile */
 };
 
 /* One row of the comparison table, in Jetstress's terms. */
@@ -280,6 +283,16 @@ double compare_limit(const struct compare *c, const char *check, double dflt);
  */
 bool compare_any_steady(const struct compare *c);
 char *compare_steady_text(const struct compare *c, const struct cmp_group *g);
+/*
+ * shape.c: the load's shape against Jetstress's ratios (src/fidelity.h).  compare_result_shape:
+ * r's record, or its ratios computed from its classes for a Jetstress-like load (why left
+ * NULL: read r->fidelity.why); false when r has no shape.  compare_any_shape(): a result has
+ * one.  compare_shape_text(): the "Load shape" cell of group g ("in band", "db:log 13.3:1",
+ * "db:log 13.3-14.1:1 (1 of 2 runs)", "-"), heap.
+ */
+bool compare_result_shape(const struct fslab_result *r, struct fidelity *f);
+bool compare_any_shape(const struct compare *c);
+char *compare_shape_text(const struct compare *c, const struct cmp_group *g);
 size_t compare_steady_windows(const struct compare *c, bool latency, double *from, double *to,
 			      size_t *group, size_t max);
 /* The filesystem of a result: environment.volumes[role=db].fstype, else environment.prep.fs,

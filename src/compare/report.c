@@ -420,6 +420,10 @@ void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 		doc_heading(&d, 3, "Verdicts (Jetstress-style)");
 		report_verdict_lines(&d, c);
 	}
+	if (compare_any_shape(c)) {
+		doc_heading(&d, 3, "Load shape (Jetstress's ratios)");
+		report_shape_lines(&d, c);
+	}
 	if (compare_any_steady(c)) {
 		doc_heading(&d, 3, "Steady state");
 		report_steady_lines(&d, c);

@@ -48,6 +48,8 @@ void report_answer(struct doc *d, const struct compare *c, const struct report_o
 void report_key_table(struct doc *d, const struct compare *c);
 bool report_has_verdicts(const struct compare *c);
 void report_verdict_lines(struct doc *d, const struct compare *c);
+/* shape.c: the bands, then a line per label: its ratios, how far out of band and why. */
+void report_shape_lines(struct doc *d, const struct compare *c);
 bool report_has_volumes(const struct compare *c);
 void report_volumes(struct doc *d, const struct compare *c);
 void report_notes(struct doc *d, const struct compare *c);

@@ -432,7 +432,12 @@ static char *thread_counts(const struct compare *c)
 /* How the baseline's configuration cf (its workload's flags) is judged. */
 static void verdict_item(struct doc *d, const struct run_config *cf, unsigned int flags)
 {
-	if (!(flags & WL_VERDICT)) {
+	if (flags & WL_REPLAY) {
+		doc_item(d, "Verdict (fslab's rule for soft recovery; Jetstress publishes none): every "
+			 "log file replayed, no page whose time contradicts a record (a lost write), "
+			 "every page read sound during the replay and in the checksum pass after it, "
+			 "no I/O error; the time per log file is compared, not judged");
+	} else if (!(flags & WL_VERDICT)) {
 		doc_item(d, "Verdict: none (the %s workload is not judged)", cf->workload);
 	} else if (cf->thresholds) {
 		bool lenient = !strcmp(cf->thresholds, "lenient");
@@ -472,7 +477,11 @@ void report_method(struct doc *d, const struct compare *c, const struct report_o
 			 cf->databases, fmt_size(db, sizeof(db), cf->db_size),
 			 fmt_size(bs, sizeof(bs), cf->bs),
 			 fmt_size(cache, sizeof(cache), cf->cache_size));
-	if (flags & WL_FINITE)
+	if (flags & WL_REPLAY)
+		doc_item(d, "Duration: the load until each database had left %u log files (not "
+			 "measured), an unclean stop, then the replay of those logs, measured whole "
+			 "and per log file, no warm-up", cf->recovery_logs);
+	else if (flags & WL_FINITE)
 		doc_item(d, "Duration: until every database was read once (the measurement ends with "
 			 "the load; --duration %g s is only its limit), no warm-up", cf->duration_s);
 	else if (cf->warmup_steady)

@@ -310,10 +310,16 @@ static char *lead(const struct compare *c, const struct cmp_row *row, size_t g)
 	const struct cmp_delta *d = &row->deltas[g];
 	const char *a = c->groups[g].label, *b = c->groups[d->base].label;
 	const char *more = d->abs > 0 ? "more" : "fewer", *what = row->m->what;
-	/* the lead metric: transactional IOPS, or a throughput workload's MB/s */
-	const char *unit = row->m->kind == MK_TRANS_IOPS ? "IOPS" : "MB/s";
+	/* the lead metric: transactional IOPS, a throughput workload's MB/s, a replay's seconds
+	 * per log file (a time: "took", "more"/"less", in ms) */
+	bool time = row->m->kind == MK_REPLAY;
+	const char *unit = row->m->kind == MK_TRANS_IOPS ? "IOPS" : time ? "ms" : "MB/s";
+	const char *verb = time ? "took" : "delivered";
+	double abs = time ? d->abs * 1000 : d->abs, half = time ? d->half * 1000 : d->half;
 	char p[64], pc[16], hc[16], *r, *m, *out;
 
+	if (time)
+		more = d->abs > 0 ? "more" : "less";
 	if (!d->present)
 		return xasprintf("On this setup %s and %s cannot be compared on %s (no data)", a, b,
 				 what);
@@ -327,14 +333,14 @@ static char *lead(const struct compare *c, const struct cmp_row *row, size_t g)
 					"%s (%s, %s, %s %s%s)", a, b, what, rt, r,
 					test_name(d), p_decided(p, sizeof(p), d), m);
 		else if (d->blocked)
-			out = xasprintf("On this setup %s delivered %s %% %s %s than %s (%+.0f %s, "
-					"%s, %s; significant, %s %s)", a,
-					pct_text(pc, sizeof(pc), d->pct), more, what, b, d->abs, unit, rt,
+			out = xasprintf("On this setup %s %s %s %% %s %s than %s (%+.0f %s, "
+					"%s, %s; significant, %s %s)", a, verb,
+					pct_text(pc, sizeof(pc), d->pct), more, what, b, abs, unit, rt,
 					r, test_name(d), p_decided(p, sizeof(p), d));
 		else
-			out = xasprintf("On this setup %s delivered %s %% %s %s than %s (%+.0f %s, "
-					"%s; significant, %s %s)", a,
-					pct_text(pc, sizeof(pc), d->pct), more, what, b, d->abs, unit,
+			out = xasprintf("On this setup %s %s %s %% %s %s than %s (%+.0f %s, "
+					"%s; significant, %s %s)", a, verb,
+					pct_text(pc, sizeof(pc), d->pct), more, what, b, abs, unit,
 					r, test_name(d), p_decided(p, sizeof(p), d));
 		free(rt);
 		free(r);
@@ -342,25 +348,29 @@ static char *lead(const struct compare *c, const struct cmp_row *row, size_t g)
 		return out;
 	}
 	if (d->sig == SIG_WITHIN)
-		return xasprintf("Within one run per label, %s delivered %s %% %s %s than %s "
+		return xasprintf("Within one run per label, %s %s %s %% %s %s than %s "
 				 "(%+.0f ± %.0f %s, the within-run interval; this is no claim: it needs "
 				 "at least 2 independent runs per label, 3 or more recommended)",
-				 a, pct_text(pc, sizeof(pc), d->pct), more, what, b, d->abs, d->half,
+				 a, verb, pct_text(pc, sizeof(pc), d->pct), more, what, b, abs, half,
 				 unit);
 	(void)hc;
-	return xasprintf("On this setup %s delivered %s %% %s %s than %s (not tested: %s)", a,
+	return xasprintf("On this setup %s %s %s %% %s %s than %s (not tested: %s)", a, verb,
 			 pct_text(pc, sizeof(pc), d->pct), more, what, b, d->na_why);
 }
 
 /*
  * The metric the sentence leads with: transactional IOPS, or where no result has any (a
- * workload judged by throughput: the backup) its database read throughput.
+ * workload judged by throughput: the backup) its database read throughput, a replay's time
+ * per log file.
  */
 const struct cmp_row *report_lead_row(const struct compare *c)
 {
 	const struct cmp_row *row = compare_row(c, key_metrics[0]);
 	const struct cmp_row *tp = compare_row(c, "db_read_throughput");
+	const struct cmp_row *rp = compare_row(c, "replay_per_log");
 
+	if (row->m->hidden && rp && !rp->m->hidden)
+		return rp;
 	return row->m->hidden && tp ? tp : row;
 }
 

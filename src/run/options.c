@@ -17,6 +17,7 @@
 #include "units.h"
 #include "steady.h"
 #include "utctime.h"
+#include "workloads/jetstress.h"
 #include "workloads/verdict.h"
 #include "workloads/workload.h"
 
@@ -447,6 +448,14 @@ const struct run_option run_options[RO_NR] = {
 			"steady state (at most --steady-cap); both recorded.  0: none",
 		.fix = "give how many times to write the database files over, 0 to 100 (SNIA "
 		       "PTS: 2)",
+	},
+	[RO_RECOVERY_LOGS] = {
+		.name = "recovery-logs", .ini = "recovery_logs", .type = ROT_UINT, .cmp = ROC_LOAD,
+		OFF(recovery_logs), .lo = 1, .hi = 100000, .metavar = "N",
+		.def_help = STR(JS_RECOVERY_LOGS),
+		.help = "the recovery workload: log files its load leaves per database before "
+			"the unclean stop; their replay is timed per log file",
+		.fix = "give how many log files (1 MiB each) to replay per database, 1 to 100000",
 	},
 };
 

@@ -28,6 +28,8 @@ enum run_opt_id {
 	/* steady state (src/steady.h): the rule, its cap, preconditioning */
 	RO_STEADY_WINDOW, RO_STEADY_INTERVAL, RO_STEADY_RANGE, RO_STEADY_EXCURSION, RO_STEADY_CAP,
 	RO_PRECONDITION,
+	/* the recovery workload (soft recovery) */
+	RO_RECOVERY_LOGS,
 	/* the verdict (jetstress) */
 	RO_SAMPLE_INTERVAL, RO_THRESHOLDS, RO_MAX_LATENCY_ERRORS, RO_STRICT_IO_TAIL,
 	RO_TARGET_IOPS, RO_MAILBOXES, RO_IOPS_PER_MAILBOX,

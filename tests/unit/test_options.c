@@ -104,6 +104,7 @@ static const char *good_value(enum run_opt_id id)
 		[RO_START_AT] = "2026-12-03T14:05:00.25Z",
 		[RO_STEADY_WINDOW] = "4", [RO_STEADY_INTERVAL] = "10s", [RO_STEADY_RANGE] = "15",
 		[RO_STEADY_EXCURSION] = "7.5", [RO_STEADY_CAP] = "20m", [RO_PRECONDITION] = "2",
+		[RO_RECOVERY_LOGS] = "40",
 	};
 
 	return run_options[id].type == ROT_FLAG ? "yes" : v[id];

@@ -193,7 +193,11 @@ static void test_key_table(void **state)
 	build(&c, "ext4-1.json", "ext4-2.json", "xfs-1.json", "xfs-2.json", NULL);
 	t = render(&c, report_key_table);
 	has(t, "| Label | Transactional IOPS | DB read avg (ms) | Log write avg (ms) | Throughput "
-	       "(MB/s) | CPU (%) | Memory used (GiB) | Verdict |\n");
+	       "(MB/s) | CPU (%) | Memory used (GiB) | Verdict | Load shape (Jetstress) |\n");
+	/* next to the verdict, the ratios outside Jetstress's bands (the fixtures' classes:
+	 * 5 database transfers per log write, xfs's 1.49 reads per write) */
+	has(t, "| PASS | db:log 5.0:1 |\n");
+	has(t, "| PASS | db:log 5.0:1, reads:writes 1.49 |\n");
 	has(t, "| xfs | **▲ 5564 ± 103 (+12 %)** | **▲ 1.126 ± 0.049 (-10 %)** | 0.995 ± 0.029 "
 	       "(-0.2 %) | **▲ 192.2 ± 3.6 (+12 %)** | 19.0 ± 2.1 (-9.8 %) |");
 	/* CPU differs significantly, uncorrected: exploration, not marked */
