@@ -266,9 +266,9 @@ static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row 
  * holds whatever the other claims do), alpha for a row tested on its own.  From the test's
  * standard error and degrees of freedom only (never its estimate or p).
  */
-static void set_mde(struct cmp_delta *d, double base, size_t m)
+static void set_mde(struct cmp_delta *d, double base, double alpha, size_t m)
 {
-	double mde = stats_mde_t(d->se, d->df, STATS_ALPHA / (double)m, STATS_POWER);
+	double mde = stats_mde_t(d->se, d->df, alpha / (double)m, STATS_POWER);
 
 	if (d->blocked) {
 		d->mde_pct = log_pct(mde);
@@ -287,10 +287,11 @@ static void set_better(struct cmp_delta *d, const struct metric_def *m)
 
 /*
  * Holm-Bonferroni over one family: the tested headline deltas of the groups for which want()
- * is true.  Their significance is decided on the adjusted p-value.  Returns the family size.
+ * is true.  Their significance is decided on the adjusted p-value at level alpha.  Returns
+ * the family size.
  */
 static size_t holm_family(struct compare *c, bool (*want)(const struct compare *, size_t, int),
-			  int arg)
+			  int arg, double alpha)
 {
 	size_t cap = c->ngroups * COMPARE_NHEADLINE, n = 0;
 	struct cmp_delta **ds = xcalloc(cap, sizeof(*ds));
@@ -316,9 +317,9 @@ static size_t holm_family(struct compare *c, bool (*want)(const struct compare *
 	for (size_t i = 0; i < n; i++) {
 		ds[i]->p_holm = p[i];
 		ds[i]->corrected = true;
-		ds[i]->sig = p[i] < STATS_ALPHA ? SIG_YES : SIG_NO;
+		ds[i]->sig = p[i] < alpha ? SIG_YES : SIG_NO;
 		set_better(ds[i], ms[i]);
-		set_mde(ds[i], base[i], n);
+		set_mde(ds[i], base[i], alpha, n);
 	}
 	free(ds);
 	free(ms);
@@ -346,12 +347,13 @@ static void correct(struct compare *c)
 	for (size_t r = 0; r < c->nrows; r++)
 		for (size_t g = 0; g < c->ngroups; g++)
 			set_better(&c->rows[r].deltas[g], c->rows[r].m);
-	c->nclaims = holm_family(c, is_claim, 0);
+	compare_decide_levels(c);
+	c->nclaims = holm_family(c, is_claim, 0, c->level_diff);
 	c->aa_alarm = -1;
 	for (size_t g = 0; g < c->ngroups; g++) {
 		if (c->groups[g].aa_of < 0)
 			continue;
-		holm_family(c, is_aa, (int)g);
+		holm_family(c, is_aa, (int)g, STATS_ALPHA);
 		for (size_t k = 0; k < COMPARE_NHEADLINE && c->aa_alarm < 0; k++) {
 			const struct cmp_row *row = compare_row(c, compare_headline[k]);
 
@@ -435,10 +437,11 @@ static void compute_rows(struct compare *c, bool claims_only)
 			struct cmp_delta *d = &row->deltas[g];
 
 			if (d->present && (d->sig == SIG_YES || d->sig == SIG_NO))
-				set_mde(d, row->cells[d->base].s.mean, 1);
+				set_mde(d, row->cells[d->base].s.mean, STATS_ALPHA, 1);
 		}
 	}
 	correct(c);
+	compare_decide(c);
 	if (!claims_only)
 		compare_noise(c);
 }
@@ -725,6 +728,13 @@ static int analyse(struct compare *c, const struct compare_opts *o)
 	}
 	assign_bases(c);
 	compare_design(c);
+	/* the equivalence margin, and a lab that stopped when decided: its looks */
+	c->margin_default = o->equivalence_pct == 0;
+	c->margin_pct = o->equivalence_pct > 0 ? o->equivalence_pct :
+			o->equivalence_pct < 0 ? 0 : COMPARE_EQUIVALENCE_DEFAULT;
+	c->sequential = o->seq && c->blocked;
+	if (c->sequential)
+		c->seq = *o->seq;
 	compute_rows(c, o->claims_only);
 	if (!o->claims_only)
 		find_sweeps(c);

@@ -27,6 +27,10 @@ const struct cmp_row *report_lead_row(const struct compare *c);
 const char *report_pct_size(char *buf, size_t len, double pct);
 const char *report_p_words(char *buf, size_t len, const struct cmp_delta *d);
 const char *report_test_name(const struct cmp_delta *d);
+/* words.c: the equivalence test that decided ("TOST Holm-adjusted p = 0.004"); a signed
+ * percentage for intervals ("+3.0", "-19"). */
+const char *report_p_eq_words(char *buf, size_t len, const struct cmp_delta *d);
+const char *report_signed_pct(char *buf, size_t len, double pct);
 char *report_interval_text(const struct cmp_delta *d);
 char *report_runs_text(const struct compare *c, size_t g, size_t base);
 

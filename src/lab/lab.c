@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "compare/compare.h"
 #include "lab/labP.h"
 #include "strbuf.h"
 
@@ -189,6 +190,10 @@ static int compare_all(struct lab *L)
 	strvec_pushf(&a, "--lab-plan=%s", L->plan_path);
 	if (L->cfg.title)
 		strvec_pushf(&a, "--title=%s", L->cfg.title);
+	if (L->cfg.equivalence > 0)
+		strvec_pushf(&a, "--equivalence=%g", L->cfg.equivalence);
+	else if (L->cfg.equivalence < 0)
+		strvec_push(&a, "--equivalence=none");
 	{
 		char *base = lab_compare_baseline(L);
 
@@ -284,7 +289,10 @@ static void usage(FILE *f)
 "order and its seed.\n"
 "With [lab] precision = P%% the lab is adaptive: from min_rounds on it looks after every\n"
 "round and stops when every claim's minimum detectable difference is at most P, or when\n"
-"the next round would not fit [lab] budget (widths only, never p-values).\n"
+"the next round would not fit [lab] budget (widths only, never p-values).  With [lab]\n"
+"stop = decided it stops when every claim is different, equivalent within [lab]\n"
+"equivalence (default 5%%) or negligible, its tests held to group-sequential boundaries\n"
+"that pay for the looks (docs/COMPARE.md, \"Deciding\").\n"
 "A label with db_dir/log_dir runs on volumes you prepared: no prep, no format, no\n"
 "teardown; each cell deletes and re-creates only its own databases and logs there.\n"
 "fslab.exe on Windows preps [devices] db_disk/log_disk as NTFS or ReFS for every cell.\n"
@@ -368,7 +376,7 @@ static void dry_run(struct lab *L)
 
 	printf("Lab %s: %u cell(s), results in %s\n", L->cfg.path, L->ncells, L->out);
 	printf("Order %s, %u round(s)%s of %u cell(s)", lab_order_name(L->order_kind),
-	       L->cfg.repeats, L->cfg.precision > 0 ? " at most" : "", L->nslots);
+	       L->cfg.repeats, L->cfg.adaptive ? " at most" : "", L->nslots);
 	if (L->order_kind == LAB_ORDER_SHUFFLED)
 		printf(", seed %llu%s", (unsigned long long)L->seed,
 		       !strcmp(L->seed_source, "clock")
@@ -612,11 +620,16 @@ static int lab_take_output(struct lab *L)
 /* lab.log's opening lines: the adaptive plan, the cells, what is resumed, the order. */
 static void lab_log_start(struct lab *L)
 {
-	if (L->cfg.precision > 0) {
-		char b[32], r[32];
+	if (L->cfg.adaptive) {
+		char b[32], r[32], what[96];
 
-		lab_log(L, "adaptive: precision %g %% for every claim, rounds %u to %u%s%s; a round "
-			"of %u cell(s) about %s", L->cfg.precision, L->cfg.min_rounds,
+		if (L->cfg.stop == LAB_STOP_DECIDED)
+			snprintf(what, sizeof(what), "every claim decided against ±%g %%",
+				 L->cfg.equivalence > 0 ? L->cfg.equivalence : COMPARE_EQUIVALENCE_DEFAULT);
+		else
+			snprintf(what, sizeof(what), "precision %g %% for every claim", L->cfg.precision);
+		lab_log(L, "adaptive: %s, rounds %u to %u%s%s; a round "
+			"of %u cell(s) about %s", what, L->cfg.min_rounds,
 			L->cfg.max_rounds, L->cfg.budget_ns ? ", budget " : "",
 			L->cfg.budget_ns ? fmt_hms(b, sizeof(b), L->cfg.budget_ns / 1e9) : "",
 			L->nslots, fmt_hms(r, sizeof(r), lab_cell_wall(L) * L->nslots));
@@ -674,7 +687,7 @@ static int lab_finish(struct lab *L, unsigned int failed)
 {
 	int ret, status = FSLAB_EXIT_FAIL;
 
-	if (L->cfg.precision > 0) {
+	if (L->cfg.adaptive) {
 		/* every round ran: the last look says whether the precision was reached */
 		if (!L->stop_reason)
 			lab_adaptive_look(L, true);

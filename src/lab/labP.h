@@ -68,6 +68,8 @@ struct lab {
 	double worst_mde;           /* the widest claim MDE at the last look, %, or NAN */
 	char *stop_reason;          /* why it stopped ("precision 10 % reached after 7 rounds")
 				       or NULL (still running, or a fixed lab) */
+	bool final_look;            /* stop = decided: the last look was the lab's last (budget
+				       or max_rounds), so it spent what was left of the level */
 	/* [host NAME] sections (cluster.c): every cell on every host at once; nhosts 0: this
 	 * machine alone */
 	size_t nhosts;

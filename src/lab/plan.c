@@ -71,6 +71,7 @@ int lab_save_state(struct lab *L)
 									     : json_null());
 	json_object_set_new(root, "stop_reason", L->stop_reason ? json_string(L->stop_reason)
 								 : json_null());
+	json_object_set_new(root, "final_look", json_boolean(L->final_look));
 	json_object_set_new(root, "cells", cells);
 	s = json_dumps(root, JSON_INDENT(1));
 	json_decref(root);
@@ -129,6 +130,7 @@ static void load_progress(struct lab *L, json_t *root)
 	L->stop_reason = stop ? xstrdup(stop) : NULL;
 	L->rounds_done = (unsigned int)json_integer_value(json_object_get(root, "rounds_done"));
 	L->worst_mde = json_is_number(mde) ? json_number_value(mde) : NAN;
+	L->final_look = json_is_true(json_object_get(root, "final_look"));
 }
 
 /* The recorded run order, whatever this binary would compute: 0 or -FSLAB_EINPUT (said). */
@@ -414,10 +416,15 @@ int lab_write_plan(struct lab *L)
 	json_object_set_new(root, "aa_check", json_boolean(L->cfg.aa_check));
 	json_object_set_new(root, "config", json_string(L->cfg.path));
 	json_object_set_new(root, "lab_id", json_string(L->lab_id));
-	if (L->cfg.precision > 0)
+	if (L->cfg.adaptive)
 		json_object_set_new(root, "adaptive", json_pack(
-			"{s:f, s:o, s:I, s:I, s:I, s:o, s:o}",
-			"precision_pct", L->cfg.precision,
+			"{s:s, s:o, s:b, s:o, s:o, s:I, s:I, s:I, s:o, s:o}",
+			"stop", L->cfg.stop == LAB_STOP_DECIDED ? "decided" : "precision",
+			"equivalence_pct", L->cfg.equivalence > 0 ? json_real(L->cfg.equivalence) :
+			L->cfg.equivalence < 0 ? json_string("none") : json_null(),
+			"final_look", L->final_look,
+			"precision_pct", L->cfg.precision > 0 ? json_real(L->cfg.precision)
+							     : json_null(),
 			"budget_s", L->cfg.budget_ns ? json_real(L->cfg.budget_ns / 1e9) : json_null(),
 			"min_rounds", (json_int_t)L->cfg.min_rounds,
 			"max_rounds", (json_int_t)L->cfg.max_rounds,
