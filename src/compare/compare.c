@@ -732,6 +732,7 @@ static int analyse(struct compare *c, const struct compare_opts *o)
 	c->margin_default = o->equivalence_pct == 0;
 	c->margin_pct = o->equivalence_pct > 0 ? o->equivalence_pct :
 			o->equivalence_pct < 0 ? 0 : COMPARE_EQUIVALENCE_DEFAULT;
+	c->claims_only = o->claims_only;
 	c->sequential = o->seq && c->blocked;
 	if (c->sequential)
 		c->seq = *o->seq;

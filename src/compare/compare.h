@@ -234,6 +234,9 @@ struct compare {
 	double margin_pct;    /* the equivalence margin, +-%; 0: none (COMPARE_FLOOR_PCT then
 				 tells a negligible difference) */
 	bool margin_default;  /* the margin is COMPARE_EQUIVALENCE_DEFAULT, not the user's */
+	bool claims_only;     /* built with compare_opts.claims_only (a lab's look): the rounds
+				 an undecided delta still needs are left NAN (compare_decided()
+				 works out the ones it names) */
 	bool sequential;      /* the claims are decided at the boundary of seq's last look */
 	struct seq_plan seq;
 	double level_diff, level_eq; /* the levels the claims are decided at (two-sided and
@@ -287,9 +290,11 @@ struct decided_check {
 	const char *metric; /* its metric's words */
 	double more;        /* its further rounds (runs), INFINITY, or NAN */
 };
-/* compare_decided - the stop rule of a lab that stops when decided.  0, or -ENOENT when no
- * claim is tested. */
-int compare_decided(const struct compare *c, struct decided_check *dc);
+/* compare_decided - the stop rule of a lab that stops when decided.  more_of_each: work out
+ * the rounds each undecided claim needs where the comparison left them out (claims_only),
+ * to name the furthest (a lab's look says it; a simulation of many labs need not).  0, or
+ * -ENOENT when no claim is tested. */
+int compare_decided(const struct compare *c, struct decided_check *dc, bool more_of_each);
 /* Is the delta a finding worth a mark (bold, a triangle): significant and not negligible. */
 bool compare_delta_marked(const struct cmp_delta *d);
 

@@ -139,7 +139,8 @@ static void outcome(const struct compare *c, const struct cmp_row *row, struct c
 		d->outcome = OUT_UNDECIDED;
 	if (d->outcome == OUT_NEGLIGIBLE)
 		d->better = 0; /* real, but too small to be better or worse */
-	if (d->outcome == OUT_UNDECIDED)
+	/* a lab's look names one undecided claim at most: compare_decided() works it out */
+	if (d->outcome == OUT_UNDECIDED && !c->claims_only)
 		d->more = more_needed(c, row, d, g, STATS_ALPHA / (double)MAX(family, (size_t)1));
 }
 
@@ -244,8 +245,10 @@ void compare_decide_levels(struct compare *c)
 	levels(c);
 }
 
-int compare_decided(const struct compare *c, struct decided_check *dc)
+int compare_decided(const struct compare *c, struct decided_check *dc, bool more_of_each)
 {
+	double more;
+
 	memset(dc, 0, sizeof(*dc));
 	dc->group = -1;
 	dc->more = NAN;
@@ -266,11 +269,13 @@ int compare_decided(const struct compare *c, struct decided_check *dc)
 				dc->decided++;
 				continue;
 			}
+			more = isnan(d->more) && c->claims_only && more_of_each ?
+			       more_needed(c, row, d, g, STATS_ALPHA / (double)c->nclaims) : d->more;
 			/* the one furthest from a decision names the lab's state */
-			if (dc->group < 0 || !(d->more <= dc->more)) {
+			if (dc->group < 0 || !(more <= dc->more)) {
 				dc->group = (int)g;
 				dc->metric = row->m->what;
-				dc->more = d->more;
+				dc->more = more;
 			}
 		}
 	}

@@ -261,7 +261,7 @@ static void decision_advice(struct doc *d, const struct compare *c)
 	unsigned int cells = 0;
 	char t[64] = "";
 
-	if (c->margin_pct <= 0 || compare_decided(c, &dc))
+	if (c->margin_pct <= 0 || compare_decided(c, &dc, false))
 		return;
 	if (dc.decided == dc.claims) {
 		doc_item(d, "Advice (decisions): none needed, every claim is decided (%zu different, "

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +145,8 @@ static double nominal(const struct seq_plan *p, double a, int sides)
 	if (!seq_bounds(info, spent, k, sides, z))
 		out = isinf(z[k - 1]) ? 0 : sides == 2 ? 2 * (1 - stats_norm_cdf(z[k - 1]))
 						      : 1 - stats_norm_cdf(z[k - 1]);
+	/* the grid's rounding never makes a look more lenient than a single test */
+	out = fmin(out, a);
 	free(info);
 	free(spent);
 	free(z);
@@ -154,28 +155,27 @@ static double nominal(const struct seq_plan *p, double a, int sides)
 
 double seq_nominal(const struct seq_plan *p, double a, int sides)
 {
+	/* a lab asks for a handful, a simulation of many labs for the same few again and
+	 * again: searched in full (a computed boundary costs far more than the search) */
 	static _Thread_local struct {
 		struct seq_plan p;
 		double a, v;
 		int sides;
-		bool set;
-	} memo[64];
-	uint64_t h;
-	size_t i;
+	} memo[256];
+	static _Thread_local size_t n, next;
 
 	if (!p->min_rounds || p->min_rounds > p->rounds || p->rounds > p->max_rounds)
 		return NAN;
-	h = ((uint64_t)p->min_rounds * 131 + p->max_rounds) * 131 + p->rounds;
-	h = (h * 2 + p->final) * 3 + (unsigned int)sides;
-	i = (size_t)((h * 0x9e3779b97f4a7c15ULL) >> 58);
-	if (memo[i].set && memo[i].a == a && memo[i].sides == sides &&
-	    memo[i].p.min_rounds == p->min_rounds && memo[i].p.max_rounds == p->max_rounds &&
-	    memo[i].p.rounds == p->rounds && memo[i].p.final == p->final)
-		return memo[i].v;
-	memo[i].p = *p;
-	memo[i].a = a;
-	memo[i].sides = sides;
-	memo[i].v = nominal(p, a, sides);
-	memo[i].set = true;
-	return memo[i].v;
+	for (size_t i = 0; i < n; i++)
+		if (memo[i].a == a && memo[i].sides == sides &&
+		    memo[i].p.min_rounds == p->min_rounds && memo[i].p.max_rounds == p->max_rounds &&
+		    memo[i].p.rounds == p->rounds && memo[i].p.final == p->final)
+			return memo[i].v;
+	memo[next].p = *p;
+	memo[next].a = a;
+	memo[next].sides = sides;
+	memo[next].v = nominal(p, a, sides);
+	n = MAX(n, next + 1);
+	next = (next + 1) % ARRAY_SIZE(memo);
+	return memo[(next + ARRAY_SIZE(memo) - 1) % ARRAY_SIZE(memo)].v;
 }

@@ -161,7 +161,7 @@ static int decided_look(struct lab *L, unsigned int done_rounds, unsigned int le
 
 	compare_init(&c);
 	L->final_look = final;
-	if (analyse(L, &c, &o) || compare_decided(&c, &dc)) {
+	if (analyse(L, &c, &o) || compare_decided(&c, &dc, true)) {
 		compare_release(&c);
 		if (!final)
 			return 0;
