@@ -121,7 +121,10 @@ static int make_image(struct prep_ctx *c, struct prep_vol *v)
 			return ret;
 		}
 	}
-	fd = image_open(v->image, v->size, &id, &named);
+	/* the log volume's new log files land on blocks nothing wrote before: written once
+	 * here, so the host filesystem has nothing to do while a cell measures (the database
+	 * volume is written whole by the run's initialisation, before measuring) */
+	fd = image_open(v->image, v->size, !strcmp(v->role, "log"), &id, &named, &v->alloc);
 	if (fd < 0) {
 		fslab_err("cannot create %s: %s", v->image, strerror(-fd));
 		return fd == -EEXIST ? -FSLAB_EINPUT : fd;
@@ -193,6 +196,12 @@ static int make_images(struct prep_ctx *c)
 		ret = save_state(c);
 		if (ret)
 			return ret;
+		/* a discard would punch the allocation back out, for the host to redo while
+		 * measuring; a new image holds nothing to discard */
+		if (v->alloc != IMAGE_SPARSE && (ret = loop_no_discard(v->device))) {
+			fslab_err("cannot turn discard off on %s: %s", v->device, strerror(-ret));
+			return ret;
+		}
 		fslab_info("attached %s to %s (direct I/O %s)", v->image, v->device,
 			   v->direct_io ? "on" : "OFF");
 		if (!v->direct_io)
@@ -229,6 +238,11 @@ static int clean_device(struct prep_ctx *c, struct prep_vol *v)
 			  (unsigned long long)topology_grain(&v->topo));
 	/* from here the device no longer holds what it held (device mode: not ours to undo) */
 	v->written = !v->image;
+	if (v->image && v->alloc != IMAGE_SPARSE) {
+		/* a new, allocated image: nothing to discard, and discard is off on its loop */
+		v->discarded = false;
+		return role_step_done("discard", v->role);
+	}
 	ret = discard_device(v->device, &v->discarded);
 	if (ret) {
 		fslab_err("discarding %s failed: %s", v->device, strerror(-ret));

@@ -308,12 +308,31 @@ pid_t ntfs_daemon_find(const char *dev, const char *target);
 /* ---- loop devices and images (loop.c) ---------------------------------------------------- */
 
 /*
- * image_open - a new sparse file of @size for @path, not visible under any name yet (O_TMPFILE
- * in its directory; where the filesystem has none, created O_EXCL as @path at once and *named
- * set).  *id is its identity, to be recorded before image_link() names it.  Returns the open
- * descriptor, or -errno.
+ * How an image's blocks are in the host filesystem when a cell measures on it: allocated
+ * before the run, so that no write of the measured seconds makes the host filesystem
+ * allocate (a sparse image did: the log volume's new log files, 1-4 allocations a second;
+ * docs/COMPARE.md "The demo's images").
  */
-int image_open(const char *path, uint64_t size, struct file_id *id, bool *named) __must_check;
+enum image_alloc {
+	IMAGE_SPARSE,    /* allocated as written (the host filesystem cannot preallocate) */
+	IMAGE_ALLOCATED, /* fallocate()d: the host converts each first write's extent */
+	IMAGE_WRITTEN,   /* fallocate()d and written once with zeros: nothing left to do */
+};
+/* The word for prep.json and the dry run: "sparse", "allocated", "written". */
+const char *image_alloc_name(enum image_alloc a);
+/*
+ * image_open - a new file of @size for @path, not visible under any name yet (O_TMPFILE in
+ * its directory; where the filesystem has none, created O_EXCL as @path at once and *named
+ * set), its blocks allocated, and with @write also written once with zeros (*alloc says what
+ * the host filesystem allowed).  *id is its identity, to be recorded before image_link()
+ * names it.  Returns the open descriptor, or -errno.
+ */
+int image_open(const char *path, uint64_t size, bool write, struct file_id *id, bool *named,
+	       enum image_alloc *alloc) __must_check;
+/* loop_no_discard - turn discard off on the loop device @dev (queue/discard_max_bytes 0): on
+ * a file a discard punches holes that the host filesystem then allocates again while a cell
+ * measures, and neither mkfs nor prep discards a new image.  0 or -errno. */
+int loop_no_discard(const char *dev) __must_check;
 /* image_link - give the file image_open() made its name @path (linkat, never replacing
  * anything: -EEXIST when the name is taken); closes @fd.  0 or -errno. */
 int image_link(int fd, const char *path, bool named) __must_check;
@@ -457,6 +476,7 @@ struct prep_vol {
 				* restore it */
 	bool formatted;        /* and mkfs ran on it */
 	bool direct_io;        /* loop device kept direct I/O on */
+	enum image_alloc alloc; /* the image's blocks in the host filesystem */
 	pid_t daemon;          /* ntfs-3g process, 0 for kernel filesystems */
 };
 

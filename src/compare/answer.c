@@ -152,9 +152,11 @@ static void answer_line(struct doc *d, const struct compare *c, size_t g,
 			break;
 		}
 		lead = xasprintf("%s vs %s: undecided", grp->label, base);
-		doc_item_lead(d, lead, " in %s, %s: no significant difference, nor equivalent "
-			      "within %s (%s; %s%s)%s.%s", what, iv, mg, report_p_eq_words(q, sizeof(q), dl),
-			      runs, mde, more_words(nx, sizeof(nx), dl), oth);
+		doc_item_lead(d, lead, " in %s, %s: no significant difference (%s, %s), nor "
+			      "equivalent within %s (%s; %s%s)%s.%s", what, iv, report_test_name(dl),
+			      report_p_words(p, sizeof(p), dl), mg,
+			      report_p_eq_words(q, sizeof(q), dl), runs, mde,
+			      more_words(nx, sizeof(nx), dl), oth);
 		break;
 	default:
 		if (dl->sig == SIG_WITHIN) {

@@ -126,18 +126,18 @@ static int look(struct lab *L, struct precision_check *pc, struct compare *c)
 	return 0;
 }
 
-/* "xfs vs ext4, log write latency (about 9 more rounds at this noise)": the undecided claim
+/* "xfs vs ext4, log write latency, about 9 more rounds at this noise": the undecided claim
  * furthest from a decision (heap). */
 static char *undecided_words(const struct compare *c, const struct decided_check *dc)
 {
 	const struct cmp_group *g = &c->groups[dc->group];
 
 	if (isinf(dc->more))
-		return xasprintf("%s vs %s, %s (more than %d further rounds at this noise)",
+		return xasprintf("%s vs %s, %s, more than %d further rounds at this noise",
 				 g->label, c->groups[g->base].label, dc->metric, COMPARE_MAX_MORE);
 	if (isnan(dc->more))
 		return xasprintf("%s vs %s, %s", g->label, c->groups[g->base].label, dc->metric);
-	return xasprintf("%s vs %s, %s (about %.0f more round%s at this noise)", g->label,
+	return xasprintf("%s vs %s, %s, about %.0f more round%s at this noise", g->label,
 			 c->groups[g->base].label, dc->metric, dc->more, dc->more == 1 ? "" : "s");
 }
 
@@ -163,8 +163,11 @@ static int decided_look(struct lab *L, unsigned int done_rounds, unsigned int le
 	L->final_look = final;
 	if (analyse(L, &c, &o) || compare_decided(&c, &dc, true)) {
 		compare_release(&c);
-		if (!final)
+		if (!final) {
+			lab_log(L, "decided: no claim can be tested after %u rounds; going on",
+				done_rounds);
 			return 0;
+		}
 		L->stop_reason = xasprintf("%s after %u rounds without a tested claim", budget &&
 					   !last ? "budget spent" : "the last round ran",
 					   done_rounds);
