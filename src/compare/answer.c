@@ -288,6 +288,7 @@ void report_answer(struct doc *d, const struct compare *c, const struct report_o
 				      "device read %.0f %% of what the workload read): its numbers measure "
 				      "the cache, not the device.", c->groups[g].label,
 				      c->groups[g].read_ratio * 100);
+	report_qualification_line(d, c);
 	if (o && o->stop_note)
 		doc_item_lead(d, "Why the lab stopped", ": %s.", o->stop_note);
 }

@@ -57,6 +57,7 @@ void compare_release(struct compare *c)
 	free(c->sweeps);
 	free(c->outliers);
 	free(c->spread);
+	free(c->quals);
 	compare_init(c);
 }
 
@@ -479,16 +480,25 @@ size_t compare_group_of(struct compare *c, size_t ri)
  * equal: from the first result, and within a label from its first run.  0 or -FSLAB_EINPUT. */
 static int compare_guard(struct compare *c, const struct compare_opts *o)
 {
-	const struct fslab_result *ref = &c->results[0];
+	const struct fslab_result *ref = NULL;
 	json_t *index = json_object();
-	size_t nerr = 0;
+	size_t nerr = 0, r0 = 0;
 	int ret = 0;
 
-	if (c->nresults)
-		compare_first_of_label(index, c, 0);
-	for (size_t i = 1; i < c->nresults; i++) {
+	/* the qualification runs are longer by design and compared with nothing */
+	while (r0 < c->nresults && compare_is_qual_index(c, r0))
+		r0++;
+	if (r0 < c->nresults) {
+		ref = &c->results[r0];
+		compare_first_of_label(index, c, r0);
+	}
+	for (size_t i = r0 + 1; i < c->nresults; i++) {
 		const struct fslab_result *r = &c->results[i];
-		size_t k = compare_first_of_label(index, c, i);
+		size_t k;
+
+		if (compare_is_qual_index(c, i))
+			continue;
+		k = compare_first_of_label(index, c, i);
 		/* the first run of the same label, to check repeats against */
 		const struct fslab_result *first = k < i ? &c->results[k] : NULL;
 		struct strbuf diff = STRBUF_INIT;
@@ -512,12 +522,12 @@ static int compare_guard(struct compare *c, const struct compare_opts *o)
 			if (nerr++ < GUARD_MAX_ERRORS)
 				input_error("%s: not comparable with %s: %s; compare like with like, "
 					    "or pass --allow-mismatch to show them with a warning",
-					    c->files[i], c->files[0], diff.buf);
+					    c->files[i], c->files[r0], diff.buf);
 		} else {
 			struct cmp_group *g = &c->groups[compare_group_of(c, i)];
 
 			strvec_pushf(&c->warnings, "%s differs from %s: %s", c->files[i],
-				     c->files[0], diff.buf);
+				     c->files[r0], diff.buf);
 			if (!g->mismatch || !strstr(g->mismatch, diff.buf)) {
 				struct strbuf m = STRBUF_INIT;
 
@@ -532,7 +542,7 @@ static int compare_guard(struct compare *c, const struct compare_opts *o)
 	}
 	if (nerr > GUARD_MAX_ERRORS)
 		fslab_err("... and %zu more results not comparable with %s (the first %d are named)",
-			  nerr - GUARD_MAX_ERRORS, c->files[0], GUARD_MAX_ERRORS);
+			  nerr - GUARD_MAX_ERRORS, c->files[r0], GUARD_MAX_ERRORS);
 	json_decref(index);
 	return ret;
 }
@@ -694,8 +704,13 @@ static int analyse(struct compare *c, const struct compare_opts *o)
 	size_t n = c->nresults;
 	int ret;
 
+	compare_split_quals(c);
 	for (size_t i = 0; i < n; i++) {
-		size_t gi = compare_group_of(c, i); /* may move c->groups */
+		size_t gi;
+
+		if (compare_is_qual_index(c, i))
+			continue;
+		gi = compare_group_of(c, i); /* may move c->groups */
 		struct cmp_group *g = &c->groups[gi];
 
 		g->runs = xrealloc(g->runs, (g->nruns + 1) * sizeof(size_t));

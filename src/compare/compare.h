@@ -253,7 +253,14 @@ struct compare {
 	struct cmp_outlier *outliers;
 	double *spread;       /* per group: its cells' residual spread (transactional IOPS, CV
 				 %, scaled so that the pooled one is their mean), NAN: none */
+	/* a lab's qualification runs ([lab] qualify): results kept out of the comparison (no
+	 * group, no guard), each one's verdict reported on its own */
+	size_t nquals;
+	size_t *quals;        /* indexes into results */
 };
+
+/* Is r a lab's qualification run (its cell id ends in "-qualify")? */
+bool compare_is_qualification(const struct fslab_result *r);
 
 /*
  * comparable.c: comparability from the option table of fslab run (run/options.h marks).

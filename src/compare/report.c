@@ -421,6 +421,11 @@ void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 		doc_heading(&d, 3, "Verdicts (Jetstress-style)");
 		report_verdict_lines(&d, c);
 	}
+	if (c->nquals) {
+		doc_heading(&d, 3, "Qualification (Jetstress's own test: one long run per "
+			    "filesystem)");
+		report_qualification(&d, c);
+	}
 	/* where the I/O went: the volumes as their devices saw them, the host beside them */
 	if (report_has_volumes(c)) {
 		doc_heading(&d, 2, "The volumes");

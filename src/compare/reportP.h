@@ -42,6 +42,11 @@ void report_answer(struct doc *d, const struct compare *c, const struct report_o
 void report_key_table(struct doc *d, const struct compare *c);
 bool report_has_verdicts(const struct compare *c);
 void report_verdict_lines(struct doc *d, const struct compare *c);
+/* qualify.c: each qualification run's verdict, one line each, and what it is; the answer's
+ * line and the summary's sentence on them (nothing when there are none). */
+void report_qualification(struct doc *d, const struct compare *c);
+void report_qualification_line(struct doc *d, const struct compare *c);
+void report_qualification_sentence(const struct compare *c, struct strvec *out);
 bool report_has_volumes(const struct compare *c);
 void report_volumes(struct doc *d, const struct compare *c);
 void report_notes(struct doc *d, const struct compare *c);

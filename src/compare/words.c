@@ -674,6 +674,7 @@ void report_summary(const struct compare *c, struct strvec *v)
 			push_owned(v, aa_sentence(c, g));
 	sweep_sentences(c, v);
 	verdict_sentence(c, v);
+	report_qualification_sentence(c, v);
 	stall_sentences(c, v);
 	cache_sentences(c, v);
 }

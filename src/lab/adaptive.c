@@ -24,6 +24,19 @@
 /* Time left for the final compare (tables, report, charts) when the budget is judged. */
 #define COMPARE_RESERVE_S 30
 
+/* What the budget keeps for what comes after the rounds: the qualification runs not yet
+ * done ([lab] qualify, each as long plus a cell's overhead), the final compare. */
+static double reserve_s(const struct lab *L)
+{
+	double one = L->cfg.qualify_ns / 1e9 + fmax(0, lab_cell_wall(L) - L->cfg.wl.duration_s);
+	double s = COMPARE_RESERVE_S;
+
+	for (unsigned int i = 0; i < L->ncells; i++)
+		if (L->cells[i].qualify && L->cells[i].status != CELL_DONE)
+			s += one;
+	return s;
+}
+
 char *lab_new_id(void)
 {
 	struct timespec ts;
@@ -151,7 +164,7 @@ static int decided_look(struct lab *L, unsigned int done_rounds, unsigned int le
 {
 	const struct lab_cfg *cfg = &L->cfg;
 	double next = left * lab_cell_wall(L), elapsed = lab_elapsed(L);
-	bool budget = cfg->budget_ns && elapsed + next + COMPARE_RESERVE_S > cfg->budget_ns / 1e9;
+	bool budget = cfg->budget_ns && elapsed + next + reserve_s(L) > cfg->budget_ns / 1e9;
 	bool final = last || done_rounds >= cfg->max_rounds || budget;
 	struct seq_plan plan = { cfg->min_rounds, cfg->max_rounds, done_rounds, final };
 	struct compare_opts o = { .seq = &plan };
@@ -241,7 +254,7 @@ static int precision_look(struct lab *L, unsigned int done_rounds, unsigned int 
 			cell = lab_cell_wall(L);
 			next = left * cell;
 			elapsed = lab_elapsed(L);
-			if (cfg->budget_ns && elapsed + next + COMPARE_RESERVE_S > cfg->budget_ns / 1e9)
+			if (cfg->budget_ns && elapsed + next + reserve_s(L) > cfg->budget_ns / 1e9)
 				L->stop_reason = xasprintf(
 					"budget spent: the widest claim MDE %s (%s) > precision %g %% "
 					"after %u rounds; the next round (about %s) would not fit the %s "
@@ -274,6 +287,8 @@ int lab_adaptive_look(struct lab *L, bool last)
 	if (!cfg->adaptive || L->stop_reason || done_rounds < cfg->min_rounds ||
 	    done_rounds <= L->checked_round)
 		return 0;
+	/* before the qualification runs: every round ran, this look is the last */
+	last = last || done_rounds >= cfg->max_rounds;
 	/* a round already begun (a resumed lab) was decided on before it began */
 	for (unsigned int i = 0; i < L->ncells && !last; i++) {
 		const struct cell *x = &L->cells[i];
@@ -297,6 +312,11 @@ void lab_adaptive_dry_run(const struct lab *L)
 	bool measured = false;
 	char a[32], b[32], e[32];
 
+	if (L->ncells > L->nround_cells)
+		printf("Then %u qualification run(s) of %llu s, one per filesystem label: the "
+		       "Jetstress-style verdict of each storage, not part of the comparison\n",
+		       L->ncells - L->nround_cells,
+		       (unsigned long long)(c->qualify_ns / NSEC_PER_SEC));
 	if (!c->adaptive)
 		return;
 	for (unsigned int i = 0; i < L->ncells; i++) {
@@ -331,7 +351,7 @@ void lab_adaptive_dry_run(const struct lab *L)
 	       fmt_hms(a, sizeof(a), cell), measured ? "measured" : "estimated", L->nslots,
 	       fmt_hms(b, sizeof(b), round));
 	if (c->budget_ns) {
-		double fit = (c->budget_ns / 1e9 - COMPARE_RESERVE_S) / round;
+		double fit = (c->budget_ns / 1e9 - reserve_s(L)) / round;
 
 		printf("  the budget holds about %.0f round(s)%s; rounds after min_rounds run only "
 		       "while the next one fits\n", floor(fit > 0 ? fit : 0),

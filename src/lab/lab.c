@@ -56,6 +56,7 @@ static int run_cell(struct lab *L, struct cell *cell)
 	char *rlog = xasprintf("%s/%s.run.log", L->logs, cell->id);
 	char *tlog = xasprintf("%s/%s.teardown.log", L->logs, cell->id);
 	uint64_t t0 = now_ns();
+	char where[48];
 	int rc, ret = 0;
 
 	cell->status = CELL_RUNNING;
@@ -64,16 +65,15 @@ static int run_cell(struct lab *L, struct cell *cell)
 	os_unlink(cell->result);
 	lab_save_state(L);
 
+	lab_cell_where(L, cell, where, sizeof(where));
 	if (cell->fs->prepared) {
 		lab_log(L, "cell %u/%u %s: no prep: volumes you prepared (%s), not reformatted; the "
-			"run deletes and re-creates its databases and logs (round %u/%u, label %s)",
-			L->cur + 1, L->ncells, cell->id, cell->fs->db_dirs.v[0], cell->round,
-			L->cfg.repeats, cell->label);
+			"run deletes and re-creates its databases and logs (%s, label %s)",
+			L->cur + 1, L->ncells, cell->id, cell->fs->db_dirs.v[0], where, cell->label);
 	} else {
 		L->step = "prep";
-		lab_log(L, "cell %u/%u %s: prep %s (round %u/%u, label %s, %s)", L->cur + 1,
-			L->ncells, cell->id, cell->fs->fs, cell->round, L->cfg.repeats, cell->label,
-			lab_devices_words(L));
+		lab_log(L, "cell %u/%u %s: prep %s (%s, label %s, %s)", L->cur + 1, L->ncells,
+			cell->id, cell->fs->fs, where, cell->label, lab_devices_words(L));
 		lab_prep_args(L, cell, &a);
 		rc = lab_child(L, &a, plog, false, true);
 		strvec_clear(&a);
@@ -391,8 +391,11 @@ static void dry_run(struct lab *L)
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
 
-		printf("cell %u/%u %s (round %u, label %s)%s:\n", i + 1, L->ncells, c->id, c->round,
-		       c->label, c->status == CELL_DONE ? " [done, kept]" : "");
+		char where[48];
+
+		printf("cell %u/%u %s (%s, label %s)%s:\n", i + 1, L->ncells, c->id,
+		       lab_cell_where(L, c, where, sizeof(where)), c->label,
+		       c->status == CELL_DONE ? " [done, kept]" : "");
 #ifndef _WIN32
 		if (L->nhosts) {
 			lab_hosts_dry_run(L, c);
@@ -655,11 +658,15 @@ static unsigned int lab_run_cells(struct lab *L)
 {
 	unsigned int failed = 0;
 
-	for (L->cur = 0; L->cur < L->ncells && !lab_nsignals && !L->stop_reason; L->cur++) {
+	for (L->cur = 0; L->cur < L->ncells && !lab_nsignals; L->cur++) {
 		struct cell *cell = &L->cells[L->order[L->cur]];
 
-		if (cell->status != CELL_DONE && lab_adaptive_look(L, false))
-			break;
+		/* an adaptive stop ends the rounds; the qualification runs follow whatever
+		 * ended them */
+		if (cell->status != CELL_DONE && !L->stop_reason)
+			lab_adaptive_look(L, false);
+		if (L->stop_reason && !cell->qualify)
+			continue;
 		if (cell->status == CELL_DONE) {
 			lab_log(L, "cell %u/%u %s: already done, kept", L->cur + 1, L->ncells, cell->id);
 			continue;

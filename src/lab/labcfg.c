@@ -227,7 +227,7 @@ static struct lab_fs *fs_section(struct parse *p, const char *name)
 
 static const char *const lab_keys = "title, output, baseline, repeats, raw_baseline, order, "
 				    "order_seed, aa_check, precision, stop, equivalence, budget, "
-				    "min_rounds, max_rounds, ssh_config, clock_limit";
+				    "min_rounds, max_rounds, qualify, ssh_config, clock_limit";
 
 /* "10%", "10 %" or "10": a percentage in (0, 1000] (1000 %: an elevenfold ratio, loose
  * enough for a smoke test to stop at min_rounds). */
@@ -291,6 +291,12 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 			     "count as equivalent, a percentage such as 5%% (more than 0, at most "
 			     "100%%), or none", v);
 		c->equivalence_line = p->line;
+	} else if (!strcmp(k, "qualify")) {
+		if (parse_duration(v, &c->qualify_ns) || c->qualify_ns < NSEC_PER_SEC ||
+		    c->qualify_ns > 30ULL * 86400 * NSEC_PER_SEC)
+			perr(p, p->line, "qualify = '%s': give the length of the qualification run "
+			     "per filesystem, such as 2h (Jetstress's), from 1s to 30d", v);
+		c->qualify_line = p->line;
 	} else if (!strcmp(k, "budget")) {
 		if (parse_duration(v, &c->budget_ns) || c->budget_ns < 60 * NSEC_PER_SEC)
 			perr(p, p->line, "budget = '%s': give the wall clock the whole lab may take, "

@@ -93,6 +93,11 @@ struct lab_cfg {
 	 * decided stop); 0: compare's default; < 0: none */
 	double equivalence;
 	int stop_line, equivalence_line;
+	/* [lab] qualify: after the rounds, one run of this length per filesystem label whose
+	 * Jetstress-style verdict qualifies the storage (Jetstress's own two hours); it is no
+	 * cell of the comparison (its cell id ends in -qualify); 0: none */
+	uint64_t qualify_ns;
+	int qualify_line;
 	/* the system the steps run on (lab_cfg_load_for) */
 	enum lab_os os;
 	/* [devices]: Linux: loop devices on images, or two block devices */

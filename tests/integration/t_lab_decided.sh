@@ -10,7 +10,8 @@
 # %, on real noise are tests/unit/test_relabel.c's.)  The outcomes: "slow" is different and
 # worse in transactional IOPS; "same" is never different (equivalent, or undecided with the
 # rounds it would still need); the stop reason, compare.json, the answer, the key table and
-# the chart of the answer say the same.
+# the chart of the answer say the same.  After the rounds each label runs once more, longer
+# ([lab] qualify): its verdict is reported as a qualification, apart from the comparison.
 . "$(dirname "$0")/lib.sh"
 
 blkio=/sys/fs/cgroup/blkio
@@ -39,6 +40,7 @@ equivalence = 25%
 budget = 6m
 min_rounds = 3
 max_rounds = 6
+qualify = 6s
 [workload]
 threads = 2
 db_size = 128M
@@ -52,6 +54,8 @@ done
 
 log "dry run: the plan of a lab that stops when decided"
 "$FSLAB" lab $T/lab.ini --output $T/out --dry-run > $T/dry.txt 2>&1 || fail "dry run: $(cat $T/dry.txt)"
+grep -q "^Then 3 qualification run(s) of 6 s, one per filesystem label" $T/dry.txt ||
+	fail "no qualification line: $(head -4 $T/dry.txt)"
 grep -q "^Adaptive: until every claim is decided (different, equivalent within ±25 % or negligible; group-sequential boundaries), rounds 3 to 6, budget 00:06:00" $T/dry.txt ||
 	fail "no decided plan line: $(head -4 $T/dry.txt)"
 
@@ -115,6 +119,18 @@ jqt $json '.method.sequential.level_difference > 0 and .method.sequential.level_
 jqt $json '.method.equivalence_margin_pct == 25'
 grep -q "group-sequential boundary (Lan-DeMets alpha spending" $T/out/report/report.md ||
 	fail "the Method does not say how the looks were paid for"
+
+log "the qualification runs: after the rounds, apart from the comparison"
+for l in base same slow; do
+	r=$T/out/results/$l-2t-qualify.json
+	[ -e $r ] || fail "no qualification run of $l"
+	jqt $r '.duration_s >= 5.9 and .lab.cell == "'$l'-2t-qualify"'
+done
+jqt $json '[.groups[] | .files | length] == ([.groups[] | .files | length] | map(select(. >= 3)))'
+grep -q '^### Qualification (Jetstress' $T/out/report/report.md || fail "no qualification section"
+grep -q '^- \*\*slow: \(PASS\|FAIL\)\*\* after 6 s of the load' $T/out/report/report.md ||
+	fail "qualification line of slow: $(grep -A5 '^### Qualification' $T/out/report/report.md)"
+grep -q '^- \*\*Qualification\*\* (Jetstress' $T/out/report/report.md || fail "no qualification in the answer"
 
 log "the chart of the answer: a row per claim, its outcome beside it"
 dat=$T/out/report/charts/headline.dat

@@ -428,6 +428,56 @@ static void test_aa_alarm_words(void **state)
 	compare_release(&c);
 }
 
+/* A lab's qualification runs (cell ids ...-qualify): longer by design, so no guard and no
+ * group; each verdict reported on its own, said to be no comparison. */
+static void test_qualification(void **state)
+{
+	struct fslab_result r[10];
+	struct compare_opts o = { 0 };
+	struct report_opts ro = { .generated = -1 };
+	struct compare c;
+	char *buf = NULL;
+	size_t len = 0, n = 0;
+	FILE *f;
+
+	(void)state;
+	for (unsigned int i = 0; i < 4; i++) {
+		struct run x = { 5000 + 50.0 * i, 1.2, 1.0, 160 }, y = { 5100 - 30.0 * i, 1.1, 1.0,
+									    162 };
+
+		make(&r[n++], "A", "L", i + 1, 2 * i + 1, &x);
+		make(&r[n++], "B", "L", i + 1, 2 * i + 2, &y);
+	}
+	for (unsigned int l = 0; l < 2; l++) {
+		struct run q = { 4000, 1.5, 1.1, 150 };
+
+		make(&r[n], l ? "B" : "A", "L", 5, 9 + l, &q);
+		r[n].config.duration_s = r[n].duration_s = 7200;
+		r[n].lab.cell = xstrdup(l ? "B-4t-qualify" : "A-4t-qualify");
+		r[n].verdict.present = true;
+		r[n].verdict.pass = l == 0;
+		n++;
+	}
+	assert_int_equal(compare_build_results(&c, r, n, &o), 0);
+	assert_int_equal(c.nquals, 2);
+	assert_int_equal(c.ngroups, 2);
+	assert_int_equal(c.groups[0].nruns, 4);
+	assert_int_equal(c.nrounds, 4);
+	assert_int_equal(c.warnings.nr, 0);
+	f = open_memstream(&buf, &len);
+	report_article(f, DOC_MD, &c, &ro);
+	fclose(f);
+	assert_non_null(strstr(buf, "- **Qualification** (Jetstress's own test, one long run per "
+				    "filesystem): A PASS, B FAIL; a verdict on each storage, not a "
+				    "comparison (below)."));
+	assert_non_null(strstr(buf, "### Qualification (Jetstress's own test: one long run per "
+				    "filesystem)"));
+	assert_non_null(strstr(buf, "- **A: PASS** after 7200 s of the load: 4000 transactional "
+				    "IOPS"));
+	free(buf);
+	compare_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_sequential_claims),
 		cmocka_unit_test(test_advice_ucb),
 		cmocka_unit_test(test_aa_alarm_words),
+		cmocka_unit_test(test_qualification),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
