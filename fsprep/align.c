@@ -99,6 +99,7 @@ int mkfs_cmd_build(struct mkfs_cmd *p, const struct topology *t, const struct mk
 	strvec_push(&p->argv, r->fs->mkfs);
 	if (r->force)
 		strvec_push(&p->argv, r->fs->force_flag);
+	p->nodiscard = r->nodiscard;
 	r->fs->build(p, t);
 	strvec_push(&p->argv, "-L");
 	strvec_push(&p->argv, r->label);

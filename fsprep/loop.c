@@ -107,22 +107,6 @@ int image_open(const char *path, uint64_t size, bool write, struct file_id *id, 
 	return fd;
 }
 
-int loop_no_discard(const char *dev)
-{
-	const char *name = strrchr(dev, '/');
-	char *path = xasprintf("/sys/block/%s/queue/discard_max_bytes", name ? name + 1 : dev);
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	free(path);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, "0", 1) != 1)
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
-}
-
 int image_link(int fd, const char *path, bool named)
 {
 	char proc[64];

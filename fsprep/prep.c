@@ -196,12 +196,6 @@ static int make_images(struct prep_ctx *c)
 		ret = save_state(c);
 		if (ret)
 			return ret;
-		/* a discard would punch the allocation back out, for the host to redo while
-		 * measuring; a new image holds nothing to discard */
-		if (v->alloc != IMAGE_SPARSE && (ret = loop_no_discard(v->device))) {
-			fslab_err("cannot turn discard off on %s: %s", v->device, strerror(-ret));
-			return ret;
-		}
 		fslab_info("attached %s to %s (direct I/O %s)", v->image, v->device,
 			   v->direct_io ? "on" : "OFF");
 		if (!v->direct_io)
@@ -238,8 +232,10 @@ static int clean_device(struct prep_ctx *c, struct prep_vol *v)
 			  (unsigned long long)topology_grain(&v->topo));
 	/* from here the device no longer holds what it held (device mode: not ours to undo) */
 	v->written = !v->image;
-	if (v->image && v->alloc != IMAGE_SPARSE) {
-		/* a new, allocated image: nothing to discard, and discard is off on its loop */
+	if (v->image) {
+		/* a new image holds nothing to discard, and a discard would punch its allocation
+		 * back out for the host filesystem to redo while a cell measures (mkfs gets its
+		 * nodiscard options for the same reason) */
 		v->discarded = false;
 		return role_step_done("discard", v->role);
 	}

@@ -148,6 +148,7 @@ struct mkfs_req {
 	uint64_t cluster;   /* --cluster, 0 = default (fs->block_default) */
 	bool force;         /* pass the tool's own force flag */
 	const char *extra;  /* --mkfs-opts, split on blanks (no shell), or NULL */
+	bool nodiscard;     /* the tool's nodiscard options (an image allocated before the run) */
 };
 
 /* The mkfs command derived from a topology, and the geometry it asks for.  The builders of
@@ -162,6 +163,8 @@ struct mkfs_cmd {
 	uint32_t su;           /* XFS -d su=, bytes, 0 = not set */
 	uint32_t sw;           /* XFS -d sw= */
 	bool aligned;          /* topology_aligned() */
+	bool nodiscard;        /* tell the tool not to discard the device first (an image
+				  allocated before the run keeps its blocks); set before build */
 };
 
 /*
@@ -329,10 +332,7 @@ const char *image_alloc_name(enum image_alloc a);
  */
 int image_open(const char *path, uint64_t size, bool write, struct file_id *id, bool *named,
 	       enum image_alloc *alloc) __must_check;
-/* loop_no_discard - turn discard off on the loop device @dev (queue/discard_max_bytes 0): on
- * a file a discard punches holes that the host filesystem then allocates again while a cell
- * measures, and neither mkfs nor prep discards a new image.  0 or -errno. */
-int loop_no_discard(const char *dev) __must_check;
+
 /* image_link - give the file image_open() made its name @path (linkat, never replacing
  * anything: -EEXIST when the name is taken); closes @fd.  0 or -errno. */
 int image_link(int fd, const char *path, bool named) __must_check;

@@ -45,8 +45,8 @@ void prep_print_dry_run(const struct prep_ctx *c)
 		       fmt_size(a, sizeof(a), v->size), strcmp(v->role, "log") ? "" :
 		       " and written once with zeros", path_exists(v->image) ? ", replacing it "
 		       "(--force)" : "");
-		printf("  %-4s attach %s to a free loop device (/dev/loopN) with direct I/O, "
-		       "discard off\n", v->role, v->image);
+		printf("  %-4s attach %s to a free loop device (/dev/loopN) with direct I/O\n",
+		       v->role, v->image);
 	}
 	for (int i = 0; i < VOL_NR; i++) {
 		const struct prep_vol *v = &c->vol[i];

@@ -223,10 +223,12 @@ static json_t *noise_json(const struct compare *c, const struct report_opts *o)
 		adv = json_pack("{s:f, s:f, s:i, s:f, s:f}", "target_pct", target, "cell_seconds",
 				a.t_s, "rounds", (int)a.rounds, "mde_pct", a.mde_pct, "minutes",
 				a.minutes);
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "metric", "trans_iops",
-			 "cell_cv_pct", jnum(sqrt(nz->cell) * 100),
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "metric",
+			 "trans_iops", "cell_cv_pct", jnum(sqrt(nz->cell) * 100),
+			 "cell_df", jnum(nz->df),
 			 "within_run_cv_pct", jnum(sqrt(nz->within) * 100),
 			 "between_runs_cv_pct", jnum(sqrt(nz->between) * 100),
+			 "between_runs_ucb_cv_pct", jnum(sqrt(nz->between_ucb) * 100),
 			 "drift_between_rounds_cv_pct", jnum(sqrt(nz->drift) * 100),
 			 "cell_seconds", jnum(nz->t_s), "fixed_seconds_per_cell", jnum(nz->fixed_s),
 			 "extreme_cells", out, "advice", adv);

@@ -67,8 +67,8 @@ static char *discard_fact(json_t *env)
 	char *out;
 
 	if (blocks && strcmp(blocks, "sparse"))
-		out = xasprintf("no: new images with their blocks %s before the run (discard off on "
-				"their loop devices)", !strcmp(blocks, "written") ? "allocated" :
+		out = xasprintf("no: new images with their blocks %s before the run (mkfs told not to "
+				"discard them either)", !strcmp(blocks, "written") ? "allocated" :
 				blocks);
 	else
 		out = or_dash(jtext(env, "prep.volumes.db.discarded"));
