@@ -424,6 +424,9 @@ static void test_aa_alarm_words(void **state)
 	assert_null(strstr(line, "transactional IOPS"));
 	assert_non_null(strstr(line, "by chance in about " COMPARE_AA_CHANCE " of labs"));
 	assert_non_null(strstr(line, "run the lab again"));
+	/* the summary's sentence too */
+	assert_non_null(strstr(end + 1, "A lab with nothing to find raises this alarm by chance in "
+				       "about " COMPARE_AA_CHANCE " of labs"));
 	free(buf);
 	compare_release(&c);
 }
@@ -478,6 +481,104 @@ static void test_qualification(void **state)
 	compare_release(&c);
 }
 
+/* Every word of a report in one string (the article as Markdown, then the text tables). */
+static char *article(const struct compare *c, const struct report_opts *ro)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	report_article(f, DOC_MD, c, ro);
+	report_tables(f, DOC_TEXT, c, ro);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The noise section's sentences against their numbers: the demo's case of 3 rounds (4 residual
+ * df), a residual of 1.9 % below the 2.6 % inside a run (the point estimate between runs clamps
+ * to 0), a lab that met its 15 % target: no "0.0 % from one run to the next" without its
+ * bound, no "longer cells pay", no advice once the target is met; a target not met: the
+ * advice from the bound (13-second cells, said to be longer than the 10 s measured); the
+ * decisions' advice; a label three times as noisy as another in 3 cells is not called rare.
+ */
+static void test_noise_words(void **state)
+{
+	static const char *const labels[3] = { "A", "B", "A-aa" };
+	struct fslab_result r[9];
+	struct compare_opts o = { 0 };
+	struct report_opts ro = { .generated = -1, .precision_pct = 15 };
+	struct compare c;
+	char *t;
+	size_t n = 0;
+
+	(void)state;
+	for (unsigned int i = 0; i < 3; i++)
+		for (unsigned int l = 0; l < 3; l++) {
+			double v = 5000 * (1 + 0.01 * ((i + 2 * l) % 3));
+			struct run x = { v, 1.2, 1.0, v / 32 };
+
+			make(&r[n], labels[l], "L", i + 1, (unsigned int)n + 1, &x);
+			n++;
+		}
+	assert_int_equal(compare_build_results(&c, r, n, &o), 0);
+	assert_true(c.have_noise);
+	assert_near(c.noise.df, 4, 0);
+	/* the numbers, as a lab of 10-second cells with 5 s beyond them measured them */
+	c.noise.cell = 0.019 * 0.019;
+	c.noise.within = 0.026 * 0.026;
+	c.noise.between = 0;
+	c.noise.between_ucb = noise_ucb(c.noise.cell, 4) - c.noise.within;
+	c.noise.t_s = 10;
+	c.noise.fixed_s = 5;
+	c.spread[0] = 1.0;
+	c.spread[1] = 3.5;
+	t = article(&c, &ro);
+	assert_non_null(strstr(t, "nothing measurable comes from one run to the next (the residual "
+				  "is below the noise inside a run, so the estimate is 0), but from 4 "
+				  "degrees of freedom it may be up to 1.4 %"));
+	assert_null(strstr(t, "so longer cells pay"));
+	assert_null(strstr(t, "7200-second"));
+	assert_non_null(strstr(t, "Advice (your precision, 15 %): none needed, the target is met"));
+	assert_non_null(strstr(t, "with so few cells a label, chance alone may still do that"));
+	assert_null(strstr(t, "chance alone rarely does that"));
+	assert_non_null(strstr(t, "Advice (decisions): "));
+	free(t);
+	/* a target these rounds have not met: the advice, from the bound, says it extrapolates */
+	ro.precision_pct = 1;
+	t = article(&c, &ro);
+	assert_non_null(strstr(t, "Advice (your precision, 1 %): "));
+	assert_non_null(strstr(t, "of 13-second cells"));
+	assert_non_null(strstr(t, "Cells of 13 s are longer than the 10 s these results measured"));
+	free(t);
+	compare_release(&c);
+}
+
+/* The summary's clauses say the outcome: negligible, undecided with what it would take. */
+static void test_summary_outcomes(void **state)
+{
+	const double q = stats_t_quantile(1 - 0.025, 3);
+	struct strvec v = STRVEC_INIT;
+	struct compare c;
+
+	(void)state;
+	lab(&c, 0.01, 0.02 * sqrt(3), 5);
+	report_summary(&c, &v);
+	assert_non_null(strstr(v.v[0], "showed no significant difference in transactional IOPS"));
+	assert_non_null(strstr(v.v[0], ", nor shown equivalent within ±5 % (TOST Holm-adjusted p = "));
+	assert_non_null(strstr(v.v[0], "): undecided; about 3 more rounds would decide it if the "
+				       "estimate and the noise stayed as they are"));
+	strvec_clear(&v);
+	compare_release(&c);
+	lab(&c, log(1.05) - q * 0.004 - 1e-7, 0.004 * sqrt(3), 5);
+	report_summary(&c, &v);
+	assert_non_null(strstr(v.v[0], "significant, blocked t-test Holm-adjusted p = "));
+	assert_non_null(strstr(v.v[0], ", a negligible difference: inside ±5 % (TOST Holm-adjusted "
+				       "p = "));
+	strvec_clear(&v);
+	compare_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +591,8 @@ int main(void)
 		cmocka_unit_test(test_advice_ucb),
 		cmocka_unit_test(test_aa_alarm_words),
 		cmocka_unit_test(test_qualification),
+		cmocka_unit_test(test_noise_words),
+		cmocka_unit_test(test_summary_outcomes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
