@@ -71,22 +71,6 @@ static char *other_claims(const struct compare *c, size_t g, const struct cmp_ro
 	return sb.len ? strbuf_detach(&sb, NULL) : NULL;
 }
 
-/* "; at this noise about 9 more rounds would decide it" for an undecided lead, or "". */
-static const char *more_words(char *buf, size_t len, const struct cmp_delta *d)
-{
-	const char *unit = d->blocked ? "rounds" : "runs per label";
-
-	if (d->outcome != OUT_UNDECIDED || isnan(d->more) || d->floor_only)
-		buf[0] = 0;
-	else if (isinf(d->more))
-		snprintf(buf, len, "; even %d more %s would not decide it at this noise (the "
-			 "estimate sits on the margin)", COMPARE_MAX_MORE, unit);
-	else
-		snprintf(buf, len, "; about %.0f more %s would decide it if the estimate and the "
-			 "noise stayed as they are", d->more, unit);
-	return buf;
-}
-
 /* One label against its base, on the lead metric: the answer line, one of four outcomes. */
 static void answer_line(struct doc *d, const struct compare *c, size_t g,
 			const struct cmp_row *row)
@@ -156,7 +140,7 @@ static void answer_line(struct doc *d, const struct compare *c, size_t g,
 			      "equivalent within %s (%s; %s%s)%s.%s", what, iv, report_test_name(dl),
 			      report_p_words(p, sizeof(p), dl), mg,
 			      report_p_eq_words(q, sizeof(q), dl), runs, mde,
-			      more_words(nx, sizeof(nx), dl), oth);
+			      report_more_text(nx, sizeof(nx), dl), oth);
 		break;
 	default:
 		if (dl->sig == SIG_WITHIN) {

@@ -31,6 +31,9 @@ const char *report_test_name(const struct cmp_delta *d);
  * percentage for intervals ("+3.0", "-19"). */
 const char *report_p_eq_words(char *buf, size_t len, const struct cmp_delta *d);
 const char *report_signed_pct(char *buf, size_t len, double pct);
+/* words.c: "; about 9 more rounds would decide it if the estimate and the noise stayed as they
+ * are" for an undecided delta, "" otherwise. */
+const char *report_more_text(char *buf, size_t len, const struct cmp_delta *d);
 char *report_interval_text(const struct cmp_delta *d);
 char *report_runs_text(const struct compare *c, size_t g, size_t base);
 

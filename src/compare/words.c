@@ -157,12 +157,12 @@ static const char *margin_text(char *buf, size_t len, const struct cmp_delta *d)
 	return buf;
 }
 
-/* "; about 9 more rounds at this noise would decide it" for an undecided delta, or "". */
+/* "; about 9 more rounds would decide it if ..." for an undecided delta, or "". */
 static const char *more_text(char *buf, size_t len, const struct cmp_delta *d)
 {
 	const char *unit = d->blocked ? "rounds" : "runs per label";
 
-	if (d->outcome != OUT_UNDECIDED || isnan(d->more))
+	if (d->outcome != OUT_UNDECIDED || isnan(d->more) || d->floor_only)
 		buf[0] = 0;
 	else if (isinf(d->more))
 		snprintf(buf, len, "; even %d more %s would not decide it at this noise: the "
@@ -273,6 +273,11 @@ const char *report_p_eq_words(char *buf, size_t len, const struct cmp_delta *d)
 const char *report_signed_pct(char *buf, size_t len, double pct)
 {
 	return spct_text(buf, len, pct);
+}
+
+const char *report_more_text(char *buf, size_t len, const struct cmp_delta *d)
+{
+	return more_text(buf, len, d);
 }
 
 char *report_interval_text(const struct cmp_delta *d)

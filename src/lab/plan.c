@@ -40,15 +40,6 @@ int lab_save_state(struct lab *L)
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
 
-		if (c->qualify) {
-			json_array_append_new(cells, json_pack("{s:I, s:I, s:s, s:s, s:s, s:I, s:s, "
-				"s:b, s:f}", "position", (json_int_t)c->position, "round",
-				(json_int_t)c->round, "id", c->id, "label", c->label, "fs",
-				c->fs->fs, "threads", (json_int_t)c->threads, "result_file",
-				c->rel_result, "qualification", 1, "duration_s",
-				L->cfg.qualify_ns / 1e9));
-			continue;
-		}
 		json_array_append_new(cells, json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:f, s:f, s:s?}",
 						       "id", c->id, "label", c->label,
 						       "round", (json_int_t)c->round,
