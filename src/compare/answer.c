@@ -71,6 +71,27 @@ static char *other_claims(const struct compare *c, size_t g, const struct cmp_ro
 	return sb.len ? strbuf_detach(&sb, NULL) : NULL;
 }
 
+/* The answer line of a difference that decides nothing: within one run, or not tested.
+ * Returns its lead (heap). */
+static char *untested_line(struct doc *d, const char *label, const char *base,
+			   const struct cmp_delta *dl, const char *what, const char *iv)
+{
+	const char *more = dl->abs > 0 ? "more" : "fewer";
+	char pc[16], *lead;
+
+	if (dl->sig == SIG_WITHIN) {
+		lead = xasprintf("%s vs %s: %s %% %s %s within one run", label, base,
+				 report_pct_size(pc, sizeof(pc), dl->pct), more, what);
+		doc_item_lead(d, lead, ", %s (the noise inside one run): no claim; a claim needs at "
+			      "least 2 independent runs per label, 3 or more recommended.", iv);
+		return lead;
+	}
+	lead = xasprintf("%s vs %s: %s %% %s %s, not tested", label, base,
+			 report_pct_size(pc, sizeof(pc), dl->pct), more, what);
+	doc_item_lead(d, lead, " (%s).", dl->na_why ? dl->na_why : "no test");
+	return lead;
+}
+
 /* One label against its base, on the lead metric: the answer line, one of four outcomes. */
 static void answer_line(struct doc *d, const struct compare *c, size_t g,
 			const struct cmp_row *row)
@@ -143,17 +164,7 @@ static void answer_line(struct doc *d, const struct compare *c, size_t g,
 			      report_more_text(nx, sizeof(nx), dl), oth);
 		break;
 	default:
-		if (dl->sig == SIG_WITHIN) {
-			lead = xasprintf("%s vs %s: %s %% %s %s within one run", grp->label, base,
-					 report_pct_size(pc, sizeof(pc), dl->pct), more, what);
-			doc_item_lead(d, lead, ", %s (the noise inside one run): no claim; a claim "
-				      "needs at least 2 independent runs per label, 3 or more "
-				      "recommended.", iv);
-			break;
-		}
-		lead = xasprintf("%s vs %s: %s %% %s %s, not tested", grp->label, base,
-				 report_pct_size(pc, sizeof(pc), dl->pct), more, what);
-		doc_item_lead(d, lead, " (%s).", dl->na_why ? dl->na_why : "no test");
+		lead = untested_line(d, grp->label, base, dl, what, iv);
 		break;
 	}
 	free(lead);

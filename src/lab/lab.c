@@ -56,7 +56,6 @@ static int run_cell(struct lab *L, struct cell *cell)
 	char *rlog = xasprintf("%s/%s.run.log", L->logs, cell->id);
 	char *tlog = xasprintf("%s/%s.teardown.log", L->logs, cell->id);
 	uint64_t t0 = now_ns();
-	char where[48];
 	int rc, ret = 0;
 
 	cell->status = CELL_RUNNING;
@@ -65,23 +64,8 @@ static int run_cell(struct lab *L, struct cell *cell)
 	os_unlink(cell->result);
 	lab_save_state(L);
 
-	lab_cell_where(L, cell, where, sizeof(where));
-	if (cell->fs->prepared) {
-		lab_log(L, "cell %u/%u %s: no prep: volumes you prepared (%s), not reformatted; the "
-			"run deletes and re-creates its databases and logs (%s, label %s)",
-			L->cur + 1, L->ncells, cell->id, cell->fs->db_dirs.v[0], where, cell->label);
-	} else {
-		L->step = "prep";
-		lab_log(L, "cell %u/%u %s: prep %s (%s, label %s, %s)", L->cur + 1, L->ncells,
-			cell->id, cell->fs->fs, where, cell->label, lab_devices_words(L));
-		lab_prep_args(L, cell, &a);
-		rc = lab_child(L, &a, plog, false, true);
-		strvec_clear(&a);
-		if (rc) {
-			cell->error = lab_prep_failure(L, rc, plog);
-			goto fail;
-		}
-	}
+	if (lab_prep_cell(L, cell, plog))
+		goto fail;
 	L->step = "run";
 	lab_log(L, "cell %u/%u %s: run %s, %u threads (log %s)", L->cur + 1, L->ncells, cell->id,
 		L->cfg.wl.workload, cell->threads, rlog);
@@ -390,7 +374,6 @@ static void dry_run(struct lab *L)
 #endif
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
-
 		char where[48];
 
 		printf("cell %u/%u %s (%s, label %s)%s:\n", i + 1, L->ncells, c->id,

@@ -187,6 +187,9 @@ double lab_cell_wall(const struct lab *L);
  * last: after the last cell (no next round).  1 when the lab stops (L->stop_reason set), 0.
  */
 int lab_adaptive_look(struct lab *L, bool last);
+/* child.c: a cell's prep (none on volumes the user prepared: said in the log).  0, or -1
+ * with cell->error set. */
+int lab_prep_cell(struct lab *L, struct cell *cell, const char *plog);
 /* plan.c: where a cell stands, for the log and the dry run: "round 3/8", "the qualification
  * run" (in buf). */
 const char *lab_cell_where(const struct lab *L, const struct cell *c, char *buf, size_t len);
