@@ -79,9 +79,9 @@ static const char compare_usage[] =
 	"on the per-run values gives p < 0.05, Holm-Bonferroni-corrected over labels x headline\n"
 	"metrics; each comes with its minimum detectable difference, and each claim ends in one of\n"
 	"four outcomes against an equivalence margin: different, equivalent (two one-sided\n"
-	"tests), negligible (significant but inside the margin) or undecided.  With one run per label the\n"
-	"difference is shown with its within-run interval (batch means) and no claim.  A label\n"
-	"NAME-aa beside NAME is NAME's A/A check (the noise floor).\n"
+	"tests), negligible (significant but inside the margin) or undecided.  With one run per\n"
+	"label the difference is shown with its within-run interval (batch means) and no claim.\n"
+	"A label NAME-aa beside NAME is NAME's A/A check (the noise floor).\n"
 	"\n"
 	"  --output DIR       also write report.md, report.html, tables.csv, compare.json and\n"
 	"                     charts/ (gnuplot) into DIR; an existing non-empty DIR needs --force\n"
@@ -95,8 +95,8 @@ static const char compare_usage[] =
 	"  --allow-aborted    show aborted runs, marked ABORTED, instead of refusing them\n"
 	"  --lab-plan FILE    the lab-plan.json of `fslab lab`: the run order in the Method;\n"
 	"                     for a lab that stopped when decided its looks and its margin\n"
-	"  --equivalence PCT  the equivalence margin, +-PCT %% (default 5, or the lab's); none:\n"
-	"                     no equivalence test, a significant difference below 1 %% is\n"
+	"  --equivalence PCT  the equivalence margin, +-PCT % (default 5, or the lab's); none:\n"
+	"                     no equivalence test, a significant difference below 1 % is\n"
 	"                     negligible\n"
 	"  --label FILE=NAME  the label of the results in FILE (default: an fslab result's own\n"
 	"                     label; other tools' files: the file name without its extension\n"
@@ -207,6 +207,24 @@ static int parse_format(struct cli *cli, const char *arg)
 	return input_error("--format %s: expected text, md, csv or json", arg);
 }
 
+/* --equivalence PCT (a trailing % allowed, as in a lab config) or none. */
+static int parse_equivalence(struct cli *cli, const char *arg)
+{
+	char *v = xstrdup(arg), *pct = strchr(v, '%');
+	int ret;
+
+	if (!strcmp(arg, "none")) {
+		free(v);
+		cli->copts.equivalence_pct = -1;
+		return 0;
+	}
+	if (pct && !pct[1] && pct > v)
+		*pct = 0;
+	ret = parse_double("--equivalence", v, 0.1, 100, &cli->copts.equivalence_pct);
+	free(v);
+	return ret;
+}
+
 /* One option into cli: 0, 1 when --help was printed, or -FSLAB_EINPUT. */
 static int take_option(struct cli *cli, int opt, bool sizing, char **argv)
 {
@@ -240,11 +258,7 @@ static int take_option(struct cli *cli, int opt, bool sizing, char **argv)
 	case OPT_LABEL:
 		return add_label(cli, optarg);
 	case OPT_EQUIVALENCE:
-		if (!strcmp(optarg, "none")) {
-			cli->copts.equivalence_pct = -1;
-			return 0;
-		}
-		return parse_double("--equivalence", optarg, 0.1, 100, &cli->copts.equivalence_pct);
+		return parse_equivalence(cli, optarg);
 	case OPT_MESSAGES:
 		return parse_profiles(&cli->sizing, optarg);
 	case OPT_OVERHEAD:
