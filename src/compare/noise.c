@@ -284,8 +284,8 @@ static void decision_advice(struct doc *d, const struct compare *c)
 			 c->groups[g->base].label, dc.metric, dc.more, t);
 	else
 		doc_item(d, "Advice (decisions): %zu of %zu claims are undecided; the furthest, %s vs "
-			 "%s in %s, would not be decided within %d more rounds at this noise: its "
-			 "estimate sits on the margin (a smaller or larger margin decides it).",
+			 "%s in %s, would not be decided within %d more rounds at this noise (a "
+			 "quieter machine, or an estimate further from the margin, decides sooner).",
 			 dc.claims - dc.decided, dc.claims, g->label, c->groups[g->base].label,
 			 dc.metric, COMPARE_MAX_MORE);
 }

@@ -165,8 +165,8 @@ static const char *more_text(char *buf, size_t len, const struct cmp_delta *d)
 	if (d->outcome != OUT_UNDECIDED || isnan(d->more) || d->floor_only)
 		buf[0] = 0;
 	else if (isinf(d->more))
-		snprintf(buf, len, "; even %d more %s would not decide it at this noise: the "
-			 "estimate sits on the margin", COMPARE_MAX_MORE, unit);
+		snprintf(buf, len, "; even %d more %s would not decide it at this noise",
+			 COMPARE_MAX_MORE, unit);
 	else
 		snprintf(buf, len, "; about %.0f more %s would decide it if the estimate and the "
 			 "noise stayed as they are", d->more, unit);
