@@ -66,28 +66,32 @@ static const char *outcome_words(const struct cmp_delta *d, int *rgb)
 	}
 }
 
-/* The tics of a ratio axis from lo to hi, labelled as differences in %. */
+/* The tics of a ratio axis from lo to hi, labelled as differences in %: 0 always, the others
+ * no closer to a kept one than an eighth of the axis (readable at any range). */
 static char *ratio_tics(double lo, double hi)
 {
-	static const double r[] = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95, 1, 1.05,
-				    1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100 };
+	static const double r[] = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.8, 0.9, 0.95, 1.05, 1.1,
+				    1.25, 1.5, 2, 3, 5, 10, 20, 50, 100 };
+	double gap = log(hi / lo) / 8, kept[ARRAY_SIZE(r) + 1];
+	size_t nk = 0;
 	struct os_memstream ms;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = os_memstream_open(&ms, &buf, &len);
-	bool first = true;
-	/* no closer than an eighth of the axis: readable at any range */
-	double gap = log(hi / lo) / 8, last = -INFINITY;
 
+	fprintf(m, "\"0 %%%%\" 1");
+	kept[nk++] = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(r); i++) {
-		if (r[i] < lo || r[i] > hi || (log(r[i]) - last < gap && r[i] != 1))
+		bool near = false;
+
+		if (r[i] < lo || r[i] > hi)
 			continue;
-		last = log(r[i]);
-		if (r[i] == 1)
-			fprintf(m, "%s\"0 %%%%\" 1", first ? "" : ", ");
-		else
-			fprintf(m, "%s\"%+.0f %%%%\" %g", first ? "" : ", ", (r[i] - 1) * 100, r[i]);
-		first = false;
+		for (size_t k = 0; k < nk && !near; k++)
+			near = fabs(log(r[i]) - kept[k]) < gap;
+		if (near)
+			continue;
+		kept[nk++] = log(r[i]);
+		fprintf(m, ", \"%+.0f %%%%\" %g", (r[i] - 1) * 100, r[i]);
 	}
 	os_memstream_done(&ms);
 	return buf;
