@@ -66,6 +66,17 @@ static void make(struct fslab_result *r, const char *label, const char *lab, uns
 		r->classes[k].lat_us.max = r->classes[k].lat_us.p99 = r->classes[k].lat_us.p99_9 = 1;
 }
 
+/* compare_build_results() leaves each r[i] freshly initialised: released here. */
+static int build_results(struct compare *c, struct fslab_result *r, size_t n,
+			 const struct compare_opts *o)
+{
+	int ret = compare_build_results(c, r, n, o);
+
+	for (size_t i = 0; i < n; i++)
+		result_release(&r[i]);
+	return ret;
+}
+
 static const struct cmp_delta *delta(const struct compare *c, const char *id, size_t g)
 {
 	const struct cmp_row *row = compare_row(c, id);
@@ -103,7 +114,7 @@ static void test_tost_welch(void **state)
 		make(&r[2 * i], "A", NULL, 0, 0, &a[i]);
 		make(&r[2 * i + 1], "B", NULL, 0, 0, &b[i]);
 	}
-	assert_int_equal(compare_build_results(&c, r, 8, &o), 0);
+	assert_int_equal(build_results(&c, r, 8, &o), 0);
 	assert_false(c.blocked);
 	assert_near(c.margin_pct, 5, 0);
 	assert_true(c.margin_default);
@@ -138,7 +149,7 @@ static void test_tost_blocked(void **state)
 		make(&r[2 * i], "A", "L", i + 1, 2 * i + 1, &x);
 		make(&r[2 * i + 1], "B", "L", i + 1, 2 * i + 2, &y);
 	}
-	assert_int_equal(compare_build_results(&c, r, 12, &o), 0);
+	assert_int_equal(build_results(&c, r, 12, &o), 0);
 	assert_true(c.blocked);
 	d = delta(&c, "trans_iops", 1);
 	assert_true(d->blocked);
@@ -175,7 +186,7 @@ static void lab(struct compare *c, double e, double s, double margin)
 		make(&r[2 * i], "A", "L", i + 1, 2 * i + 1, &x);
 		make(&r[2 * i + 1], "B", "L", i + 1, 2 * i + 2, &y);
 	}
-	assert_int_equal(compare_build_results(c, r, 8, &o), 0);
+	assert_int_equal(build_results(c, r, 8, &o), 0);
 	assert_int_equal(c->nclaims, 2);
 }
 
@@ -332,7 +343,7 @@ static void test_sequential_claims(void **state)
 		make(&r[2 * i], "A", "L", i + 1, 2 * i + 1, &x);
 		make(&r[2 * i + 1], "B", "L", i + 1, 2 * i + 2, &y);
 	}
-	assert_int_equal(compare_build_results(&c, r, 8, &o), 0);
+	assert_int_equal(build_results(&c, r, 8, &o), 0);
 	assert_true(c.sequential);
 	d = delta(&c, "trans_iops", 1);
 	/* p far below 0.05, but the look after 4 of at most 20 rounds spends almost nothing */
@@ -353,7 +364,7 @@ static void test_sequential_claims(void **state)
 		make(&r[2 * i + 1], "B", "L", i + 1, 2 * i + 2, &y);
 	}
 	plan.final = true;
-	assert_int_equal(compare_build_results(&c, r, 8, &o), 0);
+	assert_int_equal(build_results(&c, r, 8, &o), 0);
 	assert_true(c.level_diff > 0.049 && c.level_diff <= 0.05);
 	assert_true(c.level_eq > 0.049 && c.level_eq <= 0.05);
 	assert_int_equal(delta(&c, "trans_iops", 1)->outcome, OUT_DIFFERENT);
@@ -409,7 +420,7 @@ static void test_aa_alarm_words(void **state)
 			make(&r[n], labels[l], "L", i + 1, (unsigned int)n + 1, &x);
 			n++;
 		}
-	assert_int_equal(compare_build_results(&c, r, n, &o), 0);
+	assert_int_equal(build_results(&c, r, n, &o), 0);
 	assert_int_equal(c.aa_alarm, 2);
 	assert_int_equal(delta(&c, "trans_iops", 2)->sig, SIG_NO);
 	f = open_memstream(&buf, &len);
@@ -461,7 +472,7 @@ static void test_qualification(void **state)
 		r[n].verdict.pass = l == 0;
 		n++;
 	}
-	assert_int_equal(compare_build_results(&c, r, n, &o), 0);
+	assert_int_equal(build_results(&c, r, n, &o), 0);
 	assert_int_equal(c.nquals, 2);
 	assert_int_equal(c.ngroups, 2);
 	assert_int_equal(c.groups[0].nruns, 4);
@@ -521,7 +532,7 @@ static void test_noise_words(void **state)
 			make(&r[n], labels[l], "L", i + 1, (unsigned int)n + 1, &x);
 			n++;
 		}
-	assert_int_equal(compare_build_results(&c, r, n, &o), 0);
+	assert_int_equal(build_results(&c, r, n, &o), 0);
 	assert_true(c.have_noise);
 	assert_near(c.noise.df, 4, 0);
 	/* the numbers, as a lab of 10-second cells with 5 s beyond them measured them */
