@@ -121,7 +121,8 @@ static void prep_usage(FILE *f)
 	fputs(
 "  --db-dev DEV         block device for the database volume\n"
 "  --log-dev DEV        block device for the log volume\n"
-"  --image-dir DIR      instead of devices: sparse images DIR/db.img and DIR/log.img on loop\n"
+"  --image-dir DIR      instead of devices: images DIR/db.img and DIR/log.img (allocated\n"
+"                       before the run, the log image written once) on loop\n"
 "                       devices with direct I/O (no spare disk needed)\n"
 "  --db-size SIZE       database image size (default 8G; --image-dir only)\n"
 "  --log-size SIZE      log image size (default 2G; --image-dir only)\n"

@@ -62,7 +62,7 @@ static int add_label(struct cli *cli, const char *arg)
 enum {
 	OPT_BASELINE = 256, OPT_FORMAT, OPT_TITLE, OPT_NO_CHARTS, OPT_ALLOW_MISMATCH,
 	OPT_ALLOW_ABORTED, OPT_FORCE, OPT_MESSAGES, OPT_OVERHEAD, OPT_IOPS_PER_MESSAGE,
-	OPT_LAB_PLAN, OPT_LABEL,
+	OPT_LAB_PLAN, OPT_LABEL, OPT_EQUIVALENCE,
 };
 
 /* compare's usage: the synopsis, the formats it reads (from the importer table, wrapped),
@@ -71,6 +71,7 @@ static const char compare_synopsis[] =
 	"usage: fslab compare RESULT... [--output DIR [--force]] [--baseline LABEL]\n"
 	"                     [--format text|md|csv|json] [--title \"...\"] [--no-charts]\n"
 	"                     [--allow-mismatch] [--allow-aborted] [--lab-plan FILE]\n"
+	"                     [--equivalence PCT|none]\n"
 	"                     [--messages-per-day N[,N...]] [--overhead PCT] [--iops-per-message F]\n"
 	"                     [--label FILE=NAME ...]\n"
 	"\n";
@@ -80,9 +81,11 @@ static const char compare_usage[] =
 	"configuration (independent runs).  Each cell is a mean with its 95 % confidence interval.\n"
 	"A difference is called significant only when every label has >= 2 runs and Welch's t-test\n"
 	"on the per-run values gives p < 0.05, Holm-Bonferroni-corrected over labels x headline\n"
-	"metrics; each comes with its minimum detectable difference.  With one run per label the\n"
-	"difference is shown with its within-run interval (batch means) and no claim.  A label\n"
-	"NAME-aa beside NAME is NAME's A/A check (the noise floor).\n"
+	"metrics; each comes with its minimum detectable difference, and each claim ends in one of\n"
+	"four outcomes against an equivalence margin: different, equivalent (two one-sided\n"
+	"tests), negligible (significant but inside the margin) or undecided.  With one run per\n"
+	"label the difference is shown with its within-run interval (batch means) and no claim.\n"
+	"A label NAME-aa beside NAME is NAME's A/A check (the noise floor).\n"
 	"\n"
 	"  --output DIR       also write report.md, report.html, tables.csv, compare.json and\n"
 	"                     charts/ (gnuplot) into DIR; an existing non-empty DIR needs --force\n"
@@ -94,7 +97,11 @@ static const char compare_usage[] =
 	"                     (workload, sizes, cache, seed, ...: docs/COMPARE.md) or in the\n"
 	"                     tool or its version, with a warning row (refused otherwise)\n"
 	"  --allow-aborted    show aborted runs, marked ABORTED, instead of refusing them\n"
-	"  --lab-plan FILE    the lab-plan.json of `fslab lab`: the run order in the Method\n"
+	"  --lab-plan FILE    the lab-plan.json of `fslab lab`: the run order in the Method;\n"
+	"                     for a lab that stopped when decided its looks and its margin\n"
+	"  --equivalence PCT  the equivalence margin, +-PCT % (default 5, or the lab's); none:\n"
+	"                     no equivalence test, a significant difference below 1 % is\n"
+	"                     negligible\n"
 	"  --label FILE=NAME  the label of the results in FILE (default: an fslab result's own\n"
 	"                     label; other tools' files: the file name without its extension\n"
 	"                     and a trailing repeat number, ntfs-2.xml -> ntfs)\n"
@@ -172,6 +179,7 @@ static const struct option longopts[] = {
 	{ "iops-per-message", required_argument, NULL, OPT_IOPS_PER_MESSAGE },
 	{ "lab-plan", required_argument, NULL, OPT_LAB_PLAN },
 	{ "label", required_argument, NULL, OPT_LABEL },
+	{ "equivalence", required_argument, NULL, OPT_EQUIVALENCE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -182,7 +190,8 @@ static int sizing_refuses(int opt)
 	const struct option *lo = longopts;
 
 	if (opt != 'o' && opt != OPT_BASELINE && opt != OPT_TITLE && opt != OPT_NO_CHARTS &&
-	    opt != OPT_ALLOW_MISMATCH && opt != OPT_FORCE && opt != OPT_LAB_PLAN)
+	    opt != OPT_ALLOW_MISMATCH && opt != OPT_FORCE && opt != OPT_LAB_PLAN &&
+	    opt != OPT_EQUIVALENCE)
 		return 0;
 	while (lo->val != opt)
 		lo++;
@@ -223,6 +232,24 @@ static int parse_format(struct cli *cli, const char *arg)
 	return input_error("--format %s: expected text, md, csv or json", arg);
 }
 
+/* --equivalence PCT (a trailing % allowed, as in a lab config) or none. */
+static int parse_equivalence(struct cli *cli, const char *arg)
+{
+	char *v = xstrdup(arg), *pct = strchr(v, '%');
+	int ret;
+
+	if (!strcmp(arg, "none")) {
+		free(v);
+		cli->copts.equivalence_pct = -1;
+		return 0;
+	}
+	if (pct && !pct[1] && pct > v)
+		*pct = 0;
+	ret = parse_double("--equivalence", v, 0.1, 100, &cli->copts.equivalence_pct);
+	free(v);
+	return ret;
+}
+
 /* One option into cli: 0, 1 when --help was printed, or -FSLAB_EINPUT. */
 static int take_option(struct cli *cli, int opt, bool sizing, char **argv)
 {
@@ -255,6 +282,8 @@ static int take_option(struct cli *cli, int opt, bool sizing, char **argv)
 		return 0;
 	case OPT_LABEL:
 		return add_label(cli, optarg);
+	case OPT_EQUIVALENCE:
+		return parse_equivalence(cli, optarg);
 	case OPT_MESSAGES:
 		return parse_profiles(&cli->sizing, optarg);
 	case OPT_OVERHEAD:
@@ -553,11 +582,59 @@ static char *lab_plan_note(const char *path, char **stop, double *precision)
 	return note;
 }
 
+/*
+ * A lab that stops when decided, from its lab-plan.json's "adaptive" ({"stop": "decided",
+ * "min_rounds", "max_rounds", "final_look", "equivalence_pct"}): its looks, which decide at
+ * which boundary its claims are judged, and its margin.  1 when it is one, 0 when not (or
+ * the plan is of another kind of lab), -FSLAB_EINPUT for a plan that says nonsense.
+ */
+static int lab_plan_decided(const char *path, struct seq_plan *seq, double *margin)
+{
+	json_t *root, *ad, *mn, *mx, *eq;
+	char *text;
+	size_t len;
+	int ret = 0;
+
+	if (read_file(path, &text, &len))
+		return 0; /* lab_plan_note() said why */
+	root = json_loadb(text, len, JSON_DECODE_INT_AS_REAL, NULL);
+	free(text);
+	ad = json_object_get(root, "adaptive");
+	mn = json_object_get(ad, "min_rounds");
+	mx = json_object_get(ad, "max_rounds");
+	eq = json_object_get(ad, "equivalence_pct");
+	if (json_is_number(eq) && !(json_number_value(eq) > 0 && json_number_value(eq) <= 100))
+		ret = input_error("--lab-plan %s: equivalence_pct %g is not a margin; name the "
+				  "lab-plan.json that fslab lab wrote", path, json_number_value(eq));
+	else if (json_is_number(eq))
+		*margin = json_number_value(eq);
+	else if (json_is_string(eq) && !strcmp(json_string_value(eq), "none"))
+		*margin = -1;
+	if (!ret && json_is_string(json_object_get(ad, "stop")) &&
+	    !strcmp(json_string_value(json_object_get(ad, "stop")), "decided")) {
+		double a = json_number_value(mn), b = json_number_value(mx);
+
+		if (!(a >= 2 && a <= b && b <= 100 && a == floor(a) && b == floor(b)))
+			ret = input_error("--lab-plan %s: min_rounds and max_rounds are not a lab's "
+					  "rounds; name the lab-plan.json that fslab lab wrote", path);
+		else {
+			*seq = (struct seq_plan){ .min_rounds = (unsigned int)a,
+						  .max_rounds = (unsigned int)b,
+						  .final = json_is_true(json_object_get(ad,
+							   "final_look")) };
+			ret = 1;
+		}
+	}
+	json_decref(root);
+	return ret;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct report_opts o = { .generated = -1 };
 	struct plot_set ps = { 0 };
 	char *order_note = NULL, *stop_note = NULL;
+	struct seq_plan seq;
 	struct compare c;
 	struct render r;
 	struct cli cli;
@@ -573,6 +650,18 @@ int cmd_compare(int argc, char **argv)
 							      &o.precision_pct))) {
 		ret = -FSLAB_EINPUT;
 		goto out;
+	}
+	if (cli.lab_plan) {
+		double margin = 0;
+
+		ret = lab_plan_decided(cli.lab_plan, &seq, &margin);
+		if (ret < 0)
+			goto out;
+		if (ret)
+			cli.copts.seq = &seq;
+		if (!cli.copts.equivalence_pct)
+			cli.copts.equivalence_pct = margin; /* the lab's, unless given here */
+		ret = 0;
 	}
 	ret = compare_build(&c, argv + first, (size_t)(argc - first), &cli.copts);
 	if (ret)

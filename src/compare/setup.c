@@ -59,6 +59,23 @@ static char *or_dash(char *s)
 	return s ? s : xstrdup("-");
 }
 
+/* Discarded before mkfs: prep's answer, or for new images allocated before the run why
+ * there was nothing to discard. */
+static char *discard_fact(json_t *env)
+{
+	char *blocks = jtext(env, "prep.volumes.db.image_blocks");
+	char *out;
+
+	if (blocks && strcmp(blocks, "sparse"))
+		out = xasprintf("no: new images with their blocks %s before the run (mkfs told not to "
+				"discard them either)", !strcmp(blocks, "written") ? "allocated" :
+				blocks);
+	else
+		out = or_dash(jtext(env, "prep.volumes.db.discarded"));
+	free(blocks);
+	return out;
+}
+
 static char *device_fact(const struct fslab_result *r, const char *role)
 {
 	json_t *v = volume(r, role), *rot = json_object_get(v, "rotational");
@@ -248,7 +265,7 @@ static char *fact(const struct fslab_result *r, enum fact f)
 	case F_ALIGN: return alignment_fact(r);
 	case F_MOUNT_DB: return or_dash(jtext(volume(r, "db"), "mount_options"));
 	case F_MOUNT_LOG: return or_dash(jtext(volume(r, "log"), "mount_options"));
-	case F_DISCARD: return or_dash(jtext(env, "prep.volumes.db.discarded"));
+	case F_DISCARD: return discard_fact(env);
 	case F_CACHEFIX: return cache_fix_fact(r);
 	case F_DROPPED: return or_dash(jtext(env, "caches_dropped"));
 	case F_SELFTEST: return selftest_fact(json_object_get(env, "selftest"));

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "compare/compare.h"
 #include "lab/labP.h"
 #include "strbuf.h"
 
@@ -63,24 +64,8 @@ static int run_cell(struct lab *L, struct cell *cell)
 	os_unlink(cell->result);
 	lab_save_state(L);
 
-	if (cell->fs->prepared) {
-		lab_log(L, "cell %u/%u %s: no prep: volumes you prepared (%s), not reformatted; the "
-			"run deletes and re-creates its databases and logs (round %u/%u, label %s)",
-			L->cur + 1, L->ncells, cell->id, cell->fs->db_dirs.v[0], cell->round,
-			L->cfg.repeats, cell->label);
-	} else {
-		L->step = "prep";
-		lab_log(L, "cell %u/%u %s: prep %s (round %u/%u, label %s, %s)", L->cur + 1,
-			L->ncells, cell->id, cell->fs->fs, cell->round, L->cfg.repeats, cell->label,
-			lab_devices_words(L));
-		lab_prep_args(L, cell, &a);
-		rc = lab_child(L, &a, plog, false, true);
-		strvec_clear(&a);
-		if (rc) {
-			cell->error = lab_prep_failure(L, rc, plog);
-			goto fail;
-		}
-	}
+	if (lab_prep_cell(L, cell, plog))
+		goto fail;
 	L->step = "run";
 	lab_log(L, "cell %u/%u %s: run %s, %u threads (log %s)", L->cur + 1, L->ncells, cell->id,
 		L->cfg.wl.workload, cell->threads, rlog);
@@ -189,6 +174,10 @@ static int compare_all(struct lab *L)
 	strvec_pushf(&a, "--lab-plan=%s", L->plan_path);
 	if (L->cfg.title)
 		strvec_pushf(&a, "--title=%s", L->cfg.title);
+	if (L->cfg.equivalence > 0)
+		strvec_pushf(&a, "--equivalence=%g", L->cfg.equivalence);
+	else if (L->cfg.equivalence < 0)
+		strvec_push(&a, "--equivalence=none");
 	{
 		char *base = lab_compare_baseline(L);
 
@@ -284,7 +273,10 @@ static void usage(FILE *f)
 "order and its seed.\n"
 "With [lab] precision = P%% the lab is adaptive: from min_rounds on it looks after every\n"
 "round and stops when every claim's minimum detectable difference is at most P, or when\n"
-"the next round would not fit [lab] budget (widths only, never p-values).\n"
+"the next round would not fit [lab] budget (widths only, never p-values).  With [lab]\n"
+"stop = decided it stops when every claim is different, equivalent within [lab]\n"
+"equivalence (default 5%%) or negligible, its tests held to group-sequential boundaries\n"
+"that pay for the looks (docs/COMPARE.md, \"Deciding\").\n"
 "A label with db_dir/log_dir runs on volumes you prepared: no prep, no format, no\n"
 "teardown; each cell deletes and re-creates only its own databases and logs there.\n"
 "fslab.exe on Windows preps [devices] db_disk/log_disk as NTFS or ReFS for every cell.\n"
@@ -368,7 +360,7 @@ static void dry_run(struct lab *L)
 
 	printf("Lab %s: %u cell(s), results in %s\n", L->cfg.path, L->ncells, L->out);
 	printf("Order %s, %u round(s)%s of %u cell(s)", lab_order_name(L->order_kind),
-	       L->cfg.repeats, L->cfg.precision > 0 ? " at most" : "", L->nslots);
+	       L->cfg.repeats, L->cfg.adaptive ? " at most" : "", L->nslots);
 	if (L->order_kind == LAB_ORDER_SHUFFLED)
 		printf(", seed %llu%s", (unsigned long long)L->seed,
 		       !strcmp(L->seed_source, "clock")
@@ -382,9 +374,11 @@ static void dry_run(struct lab *L)
 #endif
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
+		char where[48];
 
-		printf("cell %u/%u %s (round %u, label %s)%s:\n", i + 1, L->ncells, c->id, c->round,
-		       c->label, c->status == CELL_DONE ? " [done, kept]" : "");
+		printf("cell %u/%u %s (%s, label %s)%s:\n", i + 1, L->ncells, c->id,
+		       lab_cell_where(L, c, where, sizeof(where)), c->label,
+		       c->status == CELL_DONE ? " [done, kept]" : "");
 #ifndef _WIN32
 		if (L->nhosts) {
 			lab_hosts_dry_run(L, c);
@@ -612,11 +606,16 @@ static int lab_take_output(struct lab *L)
 /* lab.log's opening lines: the adaptive plan, the cells, what is resumed, the order. */
 static void lab_log_start(struct lab *L)
 {
-	if (L->cfg.precision > 0) {
-		char b[32], r[32];
+	if (L->cfg.adaptive) {
+		char b[32], r[32], what[96];
 
-		lab_log(L, "adaptive: precision %g %% for every claim, rounds %u to %u%s%s; a round "
-			"of %u cell(s) about %s", L->cfg.precision, L->cfg.min_rounds,
+		if (L->cfg.stop == LAB_STOP_DECIDED)
+			snprintf(what, sizeof(what), "every claim decided against ±%g %%",
+				 L->cfg.equivalence > 0 ? L->cfg.equivalence : COMPARE_EQUIVALENCE_DEFAULT);
+		else
+			snprintf(what, sizeof(what), "precision %g %% for every claim", L->cfg.precision);
+		lab_log(L, "adaptive: %s, rounds %u to %u%s%s; a round "
+			"of %u cell(s) about %s", what, L->cfg.min_rounds,
 			L->cfg.max_rounds, L->cfg.budget_ns ? ", budget " : "",
 			L->cfg.budget_ns ? fmt_hms(b, sizeof(b), L->cfg.budget_ns / 1e9) : "",
 			L->nslots, fmt_hms(r, sizeof(r), lab_cell_wall(L) * L->nslots));
@@ -642,11 +641,15 @@ static unsigned int lab_run_cells(struct lab *L)
 {
 	unsigned int failed = 0;
 
-	for (L->cur = 0; L->cur < L->ncells && !lab_nsignals && !L->stop_reason; L->cur++) {
+	for (L->cur = 0; L->cur < L->ncells && !lab_nsignals; L->cur++) {
 		struct cell *cell = &L->cells[L->order[L->cur]];
 
-		if (cell->status != CELL_DONE && lab_adaptive_look(L, false))
-			break;
+		/* an adaptive stop ends the rounds; the qualification runs follow whatever
+		 * ended them */
+		if (cell->status != CELL_DONE && !L->stop_reason)
+			lab_adaptive_look(L, false);
+		if (L->stop_reason && !cell->qualify)
+			continue;
 		if (cell->status == CELL_DONE) {
 			lab_log(L, "cell %u/%u %s: already done, kept", L->cur + 1, L->ncells, cell->id);
 			continue;
@@ -674,7 +677,7 @@ static int lab_finish(struct lab *L, unsigned int failed)
 {
 	int ret, status = FSLAB_EXIT_FAIL;
 
-	if (L->cfg.precision > 0) {
+	if (L->cfg.adaptive) {
 		/* every round ran: the last look says whether the precision was reached */
 		if (!L->stop_reason)
 			lab_adaptive_look(L, true);
