@@ -337,6 +337,21 @@ bool report_has_verdicts(const struct compare *c)
 	return false;
 }
 
+/* Is some label's load out of Jetstress's bands?  Only then has the key table room for the
+ * shape column (the full table always shows it). */
+static bool shape_off_band(const struct compare *c)
+{
+	bool off = false;
+
+	for (size_t g = 0; g < c->ngroups && !off; g++) {
+		char *t = compare_shape_text(c, &c->groups[g]);
+
+		off = strcmp(t, "in band") && strcmp(t, "-");
+		free(t);
+	}
+	return off;
+}
+
 /* The row of each key column into rows[] (NULL: the column is left out); how many there are. */
 static size_t key_rows(const struct compare *c, const struct cmp_row **rows)
 {
@@ -350,6 +365,8 @@ static size_t key_rows(const struct compare *c, const struct cmp_row **rows)
 		if (row && row->m->hidden)
 			row = NULL;
 		if (row && row->m->kind == MK_VERDICT && !verdicts)
+			row = NULL;
+		if (row && row->m->kind == MK_SHAPE && !shape_off_band(c))
 			row = NULL;
 		/* a workload judged by throughput leads with it: the total would repeat it */
 		if (row && row->m->kind == MK_TOTAL_MBPS && lead->m->kind != MK_TRANS_IOPS)

@@ -360,11 +360,16 @@ static void results_in_full(struct doc *d, const struct compare *c)
 	struct doc_table *t;
 
 	summary(d, c);
-	doc_para(d, "Cells: mean ± half width of the 95 %% confidence interval (see the Method's "
-		 "statistics); differences that pass the test on independent repeats "
-		 "(Holm-corrected for the headline metrics) and are not inside the equivalence "
-		 "margin are in bold; a significant difference inside it is negligible, and "
-		 "nothing else is a difference.");
+	if (c->method == CMP_REPEATS)
+		doc_para(d, "Cells: mean ± half width of the 95 %% confidence interval (see the "
+			 "Method's statistics); differences that pass the test on independent "
+			 "repeats (Holm-corrected for the headline metrics) and are not inside the "
+			 "equivalence margin are in bold; a significant difference inside it is "
+			 "negligible, and nothing else is a difference.");
+	else
+		doc_para(d, "Cells: mean ± half width of the 95 %% confidence interval (see the "
+			 "Method's statistics). With one run per label nothing is tested: no "
+			 "difference here is a claim.");
 	warnings(d, c);
 	t = values_table(c);
 	doc_table_split(d, t, 4);
