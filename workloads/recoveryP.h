@@ -27,6 +27,7 @@ struct rv_db {
 	struct recovery *rv;
 	bool interrupted;      /* its checkpoint file was there: a killed run's logs */
 	uint64_t first, last;  /* the generations to replay */
+	struct os_id ckpt_id;  /* its checkpoint file, as read or written (removed as that one) */
 	pthread_t tid;
 	bool started;
 	struct thread_stats *st;

@@ -266,11 +266,12 @@ static int apply(struct rv_db *r, struct rv_part *p, struct io_ctx *ctx, const s
 static int read_log(struct rv_db *r, struct io_ctx *ctx, uint64_t gen, void *logbuf)
 {
 	struct js_db *db = r->db;
-	char name[32];
-	char *path = path_join(db->log_dir, gen == r->last ? JS_LOG_CURRENT
-							   : js_log_name(name, sizeof(name), gen));
+	char buf[32];
+	const char *name = gen == r->last ? JS_LOG_CURRENT : js_log_name(buf, sizeof(buf), gen);
 	struct io_u io = { .op = IO_READ, .buf = logbuf, .len = JS_LOG_FILE_SIZE };
-	int ret = os_open(path, OS_RDONLY | (db->rc->direct ? OS_DIRECT : 0), &io.file);
+	/* by the log folder's handle: a regular file, never through a link */
+	int ret = os_dirh_open_file(db->logd, name, OS_RDONLY | (db->rc->direct ? OS_DIRECT : 0),
+				    &io.file);
 
 	if (!ret) {
 		ret = io_sync(ctx, &io);
@@ -278,9 +279,8 @@ static int read_log(struct rv_db *r, struct io_ctx *ctx, uint64_t gen, void *log
 		os_close(io.file);
 	}
 	if (ret)
-		problem(r, "%s: cannot read log generation %llu (%s): %s", db->name,
-			(unsigned long long)gen, path, strerror(-ret));
-	free(path);
+		problem(r, "%s: cannot read log generation %llu (%s/%s): %s", db->name,
+			(unsigned long long)gen, db->log_dir, name, strerror(-ret));
 	r->log_bytes += ret ? 0 : JS_LOG_FILE_SIZE;
 	return ret;
 }

@@ -52,7 +52,7 @@ killed_load() {
 	wait $pid 2>/dev/null || true
 	pid=
 	[ -f $logs/E00.chk ] || fail "a killed load left no checkpoint file"
-	grep -q "^fslab-checkpoint/1$" $logs/E00.chk || fail "$logs/E00.chk is not a checkpoint file"
+	grep -q "^fslab checkpoint/2$" $logs/E00.chk || fail "$logs/E00.chk is not a checkpoint file"
 }
 
 # replayed FILE: a replay that reached a sound database
