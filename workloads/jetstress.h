@@ -91,6 +91,9 @@ uint32_t js_cache_slots(uint64_t cache_size, uint64_t npages, unsigned int sessi
 /* The recovery workload: log files its load leaves per database by default (32 MiB of log:
  * fslab's choice; Jetstress publishes no count) */
 #define JS_RECOVERY_LOGS 32
+/* ... and the checkpoint depth its lazy writer keeps (ESE's JET_paramCheckpointDepthMax
+ * default, 20 MB: js_cache_hold()) */
+#define JS_CHECKPOINT_DEPTH (20 * MiB)
 
 /* "E00.log" current, "E00tmp.log" spare, "E00%08X.log" rolled (Exchange 2010+ naming:
  * base name E00 + 8 hex digits of the generation). */

@@ -234,6 +234,17 @@ static bool logs_left(struct recovery *rv, uint64_t logs)
 	return true;
 }
 
+/* With db's threads joined: its pages the unclean stop left behind the log (dirty, their first
+ * unwritten change durable: the replay must redo each of them). */
+static uint64_t pages_behind(const struct js_db *db)
+{
+	uint64_t n = 0;
+
+	for (uint32_t s = 0; s < db->nused; s++)
+		n += (db->slots[s].flags & SLOT_DIRTY) && db->slots[s].first_end <= db->flushed;
+	return n;
+}
+
 /*
  * The load until every database has left o->recovery_logs log files (at most --duration),
  * then the unclean stop: every thread halted where it is, nothing more flushed, the current
@@ -262,6 +273,7 @@ static int rv_load(struct run_ctx *rc, struct recovery *rv)
 		db->log_file = NULL;
 		rv->db[i].first = 1;
 		rv->db[i].last = db->log_gen;
+		rv->db[i].pages_behind = pages_behind(db);
 	}
 	if (ret || *rc->stop)
 		return ret ? ret : -EINTR;
@@ -279,8 +291,10 @@ static int rv_prepare(struct run_ctx *rc)
 
 	if (ret || rv->interrupted)
 		return ret;
-	for (unsigned int i = 0; i < rv->ndb && !ret; i++)
+	for (unsigned int i = 0; i < rv->ndb && !ret; i++) {
+		js_cache_hold(rv->db[i].db, JS_CHECKPOINT_DEPTH);
 		ret = ckpt_write(rv->db[i].db, &rv->db[i]);
+	}
 	return ret ? ret : rv_load(rc, rv);
 }
 
