@@ -369,6 +369,10 @@ struct recovery_result {
 	double load_seconds;      /* the load that made them (0 when interrupted) */
 	double seconds;           /* the whole replay */
 	uint64_t logs, records, applied, pages_read, pages_written, log_bytes;
+	/* pages the unclean stop left behind the log (dirty, their first unwritten change
+	 * durable: each must be redone; 0 when interrupted, which a killed run cannot tell), and
+	 * the pages the replay applied records to */
+	uint64_t pages_behind_log, pages_redone;
 	/* records a page's time contradicts (ESE's JET_errDbTimeTooOld / TooNew: a lost write),
 	 * pages that failed verification when read, and the first of them in words */
 	uint64_t mismatches, bad_pages;

@@ -80,6 +80,8 @@ static const struct rfield recovery_fields[] = {
 	F(struct recovery_result, "applied", RF_U64, applied),
 	F(struct recovery_result, "pages_read", RF_U64, pages_read),
 	F(struct recovery_result, "pages_written", RF_U64, pages_written),
+	F(struct recovery_result, "pages_behind_log", RF_U64, pages_behind_log),
+	F(struct recovery_result, "pages_redone", RF_U64, pages_redone),
 	F(struct recovery_result, "log_bytes", RF_U64, log_bytes),
 	F(struct recovery_result, "mismatches", RF_U64, mismatches),
 	F(struct recovery_result, "bad_pages", RF_U64, bad_pages),

@@ -91,6 +91,9 @@ uint32_t js_cache_slots(uint64_t cache_size, uint64_t npages, unsigned int sessi
 /* The recovery workload: log files its load leaves per database by default (32 MiB of log:
  * fslab's choice; Jetstress publishes no count) */
 #define JS_RECOVERY_LOGS 32
+/* ... and the checkpoint depth its lazy writer keeps (ESE's JET_paramCheckpointDepthMax
+ * default, 20 MB: js_cache_hold()) */
+#define JS_CHECKPOINT_DEPTH (20 * MiB)
 
 /* "E00.log" current, "E00tmp.log" spare, "E00%08X.log" rolled (Exchange 2010+ naming:
  * base name E00 + 8 hex digits of the generation). */
@@ -103,11 +106,13 @@ uint32_t js_cache_slots(uint64_t cache_size, uint64_t npages, unsigned int sessi
  * A database's log folder (fslab-dbN-logs in a --log directory someone else may write) is
  * fslab's when what fslab wrote there says so: the marker JS_LOG_MARKER, written when fslab
  * created the folder and naming it (its inode), and nothing else in it but log files (E00*.log
- * names) whose header sector is fslab's; a folder of an older version (no marker) when it
- * holds such log files and nothing else; an empty folder of this user's (removing it loses
+ * names) whose header sector is fslab's and the recovery workload's checkpoint file (below)
+ * whose text is fslab's and names this folder; a folder of an older version (no marker) when
+ * it holds such files and nothing else; an empty folder of this user's (removing it loses
  * nothing; never on Windows, where owners are not told).  In a folder fslab marked, an empty
- * log file is fslab's too (a creation killed before its first write).  Anything else is
- * someone else's: never emptied, never written.
+ * log file or temporary checkpoint file is fslab's too (a creation killed before its first
+ * write).  Anything else (a link above all, whatever it points at) is someone else's: never
+ * emptied, never written, never followed.
  */
 #define JS_LOG_MARKER ".fslab-log-folder"
 struct os_dirh;
@@ -117,12 +122,23 @@ bool js_logdir_is_ours(struct os_dirh *sub);
  * folder not fslab's), or -errno. */
 enum { JS_LOGDIR_MISSING, JS_LOGDIR_OURS, JS_LOGDIR_FOREIGN };
 int js_logdir_state(struct os_dirh *d, const char *name);
-/* Remove fslab's log files from its log folder sub (with all, its marker too, so that the
- * folder can be removed).  Only log files with fslab's header; 0 or -errno. */
+/* Remove fslab's files from its log folder sub (with all, its marker too, so that the folder
+ * can be removed): only log and checkpoint files of fslab's, as above; 0 or -errno. */
 int js_logdir_clear(struct os_dirh *sub, bool all);
-/* The checkpoint file of the recovery workload (ESE's E00.chk): says a load ran on these logs
- * and did not shut down cleanly, and from which generation a replay starts. */
+/*
+ * The checkpoint file of the recovery workload (ESE's E00.chk): says a load ran on these logs
+ * and did not shut down cleanly, and from which generation a replay starts.  Made by the log
+ * folder's handle, whole under JS_LOG_CHECKPOINT_TMP then renamed onto a free name
+ * (dirh_write_new()).  Its text, a line each: JS_CKPT_SIGNATURE; "folder <inode>" (the log
+ * folder it was written in: what makes it fslab's there, as the marker); "database <file name>
+ * <database id, hex>" (whose logs); "first <generation>" (where the replay starts).
+ */
 #define JS_LOG_CHECKPOINT "E00.chk"
+#define JS_LOG_CHECKPOINT_TMP "E00tmp.chk"
+#define JS_CKPT_SIGNATURE "fslab checkpoint/2"
+/* The first two lines of a checkpoint file in the folder sub (heap), NULL when its identity
+ * cannot be read. */
+char *js_ckpt_head(struct os_dirh *sub);
 /* Rolled log file name of generation gen into buf ("E0000000001.log"). */
 char *js_log_name(char *buf, size_t len, uint64_t gen);
 /* Generation of a rolled log file name, or 0 if name is not one. */

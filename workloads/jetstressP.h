@@ -39,6 +39,8 @@ struct slot {
 	uint64_t dbtime; /* the page's time: read from its header, set by every change */
 	uint64_t lsn;    /* the log stream's end after its last change's record (write-ahead
 			    logging: the page is written only once the log is durable there) */
+	uint64_t first_end; /* the log stream's end after the record of its first change since
+			       it was last clean: where a replay must start redoing it */
 	uint32_t next;   /* hash chain */
 	uint32_t flags;
 };
@@ -104,6 +106,13 @@ struct js_db {
 	uint64_t dbtime;           /* the database's clock: the last page time a change gave */
 	unsigned int stalled;      /* sessions waiting for a clean page */
 	uint64_t bdm_lo, bdm_hi; /* page range BDM is reading: the writer keeps out */
+	uint64_t lsn_end;          /* the log stream's end after the last change */
+	/* the lazy writer's hold (js_cache_hold()): with ckpt_depth 0 it writes every page as
+	 * soon as the log allows (the jetstress load); else a dirty page waits until its first
+	 * unwritten change is ckpt_depth log bytes behind lsn_end, more than dirty_max pages are
+	 * dirty or being written (nwriting), or sessions wait for clean pages */
+	uint64_t ckpt_depth;
+	uint32_t dirty_max, nwriting;
 
 	/* log stream, guarded by lmu: records are appended at LSN appended into the ring lring
 	 * (LSN x at x % lring_size), the log writer writes them out up to flushed */
@@ -182,6 +191,15 @@ uint32_t js_dirtyq_pop(struct js_db *db);
 void js_dirtyq_unpop(struct js_db *db, uint32_t s);
 /* Slot s was modified: dirty, queued for the writer, which is woken. */
 void js_mark_dirty(struct js_db *db, uint32_t s);
+/*
+ * js_cache_hold - the lazy writer keeps ESE's checkpoint depth instead of writing every page
+ * at once (the recovery workload's load: a crash then leaves dirty pages behind the log, as
+ * ESE's does): a dirty page is written once its first unwritten change is depth bytes of log
+ * behind, or to keep ESE's pool of clean pages (2 % of the cache, JET_paramStopFlushThreshold,
+ * at least JS_CACHE_PAGES_PER_SESSION per session), or when sessions wait for clean pages.
+ * Before the load starts.
+ */
+void js_cache_hold(struct js_db *db, uint64_t depth);
 /* Allocate the cache for cache_size bytes of pages (js_cache_slots(): at most half the
  * database, at least what db->sessions and db->wdepth hold in flight). */
 void js_cache_setup(struct js_db *db, uint64_t cache_size);

@@ -110,3 +110,11 @@ void js_cache_setup(struct js_db *db, uint64_t cache_size)
 		db->buckets[i] = NONE;
 	db->dirtyq = xcalloc(db->nslots, sizeof(*db->dirtyq));
 }
+
+void js_cache_hold(struct js_db *db, uint64_t depth)
+{
+	uint32_t avail = MAX(db->nslots / 50, db->sessions * JS_CACHE_PAGES_PER_SESSION);
+
+	db->ckpt_depth = depth;
+	db->dirty_max = db->nslots > avail ? db->nslots - avail : 1;
+}

@@ -4,7 +4,8 @@
  * transactions of the Jetstress mix (a seek that misses the page-ID cache reads a random
  * 32 KiB page, verified; modifications dirty the page and append a log record; 30 % of the
  * commits wait for the log flush).  The lazy writer (checkpoint) writes dirty pages back as
- * random 32 KiB write-through writes, oldest first, as soon as they are dirty, up to
+ * random 32 KiB write-through writes, oldest first, as soon as they are dirty (or, under a
+ * hold, as ESE's checkpoint depth and clean-page pool ask: js_cache_hold()), up to
  * js_writer_depth() in flight.
  */
 #include <stdlib.h>
@@ -69,6 +70,9 @@ static uint64_t change_page(struct js_db *db, uint32_t s, struct js_lrec *r, siz
 	db->dbtime = sl->dbtime = r->after;
 	end = js_log_append(db, r, off);
 	sl->lsn = end;
+	if (!(sl->flags & SLOT_DIRTY))
+		sl->first_end = end;
+	db->lsn_end = end;
 	js_mark_dirty(db, s);
 	return end;
 }
@@ -182,22 +186,30 @@ void *js_session_main(void *arg)
 	return NULL;
 }
 
+/* With db->mu held: is the head of the dirty queue sl (popped) to be written now?  At once
+ * without a hold (js_cache_hold()); with one, as ESE's checkpoint and clean-page pool ask. */
+static bool write_due(const struct js_db *db, const struct slot *sl)
+{
+	return !db->ckpt_depth || db->stalled || db->dq_n + 1 + db->nwriting > db->dirty_max ||
+	       db->lsn_end - sl->first_end >= db->ckpt_depth;
+}
+
 /*
  * Take up to room dirty pages off the queue (oldest first) for the writer: each becomes
  * WRITING and gets a free I/O unit of w.  Pages under the BDM reader go back to the end of
- * the queue.  A page whose change is not yet durable in the log waits at the head
- * (write-ahead logging: ESE's buffer manager writes no page before the log holds its change,
- * ErrBFIPrepareFlushPage() in bf.cxx), and *wal says so; the log writer is asked for it at
- * once when sessions wait for clean pages or half the cache is dirty.  Returns how many were
- * taken into sub[].  With db->mu held.
+ * the queue.  Under a hold, the head waits while it is not due (*hold).  A page whose change
+ * is not yet durable in the log waits at the head (write-ahead logging: ESE's buffer manager
+ * writes no page before the log holds its change, ErrBFIPrepareFlushPage() in bf.cxx), and
+ * *wal says so; the log writer is asked for it at once when sessions wait for clean pages or
+ * half the cache is dirty.  Returns how many were taken into sub[].  With db->mu held.
  */
 static unsigned int writer_take(struct js_db *db, struct js_writer *w, struct io_u **sub,
-				unsigned int room, bool *wal)
+				unsigned int room, bool *wal, bool *hold)
 {
 	unsigned int n = 0, tries = db->dq_n;
 	uint64_t durable = __atomic_load_n(&db->durable, __ATOMIC_ACQUIRE);
 
-	*wal = false;
+	*wal = *hold = false;
 	while (n < room && db->dq_n && tries--) {
 		uint32_t s = js_dirtyq_pop(db);
 		struct slot *sl = &db->slots[s];
@@ -207,6 +219,11 @@ static unsigned int writer_take(struct js_db *db, struct js_writer *w, struct io
 			js_dirtyq_push(db, s); /* BDM is reading it: later */
 			continue;
 		}
+		if (!write_due(db, sl)) {
+			js_dirtyq_unpop(db, s);
+			*hold = true;
+			break;
+		}
 		if (sl->lsn > durable) {
 			js_dirtyq_unpop(db, s);
 			js_log_need(db, sl->lsn, db->stalled || db->dq_n >= db->nslots / 2);
@@ -214,6 +231,7 @@ static unsigned int writer_take(struct js_db *db, struct js_writer *w, struct io
 			break;
 		}
 		sl->flags = (sl->flags & ~SLOT_DIRTY) | SLOT_WRITING;
+		db->nwriting++;
 		k = w->free[--w->nfree];
 		w->slot_of[k] = s;
 		w->time_of[k] = sl->dbtime;
@@ -243,13 +261,14 @@ static void timed_wait(pthread_cond_t *cv, pthread_mutex_t *mu, uint64_t ns)
 /*
  * With db->mu held and nothing in flight: wait for dirty pages, for the log (wal: the log
  * writer signals cv_dirty without db->mu, so a short timed wait, as ESE's waits for a log
- * write are, cmsecWaitLogWrite = 2 ms), or, when only pages under the BDM reader are dirty,
- * for the reader to move on.
+ * write are, cmsecWaitLogWrite = 2 ms), for the head to become due under a hold (more dirty
+ * pages or a stalled session signal cv_dirty; the log's growth alone is seen within 10 ms),
+ * or, when only pages under the BDM reader are dirty, for the reader to move on.
  */
-static void writer_wait(struct js_db *db, bool wal)
+static void writer_wait(struct js_db *db, bool wal, bool hold)
 {
-	if (wal)
-		timed_wait(&db->cv_dirty, &db->mu, 2 * NSEC_PER_MSEC);
+	if (wal || hold)
+		timed_wait(&db->cv_dirty, &db->mu, (wal ? 2 : 10) * NSEC_PER_MSEC);
 	else
 		pthread_cond_wait(db->dq_n ? &db->cv_state : &db->cv_dirty, &db->mu);
 	__atomic_store_n(&db->wal_wait, 0, __ATOMIC_RELEASE);
@@ -277,6 +296,7 @@ static void writer_release(struct js_db *db, struct js_writer *w, struct io_u **
 		uint32_t s = w->slot_of[j];
 
 		db->slots[s].flags &= ~SLOT_WRITING;
+		db->nwriting--;
 		if (db->slots[s].flags & SLOT_DIRTY)
 			js_dirtyq_push(db, s);
 		w->free[w->nfree++] = j;
@@ -371,14 +391,14 @@ void *js_writer_main(void *arg)
 	pthread_mutex_lock(&db->mu);
 	for (;;) {
 		unsigned int n;
-		bool wal;
+		bool wal, hold;
 		int k = 0;
 
 		if (!js_running(db))
 			break;
-		n = writer_take(db, w, sub, w->depth - inflight, &wal);
+		n = writer_take(db, w, sub, w->depth - inflight, &wal, &hold);
 		if (!n && !inflight) {
-			writer_wait(db, wal);
+			writer_wait(db, wal, hold);
 			continue;
 		}
 		pthread_mutex_unlock(&db->mu);

@@ -423,17 +423,38 @@ static bool is_log_name(const char *name)
 	return js_log_gen(name) || !strcmp(name, JS_LOG_CURRENT) || !strcmp(name, JS_LOG_SPARE);
 }
 
-/* A log file of fslab's in its folder sub: a log name, and fslab's header; in a folder fslab
- * marked also an empty one (a creation killed before its first write: nothing to lose). */
-static bool log_file_ours(struct os_dirh *sub, const char *name, bool marked)
+char *js_ckpt_head(struct os_dirh *sub)
 {
-	struct os_entry e;
+	struct os_id id;
 
-	if (!is_log_name(name))
+	if (os_dirh_id(sub, &id))
+		return NULL;
+	return xasprintf(JS_CKPT_SIGNATURE "\nfolder %llu\n", (unsigned long long)id.ino);
+}
+
+/*
+ * A file of fslab's in its log folder sub: a log file (a log name and fslab's header) or a
+ * checkpoint file (its name, and fslab's text naming this folder); in a folder fslab marked
+ * also an empty log file or temporary checkpoint file (a creation killed before its first
+ * write: nothing to lose).  Never a link: file_says() opens regular files only.
+ */
+static bool file_ours(struct os_dirh *sub, const char *name, bool marked)
+{
+	bool ckpt = !strcmp(name, JS_LOG_CHECKPOINT), tmp = !strcmp(name, JS_LOG_CHECKPOINT_TMP);
+	struct os_entry e;
+	char *head;
+	bool ok;
+
+	if (!is_log_name(name) && !ckpt && !tmp)
 		return false;
-	if (marked && !os_dirh_stat(sub, name, &e) && e.kind == OS_KIND_FILE && !e.size)
+	if (marked && !ckpt && !os_dirh_stat(sub, name, &e) && e.kind == OS_KIND_FILE && !e.size)
 		return true;
-	return file_says(sub, name, JS_LOG_MAGIC, true);
+	if (!ckpt && !tmp)
+		return file_says(sub, name, JS_LOG_MAGIC, true);
+	head = js_ckpt_head(sub);
+	ok = head && file_says(sub, name, head, true);
+	free(head);
+	return ok;
 }
 
 bool js_logdir_is_ours(struct os_dirh *sub)
@@ -451,7 +472,7 @@ bool js_logdir_is_ours(struct os_dirh *sub)
 		ok = true;
 		while (ok && (name = os_readdir(d))) {
 			if (strcmp(name, JS_LOG_MARKER)) {
-				ok = log_file_ours(sub, name, marked);
+				ok = file_ours(sub, name, marked);
 				logs++;
 			} else {
 				ok = marked;
@@ -494,7 +515,7 @@ int js_logdir_clear(struct os_dirh *sub, bool all)
 	if (ret)
 		return ret;
 	while (!ret && (name = os_readdir(d)))
-		if (log_file_ours(sub, name, marked) || (all && !strcmp(name, JS_LOG_MARKER)))
+		if (file_ours(sub, name, marked) || (all && !strcmp(name, JS_LOG_MARKER)))
 			ret = os_dirh_unlink(sub, name);
 	os_closedir(d);
 	return ret;

@@ -23,68 +23,95 @@
 #include "recoveryP.h"
 #include "units.h"
 
-#define CKPT_SIGNATURE "fslab-checkpoint/1"
-
 static struct recovery *rv_of(struct run_ctx *rc)
 {
 	return js_of(rc)->recovery;
 }
 
-/* <log dir>/E00.chk (heap) */
-static char *ckpt_path(const struct js_db *db)
-{
-	return path_join(db->log_dir, JS_LOG_CHECKPOINT);
-}
-
-/* The checkpoint file of db: a load ran from generation first on and was not replayed. */
-static int ckpt_write(const struct js_db *db, uint64_t first)
-{
-	char *path = ckpt_path(db);
-	char *text = xasprintf("%s\ndbid %llx\nfirst %llu\n", CKPT_SIGNATURE,
-			       (unsigned long long)db->info.dbid, (unsigned long long)first);
-	int ret = write_file_atomic(path, text, strlen(text));
-
-	free(text);
-	free(path);
-	return ret;
-}
-
 /*
- * db's checkpoint file: 1 with *first when there is one for this database, 0 when there is
- * none, -FSLAB_EINPUT (said) when it is not one of ours or names another database.
+ * The checkpoint file of db in its log folder (db->logd): a load runs from generation 1 on
+ * and was not replayed.  Made by the folder's handle, whole, onto a free name: a file or a
+ * link someone put at its name is left as it is and the run stops.  0, or -errno (said).
  */
-static int ckpt_read(const struct js_db *db, uint64_t *first)
+static int ckpt_write(const struct js_db *db, struct rv_db *r)
 {
-	char *path = ckpt_path(db), *text = NULL;
-	unsigned long long dbid = 0, gen = 0;
-	size_t len;
-	int ret = read_file(path, &text, &len);
+	char *head = js_ckpt_head(db->logd), *text;
+	int ret;
 
-	if (ret == -ENOENT) {
-		ret = 0;
-	} else if (ret) {
-		ret = input_error("%s: cannot read it (%s); check permissions", path, strerror(-ret));
-	} else if (strncmp(text, CKPT_SIGNATURE "\n", strlen(CKPT_SIGNATURE) + 1) ||
-		   sscanf(text + strlen(CKPT_SIGNATURE), " dbid %llx first %llu", &dbid, &gen) != 2 ||
-		   !gen) {
-		ret = input_error("%s is not an fslab checkpoint file; remove it or use another "
-				  "--log directory", path);
-	} else if (dbid != db->info.dbid) {
-		ret = input_error("%s belongs to another database than %s (it was recreated since "
-				  "its logs were written): its logs cannot be replayed into it; "
-				  "remove %s to start afresh", path, db->path, path);
-	} else {
-		*first = gen;
-		ret = 1;
-	}
+	if (!head)
+		return -EIO;
+	text = xasprintf("%sdatabase %s %llx\nfirst 1\n", head, db->file_name,
+			 (unsigned long long)db->info.dbid);
+	ret = dirh_write_new(db->logd, JS_LOG_CHECKPOINT_TMP, JS_LOG_CHECKPOINT, text,
+			     strlen(text), &r->ckpt_id);
+	if (ret == -EEXIST)
+		fslab_err("%s: another file or a link took the name %s or %s meanwhile: nothing was "
+			  "written through it; remove it, or use another --log directory",
+			  db->log_dir, JS_LOG_CHECKPOINT, JS_LOG_CHECKPOINT_TMP);
+	else if (ret)
+		fslab_err("%s: cannot write %s: %s", db->log_dir, JS_LOG_CHECKPOINT, strerror(-ret));
 	free(text);
-	free(path);
+	free(head);
+	return ret;
+}
+
+/* What a checkpoint file's text says to database db in the folder sub. */
+enum { CKPT_OURS, CKPT_FOREIGN, CKPT_OTHER_DB };
+
+static int ckpt_parse(const struct js_db *db, struct os_dirh *sub, const char *text,
+		      uint64_t *first)
+{
+	char *head = js_ckpt_head(sub), name[64] = "";
+	unsigned long long dbid = 0, gen = 0;
+	int ret = CKPT_FOREIGN;
+
+	if (head && !strncmp(text, head, strlen(head)) &&
+	    sscanf(text + strlen(head), "database %63s %llx first %llu", name, &dbid, &gen) == 3 &&
+	    gen)
+		ret = !strcmp(name, db->file_name) && dbid == db->info.dbid ? CKPT_OURS
+									    : CKPT_OTHER_DB;
+	free(head);
+	*first = gen;
 	return ret;
 }
 
 /*
- * The generations on disk from first on: the rolled files E00<gen>.log must follow one
- * another without a gap, E00.log is the last.  *last gets it.  0, or -FSLAB_EINPUT (said).
+ * db's checkpoint file in its log folder sub: 1 with r->first and r->ckpt_id when there is
+ * one for this database, 0 when there is none, -FSLAB_EINPUT (said) when it is not one of
+ * ours or names another database.
+ */
+static int ckpt_read(const struct js_db *db, struct os_dirh *sub, struct rv_db *r)
+{
+	char *text = NULL;
+	size_t len;
+	int ret = dirh_read_small(sub, JS_LOG_CHECKPOINT, 4096, &text, &len, &r->ckpt_id);
+
+	if (ret == -ENOENT)
+		return 0;
+	if (ret == -ELOOP || ret == -EINVAL || ret == -EFBIG)
+		return input_error("%s/%s is not a checkpoint file fslab wrote (a link, a special "
+				   "file or a large one): nothing is read through it; remove it, or "
+				   "use another --log directory", db->log_dir, JS_LOG_CHECKPOINT);
+	if (ret)
+		return input_error("%s/%s: cannot read it (%s); check permissions", db->log_dir,
+				   JS_LOG_CHECKPOINT, strerror(-ret));
+	ret = ckpt_parse(db, sub, text, &r->first);
+	free(text);
+	if (ret == CKPT_FOREIGN)
+		return input_error("%s/%s is not a checkpoint file fslab wrote in this folder; remove "
+				   "it, or use another --log directory", db->log_dir,
+				   JS_LOG_CHECKPOINT);
+	if (ret == CKPT_OTHER_DB)
+		return input_error("%s/%s belongs to another database than %s (it was recreated "
+				   "since its logs were written): its logs cannot be replayed into "
+				   "it; remove %s to start afresh", db->log_dir, JS_LOG_CHECKPOINT,
+				   db->path, JS_LOG_CHECKPOINT);
+	return 1;
+}
+
+/*
+ * The generations in db's log folder from first on: the rolled files E00<gen>.log must follow
+ * one another without a gap, E00.log is the last.  *last gets it.  0, or -FSLAB_EINPUT (said).
  */
 static int find_logs(const struct js_db *db, uint64_t first, uint64_t *last)
 {
@@ -92,7 +119,7 @@ static int find_logs(const struct js_db *db, uint64_t first, uint64_t *last)
 	bool current = false;
 	struct os_dir *d;
 	const char *name;
-	int ret = os_opendir(db->log_dir, &d);
+	int ret = os_dirh_list(db->logd, &d);
 
 	if (ret)
 		return input_error("%s: cannot list it (%s); check permissions", db->log_dir,
@@ -136,6 +163,7 @@ static int check_db(struct run_ctx *rc, struct recovery *rv, unsigned int i)
 {
 	struct js_db *db = &js_of(rc)->dbs[i];
 	struct rv_db *r = &rv->db[i];
+	struct os_dirh *sub = NULL;
 	int ret;
 
 	r->db = db;
@@ -144,9 +172,26 @@ static int check_db(struct run_ctx *rc, struct recovery *rv, unsigned int i)
 				   "raw device; give a --log directory", db->log_dir);
 	if (db->state != DB_VALID)
 		return 0;
-	ret = ckpt_read(db, &r->first);
-	if (ret <= 0)
+	/* the folder js_check_logs() judged, opened once more and judged again (it may have
+	 * been exchanged in between): kept open for the replay when it holds a checkpoint */
+	ret = os_dirh_sub(db->log_parent, db->log_name, false, NULL, &sub);
+	if (ret == -ENOENT)
+		return 0;
+	if (!ret && !js_logdir_is_ours(sub))
+		ret = -EEXIST;
+	if (ret) {
+		os_dirh_close(sub);
+		return input_error("%s: %s; remove or rename it, or use another --log directory",
+				   db->log_dir, ret == -EEXIST || ret == -ELOOP || ret == -ENOTDIR
+				   ? "another folder, a file or a link took its name meanwhile"
+				   : strerror(-ret));
+	}
+	ret = ckpt_read(db, sub, r);
+	if (ret <= 0) {
+		os_dirh_close(sub);
 		return ret;
+	}
+	db->logd = sub; /* js_cleanup() closes it */
 	r->interrupted = true;
 	return find_logs(db, r->first, &r->last);
 }
@@ -189,6 +234,17 @@ static bool logs_left(struct recovery *rv, uint64_t logs)
 	return true;
 }
 
+/* With db's threads joined: its pages the unclean stop left behind the log (dirty, their first
+ * unwritten change durable: the replay must redo each of them). */
+static uint64_t pages_behind(const struct js_db *db)
+{
+	uint64_t n = 0;
+
+	for (uint32_t s = 0; s < db->nused; s++)
+		n += (db->slots[s].flags & SLOT_DIRTY) && db->slots[s].first_end <= db->flushed;
+	return n;
+}
+
 /*
  * The load until every database has left o->recovery_logs log files (at most --duration),
  * then the unclean stop: every thread halted where it is, nothing more flushed, the current
@@ -217,6 +273,7 @@ static int rv_load(struct run_ctx *rc, struct recovery *rv)
 		db->log_file = NULL;
 		rv->db[i].first = 1;
 		rv->db[i].last = db->log_gen;
+		rv->db[i].pages_behind = pages_behind(db);
 	}
 	if (ret || *rc->stop)
 		return ret ? ret : -EINTR;
@@ -235,10 +292,8 @@ static int rv_prepare(struct run_ctx *rc)
 	if (ret || rv->interrupted)
 		return ret;
 	for (unsigned int i = 0; i < rv->ndb && !ret; i++) {
-		ret = ckpt_write(rv->db[i].db, 1);
-		if (ret)
-			fslab_err("%s: cannot write %s: %s", rv->db[i].db->log_dir, JS_LOG_CHECKPOINT,
-				  strerror(-ret));
+		js_cache_hold(rv->db[i].db, JS_CHECKPOINT_DEPTH);
+		ret = ckpt_write(rv->db[i].db, &rv->db[i]);
 	}
 	return ret ? ret : rv_load(rc, rv);
 }
@@ -296,12 +351,17 @@ static void rv_cleanup(struct run_ctx *rc)
 static void remove_checkpoints(struct run_ctx *rc, const struct recovery *rv)
 {
 	for (unsigned int i = 0; i < rv->ndb; i++) {
-		char *path = ckpt_path(rv->db[i].db);
+		const struct rv_db *r = &rv->db[i];
+		/* the file read or written, by the folder's handle: another one at its name
+		 * (-ESTALE) is left as it is */
+		int ret = os_dirh_remove_file(r->db->logd, JS_LOG_CHECKPOINT, r->ckpt_id.ino);
 
-		if (os_unlink(path) && !rc->res->aborted)
-			fslab_warn("cannot remove %s: the next recovery run replays these logs again",
-				   path);
-		free(path);
+		if (!ret)
+			ret = os_dirh_sync(r->db->logd);
+		if (ret && !rc->res->aborted)
+			fslab_warn("cannot remove %s/%s (%s): the next recovery run replays these logs "
+				   "again", r->db->log_dir, JS_LOG_CHECKPOINT, ret == -ESTALE ?
+				   "another file or a link took its name" : strerror(-ret));
 	}
 }
 

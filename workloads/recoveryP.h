@@ -27,6 +27,7 @@ struct rv_db {
 	struct recovery *rv;
 	bool interrupted;      /* its checkpoint file was there: a killed run's logs */
 	uint64_t first, last;  /* the generations to replay */
+	struct os_id ckpt_id;  /* its checkpoint file, as read or written (removed as that one) */
 	pthread_t tid;
 	bool started;
 	struct thread_stats *st;
@@ -34,6 +35,9 @@ struct rv_db {
 	struct recovery_log *log;
 	size_t nlog;
 	uint64_t log_bytes, mismatches, bad_pages, unreplayed;
+	uint64_t pages_behind;  /* left behind the log by this run's unclean stop (0: a kill's) */
+	uint64_t pages_redone;  /* distinct pages the replay applied records to */
+	uint8_t *redone;        /* a bit per page: applied to */
 	char *problem;         /* the first mismatch, bad page or bad log, in words */
 	int err;               /* an I/O set-up or submit failure (-errno), 0 */
 };

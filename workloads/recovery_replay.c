@@ -227,6 +227,10 @@ static void redo(struct rv_db *r, struct rv_page *pg, const struct rv_rec *rec, 
 		pg->time = rec->after;
 		pg->dirty = true;
 		out->applied++;
+		if (!(r->redone[pg->pgno / 8] & (1u << (pg->pgno % 8)))) {
+			r->redone[pg->pgno / 8] |= (uint8_t)(1u << (pg->pgno % 8));
+			r->pages_redone++;
+		}
 		return;
 	}
 	r->mismatches++;
@@ -266,11 +270,12 @@ static int apply(struct rv_db *r, struct rv_part *p, struct io_ctx *ctx, const s
 static int read_log(struct rv_db *r, struct io_ctx *ctx, uint64_t gen, void *logbuf)
 {
 	struct js_db *db = r->db;
-	char name[32];
-	char *path = path_join(db->log_dir, gen == r->last ? JS_LOG_CURRENT
-							   : js_log_name(name, sizeof(name), gen));
+	char buf[32];
+	const char *name = gen == r->last ? JS_LOG_CURRENT : js_log_name(buf, sizeof(buf), gen);
 	struct io_u io = { .op = IO_READ, .buf = logbuf, .len = JS_LOG_FILE_SIZE };
-	int ret = os_open(path, OS_RDONLY | (db->rc->direct ? OS_DIRECT : 0), &io.file);
+	/* by the log folder's handle: a regular file, never through a link */
+	int ret = os_dirh_open_file(db->logd, name, OS_RDONLY | (db->rc->direct ? OS_DIRECT : 0),
+				    &io.file);
 
 	if (!ret) {
 		ret = io_sync(ctx, &io);
@@ -278,9 +283,8 @@ static int read_log(struct rv_db *r, struct io_ctx *ctx, uint64_t gen, void *log
 		os_close(io.file);
 	}
 	if (ret)
-		problem(r, "%s: cannot read log generation %llu (%s): %s", db->name,
-			(unsigned long long)gen, path, strerror(-ret));
-	free(path);
+		problem(r, "%s: cannot read log generation %llu (%s/%s): %s", db->name,
+			(unsigned long long)gen, db->log_dir, name, strerror(-ret));
 	r->log_bytes += ret ? 0 : JS_LOG_FILE_SIZE;
 	return ret;
 }
@@ -332,6 +336,7 @@ static void replay_db(struct rv_db *r, struct io_ctx *ctx)
 
 	part_init(&p, MAX(r->db->nslots, 64u));
 	r->log = xcalloc(r->last - r->first + 1, sizeof(*r->log));
+	r->redone = xcalloc(r->db->npages / 8 + 1, 1);
 	for (gen = r->first; gen <= r->last && engine_running(e); gen++) {
 		int ret = replay_log(r, &p, ctx, logbuf, &rs, gen, &r->log[r->nlog]);
 
@@ -350,6 +355,8 @@ static void replay_db(struct rv_db *r, struct io_ctx *ctx)
 			break;
 	}
 	r->unreplayed = r->last - r->first + 1 - replayed;
+	free(r->redone);
+	r->redone = NULL;
 	part_free(&p);
 	free(rs.v);
 	free_aligned(logbuf);
@@ -441,6 +448,8 @@ void rv_results(struct run_ctx *rc, struct recovery *rv)
 		}
 		d->nlog = 0; /* the strings went with them */
 		rec->logs += d->last - d->first + 1 - d->unreplayed;
+		rec->pages_behind_log += d->pages_behind;
+		rec->pages_redone += d->pages_redone;
 		rec->log_bytes += d->log_bytes;
 		rec->mismatches += d->mismatches;
 		rec->bad_pages += d->bad_pages;
@@ -501,9 +510,14 @@ void rv_summary(const struct fslab_result *r, FILE *f)
 		rec->seconds, rec->interrupted ? " (left by a killed run)" : "",
 		rec->per_log_mean, rec->per_log_sd, rec->per_log_p50, rec->per_log_p95,
 		rec->per_log_max);
-	fprintf(f, "  %llu records, %llu applied (the rest were in the database), %llu pages "
-		"read, %llu written; %llu page times contradicting a record, %llu bad pages\n\n",
+	fprintf(f, "  %llu records, %llu applied (the rest were in the database) to %llu pages",
 		(unsigned long long)rec->records, (unsigned long long)rec->applied,
-		(unsigned long long)rec->pages_read, (unsigned long long)rec->pages_written,
-		(unsigned long long)rec->mismatches, (unsigned long long)rec->bad_pages);
+		(unsigned long long)rec->pages_redone);
+	if (!rec->interrupted)
+		fprintf(f, " (the unclean stop left %llu behind the log)",
+			(unsigned long long)rec->pages_behind_log);
+	fprintf(f, "; %llu pages read, %llu written; %llu page times contradicting a record, "
+		"%llu bad pages\n\n", (unsigned long long)rec->pages_read,
+		(unsigned long long)rec->pages_written, (unsigned long long)rec->mismatches,
+		(unsigned long long)rec->bad_pages);
 }
