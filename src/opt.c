@@ -22,6 +22,9 @@ struct opt_ent {
 	void *ctx;
 };
 
+/* -h, --help of a table that does not list it */
+static const struct opt_def help_def = { .name = "help", .short_name = 'h' };
+
 struct opt_state {
 	const struct opt_cmd *cmd;
 	struct opt_ent *ent;
@@ -78,9 +81,9 @@ static void state_init(struct opt_state *st, const struct opt_cmd *cmd, void *ct
 	add_table(st, cmd, ctx);
 	if (cmd->also)
 		add_table(st, cmd->also, cmd->also_ctx ? cmd->also_ctx(ctx) : ctx);
-	/* every command takes -h and --help, listed in its --help or not (an entry without
-	 * a table's option: ent[].o stays NULL) */
+	/* every command takes -h and --help, listed in its --help or not */
 	if (!has_name(st, "help")) {
+		st->ent[st->n] = (struct opt_ent){ &help_def, cmd, ctx };
 		st->lo[st->n++] = (struct option){ "help", no_argument, NULL, 'h' };
 		strbuf_addch(&st->shorts, 'h');
 	}
@@ -93,13 +96,13 @@ static void state_release(struct opt_state *st)
 	strbuf_release(&st->shorts);
 }
 
-/* The entry getopt_long returned c for; NULL for --help. */
+/* The entry getopt_long returned c for; NULL: none. */
 static const struct opt_ent *entry_of(const struct opt_state *st, int c)
 {
 	if (c >= OPT_VAL && c < OPT_VAL + (int)st->n)
 		return &st->ent[c - OPT_VAL];
 	for (size_t i = 0; i < st->n; i++)
-		if (st->ent[i].o && st->ent[i].o->short_name == c)
+		if (st->ent[i].o->short_name == c)
 			return &st->ent[i];
 	return NULL;
 }
@@ -149,16 +152,17 @@ static int sibling_option(const struct opt_cmd *cmd, const char *arg)
 /* What getopt_long refused ('?' or ':'), said. */
 static int refused(const struct opt_state *st, int c, char **argv)
 {
-	const char *cmd = st->cmd->name, *arg = argv[optind - 1];
+	const char *cmd = st->cmd->see ? st->cmd->see : st->cmd->name, *arg = argv[optind - 1];
 	const struct opt_ent *e = optopt ? entry_of(st, optopt) : NULL;
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
-	if (c == ':')
-		return input_error("%s needs a value; see 'fslab %s --help'", arg, cmd);
-	if (e && !strncmp(arg, "--", 2))
+	/* a flag given a value: '?' from glibc, ':' from the BSD getopt of mingw-w64 */
+	if (e && e->o->arg == OPT_NONE && !strncmp(arg, "--", 2))
 		return input_error("--%s takes no value ('%s'); see 'fslab %s --help'", e->o->name,
 				   arg, cmd);
+	if (c == ':')
+		return input_error("%s needs a value; see 'fslab %s --help'", arg, cmd);
 	if (optopt && optopt < OPT_VAL)
 		return input_error("unknown option '-%c'; see 'fslab %s --help'", optopt, cmd);
 	ret = sibling_option(st->cmd, arg);
@@ -219,9 +223,9 @@ int opt_parse(const struct opt_cmd *cmd, void *ctx, int argc, char **argv, int *
 	while (!ret && (c = getopt_long(argc, argv, st.shorts.buf, st.lo, NULL)) != -1) {
 		const struct opt_ent *e = c == '?' || c == ':' ? NULL : entry_of(&st, c);
 
-		if (c == '?' || c == ':')
+		if (!e)
 			ret = refused(&st, c, argv);
-		else if (!e || !strcmp(e->o->name, "help"))
+		else if (e->o == &help_def || !strcmp(e->o->name, "help"))
 			ret = 1;
 		else
 			ret = store(e, optarg);
@@ -236,7 +240,7 @@ int opt_parse(const struct opt_cmd *cmd, void *ctx, int argc, char **argv, int *
 		if (cmd->no_args)
 			return input_error("unexpected argument '%s'; %s", argv[optind], cmd->no_args);
 		return input_error("unexpected argument '%s'; options start with --, see 'fslab %s "
-				   "--help'", argv[optind], cmd->name);
+				   "--help'", argv[optind], cmd->see ? cmd->see : cmd->name);
 	}
 	return 0;
 }

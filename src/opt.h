@@ -94,6 +94,8 @@ struct opt_cmd {
 	unsigned int flags;          /* OPTC_* */
 	const char *no_args;         /* after "unexpected argument 'X'; " (default: "options start
 					with --, see 'fslab NAME --help'") */
+	const char *see;             /* errors say "see 'fslab SEE --help'" (default: NAME; the
+					Windows prep's options are not bare prep's on Linux) */
 };
 
 /* The table of cmd, prepared. */

@@ -122,6 +122,7 @@ static const struct opt_def winprep_opts[] = {
 
 static const struct opt_cmd winprep_opt_cmd = {
 	.name = "prep",
+	.see = "prep --db-disk 0",
 	.opts = winprep_opts,
 	.set = winprep_set,
 	.head_fn = winprep_head,
