@@ -245,6 +245,20 @@ int opt_parse(const struct opt_cmd *cmd, void *ctx, int argc, char **argv, int *
 	return 0;
 }
 
+const struct opt_def *opt_named(const struct opt_cmd *cmd, unsigned int flag, int argc,
+				char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		size_t len = strcspn(argv[i], "=");
+
+		for (const struct opt_def *o = opt_table(cmd); o->name; o++)
+			if ((o->flags & flag) && !strncmp(argv[i], "--", 2) && len == strlen(o->name) + 2 &&
+			    !strncmp(argv[i] + 2, o->name, len - 2))
+				return o;
+	}
+	return NULL;
+}
+
 const struct opt_def *opt_find(const struct opt_cmd *cmd, const char *name)
 {
 	for (const struct opt_def *o = opt_table(cmd); o && o->name; o++)

@@ -44,6 +44,8 @@ enum {
 				set() keeps them); without it the last one given counts */
 	OPT_HIDDEN = 1 << 1, /* taken, but neither in --help nor offered by the completion */
 	OPT_JOIN = 1 << 2,   /* --help: named on the next option's line, "--a, --b: its text" */
+	OPT_CLAIM = 1 << 3,  /* given, it picks the command's backend (opt_named(): the Windows
+				prep's --db-disk) */
 };
 
 struct opt_def {
@@ -121,6 +123,14 @@ void opt_usage(const struct opt_cmd *cmd, FILE *f);
 
 /* opt_help_item - one option's lines of --help (joined ones' names first) into sb. */
 void opt_help_item(struct strbuf *sb, const struct opt_cmd *cmd, const struct opt_def *o);
+
+/*
+ * opt_named - the first option of cmd's table marked flag that argv (argv[0] the subcommand)
+ * names as --name or --name=VALUE before any --; NULL when none.  For a look at the arguments
+ * before they are parsed (which prep backend takes them).
+ */
+const struct opt_def *opt_named(const struct opt_cmd *cmd, unsigned int flag, int argc,
+				char **argv);
 
 /* The option of cmd (not of its also) called --name, exactly; NULL when none. */
 const struct opt_def *opt_find(const struct opt_cmd *cmd, const char *name);

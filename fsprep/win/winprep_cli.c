@@ -93,9 +93,10 @@ static const struct opt_def winprep_opts[] = {
 	  .help = "%C", .ini = "fs.fs", .store = OPT_STR, WA(fs) },
 	{ .name = "db-disk", .arg = OPT_WORD, .metavar = "N",
 	  .help = "the disk of the database volume, its number as Get-Disk lists it",
-	  .ini = "devices.db_disk", .id = WA_DB_DISK },
+	  .ini = "devices.db_disk", .flags = OPT_CLAIM, .id = WA_DB_DISK },
 	{ .name = "log-disk", .arg = OPT_WORD, .metavar = "M",
-	  .help = "the disk of the log volume", .ini = "devices.log_disk", .id = WA_LOG_DISK },
+	  .help = "the disk of the log volume", .ini = "devices.log_disk", .flags = OPT_CLAIM,
+	  .id = WA_LOG_DISK },
 	{ .name = "mount-root", .arg = OPT_DIR, .metavar = "DIR",
 	  .help = "mount on DIR\\db\\ and DIR\\log\\",
 	  .def = "C:\\fslab", .store = OPT_STR, WA(o.mount_root) },
@@ -110,7 +111,7 @@ static const struct opt_def winprep_opts[] = {
 	{ .name = "disk-info", .arg = OPT_FILE, .metavar = "FILE",
 	  .help = "take the disks from FILE (the JSON the disk query prints) instead of asking "
 		  "Windows: on Linux it previews a plan",
-	  .ini = "devices.disk_info", .store = OPT_STR, WA(o.disk_info) },
+	  .ini = "devices.disk_info", .flags = OPT_CLAIM, .store = OPT_STR, WA(o.disk_info) },
 	{ .name = "stop-on-stdin-eof",
 	  .help = "the end of standard input before the script starts stops the prep, nothing "
 		  "changed; a script that started finishes (or undoes itself on failure): no disk "
@@ -595,19 +596,10 @@ out:
 	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 }
 
-/* Windows disks among prep's arguments: --db-disk, --log-disk, --disk-info. */
+/* Windows disks among prep's arguments: the options that name them (OPT_CLAIM). */
 static bool winprep_wanted(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strncmp(a, "--db-disk", 9) || !strncmp(a, "--log-disk", 10) ||
-		    !strncmp(a, "--disk-info", 11))
-			return true;
-		if (!strcmp(a, "--"))
-			break;
-	}
-	return false;
+	return opt_named(&winprep_opt_cmd, OPT_CLAIM, argc, argv) != NULL;
 }
 
 /* A Windows --mount-root ("C:\...") among teardown's arguments. */

@@ -209,6 +209,38 @@ static void test_kinds(void **state)
 	assert_true(a.other);
 }
 
+/* opt_named(): an option by its flag among arguments not parsed yet, named in full */
+static void test_named(void **state)
+{
+	static const struct {
+		const char *argv[4];
+		const char *found;
+	} cases[] = {
+		{ { "test", "--text", "x", "--list=d" }, "list" },
+		{ { "test", "a", "--list", "d" }, "list" },
+		{ { "test", "--li", "d" }, NULL },
+		{ { "test", "--", "--list", "d" }, NULL },
+		{ { "test", "--listing" }, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *av[5] = { 0 };
+		int argc = 0;
+		const struct opt_def *o;
+
+		while (argc < 4 && cases[i].argv[argc]) {
+			av[argc] = (char *)cases[i].argv[argc];
+			argc++;
+		}
+		o = opt_named(&t_cmd, OPT_REPEAT, argc, av);
+		if (cases[i].found)
+			assert_string_equal(o ? o->name : "(none)", cases[i].found);
+		else
+			assert_null(o);
+	}
+}
+
 /* Each refused command line: -FSLAB_EINPUT, one error line, what it says. */
 static void test_errors(void **state)
 {
@@ -487,6 +519,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_named),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_dump),
