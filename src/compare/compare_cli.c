@@ -87,8 +87,7 @@ static char *format_names_sep(const char *sep, const char *last)
 	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
-		strbuf_addf(&sb, "%s%s", !i ? "" : i + 1 < ARRAY_SIZE(formats) ? sep : last,
-			    formats[i].name);
+		strbuf_add_item(&sb, i, ARRAY_SIZE(formats), sep, last, formats[i].name);
 	return strbuf_detach(&sb, NULL);
 }
 

@@ -134,8 +134,7 @@ static const char *action_names(void)
 
 	if (!names.len)
 		for (size_t i = 0; i < ARRAY_SIZE(actions); i++)
-			strbuf_addf(&names, "%s%s",
-				    !i ? "" : i + 1 < ARRAY_SIZE(actions) ? ", " : " or ", actions[i]);
+			strbuf_add_item(&names, i, ARRAY_SIZE(actions), ", ", " or ", actions[i]);
 	return names.buf;
 }
 

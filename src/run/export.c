@@ -47,8 +47,7 @@ static char *exporter_names(const char *sep, const char *last)
 	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t i = 0; i < ARRAY_SIZE(exporters); i++)
-		strbuf_addf(&sb, "%s%s", !i ? "" : i + 1 < ARRAY_SIZE(exporters) ? sep : last,
-			    exporters[i]->name);
+		strbuf_add_item(&sb, i, ARRAY_SIZE(exporters), sep, last, exporters[i]->name);
 	return strbuf_detach(&sb, NULL);
 }
 
