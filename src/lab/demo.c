@@ -5,13 +5,13 @@
  * found beside the binary or in ../share/fslab (share.h): /usr/share/fslab/configs/ for the
  * Debian package, whose examples under /usr/share/doc may be left out by dpkg's path-exclude.
  */
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base.h"
 #include "cmds.h"
+#include "lab/labP.h"
 #include "msg.h"
 #include "opt.h"
 #include "share.h"
@@ -24,36 +24,16 @@
 #define DEMO_WHAT "ext4 against XFS on loop devices (as root)"
 #endif
 
-/* What fslab demo is told: fslab lab's options, parsed here for --help and the refusal of a
- * config, then by fslab lab. */
-struct demo_args {
-	const char *output;
-	bool resume, dry_run;
-};
-
-#define DA(f) .off = offsetof(struct demo_args, f)
-
-static const struct opt_def demo_opts[] = {
-	{ .name = "output", .arg = OPT_DIR, .metavar = "DIR",
-	  .help = "where results, logs, state and the report go (default: the config's [lab] "
-		  "output, in the current directory)",
-	  .store = OPT_STR, DA(output) },
-	{ .name = "resume", .help = "continue an interrupted demo in DIR", .store = OPT_TRUE,
-	  DA(resume) },
-	{ .name = "dry-run", .help = "print the plan and the preflight checks; change nothing",
-	  .store = OPT_TRUE, DA(dry_run) },
-	{ .name = NULL },
-};
-
 /* none taken, but each one refused by name (a config: the shipped one runs) */
 static const struct opt_pos demo_pos[] = {
 	{ .name = "CONFIG", .arg = OPT_NONE },
 	{ NULL },
 };
 
+/* fslab lab's options: the demo hands them on */
 const struct opt_cmd demo_opt_cmd = {
 	.name = "demo",
-	.opts = demo_opts,
+	.opts = lab_opts,
 	.pos = demo_pos,
 	.head =
 "usage: fslab demo [--output DIR] [--resume] [--dry-run]\n"
@@ -74,7 +54,7 @@ const struct opt_cmd demo_opt_cmd = {
  * take.  -1 to go on, else the exit status. */
 static int demo_args(int argc, char **argv)
 {
-	struct demo_args a = { 0 };
+	struct lab_args a = { 0 };
 	char **av = xcalloc((size_t)argc + 1, sizeof(char *));
 	int first, ret;
 

@@ -38,15 +38,9 @@ static void lab_head(FILE *f)
 	free(titles);
 }
 
-/* What fslab lab is told. */
-struct lab_args {
-	const char *output;
-	bool resume, dry_run;
-};
-
 #define LA(f) .off = offsetof(struct lab_args, f)
 
-static const struct opt_def lab_opts[] = {
+const struct opt_def lab_opts[] = {
 	{ .name = "output", .arg = OPT_DIR, .metavar = "DIR",
 	  .help = "where results, logs, state and the report go (default: the config's [lab] "
 		  "output, else ./lab-<config name>)",
