@@ -121,9 +121,6 @@ int opt_parse(const struct opt_cmd *cmd, void *ctx, int argc, char **argv, int *
 /* opt_usage - cmd's --help: its head, every option not hidden (with its group), its tail. */
 void opt_usage(const struct opt_cmd *cmd, FILE *f);
 
-/* opt_help_item - one option's lines of --help (joined ones' names first) into sb. */
-void opt_help_item(struct strbuf *sb, const struct opt_cmd *cmd, const struct opt_def *o);
-
 /*
  * opt_named - the first option of cmd's table marked flag that argv (argv[0] the subcommand)
  * names as --name or --name=VALUE before any --; NULL when none.  For a look at the arguments

@@ -48,7 +48,7 @@ static void help_left(struct strbuf *sb, const struct opt_def *o)
  * text after a blank; any other option's text starts at the command's column (two blanks
  * after a name that reaches it).  Words wrap at the command's width, at its column.
  */
-void opt_help_item(struct strbuf *sb, const struct opt_cmd *cmd, const struct opt_def *o)
+static void help_item(struct strbuf *sb, const struct opt_cmd *cmd, const struct opt_def *o)
 {
 	int col = cmd->col ? cmd->col : HELP_COL, width = cmd->width ? cmd->width : HELP_WIDTH;
 	const struct opt_def *first = o;
@@ -90,7 +90,7 @@ void opt_usage(const struct opt_cmd *cmd, FILE *f)
 		if (o->flags & OPT_JOIN)
 			continue;
 		strbuf_setlen(&sb, 0);
-		opt_help_item(&sb, cmd, o);
+		help_item(&sb, cmd, o);
 		fputs(sb.buf, f);
 	}
 	if (cmd->tail)
