@@ -565,6 +565,8 @@ const struct prep_backend prep_be_mkfs = {
 	.sys = PREP_LINUX,
 	.prep = cmd_linuxprep,
 	.teardown = cmd_linuxteardown,
+	.prep_opts = &linuxprep_opt_cmd,
+	.teardown_opts = &linuxteardown_opt_cmd,
 	.missing_tool = format_missing_tool,
 	.missing_driver = format_missing_driver,
 	.opts_problem = format_opts_problem,
@@ -579,4 +581,6 @@ const struct prep_backend prep_be_raw = {
 	.sys = PREP_LINUX,
 	.prep = cmd_linuxprep,
 	.teardown = cmd_linuxteardown,
+	.prep_opts = &linuxprep_opt_cmd,
+	.teardown_opts = &linuxteardown_opt_cmd,
 };

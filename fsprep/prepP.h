@@ -451,6 +451,9 @@ struct prep_opts {
 	bool stop_on_stdin_eof;        /* the end of stdin rolls back as SIGINT does (the lab) */
 };
 
+/* The option tables of fslab prep and teardown on Linux devices (prep_cli.c, opt.h). */
+extern const struct opt_cmd linuxprep_opt_cmd, linuxteardown_opt_cmd;
+
 /* One volume as prep builds it. */
 struct prep_vol {
 	const char *role;      /* "db" or "log" */

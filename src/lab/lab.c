@@ -10,7 +10,6 @@
  * a Ctrl-C means.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -260,49 +259,6 @@ static void lab_host_lost(struct lab *L)
 		 "with: %s", L->lost, L->results, L->resume_cmd);
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: fslab lab CONFIG.ini [--resume] [--dry-run] [--output DIR]\n"
-"\n"
-"Run the whole experiment of a lab config: for each filesystem, thread count and repeat\n"
-"(a cell): prep the database and log devices, initialise the databases, drop caches, run\n"
-"the identical load, keep the result, tear down; then compare all results into one report.\n"
-"Cells run in rounds (round r = repeat r of every filesystem and thread count), shuffled\n"
-"inside each round unless [lab] order says otherwise; lab.log and lab-plan.json record the\n"
-"order and its seed.\n"
-"With [lab] precision = P%% the lab is adaptive: from min_rounds on it looks after every\n"
-"round and stops when every claim's minimum detectable difference is at most P, or when\n"
-"the next round would not fit [lab] budget (widths only, never p-values).  With [lab]\n"
-"stop = decided it stops when every claim is different, equivalent within [lab]\n"
-"equivalence (default 5%%) or negligible, its tests held to group-sequential boundaries\n"
-"that pay for the looks (docs/COMPARE.md, \"Deciding\").\n"
-"A label with db_dir/log_dir runs on volumes you prepared: no prep, no format, no\n"
-"teardown; each cell deletes and re-creates only its own databases and logs there.\n"
-"fslab.exe on Windows preps [devices] db_disk/log_disk as NTFS or ReFS for every cell.\n"
-"With [host NAME] sections every cell runs on every host at once over ssh: each host's\n"
-"prep, runs started together (fslab run --start-at), each result fetched with its sha256\n"
-"to results/CELL.HOST.json and merged into results/CELL.json, teardown; every host is\n"
-"checked first (fslab hosts CONFIG check, and its prep as a dry run there).  A host lost\n"
-"mid-cell leaves a partial cluster result and stops the lab; --resume tears it down when\n"
-"it is back (docs/HOSTS.md).\n"
-"\n"
-"  --output DIR   where results, logs, state and the report go (default: the config's\n"
-"                 [lab] output, else ./lab-<config name>)\n"
-"  --resume       continue an interrupted lab in DIR: finished cells are kept, the\n"
-"                 others run in the order the lab recorded (a changed config is refused)\n"
-"  --dry-run      print the plan and the preflight checks; change nothing\n"
-"\n"
-"Ctrl-C stops the current cell (its step's standard input is closed), unmounts and\n"
-"detaches what the lab made, keeps finished results and prints how to resume (a second\n"
-"Ctrl-C kills the step, still cleaning up).\n"
-"SIGTERM, a closed terminal or ssh session (SIGHUP) and a gone reader of its output\n"
-"(SIGPIPE) stop it the same way; lab.log and the next start say how to resume.\n"
-"DIR must be new, empty, or a lab's own directory (fslab lab marks it): anything else is\n"
-"refused, so that no file of yours is overwritten or removed.\n"
-"See configs/template.ini for every key.\n");
-}
-
 static char *default_out(const char *config)
 {
 	const char *base = strrchr(config, '/'), *bs = strrchr(config, '\\');
@@ -413,50 +369,6 @@ static void dry_run(struct lab *L)
 		       "by closing their standard input)\n");
 	printf("then: " LAB_FSLAB " compare <results> --output %s --lab-plan %s\n", L->report,
 	       L->plan_path);
-}
-
-/* fslab lab's options into L; the config's path in *config.  -1 to go on, else the exit
- * status (--help, or a usage error said). */
-static int lab_args(struct lab *L, int argc, char **argv, const char **config,
-		    const char **out_opt)
-{
-	static const struct option opts[] = {
-		{ "resume", no_argument, NULL, 'r' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			L->resume = true;
-			break;
-		case 'n':
-			L->dry_run = true;
-			break;
-		case 'o':
-			*out_opt = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return FSLAB_EXIT_OK;
-		default:
-			fslab_err("unknown option '%s'; see 'fslab lab --help'", argv[optind - 1]);
-			return FSLAB_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
-		fslab_err("give exactly one lab config, e.g. 'fslab lab configs/demo.ini'; see "
-			  "'fslab lab --help'");
-		return FSLAB_EXIT_USAGE;
-	}
-	*config = argv[optind];
-	return -1;
 }
 
 /* The config, the output's paths, the binary to run and the cells.  0, or the exit status

@@ -151,6 +151,15 @@ void lab_hosts_dry_run(struct lab *L, const struct cell *c);
 void lab_hosts_close(struct lab *L);
 
 /* plan.c: the cells, their run order, lab-plan.json and lab-state.json (resume). */
+/* lab_cli.c: fslab lab's options into L, the config's path in *config, --output in *out_opt.
+ * -1 to go on, else the exit status (--help printed, or a usage error said). */
+int lab_args(struct lab *L, int argc, char **argv, const char **config, const char **out_opt);
+/* What fslab lab (and fslab demo, which hands them on) is told: the table lab_opts[]. */
+struct lab_args {
+	const char *output;
+	bool resume, dry_run;
+};
+extern const struct opt_def lab_opts[];
 void lab_build_cells(struct lab *L);
 /*
  * lab_check_names - every file a cell writes has a name of its own: results/<cell>.json (a

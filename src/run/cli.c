@@ -105,14 +105,18 @@ static void normalise(struct run_state *s)
 
 int run_parse_args(struct run_state *s, int argc, char **argv)
 {
-	struct run_params *p = &s->p;
-	struct run_config *c = &s->res.config;
 	int ret;
 
-	run_params_init(p, c);
-	ret = run_params_parse_argv(p, argc, argv);
-	if (ret)
-		return ret;
+	run_params_init(&s->p, &s->res.config);
+	ret = run_params_parse_argv(&s->p, argc, argv);
+	return ret ? ret : run_check_args(s);
+}
+
+int run_check_args(struct run_state *s)
+{
+	struct run_params *p = &s->p;
+	struct run_config *c = &s->res.config;
+
 	s->drop_caches = os_is_admin() && !c->no_drop_caches;
 	s->progress_fd = run_params_given(p, RO_PROGRESS_FD) ? (int)c->progress_fd : -1;
 	/* I/Os above the threshold set's maximum are counted for every workload (information) */

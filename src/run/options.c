@@ -4,7 +4,6 @@
 #include "run/options.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +82,7 @@ const struct run_option run_options[RO_NR] = {
 			"backup)\n"
 			"A block device instead of directories (--db DEV --log DEV) runs "
 			"the same load on the raw devices: the baseline without a "
-			"filesystem.  It overwrites them: refused when mounted or in use, "
+			"filesystem. It overwrites them: refused when mounted or in use, "
 			"and when they carry a signature unless --force.",
 	},
 	[RO_FORCE] = {
@@ -320,20 +319,21 @@ const struct run_option run_options[RO_NR] = {
 		.help = "initialise the databases, then wait until TIME (UTC: "
 			"2026-12-03T14:05:00Z, 2026-12-03T14:05:00.25Z, or seconds since 1970) "
 			"and start the load (warm-up, then measurement): runs on several hosts "
-			"given one TIME start together.  Refused when TIME has passed or is more "
+			"given one TIME start together. Refused when TIME has passed or is more "
 			"than 24h ahead; a load that starts late (initialisation took longer) says "
 			"so in a note",
 		.fix = "give a UTC time with its zone, such as 2026-12-03T14:05:00Z or "
 		       "2026-12-03T14:05:00.5Z, or seconds since 1970 such as $(($(date +%s) + 60))",
 	},
 	[RO_SAMPLE_INTERVAL] = {
+		.group = "\nVerdict (jetstress; exit status 3 when it fails):\n",
 		.name = "sample-interval", .ini = "sample_interval", .type = ROT_TIME,
 		.cmp = ROC_LOAD,
 		.flags = ROF_VERDICT | ROF_WHOLE_S, OFF(sample_interval_s),
 		.def = STR(JS_SAMPLE_INTERVAL_S) "s", .lo = NSEC_PER_SEC, .hi = 3600 * NSEC_PER_SEC,
 		.metavar = "T",
 		.help = "latency sampling interval; default %D (Jetstress's LogInterval), "
-			"1s to 1h in whole seconds.  The maximum checks judge the average "
+			"1s to 1h in whole seconds. The maximum checks judge the average "
 			"latency of each interval, per database and overall; a measurement "
 			"shorter than one interval is one partial sample",
 		.fix = "give whole seconds from 1s to 1h, such as 15s (Jetstress's LogInterval) "
@@ -399,6 +399,10 @@ const struct run_option run_options[RO_NR] = {
  */
 #define STEADY_HELP_PCT "in % of the window's mean"
 	[RO_STEADY_WINDOW] = {
+		.group = "\nSteady state (SNIA PTS: the range of W interval means within 20 % of their "
+			 "mean,\nthe least-squares line's excursion across them within 10 %): every "
+			 "result says\nwhether and from when it held, for transactional IOPS and "
+			 "database read latency.\n",
 		.name = "steady-window", .ini = "steady_window", .type = ROT_UINT,
 		.cmp = ROC_LOAD, OFF(steady_window), .def = STR(STEADY_WINDOW),
 		.lo = 2, .hi = STEADY_WINDOW_MAX, .metavar = "W",
@@ -445,7 +449,7 @@ const struct run_option run_options[RO_NR] = {
 		OFF(precondition), .def = "0", .lo = 0, .hi = 100, .metavar = "N",
 		.help = "before the warm-up, SNIA PTS's two stages, neither measured: every "
 			"database file written over N times sequentially, then the load until "
-			"steady state (at most --steady-cap); both recorded.  0: none",
+			"steady state (at most --steady-cap); both recorded. 0: none",
 		.fix = "give how many times to write the database files over, 0 to 100 (SNIA "
 		       "PTS: 2)",
 	},
@@ -633,47 +637,83 @@ int run_option_parse(struct run_params *p, const struct run_option *o, const cha
 	return 0;
 }
 
-#define OPT_BASE 1000
+/* ---- the table as every command's parser reads it (opt.h) ---- */
+
+static struct opt_def run_defs[RO_NR + 1];
+
+static const char run_head[] =
+	"usage: fslab run --db DIR [--db DIR2 ...] --log DIR [--log DIR2 ...] [options]\n"
+	"\n"
+	"Drive a seeded, Jetstress-like Exchange database load (or a simple calibration pattern)\n"
+	"against the database and log directories for a fixed time and write one result file.\n\n";
+
+static const char run_tail[] =
+	"  Database page fault stalls (a session waiting for a free cache page because the lazy\n"
+	"  writer is behind) fail the verdict above 1 per second on average.\n"
+	"\n"
+	"In a lab config (fslab lab), the [workload] section takes the options not set by the lab\n"
+	"as keys with '_' for '-' (name for --workload; threads may be a list: one cell each).\n"
+	"\n"
+	"Exit status: 0 ok, 1 failure or interrupted (the result is still written, marked\n"
+	"aborted), 2 bad input (nothing created), 3 completed but the verdict is FAIL.\n";
+
+/* What a value of each type is, for the completion. */
+static enum opt_arg arg_of(const struct run_option *o)
+{
+	switch (o->type) {
+	case ROT_DIRS: return OPT_DIR;
+	case ROT_CHOICE: return OPT_CHOICE;
+	case ROT_FLAG: return OPT_NONE;
+	case ROT_STR: return !strcmp(o->metavar, "FILE") ? OPT_FILE : OPT_WORD;
+	default: return OPT_WORD;
+	}
+}
+
+/* run_defs[] from run_options[]: once, before the table is first read. */
+static void run_defs_fill(void)
+{
+	if (run_defs[0].name)
+		return;
+	for (size_t i = 0; i < RO_NR; i++) {
+		const struct run_option *o = &run_options[i];
+
+		run_defs[i] = (struct opt_def){
+			.name = o->name, .arg = arg_of(o), .metavar = o->metavar,
+			.choices = o->choices, .help = o->help, .group = o->group,
+			.def = o->def_help ? o->def_help : o->def,
+			.flags = o->type == ROT_DIRS ? OPT_REPEAT : 0, .store = OPT_CALL,
+			.id = (int)i,
+		};
+	}
+}
+
+/* A value into the run's config, checked by the table: "--name 'value': fix" when refused. */
+static int run_set(void *ctx, const struct opt_def *d, const char *v)
+{
+	const struct run_option *o = &run_options[d->id];
+	const char *fix;
+
+	if (run_option_parse(ctx, o, v, &fix))
+		return input_error("--%s '%s': %s", o->name, v, fix);
+	return 0;
+}
+
+const struct opt_cmd run_opt_cmd = {
+	.name = "run",
+	.opts = run_defs,
+	.prepare = run_defs_fill,
+	.set = run_set,
+	.head = run_head,
+	.tail = run_tail,
+	.col = 24,
+	.width = 92,
+};
 
 int run_params_parse_argv(struct run_params *p, int argc, char **argv)
 {
-	struct option lo[RO_NR + 2];
-	int c;
+	int first;
 
-	for (size_t i = 0; i < RO_NR; i++)
-		lo[i] = (struct option){ run_options[i].name,
-					 run_options[i].type == ROT_FLAG ? no_argument
-									 : required_argument,
-					 NULL, OPT_BASE + (int)i };
-	lo[RO_NR] = (struct option){ "help", no_argument, NULL, 'h' };
-	lo[RO_NR + 1] = (struct option){ NULL, 0, NULL, 0 };
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		const struct run_option *o;
-		const char *fix;
-
-		if (c == 'h') {
-			run_usage(stdout);
-			return 1;
-		}
-		if (c < OPT_BASE || c >= OPT_BASE + RO_NR) {
-			if (optopt && optopt < OPT_BASE)
-				return input_error("unknown option '-%c'; see 'fslab run --help'", optopt);
-			if (optopt)
-				return input_error("%s needs a value; see 'fslab run --help'",
-						   argv[optind - 1]);
-			return input_error("unknown option '%s'; see 'fslab run --help'",
-					   argv[optind - 1]);
-		}
-		o = &run_options[c - OPT_BASE];
-		if (run_option_parse(p, o, optarg, &fix))
-			return input_error("--%s '%s': %s", o->name, optarg, fix);
-	}
-	if (optind < argc)
-		return input_error("unexpected argument '%s'; options start with --, see "
-				   "'fslab run --help'", argv[optind]);
-	return 0;
+	return opt_parse(&run_opt_cmd, p, argc, argv, &first);
 }
 
 void run_params_argv(const struct run_params *p, void (*add)(const char *arg, void *ctx),
@@ -698,95 +738,7 @@ void run_params_argv(const struct run_params *p, void (*add)(const char *arg, vo
 	}
 }
 
-/* ---- --help ---- */
-
-#define HELP_COL 24
-#define HELP_WIDTH 92
-
-/* Append text to sb, expanding %C (the choices) and %D (the default). */
-static void help_expand(struct strbuf *sb, const struct run_option *o, const char *text)
-{
-	const char *dflt = o->def_help ? o->def_help : o->def;
-
-	for (const char *t = text; *t; t++) {
-		if (t[0] == '%' && (t[1] == 'C' || t[1] == 'D')) {
-			strbuf_addstr(sb, t[1] == 'C' ? o->choices() : dflt ? dflt : "");
-			t++;
-		} else {
-			strbuf_addch(sb, *t);
-		}
-	}
-}
-
-/* "  --name META" then the help, words wrapped at HELP_WIDTH, continuation lines at HELP_COL;
- * a '\n' in the help starts a new line. */
-static void help_option(FILE *f, const struct run_option *o)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *text, *left, *save = NULL;
-	bool start = true;
-	int col;
-
-	help_expand(&sb, o, o->help);
-	if ((o->def || o->def_help) && !strstr(o->help, "%D"))
-		strbuf_addf(&sb, "; default %s", o->def_help ? o->def_help : o->def);
-	text = strbuf_detach(&sb, NULL);
-	left = o->type == ROT_FLAG ? xasprintf("  --%s", o->name)
-				   : xasprintf("  --%s %s", o->name, o->metavar);
-	col = (int)strlen(left);
-	fprintf(f, "%s%*s", left, col > HELP_COL - 2 ? 2 : HELP_COL - col, "");
-	col = MAX(col + 2, HELP_COL);
-	for (char *line = text, *next; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = 0;
-		for (char *w = strtok_r(line, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-			int len = (int)strlen(w);
-
-			if (!start && col + 1 + len > HELP_WIDTH) {
-				fprintf(f, "\n%*s", HELP_COL, "");
-				col = HELP_COL;
-				start = true;
-			}
-			fprintf(f, "%s%s", start ? "" : " ", w);
-			col += len + !start;
-			start = false;
-		}
-		if (next) {
-			fprintf(f, "\n%*s", HELP_COL, "");
-			col = HELP_COL;
-			start = true;
-		}
-	}
-	fputc('\n', f);
-	free(left);
-	free(text);
-}
-
 void run_usage(FILE *f)
 {
-	fputs("usage: fslab run --db DIR [--db DIR2 ...] --log DIR [--log DIR2 ...] [options]\n"
-	      "\n"
-	      "Drive a seeded, Jetstress-like Exchange database load (or a simple calibration "
-	      "pattern)\nagainst the database and log directories for a fixed time and write one "
-	      "result file.\n\n", f);
-	for (size_t i = 0; i < RO_NR; i++) {
-		if (i == RO_SAMPLE_INTERVAL)
-			fputs("\nVerdict (jetstress; exit status 3 when it fails):\n", f);
-		if (i == RO_STEADY_WINDOW)
-			fputs("\nSteady state (SNIA PTS: the range of W interval means within 20 % of "
-			      "their mean,\nthe least-squares line's excursion across them within 10 %): "
-			      "every result says\nwhether and from when it held, for transactional IOPS "
-			      "and database read latency.\n", f);
-		help_option(f, &run_options[i]);
-	}
-	fputs("  Database page fault stalls (a session waiting for a free cache page because the "
-	      "lazy\n  writer is behind) fail the verdict above 1 per second on average.\n"
-	      "\n"
-	      "In a lab config (fslab lab), the [workload] section takes the options not set by "
-	      "the lab\nas keys with '_' for '-' (name for --workload; threads may be a list: one "
-	      "cell each).\n"
-	      "\n"
-	      "Exit status: 0 ok, 1 failure or interrupted (the result is still written, marked\n"
-	      "aborted), 2 bad input (nothing created), 3 completed but the verdict is FAIL.\n", f);
+	opt_usage(&run_opt_cmd, f);
 }

@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# t_completion: the bash completion (scripts/mkcompletion.sh) against the --help of every
-# subcommand, read here independently of the generator: it offers exactly the commands of
+# t_completion: the bash completion (scripts/mkcompletion.sh, made from the option tables:
+# fslab __options) against the --help of every subcommand (made from the same tables, read
+# here independently of both): it offers exactly the commands of
 # `fslab --help` and, for each, exactly the long options its --help names (option lines and
 # usage lines; export: run's too), --help and, first, --version; an option shown with a
 # value (--db DIR) completes a value, one without (--force) is followed by options again;
 # the words it offers as values are named in that option's --help text, and the run options'
 # are accepted by fslab (export checks them); positional arguments: *.ini for lab and hosts,
-# files for compare, hosts' actions.  A completion made from a --help that lacks one option
-# fails the same check (it would catch a completion left behind by its --help).  make
+# files for compare, hosts' actions.  A completion made from a table that lacks one option
+# --help names fails the same check (it would catch tables and --help parting).  make
 # install installs it.
 . "$(dirname "$0")/lib.sh"
 cd "$FSLAB_TOP"
@@ -151,10 +152,10 @@ comp "$COMPL" run --output '' | grep -qx b.json || fail "run --output does not o
 [ -z "$(comp "$COMPL" run --threads '')" ] || fail "run --threads offers words"
 comp "$COMPL" lab a.ini '' | grep -qx -- --resume || fail "lab CONFIG then options: not offered"
 
-log "a completion made from a --help without --bs fails the check"
+log "a completion made from a table without --bs (which --help names) fails the check"
 cat > "$T/fslab-old" <<EOF
 #!/bin/sh
-if [ "\$1 \$2" = "run --help" ]; then "$FSLAB" run --help | grep -v '^  --bs '; exit; fi
+if [ "\$1" = __options ]; then "$FSLAB" __options | grep -v '^opt run --bs '; exit; fi
 exec "$FSLAB" "\$@"
 EOF
 chmod +x "$T/fslab-old"
