@@ -39,11 +39,15 @@ log "a lab of $((2 * N)) finished cells, as the lab leaves its directory"
 cp -a $T/one $T/many
 rm -rf $T/many/report $T/many/results/* $T/many/lab-plan.json
 # cells in run order (interleaved: round r is ext4 then ext4b), each result the real one
-# under the cell's label
-jq '.label = "ext4b"' $real > $T/ext4b.json
-for r in $(seq $N); do
-	cp $real $T/many/results/ext4-2t-r$r.json
-	cp $T/ext4b.json $T/many/results/ext4b-2t-r$r.json
+# under the cell's label, cell and round (one run counts once: a plain copy would be refused
+# as the same run)
+for l in ext4 ext4b; do
+	for r in $(seq $N); do
+		printf '%s %s\n' $l $r
+	done
+done | while read -r l r; do
+	jq --arg l $l --argjson r $r '.label = $l | .lab.cell = "\($l)-2t-r\($r)" | .lab.round = $r' \
+		$real > $T/many/results/$l-2t-r$r.json
 done
 jq -n --argjson n $N --arg dir $T/many/results '[range(1; $n + 1) as $r | ("ext4", "ext4b") as $l
 	| {id: "\($l)-2t-r\($r)", label: $l, round: $r, status: "done",
