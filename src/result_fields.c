@@ -566,6 +566,15 @@ static const struct rfield config_fields[] = {
 	C("steady_range_pct", RF_REAL, steady_range_pct, .flags = RF_NAN0),
 	C("steady_excursion_pct", RF_REAL, steady_excursion_pct, .flags = RF_NAN0),
 	C("precondition", RF_UINT, precondition),
+	/* --threads auto: missing in older files and runs at a fixed count (not recorded) */
+	C("threads_auto", RF_BOOL, threads_auto),
+	C("tune_window", RF_UINT, tune_window),
+	C("tune_interval_s", RF_REAL, tune_interval_s, .flags = RF_NAN0),
+	C("tune_slope_pct", RF_REAL, tune_slope_pct, .flags = RF_NAN0),
+	C("tune_judge_s", RF_REAL, tune_judge_s, .flags = RF_NAN0),
+	C("tune_step_cap_s", RF_REAL, tune_step_cap_s, .flags = RF_NAN0),
+	C("tune_cap_s", RF_REAL, tune_cap_s, .flags = RF_NAN0),
+	C("tune_max_threads", RF_UINT, tune_max_threads),
 	{ NULL },
 };
 #undef C
@@ -600,6 +609,28 @@ const char *run_config_key(size_t off)
 bool run_config_has(const struct run_config *c, size_t off)
 {
 	return !(c->na & na_bit(off));
+}
+
+void run_config_set_untuned(struct run_config *c)
+{
+	static const size_t offs[] = {
+		offsetof(struct run_config, threads_auto),
+		offsetof(struct run_config, tune_window),
+		offsetof(struct run_config, tune_interval_s),
+		offsetof(struct run_config, tune_slope_pct),
+		offsetof(struct run_config, tune_judge_s),
+		offsetof(struct run_config, tune_step_cap_s),
+		offsetof(struct run_config, tune_cap_s),
+		offsetof(struct run_config, tune_max_threads),
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(offs); i++)
+		run_config_set_na(c, offs[i]);
+}
+
+bool run_config_tuned(const struct run_config *c)
+{
+	return c->threads_auto && run_config_has(c, offsetof(struct run_config, threads_auto));
 }
 
 /* "config": the fields, those not recorded left out (and an absent key read as such) */
@@ -792,6 +823,7 @@ const struct rfield result_fields[] = {
 	R("warmup", RF_CUSTOM, warmup, .write = rf_stage_write, .read = rf_stage_read),
 	R("precondition", RF_CUSTOM, precondition, .write = rf_precondition_write,
 	  .read = rf_precondition_read),
+	R("tuning", RF_CUSTOM, tuning, .write = rf_tuning_write, .read = rf_tuning_read),
 	R("fio_steadystate", RF_ARRAY, fio_ss, .flags = RF_OMIT,
 	  .off_n = offsetof(struct fslab_result, nfio_ss), .sub = rf_fio_ss_fields,
 	  .elem_size = sizeof(struct fio_steadystate)),

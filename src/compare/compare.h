@@ -207,11 +207,12 @@ struct compare {
  * "cache 8 MiB vs 64 MiB, seed 7 vs 42" (heap), or NULL; options either does not record are
  * left out.  compare_sweep_diff - the same for the sweep axes (threads): what repeats of one
  * label must share.  compare_load_options - "workload, databases, ...": every option that
- * shapes the load (heap).
+ * shapes the load; the tuner's (ROF_TUNE) only when a result of c was tuned (c NULL: every
+ * one; heap).
  */
 char *compare_load_diff(const struct fslab_result *r, const struct fslab_result *ref);
 char *compare_sweep_diff(const struct fslab_result *r, const struct fslab_result *first);
-char *compare_load_options(void);
+char *compare_load_options(const struct compare *c);
 /*
  * For the Method: one line per load-shaping option the results do not agree in ("cache:
  * ext4 64 MiB, xfs 8 MiB"); one line per label that does not record an option another

@@ -387,7 +387,7 @@ done:
  */
 static void comparability(struct doc *d, const struct compare *c)
 {
-	char *opts = compare_load_options();
+	char *opts = compare_load_options(c);
 	struct strvec v = STRVEC_INIT;
 
 	if (c->warnings.nr)

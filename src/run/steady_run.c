@@ -147,13 +147,15 @@ void run_until_steady(struct run_state *s, const char *phase, double total,
 				: "the steady warm-up", out->seconds);
 }
 
-void run_steady_stages(struct run_state *s, double total)
+void run_precondition_load(struct run_state *s, double total)
 {
-	const struct run_config *c = &s->res.config;
-
-	if (c->precondition && !run_stop_flag)
+	if (s->res.config.precondition && !run_stop_flag)
 		run_until_steady(s, "precondition", total, &s->res.precondition.load);
-	if (c->warmup_steady && !run_stop_flag)
+}
+
+void run_steady_warmup(struct run_state *s, double total)
+{
+	if (s->res.config.warmup_steady && !run_stop_flag)
 		run_until_steady(s, "warm-up", total, &s->res.warmup);
 }
 
