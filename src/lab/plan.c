@@ -326,7 +326,9 @@ void lab_build_cells(struct lab *L)
 			cell->fs = fs;
 			cell->threads = x->threads;
 			cell->repeat = cell->round = r;
-			cell->id = xasprintf("%s-%ut-r%u", x->name, x->threads, r);
+			/* threads = auto (0): the count is each cell's tuner's */
+			cell->id = x->threads ? xasprintf("%s-%ut-r%u", x->name, x->threads, r)
+					      : xasprintf("%s-auto-r%u", x->name, r);
 			cell->label = xstrdup(x->label);
 			cell->aa_of = x->aa_of ? xstrdup(x->aa_of) : NULL;
 			cell->rel_result = xasprintf("results/%s.json", cell->id);
@@ -444,12 +446,13 @@ int lab_write_plan(struct lab *L)
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
 
-		json_array_append_new(cells, json_pack("{s:I, s:I, s:s, s:s, s:s, s:I, s:I, s:s, s:s?}",
+		json_array_append_new(cells, json_pack("{s:I, s:I, s:s, s:s, s:s, s:o, s:I, s:s, s:s?}",
 						       "position", (json_int_t)c->position,
 						       "round", (json_int_t)c->round,
 						       "id", c->id, "label", c->label,
 						       "fs", c->fs->fs,
-						       "threads", (json_int_t)c->threads,
+						       "threads", c->threads ? json_integer(c->threads)
+									     : json_string("auto"),
 						       "repeat", (json_int_t)c->repeat,
 						       "result_file", c->rel_result,
 						       "aa_of", c->aa_of));

@@ -88,6 +88,10 @@ static int check_tune_args(struct run_state *s)
 	double step_min = c->tune_window * c->tune_interval_s + c->tune_judge_s;
 
 	if (!c->threads_auto) {
+		for (size_t i = 0; i < RO_NR; i++)
+			if ((run_options[i].flags & ROF_TUNE) && run_params_given(&s->p, i))
+				return input_error("--%s: only --threads auto tunes; give --threads "
+						   "auto or drop it", run_options[i].name);
 		run_config_set_untuned(c);
 		return 0;
 	}

@@ -224,7 +224,8 @@ static void test_help_names_every_option(void **state)
 	free(text);
 }
 
-/* A lab config with every [workload] key (target_iops or mailboxes: either). */
+/* A lab config with every [workload] key (target_iops or mailboxes: either; with target,
+ * threads = 12, else threads = auto and the tuner's keys). */
 static char *config_with_every_key(bool target)
 {
 	char *text = xstrdup("[devices]\nimage_dir = /x\n[workload]\n"), *n;
@@ -233,9 +234,11 @@ static char *config_with_every_key(bool target)
 		const struct run_option *o = &run_options[i];
 
 		if (!o->ini || (target ? i == RO_MAILBOXES || i == RO_IOPS_PER_MAILBOX
-				       : i == RO_TARGET_IOPS))
+				       : i == RO_TARGET_IOPS) ||
+		    (target && (o->flags & ROF_TUNE)))
 			continue;
-		n = xasprintf("%s%s = %s\n", text, o->ini, good_value(i));
+		n = xasprintf("%s%s = %s\n", text, o->ini,
+			      !target && i == RO_THREADS ? "auto" : good_value(i));
 		free(text);
 		text = n;
 	}
@@ -324,7 +327,10 @@ static void test_config_argv_roundtrip(void **state)
 				assert_string_equal(r.text[i], good_value(i));
 		}
 		assert_true(given >= 20);
-		assert_int_equal(c.threads[0], 12);
+		/* threads = auto: one cell each, the count the tuner's (0) */
+		assert_int_equal(c.threads[0], pass ? 12 : 0);
+		assert_int_equal(c.nthreads, 1);
+		assert_int_equal(c.wl.threads_auto, !pass);
 		for (int i = 0; i < a.n; i++)
 			free(a.v[i]);
 		run_params_release(&r);
