@@ -29,6 +29,12 @@ size_t compare_first_of_label(json_t *index, const struct compare *c, size_t i);
  * filled). */
 void compare_welch_half(const struct cmp_row *row, size_t gi, struct cmp_delta *d);
 
+/* capacity.c: each group's tuned flag (every run --threads auto: its threads then 0) and
+ * c->tuned (every label's); a tuned group's thread counts, "auto: 5" or "auto: 4-6 (4, 5,
+ * 6)" by run (heap). */
+void compare_find_tuned(struct compare *c);
+char *compare_tuned_threads_text(const struct compare *c, const struct cmp_group *g);
+
 /* compare.c: the group of result ri (created when new). */
 size_t compare_group_of(struct compare *c, size_t ri);
 

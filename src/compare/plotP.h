@@ -36,4 +36,7 @@ int plot_draw_sized(struct plot_ctx *x, const char *name, const char *title, con
 int plot_draw(struct plot_ctx *x, const char *name, const char *title, const char *tmpl,
 	      const char *data, size_t len, const char *const *kv);
 
+/* plot_tuning.c: the chart of the tuned labels' steps (--threads auto), when there are any. */
+int plot_tuning(struct plot_ctx *x);
+
 #endif
