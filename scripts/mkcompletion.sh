@@ -38,7 +38,14 @@ spec() {
 	function kind_of(mv, text,   k) {
 		gsub(/[][]/, "", mv)
 		sub(/\.\.\.$/, "", mv)
-		if (mv ~ /\|/) { gsub(/\|/, " ", mv); return "=" mv }
+		# "TIME|steady", "N|auto": the words; a metavar among them is no value to offer
+		if (mv ~ /\|/) {
+			gsub(/\|/, " ", mv)
+			gsub(/(^| )[A-Z][A-Z0-9_-]*( |$)/, " ", mv)
+			gsub(/^ +| +$/, "", mv)
+			gsub(/  +/, " ", mv)
+			return mv == "" ? "word" : "=" mv
+		}
 		k = list_words(text)
 		if (k != "") return "=" k
 		if (mv ~ /^DIR[0-9]*$/) return "dir"

@@ -146,7 +146,11 @@ log "positional arguments and file values"
 comp "$COMPL" compare a.ini '' | grep -qx b.json || fail "fslab compare does not offer files"
 [ "$(comp "$COMPL" run --db '')" = sub ] || fail "run --db offers $(comp "$COMPL" run --db '')"
 comp "$COMPL" run --output '' | grep -qx b.json || fail "run --output does not offer files"
-[ -z "$(comp "$COMPL" run --threads '')" ] || fail "run --threads offers words"
+# a count, or the one word auto (--threads N|auto); --warmup TIME|steady the same way
+[ "$(comp "$COMPL" run --threads '')" = auto ] ||
+	fail "run --threads offers $(comp "$COMPL" run --threads '' | tr '\n' ' ') (want auto)"
+[ "$(comp "$COMPL" run --warmup '')" = steady ] ||
+	fail "run --warmup offers $(comp "$COMPL" run --warmup '' | tr '\n' ' ') (want steady)"
 comp "$COMPL" lab a.ini '' | grep -qx -- --resume || fail "lab CONFIG then options: not offered"
 
 log "a completion made from a --help without --bs fails the check"
