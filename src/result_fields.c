@@ -461,47 +461,6 @@ static void verdict_read(struct rd *rd, json_t *parent, const char *key, void *p
 	}
 }
 
-/* "lab": where a lab run stood; left out for a hand run (so older files and hand runs read
- * and write the same) */
-static const struct rfield lab_fields[] = {
-	F(struct lab_provenance, "id", RF_STR, id),
-	F(struct lab_provenance, "cell", RF_STR, cell),
-	F(struct lab_provenance, "round", RF_UINT, round),
-	F(struct lab_provenance, "position", RF_UINT, position),
-	F(struct lab_provenance, "volume_formatted", RF_BOOL, volume_formatted),
-	F(struct lab_provenance, "database_created", RF_BOOL, database_created),
-	{ NULL },
-};
-
-static json_t *lab_write(const void *p)
-{
-	const struct lab_provenance *l = p;
-
-	return l->id ? rf_to_json(lab_fields, l) : NULL;
-}
-
-static void lab_read(struct rd *rd, json_t *parent, const char *key, void *p)
-{
-	json_t *o = json_object_get(parent, key);
-	struct lab_provenance *l = p;
-
-	if (!o || json_is_null(o))
-		return;
-	if (!json_is_object(o)) {
-		rd_fail(rd, "\"lab\" is not an object; the file was edited or damaged: re-run it");
-		return;
-	}
-	rf_from_json(rd, o, lab_fields, l, key);
-	if (!rd->err && (!l->id || !l->round || !l->position))
-		rd_fail(rd, "\"lab\" lacks its id, round or position; the file was edited or "
-			"damaged: re-run it");
-	/* both land in reports (Method, tables.csv): the label rule keeps them plain */
-	else if (!rd->err && (label_problem(l->id) || (l->cell && label_problem(l->cell))))
-		rd_fail(rd, "\"lab\" id or cell is not plain text (%s); the file was edited or "
-			"damaged: re-run it", label_problem(l->id) ? label_problem(l->id)
-							   : label_problem(l->cell));
-}
-
 /* ---- the tables ---- */
 
 /* config's verdict settings are null where they do not apply */
@@ -609,28 +568,6 @@ const char *run_config_key(size_t off)
 bool run_config_has(const struct run_config *c, size_t off)
 {
 	return !(c->na & na_bit(off));
-}
-
-void run_config_set_untuned(struct run_config *c)
-{
-	static const size_t offs[] = {
-		offsetof(struct run_config, threads_auto),
-		offsetof(struct run_config, tune_window),
-		offsetof(struct run_config, tune_interval_s),
-		offsetof(struct run_config, tune_slope_pct),
-		offsetof(struct run_config, tune_judge_s),
-		offsetof(struct run_config, tune_step_cap_s),
-		offsetof(struct run_config, tune_cap_s),
-		offsetof(struct run_config, tune_max_threads),
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(offs); i++)
-		run_config_set_na(c, offs[i]);
-}
-
-bool run_config_tuned(const struct run_config *c)
-{
-	return c->threads_auto && run_config_has(c, offsetof(struct run_config, threads_auto));
 }
 
 /* "config": the fields, those not recorded left out (and an absent key read as such) */
@@ -796,7 +733,7 @@ const struct rfield result_fields[] = {
 	R("duration_s", RF_REAL, duration_s),
 	R("aborted", RF_BOOL, aborted),
 	R("abort_reason", RF_STR, abort_reason),
-	R("lab", RF_CUSTOM, lab, .write = lab_write, .read = lab_read),
+	R("lab", RF_CUSTOM, lab, .write = rf_lab_write, .read = rf_lab_read),
 	R("config", RF_CUSTOM, config, .write = config_write, .read = config_read),
 	R("environment", RF_CUSTOM, environment, .write = env_write, .read = env_read),
 	R("classes", RF_CUSTOM, classes, .write = classes_write, .read = classes_read),

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * result_tune.c: the tuner's record in fslab-result/1 (src/tune.h): "tuning", every step of
- * --threads auto and the count it chose; left out of files without it.  result_fields.c's
- * table names it.
+ * --threads auto and the count it chose; left out of files without it (result_fields.c's
+ * table names it); the config's settings of the tuner, recorded only by a tuned run.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -44,6 +44,28 @@ _Static_assert(offsetof(struct tuning, present) == 0, "present first");
 
 /* the most steps a file may hold: doubling to 256 threads and bisecting is under 20 */
 #define FILE_STEPS_MAX 1000
+
+void run_config_set_untuned(struct run_config *c)
+{
+	static const size_t offs[] = {
+		offsetof(struct run_config, threads_auto),
+		offsetof(struct run_config, tune_window),
+		offsetof(struct run_config, tune_interval_s),
+		offsetof(struct run_config, tune_slope_pct),
+		offsetof(struct run_config, tune_judge_s),
+		offsetof(struct run_config, tune_step_cap_s),
+		offsetof(struct run_config, tune_cap_s),
+		offsetof(struct run_config, tune_max_threads),
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(offs); i++)
+		run_config_set_na(c, offs[i]);
+}
+
+bool run_config_tuned(const struct run_config *c)
+{
+	return c->threads_auto && run_config_has(c, offsetof(struct run_config, threads_auto));
+}
 
 json_t *rf_tuning_write(const void *p)
 {
