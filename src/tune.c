@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "steady.h"
 #include "strbuf.h"
 
 void tune_rule_default(struct tune_rule *r)
@@ -23,29 +24,14 @@ void tune_rule_default(struct tune_rule *r)
 
 bool tune_slope_holds(const double *y, size_t n, double slope_pct, double *excursion_pct)
 {
-	double sum = 0, sxy = 0, sxx = 0, xm, mean, slope;
+	/* the SNIA rule's slope excursion (steady.h), its range test out of the way */
+	struct steady_rule r = { .window = (unsigned int)n, .interval_s = 1,
+				 .range_pct = INFINITY, .excursion_pct = slope_pct };
+	struct steady_fit f;
+	bool holds = steady_judge(y, n, &r, &f);
 
-	*excursion_pct = NAN;
-	if (n < 2)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (!isfinite(y[i]))
-			return false;
-		sum += y[i];
-	}
-	mean = sum / (double)n;
-	if (!(mean > 0))
-		return false;
-	/* least squares against the samples 0..n-1: slope = Sxy / Sxx */
-	xm = (double)(n - 1) / 2;
-	for (size_t i = 0; i < n; i++) {
-		sxy += ((double)i - xm) * (y[i] - mean);
-		sxx += ((double)i - xm) * ((double)i - xm);
-	}
-	slope = sxy / sxx;
-	*excursion_pct = fabs(slope) * (double)(n - 1) / mean * 100;
-	/* decided by products, not the rounded quotient: 10 of 100 is within 10 % */
-	return fabs(slope) * (double)(n - 1) * 100 <= slope_pct * mean;
+	*excursion_pct = f.excursion_pct;
+	return holds;
 }
 
 /* ---- one step ---- */

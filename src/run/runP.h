@@ -107,6 +107,9 @@ void run_precondition_load(struct run_state *s, double total);
 void run_steady_warmup(struct run_state *s, double total);
 void run_until_steady(struct run_state *s, const char *phase, double total,
 		      struct steady_stage *out);
+/* A second of a load that is not measured (a steady stage, the tuner's steps): wait until
+ * next (ns), tick the host sampler, the warm-up counters now into *cur; false when stopped. */
+bool run_warm_second(struct run_state *s, uint64_t next, struct engine_sample *cur);
 double run_steady_stages_max_s(const struct run_config *c);
 void run_steady_finish(struct run_state *s);
 /* The summary's words: the warm-up ("30s", "until steady: 42 s, attained") into buf; the

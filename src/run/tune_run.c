@@ -96,14 +96,7 @@ static void run_step(struct run_state *s, const struct tune_rule *r, double tota
 
 	tune_track_init(&t, r, s->res.config.threads);
 	engine_sample_warm(e, &prev);
-	for (next = last + NSEC_PER_SEC; !run_stop_flag; next += NSEC_PER_SEC) {
-		/* woken early by a signal we ignore: sleep again */
-		while (!run_stop_flag && now_ns() < next)
-			sleep_until_ns(next);
-		if (run_stop_flag)
-			break;
-		host_sampler_tick(&s->host);
-		engine_sample_warm(e, &cur);
+	for (next = last + NSEC_PER_SEC; run_warm_second(s, next, &cur); next += NSEC_PER_SEC) {
 		now = now_ns();
 		/* the I/Os over the time that really passed: a late tick is not a dip and a peak */
 		tick_of(&prev, &cur, (double)(now - last) / 1e9, &k);
