@@ -207,11 +207,15 @@ fuzz: fuzz-build
 WIN_CC := x86_64-w64-mingw32-gcc-posix
 WIN_B := $(B)/win
 WIN_SYSROOT := $(WIN_B)/sysroot
-WIN_LINUX_ONLY := src/os/posix.c src/io/uring.c src/volume.c src/host.c src/blockdev.c \
+# fsprep/: the filesystem table (fs.c, every fs_<name>.c), the pure mkfs planning it refers to
+# (align.c, mkfs_opts.c), the backend list and the Windows backend are portable; the rest is
+# the Linux backends' work on devices.
+FSPREP_PORTABLE := fsprep/fs.c fsprep/fs_%.c fsprep/align.c fsprep/mkfs_opts.c fsprep/backend.c \
+	fsprep/win/%
+WIN_LINUX_ONLY := src/os/posix.c src/os/posix_dir.c src/io/uring.c src/volume.c src/host.c src/blockdev.c \
 	src/sysfs.c src/lab/preflight_prep.c src/lab/hosts.c src/lab/hosts_cli.c src/lab/cluster.c \
-	fsprep/%
-WIN_SRC := $(filter-out $(WIN_LINUX_ONLY),$(filter-out src/main.c,$(ALL_SRC))) \
-	$(filter fsprep/win/%,$(ALL_SRC))
+	$(filter-out $(FSPREP_PORTABLE),$(filter fsprep/%,$(ALL_SRC)))
+WIN_SRC := $(filter-out $(WIN_LINUX_ONLY),$(filter-out src/main.c,$(ALL_SRC)))
 WIN_OBJ := $(WIN_SRC:%.c=$(WIN_B)/obj/%.o)
 $(WIN_B)/obj/src/version.o: $(B)/.git-hash
 # _WIN32_WINNT 0x0A00: Windows 10 / Server 2016 and later (high-resolution timers: 1803+).
@@ -229,7 +233,7 @@ WIN_CFLAGS := -O2 -g $(filter-out -Wformat-security,$(WARN)) -Wno-format -D_GNU_
 	-DFSLAB_INIH_FIXED_OPTIONS $(WIN_NO_INIH) -MMD -MP
 WIN_LDFLAGS := -static -municode -L$(WIN_SYSROOT)/lib
 WIN_LIBS := -ljansson -lisal -lxml2 $$(test -f $(WIN_SYSROOT)/lib/libinih.a && echo -linih) \
-	-lshlwapi -lshell32 -lm -lpthread
+	-lshlwapi -lshell32 -lntdll -lm -lpthread
 # the unit suites that need nothing Linux-only (no libmount, libext2fs, /proc)
 WIN_UNIT_SRC := tests/unit/test_os.c tests/unit/test_ioengine.c tests/unit/test_hist.c \
 	tests/unit/test_result.c tests/unit/test_stats.c tests/unit/test_verdict.c \

@@ -11,6 +11,8 @@
 # Cases (docs/BENCH.md explains the method and records the figures):
 #   cpu  tmpfs, 4 KiB random reads, iodepth 16, io_uring, O_DIRECT: CPU-bound
 #        target: fslab IOPS / fio IOPS >= 1.0
+#   cpu_unpinned  the cpu case with neither tool pinned (as users run them): reported, not
+#        judged (where the scheduler puts each thread moves both tools by up to 2x)
 #   dev  ext4 on a loop device (--direct-io=on, sparse image), 32 KiB random reads, iodepth 8
 #        target: IOPS and mean latency within 5 % of fio's
 #   init fslab's database initialisation and its final checksum pass (jetstress, 1 database)
@@ -33,13 +35,17 @@
 #        load); target: ssh adds less than 2 s a cell to a host
 # Must run as root (tmpfs mount, loop device).  Everything it creates lives in one scratch
 # directory and is removed on every exit path.  Exit status 0 when every check passes, else 1.
+# The machine is named in the summary and in bench-results/machine.txt: kernel, CPU model,
+# CPUs, clocksource, and each tool's io_uring set-up flags (fslab's from its results, fio's
+# from strace -X raw of a short run).
 #
 # Environment (defaults in brackets):
 #   FSLAB               fslab binary [<repo>/fslab]
-#   BENCH_CASES         cases to run [cpu dev init mem]
+#   BENCH_CASES         cases to run [cpu cpu_unpinned dev init mem cluster ssh lab_hosts]
 #   BENCH_ROUNDS        rounds, both comparison cases [cpu 9, dev 15]
 #   BENCH_SECONDS       measured seconds per run, both comparison cases [3]
 #   BENCH_CPU_ROUNDS, BENCH_CPU_SECONDS, BENCH_DEV_ROUNDS, BENCH_DEV_SECONDS: per case
+#   BENCH_UNPINNED_ROUNDS  rounds of the cpu_unpinned case [the cpu case's]
 #   BENCH_FIO_DEFAULT   also run fio with its default batching each round, for reference [1]
 #   BENCH_WARMUP        warm-up seconds per run (fslab --warmup, fio --ramp_time) [1]
 #   BENCH_CPUS          CPUs both tools are pinned to (taskset -c) in the comparison cases,
@@ -62,7 +68,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FSLAB=${FSLAB:-$ROOT/fslab}
 case "$FSLAB" in /*) ;; *) FSLAB=$PWD/$FSLAB ;; esac
-CASES=${BENCH_CASES:-cpu dev init mem cluster ssh lab_hosts}
+CASES=${BENCH_CASES:-cpu cpu_unpinned dev init mem cluster ssh lab_hosts}
 # other engineers' jobs share this machine: more short rounds beat fewer long ones (the
 # noise comes in stretches of seconds)
 CPU_ROUNDS=${BENCH_CPU_ROUNDS:-${BENCH_ROUNDS:-9}}
@@ -70,6 +76,7 @@ CPU_SECS=${BENCH_CPU_SECONDS:-${BENCH_SECONDS:-3}}
 # the device case needs more rounds: run-to-run noise of the shared disk under the loop
 # device is 10-30 %, against a 5 % target (docs/BENCH.md)
 DEV_ROUNDS=${BENCH_DEV_ROUNDS:-${BENCH_ROUNDS:-15}}
+UNPINNED_ROUNDS=${BENCH_UNPINNED_ROUNDS:-$CPU_ROUNDS}
 DEV_SECS=${BENCH_DEV_SECONDS:-${BENCH_SECONDS:-3}}
 WARM=${BENCH_WARMUP:-1}
 FIO_DEFAULT=${BENCH_FIO_DEFAULT:-1}
@@ -93,6 +100,7 @@ OUT=$ROOT/bench-results
 RAW=$OUT/raw
 SUMMARY=$OUT/summary.txt
 TSV=$OUT/rounds.tsv
+MACHINE=$OUT/machine.txt
 
 msg() { echo "bench: $*" >&2; }
 die() { msg "error: $*"; exit 1; }
@@ -140,47 +148,15 @@ run() {
 	return "$rc"
 }
 
-# ---- arithmetic (awk: bash has no floating point) ----
-
-# size_bytes 1G -> 1073741824 (K, M, G, T binary, as fslab's --db-size)
-size_bytes() {
-	awk -v s="$1" 'BEGIN {
-		if (!match(s, /^[0-9]+[KMGTkmgt]?$/)) exit 1
-		n = s + 0; u = toupper(substr(s, length(n "") + 1)); m = 1
-		if (u == "K") m = 1024; else if (u == "M") m = 1048576
-		else if (u == "G") m = 1073741824; else if (u == "T") m = 1099511627776
-		if (n <= 0) exit 1
-		printf "%.0f\n", n * m }'
-}
-# median of the numbers on stdin (one a line)
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (!NR) { print "nan"; exit }
-		print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-# median_ci: distribution-free confidence interval of the median of the numbers on stdin:
-# order statistics X(j) and X(n-j+1) with the largest j such that P(Bin(n, 1/2) < j) <= 2.5 %.
-# Prints "lo hi coverage%" (with few rounds: the whole range and its smaller coverage).
-median_ci() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		n = NR; j = 0; pmf = 0.5 ^ n; cdf = pmf
-		for (m = 0; m < n && cdf <= 0.025; ) {
-			j = m + 1; m++; pmf = pmf * (n - m + 1) / m; cdf += pmf
-		}
-		if (j < 1) j = 1 # too few rounds: the whole range, with its lower coverage
-		tail = 0; pmf = 0.5 ^ n
-		for (m = 0; m < j; m++) { tail += pmf; pmf = pmf * (n - m) / (m + 1) }
-		printf "%.3f %.3f %.1f\n", v[j], v[n - j + 1], (1 - 2 * tail) * 100 }'
-}
-fdiv() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f\n", b ? a / b : 0 }'; }
-# fcmp EXPR: exit status of an awk boolean, e.g. fcmp "1.02 >= 1.0"
-fcmp() { awk "BEGIN { exit !($1) }"; }
+# arithmetic, statistics and the tools' io_uring set-ups
+# shellcheck source=bench/bench-lib.sh
+. "$ROOT/bench/bench-lib.sh"
 
 # ---- environment ----
 
 [ "$(id -u)" -eq 0 ] || die "must run as root (it mounts a tmpfs and attaches a loop device);" \
 	"run 'sudo make bench'"
-for t in fio jq taskset losetup mkfs.ext4 mountpoint /usr/bin/time; do
+for t in fio jq taskset losetup mkfs.ext4 mountpoint /usr/bin/time strace; do
 	command -v "$t" >/dev/null || die "'$t' is missing; run 'scripts/deps.sh bench' as root"
 done
 [ -x "$FSLAB" ] || die "$FSLAB is not built; run 'make' (or set FSLAB=/path/to/fslab)"
@@ -197,16 +173,34 @@ INIT_BYTES=$(size_bytes "$INIT_SIZE") || die "BENCH_INIT_SIZE='$INIT_SIZE': give
 WORK=$(mktemp -d "$BASE/fslab-bench.XXXXXX") || die "cannot create a scratch directory in $BASE"
 rm -rf "$RAW"
 mkdir -p "$RAW" || die "cannot create $RAW"
-printf 'case\tround\ttool\tiops\tlat_mean_us\tcpu_s\twall_s\tmaxrss_kib\tdev_inflight\tdev_await_us\n' \
+printf 'case\tround\ttool\tiops\tlat_mean_us\tcpu_s\twall_s\tmaxrss_kib\tdev_inflight\tdev_await_us\tring\n' \
 	>"$TSV"
 
 S=$WORK/summary
 : >"$S"
 sum() { echo "$*" | tee -a "$S"; }
 
+# the machine, named in the summary and in machine.txt (docs/BENCH.md's tables name it so)
+CPU_MODEL=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
+CLOCKSOURCE=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null ||
+	echo unknown)
+# a VM (kvm, none) and a container (docker, none): both change what a context switch costs
+VIRT="vm $(systemd-detect-virt --vm 2>/dev/null || echo none)"
+VIRT+=", container $(systemd-detect-virt --container 2>/dev/null || echo none)"
+{
+	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "kernel: $(uname -r)"
+	echo "cpu_model: $CPU_MODEL"
+	echo "cpus: $(nproc)"
+	echo "clocksource: $CLOCKSOURCE"
+	echo "virtualization: $VIRT"
+	echo "load_average_start: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "fio: $(fio --version)"
+	echo "fslab: $("$FSLAB" version 2>/dev/null | head -1)"
+} >"$MACHINE"
 sum "fslab bench, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-sum "host: $(uname -r), $(nproc) CPUs, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)," \
-	"load average $(cut -d' ' -f1-3 /proc/loadavg)"
+sum "host: kernel $(uname -r), $CPU_MODEL, $(nproc) CPUs, clocksource $CLOCKSOURCE" \
+	"($VIRT), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 sum "fslab: $("$FSLAB" version 2>/dev/null | head -1) ($FSLAB); $(fio --version)"
 sum "method: per case, rounds of one fslab run and one fio run$([ "$FIO_DEFAULT" = 1 ] &&
 	echo " (and one fio run with fio's default")"
@@ -219,6 +213,7 @@ sum ""
 
 FAILS=0
 RESULTS=() # PASS/FAIL lines, printed at the end
+INFO=()    # figures reported, not judged, printed after them
 
 verdict() { # verdict PASS|FAIL TEXT
 	RESULTS+=("$1  $2")
@@ -306,17 +301,19 @@ fio_round() {
 fiodef_round() { fio_round "$@"; }
 
 # record CASE ROUND TOOL IOPS LAT: one line of rounds.tsv: the tool's figures, its CPU time,
-# and what the device saw (I/Os in flight on average, mean time per read) when sampled
+# what the device saw (I/Os in flight on average, mean time per read) when sampled, and the
+# tool's io_uring set-up (fslab: from its result; fio: FIO_RING)
 record() {
-	local tag=$1-r$2-$3 t dev="- -"
+	local tag=$1-r$2-$3 t dev="- -" ring=$FIO_RING
 	read -r -a t <"$RAW/$tag.time"
 	[ -s "$RAW/$tag.dev" ] && dev=$(awk 'NR == 1 { t = $1; r = $2; ms = $3; w = $4 }
 		NR == 2 { d = ($1 - t) / 1e6; n = $2 - r
 			  printf "%.3f %.1f\n", (d > 0 ? ($4 - w) / d : 0), (n > 0 ? ($3 - ms) / n * 1e3 : 0) }' \
 		"$RAW/$tag.dev")
-	printf '%s\t%s\t%s\t%.1f\t%.2f\t%.2f\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" \
+	[ "$3" = fslab ] && ring=$(fslab_ring "$RAW/$tag.json")
+	printf '%s\t%s\t%s\t%.1f\t%.2f\t%.2f\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" \
 		"$(awk -v u="${t[1]}" -v s="${t[2]}" 'BEGIN { print u + s }')" "${t[0]}" "${t[3]}" \
-		"${dev/ /$'\t'}" >>"$TSV"
+		"${dev/ /$'\t'}" "$ring" >>"$TSV"
 }
 
 # col CASE TOOL FIELD: one column of rounds.tsv for a case and tool, one value a line
@@ -328,6 +325,17 @@ val() {
 # ratio CASE ROUND FIELD TOOL: fslab's FIELD over TOOL's in one round
 ratio() { fdiv "$(val "$1" "$2" fslab "$3")" "$(val "$1" "$2" "$4" "$3")"; }
 
+# rings CASE: the io_uring set-up of each tool in the case (summary and machine.txt)
+rings() {
+	local f nw
+	f=$(col "$1" fslab 11 | sort | uniq -c | sort -rn | awk '{ $1 = ""; print substr($0, 2); exit }')
+	nw=$(jq -r '.environment.volumes[0].nowait | if . == null then "not probed" elif . then
+		"takes RWF_NOWAIT" else "refuses RWF_NOWAIT: io_uring hands each I/O to io-wq" end' \
+		"$RAW/$1-r1-fslab.json" 2>/dev/null)
+	sum "  io_uring set-up: fslab ${f% *}, wait ${f##* } (the volume ${nw:-?}); fio $FIO_RING (strace)"
+	echo "ring_$1: fslab ${f% *} wait ${f##* }; fio $FIO_RING" >>"$MACHINE"
+}
+
 # compare CASE DIR BYTES BS QD THREADS ROUNDS SECS: rounds of fslab, fio (same batching) and
 # fio with its defaults, in rotating order; sets MED_IOPS, MED_LAT, CI_IOPS, CI_LAT
 # ("lo hi coverage%") of fslab against fio for the verdicts
@@ -336,8 +344,9 @@ compare() {
 	local -a tools=(fslab fio) ir=() lr=() dr=()
 
 	[ "$FIO_DEFAULT" = 1 ] && tools+=(fiodef)
+	fio_ring "$dir" "$bytes"
 	sum "case $c: randread bs $bs, iodepth $qd, $thr thread(s), io_uring, O_DIRECT, $rounds rounds" \
-		"of $secs s, $dir"
+		"of $secs s, $dir$([ ${#PIN[@]} = 0 ] && echo ", not pinned")"
 	sum "  fio: --iodepth_batch_submit=$qd --iodepth_batch_complete_max=$qd (fslab's batching)$(
 		[ "$FIO_DEFAULT" = 1 ] && echo "; fio-def: fio's defaults")"
 	sum "$(printf '  %-6s %11s %8s | %11s %8s | %7s %7s' round 'fslab IOPS' 'lat us' 'fio IOPS' \
@@ -384,6 +393,7 @@ compare() {
 	sum "$(printf '  confidence interval of the fslab/fio medians (%.1f %%): IOPS x %.3f..%.3f, lat x %.3f..%.3f; fslab ahead in %d of %d rounds' \
 		"$3" "$1" "$2" "$4" "$5" "$(printf '%s\n' "${ir[@]}" | awk '$1 > 1 { n++ } END { print n + 0 }')" \
 		"$rounds")"
+	rings "$c"
 	# Where a difference comes from.  CPU time per I/O: each tool's own cost.  Little's law:
 	# with qd x threads I/Os in flight, mean latency = that / IOPS; the tools' figures should
 	# satisfy it (a check on how each stamps latency).
@@ -426,6 +436,31 @@ case_cpu() {
 			"$CPU_QD" "$MED_IOPS" ${CI_IOPS% *} \
 			"$([ "$FIO_DEFAULT" = 1 ] && printf '; against fio defaults %.3f' "$MED_DEF")")"
 	fi
+	umount "$TMPMNT" && TMPMNT=""
+}
+
+# ---- case cpu_unpinned: the cpu case as users run it, reported only ----
+
+# Neither tool pinned: the scheduler places the submitting thread and the io-wq worker(s)
+# on the CPUs as it likes, which moves either tool by up to a factor of two from one run to
+# the next on a 2-CPU machine; the figures are reported beside the pinned verdict, not judged.
+case_cpu_unpinned() {
+	local pin=("${PIN[@]}") fd=$FIO_DEFAULT
+	TMPMNT=$WORK/tmpfs
+	mkdir -p "$TMPMNT"
+	mount -t tmpfs -o size=$((CPU_BYTES / 1048576 + 64))m fslab-bench "$TMPMNT" ||
+		{ verdict FAIL "cpu-bound, not pinned: cannot mount a tmpfs"; return; }
+	PIN=() FIO_DEFAULT=0
+	if ! create_file "$TMPMNT" "$CPU_BYTES" ||
+	   ! compare cpu_unpinned "$TMPMNT" "$CPU_BYTES" 4k "$CPU_QD" "$CPU_THREADS" \
+		"$UNPINNED_ROUNDS" "$CPU_SECS"; then
+		verdict FAIL "cpu-bound, not pinned: the comparison did not complete (see above)"
+	else
+		# shellcheck disable=SC2086
+		INFO+=("$(printf 'cpu-bound, not pinned (reported, not judged): IOPS ratio fslab/fio %.3f (CI %.3f..%.3f)' \
+			"$MED_IOPS" ${CI_IOPS% *})")
+	fi
+	PIN=("${pin[@]}") FIO_DEFAULT=$fd
 	umount "$TMPMNT" && TMPMNT=""
 }
 
@@ -662,126 +697,32 @@ case_init() {
 	verdict $v "$(printf 'checksum pass (loop ext4, %s): %.3f of fio'"'"'s sequential read rate >= 0.90' "$INIT_SIZE" "$mr")"
 }
 
-# timed_cmd NAME CMD...: CMD under /usr/bin/time; sets T_S (wall seconds) and T_KIB (peak RSS)
-timed_cmd() {
-	local name=$1
-	shift
-	run /usr/bin/time -f '%e %M' -o "$RAW/$name.time" "$@" >"$RAW/$name.out" 2>&1 || return 1
-	read -r T_S T_KIB <"$RAW/$name.time"
-}
-
-case_cluster() {
-	local hosts=${BENCH_CLUSTER_HOSTS:-64} cells=${BENCH_CLUSTER_CELLS:-30} dir=$WORK/cluster
-	local gen=$WORK/gen_cluster c n=0 total=0 worst=0 rss=0 merges=() v cmp_s cmp_kib all_s all_kib
-	[ -f "$LIBFSLAB" ] || { verdict FAIL "cluster: no $LIBFSLAB: run make first"; return; }
-	mkdir -p "$dir/hosts" "$dir/cells"
-	# shellcheck disable=SC2046 # pkg-config output is a word list
-	cc -O2 -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread -I"$ROOT/src" -I"$ROOT" \
-		-o "$gen" "$ROOT/bench/gen_cluster.c" "$LIBFSLAB" \
-		$(pkg-config --libs blkid mount ext2fs liburing jansson inih libisal libxml-2.0) -lm \
-		-pthread 2>"$RAW/gen_cluster.log" ||
-		{ cat "$RAW/gen_cluster.log" >&2; verdict FAIL "cluster: bench/gen_cluster.c does not build"; return; }
-	"$gen" "$dir/hosts" "$hosts" "$cells" || { verdict FAIL "cluster: the results could not be made"; return; }
-	sum "case cluster: $hosts hosts x $cells cells = $((hosts * cells)) host results ($(du -sh "$dir/hosts" | cut -f1)), 3 labels"
-	for c in $(find "$dir/hosts" -name '*.json' -printf '%f\n' | sed 's/\.h[0-9]*\.json$//' | sort -u); do
-		timed_cmd "merge-$c" "$FSLAB" merge --output "$dir/cells/$c.json" "$dir/hosts/$c".h*.json ||
-			{ verdict FAIL "cluster: fslab merge of $c failed (see $RAW/merge-$c.out)"; return; }
-		merges+=("$T_S")
-		n=$((n + 1))
-		total=$(awk -v a="$total" -v b="$T_S" 'BEGIN { print a + b }')
-		fcmp "$T_S > $worst" && worst=$T_S
-		((T_KIB > rss)) && rss=$T_KIB
-	done
-	sum "$(printf '  merge: %d cells of %d hosts in %.2f s (median %.3f s, slowest %.3f s a cell), peak RSS %.1f MiB' \
-		"$n" "$hosts" "$total" "$(printf '%s\n' "${merges[@]}" | median)" "$worst" "$(fdiv "$rss" 1024)")"
-	rm -rf "$dir/report"
-	timed_cmd compare-cells "$FSLAB" compare "$dir"/cells/*.json --output "$dir/report" ||
-		{ verdict FAIL "cluster: fslab compare of the cluster results failed (see $RAW/compare-cells.out)"; return; }
-	cmp_s=$T_S cmp_kib=$T_KIB
-	sum "$(printf '  compare of the %d cluster results (report.md/html, %d charts incl. hosts-iops and hosts-latency): %.2f s, peak RSS %.1f MiB' \
-		"$n" "$(find "$dir/report/charts" -name '*.png' | wc -l)" "$cmp_s" "$(fdiv "$cmp_kib" 1024)")"
-	timed_cmd compare-cells-tables "$FSLAB" compare "$dir"/cells/*.json --format md ||
-		{ verdict FAIL "cluster: fslab compare --format md failed"; return; }
-	sum "$(printf '  the same, tables only (--format md, with the Hosts table of %s rows): %.2f s, peak RSS %.1f MiB' \
-		"$(grep -c '^| [a-z0-9]* | \*\{0,2\}h[0-9]' "$RAW/compare-cells-tables.out")" "$T_S" "$(fdiv "$T_KIB" 1024)")"
-	timed_cmd compare-hosts "$FSLAB" compare "$dir"/hosts/*.json --no-charts --format text ||
-		{ verdict FAIL "cluster: fslab compare of the host results failed"; return; }
-	all_s=$T_S all_kib=$T_KIB
-	sum "$(printf '  all %d host results in one compare (tables): %.2f s, peak RSS %.1f MiB' \
-		"$((hosts * cells))" "$all_s" "$(fdiv "$all_kib" 1024)")"
-	sum "  (wall times on a shared machine: load average $(cut -d' ' -f1-3 /proc/loadavg))"
-	sum ""
-	fcmp "$cmp_s < 5" && v=PASS || v=FAIL
-	verdict $v "$(printf 'cluster: compare of %d cluster results of %d hosts in %.2f s < 5 s' "$n" "$hosts" "$cmp_s")"
-	fcmp "$worst < 1" && v=PASS || v=FAIL
-	verdict $v "$(printf 'cluster: a cell of %d hosts merged in at most %.3f s < 1 s' "$hosts" "$worst")"
-	((rss < 524288 && cmp_kib < 524288 && all_kib < 524288)) && v=PASS || v=FAIL
-	verdict $v "$(printf 'cluster: peak RSS merge %.1f, compare %.1f, all host results %.1f MiB < 512 MiB' \
-		"$(fdiv "$rss" 1024)" "$(fdiv "$cmp_kib" 1024)" "$(fdiv "$all_kib" 1024)")"
-	rm -rf "$dir"
-}
-
-case_ssh() {
-	local out new reused v
-	for t in ip ssh /usr/sbin/sshd; do
-		command -v "$t" >/dev/null || { verdict FAIL "ssh: '$t' is missing; run 'scripts/deps.sh check' as root"; return; }
-	done
-	sum "case ssh: one lab step ('fslab hello' over ssh with the lab's options) on the test rig's host,"
-	sum "  ${BENCH_SSH_STEPS:-10} steps with a new connection each, then ${BENCH_SSH_STEPS:-10} over the connection the lab keeps"
-	run env FSLAB="$FSLAB" FSLAB_TOP="$ROOT" BENCH_SSH_STEPS="${BENCH_SSH_STEPS:-10}" \
-		bash "$ROOT/bench/hosts_ssh.sh" >"$RAW/ssh.out" 2>&1 ||
-		{ cat "$RAW/ssh.out" >&2; verdict FAIL "ssh: bench/hosts_ssh.sh failed (see $RAW/ssh.out)"; return; }
-	out=$(grep '^new ' "$RAW/ssh.out" | tail -1)
-	new=$(awk '{ print $2 }' <<<"$out") reused=$(awk '{ print $4 }' <<<"$out")
-	sum "$(printf '  median per step: %.0f ms with a new connection, %.0f ms over the kept one (%s logins for %s steps)' \
-		"$new" "$reused" "$(awk '{ print $6 }' <<<"$out")" "$((2 * ${BENCH_SSH_STEPS:-10}))")"
-	sum "  (the rig keeps Debian's bash from reading this machine's root ~/.bashrc, which it does for"
-	sum "   commands sent over ssh: on a real host its rc files add to every step;"
-	sum "   shared machine: load average $(cut -d' ' -f1-3 /proc/loadavg))"
-	sum ""
-	fcmp "$reused < $new" && v=PASS || v=FAIL
-	verdict $v "$(printf 'ssh: a step over the kept connection %.0f ms < %.0f ms with a new one' "$reused" "$new")"
-}
-
-case_lab_hosts() {
-	local out loc ssh three d v
-	for t in ip ssh /usr/sbin/sshd mkfs.ext4; do
-		command -v "$t" >/dev/null || { verdict FAIL "lab_hosts: '$t' is missing; run 'scripts/deps.sh check' as root"; return; }
-	done
-	sum "case lab_hosts: fslab lab, ${BENCH_LAB_CELLS:-4} rounds of a 2 s cell (+1 s warm-up, 64 MiB databases),"
-	sum "  on one host with ssh = local, on one host over ssh, on three over ssh (the rig's namespaces)"
-	run env FSLAB="$FSLAB" FSLAB_TOP="$ROOT" BENCH_LAB_CELLS="${BENCH_LAB_CELLS:-4}" \
-		bash "$ROOT/bench/hosts_lab.sh" >"$RAW/lab_hosts.out" 2>&1 ||
-		{ cat "$RAW/lab_hosts.out" >&2; verdict FAIL "lab_hosts: bench/hosts_lab.sh failed (see $RAW/lab_hosts.out)"; return; }
-	out=$(grep '^local ' "$RAW/lab_hosts.out" | tail -1)
-	loc=$(awk '{ print $2 }' <<<"$out") ssh=$(awk '{ print $4 }' <<<"$out") three=$(awk '{ print $6 }' <<<"$out")
-	d=$(awk -v a="$ssh" -v b="$loc" 'BEGIN { printf "%.2f", a - b }')
-	sum "$(printf '  median overhead per cell (wall clock minus the load): %.2f s local, %.2f s over ssh, %.2f s on three hosts' \
-		"$loc" "$ssh" "$three")"
-	sum "$(printf '  ssh per host and cell: %.2f s; two more hosts at once: %+.2f s (shared machine: load average %s)' \
-		"$d" "$(awk -v a="$three" -v b="$ssh" 'BEGIN { print a - b }')" "$(cut -d' ' -f1-3 /proc/loadavg)")"
-	sum ""
-	fcmp "$d < 2" && v=PASS || v=FAIL
-	verdict $v "lab_hosts: ssh adds $d s a cell to a host (< 2 s)"
-}
+# the multi-host cases: case_cluster, case_ssh, case_lab_hosts
+# shellcheck source=bench/bench-hosts.sh
+. "$ROOT/bench/bench-hosts.sh"
 
 for c in $CASES; do
 	case "$c" in
 	cpu) case_cpu ;;
+	cpu_unpinned) case_cpu_unpinned ;;
 	dev) case_dev ;;
 	init) case_init ;;
 	mem) case_mem ;;
 	cluster) case_cluster ;;
 	ssh) case_ssh ;;
 	lab_hosts) case_lab_hosts ;;
-	*) verdict FAIL "unknown case '$c' in BENCH_CASES (cpu, dev, init, mem, cluster, ssh, lab_hosts)" ;;
+	*) verdict FAIL "unknown case '$c' in BENCH_CASES (cpu, cpu_unpinned, dev, init, mem, cluster, ssh, lab_hosts)" ;;
 	esac
 done
 
 for l in "${RESULTS[@]}"; do
 	sum "$l"
 done
+for l in "${INFO[@]}"; do
+	sum "INFO  $l"
+done
 if ((FAILS)); then sum "bench: $FAILS check(s) FAILED"; else sum "bench: all checks passed"; fi
 cp "$S" "$SUMMARY"
-msg "summary: $SUMMARY; per-round figures: $TSV; raw results: $RAW/"
+echo "load_average_end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$MACHINE"
+msg "summary: $SUMMARY; the machine: $MACHINE; per-round figures: $TSV; raw results: $RAW/"
 ((FAILS == 0))

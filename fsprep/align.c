@@ -46,7 +46,7 @@ static bool is_pow2(uint64_t v)
 /* Block (or NTFS cluster) size from --cluster, checked against what the filesystem takes. */
 static int pick_block_size(const struct mkfs_req *r, const struct topology *t, uint32_t *bs)
 {
-	const struct fs_desc *fs = r->fs;
+	const struct fs_mkfs *fs = r->fs->mkfs;
 	uint64_t v = r->cluster ? r->cluster : fs->block_default;
 
 	if ((fs->block_pow2 && !is_pow2(v)) || v < fs->block_min || v > fs->block_max)
@@ -87,7 +87,7 @@ int mkfs_cmd_build(struct mkfs_cmd *p, const struct topology *t, const struct mk
 	memset(p, 0, sizeof(*p));
 	strvec_init(&p->argv);
 	/* raw (and any descriptor without a builder) has no mkfs command to derive. */
-	if (!r->fs->build || !r->fs->mkfs)
+	if (!r->fs->mkfs || !r->fs->mkfs->build)
 		return input_error("--fs %s: no filesystem is made, so there is no mkfs command to plan",
 				   r->fs->name);
 	ret = pick_block_size(r, t, &bs);
@@ -96,15 +96,15 @@ int mkfs_cmd_build(struct mkfs_cmd *p, const struct topology *t, const struct mk
 	p->aligned = topology_aligned(t);
 	p->block_size = p->cluster_size = bs;
 
-	strvec_push(&p->argv, r->fs->mkfs);
+	strvec_push(&p->argv, r->fs->mkfs->tool);
 	if (r->force)
-		strvec_push(&p->argv, r->fs->force_flag);
-	r->fs->build(p, t);
+		strvec_push(&p->argv, r->fs->mkfs->force_flag);
+	r->fs->mkfs->build(p, t);
 	strvec_push(&p->argv, "-L");
 	strvec_push(&p->argv, r->label);
 	if (r->extra) {
 		char *copy = xstrdup(r->extra), *save = NULL;
-		char *why = mkfs_opts_problem(r->fs->syntax, r->fs->mkfs, r->extra);
+		char *why = mkfs_opts_problem(r->fs->mkfs->syntax, r->fs->mkfs->tool, r->extra);
 		size_t before = p->argv.nr;
 
 		/* decided in docs/PREP.md "--mkfs-opts naming devices or files": refused, not

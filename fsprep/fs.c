@@ -1,28 +1,29 @@
 // SPDX-License-Identifier: MIT
 /*
- * fs.c: the table of filesystems prep knows, and lookups in it.  Each filesystem is one
- * descriptor in its own fs_<name>.c (tool, package, --cluster rules, mkfs options builder,
- * verifier, mount type and options); adding one is that file plus one line in fs_all[].
+ * fs.c: the table of filesystems fslab knows, on every system, and lookups in it.  Each
+ * filesystem is one descriptor in its own fs_<name>.c (its name, quirks as flags, and what
+ * each system's prep backend needs: mkfs tool, --cluster rules, verifier, mount on Linux;
+ * Format-Volume on Windows); adding one is that file plus one word in FS_TABLE.  Every list
+ * of filesystems a user sees is made here from the table.  Portable (fslab.exe has it too),
+ * as are the superblock helpers the descriptors' verifiers share.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "base.h"
 #include "fsprep/prep.h"
 #include "fsprep/prepP.h"
-#include "os/os.h"
+#include "msg.h"
 #include "strbuf.h"
 
-/* Fixed order: --fs help, fs_names() and the lab list them in it. */
-static const struct fs_desc *const fs_all[] = {
-	&fs_ext4,
-	&fs_xfs,
-	&fs_ntfs,
-	&fs_ntfs3,
-	&fs_btrfs,
-	&fs_raw,
-};
+/* Fixed order: --fs help, the lists in messages and the lab list them in it. */
+#define FS_TABLE(X) X(ext4) X(xfs) X(ntfs) X(ntfs3) X(btrfs) X(refs) X(raw)
+
+#define FS_DECLARE(n) extern const struct fs_desc fs_##n;
+#define FS_ENTRY(n) &fs_##n,
+FS_TABLE(FS_DECLARE)
+static const struct fs_desc *const fs_all[] = { FS_TABLE(FS_ENTRY) };
 
 size_t fs_count(void)
 {
@@ -36,115 +37,117 @@ const struct fs_desc *fs_at(size_t i)
 
 const struct fs_desc *fs_find(const char *name)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(fs_all); i++)
+	for (size_t i = 0; name && i < ARRAY_SIZE(fs_all); i++)
 		if (!strcmp(fs_all[i]->name, name))
 			return fs_all[i];
 	return NULL;
 }
 
+bool fs_flag(const char *name, unsigned int flag)
+{
+	const struct fs_desc *d = fs_find(name);
+
+	return d && (d->flags & flag);
+}
+
+/* Is @d in the list fs_list(@sys, @how) makes? */
+static bool listed(const struct fs_desc *d, enum prep_sys sys, unsigned int how)
+{
+	bool here = fs_makes(d, sys, how & FSL_RAW), elsewhere = false;
+	unsigned int with = how >> 8;
+
+	if ((d->flags & with) != with)
+		return false;
+	for (int s = 0; s < PREP_NSYS; s++)
+		if (s != (int)sys && fs_makes(d, (enum prep_sys)s, how & FSL_RAW))
+			elsewhere = true;
+	if (how & FSL_NOT)
+		return !here && elsewhere;
+	return here && !((how & FSL_ONLY) && elsewhere);
+}
+
+char *fs_list(enum prep_sys sys, unsigned int how, const char *item, const char *sep,
+	      const char *last)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0, total = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(fs_all); i++)
+		total += listed(fs_all[i], sys, how);
+	for (size_t i = 0; i < ARRAY_SIZE(fs_all); i++) {
+		const struct fs_desc *d = fs_all[i];
+
+		if (!listed(d, sys, how))
+			continue;
+		if (n++)
+			strbuf_addstr(&sb, n == total ? last : sep);
+		strbuf_addf(&sb, item, how & FSL_TITLES ? d->title : d->name);
+		if ((how & FSL_ABOUT) && d->about)
+			strbuf_addf(&sb, " (%s)", d->about);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 const char *fs_names(void)
 {
 	/* Built on first use; prep is single-threaded. */
-	static struct strbuf names = STRBUF_INIT;
+	static char *names;
 
-	if (!names.len)
-		for (size_t i = 0; i < ARRAY_SIZE(fs_all); i++)
-			strbuf_addf(&names, "%s%s", i ? ", " : "", fs_all[i]->name);
-	return names.buf;
+	if (!names)
+		names = fs_list(prep_sys_here(), FSL_RAW, "%s", ", ", ", ");
+	return names;
 }
 
-bool prep_fs_known(const char *fs)
+uint64_t fs_min_size(const struct fs_desc *fs)
+{
+	/* raw: fslab run checks its --db-size against the device itself; 16 MiB only keeps out
+	 * sizes nothing fits on */
+	return fs->mkfs ? fs->mkfs->min_size : 16 * MiB;
+}
+
+/* ---- what the descriptors' verifiers share ------------------------------------------------ */
+
+int verify_expect(const char *dev, const char *what, uint64_t want, uint64_t got)
+{
+	if (!want || want == got)
+		return 0;
+	fslab_err("verification of %s failed: %s is %llu, mkfs was asked for %llu", dev, what,
+		  (unsigned long long)got, (unsigned long long)want);
+	return -EPROTO;
+}
+
+uint32_t get_be32(const unsigned char *b)
+{
+	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+uint32_t get_le32(const unsigned char *b)
+{
+	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
+}
+
+/* ---- what the lab asks -------------------------------------------------------------------- */
+
+const char *prep_fs_missing_tool(const char *fs, const char **package)
 {
 	const struct fs_desc *d = fs_find(fs);
+	const struct prep_backend *be = prep_backend_of(d, prep_sys_here());
 
-	return d && !fs_is_raw(d);
+	return be && be->missing_tool ? be->missing_tool(d, package) : NULL;
+}
+
+const char *prep_fs_missing_driver(const char *fs, const struct fs_desc **instead)
+{
+	const struct fs_desc *d = fs_find(fs);
+	const struct prep_backend *be = prep_backend_of(d, prep_sys_here());
+
+	return be && be->missing_driver ? be->missing_driver(d, instead) : NULL;
 }
 
 char *prep_mkfs_opts_problem(const char *fs, const char *opts)
 {
 	const struct fs_desc *d = fs_find(fs);
+	const struct prep_backend *be = prep_backend_of(d, prep_sys_here());
 
-	return d && d->mkfs && opts ? mkfs_opts_problem(d->syntax, d->mkfs, opts) : NULL;
-}
-
-const char *prep_fs_names(void)
-{
-	static struct strbuf names = STRBUF_INIT;
-
-	if (!names.len)
-		for (size_t i = 0; i < ARRAY_SIZE(fs_all); i++)
-			if (!fs_is_raw(fs_all[i]))
-				strbuf_addf(&names, "%s%s", names.len ? ", " : "", fs_all[i]->name);
-	return names.buf;
-}
-
-/* a line of @path equal to @word (/proc/filesystems: "nodev\tname" or "\tname"), or a
- * modules.dep line whose module file is @word.ko[.xz|.zst|.gz] */
-static bool file_lists(const char *path, const char *word, bool module)
-{
-	char line[512];
-	bool found = false;
-	size_t n = strlen(word);
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *s = line;
-
-		if (module) {
-			char *colon = strchr(line, ':'), *slash;
-
-			if (!colon)
-				continue;
-			*colon = '\0';
-			slash = strrchr(line, '/');
-			s = slash ? slash + 1 : line;
-			found = !strncmp(s, word, n) && !strncmp(s + n, ".ko", 3);
-		} else {
-			s = strrchr(line, '\t');
-			s = s ? s + 1 : line;
-			s[strcspn(s, "\n")] = '\0';
-			found = !strcmp(s, word);
-		}
-	}
-	fclose(f);
-	return found;
-}
-
-bool fs_kernel_has(const char *name)
-{
-	struct utsname u;
-	char *dep;
-	bool ok;
-
-	if (file_lists("/proc/filesystems", name, false))
-		return true;
-	if (uname(&u))
-		return false;
-	dep = xasprintf("/lib/modules/%s/modules.dep", u.release);
-	ok = file_lists(dep, name, true);
-	free(dep);
-	return ok;
-}
-
-const char *prep_fs_missing_driver(const char *fs)
-{
-	const struct fs_desc *d = fs_find(fs);
-
-	return d && d->kernel_fs && !fs_kernel_has(d->kernel_fs) ? d->kernel_fs : NULL;
-}
-
-const char *prep_fs_missing_tool(const char *fs, const char **package)
-{
-	const struct fs_desc *d = fs_find(fs);
-
-	if (!d || fs_is_raw(d))
-		return NULL;
-	*package = d->package;
-	if (d->mkfs && !os_have_program(d->mkfs))
-		return d->mkfs;
-	if (d->mount_helper && !os_have_program(d->mount_helper))
-		return d->mount_helper;
-	return NULL;
+	return be && be->opts_problem && opts ? be->opts_problem(d, opts) : NULL;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * fs_btrfs.c: btrfs for prep: mkfs.btrfs options, verification from the superblock, and its
+ * fs_btrfs.c: btrfs: mkfs.btrfs options, verification from the superblock, and its
  * descriptor.
  *
  * -s 4096 and the default profiles (data single, metadata DUP since btrfs-progs 5.15): that is
@@ -21,14 +21,11 @@ static void build_btrfs(struct mkfs_cmd *p, const struct topology *t)
 }
 
 /* sectorsize and nodesize (little-endian) from the primary superblock at 64 KiB. */
-static int verify_btrfs(const char *dev, const struct mkfs_cmd *p, json_t *v)
+static int verify_btrfs(const unsigned char *sb, const char *dev, const struct mkfs_cmd *p,
+			json_t *v)
 {
-	unsigned char sb[4096];
 	uint32_t sect, node;
-	int ret = verify_read_at(dev, 64 * KiB, sb, sizeof(sb)); /* primary superblock */
 
-	if (ret)
-		return ret;
 	if (memcmp(sb + 64, "_BHRfS_M", 8))
 		return -EPROTO;
 	sect = get_le32(sb + 144); /* sectorsize */
@@ -57,9 +54,8 @@ static const struct mkfs_syntax btrfs_syntax = {
 	.long_paths = (const char *const[]){ "rootdir", "subvol", "inode-flags", NULL },
 };
 
-const struct fs_desc fs_btrfs = {
-	.name = "btrfs",
-	.mkfs = "mkfs.btrfs",
+static const struct fs_mkfs btrfs_mkfs = {
+	.tool = "mkfs.btrfs",
 	.force_flag = "-f",
 	.version_flag = "--version",
 	.package = "btrfs-progs",
@@ -71,10 +67,22 @@ const struct fs_desc fs_btrfs = {
 	.block_max = 4096,
 	.block_pow2 = true,
 	.block_error = "btrfs here takes only a 4096-byte sector size (the page size); leave --cluster out",
+	.cluster_help = "only 4096 (the sector size: the page size here)",
 	.build = build_btrfs,
 	.blkid_type = "btrfs",
-	.verify_method = "libblkid",
-	.verify = verify_btrfs,
+	.sb_offset = 64 * KiB, /* the primary superblock */
+	.sb_size = 4096,
+	.verify_sb = verify_btrfs,
 	.mount_type = "btrfs",
 	.mount_opts = "noatime",
+};
+
+/* Copy-on-write: partially overwritten extents are kept, so databases being rewritten grow
+ * towards twice their size (ENOSPC otherwise, seen here). */
+const struct fs_desc fs_btrfs = {
+	.name = "btrfs",
+	.title = "btrfs",
+	.flags = FS_F_COW,
+	.on = { [PREP_LINUX] = PREP_BE_MKFS },
+	.mkfs = &btrfs_mkfs,
 };

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * fs_ntfs.c: NTFS through ntfs-3g for prep: mkntfs options from the topology, verification
- * from the boot sector, and its descriptor.
+ * fs_ntfs.c: NTFS: on Linux through ntfs-3g (mkntfs options from the topology, verification
+ * from the boot sector), on Windows with Format-Volume; its descriptor.
  *
  * mkntfs -Q -c 65536: 64 KiB clusters, Exchange's recommendation for database volumes; -Q
  * because the device was just discarded.  -s 4096 on 4Kn.  ntfs-3g is a FUSE daemon that reads
- * the device through the page cache even for O_DIRECT files, hence FS_F_FUSE_CACHE: prep
+ * the device through the page cache even for O_DIRECT files, hence FS_F_PAGE_CACHE: prep
  * starts it in a memory cgroup (cgroup.c, --ntfs-cache-limit).
  */
 #include <errno.h>
@@ -13,6 +13,7 @@
 
 #include "base.h"
 #include "fsprep/prepP.h"
+#include "fsprep/win/winprep.h"
 
 #define NTFS_CLUSTER_DEFAULT (64 * KiB) /* Exchange's recommendation for database volumes */
 
@@ -25,15 +26,14 @@ void ntfs_build(struct mkfs_cmd *p, const struct topology *t)
 	mkfs_cmd_sector_size(p, t, "");
 }
 
-/* libblkid 2.38 exports no cluster size: bytes per sector and sectors per cluster from the BPB. */
-int ntfs_verify(const char *dev, const struct mkfs_cmd *p, json_t *v)
+/* libblkid 2.38 exports no cluster size: bytes per sector and sectors per cluster from the BPB
+ * (the boot sector, @bs: 512 bytes at 0). */
+int ntfs_verify_sb(const unsigned char *bs, const char *dev, const struct mkfs_cmd *p,
+		   json_t *v)
 {
-	unsigned char bs[512];
 	uint32_t sector, spc, cluster;
-	int ret = verify_read_at(dev, 0, bs, sizeof(bs));
+	int ret;
 
-	if (ret)
-		return ret;
 	if (memcmp(bs + 3, "NTFS    ", 8))
 		return -EPROTO;
 	/* BPB: bytes per sector at 0x0b; sectors per cluster at 0x0d, or 2^(256 - v) when
@@ -67,10 +67,8 @@ const struct mkfs_syntax ntfs_syntax = {
 	.long_flag = ntfs_long_flag,
 };
 
-const struct fs_desc fs_ntfs = {
-	.name = "ntfs",
-	.flags = FS_F_FUSE_CACHE,
-	.mkfs = "mkntfs",
+static const struct fs_mkfs ntfs_mkfs = {
+	.tool = "mkntfs",
 	.force_flag = "-F",
 	.version_flag = "--version",
 	.package = "ntfs-3g",
@@ -81,16 +79,38 @@ const struct fs_desc fs_ntfs = {
 	.block_max = 64 * KiB,
 	.block_pow2 = true,
 	.block_error = "NTFS clusters are a power of two from 512 to 65536 bytes",
+	.cluster_help = "the cluster size, 512 to 64K (default 64K, Exchange's recommendation)",
 	.build = ntfs_build,
 	.blkid_type = "ntfs",
-	.verify_method = "libblkid",
-	.verify = ntfs_verify,
+	.sb_offset = 0,
+	.sb_size = 512,
+	.verify_sb = ntfs_verify_sb,
 	.mount_type = "ntfs-3g",
 	.mount_helper = "mount.ntfs-3g",
+	.fuse_daemon = "ntfs-3g",
 	/*
 	 * ntfs-3g on Debian 12 (2022.10.3, integrated FUSE 28) still accepts and honours
 	 * big_writes: without it the kernel splits buffered writes to the FUSE daemon into
 	 * 4 KiB requests.
 	 */
 	.mount_opts = "noatime,big_writes",
+};
+
+/* Windows: Format-Volume -FileSystem NTFS takes allocation units of 4K to 2M. */
+static const struct fs_winfmt ntfs_winfmt = {
+	.cluster_default = NTFS_CLUSTER_DEFAULT,
+	.cluster_min = 4 * KiB,
+	.cluster_max = 2 * MiB,
+	.cluster_error = "NTFS allocation units are powers of two from 4K to 2M (Exchange: 64K)",
+};
+
+/* On Linux through ntfs-3g (FUSE, reading through the page cache), on Windows its own. */
+const struct fs_desc fs_ntfs = {
+	.name = "ntfs",
+	.title = "NTFS",
+	.about = "ntfs-3g",
+	.flags = FS_F_FUSE | FS_F_PAGE_CACHE,
+	.on = { [PREP_LINUX] = PREP_BE_MKFS, [PREP_WINDOWS] = PREP_BE_STORAGE },
+	.mkfs = &ntfs_mkfs,
+	.win = &ntfs_winfmt,
 };

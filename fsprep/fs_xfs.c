@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * fs_xfs.c: XFS for prep: mkfs.xfs options from the topology, verification from the
+ * fs_xfs.c: XFS: mkfs.xfs options from the topology, verification from the
  * superblock, and its descriptor.
  *
  * -b size=4096; -s size=4096 on 4Kn (logical sector 4096; 512e is left to mkfs.xfs, which
@@ -35,14 +35,12 @@ static void build_xfs(struct mkfs_cmd *p, const struct topology *t)
  * (big-endian, at their documented offsets), recorded as stride/stripe_width in blocks like
  * xfs_info's sunit/swidth, and as su bytes/sw.
  */
-static int verify_xfs(const char *dev, const struct mkfs_cmd *p, json_t *v)
+static int verify_xfs(const unsigned char *sb, const char *dev, const struct mkfs_cmd *p,
+		      json_t *v)
 {
-	unsigned char sb[512];
 	uint32_t bs, sect, unit, width;
-	int ret = verify_read_at(dev, 0, sb, sizeof(sb));
+	int ret;
 
-	if (ret)
-		return ret;
 	if (memcmp(sb, "XFSB", 4))
 		return -EPROTO;
 	bs = get_be32(sb + 4);                        /* sb_blocksize */
@@ -78,9 +76,8 @@ static const struct mkfs_syntax xfs_syntax = {
 						"r:rtdev", "r:name", NULL },
 };
 
-const struct fs_desc fs_xfs = {
-	.name = "xfs",
-	.mkfs = "mkfs.xfs",
+static const struct fs_mkfs xfs_mkfs = {
+	.tool = "mkfs.xfs",
 	.force_flag = "-f",
 	.version_flag = "-V",
 	.package = "xfsprogs",
@@ -91,10 +88,19 @@ const struct fs_desc fs_xfs = {
 	.block_max = 4096,
 	.block_pow2 = true,
 	.block_error = "xfs block sizes are 1024, 2048 or 4096 bytes (at most the page size)",
+	.cluster_help = "the block size, 1024, 2048 or 4096 (default 4096)",
 	.build = build_xfs,
 	.blkid_type = "xfs",
-	.verify_method = "libblkid",
-	.verify = verify_xfs,
+	.sb_offset = 0,
+	.sb_size = 512,
+	.verify_sb = verify_xfs,
 	.mount_type = "xfs",
 	.mount_opts = "noatime",
+};
+
+const struct fs_desc fs_xfs = {
+	.name = "xfs",
+	.title = "XFS",
+	.on = { [PREP_LINUX] = PREP_BE_MKFS },
+	.mkfs = &xfs_mkfs,
 };

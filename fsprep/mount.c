@@ -42,14 +42,14 @@ int mount_volume(const char *src, const char *target, const struct fs_desc *fs, 
 	if (!cxt)
 		return -ENOMEM;
 	if (mnt_context_set_source(cxt, src) || mnt_context_set_target(cxt, target) ||
-	    mnt_context_set_fstype(cxt, fs->mount_type) || mnt_context_set_options(cxt, opts)) {
+	    mnt_context_set_fstype(cxt, fs->mkfs->mount_type) || mnt_context_set_options(cxt, opts)) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	rc = mnt_context_mount(cxt);
 	if (rc || mnt_context_get_status(cxt) != 1) {
 		char *what = xasprintf("mounting %s on %s (-t %s -o %s)", src, target,
-				       fs->mount_type, opts);
+				       fs->mkfs->mount_type, opts);
 
 		ret = context_error(cxt, rc, what);
 		free(what);
@@ -122,15 +122,28 @@ int mount_at(const char *target, char **source, char **fstype, char **options)
 	return fs ? 1 : 0;
 }
 
-/* Does the NUL-separated command line of @pid look like an ntfs-3g serving dev on target? */
-static bool ntfs_cmdline_matches(pid_t pid, const char *dev, const char *target)
+/* Is @argv0 the program of a FUSE daemon the table knows (its name or mount.<name>)? */
+static bool is_fuse_daemon(const char *argv0)
+{
+	for (size_t i = 0; i < fs_count(); i++) {
+		const struct fs_desc *d = fs_at(i);
+
+		if ((d->flags & FS_F_FUSE) && strstr(argv0, d->mkfs->fuse_daemon))
+			return true;
+	}
+	return false;
+}
+
+/* Does the NUL-separated command line of @pid look like a FUSE daemon serving dev on target? */
+static bool fuse_cmdline_matches(pid_t pid, const char *dev, const char *target)
 {
 	struct strbuf sb = STRBUF_INIT;
 	bool has_dev = false, has_target = false;
 	ssize_t n = read_cmdline(pid, &sb);
 
-	/* argv[0] is ntfs-3g or mount.ntfs-3g; the device and mount point follow. */
-	if (n > 0 && strstr(sb.buf, "ntfs-3g"))
+	/* argv[0] is the daemon (ntfs-3g) or its mount helper; the device and mount point
+	 * follow. */
+	if (n > 0 && is_fuse_daemon(sb.buf))
 		for (char *a = sb.buf; a < sb.buf + sb.len; a += strlen(a) + 1) {
 			has_dev |= !strcmp(a, dev);
 			has_target |= !strcmp(a, target);
@@ -139,7 +152,7 @@ static bool ntfs_cmdline_matches(pid_t pid, const char *dev, const char *target)
 	return has_dev && has_target;
 }
 
-pid_t ntfs_daemon_find(const char *dev, const char *target)
+pid_t fuse_daemon_find(const char *dev, const char *target)
 {
 	DIR *proc = opendir("/proc");
 	struct dirent *e;
@@ -150,7 +163,7 @@ pid_t ntfs_daemon_find(const char *dev, const char *target)
 	while (!found && (e = readdir(proc))) {
 		pid_t pid = (pid_t)atoi(e->d_name);
 
-		if (pid > 0 && ntfs_cmdline_matches(pid, dev, target) && pid_alive(pid))
+		if (pid > 0 && fuse_cmdline_matches(pid, dev, target) && pid_alive(pid))
 			found = pid;
 	}
 	closedir(proc);

@@ -6,8 +6,9 @@
  * SIGINT/SIGTERM/SIGHUP/SIGPIPE rolls back through prep_undo(), the code `fslab teardown`
  * runs.  The image directory is locked for the whole prep (flock, as fslab run locks its
  * directories), and images are created exclusively and recorded by identity, so a prep only
- * ever removes what it made itself.  --fs raw stops after attach, discard and wipe: the
- * devices are the baseline fslab run measures without a filesystem.
+ * ever removes what it made itself.  The steps that make and mount a filesystem are the
+ * backend's (struct prep_backend: mkfs here; raw has none, and stops after attach, discard and
+ * wipe: the devices are the baseline fslab run measures without a filesystem).
  */
 #include <errno.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "base.h"
+#include "cmds.h"
 #include "files.h"
 #include "fsprep/prepP.h"
 #include "msg.h"
@@ -203,9 +205,9 @@ static int make_images(struct prep_ctx *c)
 			fslab_err("cannot read the topology of %s: %s", v->device, strerror(-ret));
 			return ret;
 		}
-		if (fs_is_raw(c->o->fs))
+		if (!c->be->plan)
 			continue;
-		ret = prep_build_mkfs(c, v);
+		ret = c->be->plan(c, v);
 		if (ret)
 			return ret;
 	}
@@ -236,7 +238,7 @@ static int clean_device(struct prep_ctx *c, struct prep_vol *v)
 	}
 	if (!v->discarded)
 		prep_note(c, "%s: %s does not support discard; it was not discarded before %s",
-			  v->role, v->device, fs_is_raw(c->o->fs) ? "use" : "mkfs");
+			  v->role, v->device, c->be->format ? "mkfs" : "use");
 	if (c->o->force && !v->image) {
 		v->wiped = json_array();
 		ret = probe_wipe(v->device, v->wiped);
@@ -260,7 +262,7 @@ static int format_volume(struct prep_ctx *c, struct prep_vol *v)
 	ret = format_run(&v->mkfs);
 	if (ret)
 		return ret;
-	v->tool_version = format_tool_version(c->o->fs);
+	v->tool_version = format_tool_version(c->o->fs->mkfs);
 	ret = verify_volume(c->o->fs, v->device, &v->mkfs, &v->verified);
 	if (ret)
 		return ret;
@@ -311,8 +313,8 @@ static int mount_one(struct prep_ctx *c, struct prep_vol *v)
 	if (cg) {
 		r = cgroup_enter(cg, &prev);
 		if (r)
-			prep_note(c, "cannot enter the cgroup %s (%s): ntfs-3g runs without a memory limit",
-				  cg, strerror(-r));
+			prep_note(c, "cannot enter the cgroup %s (%s): %s runs without a memory limit",
+				  cg, strerror(-r), c->o->fs->mkfs->fuse_daemon);
 	}
 	ret = mount_volume(v->device, v->mountpoint, c->o->fs, v->mount_opts);
 	if (prev) {
@@ -328,17 +330,19 @@ static int mount_one(struct prep_ctx *c, struct prep_vol *v)
 		return ret;
 	if (mount_at(v->mountpoint, NULL, &v->kernel_fstype, &v->vfs_options) <= 0)
 		fslab_warn("%s is not in the mount table after mounting it", v->mountpoint);
-	if (c->o->fs->mount_helper) {
-		v->daemon = ntfs_daemon_find(v->device, v->mountpoint);
+	if (c->o->fs->flags & FS_F_FUSE) {
+		const char *daemon = c->o->fs->mkfs->fuse_daemon;
+
+		v->daemon = fuse_daemon_find(v->device, v->mountpoint);
 		if (!v->daemon)
-			prep_note(c, "%s: cannot find the ntfs-3g process serving %s", v->role,
+			prep_note(c, "%s: cannot find the %s process serving %s", v->role, daemon,
 				  v->mountpoint);
 		else if (cg && !cgroup_has_pid(cg, v->daemon))
-			prep_note(c, "%s: ntfs-3g (pid %d) is not in the cgroup %s: its reads may be served from the page cache",
-				  v->role, (int)v->daemon, cg);
+			prep_note(c, "%s: %s (pid %d) is not in the cgroup %s: its reads may be served from the page cache",
+				  v->role, daemon, (int)v->daemon, cg);
 	}
 	fslab_info("%s: mounted %s on %s (%s, %s)", v->role, v->device, v->mountpoint,
-		   v->kernel_fstype ? v->kernel_fstype : c->o->fs->mount_type,
+		   v->kernel_fstype ? v->kernel_fstype : c->o->fs->mkfs->mount_type,
 		   v->vfs_options ? v->vfs_options : v->mount_opts);
 	return role_step_done("mount", v->role);
 }
@@ -367,7 +371,8 @@ static int write_prep_json(struct prep_ctx *c)
 	if (!ret)
 		ret = s ? write_file_atomic(path, s, strlen(s)) : -ENOMEM;
 	if (ret) {
-		fslab_err("cannot write %s: %s", path, strerror(-ret));
+		if (ret != -FSLAB_EINPUT)
+			fslab_err("cannot write %s: %s", path, strerror(-ret));
 	} else {
 		struct file_id id;
 
@@ -430,13 +435,13 @@ static int prep_execute(struct prep_ctx *c)
 		ret = make_images(c);
 	for (int i = 0; i < VOL_NR && !ret; i++) {
 		ret = clean_device(c, &c->vol[i]);
-		if (!ret && !fs_is_raw(c->o->fs))
-			ret = format_volume(c, &c->vol[i]);
+		if (!ret && c->be->format)
+			ret = c->be->format(c, &c->vol[i]);
 	}
 	if (!ret)
 		ret = make_cgroup(c);
-	for (int i = 0; i < VOL_NR && !ret && !fs_is_raw(c->o->fs); i++)
-		ret = mount_one(c, &c->vol[i]);
+	for (int i = 0; i < VOL_NR && !ret && c->be->mount; i++)
+		ret = c->be->mount(c, &c->vol[i]);
 	if (!ret)
 		ret = write_prep_json(c);
 	if (!ret) {
@@ -501,7 +506,7 @@ static void ctx_release(struct prep_ctx *c)
 
 int prep_run(const struct prep_opts *o)
 {
-	struct prep_ctx c = { .o = o, .image_lock = -1 };
+	struct prep_ctx c = { .o = o, .be = prep_backend_of(o->fs, PREP_LINUX), .image_lock = -1 };
 	int ret, r;
 
 	c.notes = json_array();
@@ -529,7 +534,7 @@ int prep_run(const struct prep_opts *o)
 		else
 			say_rolled_back(&c);
 	}
-	if (!ret && fs_is_raw(c.o->fs)) {
+	if (!ret && !c.be->mount) {
 		printf("raw: %s (db) and %s (log), no filesystem; record in %s/%s\n",
 		       c.vol[VOL_DB].device, c.vol[VOL_LOG].device, c.root, PREP_JSON_NAME);
 	} else if (!ret) {
@@ -543,3 +548,25 @@ out:
 		return FSLAB_EXIT_OK;
 	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : FSLAB_EXIT_FAIL;
 }
+
+/* mkfs.* and libmount on Linux block devices or loop devices on images. */
+const struct prep_backend prep_be_mkfs = {
+	.name = "mkfs",
+	.sys = PREP_LINUX,
+	.prep = cmd_linuxprep,
+	.teardown = cmd_linuxteardown,
+	.missing_tool = format_missing_tool,
+	.missing_driver = format_missing_driver,
+	.opts_problem = format_opts_problem,
+	.plan = prep_build_mkfs,
+	.format = format_volume,
+	.mount = mount_one,
+};
+
+/* The devices as they are: attached, discarded, wiped with --force; nothing made on them. */
+const struct prep_backend prep_be_raw = {
+	.name = "raw",
+	.sys = PREP_LINUX,
+	.prep = cmd_linuxprep,
+	.teardown = cmd_linuxteardown,
+};

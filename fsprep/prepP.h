@@ -13,7 +13,7 @@
 #include "strbuf.h"
 #include "strvec.h"
 
-/* ---- filesystems (fs.c: the table; fs_<name>.c: one descriptor each) -------------------- */
+/* ---- filesystems (fs.c: the table; fs_<name>.c: one descriptor each; prep.h) ------------- */
 
 struct topology;
 struct mkfs_cmd;
@@ -33,29 +33,19 @@ struct mkfs_syntax {
 					      * names a device or file */
 };
 
-/* fs_desc.flags: the quirks that set a filesystem apart from the ordinary mkfs+mount case. */
-#define FS_F_RAW        (1U << 0) /* no filesystem at all: nothing is formatted, verified or
-				   * mounted (the raw-device baseline of fslab run) */
-#define FS_F_FUSE_CACHE (1U << 1) /* a FUSE driver that reads the device through the page
-				   * cache: its daemon is started in the --ntfs-cache-limit
-				   * memory cgroup (ntfs-3g) */
-
 /*
- * Everything prep knows about one filesystem: one const descriptor per fs_<name>.c, listed
- * once in fs.c's table (libblkid's idinfos[] style).  Behaviour comes from these fields only;
- * no code tests which filesystem it is.
+ * The mkfs backend's part of a filesystem's descriptor (fs_<name>.c: .mkfs): the tool that
+ * formats it, the --cluster rules, how its options are built from the topology and read back,
+ * how it is mounted.  Behaviour comes from these fields only; no code tests which filesystem
+ * it is.
  */
-struct fs_desc {
-	const char *name;         /* --fs value and prep.json "fs" */
-	unsigned int flags;       /* FS_F_* */
-	const char *notes;        /* a line for prep.json "notes" on every prep of it, or NULL */
-
+struct fs_mkfs {
 	/* formatting */
-	const char *mkfs;         /* formatting tool, NULL for raw */
+	const char *tool;         /* formatting tool */
 	const char *version_flag; /* makes the tool print its version */
 	const char *force_flag;   /* makes the tool overwrite an existing signature (--force) */
-	const char *package;      /* Debian package that ships the tool */
-	const struct mkfs_syntax *syntax; /* how the tool reads its options, NULL for raw */
+	const char *package;      /* Debian package that ships the tool (and the mount helper) */
+	const struct mkfs_syntax *syntax; /* how the tool reads its options */
 	uint64_t min_size;        /* smallest volume the tool formats, bytes */
 
 	/* block size (NTFS: cluster size), the --cluster rules */
@@ -64,56 +54,56 @@ struct fs_desc {
 	uint32_t block_max;       /* largest --cluster taken */
 	bool block_pow2;          /* --cluster must be a power of two */
 	const char *block_error;  /* why a --cluster is refused, after "--cluster N: " */
+	const char *cluster_help; /* what --cluster sets and takes, for prep --help */
 	/* build - append the filesystem's own options to @p (block_size and cluster_size are
-	 * set, the tool and its force flag pushed); NULL for raw. */
+	 * set, the tool and its force flag pushed) */
 	void (*build)(struct mkfs_cmd *p, const struct topology *t);
 
-	/* verification */
+	/* verification (verify.c): libblkid must find blkid_type, then the superblock is read */
 	const char *blkid_type;   /* TYPE libblkid reports once formatted */
-	const char *verify_method; /* prep.json verified.method: "libext2fs", "libblkid" */
-	/* verify - read the superblock of @dev back into @v (block_size, cluster_size, ...) and
-	 * compare it with @p; 0, -EPROTO after printing what differs, or -errno.  NULL for raw. */
-	int (*verify)(const char *dev, const struct mkfs_cmd *p, json_t *v);
+	bool libext2fs;           /* read back with libext2fs (the ext2/3/4 family), else: */
+	uint32_t sb_offset;       /* where the superblock starts on the device, bytes */
+	uint32_t sb_size;         /* and how many bytes verify_sb reads */
+	/* verify_sb - check the superblock @sb (sb_size bytes) of @dev against @p and record
+	 * what it says in @v (block_size, cluster_size, ...); 0, -EPROTO after printing what
+	 * differs (or silently when it is not this filesystem's superblock). */
+	int (*verify_sb)(const unsigned char *sb, const char *dev, const struct mkfs_cmd *p,
+			 json_t *v);
 
 	/* mounting */
-	const char *mount_type;   /* fstype handed to libmount, NULL for raw */
+	const char *mount_type;   /* fstype handed to libmount */
 	const char *mount_helper; /* /sbin/mount.<type> helper libmount runs, or NULL */
+	const char *fuse_daemon;  /* FS_F_FUSE: the daemon's program name ("ntfs-3g") */
 	const char *kernel_fs;    /* in-kernel driver the mount needs (checked in
 				   * /proc/filesystems and the running kernel's modules), or NULL */
+	const char *kernel_config; /* the kernel option that builds it, and where to get one */
+	const struct fs_desc *instead; /* what to use on a kernel without kernel_fs */
 	const char *mount_opts;   /* default mount options (noatime plus per-filesystem ones) */
 };
-
-/* The descriptors, one per fs_<name>.c. */
-extern const struct fs_desc fs_ext4, fs_xfs, fs_ntfs, fs_ntfs3, fs_btrfs, fs_raw;
 
 /* NTFS's mkntfs options and boot-sector verifier, shared by ntfs (ntfs-3g) and ntfs3 */
 void ntfs_build(struct mkfs_cmd *p, const struct topology *t);
 extern const struct mkfs_syntax ntfs_syntax; /* mkntfs's options */
-int ntfs_verify(const char *dev, const struct mkfs_cmd *p, json_t *v);
+int ntfs_verify_sb(const unsigned char *sb, const char *dev, const struct mkfs_cmd *p,
+		   json_t *v);
+
+/* fs_names - the filesystems this system's prep takes for --fs, raw included, "ext4, xfs,
+ * ntfs, ntfs3, btrfs, raw", for messages; built once, static storage. */
+const char *fs_names(void);
 /* fs_kernel_has - whether the running kernel has filesystem @name: listed in
  * /proc/filesystems, or a module of that name in /lib/modules/<release>/modules.dep */
 bool fs_kernel_has(const char *name);
-
-/* fs_find - the entry for a --fs value (exact, lower case), or NULL. */
-const struct fs_desc *fs_find(const char *name);
-/* fs_count - how many filesystems the table lists. */
-size_t fs_count(void);
-/* fs_at - the @i-th entry in table order, or NULL when @i >= fs_count(). */
-const struct fs_desc *fs_at(size_t i);
-/* fs_names - every name in table order, "ext4, xfs, ntfs, ntfs3, btrfs, raw", for messages;
- * built from the table once, static storage. */
-const char *fs_names(void);
-
-/* fs_is_raw - no filesystem: nothing to format, verify or mount. */
-static inline bool fs_is_raw(const struct fs_desc *fs)
-{
-	return fs->flags & FS_F_RAW;
-}
-
+/* fs_min_size - the smallest device a Linux prep of @fs takes */
+uint64_t fs_min_size(const struct fs_desc *fs);
 /* fs_cache_limited - does this filesystem's FUSE daemon get the --ntfs-cache-limit cgroup? */
 static inline bool fs_cache_limited(const struct fs_desc *fs)
 {
-	return fs->flags & FS_F_FUSE_CACHE;
+	return fs->flags & FS_F_PAGE_CACHE;
+}
+/* fs_verify_method - how prep reads @fs back: "libext2fs", "libblkid" (prep.json) */
+static inline const char *fs_verify_method(const struct fs_desc *fs)
+{
+	return fs->mkfs->libext2fs ? "libext2fs" : "libblkid";
 }
 
 /* ---- alignment (align.c, pure: no I/O, unit-tested) -------------------------------------- */
@@ -256,11 +246,16 @@ int probe_superblock(const char *dev, json_t *out) __must_check;
 
 /* ---- formatting (format.c) --------------------------------------------------------------- */
 
-/* format_tool_check - -FSLAB_EINPUT naming the Debian package when the tool is missing; 0 for
- * raw, which needs none. */
+/* format_tool_check - -FSLAB_EINPUT naming the Debian package when the tool or the mount
+ * helper is missing, or the fix when the kernel lacks the driver; 0 for raw, which needs none. */
 int format_tool_check(const struct fs_desc *fs) __must_check;
 /* format_tool_version - first line the tool prints for its version flag; caller frees. */
-char *format_tool_version(const struct fs_desc *fs);
+char *format_tool_version(const struct fs_mkfs *m);
+/* The mkfs backend's preflight hooks (struct prep_backend): the tool or mount helper missing,
+ * the kernel driver missing, --mkfs-opts refused (mkfs_opts_problem()). */
+const char *format_missing_tool(const struct fs_desc *fs, const char **package);
+const char *format_missing_driver(const struct fs_desc *fs, const struct fs_desc **instead);
+char *format_opts_problem(const struct fs_desc *fs, const char *opts);
 /* format_run - run the plan's argv (no shell); on failure print its output.  0 or -EIO. */
 int format_run(const struct mkfs_cmd *p) __must_check;
 /* discard_device - BLKDISCARD the whole device.  *done says whether it was discarded;
@@ -271,10 +266,10 @@ int discard_device(const char *dev, bool *done) __must_check;
 
 /*
  * verify_volume - read the new filesystem back independently of mkfs: libblkid must find
- * exactly one filesystem of @fs->blkid_type, then @fs->verify reads its superblock (libext2fs
- * for ext4, documented offsets for the others) and compares it with @p.  Stores the verified
- * values in *out (new JSON object, caller owns).  Returns 0, -EPROTO after printing what
- * differs, -EINVAL for a filesystem without a verifier (raw), or -errno.
+ * exactly one filesystem of @fs->mkfs->blkid_type, then libext2fs (the ext2/3/4 family) or the
+ * descriptor's verify_sb on the superblock's bytes reads it and compares it with @p.  Stores
+ * the verified values in *out (new JSON object, caller owns).  Returns 0, -EPROTO after
+ * printing what differs, -EINVAL for a filesystem without a mkfs part (raw), or -errno.
  */
 int verify_volume(const struct fs_desc *fs, const char *dev, const struct mkfs_cmd *p,
 		  json_t **out) __must_check;
@@ -302,8 +297,9 @@ int umount_target(const char *target) __must_check;
  * 0 when nothing is mounted there, or -errno.
  */
 int mount_at(const char *target, char **source, char **fstype, char **options) __must_check;
-/* ntfs_daemon_find - pid of the ntfs-3g process serving @dev on @target, or 0. */
-pid_t ntfs_daemon_find(const char *dev, const char *target);
+/* fuse_daemon_find - pid of the FUSE daemon (of a FS_F_FUSE filesystem of the table) serving
+ * @dev on @target, or 0. */
+pid_t fuse_daemon_find(const char *dev, const char *target);
 
 /* ---- loop devices and images (loop.c) ---------------------------------------------------- */
 
@@ -463,6 +459,7 @@ struct prep_vol {
 /* Everything one prep knows; prep.json is written from it. */
 struct prep_ctx {
 	const struct prep_opts *o;
+	const struct prep_backend *be; /* the one making o->fs here: its volume steps */
 	char *root;            /* absolute mount root */
 	char *image_dir;       /* absolute --image-dir, or NULL */
 	struct prep_vol vol[VOL_NR];

@@ -50,8 +50,9 @@ static int check_mount_root(struct prep_ctx *c)
 					   "no prep state); move it away or choose another --mount-root",
 					   c->root, PREP_JSON_NAME);
 	}
-	/* raw mounts nothing and makes no <root>/db, <root>/log (see prep_print_dry_run()). */
-	for (int i = 0; i < VOL_NR && !fs_is_raw(c->o->fs); i++) {
+	/* a backend that mounts nothing (raw) makes no <root>/db, <root>/log (see
+	 * prep_print_dry_run()). */
+	for (int i = 0; i < VOL_NR && c->be->mount; i++) {
 		struct prep_vol *v = &c->vol[i];
 		int r;
 
@@ -157,10 +158,10 @@ static int check_images(struct prep_ctx *c)
 		v->image = path_join(c->image_dir, name);
 		free(name);
 		v->size = o->image_size[i];
-		if (v->size < o->fs->min_size)
+		if (v->size < fs_min_size(o->fs))
 			return input_error("--%s-size %s is too small: %s needs at least %s", v->role,
 					   fmt_size(a, sizeof(a), v->size), o->fs->name,
-					   fmt_size(b, sizeof(b), o->fs->min_size));
+					   fmt_size(b, sizeof(b), fs_min_size(o->fs)));
 		if (!path_exists(v->image))
 			continue;
 		if (!o->force)
@@ -207,7 +208,7 @@ static int check_devices(struct prep_ctx *c)
 	ret = blockdev_check_pair(o->dev[VOL_DB], "--db-dev", o->dev[VOL_LOG], "--log-dev");
 	for (int i = 0; i < VOL_NR && !ret; i++)
 		ret = blockdev_check_overwrite(o->dev[i], i == VOL_DB ? "--db-dev" : "--log-dev",
-					       o->fs->min_size, o->fs->name, o->force,
+					       fs_min_size(o->fs), o->fs->name, o->force,
 					       &c->vol[i].signature);
 	for (int i = 0; i < VOL_NR && !ret; i++) {
 		struct prep_vol *v = &c->vol[i];
@@ -269,11 +270,12 @@ int prep_check(struct prep_ctx *c)
 			v->topo = (struct topology){ .logical_sector = 512, .physical_sector = 512,
 						     .min_io = 512, .size = v->size };
 		}
-		if (fs_is_raw(c->o->fs))
+		if (!c->be->plan)
 			continue;
-		ret = prep_build_mkfs(c, v);
-		v->mount_opts = o->mount_opts ? xasprintf("%s,%s", o->fs->mount_opts, o->mount_opts) :
-						xstrdup(o->fs->mount_opts);
+		ret = c->be->plan(c, v);
+		v->mount_opts = o->mount_opts ? xasprintf("%s,%s", o->fs->mkfs->mount_opts,
+							  o->mount_opts) :
+						xstrdup(o->fs->mkfs->mount_opts);
 	}
 	if (ret)
 		return ret;

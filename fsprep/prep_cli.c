@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* prep_cli.c: `fslab prep` and `fslab teardown`: options, help, exit statuses. */
+/* prep_cli.c: `fslab prep` and `fslab teardown` on Linux devices (the mkfs and raw backends):
+ * options, help, exit statuses. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -19,10 +20,93 @@
 #include "os/os.h"
 #include "units.h"
 
+/* Where the option texts of --help start, and how wide they run. */
+#define HELP_COL 23
+#define HELP_WIDTH 94
+
+/* "  --fs FS   ext4, xfs, ntfs (ntfs-3g), ... or btrfs." then what only Windows makes, and
+ * raw, each on a line of its own: from the table. */
+static void fs_help(FILE *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *made = fs_list(PREP_LINUX, FSL_ABOUT, "%s", ", ", " or ");
+	char *elsewhere = fs_list(PREP_LINUX, FSL_NOT, "%s", ", ", " and ");
+
+	strbuf_addstr(&sb, "  --fs FS              ");
+	strbuf_add_wrapped(&sb, made, HELP_COL, HELP_COL, HELP_WIDTH);
+	strbuf_addch(&sb, '.');
+	if (*elsewhere)
+		strbuf_addf(&sb, "\n%*s%s: formatted by Windows only, on the Windows side of the lab",
+			    HELP_COL, "", elsewhere);
+	for (size_t i = 0; i < fs_count(); i++)
+		if (fs_is_raw(fs_at(i)) && fs_makes(fs_at(i), PREP_LINUX, true))
+			strbuf_addf(&sb, "\n%*s%s: %s", HELP_COL, "", fs_at(i)->name,
+				    fs_at(i)->about);
+	fprintf(f, "%s\n", sb.buf);
+	strbuf_release(&sb);
+	free(made);
+	free(elsewhere);
+}
+
+/* what --cluster sets for the filesystem, and the sizes it takes */
+static const char *cluster_rule(const struct fs_mkfs *m)
+{
+	return m->cluster_help;
+}
+
+/* the filesystem's default mount options */
+static const char *mount_rule(const struct fs_mkfs *m)
+{
+	return m->mount_opts;
+}
+
+/*
+ * "  OPTION   TEXT" then, from the table, the filesystems grouped by what @rule says of each
+ * ("ext4 and xfs: the block size ...; btrfs: ..."), closed by ")" when @text opened one;
+ * wrapped as the other option lines.
+ */
+static void option_help(FILE *f, const char *option, const char *text,
+			const char *(*rule)(const struct fs_mkfs *m))
+{
+	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
+	bool *done = xcalloc(fs_count(), sizeof(*done));
+
+	strbuf_addstr(&sb, text);
+	for (size_t i = 0; i < fs_count(); i++) {
+		const struct fs_mkfs *m = fs_at(i)->mkfs;
+		size_t n = 0, total = 0;
+
+		if (done[i] || !m)
+			continue;
+		for (size_t j = i; j < fs_count(); j++)
+			total += fs_at(j)->mkfs && !strcmp(rule(fs_at(j)->mkfs), rule(m));
+		strbuf_addstr(&sb, sb.len > strlen(text) ? "; " : "");
+		for (size_t j = i; j < fs_count(); j++) {
+			if (!fs_at(j)->mkfs || strcmp(rule(fs_at(j)->mkfs), rule(m)))
+				continue;
+			done[j] = true;
+			strbuf_addf(&sb, "%s%s", !n ? "" : n + 1 == total ? " and " : ", ",
+				    fs_at(j)->name);
+			n++;
+		}
+		strbuf_addf(&sb, ": %s", rule(m));
+	}
+	if (strchr(text, '('))
+		strbuf_addch(&sb, ')');
+	strbuf_addf(&line, "  %-*s", HELP_COL - 2, option);
+	strbuf_add_wrapped(&line, sb.buf, HELP_COL, HELP_COL, HELP_WIDTH);
+	fprintf(f, "%s\n", line.buf);
+	strbuf_release(&sb);
+	strbuf_release(&line);
+	free(done);
+}
+
 static void prep_usage(FILE *f)
 {
+	char *names = fs_list(PREP_LINUX, FSL_RAW, "%s", "|", "|");
+
 	fprintf(f,
-"usage: fslab prep --fs ext4|xfs|ntfs|ntfs3|btrfs|raw --db-dev DEV --log-dev DEV --mount-root DIR [options]\n"
+"usage: fslab prep --fs %s --db-dev DEV --log-dev DEV --mount-root DIR [options]\n"
 "       fslab prep --fs FS --image-dir DIR [--db-size 8G] [--log-size 2G] --mount-root DIR [options]\n"
 "\n"
 "Format a database and a log volume with one filesystem, aligned to each device's topology\n"
@@ -31,26 +115,25 @@ static void prep_usage(FILE *f)
 "hold /, or carry a filesystem or partition-table signature (the last one unless --force).\n"
 "With --fs raw the devices are only discarded (and wiped with --force): nothing is formatted\n"
 "or mounted, and DIR holds just the record.\n"
-"\n"
-"  --fs FS              ext4, xfs, ntfs (ntfs-3g), ntfs3 (the in-kernel NTFS driver; refused\n"
-"                       when the running kernel has none) or btrfs.  ReFS is formatted by\n"
-"                       Windows only:\n"
-"                       it runs on the Windows side of the lab.\n"
-"                       raw: no filesystem (the raw-device baseline for fslab run)\n"
+"\n", names);
+	free(names);
+	fs_help(f);
+	fputs(
 "  --db-dev DEV         block device for the database volume\n"
 "  --log-dev DEV        block device for the log volume\n"
 "  --image-dir DIR      instead of devices: sparse images DIR/db.img and DIR/log.img on loop\n"
 "                       devices with direct I/O (no spare disk needed)\n"
 "  --db-size SIZE       database image size (default 8G; --image-dir only)\n"
 "  --log-size SIZE      log image size (default 2G; --image-dir only)\n"
-"  --mount-root DIR     mount on DIR/db and DIR/log; DIR/prep.json records what was done\n"
-"  --cluster SIZE       NTFS cluster size (default 64K, Exchange's recommendation); for ext4\n"
-"                       and xfs the block size (1024, 2048, 4096); btrfs takes only 4096\n"
+"  --mount-root DIR     mount on DIR/db and DIR/log; DIR/prep.json records what was done\n", f);
+	option_help(f, "--cluster SIZE", "", cluster_rule);
+	fputs(
 "  --mkfs-opts \"...\"    extra mkfs options, appended (split on blanks, no shell); options\n"
 "                       that name another device or file (XFS -l logdev=, ext4 -J device=,\n"
-"                       a second device for mkfs.btrfs...) are refused\n"
-"  --mount-opts \"...\"   extra mount options, appended to the defaults (noatime; ntfs-3g:\n"
-"                       noatime,big_writes)\n"
+"                       a second device for mkfs.btrfs...) are refused\n", f);
+	option_help(f, "--mount-opts \"...\"", "extra mount options, appended to the defaults (",
+		    mount_rule);
+	fputs(
 "  --ntfs-cache-limit SIZE  memory limit of the cgroup ntfs-3g runs in (default 64M; 0 = no\n"
 "                       limit, and ntfs-3g's page cache then inflates measured reads)\n"
 "  --dry-run            print the plan (every command and mount with options); change nothing\n"
@@ -68,7 +151,8 @@ static void prep_usage(FILE *f)
 "each image file made); `fslab teardown --mount-root DIR` undoes exactly that, also after a\n"
 "crash.  One prep at a time per --image-dir (locked).  SIGINT, SIGTERM, SIGHUP or SIGPIPE\n"
 "(e.g. piped into head) during prep roll back what was done.\n"
-"Exit status: 0 ok, 1 failure (rolled back), 2 bad input or refused (nothing touched).\n");
+"Exit status: 0 ok, 1 failure (rolled back), 2 bad input or refused (nothing touched).\n",
+	      f);
 }
 
 static void teardown_usage(FILE *f)
@@ -102,21 +186,33 @@ static int size_opt(const char *opt, const char *arg, uint64_t *out)
 	return 0;
 }
 
+/* The --fs of a Linux prep (any case): one this system's backends make.  0 or
+ * -FSLAB_EINPUT naming the valid ones, and where the others are made. */
 static int pick_fs(const char *arg, const struct fs_desc **fs)
 {
-	char name[16];
+	char name[16], *made, *elsewhere;
 	size_t i;
+	int ret = 0;
 
 	for (i = 0; arg[i] && i < sizeof(name) - 1; i++)
 		name[i] = (char)tolower((unsigned char)arg[i]);
 	name[i] = 0;
-	if (!strcmp(name, "refs"))
-		return input_error("--fs refs: ReFS can only be formatted by Windows; run the ReFS side of the comparison on the Windows side of the lab (fslab prep on Linux formats ext4, xfs, ntfs, btrfs)");
 	*fs = arg[i] ? NULL : fs_find(name);
-	if (!*fs)
-		return input_error("--fs %s: unknown filesystem; valid ones are %s (refs runs on the Windows side of the lab)",
-				   arg, fs_names());
-	return 0;
+	if (fs_makes(*fs, PREP_LINUX, true))
+		return 0;
+	made = fs_list(PREP_LINUX, 0, "%s", ", ", ", ");
+	elsewhere = fs_list(PREP_LINUX, FSL_NOT, "%s", ", ", " and ");
+	if (*fs)
+		ret = input_error("--fs %s: %s can only be formatted by Windows; run the %s side of the comparison on the Windows side of the lab (fslab prep on Linux formats %s)",
+				  name, (*fs)->title, (*fs)->title, made);
+	else
+		ret = input_error("--fs %s: unknown filesystem; valid ones are %s%s%s%s", arg,
+				  fs_names(), *elsewhere ? " (" : "", elsewhere,
+				  *elsewhere ? " runs on the Windows side of the lab)" : "");
+	free(made);
+	free(elsewhere);
+	*fs = NULL;
+	return ret;
 }
 
 enum {
@@ -153,8 +249,13 @@ static int check_prep_opts(struct prep_opts *o, const char *fs, bool sized, bool
 			return input_error("%s does not apply to --fs raw: no filesystem is made or mounted; drop it",
 					   opt);
 	}
-	if (limit_given && !fs_cache_limited(o->fs))
-		return input_error("--ntfs-cache-limit applies to --fs ntfs only");
+	if (limit_given && !fs_cache_limited(o->fs)) {
+		char *which = fs_list(PREP_LINUX, FSL_WITH(FS_F_PAGE_CACHE), "%s", ", ", " or ");
+		int ret2 = input_error("--ntfs-cache-limit applies to --fs %s only", which);
+
+		free(which);
+		return ret2;
+	}
 	if (geteuid())
 		return input_error("fslab prep needs root (block devices, loop devices, mkfs, mount); run it with sudo");
 	return 0;
@@ -236,14 +337,12 @@ static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
 }
 
 
-int cmd_prep(int argc, char **argv)
+int cmd_linuxprep(int argc, char **argv)
 {
 	struct prep_opts o;
 	bool help = false;
 	int ret;
 
-	if (winprep_wanted(argc, argv))
-		return cmd_winprep(argc, argv);
 	ret = parse_prep(argc, argv, &o, &help);
 	if (help) {
 		prep_usage(stdout);
@@ -348,7 +447,7 @@ static void on_teardown_signal(int sig)
 	(void)sig;
 }
 
-int cmd_teardown(int argc, char **argv)
+int cmd_linuxteardown(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "mount-root", required_argument, NULL, OPT_MOUNT_ROOT },
@@ -365,8 +464,6 @@ int cmd_teardown(int argc, char **argv)
 	size_t i;
 	int c, ret = 0, first = 0;
 
-	if (winteardown_wanted(argc, argv))
-		return cmd_winteardown(argc, argv);
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_MOUNT_ROOT: root = optarg; break;

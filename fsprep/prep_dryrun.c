@@ -21,7 +21,7 @@ static void print_topology(const struct prep_ctx *c, const struct prep_vol *v)
 	       (unsigned long long)t->opt_io, (unsigned long long)t->alignment_offset,
 	       (unsigned long long)t->partition_start,
 	       topology_aligned(t) ? "aligned" : "NOT aligned",
-	       !v->image ? "" : fs_is_raw(c->o->fs) ? "; assumed until attached" :
+	       !v->image ? "" : !c->be->plan ? "; assumed until attached" :
 	       "; assumed until attached, mkfs options follow the real one");
 }
 
@@ -53,31 +53,32 @@ void prep_print_dry_run(const struct prep_ctx *c)
 		printf("  %-4s discard %s (BLKDISCARD, whole device)\n", v->role, v->device);
 		if (v->signature)
 			printf("  %-4s wipe %s on %s (--force)\n", v->role, v->signature, v->device);
-		if (fs_is_raw(c->o->fs))
+		if (!c->be->format)
 			continue;
 		cmd = mkfs_cmd_line(&v->mkfs);
 		printf("  %-4s %s\n", v->role, cmd);
-		printf("  %-4s verify with %s\n", v->role, o->fs->verify_method);
+		printf("  %-4s verify with %s\n", v->role, fs_verify_method(o->fs));
 		free(cmd);
 	}
 	if (cg)
-		printf("  cgroup %s with memory.limit_in_bytes %llu; ntfs-3g is started inside it\n",
-		       cg, (unsigned long long)o->ntfs_cache_limit);
+		printf("  cgroup %s with memory.limit_in_bytes %llu; %s is started inside it\n",
+		       cg, (unsigned long long)o->ntfs_cache_limit, o->fs->mkfs->fuse_daemon);
 	/*
 	 * raw: no <root>/db and <root>/log either.  An empty directory there would let
 	 * `fslab run --db <root>/db` measure the mount root's filesystem and call it the
 	 * baseline; without it that mistake fails at once.
 	 */
-	if (fs_is_raw(c->o->fs))
-		printf("  no mkfs, no mount (raw): fslab run --db DEV --log DEV uses the devices\n");
-	for (int i = 0; i < VOL_NR && !fs_is_raw(c->o->fs); i++) {
+	if (!c->be->mount)
+		printf("  no mkfs, no mount (%s): fslab run --db DEV --log DEV uses the devices\n",
+		       o->fs->name);
+	for (int i = 0; i < VOL_NR && c->be->mount; i++) {
 		const struct prep_vol *v = &c->vol[i];
 
 		printf("  %-4s mkdir %s\n", v->role, v->mountpoint);
-		printf("  %-4s mount -t %s -o %s %s %s", v->role, o->fs->mount_type,
+		printf("  %-4s mount -t %s -o %s %s %s", v->role, o->fs->mkfs->mount_type,
 		       v->mount_opts, v->device, v->mountpoint);
-		if (o->fs->mount_helper)
-			printf("   (libmount runs %s)", o->fs->mount_helper);
+		if (o->fs->mkfs->mount_helper)
+			printf("   (libmount runs %s)", o->fs->mkfs->mount_helper);
 		printf("\n");
 	}
 	printf("  write %s/%s\n", c->root, PREP_JSON_NAME);

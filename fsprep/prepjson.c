@@ -66,10 +66,10 @@ static json_t *mkfs_json(const struct prep_vol *v)
 /* "mount" of a volume: what libmount was given and what the kernel shows; null for raw. */
 static json_t *mount_json(const struct fs_desc *fs, const struct prep_vol *v)
 {
-	if (!fs->mount_type)
+	if (!fs->mkfs)
 		return json_null();
-	return json_pack("{s:s, s:s, s:o, s:o, s:o}", "fstype", fs->mount_type,
-			 "options", v->mount_opts, "helper", jstr_or_null(fs->mount_helper),
+	return json_pack("{s:s, s:s, s:o, s:o, s:o}", "fstype", fs->mkfs->mount_type,
+			 "options", v->mount_opts, "helper", jstr_or_null(fs->mkfs->mount_helper),
 			 "kernel_fstype", jstr_or_null(v->kernel_fstype),
 			 "kernel_options", jstr_or_null(v->vfs_options));
 }

@@ -156,10 +156,11 @@ static int undo_mount(struct prep_state *st, json_t *v, const char *role)
 	free(src);
 	if (ret)
 		return ret;
-	/* ntfs-3g exits after the unmount; the loop device stays busy until it has. */
-	for (unsigned waited = 0; ntfs_daemon_find(source, target); waited += 100) {
+	/* a FUSE daemon (ntfs-3g) exits after the unmount; the loop device stays busy until it
+	 * has. */
+	for (unsigned waited = 0; fuse_daemon_find(source, target); waited += 100) {
 		if (waited >= DAEMON_EXIT_WAIT_MS) {
-			fslab_err("the ntfs-3g process for %s has not exited after the unmount", target);
+			fslab_err("the FUSE daemon for %s has not exited after the unmount", target);
 			return -EBUSY;
 		}
 		sleep_ms(100);

@@ -5,6 +5,8 @@
 #        scripts/deps.sh --list SET     the set's packages, one a line (nothing installed)
 #        scripts/deps.sh --lean SET     the packages of the set installed without their
 #                                       Recommends, one a line (the others take them)
+#        scripts/deps.sh --fs-packages  each filesystem the Linux prep makes with the Debian
+#                                       package of its tools, "NAME PACKAGE" a line
 # As root, missing packages are installed with apt-get; otherwise they are named and we fail.
 #
 # The groups, and why (docs/DESIGN.md, "Dependencies"): a set is a few groups.  The groups
@@ -16,10 +18,35 @@ set -eu
 # lean: compiling fslab (C only: gcc, not build-essential's g++ and dpkg-dev)
 BUILD="gcc make libc6-dev pkg-config libblkid-dev libmount-dev libext2fs-dev liburing-dev \
 libjansson-dev libinih-dev libisal-dev libxml2-dev"
-# lean: what configs/demo.ini runs: ext4 and XFS formatted and mounted, charts by gnuplot
-DEMO="e2fsprogs xfsprogs util-linux mount bsdutils gnuplot-nox"
-# lean: the other filesystems (configs/tour.ini, the tests): NTFS through ntfs-3g, btrfs
-TOUR="ntfs-3g btrfs-progs"
+# The filesystems' packages are not typed here: each filesystem's descriptor names the Debian
+# package of its tools (fsprep/fs_<name>.c, `.package = "..."`), in the order of the table
+# (FS_TABLE in fsprep/fs.c), and the groups are read from them when this script runs (before
+# anything is built), so a new filesystem brings its package along.  test_fsdesc checks that
+# what is read here is what the compiled table says.
+top=$(cd "$(dirname "$0")/.." && pwd)
+fs_table=$(sed -n 's/^#define FS_TABLE(X) //p' "$top/fsprep/fs.c" | sed 's/X(\([a-z0-9_]*\))/\1/g')
+[ -n "$fs_table" ] || { echo "deps.sh: no FS_TABLE in fsprep/fs.c" >&2; exit 2; }
+# fs_package NAME: the package of the filesystem's tools (nothing: none, or not made on Linux)
+fs_package() {
+	sed -n 's/^[[:space:]]*\.package = "\([^"]*\)",.*/\1/p' "$top/fsprep/fs_$1.c"
+}
+# fs_packages NAME...: their packages, each once
+fs_packages() {
+	for n in "$@"; do fs_package "$n"; done | awk '!seen[$0]++' | tr '\n' ' '
+}
+# the filesystems of configs/demo.ini: [fs LABEL] sections, their fs = NAME or LABEL
+demo_fs=$(awk '/^\[/ { if (s) print f; s = 0 }
+	/^\[fs [^]]*\]/ { s = 1; f = $2; sub(/\].*/, "", f) }
+	s && /^fs[ \t]*=/ { f = $0; sub(/^fs[ \t]*=[ \t]*/, "", f) }
+	END { if (s) print f }' "$top/configs/demo.ini")
+# shellcheck disable=SC2086 # word lists
+FS_DEMO=$(fs_packages $demo_fs)
+# shellcheck disable=SC2086
+FS_ALL=$(fs_packages $fs_table)
+# lean: what configs/demo.ini runs: its filesystems formatted and mounted, charts by gnuplot
+DEMO="$FS_DEMO util-linux mount bsdutils gnuplot-nox"
+# lean: every filesystem the Linux prep makes (configs/tour.ini, the tests)
+TOUR="$FS_ALL"
 # lean: the report read in a real browser (tests/integration/t_report_browser.sh)
 BROWSER="chromium python3"
 # the test toolchain: cmocka, fio, jq; the QEMU test guest (tests/vm/, docs/VM.md): QEMU, a
@@ -36,7 +63,7 @@ openssh-server openssh-client iproute2 time"
 DEB="debhelper dpkg-dev build-essential bash-completion"
 # lean: the package's test (t_package): lintian
 PKGTEST="lintian"
-BENCH="time"
+BENCH="time strace"
 FUZZ="clang libclang-rt-14-dev"
 # make windows: the mingw-w64 cross compiler (posix threads) and what scripts/win-sysroot.sh
 # needs to build jansson, cmocka, isa-l and libxml2 from their Debian source packages; zip for
@@ -50,6 +77,12 @@ WINE="wine wine64 unzip"
 mode=install
 case "${1:-}" in
 --list|--lean) mode=${1#--}; shift ;;
+--fs-packages)
+	for n in $fs_table; do
+		p=$(fs_package "$n")
+		[ -z "$p" ] || echo "$n $p"
+	done
+	exit 0 ;;
 esac
 set_name=${1:-build}
 case "$set_name" in

@@ -6,14 +6,16 @@
 
 #include <stdbool.h>
 
-int cmd_prep(int argc, char **argv);     /* fsprep/prep_cli.c */
-int cmd_teardown(int argc, char **argv); /* fsprep/prep_cli.c */
-/* Windows disks (--db-disk/--log-disk, ReFS; fsprep/win/winprep_cli.c): cmd_prep and
- * cmd_teardown hand over to these when they see Windows options; fslab.exe calls them. */
+/* fsprep/backend.c, both systems: hand the arguments to the prep backend they ask for
+ * (fsprep/prep.h) */
+int cmd_prep(int argc, char **argv);
+int cmd_teardown(int argc, char **argv);
+/* the backends' own: Linux devices (fsprep/prep_cli.c), Windows disks (the storage backend,
+ * fsprep/win/winprep_cli.c; fslab.exe calls these) */
+int cmd_linuxprep(int argc, char **argv);
+int cmd_linuxteardown(int argc, char **argv);
 int cmd_winprep(int argc, char **argv);
 int cmd_winteardown(int argc, char **argv);
-bool winprep_wanted(int argc, char **argv);
-bool winteardown_wanted(int argc, char **argv);
 int cmd_run(int argc, char **argv);      /* src/run/run.c */
 int cmd_compare(int argc, char **argv);  /* src/compare/compare_cli.c */
 int cmd_sizing(int argc, char **argv);   /* src/compare/compare_cli.c */

@@ -9,13 +9,62 @@
 #include <string.h>
 
 #include "base.h"
+#include "msg.h"
 #include "os/os.h"
 #include "strbuf.h"
 
+/* A target that is not a regular file: the message, and -FSLAB_EINPUT. */
+static int refuse(const char *opt, const char *path, int kind)
+{
+	return input_error("%s%s%s is %s, not a regular file: fslab writes an output only as a "
+			   "new file renamed over a regular one, never over a device, a FIFO, a "
+			   "symbolic link or a directory; name a new file or an earlier output",
+			   opt ? opt : "", opt ? " " : "", path, os_kind_name(kind));
+}
+
+int output_check(const char *path, const char *opt)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	size_t n = strlen(path);
+	int kind, ret;
+
+#ifdef _WIN32
+	if (strrchr(dir, '\\') > slash)
+		slash = strrchr(dir, '\\');
+#endif
+	if (!n || path[n - 1] == '/' || (slash && !slash[1]))
+		ret = input_error("%s '%s': give a file's name, not a directory's", opt, path);
+	else if (!(ret = os_lstat_kind(path, &kind)) && kind != OS_KIND_FILE)
+		ret = refuse(opt, path, kind);
+	else if (ret && ret != -ENOENT)
+		ret = input_error("%s %s: %s", opt, path, strerror(-ret));
+	else
+		ret = 0;
+	if (!ret && slash && slash != dir) {
+		*slash = 0;
+		if (!os_is_dir(dir))
+			ret = input_error("%s %s: %s is not a directory; create it first or name "
+					  "another file", opt, path, dir);
+	}
+	free(dir);
+	return ret;
+}
+
 int atomic_open(struct atomic_file *af, const char *path)
 {
+	int kind = -1, ret;
+
 	af->f = NULL;
-	return os_tmpfile_open(path, &af->t, &af->f);
+	af->t = NULL;
+	af->path = NULL;
+	ret = os_tmpfile_open(path, &af->t, &af->f, &kind);
+	if (ret == -EINVAL && kind >= 0)
+		return refuse(NULL, path, kind);
+	if (ret == -EISDIR)
+		return refuse(NULL, path, OS_KIND_DIR);
+	if (!ret)
+		af->path = xstrdup(path);
+	return ret;
 }
 
 const char *atomic_name(const struct atomic_file *af)
@@ -25,17 +74,24 @@ const char *atomic_name(const struct atomic_file *af)
 
 void atomic_abort(struct atomic_file *af)
 {
-	os_tmpfile_abort(af->t);
+	if (af->t)
+		os_tmpfile_abort(af->t);
+	free(af->path);
 	af->t = NULL;
 	af->f = NULL;
+	af->path = NULL;
 }
 
 int atomic_commit(struct atomic_file *af)
 {
-	int ret = os_tmpfile_commit(af->t);
+	int kind = -1, ret = os_tmpfile_commit(af->t, &kind);
 
+	if (ret == -EINVAL && kind >= 0)
+		ret = refuse(NULL, af->path, kind);
+	free(af->path);
 	af->t = NULL;
 	af->f = NULL;
+	af->path = NULL;
 	return ret;
 }
 
@@ -62,6 +118,7 @@ const char *os_kind_name(int kind)
 	case OS_KIND_BLOCK: return "a block device";
 	case OS_KIND_CHAR: return "a character device";
 	case OS_KIND_FIFO: return "a FIFO";
+	case OS_KIND_LINK: return "a symbolic link";
 	default: return "a special file";
 	}
 }

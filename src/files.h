@@ -11,24 +11,34 @@
 #include "os/os.h"
 
 /*
- * write_file_atomic - write data to path atomically: a temporary file in the same directory,
- * created exclusively and never through a symbolic link (os_tmpfile_open()), fsync, rename
- * over path, fsync the directory.  Readers see the old file or the new one, never a
- * half-written one; a symbolic link planted at path is replaced, its target left alone.
- * Returns 0 or -errno.
+ * Outputs.  Every file fslab writes for the user (a result, a selftest record, an export, a
+ * report, a chart, a plan, a fetched result) is written one way: a temporary file in the
+ * target's directory, created exclusively and never through a symbolic link
+ * (os_tmpfile_open()), fsync, renamed over the target, fsync of the directory.  Readers see
+ * the old file or the new one, never a half-written one.  Only a regular file is replaced:
+ * a target that is a directory, a device (as /dev/null), a FIFO or a symbolic link is refused
+ * before anything is written and again just before the rename, with a message naming it
+ * (-FSLAB_EINPUT: the command exits 2), and left as it was.
+ *
+ * output_check - the same refusal, before a command does its work: path (given as opt, e.g.
+ * "--output") must name a file in an existing directory that is nothing yet or a regular
+ * file.  0 or -FSLAB_EINPUT (message printed).
  */
+int output_check(const char *path, const char *opt) __must_check;
+/* write_file_atomic - data to path as above.  0, -FSLAB_EINPUT (message printed) or -errno. */
 int write_file_atomic(const char *path, const void *data, size_t len) __must_check;
 /*
- * Atomic file written in pieces: atomic_open() creates the temporary file (os_tmpfile_open():
- * unnamed where the filesystem can, else "path.tmp.PID"), written through af->f;
- * atomic_name() is a name another process can write it by (gnuplot); atomic_commit()
- * flushes, fsyncs, renames it over path and fsyncs the directory; atomic_abort() removes it.
- * Both free what atomic_open() made.  0 or -errno.
+ * An output written in pieces: atomic_open() creates the temporary file (unnamed where the
+ * filesystem can, else "path.tmp.PID"), written through af->f; atomic_name() is a name another
+ * process can write it by (gnuplot); atomic_commit() flushes, fsyncs, renames it over path
+ * and fsyncs the directory; atomic_abort() removes it.  Both free what atomic_open() made.
+ * 0, -FSLAB_EINPUT (a target that is not a regular file: message printed) or -errno.
  */
 struct os_tmpfile;
 struct atomic_file {
 	FILE *f;
 	struct os_tmpfile *t;
+	char *path; /* for the message of a refusal at commit */
 };
 int atomic_open(struct atomic_file *af, const char *path) __must_check;
 const char *atomic_name(const struct atomic_file *af);

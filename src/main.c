@@ -16,8 +16,8 @@ static const struct {
 } cmds[] = {
 #ifdef _WIN32
 	/* fslab.exe (docs/WINDOWS.md): Windows disks through PowerShell */
-	{ "prep", cmd_winprep, "format NTFS or ReFS database and log volumes on Windows disks" },
-	{ "teardown", cmd_winteardown, "remove what prep made" },
+	{ "prep", cmd_prep, "format NTFS or ReFS database and log volumes on Windows disks" },
+	{ "teardown", cmd_teardown, "remove what prep made" },
 #else
 	{ "prep", cmd_prep, "format and mount separate database and log volumes" },
 	{ "teardown", cmd_teardown, "unmount and detach what prep made" },

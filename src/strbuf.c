@@ -210,3 +210,38 @@ int strbuf_read_stream(struct strbuf *sb, FILE *f)
 			return ferror(f) ? (errno ? -errno : -EIO) : 0;
 	}
 }
+
+void strbuf_add_wrapped(struct strbuf *sb, const char *text, size_t col, size_t indent,
+			size_t width)
+{
+	const char *p = text;
+	bool first = true;
+
+	while (*p) {
+		size_t gap = strspn(p, " "), len;
+
+		if (p[gap] == '\n') {
+			strbuf_addch(sb, '\n');
+			strbuf_addf(sb, "%*s", (int)indent, "");
+			col = indent;
+			first = true;
+			p += gap + 1;
+			continue;
+		}
+		if (!p[gap])
+			break;
+		len = strcspn(p + gap, " \n");
+		if (first) {
+			gap = 0;
+		} else if (col + gap + len > width) {
+			strbuf_addch(sb, '\n');
+			strbuf_addf(sb, "%*s", (int)indent, "");
+			col = indent;
+			gap = 0;
+		}
+		strbuf_addf(sb, "%*s%.*s", (int)gap, "", (int)len, p + strspn(p, " "));
+		col += gap + len;
+		first = false;
+		p += strspn(p, " ") + len;
+	}
+}

@@ -93,6 +93,16 @@ void strbuf_add_sq(struct strbuf *sb, const char *s);
  */
 void strbuf_add_argv_sq(struct strbuf *sb, const char *const *argv);
 
+/*
+ * strbuf_add_wrapped - append @text as a paragraph: its words (separated by blanks, kept as
+ * they are: two after a full stop stay two) fill lines up to @width columns, the first line
+ * going on from column @col (where the caller's text ends), every further line indented by
+ * @indent blanks; a '\n' in @text starts a new line.  Adds no final newline.  For help texts
+ * holding a list made from a table.
+ */
+void strbuf_add_wrapped(struct strbuf *sb, const char *text, size_t col, size_t indent,
+			size_t width);
+
 /* strbuf_read_fd - append everything read from fd up to its end (EINTR retried); the bytes
  * added, or -errno (what was read before the error stays). */
 ssize_t strbuf_read_fd(struct strbuf *sb, int fd);

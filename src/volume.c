@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/uio.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "blockdev.h"
 #include "files.h"
 #include "msg.h"
+#include "os/os.h"
 #include "sysfs.h"
 
 static int find_mount(struct volume *v)
@@ -144,19 +146,21 @@ int volume_statfs(struct volume *v)
 
 int volume_probe(struct volume *v, const char *role, const char *dir)
 {
-	char real[PATH_MAX];
-	struct stat st;
+	struct os_id id;
 	int ret;
 
 	memset(v, 0, sizeof(*v));
 	v->o_direct = -1;
+	v->nowait = -1;
 	v->role = xstrdup(role);
-	if (!realpath(dir, real))
-		return -errno;
-	v->dir = xstrdup(real);
-	if (stat(v->dir, &st))
-		return -errno;
-	v->fs_dev = st.st_dev;
+	ret = os_dirh_open(dir, &v->dh);
+	if (ret)
+		return ret;
+	v->dir = xstrdup(os_dirh_path(v->dh));
+	ret = os_dirh_id(v->dh, &id);
+	if (ret)
+		return ret;
+	v->fs_dev = (dev_t)id.dev;
 	ret = volume_statfs(v);
 	if (ret)
 		return ret;
@@ -177,6 +181,7 @@ int volume_probe_raw(struct volume *v, const char *role, const char *dev, bool f
 
 	memset(v, 0, sizeof(*v));
 	v->o_direct = -1;
+	v->nowait = -1;
 	v->raw = true;
 	v->role = xstrdup(role);
 	v->dir = xstrdup(dev);
@@ -214,38 +219,6 @@ int volume_raw_separate(const struct volume *a, const struct volume *b)
 	free(bopt);
 	return ret;
 }
-
-void volume_probe_odirect(struct volume *v)
-{
-	char *path;
-	int fd;
-
-	if (v->raw) { /* block devices take O_DIRECT */
-		v->o_direct = 1;
-		return;
-	}
-	path = xasprintf("%s/.fslab-odirect-probe.%d", v->dir, (int)getpid());
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
-
-	if (fd >= 0) {
-		void *buf = xmalloc_aligned(4096);
-		ssize_t n;
-
-		memset(buf, 0, 4096);
-		/* some filesystems accept the flag at open and refuse the I/O with EINVAL;
-		 * other errors (a full filesystem) say nothing about O_DIRECT */
-		n = pwrite(fd, buf, 4096, 0);
-		v->o_direct = n == 4096 ? 1 : (errno == EINVAL ? 0 : -1);
-		free_aligned(buf);
-		close(fd);
-		unlink(path);
-	} else {
-		v->o_direct = errno == EINVAL ? 0 : -1;
-	}
-	free(path);
-}
-
-
 
 int devstat_read(const char *path, struct devstat *d)
 {

@@ -13,9 +13,14 @@ struct devstat {
 	uint64_t rd_ios, rd_sect, wr_ios, wr_sect, io_ticks, discard_ios;
 };
 
+struct os_dirh;
+
 struct volume {
 	char *role;       /* "db" or "log" */
-	char *dir;        /* absolute path of the directory */
+	char *dir;        /* absolute path of the directory (for messages and the mount table) */
+	struct os_dirh *dh; /* the directory, opened once by volume_probe() (os_dirh_open()):
+			     everything fslab makes or deletes in it goes through this handle;
+			     NULL for a raw device.  Owned. */
 	char *mountpoint, *fstype, *source, *options;
 	char *fsname;     /* the filesystem's own name: fstype, or what libblkid finds under
 			     a FUSE mount ("ntfs" for ntfs-3g's "fuseblk") */
@@ -29,13 +34,17 @@ struct volume {
 	bool rotational, loop_dio;
 	bool raw;         /* a block device used directly (raw-device baseline), no filesystem */
 	int o_direct;     /* 1 accepted, 0 refused (EINVAL), -1 not probed */
+	int nowait;       /* I/O can be started without blocking (RWF_NOWAIT): 1 yes, 0 refused
+			     (EOPNOTSUPP: io_uring hands every I/O to a kernel worker thread),
+			     -1 not probed (volume_probe_odirect()) */
 	json_t *extra;    /* platform facts added to volume_to_json() (Windows: cluster size,
 			     alignment, ReFS integrity streams, counters), or NULL; owned */
 };
 
 /*
- * volume_probe - fill v for directory dir (which must exist).  Reads the mount table with
- * libmount, the device's queue and model from sysfs, its sector sizes with libblkid.
+ * volume_probe - fill v for directory dir (which must exist): opens it once (v->dh, its path
+ * resolved once and the directory opened without following a link), reads the mount table
+ * with libmount, the device's queue and model from sysfs, its sector sizes with libblkid.
  * Returns 0 or -errno; a directory not on a block device (tmpfs) is fine (devname NULL).
  */
 int volume_probe(struct volume *v, const char *role, const char *dir)
@@ -58,8 +67,14 @@ int volume_probe_raw(struct volume *v, const char *role, const char *dev, bool f
 int volume_raw_separate(const struct volume *a, const struct volume *b)
 	__attribute__((warn_unused_result));
 void volume_release(struct volume *v);
-/* Probe whether the filesystem accepts O_DIRECT by creating (and removing) a small file. */
+/* Probe whether the filesystem accepts O_DIRECT (FILE_FLAG_NO_BUFFERING): a scratch file
+ * (scratch.h) ".fslab-probe.PID" created in v->dh, written once unbuffered and removed; on
+ * Linux, with the same file, whether it starts I/O without blocking (nowait). */
 void volume_probe_odirect(struct volume *v);
+/* volume_nowait_of - nowait (struct volume) from what preadv2(..., RWF_NOWAIT) returned: ret,
+ * and err (errno) when ret < 0.  EOPNOTSUPP: the file has no FMODE_NOWAIT, 0; bytes or EAGAIN
+ * (this read would have blocked): 1; anything else says nothing, -1. */
+int volume_nowait_of(long ret, int err);
 json_t *volume_to_json(const struct volume *v);
 
 /* volume_path_slashes - a Windows path as fslab writes it: "C:\fslab\db\" -> "C:/fslab/db"

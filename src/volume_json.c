@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* volume_json.c: a volume's facts as the result's JSON, its prep.json, and their release: the
- * same on Linux (volume.c) and Windows (volume_win32.c), which only gather them differently. */
+/* volume_json.c: a volume's facts as the result's JSON, its prep.json, its O_DIRECT probe and
+ * their release: the same on Linux (volume.c) and Windows (volume_win32.c), which only gather
+ * them differently. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _WIN32
@@ -9,10 +12,13 @@
 
 #include "base.h"
 #include "files.h"
+#include "os/os.h"
+#include "scratch.h"
 #include "volume.h"
 
 void volume_release(struct volume *v)
 {
+	os_dirh_close(v->dh);
 	free(v->role);
 	free(v->dir);
 	free(v->mountpoint);
@@ -40,6 +46,7 @@ json_t *volume_to_json(const struct volume *v)
 	json_object_set_new(o, "device", v->devname ? json_string(v->devname) : json_null());
 	json_object_set_new(o, "device_model", json_string(v->model ? v->model : ""));
 	json_object_set_new(o, "o_direct", v->o_direct < 0 ? json_null() : json_boolean(v->o_direct));
+	json_object_set_new(o, "nowait", v->nowait < 0 ? json_null() : json_boolean(v->nowait));
 	json_object_set_new(o, "rotational", json_boolean(v->rotational));
 	json_object_set_new(o, "logical_sector", json_integer(v->logical_sector));
 	json_object_set_new(o, "physical_sector", json_integer(v->physical_sector));
@@ -115,4 +122,41 @@ out:
 	free(path);
 	free(root);
 	return j;
+}
+
+void volume_probe_odirect(struct volume *v)
+{
+	char name[64];
+	struct os_file *f;
+	int ret;
+
+	if (v->raw) { /* block devices take O_DIRECT and RWF_NOWAIT (FMODE_NOWAIT) */
+		v->o_direct = 1;
+		v->nowait = 1;
+		return;
+	}
+	if (!v->dh)
+		return;
+	snprintf(name, sizeof(name), ".fslab-probe.%lu", os_pid());
+	/* some filesystems accept the flag at open and refuse the I/O (the header's 4 KiB
+	 * write: a multiple of 512e and 4Kn sectors) with EINVAL; other errors (a full
+	 * filesystem) say nothing about O_DIRECT */
+	ret = scratch_create(v->dh, name, OS_DIRECT | OS_WRITE_THROUGH, &f);
+	v->o_direct = !ret ? 1 : ret == -EINVAL ? 0 : -1;
+	if (!ret) {
+		char *buf = xmalloc_aligned(4096);
+		ssize_t n = os_pread_nowait(f, buf, 4096, 0);
+
+		v->nowait = volume_nowait_of(n < 0 ? -1 : n, n < 0 ? (int)-n : 0);
+		free_aligned(buf);
+		os_close(f);
+		(void)os_dirh_unlink(v->dh, name);
+	}
+}
+
+int volume_nowait_of(long ret, int err)
+{
+	if (ret >= 0 || err == EAGAIN)
+		return 1;
+	return err == EOPNOTSUPP ? 0 : -1;
 }

@@ -113,7 +113,8 @@ static void probe_device(struct volume *v, HANDLE vol, json_t *extra)
 		CloseHandle(disk);
 }
 
-/* ReFS integrity streams of the directory (its new files inherit them). */
+/* The integrity streams of the directory (its new files inherit them), on a filesystem that
+ * has them (ReFS). */
 static void probe_integrity(const wchar_t *dir, json_t *extra)
 {
 	FSCTL_GET_INTEGRITY_INFORMATION_BUFFER ib;
@@ -175,8 +176,14 @@ int volume_probe(struct volume *v, const char *role, const char *dir)
 
 	memset(v, 0, sizeof(*v));
 	v->o_direct = -1;
+	v->nowait = -1;
 	if (!wd)
 		return -EINVAL;
+	ret = os_dirh_open(dir, &v->dh);
+	if (ret) {
+		free(wd);
+		return ret;
+	}
 	if (!GetFullPathNameW(wd, ARRAY_SIZE(full), full, NULL) ||
 	    !GetVolumePathNameW(full, mp, ARRAY_SIZE(mp))) {
 		ret = os_errno_from_win(GetLastError());
@@ -219,7 +226,7 @@ int volume_probe(struct volume *v, const char *role, const char *dir)
 		v->logical_sector = bps ? bps : 512;
 	if (!v->physical_sector)
 		v->physical_sector = v->logical_sector;
-	if (!strcmp(v->fsname, "refs"))
+	if (fsflags & FILE_SUPPORTS_INTEGRITY_STREAMS) /* ReFS: asked of the filesystem */
 		probe_integrity(full, extra);
 	v->extra = extra;
 	return 0;
@@ -241,32 +248,6 @@ int volume_raw_separate(const struct volume *a, const struct volume *b)
 	(void)b;
 	return 0; /* volume_probe_raw() refused them */
 }
-
-void volume_probe_odirect(struct volume *v)
-{
-	char *path = xasprintf("%s/.fslab-unbuffered-probe.%lu", v->dir, os_pid());
-	struct os_file *f;
-	void *buf;
-	int ret;
-
-	/* unbuffered I/O needs sector multiples: 4 KiB covers 512e and 4Kn */
-	ret = os_open(path, OS_RDWR | OS_CREATE | OS_TRUNC | OS_DIRECT | OS_WRITE_THROUGH, &f);
-	if (ret) {
-		v->o_direct = ret == -EINVAL ? 0 : -1;
-		free(path);
-		return;
-	}
-	buf = xmalloc_aligned(4096);
-	memset(buf, 0, 4096);
-	ret = (int)os_pwrite(f, buf, 4096, 0);
-	v->o_direct = ret == 4096 ? 1 : (ret == -EINVAL ? 0 : -1);
-	free_aligned(buf);
-	os_close(f);
-	os_unlink(path);
-	free(path);
-}
-
-
 
 int volume_statfs(struct volume *v)
 {

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "files.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
 #include "msg.h"
@@ -41,7 +42,7 @@
 
 struct bk_db {
 	unsigned int idx;
-	char name[16];
+	char name[16], file_name[32];
 	char *path;
 	struct db_place place;
 	int state;            /* enum db_state before prepare */
@@ -164,9 +165,11 @@ static int bk_check(struct run_ctx *rc)
 		db->idx = i;
 		snprintf(db->name, sizeof(db->name), "db%u", i + 1);
 		/* the jetstress workload's databases: the same names, places and geometry */
+		snprintf(db->file_name, sizeof(db->file_name), "fslab-%s.edb", db->name);
 		db->path = raw ? xstrdup(rc->db_vols[dd].dir)
-			       : xasprintf("%s/fslab-%s.edb", rc->db_vols[dd].dir, db->name);
+			       : path_join(rc->db_vols[dd].dir, db->file_name);
 		db->place = (struct db_place){ .path = db->path, .raw = raw,
+					       .d = rc->db_vols[dd].dh, .name = db->file_name,
 					       .base = raw ? (i / o->ndb_dirs) * o->db_size : 0 };
 		db->npages = o->db_size / DB_PAGE_SIZE;
 		db->state = db_inspect(&db->place, db->npages, o->compressibility, &db->info);
@@ -176,8 +179,9 @@ static int bk_check(struct run_ctx *rc)
 			goto out;
 		}
 		if (db->state == DB_FOREIGN) {
-			ret = input_error("%s exists and is not an fslab database; remove or rename "
-					  "it, or use another --db directory", db->path);
+			ret = input_error("%s exists and is not an fslab database (no header of "
+					  "fslab's naming this file; or a link, a device, a folder); "
+					  "remove or rename it, or use another --db directory", db->path);
 			goto out;
 		}
 		if (db->state == DB_CORRUPT && !raw) {
@@ -191,7 +195,7 @@ static int bk_check(struct run_ctx *rc)
 			need[dd] = sat_add(need[dd], o->db_size);
 		else if (db->state != DB_VALID)
 			need[dd] = sat_add(need[dd], o->db_size - MIN(o->db_size,
-						workload_file_blocks(db->path)));
+						db_allocated(&db->place)));
 	}
 	/* databases on one filesystem add up */
 	for (size_t i = 0; i < o->ndb_dirs && !ret; i++) {
@@ -220,9 +224,9 @@ static int bk_prepare(struct run_ctx *rc)
 					 &db->info, "database");
 		if (ret)
 			break;
-		ret = os_open(db->path, db_open_flags(rc->direct, false), &db->file);
+		ret = db_open(&db->place, db_open_flags(rc->direct, false), &db->file);
 		if (ret)
-			fslab_err("%s: cannot open: %s", db->path, strerror(-ret));
+			fslab_err("%s: cannot open: %s", db->path, workload_place_error(ret));
 	}
 	return ret;
 }

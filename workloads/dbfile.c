@@ -88,76 +88,167 @@ static int inspect_bad_header(struct os_file *f, const struct db_place *pl, cons
 		/* a raw device that was never written: no database yet, nothing was interrupted */
 		if (pl->raw && !p1_ours && all_zero(page1, DB_PAGE_SIZE))
 			return DB_MISSING;
-		/* no header yet: killed during creation */
-		return p1_ours || all_zero(page1, DB_PAGE_SIZE) ? DB_INTERRUPTED : DB_FOREIGN;
+		/* older versions wrote the header last: fslab's pages under a zeroed header are
+		 * a creation killed part-way; zeros alone say nothing about whose file it is */
+		return p1_ours || (pl->raw && all_zero(page1, DB_PAGE_SIZE)) ? DB_INTERRUPTED
+									    : DB_FOREIGN;
 	}
 	if (h->magic == DB_PAGE_MAGIC || p1_ours ||
-	    !strncmp(di->signature, DB_SIGNATURE, sizeof(di->signature)))
+	    !strncmp(di->signature, DB_SIGNATURE, sizeof(di->signature)) ||
+	    !strncmp(di->signature, DB_SIGNATURE_V1, sizeof(di->signature)))
 		return DB_CORRUPT;
 	return DB_FOREIGN;
 }
 
-int db_inspect(const struct db_place *pl, uint64_t npages, unsigned int compressibility,
-	       struct db_info *info)
+/*
+ * The file at pl opened read-only without following anything into *f, *size its size; or
+ * *f NULL and *state what is there without reading it: DB_MISSING, DB_FOREIGN (a link, not a
+ * regular file, an empty file).  0 or -errno.
+ */
+static int inspect_open(struct db_place *pl, struct os_file **f, uint64_t *size, int *state)
+{
+	struct os_id id;
+	int ret;
+
+	*f = NULL;
+	if (pl->raw) {
+		ret = os_open(pl->path, OS_RDONLY, f);
+		if (ret)
+			return ret;
+	} else {
+		pl->id = 0;
+		ret = os_dirh_open_file(pl->d, pl->name, OS_RDONLY, f);
+		*state = ret == -ENOENT ? DB_MISSING : DB_FOREIGN;
+		/* missing; a link, a FIFO, a device, a directory */
+		if (ret == -ENOENT || ret == -ELOOP || ret == -EINVAL)
+			return 0;
+		if (ret)
+			return ret;
+		ret = os_file_id(*f, &id);
+		if (ret)
+			goto fail;
+		pl->id = id.ino;
+	}
+	ret = os_file_size(*f, size);
+	if (ret)
+		goto fail;
+	/* empty: nothing fslab wrote (a creation killed before its header is a moment) */
+	if (!pl->raw && *size == 0) {
+		pl->id = 0;
+		*state = DB_FOREIGN;
+		goto fail;
+	}
+	return 0;
+fail:
+	os_close(*f);
+	*f = NULL;
+	return ret;
+}
+
+/* A verified header page's db_info: whose it is, and for what (*info set when fslab's). */
+static int inspect_info(const struct db_place *pl, const struct db_info *di, uint64_t size,
+			uint64_t npages, unsigned int compressibility, struct db_info *info)
 {
 	const uint64_t want = npages * DB_PAGE_SIZE;
+
+	if (!strncmp(di->signature, DB_SIGNATURE, sizeof(di->signature))) {
+		/* a copy of one of fslab's databases is not the database fslab made there */
+		if (!pl->raw && di->file_id != pl->id)
+			return DB_FOREIGN;
+	} else if (strncmp(di->signature, DB_SIGNATURE_V1, sizeof(di->signature))) {
+		return pl->raw ? DB_OTHER_FSLAB : DB_FOREIGN;
+	}
+	*info = *di;
+	if (!di->complete)
+		return DB_INTERRUPTED;
+	if (di->page_size != DB_PAGE_SIZE || di->npages != npages ||
+	    di->compressibility != compressibility ||
+	    (pl->raw ? size < pl->base + want : size != want))
+		return DB_OTHER_FSLAB;
+	return DB_VALID;
+}
+
+int db_inspect(struct db_place *pl, uint64_t npages, unsigned int compressibility,
+	       struct db_info *info)
+{
 	const struct db_info *di;
 	struct os_file *f;
 	uint64_t size;
 	void *buf, *page1;
-	int kind, ret;
+	int ret, state;
 	ssize_t n;
 
 	memset(info, 0, sizeof(*info));
-	ret = os_stat(pl->path, &kind, &size);
-	if (ret)
-		return ret == -ENOENT && !pl->raw ? DB_MISSING : ret;
-	if (kind != (pl->raw ? OS_KIND_BLOCK : OS_KIND_FILE))
-		return DB_FOREIGN;
-	if (!pl->raw && size == 0) /* killed between its creation and the first write */
-		return DB_INTERRUPTED;
-	ret = os_open(pl->path, OS_RDONLY, &f);
-	if (ret)
-		return ret;
-	if (pl->raw) {
-		ret = os_file_size(f, &size);
-		if (ret) {
-			os_close(f);
-			return ret;
-		}
-	}
+	ret = inspect_open(pl, &f, &size, &state);
+	if (ret || !f)
+		return ret ? ret : state;
 	buf = xmalloc_aligned(DB_PAGE_SIZE);
 	page1 = xmalloc_aligned(DB_PAGE_SIZE);
 	n = os_pread(f, buf, DB_PAGE_SIZE, pl->base);
 	di = (const struct db_info *)((char *)buf + sizeof(struct page_hdr));
 	if (n != DB_PAGE_SIZE) {
 		ret = pl->raw ? DB_OTHER_FSLAB : DB_FOREIGN;
-		goto out;
-	}
-	if (db_verify_page(buf, 0, 0)) {
+	} else if (db_verify_page(buf, 0, 0)) {
 		ret = inspect_bad_header(f, pl, buf, page1);
 		/* a raw slice that is nobody's database: the device was checked as a whole */
 		if (pl->raw && ret == DB_FOREIGN)
 			ret = DB_OTHER_FSLAB;
-		goto out;
+	} else {
+		ret = inspect_info(pl, di, size, npages, compressibility, info);
 	}
-	if (strncmp(di->signature, DB_SIGNATURE, sizeof(di->signature))) {
-		ret = pl->raw ? DB_OTHER_FSLAB : DB_FOREIGN;
-		goto out;
-	}
-	*info = *di;
-	if (!di->complete)
-		ret = DB_INTERRUPTED;
-	else if (di->page_size != DB_PAGE_SIZE || di->npages != npages ||
-		 di->compressibility != compressibility ||
-		 (pl->raw ? size < pl->base + want : size != want))
-		ret = DB_OTHER_FSLAB;
-	else
-		ret = DB_VALID;
-out:
+	/* only a file of fslab's is one db_open() and db_create() may act on */
+	if (ret == DB_FOREIGN)
+		pl->id = 0;
 	os_close(f);
 	free_aligned(buf);
 	free_aligned(page1);
+	return ret;
+}
+
+int db_open(const struct db_place *pl, unsigned int flags, struct os_file **out)
+{
+	struct os_id id;
+	int ret;
+
+	if (pl->raw)
+		return os_open(pl->path, flags, out);
+	ret = os_dirh_open_file(pl->d, pl->name, flags & ~(OS_CREATE | OS_TRUNC), out);
+	if (ret)
+		return ret == -ENOENT || ret == -ELOOP || ret == -EINVAL ? -ESTALE : ret;
+	ret = os_file_id(*out, &id);
+	if (!ret && (!pl->id || id.ino != pl->id))
+		ret = -ESTALE;
+	if (ret) {
+		os_close(*out);
+		*out = NULL;
+	}
+	return ret;
+}
+
+uint64_t db_allocated(const struct db_place *pl)
+{
+	struct os_entry e;
+
+	if (pl->raw || !pl->id || os_dirh_stat(pl->d, pl->name, &e) || e.kind != OS_KIND_FILE ||
+	    e.id.ino != pl->id)
+		return 0;
+	return e.allocated;
+}
+
+/* Remove the file db_inspect() found at pl (it is fslab's), if it is still the one there:
+ * emptied, then unnamed (os_dirh_remove_file()).  0 (also when nothing is there), -ESTALE,
+ * or -errno. */
+static int remove_found(struct db_place *pl)
+{
+	int ret;
+
+	if (!pl->id)
+		return 0;
+	ret = os_dirh_remove_file(pl->d, pl->name, pl->id);
+	if (ret == -ENOENT)
+		ret = 0;
+	if (!ret)
+		pl->id = 0;
 	return ret;
 }
 
@@ -186,35 +277,50 @@ static int write_header(struct io_ctx *ctx, struct io_u *io, void *buf, const vo
 #define DEPTH 8 /* as fio's reference: 1 MiB writes, iodepth 8 */
 
 /*
- * The file (or raw region) of @pl opened for writing, created and allocated whole; *f is
- * open on success.  0 or -errno, nothing left behind.
+ * The file (or raw region) of @pl opened for writing: on a filesystem the file fslab had
+ * there removed and a new one created exclusively, its identity in pl->id and info->file_id.
+ * 0 with *f open, or -errno.
  */
-static int create_open(const struct db_place *pl, uint64_t npages, bool direct,
+static int create_open(struct db_place *pl, bool direct, struct db_info *info,
 		       struct os_file **f)
 {
-	int ret = os_open(pl->path, db_open_flags(direct, false) |
-			  (pl->raw ? 0 : OS_CREATE | OS_TRUNC), f);
+	struct os_id id;
+	int ret;
 
-	if (ret || pl->raw)
+	if (pl->raw)
+		return os_open(pl->path, db_open_flags(direct, false), f);
+	ret = remove_found(pl);
+	if (!ret)
+		ret = os_dirh_open_file(pl->d, pl->name, db_open_flags(direct, false) | OS_CREATE, f);
+	if (ret)
 		return ret;
-	/*
-	 * Allocate the whole file first (fio's fallocate=native does the same): direct writes
-	 * that extend a file are serialised by the filesystem (i_size updates under the inode
-	 * lock on ext4 and XFS), so DEPTH writes in flight would run one at a time.  Where the
-	 * filesystem cannot (ntfs-3g, some FUSE), the writes extend the file as before.
-	 */
-	ret = os_file_allocate(*f, npages * DB_PAGE_SIZE);
-	if (ret && ret != -EOPNOTSUPP) {
+	ret = os_file_id(*f, &id);
+	if (ret) {
 		os_close(*f);
-		os_unlink(pl->path);
+		(void)os_dirh_unlink(pl->d, pl->name); /* created exclusively a moment ago */
 		return ret;
 	}
+	pl->id = info->file_id = id.ino;
 	return 0;
 }
 
 /*
+ * Allocate the whole file (fio's fallocate=native does the same): direct writes that extend
+ * a file are serialised by the filesystem (i_size updates under the inode lock on ext4 and
+ * XFS), so DEPTH writes in flight would run one at a time.  Where the filesystem cannot
+ * (ntfs-3g, some FUSE), the writes extend the file as before.  0 or -errno.
+ */
+static int allocate(struct os_file *f, uint64_t npages)
+{
+	int ret = os_file_allocate(f, npages * DB_PAGE_SIZE);
+
+	return ret == -EOPNOTSUPP ? 0 : ret;
+}
+
+/*
  * Pages 1.. of the database, DEPTH chunks of CHUNK bytes in flight, each page stamped with
- * generation gen; the chunk buffers (ios[].buf) hold the payload.  Stops early when *stop is set (-EINTR).
+ * generation gen; the chunk buffers (ios[].buf) hold the payload.  Stops early when *stop is
+ * set (-EINTR).
  * Nothing is left in flight on return.  0 or -errno.
  */
 static int write_pages(struct io_ctx *ctx, struct io_u *ios, uint64_t base, uint64_t npages,
@@ -291,7 +397,7 @@ static void chunks_init(struct io_u *ios, void *bufs, const void *payload, struc
 	}
 }
 
-int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
+int db_create(struct db_place *pl, uint64_t npages, uint64_t seed,
 	      unsigned int compressibility, bool direct, const char *engine,
 	      const atomic_int *stop, struct db_info *info, struct db_create_stats *st)
 {
@@ -306,21 +412,21 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	memset(info, 0, sizeof(*info));
 	rng_seed(&r, seed ^ mix64(npages));
 	info->dbid = rng_next(&r) | 1;
-	ret = create_open(pl, npages, direct, &f);
+	ret = create_open(pl, direct, info, &f);
 	if (ret)
 		return ret;
 	ret = io_ctx_init(&ctx, engine, DEPTH);
 	if (ret) {
 		os_close(f);
 		if (!pl->raw)
-			os_unlink(pl->path);
+			(void)remove_found(pl);
 		return ret;
 	}
 	payload = xmalloc_aligned(CHUNK);
 	bufs = xmalloc_aligned((size_t)CHUNK * DEPTH);
 	db_fill_payload(payload, CHUNK, &r, compressibility);
-	/* the header first, saying "incomplete": a creation killed from here on is recognised
-	 * (DB_INTERRUPTED) instead of looking like someone else's file */
+	/* the header first, saying "incomplete" and naming the file: a creation killed from
+	 * here on is recognised (DB_INTERRUPTED) instead of looking like someone else's file */
 	strncpy(info->signature, DB_SIGNATURE, sizeof(info->signature));
 	info->page_size = DB_PAGE_SIZE;
 	info->npages = npages;
@@ -329,6 +435,8 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	info->compressibility = compressibility;
 	ios[0] = (struct io_u){ .file = f, .op = IO_WRITE, .off = pl->base };
 	ret = write_header(&ctx, &ios[0], bufs, payload, info, 0);
+	if (!ret && !pl->raw)
+		ret = allocate(f, npages);
 	chunks_init(ios, bufs, payload, f);
 	if (!ret)
 		ret = write_pages(&ctx, ios, pl->base, npages, info, &r, stop, 1);
@@ -344,7 +452,7 @@ int db_create(const struct db_place *pl, uint64_t npages, uint64_t seed,
 	io_ctx_release(&ctx);
 	os_close(f);
 	if (ret && !pl->raw)
-		os_unlink(pl->path);
+		(void)remove_found(pl);
 	st->bytes = npages * DB_PAGE_SIZE;
 	st->seconds = (now_ns() - t0) / 1e9;
 	free_aligned(payload);
@@ -365,7 +473,7 @@ int db_overwrite(const struct db_place *pl, const struct db_info *info, unsigned
 	int ret;
 
 	memset(st, 0, sizeof(*st));
-	ret = os_open(pl->path, db_open_flags(direct, false), &f);
+	ret = db_open(pl, db_open_flags(direct, false), &f);
 	if (ret)
 		return ret;
 	ret = io_ctx_init(&ctx, engine, DEPTH);

@@ -30,6 +30,8 @@
 #include <unistd.h>
 
 #include "base.h"
+#include "files.h"
+#include "fsprep/prep.h"
 #include "jetstressP.h"
 #include "msg.h"
 #include "os/os.h"
@@ -105,6 +107,7 @@ static void db_free(struct js_db *db)
 {
 	os_close(db->file);
 	os_close(db->log_file);
+	os_dirh_close(db->logd);
 	free(db->path);
 	free(db->log_dir);
 	free(db->slots);
@@ -180,13 +183,13 @@ static int db_setup(struct run_ctx *rc, struct js *js, unsigned int i, uint64_t 
 	const struct run_config *o = rc->o;
 	struct js_db *db = &js->dbs[i];
 	size_t dd = i % o->ndb_dirs, ld = i % o->nlog_dirs;
-	struct db_place pl;
-	struct stat st;
+	int lstate;
 
 	/* what js_cleanup() releases first: it frees js->ndbs databases */
 	db->idx = (int)i;
 	db->rc = rc;
 	db->file = db->log_file = NULL;
+	db->logd = NULL;
 	pthread_mutex_init(&db->mu, NULL);
 	pthread_mutex_init(&db->lmu, NULL);
 	pthread_cond_init(&db->cv_state, NULL);
@@ -196,6 +199,8 @@ static int db_setup(struct run_ctx *rc, struct js *js, unsigned int i, uint64_t 
 	js->ndbs = i + 1;
 	db->raw = rc->db_vols[dd].raw;
 	snprintf(db->name, sizeof(db->name), "db%u", i + 1);
+	snprintf(db->file_name, sizeof(db->file_name), "fslab-%s.edb", db->name);
+	snprintf(db->log_name, sizeof(db->log_name), "fslab-%s-logs", db->name);
 	if (db->raw) {
 		/* databases and log streams side by side on the devices */
 		db->path = xstrdup(rc->db_vols[dd].dir);
@@ -203,18 +208,21 @@ static int db_setup(struct run_ctx *rc, struct js *js, unsigned int i, uint64_t 
 		db->base = (i / o->ndb_dirs) * o->db_size;
 		db->log_base = (i / o->nlog_dirs) * RAW_LOG_REGION;
 	} else {
-		db->path = xasprintf("%s/fslab-%s.edb", rc->db_vols[dd].dir, db->name);
-		db->log_dir = xasprintf("%s/fslab-%s-logs", rc->log_vols[ld].dir, db->name);
+		db->path = path_join(rc->db_vols[dd].dir, db->file_name);
+		db->log_dir = path_join(rc->log_vols[ld].dir, db->log_name);
+		db->log_parent = rc->log_vols[ld].dh;
 	}
 	db->npages = o->db_size / DB_PAGE_SIZE;
-	pl = (struct db_place){ .path = db->path, .base = db->base, .raw = db->raw };
-	db->state = db_inspect(&pl, db->npages, o->compressibility, &db->info);
+	db->place = (struct db_place){ .path = db->path, .d = rc->db_vols[dd].dh,
+				       .name = db->file_name, .base = db->base, .raw = db->raw };
+	db->state = db_inspect(&db->place, db->npages, o->compressibility, &db->info);
 	if (db->state < 0)
 		return input_error("%s: cannot read it (%s); check permissions or remove it",
 				   db->path, strerror(-db->state));
 	if (db->state == DB_FOREIGN)
-		return input_error("%s exists and is not an fslab database; remove or rename it, "
-				   "or use another --db directory", db->path);
+		return input_error("%s exists and is not an fslab database (no header of fslab's "
+				   "naming this file; or a link, a device, a folder); remove or rename "
+				   "it, or use another --db directory", db->path);
 	if (db->state == DB_CORRUPT && !db->raw) /* raw: recreated, with a note */
 		return input_error("%s: database header corrupt (page 0 fails verification): fslab "
 				   "created this database but its header changed on disk since, so "
@@ -224,18 +232,26 @@ static int db_setup(struct run_ctx *rc, struct js *js, unsigned int i, uint64_t 
 		need_db[dd] = sat_add(need_db[dd], o->db_size);
 	else if (db->state != DB_VALID)
 		need_db[dd] = sat_add(need_db[dd], o->db_size - MIN(o->db_size,
-							workload_file_blocks(db->path)));
+							db_allocated(&db->place)));
 	/* current + spare + kept generations, and slack for one roll */
 	need_log[ld] += db->raw ? RAW_LOG_REGION : (uint64_t)(JS_LOG_KEEP + 3) * JS_LOG_FILE_SIZE;
-	if (!db->raw && stat(db->log_dir, &st) == 0 && !S_ISDIR(st.st_mode))
-		return input_error("%s exists and is not a directory; remove it or use another "
-				   "--log directory", db->log_dir);
+	if (db->raw)
+		return 0;
+	lstate = js_logdir_state(db->log_parent, db->log_name);
+	if (lstate < 0)
+		return input_error("%s: cannot read it (%s); check permissions or remove it",
+				   db->log_dir, strerror(-lstate));
+	if (lstate == JS_LOGDIR_FOREIGN)
+		return input_error("%s exists and is not a log folder fslab made there (a link, a "
+				   "file, or a folder holding other files); remove or rename it, or "
+				   "use another --log directory", db->log_dir);
 	return 0;
 }
 
-/* btrfs: copy-on-write keeps partially overwritten extents, so the databases grow towards
- * twice their size while they are rewritten (ENOSPC otherwise, seen here): said, and noted. */
-static void warn_btrfs_cow(struct run_ctx *rc, const uint64_t *need_db)
+/* A copy-on-write filesystem (btrfs) keeps partially overwritten extents, so the databases
+ * grow towards twice their size while they are rewritten (ENOSPC otherwise, seen here): said,
+ * and noted. */
+static void warn_cow(struct run_ctx *rc, const uint64_t *need_db)
 {
 	const struct run_config *o = rc->o;
 
@@ -244,15 +260,16 @@ static void warn_btrfs_cow(struct run_ctx *rc, const uint64_t *need_db)
 		uint64_t dbs = (o->databases + o->ndb_dirs - 1 - d) / o->ndb_dirs * o->db_size;
 		char a[32], b[32];
 
-		if (strcmp(v->fsname, "btrfs") || v->fs_avail >= sat_add(need_db[d], dbs))
+		if (!fs_flag(v->fsname, FS_F_COW) || v->fs_avail >= sat_add(need_db[d], dbs))
 			continue;
-		fslab_warn("%s is btrfs with %s free: copy-on-write may need up to another %s while "
+		fslab_warn("%s is %s with %s free: copy-on-write may need up to another %s while "
 			   "the databases are rewritten; expect ENOSPC errors (a bigger volume, or "
-			   "mkfs/mount options such as nodatacow, avoid them)", v->dir,
+			   "mkfs/mount options such as nodatacow, avoid them)", v->dir, v->fsname,
 			   fmt_size(a, sizeof(a), v->fs_avail - MIN(v->fs_avail, need_db[d])),
 			   fmt_size(b, sizeof(b), dbs));
-		result_add_note(rc->res, "btrfs volume %s had less free space than the databases' size "
-				"after creating them: copy-on-write may run out of space", v->dir);
+		result_add_note(rc->res, "%s volume %s had less free space than the databases' size "
+				"after creating them: copy-on-write may run out of space", v->fsname,
+				v->dir);
 	}
 }
 
@@ -283,7 +300,7 @@ static int js_check(struct run_ctx *rc)
 	if (!ret)
 		ret = check_space_all(rc, need_db, need_log);
 	if (!ret)
-		warn_btrfs_cow(rc, need_db);
+		warn_cow(rc, need_db);
 out:
 	free(need_db);
 	free(need_log);
@@ -315,20 +332,20 @@ static int js_prepare(struct run_ctx *rc)
 
 	for (unsigned int i = 0; i < js->ndbs && !ret; i++) {
 		struct js_db *db = &js->dbs[i];
-		struct db_place pl = { .path = db->path, .base = db->base, .raw = db->raw };
 
-		ret = workload_init_file(rc, &pl, db->state, db->npages, o->seed + i, &db->info,
-					 "database");
+		ret = workload_init_file(rc, &db->place, db->state, db->npages, o->seed + i,
+					 &db->info, "database");
 		if (ret)
 			break;
-		ret = os_open(db->path, db_open_flags(rc->direct, true), &db->file);
+		ret = db_open(&db->place, db_open_flags(rc->direct, true), &db->file);
 		if (ret) {
-			fslab_err("%s: cannot open: %s", db->path, strerror(-ret));
+			fslab_err("%s: cannot open: %s", db->path, workload_place_error(ret));
 			break;
 		}
 		ret = js_reset_logs(db);
 		if (ret)
-			fslab_err("%s: cannot set up the log stream: %s", db->log_dir, strerror(-ret));
+			fslab_err("%s: cannot set up the log stream: %s", db->log_dir,
+				  workload_place_error(ret));
 		size_for_threads(rc, db, !o->threads_auto);
 	}
 	return ret;

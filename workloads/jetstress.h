@@ -93,6 +93,30 @@ uint32_t js_cache_slots(uint64_t cache_size, uint64_t npages, unsigned int sessi
  * base name E00 + 8 hex digits of the generation). */
 #define JS_LOG_CURRENT "E00.log"
 #define JS_LOG_SPARE "E00tmp.log"
+/* The first bytes of a log file's header sector, what makes it fslab's (then the name of its
+ * database and a newline). */
+#define JS_LOG_MAGIC "fslab log file for "
+/*
+ * A database's log folder (fslab-dbN-logs in a --log directory someone else may write) is
+ * fslab's when what fslab wrote there says so: the marker JS_LOG_MARKER, written when fslab
+ * created the folder and naming it (its inode), and nothing else in it but log files (E00*.log
+ * names) whose header sector is fslab's; a folder of an older version (no marker) when it
+ * holds such log files and nothing else; an empty folder of this user's (removing it loses
+ * nothing; never on Windows, where owners are not told).  In a folder fslab marked, an empty
+ * log file is fslab's too (a creation killed before its first write).  Anything else is
+ * someone else's: never emptied, never written.
+ */
+#define JS_LOG_MARKER ".fslab-log-folder"
+struct os_dirh;
+/* Is the open folder sub (never followed to: os_dirh_sub()) fslab's log folder? */
+bool js_logdir_is_ours(struct os_dirh *sub);
+/* What name in the directory d is: JS_LOGDIR_MISSING, _OURS, _FOREIGN (a link, a file, a
+ * folder not fslab's), or -errno. */
+enum { JS_LOGDIR_MISSING, JS_LOGDIR_OURS, JS_LOGDIR_FOREIGN };
+int js_logdir_state(struct os_dirh *d, const char *name);
+/* Remove fslab's log files from its log folder sub (with all, its marker too, so that the
+ * folder can be removed).  Only log files with fslab's header; 0 or -errno. */
+int js_logdir_clear(struct os_dirh *sub, bool all);
 /* Rolled log file name of generation gen into buf ("E0000000001.log"). */
 char *js_log_name(char *buf, size_t len, uint64_t gen);
 /* Generation of a rolled log file name, or 0 if name is not one. */

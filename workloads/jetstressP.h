@@ -73,7 +73,11 @@ struct js_writer {
 struct js_db {
 	int idx;
 	char name[16];
-	char *path, *log_dir; /* raw: the devices */
+	char *path, *log_dir; /* for messages; raw: the devices */
+	char file_name[32], log_name[32]; /* fslab-dbN.edb, fslab-dbN-logs */
+	struct db_place place; /* the database file, by the --db directory's handle */
+	struct os_dirh *log_parent; /* the --log directory (the volume's handle, borrowed) */
+	struct os_dirh *logd; /* the log folder in it, opened once (owned) */
 	bool raw;             /* the database and its log live on raw devices */
 	uint64_t base;        /* byte offset of page 0 (raw: the slice of the device) */
 	uint64_t log_base;    /* raw: byte offset of this log stream's region */

@@ -42,7 +42,10 @@ uint32_t js_cache_victim(struct js_db *db)
 		uint32_t s = db->hand;
 		struct slot *sl = &db->slots[s];
 
-		db->hand = (db->hand + 1) % db->nslots;
+		/* no division per step: the scan is a chain of them (7 % of a 32-session
+		 * load's CPU time was this loop, perf) */
+		if (++db->hand == db->nslots)
+			db->hand = 0;
 		if (sl->flags & (SLOT_DIRTY | SLOT_WRITING | SLOT_READING))
 			continue;
 		if (sl->flags & SLOT_REF) {

@@ -17,12 +17,6 @@
 #include "os/os.h"
 #include "random.h"
 
-/* <log dir>/<name> (heap). */
-static char *log_path(const struct js_db *db, const char *name)
-{
-	return path_join(db->log_dir, name);
-}
-
 /* Raw: byte offset of the segment holding generation gen. */
 static uint64_t raw_seg(const struct js_db *db, uint64_t gen)
 {
@@ -30,44 +24,43 @@ static uint64_t raw_seg(const struct js_db *db, uint64_t gen)
 }
 
 /*
- * Create a filled 1 MiB log file (header sector + zeroed data), fsynced; raw: fill the
+ * Create a filled 1 MiB log file (header sector + zeroed data), fsynced, in the log folder,
+ * exclusively (a name planted there makes it fail, never write through it); raw: fill the
  * segment of generation gen instead.  Returns bytes written or -errno.
  */
 static int64_t create_log_file(struct js_db *db, const char *name, bool direct, uint64_t gen)
 {
-	char *path = db->raw ? xstrdup(db->log_dir) : log_path(db, name);
 	struct os_file *f;
 	void *buf;
 	ssize_t n;
 	int ret;
 
-	ret = os_open(path, db_open_flags(direct, false) | (db->raw ? 0 : OS_CREATE | OS_TRUNC), &f);
-	free(path);
+	if (db->raw)
+		ret = os_open(db->log_dir, db_open_flags(direct, false), &f);
+	else
+		ret = os_dirh_open_file(db->logd, name, db_open_flags(direct, false) | OS_CREATE, &f);
 	if (ret)
 		return ret;
 	buf = xmalloc_aligned(JS_LOG_FILE_SIZE);
 	memset(buf, 0, JS_LOG_FILE_SIZE);
-	snprintf(buf, JS_LOG_HDR, "fslab log file for %s\n", db->name);
+	snprintf(buf, JS_LOG_HDR, JS_LOG_MAGIC "%s\n", db->name);
 	n = os_pwrite(f, buf, JS_LOG_FILE_SIZE, db->raw ? raw_seg(db, gen) : 0);
 	ret = n == JS_LOG_FILE_SIZE ? 0 : n < 0 ? (int)n : -EIO;
 	if (!ret)
 		ret = os_file_sync(f);
 	os_close(f);
 	free_aligned(buf);
+	if (ret && !db->raw) /* ours, created a moment ago: not left half made */
+		(void)os_dirh_unlink(db->logd, name);
 	return ret ? ret : JS_LOG_FILE_SIZE;
 }
 
 static int open_current_log(struct js_db *db, bool direct)
 {
-	char *path;
-	int ret;
-
 	if (db->raw)
 		return os_open(db->log_dir, db_open_flags(direct, true), &db->log_file);
-	path = log_path(db, JS_LOG_CURRENT);
-	ret = os_open(path, db_open_flags(direct, true), &db->log_file);
-	free(path);
-	return ret;
+	return os_dirh_open_file(db->logd, JS_LOG_CURRENT, db_open_flags(direct, true),
+				 &db->log_file);
 }
 
 /*
@@ -78,7 +71,7 @@ static int open_current_log(struct js_db *db, bool direct)
  */
 static int roll_log(struct js_db *db)
 {
-	char *cur, *old, *spare, name[32];
+	char name[32];
 	int ret;
 
 	if (db->raw) { /* no files: the next segment of the region */
@@ -88,15 +81,9 @@ static int roll_log(struct js_db *db)
 	}
 	os_close(db->log_file);
 	db->log_file = NULL;
-	cur = log_path(db, JS_LOG_CURRENT);
-	old = log_path(db, js_log_name(name, sizeof(name), db->log_gen));
-	spare = log_path(db, JS_LOG_SPARE);
-	ret = os_rename_replace(cur, old);
+	ret = os_dirh_rename(db->logd, JS_LOG_CURRENT, js_log_name(name, sizeof(name), db->log_gen));
 	if (!ret)
-		ret = os_rename_replace(spare, cur);
-	free(cur);
-	free(old);
-	free(spare);
+		ret = os_dirh_rename(db->logd, JS_LOG_SPARE, JS_LOG_CURRENT);
 	if (ret)
 		return ret;
 	db->log_gen++;
@@ -106,10 +93,8 @@ static int roll_log(struct js_db *db)
 	if (db->log_gen > JS_LOG_KEEP + 1) {
 		uint64_t g = db->log_gen - JS_LOG_KEEP - 1;
 
-		old = log_path(db, js_log_name(name, sizeof(name), g));
-		if (os_unlink(old) == 0)
+		if (os_dirh_unlink(db->logd, js_log_name(name, sizeof(name), g)) == 0)
 			db->log_deleted++;
-		free(old);
 	}
 	db->rolls++;
 	return 0;
@@ -275,11 +260,155 @@ void *js_logger_main(void *arg)
 	return NULL;
 }
 
+/* ---- the log folder: fslab's when what fslab wrote there says so (jetstress.h) ---- */
+
+/* The marker's text for the folder sub. */
+static char *marker_text(struct os_dirh *sub)
+{
+	struct os_id id;
+
+	if (os_dirh_id(sub, &id))
+		return NULL;
+	return xasprintf("fslab log folder/1\nfolder %llu\n", (unsigned long long)id.ino);
+}
+
+/* Does name in sub (a regular file, never followed) hold text (with prefix: begin with it)? */
+static bool file_says(struct os_dirh *sub, const char *name, const char *text, bool prefix)
+{
+	size_t len = strlen(text);
+	char *buf = xmalloc_aligned(4096);
+	struct os_file *f;
+	uint64_t size = 0;
+	bool ok = false;
+
+	if (len < 4096 && !os_dirh_open_file(sub, name, OS_RDONLY, &f)) {
+		ok = !os_file_size(f, &size) && (prefix || size == len) &&
+		     os_pread(f, buf, len, 0) == (ssize_t)len && !memcmp(buf, text, len);
+		os_close(f);
+	}
+	free_aligned(buf);
+	return ok;
+}
+
+static bool is_log_name(const char *name)
+{
+	return js_log_gen(name) || !strcmp(name, JS_LOG_CURRENT) || !strcmp(name, JS_LOG_SPARE);
+}
+
+/* A log file of fslab's in its folder sub: a log name, and fslab's header; in a folder fslab
+ * marked also an empty one (a creation killed before its first write: nothing to lose). */
+static bool log_file_ours(struct os_dirh *sub, const char *name, bool marked)
+{
+	struct os_entry e;
+
+	if (!is_log_name(name))
+		return false;
+	if (marked && !os_dirh_stat(sub, name, &e) && e.kind == OS_KIND_FILE && !e.size)
+		return true;
+	return file_says(sub, name, JS_LOG_MAGIC, true);
+}
+
+bool js_logdir_is_ours(struct os_dirh *sub)
+{
+	char *marker = marker_text(sub);
+	unsigned int logs = 0;
+	bool marked = false, ok = false;
+	struct os_entry e;
+	struct os_dir *d;
+	const char *name;
+
+	if (marker)
+		marked = file_says(sub, JS_LOG_MARKER, marker, false);
+	if (marker && !os_dirh_list(sub, &d)) {
+		ok = true;
+		while (ok && (name = os_readdir(d))) {
+			if (strcmp(name, JS_LOG_MARKER)) {
+				ok = log_file_ours(sub, name, marked);
+				logs++;
+			} else {
+				ok = marked;
+			}
+		}
+		os_closedir(d);
+	}
+	free(marker);
+	/* unmarked: an older version's folder of logs, or an empty folder of this user's */
+	if (ok && !marked && !logs)
+		ok = !os_dirh_stat(sub, ".", &e) && e.mine;
+	return ok;
+}
+
+int js_logdir_state(struct os_dirh *d, const char *name)
+{
+	struct os_dirh *sub;
+	int ret = os_dirh_sub(d, name, false, NULL, &sub);
+
+	if (ret == -ENOENT)
+		return JS_LOGDIR_MISSING;
+	if (ret == -ELOOP || ret == -ENOTDIR)
+		return JS_LOGDIR_FOREIGN;
+	if (ret)
+		return ret;
+	ret = js_logdir_is_ours(sub) ? JS_LOGDIR_OURS : JS_LOGDIR_FOREIGN;
+	os_dirh_close(sub);
+	return ret;
+}
+
+int js_logdir_clear(struct os_dirh *sub, bool all)
+{
+	char *marker = marker_text(sub);
+	bool marked = marker && file_says(sub, JS_LOG_MARKER, marker, false);
+	struct os_dir *d;
+	const char *name;
+	int ret = os_dirh_list(sub, &d);
+
+	free(marker);
+	if (ret)
+		return ret;
+	while (!ret && (name = os_readdir(d)))
+		if (log_file_ours(sub, name, marked) || (all && !strcmp(name, JS_LOG_MARKER)))
+			ret = os_dirh_unlink(sub, name);
+	os_closedir(d);
+	return ret;
+}
+
+/* The log folder opened (created with its marker when missing), emptied of fslab's logs. */
+static int open_log_folder(struct js_db *db)
+{
+	bool created = false;
+	struct os_entry e;
+	struct os_file *f;
+	char *marker;
+	int ret = os_dirh_sub(db->log_parent, db->log_name, true, &created, &db->logd);
+	ssize_t n;
+
+	if (ret)
+		return ret;
+	if (!created) {
+		/* checked by js_check(); refused again if it was exchanged since */
+		if (!js_logdir_is_ours(db->logd))
+			return -EEXIST;
+		ret = js_logdir_clear(db->logd, false);
+		if (ret)
+			return ret;
+		if (!os_dirh_stat(db->logd, JS_LOG_MARKER, &e))
+			return 0; /* marked already (js_logdir_is_ours() read what it says) */
+	}
+	marker = marker_text(db->logd);
+	ret = marker ? os_dirh_open_file(db->logd, JS_LOG_MARKER, OS_RDWR | OS_CREATE, &f)
+		     : -EIO;
+	if (!ret) {
+		n = os_pwrite(f, marker, strlen(marker), 0);
+		ret = n == (ssize_t)strlen(marker) ? os_file_sync(f) : n < 0 ? (int)n : -EIO;
+		os_close(f);
+	}
+	free(marker);
+	return ret;
+}
+
 /* Remove our log files from an earlier run; create E00.log and the spare. */
 int js_reset_logs(struct js_db *db)
 {
-	struct os_dir *d;
-	const char *name;
 	int64_t n;
 	int ret;
 
@@ -292,22 +421,9 @@ int js_reset_logs(struct js_db *db)
 		db->log_gen = 1;
 		return open_current_log(db, db->rc->direct);
 	}
-	ret = mkdir_p(db->log_dir, 0755);
+	ret = open_log_folder(db);
 	if (ret)
 		return ret;
-	ret = os_opendir(db->log_dir, &d);
-	if (ret)
-		return ret;
-	while ((name = os_readdir(d))) {
-		if (js_log_gen(name) || !strcmp(name, JS_LOG_CURRENT) ||
-		    !strcmp(name, JS_LOG_SPARE)) {
-			char *path = log_path(db, name);
-
-			os_unlink(path);
-			free(path);
-		}
-	}
-	os_closedir(d);
 	n = create_log_file(db, JS_LOG_CURRENT, db->rc->direct, 1);
 	if (n >= 0)
 		n = create_log_file(db, JS_LOG_SPARE, db->rc->direct, 2);

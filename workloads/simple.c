@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base.h"
+#include "files.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
 #include "msg.h"
@@ -20,6 +21,9 @@
 #include "random.h"
 #include "units.h"
 #include "workload.h"
+
+/* The data file in each --db directory (run --fresh knows it by its header, not this name). */
+#define SIMPLE_FILE "fslab-simple.edb"
 
 enum pattern {
 	PAT_RANDREAD,
@@ -42,6 +46,7 @@ struct sthread {
 	int id;
 	pthread_t tid;
 	bool started;
+	unsigned int hints; /* IO_HINT_* of its file's volume */
 	struct thread_stats *st;
 };
 
@@ -109,16 +114,18 @@ static int simple_check(struct run_ctx *rc)
 		f->file = NULL;
 		/* a raw device: the data file is its first db_size bytes */
 		f->path = rc->db_vols[i].raw ? xstrdup(rc->db_vols[i].dir)
-					     : xasprintf("%s/fslab-simple.edb", rc->db_vols[i].dir);
-		f->place = (struct db_place){ .path = f->path, .raw = rc->db_vols[i].raw };
+					     : path_join(rc->db_vols[i].dir, SIMPLE_FILE);
+		f->place = (struct db_place){ .path = f->path, .raw = rc->db_vols[i].raw,
+					      .d = rc->db_vols[i].dh, .name = SIMPLE_FILE };
 		f->state = db_inspect(&f->place, s->npages, o->compressibility, &f->info);
 		if (f->state < 0) {
 			ret = input_error("%s: cannot read it (%s)", f->path, strerror(-f->state));
 			goto out;
 		}
 		if (f->state == DB_FOREIGN) {
-			ret = input_error("%s exists and is not an fslab data file; remove or rename "
-					  "it, or use another --db directory", f->path);
+			ret = input_error("%s exists and is not an fslab data file (no header of "
+					  "fslab's naming this file; or a link, a device, a folder); "
+					  "remove or rename it, or use another --db directory", f->path);
 			goto out;
 		}
 		if (f->state == DB_CORRUPT && !f->place.raw) { /* raw: recreated, with a note */
@@ -130,7 +137,7 @@ static int simple_check(struct run_ctx *rc)
 		}
 		if (f->state != DB_VALID)
 			need[i] = o->db_size - (f->place.raw ? 0 : MIN(o->db_size,
-						workload_file_blocks(f->path)));
+						db_allocated(&f->place)));
 	}
 	/* files on one filesystem add up */
 	for (size_t i = 0; i < s->nfiles && !ret; i++) {
@@ -161,9 +168,9 @@ static int simple_prepare(struct run_ctx *rc)
 		if (ret)
 			break;
 		/* plain O_DIRECT like fio's direct=1: no O_DSYNC for the calibration patterns */
-		ret = os_open(f->path, db_open_flags(rc->direct, false), &f->file);
+		ret = db_open(&f->place, db_open_flags(rc->direct, false), &f->file);
 		if (ret)
-			fslab_err("%s: cannot open: %s", f->path, strerror(-ret));
+			fslab_err("%s: cannot open: %s", f->path, workload_place_error(ret));
 	}
 	return ret;
 }
@@ -215,7 +222,7 @@ static void *sthread_main(void *arg)
 	unsigned int n;
 	int ret;
 
-	ret = io_ctx_init(&ctx, o->engine, depth);
+	ret = io_ctx_open(&ctx, o->engine, depth, t->hints);
 	if (ret) {
 		run_fail(rc, "thread %d: cannot set up %s: %s", t->id, o->engine, strerror(-ret));
 		goto out;
@@ -272,6 +279,7 @@ static int simple_start(struct run_ctx *rc)
 		t->rc = rc;
 		t->id = (int)i;
 		t->f = &s->files[i % s->nfiles];
+		t->hints = workload_io_hints(&rc->db_vols[i % s->nfiles]);
 		t->st = engine_stats_new(&rc->eng, -1);
 		ret = pthread_create(&t->tid, NULL, sthread_main, t);
 		if (ret) {
@@ -367,6 +375,7 @@ static int simple_export(const struct run_config *c, const struct wl_shape *sh,
 	{                                       \
 		.name = n,                      \
 		.help = h,                      \
+		.flags = WL_EXPORT_EXACT,       \
 		.config = simple_config,        \
 		.describe = simple_describe,    \
 		.export = simple_export,        \

@@ -10,6 +10,7 @@
 
 #include "base.h"
 #include "dbfile.h"
+#include "io/ioengine.h"
 #include "msg.h"
 #include "os/os.h"
 #include "strbuf.h"
@@ -139,23 +140,36 @@ static void wl_files_add(struct run_ctx *rc, const struct db_place *pl, const st
 
 	rc->files = xrealloc(rc->files, (rc->nfiles + 1) * sizeof(*rc->files));
 	f = &rc->files[rc->nfiles++];
-	*f = (struct wl_file){ .path = xstrdup(pl->path), .base = pl->base, .raw = pl->raw,
+	*f = (struct wl_file){ .path = xstrdup(pl->path), .d = pl->d,
+			       .name = pl->name ? xstrdup(pl->name) : NULL, .id = pl->id,
+			       .base = pl->base, .raw = pl->raw,
 			       .npages = info->npages, .dbid = info->dbid, .seed = info->seed,
 			       .compressibility = info->compressibility };
 }
 
 void wl_files_release(struct run_ctx *rc)
 {
-	for (size_t i = 0; i < rc->nfiles; i++)
+	for (size_t i = 0; i < rc->nfiles; i++) {
 		free(rc->files[i].path);
+		free(rc->files[i].name);
+	}
 	free(rc->files);
 	rc->files = NULL;
 	rc->nfiles = 0;
 }
 
-uint64_t workload_file_blocks(const char *path)
+const char *workload_place_error(int err)
 {
-	return os_file_allocated(path);
+	if (err == -ESTALE || err == -EEXIST || err == -ELOOP || err == -ENOTDIR)
+		return "another file or a link took its name meanwhile (someone else writes this "
+		       "directory); nothing was written through it: give a directory only you "
+		       "can write";
+	return strerror(-err);
+}
+
+unsigned int workload_io_hints(const struct volume *vol)
+{
+	return vol->nowait == 0 ? IO_HINT_NO_NOWAIT : 0;
 }
 
 int check_free_space(const struct volume *vol, uint64_t need, const char *what)
@@ -170,7 +184,7 @@ int check_free_space(const struct volume *vol, uint64_t need, const char *what)
 			   fmt_size(b, sizeof(b), vol->fs_avail), vol->mountpoint);
 }
 
-int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
+int workload_init_file(struct run_ctx *rc, struct db_place *pl, int state,
 		       uint64_t npages, uint64_t seed, struct db_info *info, const char *what)
 {
 	const struct run_config *o = rc->o;
@@ -203,7 +217,8 @@ int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
 			info, &st);
 	if (ret) {
 		if (ret != -EINTR)
-			fslab_err("%s: creating the %s failed: %s", pl->path, what, strerror(-ret));
+			fslab_err("%s: creating the %s failed: %s", pl->path, what,
+				  workload_place_error(ret));
 		return ret;
 	}
 	ir->created++;

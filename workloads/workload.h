@@ -24,7 +24,10 @@ enum {
  * them in run_ctx.files): what --precondition writes over.
  */
 struct wl_file {
-	char *path;           /* owned */
+	char *path;           /* owned: for messages */
+	struct os_dirh *d;    /* its directory's handle (the volume's, borrowed); NULL: raw */
+	char *name;           /* owned: its name in d */
+	uint64_t id;          /* the file db_create() made (db_place.id) */
 	uint64_t base;        /* a raw device's slice starts here */
 	bool raw;
 	uint64_t npages;      /* 32 KiB pages, the header page included */
@@ -72,6 +75,7 @@ enum {
 				     ends with it, --duration is its limit */
 	WL_EXPORT_SHAPE = 1 << 9, /* its export is an approximation that takes the measured shape
 				     of one of its results (fslab export --from) */
+	WL_EXPORT_EXACT = 1 << 10, /* its export is the very load (fslab export --help lists them) */
 };
 
 /* The measured shape an approximated export follows (fslab export --from, else defaults). */
@@ -200,8 +204,10 @@ void run_fail(struct run_ctx *rc, const char *fmt, ...) __printf(2, 3);
 /* Free rc's list of files. */
 void wl_files_release(struct run_ctx *rc);
 
-/* Bytes allocated to the file at path (0 when there is none): what recreating it frees. */
-uint64_t workload_file_blocks(const char *path);
+/* What an error creating or opening a workload's file in a --db or --log directory means:
+ * for a name someone else took meanwhile (-ESTALE, -EEXIST, -ELOOP, -ENOTDIR: dbfile.h, os.h
+ * "directories someone else may write") a sentence saying so; else strerror. */
+const char *workload_place_error(int err);
 
 struct db_place;
 struct db_info;
@@ -211,9 +217,13 @@ struct db_info;
  * which it did, and list it in rc->files.  what names it in messages ("database", "data
  * file").  0 or -errno (-EINTR when stopped).
  */
-int workload_init_file(struct run_ctx *rc, const struct db_place *pl, int state,
+int workload_init_file(struct run_ctx *rc, struct db_place *pl, int state,
 		       uint64_t npages, uint64_t seed, struct db_info *info, const char *what)
 	__attribute__((warn_unused_result));
+
+/* The IO_HINT_* (io/ioengine.h) for I/O on vol: IO_HINT_NO_NOWAIT when its filesystem refuses
+ * non-blocking I/O (vol->nowait == 0). */
+unsigned int workload_io_hints(const struct volume *vol);
 
 /* Filesystem free-space check shared by workloads: need bytes on the filesystem of vol
  * (volumes on the same filesystem are summed by the caller).  -FSLAB_EINPUT when short. */

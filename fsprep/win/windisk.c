@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* windisk.c: Windows prep's view of disks: the inventory PowerShell printed, parsed, and the
- * rules that decide whether a disk may be formatted (docs/WINDOWS.md "Prep"). */
+ * rules that decide whether a disk may be formatted, and with which allocation unit
+ * (docs/WINDOWS.md "Prep"). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,14 +14,9 @@
 #include "strbuf.h"
 #include "units.h"
 
-const char *win_fs_name(enum win_fs fs)
+const char *win_format_extra(const struct fs_desc *fs)
 {
-	return fs == WIN_FS_REFS ? "refs" : "ntfs";
-}
-
-const char *win_fs_format_name(enum win_fs fs)
-{
-	return fs == WIN_FS_REFS ? "ReFS" : "NTFS";
+	return fs->flags & FS_F_INTEGRITY ? " -SetIntegrityStreams $false" : "";
 }
 
 static char *jdup(json_t *o, const char *key)
@@ -206,6 +202,18 @@ static bool power_of_two(uint64_t x)
 	return x && !(x & (x - 1));
 }
 
+/* Does Format-Volume take allocation unit @c for this filesystem? */
+static bool cluster_ok(const struct fs_winfmt *w, uint64_t c)
+{
+	if (w->clusters) {
+		for (const uint64_t *p = w->clusters; *p; p++)
+			if (*p == c)
+				return true;
+		return false;
+	}
+	return power_of_two(c) && c >= w->cluster_min && c <= w->cluster_max;
+}
+
 char *win_prep_opts_problem(const struct win_prep_opts *o)
 {
 	const char *r = o->mount_root;
@@ -214,13 +222,9 @@ char *win_prep_opts_problem(const struct win_prep_opts *o)
 	if (o->disk[WIN_DB] == o->disk[WIN_LOG])
 		return xasprintf("--db-disk and --log-disk are the same disk (%d): the database and the log need separate disks, as Exchange places them",
 				 o->disk[WIN_DB]);
-	if (o->fs == WIN_FS_REFS && o->cluster != 4096 && o->cluster != 65536)
-		return xasprintf("--cluster %s: ReFS formats with 4K or 64K allocation units only (Exchange: 64K)",
-				 fmt_size(sz, sizeof(sz), o->cluster));
-	if (o->fs == WIN_FS_NTFS && (!power_of_two(o->cluster) || o->cluster < 4096 ||
-				     o->cluster > 2 * MiB))
-		return xasprintf("--cluster %s: NTFS allocation units are powers of two from 4K to 2M (Exchange: 64K)",
-				 fmt_size(sz, sizeof(sz), o->cluster));
+	if (!cluster_ok(o->fs->win, o->cluster))
+		return xasprintf("--cluster %s: %s", fmt_size(sz, sizeof(sz), o->cluster),
+				 o->fs->win->cluster_error);
 	if (!r || !((r[0] >= 'A' && r[0] <= 'Z') || (r[0] >= 'a' && r[0] <= 'z')) ||
 	    r[1] != ':' || r[2] != '\\')
 		return xasprintf("--mount-root '%s': give an absolute folder on an NTFS volume, such as C:\\fslab (the volumes are mounted on ROOT\\db and ROOT\\log)",

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* winprep.h: prep on Windows (docs/WINDOWS.md "Prep"): disks from PowerShell's storage
- * cmdlets, the refusal rules, the PowerShell that formats NTFS or ReFS, prep.json.
+/* winprep.h: prep on Windows, the storage backend (docs/WINDOWS.md "Prep"): disks from
+ * PowerShell's storage cmdlets, the refusal rules, the PowerShell that formats a filesystem
+ * the table marks for Windows, prep.json.
  * Everything but running powershell.exe is portable C, so Linux tests it on canned output. */
 #ifndef FSLAB_WINPREP_H
 #define FSLAB_WINPREP_H
@@ -11,7 +12,21 @@
 
 #include <jansson.h>
 
-enum win_fs { WIN_FS_NTFS, WIN_FS_REFS };
+#include "fsprep/prep.h"
+
+/*
+ * The storage backend's part of a filesystem's descriptor (fs_<name>.c: .win): the allocation
+ * units Format-Volume takes for it.  Its -FileSystem is the descriptor's title; FS_F_INTEGRITY
+ * adds -SetIntegrityStreams $false.
+ */
+struct fs_winfmt {
+	uint64_t cluster_default;   /* without --cluster: Exchange's 64K */
+	const uint64_t *clusters;   /* the only sizes taken (0-terminated), or NULL: */
+	uint64_t cluster_min;       /* powers of two from this */
+	uint64_t cluster_max;       /* to this */
+	const char *cluster_error;  /* why a --cluster is refused, after "--cluster SIZE: " */
+};
+
 enum win_role { WIN_DB, WIN_LOG, WIN_NROLES };
 
 /* MSFT_Disk.PartitionStyle: 0 = not initialised (RAW), 1 = MBR, 2 = GPT. */
@@ -55,7 +70,7 @@ void win_inventory_free(struct win_inventory *inv);
 const struct win_disk *win_inventory_disk(const struct win_inventory *inv, int number);
 
 struct win_prep_opts {
-	enum win_fs fs;
+	const struct fs_desc *fs; /* one the storage backend makes (fs->win set) */
 	int disk[WIN_NROLES];
 	const char *mount_root;  /* "C:\fslab": volumes on ROOT\db\ and ROOT\log\ */
 	uint64_t cluster;        /* allocation unit size, bytes */
@@ -64,8 +79,8 @@ struct win_prep_opts {
 	bool stop_on_stdin_eof;  /* the end of stdin stops a prep whose script has not started */
 };
 
-const char *win_fs_name(enum win_fs fs);            /* "ntfs", "refs" */
-const char *win_fs_format_name(enum win_fs fs);     /* "NTFS", "ReFS" (Format-Volume) */
+/* " -SetIntegrityStreams $false" for a filesystem with integrity streams, else "" */
+const char *win_format_extra(const struct fs_desc *fs);
 /* Checks the options alone (cluster sizes per filesystem, the mount root's form); NULL or a
  * message (heap) naming the problem and the fix. */
 char *win_prep_opts_problem(const struct win_prep_opts *o);

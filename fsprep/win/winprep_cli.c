@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* winprep_cli.c: `fslab prep` and `fslab teardown` for Windows disks (--db-disk/--log-disk):
- * options, the refusals listed at once, --dry-run's plan, running powershell.exe (Windows
- * only), prep.json written atomically.  On Linux, --disk-info FILE --dry-run previews a plan. */
+/* winprep_cli.c: the storage backend: `fslab prep` and `fslab teardown` for Windows disks
+ * (--db-disk/--log-disk): options, the refusals listed at once, --dry-run's plan, running
+ * powershell.exe (Windows only), prep.json written atomically.  On Linux, --disk-info FILE
+ * --dry-run previews a plan. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -20,12 +21,15 @@
 
 static void winprep_usage(FILE *f)
 {
+	char *names = fs_list(PREP_WINDOWS, 0, "%s", "|", "|");
+	char *titles = fs_list(PREP_WINDOWS, FSL_TITLES, "%s", ", ", " or ");
+
 	fprintf(f,
-		"usage: fslab prep --fs ntfs|refs --db-disk N --log-disk M [--mount-root DIR]\n"
+		"usage: fslab prep --fs %s --db-disk N --log-disk M [--mount-root DIR]\n"
 		"                  [--cluster SIZE] [--force] [--dry-run] [--disk-info FILE]\n"
 		"\n"
 		"Windows disks (numbers as Get-Disk lists them): each becomes GPT with one 1 MiB-aligned\n"
-		"partition formatted NTFS or ReFS (64K allocation units, ReFS without integrity streams,\n"
+		"partition formatted %s (64K allocation units, ReFS without integrity streams,\n"
 		"as Exchange guidance says), mounted on DIR\\db\\ and DIR\\log\\ (default C:\\fslab).\n"
 		"Refused: the system or boot disk (always), read-only disks, disks that are initialised or\n"
 		"hold partitions (unless --force, which wipes them).  --dry-run prints the plan and the\n"
@@ -34,7 +38,10 @@ static void winprep_usage(FILE *f)
 		"Writes DIR\\prep.json; `fslab teardown --mount-root DIR` undoes the prep.\n"
 		"--stop-on-stdin-eof: the end of standard input before the script starts stops the\n"
 		"prep with nothing changed; a script that started finishes (or undoes itself on\n"
-		"failure), so that no disk is left half-made (fslab lab stops its steps so).\n");
+		"failure), so that no disk is left half-made (fslab lab stops its steps so).\n",
+		names, titles);
+	free(names);
+	free(titles);
 }
 
 static char *prep_json_path(const char *root)
@@ -134,6 +141,27 @@ static int parse_disk(const char *opt, const char *arg, int *out)
 	return 0;
 }
 
+/* The --fs of a Windows prep: one the storage backend makes.  0 or -FSLAB_EINPUT. */
+static int pick_fs(const char *name, struct win_prep_opts *o)
+{
+	const struct fs_desc *d = fs_find(name);
+	char *valid = fs_list(PREP_WINDOWS, 0, "%s", ", ", " or ");
+	int ret = 0;
+
+	if (!name)
+		ret = input_error("--fs is required: %s for Windows disks", valid);
+	else if (!fs_makes(d, PREP_WINDOWS, false) || !d->win)
+		ret = input_error("--fs %s: Windows disks are formatted %s%s%s%s", name, valid,
+				  fs_makes(d, PREP_LINUX, true) ? " (" : "",
+				  fs_makes(d, PREP_LINUX, true) ? name : "",
+				  fs_makes(d, PREP_LINUX, true) ?
+				  " is prepped on Linux with --db-dev/--log-dev or --image-dir)" : "");
+	else
+		o->fs = d;
+	free(valid);
+	return ret;
+}
+
 enum { O_FS = 256, O_DB_DISK, O_LOG_DISK, O_ROOT, O_CLUSTER, O_FORCE, O_DRY, O_INFO, O_STOP_EOF };
 
 static int parse_winprep(int argc, char **argv, struct win_prep_opts *o, bool *help)
@@ -151,14 +179,13 @@ static int parse_winprep(int argc, char **argv, struct win_prep_opts *o, bool *h
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool have[WIN_NROLES] = { false, false };
+	bool have[WIN_NROLES] = { false, false }, cluster_given = false;
 	const char *fs = NULL;
 	char *why;
 	int c, ret = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->mount_root = "C:\\fslab";
-	o->cluster = 64 * KiB;
 	optind = 1;
 	while (!ret && (c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -167,6 +194,7 @@ static int parse_winprep(int argc, char **argv, struct win_prep_opts *o, bool *h
 		case O_LOG_DISK: ret = parse_disk("--log-disk", optarg, &o->disk[WIN_LOG]); have[1] = true; break;
 		case O_ROOT: o->mount_root = optarg; break;
 		case O_CLUSTER:
+			cluster_given = true;
 			if (parse_size(optarg, &o->cluster))
 				ret = input_error("--cluster %s: not a size; use e.g. 64K", optarg);
 			break;
@@ -182,18 +210,18 @@ static int parse_winprep(int argc, char **argv, struct win_prep_opts *o, bool *h
 		return ret;
 	if (optind < argc)
 		return input_error("unexpected argument '%s'; run 'fslab prep --help'", argv[optind]);
-	if (!fs)
-		return input_error("--fs is required: ntfs or refs for Windows disks");
-	if (!strcmp(fs, "ntfs"))
-		o->fs = WIN_FS_NTFS;
-	else if (!strcmp(fs, "refs"))
-		o->fs = WIN_FS_REFS;
-	else
-		return input_error("--fs %s: Windows disks are formatted ntfs or refs (%s is prepped on Linux with --db-dev/--log-dev or --image-dir)",
-				   fs, fs);
-	if (!have[WIN_DB] || !have[WIN_LOG])
-		return input_error("give both --db-disk and --log-disk (disk numbers as Get-Disk lists them)%s",
-				   o->fs == WIN_FS_REFS ? "; ReFS exists only on Windows" : "");
+	ret = pick_fs(fs, o);
+	if (ret)
+		return ret;
+	if (!have[WIN_DB] || !have[WIN_LOG]) {
+		bool only = !fs_makes(o->fs, PREP_LINUX, false);
+
+		return input_error("give both --db-disk and --log-disk (disk numbers as Get-Disk lists them)%s%s%s",
+				   only ? "; " : "", only ? o->fs->title : "",
+				   only ? " exists only on Windows" : "");
+	}
+	if (!cluster_given)
+		o->cluster = o->fs->win->cluster_default;
 	why = win_prep_opts_problem(o);
 	if (why) {
 		ret = input_error("%s", why);
@@ -209,8 +237,8 @@ static void print_plan(const struct win_prep_opts *o, const struct win_inventory
 	char sz[32];
 
 	printf("fslab prep (Windows) plan: %s, %lluK allocation units%s\n",
-	       win_fs_format_name(o->fs), (unsigned long long)(o->cluster / KiB),
-	       o->fs == WIN_FS_REFS ? ", integrity streams off" : "");
+	       o->fs->title, (unsigned long long)(o->cluster / KiB),
+	       o->fs->flags & FS_F_INTEGRITY ? ", integrity streams off" : "");
 	for (int r = 0; r < WIN_NROLES; r++) {
 		const struct win_disk *d = win_inventory_disk(inv, o->disk[r]);
 
@@ -294,12 +322,12 @@ static int prep_and_record(const struct win_prep_opts *o, const char *script, co
 	}
 	dump = json_dumps(prep, JSON_INDENT(2) | JSON_SORT_KEYS);
 	ret = write_file_atomic(pj, dump, strlen(dump));
-	if (ret)
+	if (ret && ret != -FSLAB_EINPUT)
 		fslab_err("cannot write %s: %s; the volumes exist: `fslab teardown` cannot find them, remove them with Clear-Disk",
 			  pj, strerror(-ret));
-	else
+	else if (!ret)
 		fslab_info("prepped %s on disks %d and %d: %s\\db\\ and %s\\log\\ (%s)",
-			   win_fs_format_name(o->fs), o->disk[WIN_DB], o->disk[WIN_LOG], o->mount_root,
+			   o->fs->title, o->disk[WIN_DB], o->disk[WIN_LOG], o->mount_root,
 			   o->mount_root, pj);
 out:
 	json_decref(prep);
@@ -319,6 +347,26 @@ static void on_stop(int why)
 		stop_requested = why;
 }
 
+/* --db-dev, --log-dev or --image-dir (Linux's) among a Windows prep's arguments: said, true. */
+static bool linux_devices_given(int argc, char **argv)
+{
+	const struct fs_desc *fs = fs_find(prep_argv_fs(argc, argv));
+
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--db-dev", 8) && strncmp(argv[i], "--log-dev", 9) &&
+		    strncmp(argv[i], "--image-dir", 11))
+			continue;
+		if (fs && !fs_makes(fs, PREP_LINUX, true))
+			input_error("%s is for Linux devices, --db-disk/--log-disk for Windows disks; %s exists only on Windows (no Linux tool creates it): run fslab.exe prep --fs %s --db-disk N --log-disk M there",
+				    argv[i], fs->title, fs->name);
+		else
+			input_error("%s is for Linux devices (fslab prep on Linux), --db-disk/--log-disk for Windows disks",
+				    argv[i]);
+		return true;
+	}
+	return false;
+}
+
 int cmd_winprep(int argc, char **argv)
 {
 	struct win_prep_opts o;
@@ -327,13 +375,8 @@ int cmd_winprep(int argc, char **argv)
 	char *script = NULL, *pj = NULL;
 	int ret;
 
-	for (int i = 1; i < argc; i++)
-		if (!strncmp(argv[i], "--db-dev", 8) || !strncmp(argv[i], "--log-dev", 9) ||
-		    !strncmp(argv[i], "--image-dir", 11)) {
-			input_error("%s is for Linux devices, --db-disk/--log-disk for Windows disks; ReFS exists only on Windows (no Linux tool creates it): run fslab.exe prep --fs refs --db-disk N --log-disk M there",
-				    argv[i]);
-			return FSLAB_EXIT_USAGE;
-		}
+	if (linux_devices_given(argc, argv))
+		return FSLAB_EXIT_USAGE;
 	ret = parse_winprep(argc, argv, &o, &help);
 	if (help) {
 		winprep_usage(stdout);
@@ -480,15 +523,14 @@ out:
 	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 }
 
-/* Windows options among argv: --db-disk, --log-disk, --disk-info, or --fs refs. */
-bool winprep_wanted(int argc, char **argv)
+/* Windows disks among prep's arguments: --db-disk, --log-disk, --disk-info. */
+static bool winprep_wanted(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (!strncmp(a, "--db-disk", 9) || !strncmp(a, "--log-disk", 10) ||
-		    !strncmp(a, "--disk-info", 11) || !strcmp(a, "--fs=refs") ||
-		    (!strcmp(a, "--fs") && i + 1 < argc && !strcmp(argv[i + 1], "refs")))
+		    !strncmp(a, "--disk-info", 11))
 			return true;
 		if (!strcmp(a, "--"))
 			break;
@@ -496,8 +538,8 @@ bool winprep_wanted(int argc, char **argv)
 	return false;
 }
 
-/* A Windows --mount-root ("C:\..."). */
-bool winteardown_wanted(int argc, char **argv)
+/* A Windows --mount-root ("C:\...") among teardown's arguments. */
+static bool winteardown_wanted(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *r = NULL;
@@ -511,3 +553,18 @@ bool winteardown_wanted(int argc, char **argv)
 	}
 	return false;
 }
+
+/* argv[0] is the subcommand: prep or teardown. */
+static bool storage_claims(int argc, char **argv)
+{
+	return !strcmp(argv[0], "teardown") ? winteardown_wanted(argc, argv)
+					    : winprep_wanted(argc, argv);
+}
+
+const struct prep_backend prep_be_storage = {
+	.name = "storage",
+	.sys = PREP_WINDOWS,
+	.claims = storage_claims,
+	.prep = cmd_winprep,
+	.teardown = cmd_winteardown,
+};

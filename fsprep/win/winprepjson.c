@@ -33,7 +33,7 @@ static json_t *volume_json(const struct win_prep_opts *o, const struct win_inven
 			   enum win_role r, const char *path)
 {
 	const struct win_disk *d = win_inventory_disk(facts, o->disk[r]);
-	const char *fs = win_fs_format_name(o->fs);
+	const char *fs = o->fs->title;
 	const struct win_part *p;
 	uint32_t lsec, psec;
 	char *cmd;
@@ -59,8 +59,7 @@ static json_t *volume_json(const struct win_prep_opts *o, const struct win_inven
 	lsec = d->logical_sector ? d->logical_sector : 512;
 	psec = d->physical_sector ? d->physical_sector : lsec;
 	cmd = xasprintf("Format-Volume -FileSystem %s -AllocationUnitSize %llu%s -NewFileSystemLabel fslab-%s",
-			fs, (unsigned long long)o->cluster,
-			o->fs == WIN_FS_REFS ? " -SetIntegrityStreams $false" : "", role_name[r]);
+			fs, (unsigned long long)o->cluster, win_format_extra(o->fs), role_name[r]);
 	v = json_pack("{s:s, s:n, s:I, s:s, s:i, s:s, s:s, s:s, s:s,"
 		      " s:{s:i, s:I, s:I},"
 		      " s:{s:s, s:s, s:s},"
@@ -89,7 +88,7 @@ static json_t *volume_json(const struct win_prep_opts *o, const struct win_inven
 	json_object_set_new(v, "verified",
 			    json_pack("{s:s, s:I}", "filesystem", p->filesystem,
 				      "cluster", (json_int_t)p->cluster));
-	if (o->fs == WIN_FS_REFS)
+	if (o->fs->flags & FS_F_INTEGRITY)
 		json_object_set_new(v, "integrity_streams", json_false());
 	return v;
 }
@@ -110,7 +109,7 @@ json_t *win_prep_json(const struct win_prep_opts *o, const struct win_inventory 
 	j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:n, s:{s:O, s:O},"
 		      " s:n, s:[]}",
 		      "schema", PREP_SCHEMA, "os", "windows", "windows_version", facts->windows,
-		      "powershell_version", facts->powershell, "fs", win_fs_name(o->fs),
+		      "powershell_version", facts->powershell, "fs", o->fs->name,
 		      "created_at", iso8601_now(now, sizeof(now)), "fslab_version", FSLAB_VERSION,
 		      "fslab_git", fslab_git, "mount_root", o->mount_root, "images", false,
 		      "image_dir", "volumes", "db", vol[WIN_DB], "log", vol[WIN_LOG],

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* winscript.c: the PowerShell that Windows prep runs: the disk query, the prep (GPT, one
- * 1 MiB-aligned partition, Format-Volume NTFS|ReFS, an access path) and the teardown.  Every
+ * 1 MiB-aligned partition, Format-Volume with the filesystem's title, an access path) and the
+ * teardown.  Every
  * value put into a script goes through ps_quote() or is a number. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -141,8 +142,7 @@ static void new_volume_fn(struct strbuf *b, const char *fs, const struct win_pre
 		  "    $p = New-Partition -DiskNumber $Number -UseMaximumSize -Alignment 1048576\n");
 	strbuf_addf(b, "    $null = Format-Volume -Partition $p -FileSystem %s -AllocationUnitSize %llu%s `\n"
 		    "        -NewFileSystemLabel $Label -Confirm:$false -Force\n",
-		fs, (unsigned long long)o->cluster,
-		o->fs == WIN_FS_REFS ? " -SetIntegrityStreams $false" : "");
+		fs, (unsigned long long)o->cluster, win_format_extra(o->fs));
 	strbuf_addstr(b, "    $null = New-Item -ItemType Directory -Force -Path $Path\n"
 		  "    Add-PartitionAccessPath -DiskNumber $Number -PartitionNumber $p.PartitionNumber -AccessPath $Path\n"
 		  "}\n"
@@ -172,7 +172,7 @@ static const char undo_block[] =
 
 char *win_prep_script(const struct win_prep_opts *o, const struct win_inventory *inv)
 {
-	const char *fs = win_fs_format_name(o->fs);
+	const char *fs = o->fs->title;
 	struct strbuf b = STRBUF_INIT;
 	char *trimmed = win_root_trim(o->mount_root), *root = ps_quote(trimmed);
 	int disks[WIN_NROLES] = { o->disk[WIN_DB], o->disk[WIN_LOG] };

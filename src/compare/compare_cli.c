@@ -11,12 +11,14 @@
 #include "base.h"
 #include "cmds.h"
 #include "compare/compare.h"
+#include "compare/import.h"
 #include "compare/plot.h"
 #include "compare/report.h"
 #include "compare/sizing.h"
 #include "files.h"
 #include "msg.h"
 #include "os/os.h"
+#include "strbuf.h"
 #include "strvec.h"
 #include "units.h"
 
@@ -63,15 +65,17 @@ enum {
 	OPT_LAB_PLAN, OPT_LABEL,
 };
 
-static const char compare_usage[] =
+/* compare's usage: the synopsis, the formats it reads (from the importer table, wrapped),
+ * then compare_usage. */
+static const char compare_synopsis[] =
 	"usage: fslab compare RESULT... [--output DIR [--force]] [--baseline LABEL]\n"
 	"                     [--format text|md|csv|json] [--title \"...\"] [--no-charts]\n"
 	"                     [--allow-mismatch] [--allow-aborted] [--lab-plan FILE]\n"
 	"                     [--messages-per-day N[,N...]] [--overhead PCT] [--iops-per-message F]\n"
 	"                     [--label FILE=NAME ...]\n"
-	"\n"
-	"Compares result files of `fslab run`, fio JSON (--output-format=json or json+), DiskSpd\n"
-	"XML (-Rxml) or text output and Jetstress HTML reports (docs/INTEROP.md); results of\n"
+	"\n";
+
+static const char compare_usage[] =
 	"different tools only with --allow-mismatch.  Results with the same label are repeats of one\n"
 	"configuration (independent runs).  Each cell is a mean with its 95 % confidence interval.\n"
 	"A difference is called significant only when every label has >= 2 runs and Welch's t-test\n"
@@ -98,12 +102,12 @@ static const char compare_usage[] =
 	"                     (see fslab sizing --help)\n"
 	"Exit status: 0 ok, 1 failure, 2 bad input (nothing written).\n";
 
-static const char sizing_usage[] =
+static const char sizing_synopsis[] =
 	"usage: fslab sizing RESULT... [--messages-per-day N[,N...]] [--overhead PCT]\n"
 	"                    [--iops-per-message F] [--format text|md|csv|json] [--allow-aborted]\n"
-	"                    [--label FILE=NAME ...]\n"
-	"RESULT: fslab results, fio JSON, DiskSpd XML or text, Jetstress HTML (see fslab compare\n"
-	"--help).\n"
+	"                    [--label FILE=NAME ...]\n";
+
+static const char sizing_usage[] =
 	"\n"
 	"Turns achieved transactional IOPS into Exchange mailboxes supported per message profile:\n"
 	"mailboxes = IOPS / (messages/day x F x (1 + PCT/100)).  A planning estimate, not a\n"
@@ -118,6 +122,27 @@ static const char sizing_usage[] =
 	"  --allow-aborted    accept aborted runs (shown, never sized) instead of refusing them\n"
 	"  --label FILE=NAME  the label of the results in FILE (as fslab compare)\n"
 	"Exit status: 0 ok, 2 bad input.\n";
+
+/* Wrapped as the hand-written lines around them are. */
+#define USAGE_WIDTH 92
+
+/* --help of compare or sizing, naming the formats read from the importer table. */
+static void print_usage(bool sizing)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *formats = import_formats(sizing ? IMPORT_OWN : IMPORT_FORMAT, ", ",
+				       sizing ? " or " : " and ");
+	char *text = sizing ? xasprintf("RESULT: %s (see fslab compare --help).", formats)
+			    : xasprintf("Compares result files of `fslab run`, %s (docs/INTEROP.md); "
+					"results of", formats);
+
+	strbuf_add_wrapped(&sb, text, 0, 0, USAGE_WIDTH);
+	fputs(sizing ? sizing_synopsis : compare_synopsis, stdout);
+	printf("%s\n%s", sb.buf, sizing ? sizing_usage : compare_usage);
+	strbuf_release(&sb);
+	free(formats);
+	free(text);
+}
 
 static int parse_double(const char *opt, const char *s, double min, double max, double *out)
 {
@@ -238,7 +263,7 @@ static int take_option(struct cli *cli, int opt, bool sizing, char **argv)
 		return parse_double("--iops-per-message", optarg, 1e-9, 1,
 				    &cli->sizing.iops_per_message);
 	case 'h':
-		fputs(sizing ? sizing_usage : compare_usage, stdout);
+		print_usage(sizing);
 		return 1;
 	default:
 		return input_error("%s: unknown option or missing value '%s'; see 'fslab %s --help'",
@@ -273,6 +298,10 @@ static int parse(int argc, char **argv, bool sizing, struct cli *cli, int *first
 	return 0;
 }
 
+/* The files write_report() writes into --output DIR besides the charts. */
+static const char *const report_files[] = { "tables.csv", "compare.json", "report.md",
+					    "report.html" };
+
 /* An existing non-empty output directory is not clobbered without --force. */
 static int check_output(const struct cli *cli)
 {
@@ -299,7 +328,15 @@ static int check_output(const struct cli *cli)
 		return input_error("--output %s: the directory exists and is not empty; pass --force "
 				   "to overwrite the report in it, or name a new directory",
 				   cli->output);
-	return 0;
+	/* what is replaced in it must be regular files (the charts' names are checked as they
+	 * are written) */
+	for (size_t i = 0; i < ARRAY_SIZE(report_files) && !e; i++) {
+		char *p = path_join(cli->output, report_files[i]);
+
+		e = output_check(p, "--output");
+		free(p);
+	}
+	return e;
 }
 
 /* Render into memory with fn(f, arg) and write dir/name atomically. */
@@ -315,7 +352,7 @@ static int write_out(const char *dir, const char *name, void (*fn)(FILE *f, cons
 	fn(m, arg);
 	os_memstream_done(&ms);
 	ret = write_file_atomic(path, buf, len);
-	if (ret)
+	if (ret && ret != -FSLAB_EINPUT)
 		fslab_err("%s: cannot write (%s)", path, strerror(-ret));
 	free(buf);
 	free(path);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * import.c: the table of importers, reading a file, labels, and what every importer shares.
- * A new format: one file src/compare/import_<format>.c defining a struct importer, and one
- * line in importers[] below (docs/INTEROP.md, "Adding a format").
+ * A new format: one file src/compare/import_<format>.c defining a struct importer
+ * import_<format>, and its name in IMPORTERS below (docs/INTEROP.md, "Adding a format").
  */
 #include "compare/import.h"
 
@@ -18,17 +18,38 @@
 #include "files.h"
 #include "msg.h"
 #include "os/os.h"
+#include "strbuf.h"
 #include "units.h"
 
 /* In sniffing order; fslab's own format last: it takes whatever the others do not claim
- * (so a damaged fslab file still gets result_read()'s messages). */
-static const struct importer *const importers[] = {
-	&import_fio,
-	&import_diskspd,
-	&import_diskspd_text,
-	&import_jetstress,
-	&import_fslab,
-};
+ * (so a damaged fslab file still gets result_read()'s messages).  Help texts and messages
+ * list the formats from here (import_formats()). */
+#define IMPORTERS(X) X(fio) X(diskspd) X(diskspd_text) X(jetstress) X(fslab)
+
+#define IMPORT_DECLARE(n) extern const struct importer import_##n;
+#define IMPORT_ENTRY(n) &import_##n,
+IMPORTERS(IMPORT_DECLARE)
+static const struct importer *const importers[] = { IMPORTERS(IMPORT_ENTRY) };
+
+char *import_formats(unsigned int how, const char *sep, const char *last)
+{
+	const size_t own = ARRAY_SIZE(importers) - 1; /* the catch-all: fslab's own */
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0, total = own + !!(how & IMPORT_OWN);
+
+	for (size_t k = 0; k <= own; k++) {
+		/* fslab's own first when asked for, then the others in table order */
+		size_t i = how & IMPORT_OWN ? (k + own) % (own + 1) : k;
+		const struct importer *imp = importers[i];
+
+		if (i == own && !(how & IMPORT_OWN))
+			continue;
+		if (n++)
+			strbuf_addstr(&sb, n == total ? last : sep);
+		strbuf_addstr(&sb, how & IMPORT_FORMAT ? imp->format : imp->name);
+	}
+	return strbuf_detach(&sb, NULL);
+}
 
 /* A new zeroed result at the end of l with its suffix (copied; NULL: none): the one place the
  * list grows. */
@@ -61,11 +82,15 @@ static int fslab_parse(const char *buf, size_t len, const char *file, struct imp
 	int ret;
 
 	root = json_loadb(buf, len, 0, &err);
-	if (!root)
-		return input_error("%s: not valid JSON at line %d column %d (%s) and not another "
-				   "format fslab imports (fio JSON, DiskSpd XML or text, Jetstress "
-				   "HTML); the file is truncated or not a result, re-run the tool", file, err.line,
-				   err.column, err.text);
+	if (!root) {
+		char *others = import_formats(0, ", ", " or ");
+
+		ret = input_error("%s: not valid JSON at line %d column %d (%s) and not another "
+				  "format fslab imports (%s); the file is truncated or not a result, "
+				  "re-run the tool", file, err.line, err.column, err.text, others);
+		free(others);
+		return ret;
+	}
 	r = list_push(out, NULL);
 	ret = result_from_json(root, file, r);
 	json_decref(root);
@@ -74,6 +99,7 @@ static int fslab_parse(const char *buf, size_t len, const char *file, struct imp
 
 const struct importer import_fslab = {
 	.tool = "fslab",
+	.name = "fslab results",
 	.format = "fslab result (" RESULT_SCHEMA ")",
 	.sniff = fslab_sniff,
 	.parse = fslab_parse,
@@ -245,9 +271,13 @@ static int import_any(const char *buf, size_t len, const char *file, const char 
 		len -= 3;
 	}
 	if (memchr(buf, 0, len)) {
+		char *all = import_formats(IMPORT_OWN, ", ", " or ");
+
 		free(conv);
-		return input_error("%s: contains NUL bytes: not a text format fslab imports (fslab "
-				   "result, fio JSON, DiskSpd XML or text, Jetstress HTML)", file);
+		ret = input_error("%s: contains NUL bytes: not a text format fslab imports (%s)",
+				  file, all);
+		free(all);
+		return ret;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(importers) && !imp; i++)
 		if (importers[i]->sniff(buf, len))

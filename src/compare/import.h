@@ -3,7 +3,7 @@
  * import.h: what compare and sizing read: fslab's own result files and other tools' output
  * (fio JSON, DiskSpd XML and text, Jetstress HTML), each turned into a struct fslab_result with its
  * provenance.  One importer per format (src/compare/import_<format>.c) behind one table in
- * import.c: a new format is one file and one line there.  docs/INTEROP.md maps the fields.
+ * import.c: a new format is one file and one word there.  docs/INTEROP.md maps the fields.
  */
 #ifndef FSLAB_IMPORT_H
 #define FSLAB_IMPORT_H
@@ -22,6 +22,7 @@ struct import_list {
 
 struct importer {
 	const char *tool;   /* provenance tool: "fslab", "fio", "diskspd", "jetstress" */
+	const char *name;   /* the format in a list of them: "fio JSON", "DiskSpd XML" */
 	const char *format; /* for messages: "fio JSON (--output-format=json or json+)" */
 	/* Does the (NUL-terminated) text look like this format?  Cheap, no full parse. */
 	bool (*sniff)(const char *buf, size_t len);
@@ -32,8 +33,7 @@ struct importer {
 	int (*parse)(const char *buf, size_t len, const char *file, struct import_list *out);
 };
 
-extern const struct importer import_fslab, import_fio, import_diskspd, import_diskspd_text,
-	import_jetstress;
+/* The importers, one per src/compare/import_<format>.c: listed once, in import.c's table. */
 
 /*
  * Most results one file gives (fio client_stats hosts, DiskSpd TimeSpans), and most database
@@ -61,6 +61,17 @@ int import_file(const char *path, const char *label, struct import_list *out)
 int import_buffer(const char *buf, size_t len, const char *file, const char *label,
 		  struct import_list *out) __attribute__((warn_unused_result));
 void import_list_release(struct import_list *l);
+
+/* import_formats how: */
+#define IMPORT_OWN    (1U << 0) /* fslab's own results too, first */
+#define IMPORT_FORMAT (1U << 1) /* each as its .format ("fio JSON (--output-format=json or
+				 * json+)") instead of its .name */
+/*
+ * import_formats - the formats compare reads, for help texts and messages: the other tools'
+ * in table order (fslab's own first with IMPORT_OWN), joined by @sep, with @last before the
+ * last one ("fio JSON, DiskSpd XML, DiskSpd text or Jetstress HTML").  Heap.
+ */
+char *import_formats(unsigned int how, const char *sep, const char *last);
 
 /* The label a file name gives ("dir/ntfs-r2.xml" -> "ntfs"), heap; NULL when nothing is left. */
 char *import_label_from_file(const char *file);

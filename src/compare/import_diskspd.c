@@ -467,6 +467,7 @@ static int diskspd_parse(const char *buf, size_t len, const char *file,
 
 const struct importer import_diskspd = {
 	.tool = "diskspd",
+	.name = "DiskSpd XML",
 	.format = "DiskSpd XML (-Rxml)",
 	.sniff = diskspd_sniff,
 	.parse = diskspd_parse,

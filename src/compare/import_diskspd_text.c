@@ -384,6 +384,7 @@ static int diskspd_text_parse(const char *buf, size_t len, const char *file,
 
 const struct importer import_diskspd_text = {
 	.tool = "diskspd",
+	.name = "DiskSpd text",
 	.format = "DiskSpd text output (-Rtext, the default)",
 	.sniff = diskspd_text_sniff,
 	.parse = diskspd_text_parse,

@@ -595,6 +595,7 @@ static int fio_parse(const char *buf, size_t len, const char *file, struct impor
 
 const struct importer import_fio = {
 	.tool = "fio",
+	.name = "fio JSON",
 	.format = "fio JSON (--output-format=json or json+)",
 	.sniff = fio_sniff,
 	.parse = fio_parse,

@@ -498,6 +498,7 @@ static int jetstress_parse(const char *buf, size_t len, const char *file,
 
 const struct importer import_jetstress = {
 	.tool = "jetstress",
+	.name = "Jetstress HTML",
 	.format = "Jetstress HTML report",
 	.sniff = jetstress_sniff,
 	.parse = jetstress_parse,

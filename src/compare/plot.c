@@ -169,7 +169,7 @@ static int write_mem(const char *dir, const char *name, const char *ext, const c
 	char *file = xasprintf("%s/%s.%s", dir, name, ext);
 	int ret = write_file_atomic(file, data, len);
 
-	if (ret)
+	if (ret && ret != -FSLAB_EINPUT)
 		fslab_err("%s: cannot write (%s)", file, strerror(-ret));
 	free(file);
 	return ret;
@@ -262,12 +262,14 @@ static int run_gnuplot(struct plot_ctx *x, const char *name, const char *title)
 
 	ret = atomic_open(&apng, png);
 	if (ret) {
-		fslab_err("%s: cannot create (%s)", png, strerror(-ret));
+		if (ret != -FSLAB_EINPUT)
+			fslab_err("%s: cannot create (%s)", png, strerror(-ret));
 		goto out;
 	}
 	ret = atomic_open(&asvg, svg);
 	if (ret) {
-		fslab_err("%s: cannot create (%s)", svg, strerror(-ret));
+		if (ret != -FSLAB_EINPUT)
+			fslab_err("%s: cannot create (%s)", svg, strerror(-ret));
 		atomic_abort(&apng);
 		goto out;
 	}
@@ -290,8 +292,9 @@ static int run_gnuplot(struct plot_ctx *x, const char *name, const char *title)
 		remove_images(x->dir, name);
 	} else if ((ret = atomic_commit(&apng)) ? (atomic_abort(&asvg), ret)
 						: (ret = atomic_commit(&asvg))) {
-		fslab_err("chart %s: cannot write its images in %s (%s)", name, x->dir,
-			  strerror(-ret));
+		if (ret != -FSLAB_EINPUT)
+			fslab_err("chart %s: cannot write its images in %s (%s)", name, x->dir,
+				  strerror(-ret));
 	} else {
 		struct plot_set *ps = x->ps;
 

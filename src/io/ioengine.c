@@ -44,14 +44,20 @@ const char *ioengine_names(void)
 	return names.buf;
 }
 
-int io_ctx_init(struct io_ctx *ctx, const char *engine, unsigned int depth)
+int io_ctx_open(struct io_ctx *ctx, const char *engine, unsigned int depth, unsigned int hints)
 {
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->ops = ioengine_find(engine);
 	if (!ctx->ops)
 		return -ENOENT;
 	ctx->depth = depth ? depth : 1;
+	ctx->hints = hints;
 	return ctx->ops->init(ctx, ctx->depth);
+}
+
+int io_ctx_init(struct io_ctx *ctx, const char *engine, unsigned int depth)
+{
+	return io_ctx_open(ctx, engine, depth, 0);
 }
 
 void io_ctx_release(struct io_ctx *ctx)

@@ -34,9 +34,20 @@ struct io_u {
 };
 
 /*
+ * What a caller knows about the files a ctx will do I/O on (io_ctx_open()), for the back end
+ * to set itself up for them; a back end may ignore a hint.
+ * - IO_HINT_NO_NOWAIT: their filesystem refuses non-blocking I/O (RWF_NOWAIT gives
+ *   EOPNOTSUPP, struct volume's nowait == 0, e.g. tmpfs): the kernel cannot start such an I/O
+ *   from io_uring_enter() and hands every one to an io-wq worker thread, whose completions
+ *   each wake the waiting thread.
+ */
+#define IO_HINT_NO_NOWAIT 0x1u
+
+/*
  * A back end.  Each thread owns one io_ctx; nothing here is shared between threads, and a ctx
  * is used only by the thread that set it up (io_uring rings are SINGLE_ISSUER).
- * - init:   set up for up to depth I/Os in flight; store private state in ctx->priv.
+ * - init:   set up for up to depth I/Os in flight (ctx->hints says what is known of the
+ *           files); store private state in ctx->priv.
  * - submit: start n I/Os (start_ns is set by io_submit()); psync performs them right away.
  * - reap:   wait until at least min I/Os completed, store up to max of them in out[],
  *           return how many (>= 0) or -errno.
@@ -61,6 +72,7 @@ struct io_ctx {
 	void *priv;
 	unsigned int depth;
 	unsigned int inflight;
+	unsigned int hints; /* IO_HINT_*, as io_ctx_open() was given them */
 };
 
 /* The back ends, in order of preference: io_uring and psync on Linux, win32 and psync on
@@ -83,6 +95,9 @@ const char *ioengine_names(void);
 
 /* Set up ctx with the named back end.  0, -ENOENT (unknown name) or the back end's -errno. */
 int io_ctx_init(struct io_ctx *ctx, const char *engine, unsigned int depth)
+	__attribute__((warn_unused_result));
+/* io_ctx_init() for files the caller knows something about: hints is IO_HINT_* or 0. */
+int io_ctx_open(struct io_ctx *ctx, const char *engine, unsigned int depth, unsigned int hints)
 	__attribute__((warn_unused_result));
 void io_ctx_release(struct io_ctx *ctx);
 /* Stamp start_ns and submit n I/Os (n <= depth - inflight).  0 or -errno. */

@@ -2,8 +2,12 @@
 /* uring.c: io_uring back end (liburing), one ring per thread. */
 #include "io/ioengine.h"
 
+#include "io/uring.h"
+
 #include <errno.h>
 #include <liburing.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include "base.h"
@@ -11,34 +15,104 @@
 
 struct uring_priv {
 	struct io_uring ring;
+	bool yield;              /* wait by yielding first (struct uring_setup) */
+	unsigned int yield_skip; /* waits left that sleep at once, after a yield that timed out */
 };
 
 /*
- * Ring set-up flags, the same as fio's io_uring engine (fio 3.33 asks for exactly these; see
- * strace -e io_uring_setup fio ...), so both tools pay the same kernel costs.  Without them
- * every completion reached the thread as task work with a notification: measured +5 % IOPS on
- * tmpfs, and twice the IOPS on a RAM-backed loop device (docs/BENCH.md).
+ * The first set-up is fio 3.33's own (strace -e io_uring_setup fio ...: SINGLE_ISSUER |
+ * DEFER_TASKRUN | COOP_TASKRUN, and CQSIZE), so that both tools pay the same kernel costs:
  * - SINGLE_ISSUER: only the thread that set the ring up may use it (a ctx per thread);
- * - DEFER_TASKRUN: completions are posted when this thread waits in io_uring_enter(), not by
- *   interrupting it; so reap sees new completions only when it waits (min >= 1);
- * - COOP_TASKRUN: where DEFER_TASKRUN is refused, do not interrupt the thread either.
- * Older kernels refuse what they do not know with -EINVAL: each step drops the newest flag.
+ * - DEFER_TASKRUN: completions are posted when this thread enters io_uring_enter() to wait or
+ *   to get events, not by interrupting it; so reap sees new completions only when it enters;
+ * - COOP_TASKRUN: where DEFER_TASKRUN is refused, do not interrupt the thread either;
+ * - TASKRUN_FLAG (yielding rings only): the kernel sets IORING_SQ_TASKRUN in the ring when
+ *   completions wait to be posted, which a yielding thread reads without a system call.
+ * Older kernels refuse what they do not know with -EINVAL: each step drops the newest flags.
  */
-static const unsigned int ring_flags[] = {
-	IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN,
-	IORING_SETUP_COOP_TASKRUN, /* 5.19 */
-	0,
-};
+void uring_choose(unsigned int hints, struct uring_setup *s)
+{
+	unsigned int tf = 0;
+
+	*s = (struct uring_setup){ .nflags = 3 };
+	if (hints & IO_HINT_NO_NOWAIT) {
+		tf = IORING_SETUP_TASKRUN_FLAG;
+		s->yield = true;
+	}
+	s->flags[0] = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+		      IORING_SETUP_COOP_TASKRUN | tf;
+	s->flags[1] = IORING_SETUP_COOP_TASKRUN | tf; /* 5.19 */
+	s->flags[2] = 0;
+}
+
+void uring_flags_name(unsigned int flags, struct strbuf *sb)
+{
+	static const struct { unsigned int bit; const char *name; } names[] = {
+		{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
+		{ IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN" },
+		{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
+		{ IORING_SETUP_TASKRUN_FLAG, "TASKRUN_FLAG" },
+		{ IORING_SETUP_CQSIZE, "CQSIZE" },
+		{ IORING_SETUP_SQPOLL, "SQPOLL" },
+		{ IORING_SETUP_IOPOLL, "IOPOLL" },
+	};
+	const char *sep = "";
+
+	if (!flags)
+		strbuf_addstr(sb, "none");
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (flags & names[i].bit) {
+			strbuf_addf(sb, "%s%s", sep, names[i].name);
+			flags &= ~names[i].bit;
+			sep = "|";
+		}
+	if (flags)
+		strbuf_addf(sb, "%s0x%x", sep, flags);
+}
+
+/* The kinds of ring this process set up, for the result's environment. */
+static pthread_mutex_t used_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct uring_used used[8];
+static size_t nused;
+
+static void note_used(unsigned int flags, bool yield, unsigned int hints)
+{
+	size_t i;
+
+	pthread_mutex_lock(&used_lock);
+	for (i = 0; i < nused; i++)
+		if (used[i].flags == flags && used[i].yield == yield && used[i].hints == hints)
+			break;
+	if (i == nused && nused < ARRAY_SIZE(used))
+		used[nused++] = (struct uring_used){ .flags = flags, .yield = yield, .hints = hints };
+	if (i < nused)
+		used[i].rings++;
+	pthread_mutex_unlock(&used_lock);
+}
+
+size_t uring_used(struct uring_used *out, size_t max)
+{
+	size_t n;
+
+	pthread_mutex_lock(&used_lock);
+	n = nused;
+	for (size_t i = 0; i < n && i < max; i++)
+		out[i] = used[i];
+	pthread_mutex_unlock(&used_lock);
+	return n;
+}
 
 static int uring_init(struct io_ctx *ctx, unsigned int depth)
 {
 	struct uring_priv *p = xcalloc(1, sizeof(*p));
+	struct uring_setup su;
 	int ret = -EINVAL;
 
 	/* A private ring per thread: no SQPOLL, no registered files or buffers (fio's
 	 * defaults too), so comparisons are fair. */
-	for (size_t i = 0; i < ARRAY_SIZE(ring_flags) && ret == -EINVAL; i++) {
-		struct io_uring_params par = { .flags = ring_flags[i] };
+	uring_choose(ctx->hints, &su);
+	for (size_t i = 0; i < su.nflags && ret == -EINVAL; i++) {
+		struct io_uring_params par = { .flags = su.flags[i] };
 
 		ret = io_uring_queue_init_params(depth, &p->ring, &par);
 	}
@@ -46,6 +120,8 @@ static int uring_init(struct io_ctx *ctx, unsigned int depth)
 		free(p);
 		return ret;
 	}
+	p->yield = su.yield && (p->ring.flags & IORING_SETUP_TASKRUN_FLAG);
+	note_used(p->ring.flags, p->yield, ctx->hints);
 	ctx->priv = p;
 	return 0;
 }
@@ -115,6 +191,37 @@ static int flush_sqes(struct uring_priv *p, unsigned int n, unsigned int wait)
 	return 0;
 }
 
+/*
+ * A yielding ring's wait (struct uring_setup): give the CPU away and look at the ring again,
+ * until a completion is there or waits to be posted (IORING_SQ_TASKRUN), for at most
+ * YIELD_NS.  A thread asleep in io_uring_enter() is woken by every completion an io-wq worker
+ * posts, however many it waits for; yielding lets the worker (on this CPU or another) finish
+ * more before the thread looks.  True when there is something to reap; false after YIELD_NS,
+ * and then the next YIELD_SKIP waits sleep at once: I/O that slow (a punted read from a slow
+ * device) gains nothing from yields, which would only cost CPU.
+ */
+#define YIELD_NS 30000
+#define YIELD_SKIP 64
+
+static bool yield_for_completion(struct uring_priv *p)
+{
+	uint64_t until;
+
+	if (p->yield_skip) {
+		p->yield_skip--;
+		return false;
+	}
+	until = now_ns() + YIELD_NS;
+	do {
+		sched_yield();
+		if (io_uring_cq_ready(&p->ring) ||
+		    (IO_URING_READ_ONCE(*p->ring.sq.kflags) & IORING_SQ_TASKRUN))
+			return true;
+	} while (now_ns() < until);
+	p->yield_skip = YIELD_SKIP;
+	return false;
+}
+
 static int uring_submit(struct io_ctx *ctx, struct io_u **ios, unsigned int n)
 {
 	struct uring_priv *p = ctx->priv;
@@ -146,6 +253,8 @@ static int uring_reap(struct io_ctx *ctx, struct io_u **out, unsigned int min, u
 					return k ? (int)k : ret;
 				again = 0;
 			}
+			if (p->yield && yield_for_completion(p))
+				continue; /* the peek posts what waits (TASKRUN_FLAG) */
 			ret = io_uring_wait_cqe(&p->ring, &cqe);
 			if (ret == -EINTR || ret == -EAGAIN)
 				continue;
@@ -181,7 +290,7 @@ static int uring_reap(struct io_ctx *ctx, struct io_u **out, unsigned int min, u
  * loop makes one system call per round trip instead of two (submit, then wait; measured: 35 %
  * fewer io_uring_enter() calls per I/O, +2 % IOPS on tmpfs).  start_ns was stamped just before
  * this call and end_ns is stamped when the completions are seen, as with separate submit and
- * reap.
+ * reap.  A yielding ring submits only: its wait is the reap's (yield_for_completion()).
  */
 static int uring_submit_reap(struct io_ctx *ctx, struct io_u **ios, unsigned int n,
 			     struct io_u **out, unsigned int min, unsigned int max)
@@ -190,7 +299,7 @@ static int uring_submit_reap(struct io_ctx *ctx, struct io_u **ios, unsigned int
 	int ret = queue_sqes(p, ios, n);
 
 	if (!ret)
-		ret = flush_sqes(p, n, min);
+		ret = flush_sqes(p, n, p->yield ? 0 : min);
 	return ret ? ret : uring_reap(ctx, out, min, max);
 }
 

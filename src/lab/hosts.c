@@ -762,7 +762,8 @@ static void rx_header(struct result_rx *rx)
 	}
 	ret = atomic_open(&rx->af, rx->path);
 	if (ret) {
-		strbuf_addf(rx->err, "cannot create %s (%s)", rx->path, strerror(-ret));
+		strbuf_addf(rx->err, "cannot create %s (%s)", rx->path,
+			    ret == -FSLAB_EINPUT ? "not a regular file" : strerror(-ret));
 		rx_fail(rx, ret);
 		return;
 	}
@@ -886,7 +887,8 @@ static int rx_finish(struct result_rx *rx, char hex[SHA256_HEX_LEN + 1])
 	rx->open = false;
 	ret = atomic_commit(&rx->af);
 	if (ret)
-		strbuf_addf(rx->err, "cannot write %s (%s)", rx->path, strerror(-ret));
+		strbuf_addf(rx->err, "cannot write %s (%s)", rx->path,
+			    ret == -FSLAB_EINPUT ? "not a regular file" : strerror(-ret));
 	return ret;
 }
 

@@ -118,7 +118,7 @@ static int write_json(const char *path, json_t *o)
 	char *s = json_dumps(o, JSON_INDENT(1));
 	int ret = s ? write_file_atomic(path, s, strlen(s)) : -ENOMEM;
 
-	if (ret)
+	if (ret && ret != -FSLAB_EINPUT)
 		fslab_err("cannot write %s (%s)", path, strerror(-ret));
 	free(s);
 	return ret;
@@ -243,6 +243,8 @@ static int parse_options(struct hosts_cli *o, const struct lab_cfg *cfg, int arg
 	}
 	if (!ret && !o->out)
 		o->out = default_out(cfg);
+	if (!ret && o->json)
+		ret = output_check(o->json, "--json");
 	return ret;
 }
 
@@ -259,6 +261,9 @@ static int do_fetch(const struct lab_cfg *cfg, struct hosts_session *s, const st
 	i = host_index(&cfg->hosts, argv[optind]);
 	if (i == cfg->hosts.n)
 		return input_error("fetch: no [host %s] in %s", argv[optind], argv[1]);
+	ret = output_check(argv[optind + 2], "fetch: LOCAL-FILE");
+	if (ret)
+		return ret;
 	ret = hosts_session_init(s, &cfg->hosts, o->self, o->out);
 	if (!ret && hosts_connect(s, i))
 		fslab_err("host %s: %s", cfg->hosts.v[i].name, s->st[i].problem);

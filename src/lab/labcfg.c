@@ -13,9 +13,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#ifndef _WIN32
 #include "fsprep/prep.h"
-#endif
 #include "lab/labplan.h"
 #include "strbuf.h"
 #include "util.h"
@@ -581,35 +579,39 @@ static void check_prepared(struct parse *p, struct lab_fs *f)
 		f->fs = xstrdup("prepared");
 }
 
-/* An [fs] section the lab preps, for the system the steps run on. */
+/* An [fs] section the lab preps, for the system the steps run on: one its prep makes. */
 static void check_prepped_fs(struct parse *p, struct lab_fs *f)
 {
+	enum prep_sys sys = p->cfg->os == LAB_OS_WINDOWS ? PREP_WINDOWS : PREP_LINUX;
+	const struct fs_desc *d;
+
 	if (f->allow_foreign_files)
 		perr(p, f->line, "[fs %s]: allow_foreign_files goes with db_dir/log_dir (volumes you "
 		     "prepared); the lab's own volumes hold nothing else: drop it", f->name);
 	if (!f->fs)
 		f->fs = xstrdup(f->name);
-	if (p->cfg->os == LAB_OS_WINDOWS) {
-		if (strcmp(f->fs, "ntfs") && strcmp(f->fs, "refs"))
-			perr(p, f->line, "[fs %s]: Windows prep formats ntfs or refs, not '%s'; add fs = "
-			     "ntfs or fs = refs to the section, or give db_dir/log_dir for volumes you "
-			     "prepared", f->name, f->fs);
-		if (f->mkfs_opts || f->mount_opts)
-			perr(p, f->format_line, "[fs %s]: %s: Windows prep takes only cluster (the "
-			     "allocation unit, Format-Volume's -AllocationUnitSize); drop it", f->name,
-			     f->mkfs_opts ? "mkfs_opts" : "mount_opts");
-		return;
+	d = fs_find(f->fs);
+	if (!fs_makes(d, sys, false)) {
+		char *names = fs_list(sys, 0, "%s", ", ", sys == PREP_WINDOWS ? " or " : ", ");
+		char *lines = fs_list(sys, 0, "fs = %s", ", ", " or ");
+
+		if (sys == PREP_WINDOWS)
+			perr(p, f->line, "[fs %s]: Windows prep formats %s, not '%s'; add %s to the "
+			     "section, or give db_dir/log_dir for volumes you prepared", f->name,
+			     names, f->fs, lines);
+		else if (fs_makes(d, PREP_WINDOWS, false))
+			perr(p, f->line, "[fs %s]: %s can only be formatted by Windows; run %s cells "
+			     "with fslab.exe lab on Windows", f->name, d->title, d->title);
+		else
+			perr(p, f->line, "[fs %s]: unknown filesystem '%s'; add fs = NAME to the "
+			     "section, one of %s", f->name, f->fs, names);
+		free(names);
+		free(lines);
 	}
-	if (!strcmp(f->fs, "refs")) {
-		perr(p, f->line, "[fs %s]: ReFS can only be formatted by Windows; run ReFS cells "
-		     "with fslab.exe lab on Windows", f->name);
-		return;
-	}
-#ifndef _WIN32
-	if (!prep_fs_known(f->fs))
-		perr(p, f->line, "[fs %s]: unknown filesystem '%s'; add fs = NAME to the "
-		     "section, one of %s", f->name, f->fs, prep_fs_names());
-#endif
+	if (sys == PREP_WINDOWS && (f->mkfs_opts || f->mount_opts))
+		perr(p, f->format_line, "[fs %s]: %s: Windows prep takes only cluster (the "
+		     "allocation unit, Format-Volume's -AllocationUnitSize); drop it", f->name,
+		     f->mkfs_opts ? "mkfs_opts" : "mount_opts");
 }
 
 /* [devices] for Linux steps: loop devices on images, or two block devices. */

@@ -46,7 +46,7 @@ enum lab_os { LAB_OS_LINUX, LAB_OS_WINDOWS };
 
 struct lab_fs {
 	char *name;       /* section name: [fs NAME]; the label in results */
-	char *fs;         /* filesystem for fslab prep: ext4, xfs, ntfs, btrfs, refs (default:
+	char *fs;         /* filesystem for fslab prep, a name of fsprep/fs.c's table (default:
 			     name); on prepared volumes the one the user says they hold (checked
 			     by the preflight) or "prepared" */
 	char *mkfs_opts, *mount_opts, *cluster;

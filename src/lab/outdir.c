@@ -84,7 +84,7 @@ int lab_mark_output(struct lab *L)
 			      " \"created_at\": \"%s\"\n}\n", MARKER_SCHEMA,
 			      iso8601_now(ts, sizeof(ts)));
 		ret = write_file_atomic(path, s, strlen(s));
-		if (ret)
+		if (ret && ret != -FSLAB_EINPUT)
 			fslab_err("%s: cannot write it: %s", path, strerror(-ret));
 		free(s);
 	}

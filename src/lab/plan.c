@@ -76,7 +76,7 @@ int lab_save_state(struct lab *L)
 	json_decref(root);
 	ret = write_file_atomic(L->state_path, s, strlen(s));
 	free(s);
-	if (ret)
+	if (ret && ret != -FSLAB_EINPUT)
 		fslab_err("%s: cannot save the lab state: %s", L->state_path, strerror(-ret));
 	return ret;
 }
@@ -483,7 +483,7 @@ int lab_write_plan(struct lab *L)
 	json_decref(root);
 	ret = write_file_atomic(L->plan_path, s, strlen(s));
 	free(s);
-	if (ret)
+	if (ret && ret != -FSLAB_EINPUT)
 		fslab_err("%s: cannot write the lab plan: %s", L->plan_path, strerror(-ret));
 	return ret;
 }

@@ -69,6 +69,7 @@ void lab_preflight_system(struct lab *L, struct problems *p)
 		lab_problem(p, "the lab formats and mounts devices: run it as root (a lab whose "
 			    "labels all name db_dir/log_dir, volumes you prepared, needs no root)");
 	for (int i = 0; i < c->nfs; i++) {
+		const struct fs_desc *instead = NULL;
 		const char *pkg, *tool;
 		char *why;
 
@@ -85,11 +86,11 @@ void lab_preflight_system(struct lab *L, struct problems *p)
 				    "devices it checked: drop it", c->path, c->fs[i].line,
 				    c->fs[i].name, c->fs[i].mkfs_opts, why);
 		free(why);
-		tool = prep_fs_missing_driver(c->fs[i].fs);
+		tool = prep_fs_missing_driver(c->fs[i].fs, &instead);
 		if (tool)
 			lab_problem(p, "%s:%d: [fs %s] needs the kernel's %s driver, which the running "
-				    "kernel lacks: use [fs ntfs] (ntfs-3g) or a kernel with it",
-				    c->path, c->fs[i].line, c->fs[i].name, tool);
+				    "kernel lacks: use [fs %s] (%s) or a kernel with it", c->path,
+				    c->fs[i].line, c->fs[i].name, tool, instead->name, instead->about);
 	}
 	if (c->image_dir) {
 		char *anc = lab_existing_ancestor(c->image_dir), a[32], b[32], d[32];

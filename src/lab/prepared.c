@@ -20,26 +20,35 @@
 #include "volume.h"
 
 struct scan {
-	const char *dir;
 	unsigned int foreign;
 	struct strbuf names;
 	uint64_t fslab_bytes; /* allocated to fslab's files: --fresh frees them */
 };
 
-static void scan_one(void *ctx, const char *name, enum run_file_kind kind, bool is_dir)
+static void scan_one(void *ctx, const struct run_entry *e)
 {
 	struct scan *s = ctx;
 
-	if (kind == RUN_FILE_FOREIGN) {
+	if (e->kind == RUN_FILE_FOREIGN) {
 		if (s->foreign++ < 3)
-			strbuf_addf(&s->names, "%s'%s%s'", s->names.len ? ", " : "", name,
-				    is_dir ? "/" : "");
-	} else if (kind == RUN_FILE_FSLAB && !is_dir) {
-		char *p = path_join(s->dir, name);
-
-		s->fslab_bytes += os_file_allocated(p);
-		free(p);
+			strbuf_addf(&s->names, "%s'%s%s'", s->names.len ? ", " : "", e->name,
+				    e->is_dir ? "/" : "");
+	} else if (e->kind == RUN_FILE_FSLAB) {
+		s->fslab_bytes += e->allocated;
 	}
+}
+
+/* The entries of dir, classified through a handle of its own (run.h: run_dir_scan()). */
+static int scan_dir(const char *dir, struct scan *s)
+{
+	struct os_dirh *d;
+	int ret = os_dirh_open(dir, &d);
+
+	if (ret)
+		return ret;
+	ret = run_dir_scan(d, scan_one, s);
+	os_dirh_close(d);
+	return ret;
 }
 
 /* One volume's need, summed over the directories of a label that share its filesystem. */
@@ -56,7 +65,7 @@ static void check_dir(struct lab *L, struct problems *p, const struct lab_fs *f,
 {
 	const char *cfg = L->cfg.path;
 	int line = key[0] == 'd' ? f->db_dir_line : f->log_dir_line;
-	struct scan s = { .dir = dir, .names = STRBUF_INIT };
+	struct scan s = { .names = STRBUF_INIT };
 	struct volume v;
 	char *probe_dir;
 	int kind, ret;
@@ -72,7 +81,7 @@ static void check_dir(struct lab *L, struct problems *p, const struct lab_fs *f,
 			    strerror(-ret));
 		return;
 	}
-	if (!ret && run_dir_scan(dir, scan_one, &s) == 0 && s.foreign && !f->allow_foreign_files)
+	if (!ret && scan_dir(dir, &s) == 0 && s.foreign && !f->allow_foreign_files)
 		lab_problem(p, "%s:%d: [fs %s] %s = %s holds %s%s, which fslab did not make: each "
 			    "cell deletes and re-creates only fslab's own databases and logs there "
 			    "and never touches anything else, but a directory of other files may be "

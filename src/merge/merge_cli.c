@@ -174,8 +174,12 @@ static char *name_of_file(const char *file)
 static int check_output(const struct merge_cli *c, const char *out)
 {
 	char *dir = xstrdup(out), *slash = strrchr(dir, '/'), *rout;
-	int ret = 0;
+	int ret = output_check(out, "--output");
 
+	if (ret) {
+		free(dir);
+		return ret;
+	}
 	if (slash)
 		slash[slash == dir] = 0;
 	else
@@ -337,8 +341,10 @@ int cmd_merge(int argc, char **argv)
 		goto out;
 	ret = result_write(&r, output);
 	if (ret) {
-		fslab_err("cannot write the cluster result to %s: %s", output, strerror(-ret));
-		status = FSLAB_EXIT_FAIL;
+		if (ret != -FSLAB_EINPUT)
+			fslab_err("cannot write the cluster result to %s: %s", output,
+				  strerror(-ret));
+		status = ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : FSLAB_EXIT_FAIL;
 		goto out;
 	}
 	printf("%s cluster result of %u hosts (%u complete)", r.cluster.partial ? "PARTIAL" : "full",

@@ -9,6 +9,7 @@
 #ifndef FSLAB_OS_H
 #define FSLAB_OS_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -81,6 +82,10 @@ int os_close(struct os_file *f);
  * a read) or -errno.  Thread-safe on one file; short transfers are the caller's to continue. */
 ssize_t os_pread(struct os_file *f, void *buf, size_t len, uint64_t off);
 ssize_t os_pwrite(struct os_file *f, const void *buf, size_t len, uint64_t off);
+/* os_pread_nowait - os_pread() that must not block (Linux: preadv2 with RWF_NOWAIT): bytes,
+ * -EAGAIN (it would have blocked), -EOPNOTSUPP (the file cannot start I/O without
+ * blocking: tmpfs, FUSE), or -ENOSYS where the system has no such read (Windows). */
+ssize_t os_pread_nowait(struct os_file *f, void *buf, size_t len, uint64_t off);
 /* Make written data and metadata stable (fsync; FlushFileBuffers).  0 or -errno. */
 int os_file_sync(struct os_file *f);
 /* The data (and the metadata needed to read it back) stable (fdatasync; FlushFileBuffers). */
@@ -126,32 +131,41 @@ const char *os_kind_name(int kind);
 /* Make what was written to stream f stable (fsync of its descriptor).  0 or -errno. */
 int os_stream_sync(FILE *f);
 /*
- * A temporary file that will replace path atomically (util.h's atomic_open() and
- * write_file_atomic() are built on it).  It is created exclusively and never through a
- * symbolic link, so that nothing planted at path or at a temporary name receives the data:
- * POSIX: an unnamed O_TMPFILE file in path's directory, or where the filesystem has none
- * "NAME.tmp.PID" created O_CREAT|O_EXCL|O_NOFOLLOW, both relative to a descriptor of the
- * directory; commit links the unnamed file to a fresh temporary name (linkat, which never
- * follows or replaces) and renames that over NAME (renameat replaces a symbolic link, never
- * its target).  Windows: "NAME.tmp.PID" created CREATE_NEW (an existing name, a link included,
- * fails), then MoveFileExW.  The directory part of path is the caller's and is followed.
+ * A temporary file that will replace path atomically (files.h's atomic_open() and
+ * write_file_atomic() are built on it): the one way fslab writes an output.  Only a regular
+ * file is ever replaced: a path that is a directory, a device, a FIFO or a symbolic link (a
+ * reparse point on Windows) is refused when the file is opened and again just before the
+ * rename.  The temporary file is created exclusively and never through a symbolic link, so
+ * that nothing planted at path or at a temporary name receives the data: POSIX: an unnamed
+ * O_TMPFILE file in path's directory, or where the filesystem has none "NAME.tmp.PID" created
+ * O_CREAT|O_EXCL|O_NOFOLLOW, both relative to a descriptor of the directory opened once;
+ * commit links the unnamed file to a fresh temporary name (linkat, which never follows or
+ * replaces) and renames that over NAME (renameat, in the same directory descriptor).
+ * Windows: "NAME.tmp.PID" created CREATE_NEW (an existing name, a link included, fails),
+ * then MoveFileExW.  The directory part of path is the caller's and is followed.
  *
- * os_tmpfile_open - *out and *f (write through f; both belong to *out).  0 or -errno.
+ * os_tmpfile_open - *out and *f (write through f; both belong to *out).  0, -errno, or
+ *   -EINVAL with *kind (OS_KIND_*) when path exists and is not a regular file.
  * os_tmpfile_name - a name another process (gnuplot) can open the file by, to write it:
  *   "/proc/PID/fd/N" (the open file itself, whatever happens to names), or the temporary
  *   path on Windows.
  * os_tmpfile_commit - flush, sync, give it path's name, sync the directory; frees t (and f).
- *   0 or -errno (the temporary file is gone then).
+ *   0, -errno, or -EINVAL with *kind when path became something else than a regular file
+ *   meanwhile (the temporary file is gone then).
  * os_tmpfile_abort - remove it and free t (and f).
  */
 struct os_tmpfile;
-int os_tmpfile_open(const char *path, struct os_tmpfile **out, FILE **f)
+int os_tmpfile_open(const char *path, struct os_tmpfile **out, FILE **f, int *kind)
 	__attribute__((warn_unused_result));
 const char *os_tmpfile_name(const struct os_tmpfile *t);
-int os_tmpfile_commit(struct os_tmpfile *t);
+int os_tmpfile_commit(struct os_tmpfile *t, int *kind);
 void os_tmpfile_abort(struct os_tmpfile *t);
-/* What a path is (os_stat). */
-enum { OS_KIND_FILE, OS_KIND_DIR, OS_KIND_BLOCK, OS_KIND_CHAR, OS_KIND_FIFO, OS_KIND_OTHER };
+/* What a path is (os_stat; OS_KIND_LINK only from functions that do not follow links). */
+enum { OS_KIND_FILE, OS_KIND_DIR, OS_KIND_BLOCK, OS_KIND_CHAR, OS_KIND_FIFO, OS_KIND_OTHER,
+       OS_KIND_LINK };
+/* os_lstat_kind - *kind of path itself, a final symbolic link (reparse point) not followed:
+ * 0, or -ENOENT when nothing is there, or -errno. */
+int os_lstat_kind(const char *path, int *kind);
 /* os_stat - *kind of path and, for a regular file, its *size (either may be NULL).  0 or
  * -errno (-ENOENT when it does not exist). */
 int os_stat(const char *path, int *kind, uint64_t *size);
@@ -212,6 +226,92 @@ struct os_dir;
 int os_opendir(const char *path, struct os_dir **out) __attribute__((warn_unused_result));
 const char *os_readdir(struct os_dir *d);
 void os_closedir(struct os_dir *d);
+
+/*
+ * ---- directories someone else may write (docs/DESIGN.md "Prepared directories") ----
+ *
+ * A directory the user prepared (run's --db and --log, selftest's --dir, a lab's db_dir and
+ * log_dir) may be writable by other accounts while fslab works there as root or Administrator.
+ * Nothing in it is looked up by path twice: the directory is opened once (O_DIRECTORY |
+ * O_NOFOLLOW; FILE_FLAG_OPEN_REPARSE_POINT, a reparse point refused) and every name in it is
+ * created, inspected, renamed and deleted relative to that handle without following a link
+ * (openat, fstatat, unlinkat, renameat with AT_SYMLINK_NOFOLLOW / O_NOFOLLOW; NtCreateFile
+ * with a RootDirectory and FILE_OPEN_REPARSE_POINT, FILE_DISPOSITION_INFO and FILE_RENAME_INFO
+ * by handle on Windows).  Every create is exclusive: a name someone planted meanwhile (a file,
+ * a link) makes it fail (-EEXIST), never write through.
+ */
+struct os_dirh;
+/* What these functions and their callers say of a name that holds another file than the one
+ * looked at, or is a link, where the C library has no such code (mingw): Linux's values. */
+#ifndef ESTALE
+#define ESTALE 116
+#endif
+#ifndef ELOOP
+#define ELOOP 40
+#endif
+/*
+ * os_dirh_open - open the directory path once.  The path is the caller's (the user named it):
+ * it is resolved once (its links followed), and the directory it resolves to is opened without
+ * following a link: a directory exchanged for a link in between is refused (-ELOOP).  0 or
+ * -errno (-ENOTDIR when it is not a directory).
+ */
+int os_dirh_open(const char *path, struct os_dirh **out) __attribute__((warn_unused_result));
+/*
+ * os_dirh_sub - the subdirectory name of d: created first (mode 0755) when create and missing,
+ * then opened without following a link (mkdirat + openat(O_DIRECTORY | O_NOFOLLOW); on Windows
+ * one NtCreateFile, FILE_OPEN_IF).  *created says whether this call made it (may be NULL).
+ * 0, or -ELOOP (a link), -ENOTDIR (not a directory), -ENOENT (missing, !create), -errno.
+ */
+int os_dirh_sub(struct os_dirh *d, const char *name, bool create, bool *created,
+		struct os_dirh **out) __attribute__((warn_unused_result));
+/* Close d (NULL is a no-op). */
+void os_dirh_close(struct os_dirh *d);
+/* The path d was opened by (the parent's path joined to its name for a subdirectory): for
+ * messages only, never to reach the directory again. */
+const char *os_dirh_path(const struct os_dirh *d);
+/* Identity of the directory itself (device and inode; volume serial and file index). */
+int os_dirh_id(const struct os_dirh *d, struct os_id *id);
+/*
+ * os_dirh_open_file - name in d as an os_file (OS_* flags as os_open).  With OS_CREATE the
+ * file is created exclusively (O_CREAT | O_EXCL | O_NOFOLLOW; FILE_CREATE): an existing name
+ * of any kind is -EEXIST; OS_TRUNC is not allowed.  Without it an existing regular file is
+ * opened, never through a link (-ELOOP), and anything else than a regular file (a FIFO, a
+ * device, a directory) is refused with -EINVAL before any I/O.  0 or -errno.
+ */
+int os_dirh_open_file(struct os_dirh *d, const char *name, unsigned int flags,
+		      struct os_file **out) __attribute__((warn_unused_result));
+/* What a name in a directory is, never following it (fstatat(AT_SYMLINK_NOFOLLOW)). */
+struct os_entry {
+	int kind;            /* OS_KIND_*, OS_KIND_LINK for a symbolic link or reparse point */
+	uint64_t size;       /* bytes of a regular file */
+	uint64_t allocated;  /* bytes the filesystem allocated to it (st_blocks) */
+	struct os_id id;
+	bool mine;           /* owned by the user fslab runs as (never on Windows: ACLs) */
+};
+/* os_dirh_stat - *e for name in d.  0, -ENOENT, or -errno. */
+int os_dirh_stat(struct os_dirh *d, const char *name, struct os_entry *e)
+	__attribute__((warn_unused_result));
+/* Identity of an open file (fstat; the volume serial and file index on Windows).  0/-errno. */
+int os_file_id(struct os_file *f, struct os_id *id);
+/* Remove the name of a file (never a directory; a link itself, never its target), or of an
+ * empty subdirectory, in d.  0 or -errno. */
+int os_dirh_unlink(struct os_dirh *d, const char *name);
+int os_dirh_rmdir(struct os_dirh *d, const char *name);
+/*
+ * os_dirh_remove_file - remove the regular file name in d if it is still the file ino (an
+ * os_id.ino found before): opened without following anything and checked, emptied first
+ * (its blocks free at once, even while another process's I/O still holds it: a run killed
+ * with requests in flight), then its name removed (Windows: all through that one handle,
+ * FILE_DISPOSITION_INFO).  0, -ENOENT, -ESTALE (another file, a link, not a regular file),
+ * or -errno.
+ */
+int os_dirh_remove_file(struct os_dirh *d, const char *name, uint64_t ino);
+/* Rename from to to inside d, replacing to (a link at to is replaced, never followed). */
+int os_dirh_rename(struct os_dirh *d, const char *from, const char *to);
+/* List d (os_readdir(), os_closedir()); d stays open and usable meanwhile.  0 or -errno. */
+int os_dirh_list(struct os_dirh *d, struct os_dir **out) __attribute__((warn_unused_result));
+/* Make creations, renames and deletions in d stable (fsync; nothing to do on Windows). */
+int os_dirh_sync(struct os_dirh *d);
 /* Directory of the running executable (heap, caller frees), or NULL. */
 char *os_exe_dir(void);
 /* Temporary directory: $TMPDIR or /tmp; GetTempPathW on Windows (heap, caller frees). */

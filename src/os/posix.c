@@ -18,6 +18,7 @@
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -115,6 +116,17 @@ ssize_t os_pread(struct os_file *f, void *buf, size_t len, uint64_t off)
 	return n < 0 ? -errno : n;
 }
 
+ssize_t os_pread_nowait(struct os_file *f, void *buf, size_t len, uint64_t off)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	ssize_t n;
+
+	do
+		n = preadv2(f->fd, &iov, 1, (off_t)off, RWF_NOWAIT);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
 ssize_t os_pwrite(struct os_file *f, const void *buf, size_t len, uint64_t off)
 {
 	ssize_t n;
@@ -208,10 +220,11 @@ FILE *os_fopen(const char *path, const char *mode)
 	return fopen(path, m);
 }
 
-static int kind_of_mode(mode_t m)
+int os_kind_of_mode(mode_t m)
 {
 	return S_ISREG(m) ? OS_KIND_FILE : S_ISDIR(m) ? OS_KIND_DIR : S_ISBLK(m) ? OS_KIND_BLOCK
-	       : S_ISCHR(m) ? OS_KIND_CHAR : S_ISFIFO(m) ? OS_KIND_FIFO : OS_KIND_OTHER;
+	       : S_ISCHR(m) ? OS_KIND_CHAR : S_ISFIFO(m) ? OS_KIND_FIFO
+	       : S_ISLNK(m) ? OS_KIND_LINK : OS_KIND_OTHER;
 }
 
 int os_fopen_regular(const char *path, FILE **f, int *kind)
@@ -227,7 +240,7 @@ int os_fopen_regular(const char *path, FILE **f, int *kind)
 		close(fd);
 		return -e;
 	}
-	k = kind_of_mode(st.st_mode);
+	k = os_kind_of_mode(st.st_mode);
 	if (kind)
 		*kind = k;
 	/* O_NONBLOCK means nothing to a regular file's reads; drop it all the same */
@@ -250,153 +263,6 @@ int os_stream_sync(FILE *f)
 	return fsync(fileno(f)) ? -errno : 0;
 }
 
-struct os_tmpfile {
-	int dirfd, fd;
-	FILE *f;
-	char *base;              /* the final name in the directory */
-	char tmp[NAME_MAX + 1];  /* the temporary name; "" while the file has none (O_TMPFILE) */
-	char name[64];           /* os_tmpfile_name() */
-};
-
-/* Split path into an open directory (followed: the caller named it) and the final name. */
-static int tmp_dir(const char *path, int *dirfd, char **base)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir;
-
-	if (!*path || (slash && !slash[1]))
-		return -EISDIR;
-	if (!slash)
-		dir = xstrdup(".");
-	else if (slash == path)
-		dir = xstrdup("/");
-	else
-		dir = strndup(path, (size_t)(slash - path));
-	if (!dir)
-		return -ENOMEM;
-	*dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	free(dir);
-	if (*dirfd < 0)
-		return -errno;
-	*base = xstrdup(slash ? slash + 1 : path);
-	return 0;
-}
-
-/* "NAME.tmp.PID", then "NAME.tmp.PID.1" ... for the n-th attempt. */
-static int tmp_name(struct os_tmpfile *t, unsigned int n)
-{
-	int len = n ? snprintf(t->tmp, sizeof(t->tmp), "%s.tmp.%ld.%u", t->base, (long)getpid(), n)
-		    : snprintf(t->tmp, sizeof(t->tmp), "%s.tmp.%ld", t->base, (long)getpid());
-
-	return len < 0 || (size_t)len >= sizeof(t->tmp) ? -ENAMETOOLONG : 0;
-}
-
-int os_tmpfile_open(const char *path, struct os_tmpfile **out, FILE **f)
-{
-	struct os_tmpfile *t = xcalloc(1, sizeof(*t));
-	int ret = tmp_dir(path, &t->dirfd, &t->base);
-
-	if (ret) {
-		free(t);
-		return ret;
-	}
-	t->fd = openat(t->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
-	/* filesystems without O_TMPFILE say EOPNOTSUPP (older kernels EISDIR or EINVAL) */
-	for (unsigned int n = 0; t->fd < 0 && n < 100; n++) {
-		ret = tmp_name(t, n);
-		if (ret)
-			break;
-		t->fd = openat(t->dirfd, t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			       0666);
-		ret = t->fd < 0 ? -errno : 0;
-		if (ret != -EEXIST)
-			break;
-	}
-	if (t->fd < 0) {
-		t->tmp[0] = 0;
-		os_tmpfile_abort(t);
-		return ret ? ret : -EEXIST;
-	}
-	t->f = fdopen(t->fd, "w");
-	if (!t->f) {
-		ret = -errno;
-		os_tmpfile_abort(t);
-		return ret;
-	}
-	snprintf(t->name, sizeof(t->name), "/proc/%ld/fd/%d", (long)getpid(), t->fd);
-	*out = t;
-	*f = t->f;
-	return 0;
-}
-
-const char *os_tmpfile_name(const struct os_tmpfile *t)
-{
-	return t->name;
-}
-
-void os_tmpfile_abort(struct os_tmpfile *t)
-{
-	if (t->f)
-		fclose(t->f);
-	else if (t->fd >= 0)
-		close(t->fd);
-	if (t->tmp[0])
-		unlinkat(t->dirfd, t->tmp, 0);
-	close(t->dirfd);
-	free(t->base);
-	free(t);
-}
-
-/* The unnamed file gets a fresh temporary name: linkat never follows nor replaces one. */
-static int tmp_link(struct os_tmpfile *t)
-{
-	char self[64];
-	int ret = 0;
-
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", t->fd);
-	for (unsigned int n = 0; n < 100; n++) {
-		ret = tmp_name(t, n);
-		if (ret)
-			break;
-		/* through /proc (any user; open(2)'s O_TMPFILE example), else AT_EMPTY_PATH
-		 * (needs CAP_DAC_READ_SEARCH) when /proc is not mounted */
-		if (!linkat(AT_FDCWD, self, t->dirfd, t->tmp, AT_SYMLINK_FOLLOW) ||
-		    (errno == ENOENT && !linkat(t->fd, "", t->dirfd, t->tmp, AT_EMPTY_PATH)))
-			return 0;
-		ret = -errno;
-		if (ret != -EEXIST)
-			break;
-	}
-	t->tmp[0] = 0;
-	return ret;
-}
-
-int os_tmpfile_commit(struct os_tmpfile *t)
-{
-	int ret = 0;
-
-	errno = 0;
-	if (fflush(t->f) || ferror(t->f))
-		ret = errno ? -errno : -EIO;
-	if (!ret && fsync(t->fd))
-		ret = -errno;
-	if (!ret && !t->tmp[0])
-		ret = tmp_link(t);
-	if (!ret && renameat(t->dirfd, t->tmp, t->dirfd, t->base))
-		ret = -errno;
-	if (!ret) {
-		t->tmp[0] = 0; /* it is the file now: nothing to remove */
-		if (fsync(t->dirfd))
-			ret = -errno;
-	}
-	if (fclose(t->f) && !ret)
-		ret = errno ? -errno : -EIO;
-	t->f = NULL;
-	t->fd = -1;
-	os_tmpfile_abort(t);
-	return ret;
-}
-
 int os_stat(const char *path, int *kind, uint64_t *size)
 {
 	struct stat st;
@@ -404,7 +270,7 @@ int os_stat(const char *path, int *kind, uint64_t *size)
 	if (stat(path, &st))
 		return -errno;
 	if (kind)
-		*kind = kind_of_mode(st.st_mode);
+		*kind = os_kind_of_mode(st.st_mode);
 	if (size)
 		*size = (uint64_t)st.st_size;
 	return 0;
@@ -428,10 +294,6 @@ bool os_is_symlink(const char *path)
 
 	return !lstat(path, &st) && S_ISLNK(st.st_mode);
 }
-
-struct os_dir {
-	DIR *d;
-};
 
 int os_opendir(const char *path, struct os_dir **out)
 {

@@ -21,8 +21,7 @@
 
 /* ---- files ---- */
 
-/* Sector size for unbuffered I/O on the volume of h (FILE_STORAGE_INFO), or 512. */
-static unsigned int handle_sector(HANDLE h)
+unsigned int os_handle_sector(HANDLE h)
 {
 	FILE_STORAGE_INFO si;
 
@@ -69,7 +68,7 @@ int os_open(const char *path, unsigned int flags, struct os_file **out)
 	f = xmalloc(sizeof(*f));
 	f->h = h;
 	f->flags = flags;
-	f->sector = handle_sector(h);
+	f->sector = os_handle_sector(h);
 	*out = f;
 	return 0;
 }
@@ -124,6 +123,12 @@ static ssize_t rw(struct os_file *f, void *buf, size_t len, uint64_t off, bool w
 ssize_t os_pread(struct os_file *f, void *buf, size_t len, uint64_t off)
 {
 	return rw(f, buf, len, off, false);
+}
+
+ssize_t os_pread_nowait(struct os_file *f, void *buf, size_t len, uint64_t off)
+{
+	(void)f, (void)buf, (void)len, (void)off;
+	return -ENOSYS;
 }
 
 ssize_t os_pwrite(struct os_file *f, const void *buf, size_t len, uint64_t off)
@@ -295,12 +300,26 @@ struct os_tmpfile {
 	FILE *f;
 };
 
-int os_tmpfile_open(const char *path, struct os_tmpfile **out, FILE **f)
+/* The target must be nothing yet or a regular file (a reparse point is not followed): 0,
+ * or -EINVAL with *kind. */
+static int target_ok(const char *path, int *kind)
 {
-	struct os_tmpfile *t = xcalloc(1, sizeof(*t));
-	HANDLE h = INVALID_HANDLE_VALUE;
-	int ret = 0, fd;
+	int ret = os_lstat_kind(path, kind);
 
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	return *kind == OS_KIND_FILE ? 0 : -EINVAL;
+}
+
+int os_tmpfile_open(const char *path, struct os_tmpfile **out, FILE **f, int *kind)
+{
+	struct os_tmpfile *t;
+	HANDLE h = INVALID_HANDLE_VALUE;
+	int ret = target_ok(path, kind), fd;
+
+	if (ret)
+		return ret;
+	t = xcalloc(1, sizeof(*t));
 	t->path = xstrdup(path);
 	for (unsigned int n = 0; n < 100; n++) {
 		wchar_t *w;
@@ -360,7 +379,7 @@ void os_tmpfile_abort(struct os_tmpfile *t)
 	free(t);
 }
 
-int os_tmpfile_commit(struct os_tmpfile *t)
+int os_tmpfile_commit(struct os_tmpfile *t, int *kind)
 {
 	int ret = 0;
 
@@ -370,6 +389,9 @@ int os_tmpfile_commit(struct os_tmpfile *t)
 	if (fclose(t->f) && !ret)
 		ret = errno ? -errno : -EIO;
 	t->f = NULL;
+	/* what the name is now, just before it is replaced */
+	if (!ret)
+		ret = target_ok(t->path, kind);
 	if (!ret)
 		ret = os_rename_replace(t->tmp, t->path);
 	if (!ret) {
@@ -409,6 +431,39 @@ int os_stat(const char *path, int *kind, uint64_t *size)
 	return 0;
 }
 
+int os_lstat_kind(const char *path, int *kind)
+{
+	FILE_ATTRIBUTE_TAG_INFO ti;
+	wchar_t *w = os_widen(path);
+	DWORD type;
+	HANDLE h;
+
+	if (!w)
+		return -EINVAL;
+	/* the name itself: a link or junction is not followed, a device ("NUL") is opened */
+	h = CreateFileW(w, FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE |
+			FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+			FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+	free(w);
+	if (h == INVALID_HANDLE_VALUE)
+		return last_err();
+	type = GetFileType(h);
+	if (type == FILE_TYPE_CHAR)
+		*kind = OS_KIND_CHAR;
+	else if (type == FILE_TYPE_PIPE)
+		*kind = OS_KIND_FIFO;
+	else if (!GetFileInformationByHandleEx(h, FileAttributeTagInfo, &ti, sizeof(ti)))
+		*kind = OS_KIND_OTHER;
+	else if (ti.FileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
+		*kind = OS_KIND_LINK;
+	else if (ti.FileAttributes & FILE_ATTRIBUTE_DIRECTORY)
+		*kind = OS_KIND_DIR;
+	else
+		*kind = OS_KIND_FILE;
+	CloseHandle(h);
+	return 0;
+}
+
 int os_dir_writable(const char *dir)
 {
 	(void)dir; /* ACLs are not mode bits: the first file created there tells */
@@ -430,13 +485,6 @@ bool os_is_symlink(const char *path)
 	free(w);
 	return a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_REPARSE_POINT);
 }
-
-struct os_dir {
-	HANDLE h;
-	WIN32_FIND_DATAW fd;
-	bool first, end;
-	char *name;
-};
 
 int os_opendir(const char *path, struct os_dir **out)
 {
@@ -466,6 +514,8 @@ int os_opendir(const char *path, struct os_dir **out)
 
 const char *os_readdir(struct os_dir *d)
 {
+	if (d->names) /* a listing by handle (os_dirh_list), read whole */
+		return d->i < d->n ? d->names[d->i++] : NULL;
 	for (;;) {
 		if (d->end)
 			return NULL;
@@ -487,7 +537,13 @@ void os_closedir(struct os_dir *d)
 {
 	if (!d)
 		return;
-	FindClose(d->h);
+	if (d->names) {
+		for (size_t i = 0; i < d->n; i++)
+			free(d->names[i]);
+		free(d->names);
+	} else {
+		FindClose(d->h);
+	}
 	free(d->name);
 	free(d);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "files.h"
 #include "io/ioengine.h"
 #include "msg.h"
 #include "os/os.h"
@@ -64,7 +65,7 @@ static int output_not_run_file(const struct run_config *o, const char *real, con
 /*
  * --output, before anything runs (the result is written only at the end, hours later): a file
  * name, in an existing directory where a file can be created, that is not an existing
- * non-regular file (a device, a FIFO), not a database file the run may create or reuse
+ * non-regular file (a device, a FIFO, a symbolic link: output_check()), not a database file the run may create or reuse
  * (fslab-*.edb in a --db directory) and not inside the run's log directories (fslab-*-logs).
  * Checked on resolved paths, so ../ and symbolic links to directories do not get around it.
  */
@@ -102,11 +103,9 @@ static int check_output(const struct run_config *o)
 				  "%s/result.json", out, out);
 		goto out;
 	}
-	if (!os_stat(out, &kind, NULL) && kind != OS_KIND_FILE) {
-		ret = input_error("--output %s exists and is not a regular file (a device or a FIFO); "
-				  "give the name of a new file or of an earlier result", out);
+	ret = output_check(out, "--output");
+	if (ret)
 		goto out;
-	}
 	real = os_realpath(dir);
 	if (!real) {
 		ret = input_error("--output %s: cannot resolve directory %s (%s)", out, dir,

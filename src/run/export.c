@@ -29,24 +29,51 @@ static const struct exporter *const exporters[] = {
 	&export_diskspd,
 };
 
-static const char usage_text[] =
-	"usage: fslab export --to fio|diskspd [--from RESULT] [fslab run options]\n"
+/* What is not made from a table, in three pieces around what is (export_usage()). */
+static const char usage_tools[] =
 	"\n"
 	"Writes the load `fslab run` would drive with the same options for another tool:\n"
 	"  fio      a fio job file (run it: fio JOB --output-format=json+ --output=RESULT.json)\n"
 	"  diskspd  a PowerShell script that runs DiskSpd per volume and keeps each XML result;\n"
-	"           the DiskSpd command lines are printed too\n"
-	"Simple workloads (randread, randwrite, randrw, seqwrite) are exported exactly; jetstress\n"
+	"           the DiskSpd command lines are printed too\n";
+static const char usage_approx[] =
 	"is approximated: database 32 KiB random (fslab's read:write ratio), write-through; log\n"
 	"sequential write-through of the measured size; BDM 256 KiB sequential, throttled\n"
 	"(docs/INTEROP.md says what the approximation loses: transactions, the cache, log rolls).\n"
-	"\n"
-	"  --to TOOL        fio or diskspd\n"
+	"\n";
+static const char usage_options[] =
 	"  --from RESULT    an fslab jetstress result: its read:write ratio, log write size and\n"
 	"                   log rate per database (default: 60 % reads, 8 KiB, not throttled)\n"
 	"  --output FILE    write the export there (atomically) instead of stdout\n"
 	"  other options    as fslab run (see fslab run --help); nothing is created or touched\n"
 	"Exit status: 0 ok, 2 bad input (nothing written).\n";
+
+/* The exporters' names, joined by @sep and @last before the last one; heap. */
+static char *exporter_names(const char *sep, const char *last)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(exporters); i++)
+		strbuf_addf(&sb, "%s%s", !i ? "" : i + 1 < ARRAY_SIZE(exporters) ? sep : last,
+			    exporters[i]->name);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* --help: the tools and the exactly exported workloads from their tables. */
+static void export_usage(void)
+{
+	char *tools = exporter_names("|", "|"), *choice = exporter_names(", ", " or ");
+
+	printf("usage: fslab export --to %s [--from RESULT] [fslab run options]\n", tools);
+	fputs(usage_tools, stdout);
+	printf("Simple workloads (%s) are exported exactly; jetstress\n",
+	       workload_names_with(WL_EXPORT_EXACT));
+	fputs(usage_approx, stdout);
+	printf("  --to TOOL        %s\n", choice);
+	fputs(usage_options, stdout);
+	free(tools);
+	free(choice);
+}
 
 /* --from: the measured shape of a result of the same workload: its database read share, log
  * write size and log rate per database. */
@@ -79,29 +106,6 @@ static int shape_from(const char *path, const char *workload, struct wl_shape *s
 	sh->from = path;
 out:
 	import_list_release(&l);
-	return ret;
-}
-
-/* --output names a file that can be written: not a directory or a special file, in an
- * existing directory.  Bad input (exit 2) before anything is written. */
-static int check_output(const char *path)
-{
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	int ret = 0, kind;
-
-#ifdef _WIN32
-	if (strrchr(dir, '\\') > slash)
-		slash = strrchr(dir, '\\');
-#endif
-	if (!os_stat(path, &kind, NULL) && kind != OS_KIND_FILE)
-		ret = input_error("--output %s: exists and is not a regular file; name a file", path);
-	if (!ret && slash) {
-		*slash = 0;
-		if (*dir && !os_is_dir(dir))
-			ret = input_error("--output %s: %s is not a directory; create it first or "
-					  "name another file", path, dir);
-	}
-	free(dir);
 	return ret;
 }
 
@@ -139,7 +143,7 @@ static int split_args(int argc, char **argv, const char **to, const char **from,
 				   ? from : NULL;
 
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
+			export_usage();
 			return 1;
 		}
 		if (!dst)
@@ -151,9 +155,14 @@ static int split_args(int argc, char **argv, const char **to, const char **from,
 		else
 			return input_error("%s needs a value; see 'fslab export --help'", argv[i]);
 	}
-	if (!*to)
-		return input_error("no --to given; name the tool: fslab export --to fio|diskspd "
-				   "[run options]");
+	if (!*to) {
+		char *tools = exporter_names("|", "|");
+		int ret = input_error("no --to given; name the tool: fslab export --to %s [run "
+				      "options]", tools);
+
+		free(tools);
+		return ret;
+	}
 	return 0;
 }
 
@@ -195,9 +204,9 @@ static int write_export(const struct exporter *ex, const struct export_ctx *x, c
 		fwrite(buf, 1, len, stdout);
 	} else {
 		ret = write_file_atomic(output, buf, len);
-		if (ret)
+		if (ret && ret != -FSLAB_EINPUT)
 			fslab_err("%s: cannot write the %s (%s)", output, ex->what, strerror(-ret));
-		else
+		else if (!ret)
 			fslab_info("%s written to %s", ex->what, output);
 	}
 	free(buf);
@@ -222,7 +231,10 @@ int cmd_export(int argc, char **argv)
 		if (!strcmp(exporters[i]->name, to))
 			ex = exporters[i];
 	if (!ex) {
-		ret = input_error("--to %s: not a tool fslab exports to; choose fio or diskspd", to);
+		char *choice = exporter_names(", ", " or ");
+
+		ret = input_error("--to %s: not a tool fslab exports to; choose %s", to, choice);
+		free(choice);
 		goto done;
 	}
 	/* run_parse_args() reorders its argv (getopt): a copy, so rest keeps what it frees */
@@ -252,7 +264,7 @@ int cmd_export(int argc, char **argv)
 	if (ret)
 		goto done;
 	output = s->res.config.output;
-	if (output && (ret = check_output(output)))
+	if (output && (ret = output_check(output, "--output")))
 		goto done;
 	x.o = &s->res.config;
 	ret = s->wl->export(x.o, &sh, &x.x);

@@ -11,6 +11,10 @@
 
 #include "base.h"
 #include "cmds.h"
+#include "io/ioengine.h"
+#ifndef _WIN32
+#include "io/uring.h"
+#endif
 #include "msg.h"
 #include "os/os.h"
 #include "run/provenance.h"
@@ -38,6 +42,32 @@ static void on_signal(int sig)
 	atomic_compare_exchange_strong(&run_stop_flag, &expected, RUN_STOP_SIGNAL);
 }
 
+#ifndef _WIN32
+/*
+ * The kinds of io_uring ring the run set up (src/io/uring.c): the set-up flags the kernel
+ * took, how their threads waited ("sleep": in io_uring_enter(); "yield": sched_yield() while
+ * an io-wq worker completes, then io_uring_enter()), for which files, and how many rings.
+ */
+static json_t *uring_environment(void)
+{
+	struct uring_used u[8];
+	size_t n = uring_used(u, ARRAY_SIZE(u));
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n && i < ARRAY_SIZE(u); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		uring_flags_name(u[i].flags, &sb);
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:i}", "setup_flags", sb.buf,
+						   "wait", u[i].yield ? "yield" : "sleep", "files",
+						   u[i].hints & IO_HINT_NO_NOWAIT ? "no_nowait" : "any",
+						   "rings", (int)u[i].rings));
+		strbuf_release(&sb);
+	}
+	return a;
+}
+#endif
+
 static json_t *environment(struct run_state *s)
 {
 	json_t *env = host_environment(), *vols = json_array();
@@ -48,6 +78,10 @@ static json_t *environment(struct run_state *s)
 	for (size_t i = 0; i < s->nlog_vols; i++)
 		json_array_append_new(vols, volume_to_json(&s->rc.log_vols[i]));
 	json_object_set_new(env, "engine", json_string(s->res.config.engine));
+#ifndef _WIN32
+	if (!strcmp(s->res.config.engine, "io_uring"))
+		json_object_set_new(env, "io_uring", uring_environment());
+#endif
 	json_object_set_new(env, "volumes", vols);
 	for (size_t i = 0; i < s->ndb_vols && !prep; i++)
 		prep = volume_prep_json(&s->rc.db_vols[i]);
@@ -269,6 +303,8 @@ static int run_write(struct run_state *s)
 	const struct run_config *c = &r->config;
 	int ret = result_write(r, c->output);
 
+	if (ret == -FSLAB_EINPUT) /* named by result_write: --output is no longer a file */
+		return FSLAB_EXIT_USAGE;
 	if (ret) {
 		fslab_err("cannot write the result to %s: %s", c->output, strerror(-ret));
 		return FSLAB_EXIT_FAIL;

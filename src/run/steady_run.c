@@ -48,7 +48,8 @@ int run_precondition_files(struct run_state *s)
 	pc->passes = c->precondition;
 	for (size_t i = 0; i < s->rc.nfiles && !ret && !run_stop_flag; i++) {
 		const struct wl_file *f = &s->rc.files[i];
-		struct db_place pl = { .path = f->path, .base = f->base, .raw = f->raw };
+		struct db_place pl = { .path = f->path, .d = f->d, .name = f->name, .base = f->base,
+				       .raw = f->raw, .id = f->id };
 		struct db_info info = { .npages = f->npages, .dbid = f->dbid, .seed = f->seed,
 					.compressibility = f->compressibility };
 		struct db_create_stats st;

@@ -24,6 +24,7 @@
 #include "msg.h"
 #include "os/os.h"
 #include "random.h"
+#include "scratch.h"
 #include "strbuf.h"
 #include "strvec.h"
 #include "units.h"
@@ -190,6 +191,10 @@ static void check_filesystem(struct st_ctx *c, const struct volume *v, bool wine
 	free(bs);
 }
 
+/* GetVolumeInformation's FILE_SUPPORTS_INTEGRITY_STREAMS (winnt.h): the filesystem says it
+ * has them, whatever its name. */
+#define WIN_FS_INTEGRITY_STREAMS 0x04000000
+
 static void check_integrity(struct st_ctx *c, const struct volume *v, bool wine)
 {
 	json_t *on = json_object_get(v->extra, "integrity_streams");
@@ -201,9 +206,10 @@ static void check_integrity(struct st_ctx *c, const struct volume *v, bool wine)
 #else
 	if (wine)
 		add(c, "integrity_streams", v->dir, ST_UNKNOWN, NULL, "Wine cannot tell NTFS from ReFS");
-	else if (strcmp(v->fsname, "refs"))
-		add(c, "integrity_streams", v->dir, ST_NA, NULL, "%s: integrity streams are a ReFS "
-		    "feature", v->fsname);
+	else if (!(json_integer_value(json_object_get(v->extra, "fs_flags")) &
+		   WIN_FS_INTEGRITY_STREAMS))
+		add(c, "integrity_streams", v->dir, ST_NA, NULL, "%s: the filesystem has no integrity "
+		    "streams (a ReFS feature)", v->fsname);
 	else if (!json_is_boolean(on))
 		add(c, "integrity_streams", v->dir, ST_UNKNOWN, NULL, "FSCTL_GET_INTEGRITY_INFORMATION "
 		    "did not answer for %s", v->dir);
@@ -295,8 +301,8 @@ static void fill(struct rng *r, void *buf, size_t len)
 		p[i] = rng_next(r);
 }
 
-/* Read (or write) [0, len) of f in CHUNK pieces; 0 or -errno (-EIO on a short transfer that
- * makes no progress, -EINTR on Ctrl-C). */
+/* Read (or write) len bytes of the test file's data (after its scratch header) in CHUNK
+ * pieces; 0 or -errno (-EIO on a short transfer that makes no progress, -EINTR on Ctrl-C). */
 static int pass(struct os_file *f, void *buf, uint64_t len, bool write, struct rng *r)
 {
 	for (uint64_t off = 0; off < len;) {
@@ -307,7 +313,8 @@ static int pass(struct os_file *f, void *buf, uint64_t len, bool write, struct r
 			return -EINTR;
 		if (write)
 			fill(r, buf, n);
-		got = write ? os_pwrite(f, buf, n, off) : os_pread(f, buf, n, off);
+		got = write ? os_pwrite(f, buf, n, SCRATCH_HDR + off)
+			    : os_pread(f, buf, n, SCRATCH_HDR + off);
 		if (got < 0)
 			return (int)got;
 		if (!got)
@@ -407,7 +414,7 @@ static void check_write_through(struct st_ctx *c, const struct volume *v, struct
 		if (counters(v, &a))
 			goto unreadable;
 		fill(r, buf, WT_BYTES);
-		got = os_pwrite(f, buf, WT_BYTES, (uint64_t)i * WT_BYTES);
+		got = os_pwrite(f, buf, WT_BYTES, SCRATCH_HDR + (uint64_t)i * WT_BYTES);
 		if (got != (ssize_t)WT_BYTES) {
 			add(c, "write_through", v->dir, ST_UNKNOWN, NULL, "a %u KiB write failed: %s",
 			    WT_BYTES >> 10, got < 0 ? strerror((int)-got) : "short write");
@@ -459,11 +466,16 @@ static void check_unaligned(struct st_ctx *c, const struct volume *v, struct os_
 	    : ": refused, but not as misaligned (EINVAL)");
 }
 
-/* The checks that need I/O: one scratch file, removed on every path. */
+/*
+ * The checks that need I/O: one scratch file (scratch.h: created exclusively in the directory
+ * the volume opened, never through a link, its header saying it is fslab's), removed on every
+ * path.
+ */
 static int io_checks(struct st_ctx *c, const struct volume *v, bool have_counters)
 {
 	char *path = xasprintf("%s/.fslab-selftest.%lu", v->dir, os_pid());
-	unsigned int flags = OS_RDWR | OS_CREATE | OS_TRUNC;
+	const char *name = strrchr(path, '/') + 1;
+	unsigned int flags = 0;
 	struct bytes_rw noise = { 0, 0 }, a, b;
 	struct os_file *f = NULL;
 	struct rng r;
@@ -479,13 +491,15 @@ static int io_checks(struct st_ctx *c, const struct volume *v, bool have_counter
 		free(path);
 		return 0;
 	}
-	ret = os_open(path, flags, &f);
+	ret = scratch_create(v->dh, name, flags, &f);
 	if (ret) {
 		bool refused = ret == -EINVAL && !c->o->buffered;
 
 		add(c, "unbuffered_reads", v->dir, refused ? ST_FAIL : ST_UNKNOWN, NULL,
 		    "a test file %s was refused: %s%s", flags_name(c->o->buffered),
-		    strerror(-ret), refused ? ": the filesystem cannot do unbuffered I/O" : "");
+		    strerror(-ret), refused ? ": the filesystem cannot do unbuffered I/O"
+		    : ret == -EEXIST ? " (a file or link of its name was there: someone else "
+		    "writes this directory; nothing was written through it)" : "");
 		add(c, "write_through", v->dir, ST_UNKNOWN, NULL, "no test file: %s", strerror(-ret));
 		add(c, "unaligned_refused", v->dir, ST_UNKNOWN, NULL, "no test file: %s",
 		    strerror(-ret));
@@ -524,7 +538,7 @@ static int io_checks(struct st_ctx *c, const struct volume *v, bool have_counter
 out:
 	free_aligned(buf);
 	os_close(f);
-	os_unlink(path);
+	(void)os_dirh_unlink(v->dh, name);
 	free(path);
 	return ret;
 }
@@ -569,10 +583,10 @@ static const char usage[] =
 	"                         times (a second read served from memory fails)\n"
 	"  write_through          each write-through write counted by the device when it returns\n"
 	"  unaligned_refused      unaligned unbuffered reads refused by the system (EINVAL)\n"
-	"A test file DIR/.fslab-selftest.PID of --size bytes is written and removed; nothing else\n"
-	"in DIR is touched.  Run it on an idle volume: other I/O on the device makes the I/O checks\n"
-	"UNKNOWN.  fslab run --selftest FILE records the JSON record in the result; compare shows it\n"
-	"in its Setup.\n"
+	"A test file DIR/.fslab-selftest.PID of --size bytes is created (never through a link,\n"
+	"never over an existing file), written and removed; nothing else in DIR is touched.\n"
+	"Run it on an idle volume: other I/O on the device makes the I/O checks UNKNOWN.  fslab run\n"
+	"--selftest FILE records the JSON record in the result; compare shows it in its Setup.\n"
 	"\n"
 	"  --dir DIR     a directory on the volume to check (repeat for the log volume)\n"
 	"  --json FILE   write the record (" SELFTEST_SCHEMA ") to FILE, atomically\n"
@@ -601,24 +615,7 @@ static int check_opts(const struct st_opts *o)
 					   "permission); give a directory this user can write",
 					   o->dirs.v[i]);
 	}
-	if (o->json) {
-		char *d = xstrdup(o->json), *slash = strrchr(d, '/');
-#ifdef _WIN32
-		char *bs = strrchr(d, '\\');
-
-		if (bs && (!slash || bs > slash))
-			slash = bs;
-#endif
-		if (slash)
-			*slash = 0;
-		if (slash && *d && !os_is_dir(d)) {
-			free(d);
-			return input_error("--json %s: its directory does not exist; create it or name "
-					   "another file", o->json);
-		}
-		free(d);
-	}
-	return 0;
+	return o->json ? output_check(o->json, "--json") : 0;
 }
 
 static int parse(int argc, char **argv, struct st_opts *o)
@@ -731,7 +728,9 @@ int cmd_selftest(int argc, char **argv)
 		json_decref(rec);
 		ret = write_file_atomic(o.json, text, strlen(text));
 		free(text);
-		if (ret) {
+		if (ret == -FSLAB_EINPUT) {
+			status = FSLAB_EXIT_USAGE;
+		} else if (ret) {
 			fslab_err("cannot write %s: %s", o.json, strerror(-ret));
 			status = FSLAB_EXIT_FAIL;
 		} else {

@@ -4,6 +4,9 @@
  * or a leak. */
 #include "tests/fuzz/fuzz_import.h"
 
+/* the importer under test (src/compare/import_diskspd.c; import.c lists it) */
+extern const struct importer import_diskspd;
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;

@@ -4,6 +4,9 @@
  * undefined behaviour or a leak. */
 #include "tests/fuzz/fuzz_import.h"
 
+/* the importer under test (src/compare/import_diskspd_text.c; import.c lists it) */
+extern const struct importer import_diskspd_text;
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!win_inventory_parse(s, &inv)) {
 		for (int db = 0; db < 4; db++) {
-			struct win_prep_opts o = { .fs = db & 1 ? WIN_FS_REFS : WIN_FS_NTFS,
+			struct win_prep_opts o = { .fs = fs_find(db & 1 ? "refs" : "ntfs"),
 						   .disk = { db, (db + 1) % 4 }, .mount_root = "C:\\fslab",
 						   .cluster = 65536, .force = db & 2 };
 			bool wipe[WIN_NROLES];

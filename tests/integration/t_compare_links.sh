@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # t_compare_links: `fslab compare --output DIR --force` never writes through a symbolic link
-# planted in DIR: not at a report file, not at a chart (gnuplot's `set output` followed one),
-# not at any temporary name the atomic writer might use (NAME.tmp.PID, NAME.tmp.PID.N); the
-# links at the final names are replaced by the new files, their targets stay untouched.  Both
-# ways of creating the temporary files are covered: O_TMPFILE (here on /var/tmp) and the
-# exclusive named file on a filesystem without O_TMPFILE (ntfs-3g, FUSE).  charts/ as a link
-# is refused.  Issue 16 item 5.
+# planted in DIR: not at any temporary name the atomic writer might use (NAME.tmp.PID,
+# NAME.tmp.PID.N: stepped over and left as they are), not at a report file or a chart
+# (gnuplot's `set output` followed one): an output is only ever written over a regular file,
+# so a link at a final name is refused (exit 2, named) and left as it is, its target
+# untouched.  Both ways of creating the temporary files are covered: O_TMPFILE (here on
+# /var/tmp) and the exclusive named file on a filesystem without O_TMPFILE (ntfs-3g, FUSE).
+# charts/ as a link is refused.
 . "$(dirname "$0")/lib.sh"
 
 command -v gnuplot >/dev/null || fail "gnuplot missing (Debian gnuplot-nox: scripts/deps.sh)"
@@ -18,16 +19,16 @@ charts="iops latency-avg latency-p99 throughput write-amplification timeline-iop
 victim=$T/victim
 echo precious > $victim
 
-# plant DIR PID: a link to the victim at every file compare writes and at the temporary names
-# a writer of pid PID would try first
+# plant DIR PID: a link to the victim at every temporary name a writer of pid PID would try
+# first for the files compare writes
 plant() {
 	local d=$1 pid=$2 f
 	for f in $files; do
-		for n in "$f" "$f.tmp.$pid" "$f.tmp.$pid.1"; do ln -sfn $victim "$d/$n"; done
+		for n in "$f.tmp.$pid" "$f.tmp.$pid.1"; do ln -sfn $victim "$d/$n"; done
 	done
 	for c in $charts; do
 		for e in png svg dat gp; do
-			for n in "$c.$e" "$c.$e.tmp.$pid" "$c.$e.tmp.$pid.1"; do
+			for n in "$c.$e.tmp.$pid" "$c.$e.tmp.$pid.1"; do
 				ln -sfn $victim "$d/charts/$n"
 			done
 		done
@@ -86,6 +87,22 @@ check $out "named temporary files" "$pid"
 # the writer stepped over both planted names: nothing of its own is left
 left=$(ls $out $out/charts | grep -E '\.tmp\.[0-9]+\.[2-9]' || true)
 [ -z "$left" ] || fail "temporary files left: $left"
+
+log "a link at a report file's or a chart's own name is refused, left as it is"
+out=$T/out3
+# shellcheck disable=SC2086
+"$FSLAB" compare $pair --output $out >/dev/null 2>&1 || fail "compare into $out"
+for f in report.md charts/iops.png; do
+	cp -p $out/$f $T/kept
+	ln -sfn $victim $out/$f
+	# shellcheck disable=SC2086
+	expect_status 2 "$FSLAB" compare $pair --output $out --force
+	grep -q "$f is a symbolic link, not a regular file" $T/stderr || fail "$f: not named: $(cat $T/stderr)"
+	[ "$(readlink $out/$f)" = "$victim" ] && [ "$(cat $victim)" = precious ] ||
+		fail "$f: the link or its target was changed"
+	rm $out/$f && mv $T/kept $out/$f
+	echo "ok: a link at $f"
+done
 
 log "charts/ as a link is refused, its target untouched"
 out=$T/out2

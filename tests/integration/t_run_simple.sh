@@ -14,6 +14,16 @@ jqt $T/rr.json '.classes.db_read.ops > 1000 and .classes.db_write.ops == 0'
 jqt $T/rr.json '.classes.db_read.avg_bytes == 4096 and .classes.db_read.max_bytes == 4096'
 jqt $T/rr.json '.label == "tmpfs-randread" and .config.iodepth == 8 and .config.bs == 4096'
 jqt $T/rr.json '.init.created == 1'
+# the ring set-up follows the volume's RWF_NOWAIT probe: tmpfs refuses it on 6.18 (every
+# io_uring I/O goes to an io-wq worker), and then the 2 data threads' rings yield while they
+# wait (TASKRUN_FLAG); where tmpfs takes it, no ring yields (src/io/uring.c)
+jqt $T/rr.json '.environment.volumes[0].nowait | type == "boolean"'
+jqt $T/rr.json '[.environment.io_uring[] | select(.wait == "yield")] as $y |
+	if .environment.volumes[0].nowait then ($y | length) == 0
+	else ($y | length) == 1 and $y[0].files == "no_nowait" and $y[0].rings == 2 and
+	     ($y[0].setup_flags | test("TASKRUN_FLAG")) end'
+jqt $T/rr.json '[.environment.io_uring[] | select(.wait == "sleep") | .setup_flags |
+	test("TASKRUN_FLAG")] | any | not'
 
 run --workload randwrite --bs 8k --output $T/rw.json
 jqt $T/rw.json '.classes.db_write.ops > 100 and .classes.db_read.ops == 0'
@@ -27,6 +37,7 @@ jqt $T/sw.json '.classes.db_write.ops > 100 and .classes.db_write.avg_bytes == 6
 
 run --workload randread --engine psync --bs 4k --output $T/ps.json
 jqt $T/ps.json '.config.engine == "psync" and .environment.engine == "psync" and .classes.db_read.ops > 100'
+jqt $T/ps.json '.environment.io_uring == null'
 
 # the file header survives write workloads: the next run reuses the file
 run --workload randread --bs 4k --output $T/again.json

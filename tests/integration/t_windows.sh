@@ -112,6 +112,23 @@ jqt $T/w4.json '.duration_s > 1 and .duration_s < 30 and .classes.db_read.ops > 
 "$FSLAB" compare "$T/w4.json" --allow-aborted >/dev/null 2>"$T/cmp4.err" ||
 	fail "compare cannot read the interrupted result: $(cat "$T/cmp4.err")"
 
+log "--fresh --allow-foreign-files: links named like fslab's files are not fslab's files"
+# (Wine shows a Unix link as what it points to: fslab.exe sees a file of zeros and a folder of
+# Exchange logs, neither with what fslab writes in its own)
+P=$T/prepared
+mkdir -p "$P/db" "$P/log" "$P/x"
+{ head -c 65536 /dev/zero; head -c 65536 /dev/urandom; } >"$P/zero"
+for n in E00.log E000000000A.log; do head -c 8192 /dev/urandom >"$P/x/$n"; done
+ln -s "$P/zero" "$P/db/fslab-db1.edb"
+ln -s "$P/x" "$P/log/fslab-db1-logs"
+sums=$(cd "$P" && sha256sum zero x/*)
+rc=0
+w run --db "Z:$P/db" --log "Z:$P/log" --db-size 16M --threads 2 --duration 1s --warmup 0 \
+	--fresh --allow-foreign-files --output "Z:$T/w5.json" >"$T/w5.out" 2>&1 || rc=$?
+[ $rc -eq 2 ] || { cat "$T/w5.out"; fail "links named like fslab's files: exit $rc, want 2"; }
+[ "$(cd "$P" && sha256sum zero x/*)" = "$sums" ] && [ -L "$P/db/fslab-db1.edb" ] &&
+	[ -L "$P/log/fslab-db1-logs" ] || fail "fslab.exe wrote through a link named like its files"
+
 log "make windows-zip: what is in it, and its fslab.exe runs"
 make --no-print-directory windows-zip >"$T/zip.log" 2>&1 || { tail -20 "$T/zip.log"; fail "make windows-zip failed"; }
 version=$(sed -n '1s/^fslab (\([^ ]*\)) .*/\1/p' debian/changelog)

@@ -6,15 +6,18 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base.h"
 #include "files.h"
+#include "os/os.h"
 #include "random.h"
 #include "result.h"
 #include "workloads/dbfile.h"
@@ -216,17 +219,25 @@ static void test_db_create_and_inspect(void **state)
 	char dir[] = "/tmp/fslab-db.XXXXXX";
 	struct db_create_stats st;
 	struct db_info info, info2;
-	struct db_place pl = { 0 }, po = { 0 }, pd = { 0 };
-	char *path, *other;
+	struct db_place pl = { 0 }, po = { 0 }, pd = { 0 }, pk = { 0 }, pc = { 0 };
+	struct os_dirh *dh;
+	char *path, *other, *sub, *link, *copy;
 	int fd;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
+	assert_int_equal(os_dirh_open(dir, &dh), 0);
 	path = path_join(dir, "fslab-db1.edb");
 	other = path_join(dir, "other.bin");
-	pl.path = path;
-	po.path = other;
-	pd.path = dir;
+	sub = path_join(dir, "fslab-db3.edb");
+	link = path_join(dir, "fslab-db2.edb");
+	copy = path_join(dir, "fslab-db4.edb");
+	pl = (struct db_place){ .path = path, .d = dh, .name = "fslab-db1.edb" };
+	po = (struct db_place){ .path = other, .d = dh, .name = "other.bin" };
+	pd = (struct db_place){ .path = sub, .d = dh, .name = "fslab-db3.edb" };
+	pk = (struct db_place){ .path = link, .d = dh, .name = "fslab-db2.edb" };
+	pc = (struct db_place){ .path = copy, .d = dh, .name = "fslab-db4.edb" };
+	assert_int_equal(mkdir(sub, 0755), 0);
 	assert_int_equal(db_inspect(&pl, 64, 0, &info), DB_MISSING);
 	/* buffered (tmpfs-like dirs may refuse O_DIRECT) and psync: no kernel features needed */
 	assert_int_equal(db_create(&pl, 64, 42, 0, false, "psync", NULL, &info, &st), 0);
@@ -265,6 +276,29 @@ static void test_db_create_and_inspect(void **state)
 	close(fd);
 	assert_int_equal(db_inspect(&po, 64, 0, &info2), DB_FOREIGN);
 	assert_int_equal(db_inspect(&pd, 64, 0, &info2), DB_FOREIGN);
+	/* a link to fslab's database is never followed; a copy of it is not the database
+	 * fslab made there (its header names another file) */
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(db_inspect(&pk, 64, 0, &info2), DB_FOREIGN);
+	{
+		char *cmd = xasprintf("cp '%s' '%s'", path, copy);
+
+		assert_int_equal(system(cmd), 0);
+		free(cmd);
+	}
+	assert_int_equal(db_inspect(&pc, 64, 0, &info2), DB_FOREIGN);
+	assert_int_equal(pc.id, 0);
+	assert_int_equal(db_inspect(&pl, 64, 0, &info2), DB_VALID);
+	/* db_open() acts on the file db_inspect() found only */
+	{
+		struct os_file *f;
+		struct db_place moved = pl;
+
+		assert_int_equal(db_open(&pl, OS_RDONLY, &f), 0);
+		os_close(f);
+		moved.name = "fslab-db4.edb"; /* another file under the name now */
+		assert_int_equal(db_open(&moved, OS_RDONLY, &f), -ESTALE);
+	}
 	/* a damaged header is corruption, never "not an fslab database", never reused or
 	 * silently overwritten: one bit in the payload, in the magic, in the signature */
 	{
@@ -290,16 +324,25 @@ static void test_db_create_and_inspect(void **state)
 	}
 	unlink(path);
 	unlink(other);
-	rmdir(dir);
+	unlink(link);
+	unlink(copy);
+	rmdir(sub);
+	os_dirh_close(dh);
+	assert_int_equal(rmdir(dir), 0);
 	free(path);
 	free(other);
+	free(sub);
+	free(link);
+	free(copy);
 }
 
 /*
- * An initialisation killed part-way is recognised as such (DB_INTERRUPTED, recreated), at
- * every point: the file just created (empty), allocated but nothing written (zeros), the
- * "incomplete" header written, some pages written; and, from versions that wrote the header
- * last, a zeroed header page before fslab pages.  A real kill -9 is in t_run_faults.
+ * An initialisation killed part-way is recognised as such (DB_INTERRUPTED, recreated) from
+ * the moment its header exists: the "incomplete" header written first, some pages written;
+ * and, from versions that wrote the header last, a zeroed header page before fslab pages.
+ * A file without anything fslab wrote in it (empty, zeros) is not fslab's (DB_FOREIGN): a
+ * user's file of that name is never taken for an interrupted database.  A real kill -9 is in
+ * t_run_faults.
  */
 static void test_db_interrupted(void **state)
 {
@@ -307,22 +350,27 @@ static void test_db_interrupted(void **state)
 	struct db_create_stats st;
 	struct db_info info;
 	struct db_place pl = { 0 };
+	struct os_dirh *dh;
 	uint8_t *page = xmalloc_aligned(DB_PAGE_SIZE);
 	char *path;
 	int fd;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
+	assert_int_equal(os_dirh_open(dir, &dh), 0);
 	path = path_join(dir, "fslab-db1.edb");
-	pl.path = path;
-	/* created, killed before anything was written */
+	pl = (struct db_place){ .path = path, .d = dh, .name = "fslab-db1.edb" };
+	/* empty, or zeros: nothing of fslab's */
 	fd = open(path, O_CREAT | O_WRONLY, 0644);
 	close(fd);
-	assert_int_equal(db_inspect(&pl, 64, 0, &info), DB_INTERRUPTED);
-	/* allocated (zeros), killed before the first write */
+	assert_int_equal(db_inspect(&pl, 64, 0, &info), DB_FOREIGN);
 	assert_int_equal(truncate(path, 64 * DB_PAGE_SIZE), 0);
-	assert_int_equal(db_inspect(&pl, 64, 0, &info), DB_INTERRUPTED);
+	assert_int_equal(db_inspect(&pl, 64, 0, &info), DB_FOREIGN);
+	/* never created over a file that is not fslab's */
+	assert_int_equal(db_create(&pl, 64, 7, 0, false, "psync", NULL, &info, &st), -EEXIST);
+	assert_int_equal(unlink(path), 0);
 	/* a whole database whose header says incomplete: what db_create writes first */
+	assert_int_equal(db_inspect(&pl, 64, 0, &info), DB_MISSING);
 	assert_int_equal(db_create(&pl, 64, 7, 0, false, "psync", NULL, &info, &st), 0);
 	fd = open(path, O_RDWR);
 	assert_int_equal(pread(fd, page, DB_PAGE_SIZE, 0), DB_PAGE_SIZE);
@@ -335,10 +383,11 @@ static void test_db_interrupted(void **state)
 	assert_int_equal(pwrite(fd, page, DB_PAGE_SIZE, 0), DB_PAGE_SIZE);
 	close(fd);
 	assert_int_equal(db_inspect(&pl, 64, 0, &info), DB_INTERRUPTED);
-	/* db_create over it gives a valid database again */
+	/* db_create over it gives a valid database again (the old file removed first) */
 	assert_int_equal(db_create(&pl, 64, 7, 0, false, "psync", NULL, &info, &st), 0);
 	assert_int_equal(db_inspect(&pl, 64, 0, &info), DB_VALID);
 	unlink(path);
+	os_dirh_close(dh);
 	rmdir(dir);
 	free(path);
 	free(page);
@@ -372,6 +421,7 @@ static void test_check_failure_cleanup(void **state)
 		assert_int_equal(dup2(nul, 0), 0);
 	dirs[0] = dir;
 	vol.dir = dir;
+	assert_int_equal(os_dirh_open(dir, &vol.dh), 0);
 	vol.fsname = (char *)"ext4";
 	o.db_dirs = o.log_dirs = dirs;
 	o.ndb_dirs = o.nlog_dirs = 1;
@@ -390,6 +440,7 @@ static void test_check_failure_cleanup(void **state)
 	assert_true(fcntl(0, F_GETFD) >= 0);
 	result_release(&res);
 	close(nul);
+	os_dirh_close(vol.dh);
 	unlink(foreign);
 	rmdir(dir);
 	free(foreign);

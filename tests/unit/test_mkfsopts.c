@@ -23,8 +23,8 @@ static char *problem(const char *fs, const char *opts)
 	const struct fs_desc *d = fs_find(fs);
 
 	assert_non_null(d);
-	assert_non_null(d->syntax);
-	return mkfs_opts_problem(d->syntax, d->mkfs, opts);
+	assert_non_null(d->mkfs->syntax);
+	return mkfs_opts_problem(d->mkfs->syntax, d->mkfs->tool, opts);
 }
 
 /* refused: the problem quotes @want (the option as the user wrote it) */

@@ -26,6 +26,7 @@
 #include "os/os.h"
 #include "os/osP.h"
 #include "random.h"
+#include "scratch.h"
 #include "workloads/dbfile.h"
 
 #define NPAGES 64
@@ -433,6 +434,105 @@ static void test_paths(void **state)
 	free(dir);
 }
 
+/*
+ * A directory by handle (os.h "directories someone else may write"), the same on both
+ * systems: a subdirectory made and opened, files created exclusively (a second create of a
+ * name is -EEXIST), opened, renamed, listed and removed relative to the handles, identities
+ * that tell files apart, a scratch file known by its header and a copy of it not, and an
+ * output refused over a directory.
+ */
+static void test_dir_handles(void **state)
+{
+	char *top = test_path("dirh"), *name;
+	struct os_dirh *d, *sub, *again;
+	struct os_file *f, *g;
+	struct os_entry e;
+	struct os_id a, b;
+	struct os_dir *l;
+	bool created = false;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(os_mkdir(top, 0755), 0);
+	assert_int_equal(os_dirh_open(top, &d), 0);
+	assert_int_equal(os_dirh_sub(d, "logs", false, NULL, &sub), -ENOENT);
+	assert_int_equal(os_dirh_sub(d, "logs", true, &created, &sub), 0);
+	assert_true(created);
+	assert_int_equal(os_dirh_sub(d, "logs", true, &created, &again), 0);
+	assert_false(created);
+	assert_int_equal(os_dirh_id(sub, &a), 0);
+	assert_int_equal(os_dirh_id(again, &b), 0);
+	assert_true(a.dev == b.dev && a.ino == b.ino);
+	os_dirh_close(again);
+	assert_int_equal(os_dirh_open_file(sub, "E00.log", OS_RDWR | OS_CREATE, &f), 0);
+	assert_int_equal(os_pwrite(f, "fslab", 5, 0), 5);
+	assert_int_equal(os_dirh_open_file(sub, "E00.log", OS_RDWR | OS_CREATE, &g), -EEXIST);
+	assert_int_equal(os_dirh_open_file(sub, "E00.log", OS_RDWR | OS_TRUNC, &g), -EINVAL);
+	assert_int_equal(os_dirh_open_file(sub, "../x", OS_RDONLY, &g), -EINVAL);
+	assert_int_equal(os_dirh_open_file(d, "logs", OS_RDONLY, &g), -EINVAL);
+	assert_int_equal(os_dirh_open_file(sub, "E00.log", OS_RDONLY, &g), 0);
+	assert_int_equal(os_file_id(f, &a), 0);
+	assert_int_equal(os_file_id(g, &b), 0);
+	assert_true(a.ino == b.ino);
+	os_close(g);
+	os_close(f);
+	assert_int_equal(os_dirh_stat(sub, "E00.log", &e), 0);
+	assert_int_equal(e.kind, OS_KIND_FILE);
+	assert_int_equal(e.size, 5);
+	assert_true(e.id.ino == a.ino);
+#ifndef _WIN32
+	assert_true(e.mine);
+#endif
+	assert_int_equal(os_dirh_stat(d, "logs", &e), 0);
+	assert_int_equal(e.kind, OS_KIND_DIR);
+	assert_int_equal(os_dirh_stat(sub, "nope", &e), -ENOENT);
+	assert_int_equal(os_dirh_rename(sub, "E00.log", "E0000000001.log"), 0);
+	assert_int_equal(os_dirh_stat(sub, "E00.log", &e), -ENOENT);
+	assert_int_equal(os_dirh_stat(sub, "E0000000001.log", &e), 0);
+	assert_true(e.id.ino == a.ino);
+	/* a scratch file is fslab's by its header; a copy of it is not */
+	assert_int_equal(scratch_create(sub, "s1", 0, &f), 0);
+	os_close(f);
+	assert_true(scratch_is_ours(sub, "s1"));
+	assert_false(scratch_is_ours(sub, "E0000000001.log"));
+	{
+		char *buf = xmalloc_aligned(SCRATCH_HDR);
+
+		assert_int_equal(os_dirh_open_file(sub, "s1", OS_RDONLY, &f), 0);
+		assert_int_equal(os_pread(f, buf, SCRATCH_HDR, 0), SCRATCH_HDR);
+		os_close(f);
+		assert_int_equal(os_dirh_open_file(sub, "s2", OS_RDWR | OS_CREATE, &f), 0);
+		assert_int_equal(os_pwrite(f, buf, SCRATCH_HDR, 0), SCRATCH_HDR);
+		os_close(f);
+		free_aligned(buf);
+	}
+	assert_false(scratch_is_ours(sub, "s2"));
+	assert_int_equal(os_dirh_list(sub, &l), 0);
+	while (os_readdir(l))
+		n++;
+	os_closedir(l);
+	assert_int_equal(n, 3);
+	assert_int_equal(os_dirh_rmdir(d, "logs"), -ENOTEMPTY);
+	assert_int_equal(os_dirh_unlink(sub, "E0000000001.log"), 0);
+	/* removed only while it is the file found */
+	assert_int_equal(os_dirh_stat(sub, "s1", &e), 0);
+	assert_int_equal(os_dirh_remove_file(sub, "s1", e.id.ino + 1), -ESTALE);
+	assert_int_equal(os_dirh_remove_file(sub, "s1", e.id.ino), 0);
+	assert_int_equal(os_dirh_remove_file(sub, "s1", e.id.ino), -ENOENT);
+	assert_int_equal(os_dirh_unlink(sub, "s2"), 0);
+	os_dirh_close(sub);
+	assert_int_equal(os_dirh_rmdir(d, "logs"), 0);
+	/* an output is never written over a directory */
+	assert_int_equal(os_mkdir(name = path_join(top, "out"), 0755), 0);
+	assert_int_equal(write_file_atomic(name, "x", 1), -FSLAB_EINPUT);
+	assert_true(os_is_dir(name));
+	assert_int_equal(os_rmdir(name), 0);
+	free(name);
+	os_dirh_close(d);
+	assert_int_equal(rmdir_for_test(top), 0);
+	free(top);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_utf16),
 		cmocka_unit_test(test_dates),
 		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_dir_handles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

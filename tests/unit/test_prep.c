@@ -114,33 +114,37 @@ static void test_prep_json_for_dir(void **state)
 
 static void test_missing_tool(void **state)
 {
-	const struct fs_desc fake = { .name = "fakefs", .mkfs = "mkfs.fslab-no-such-tool",
-				      .package = "fslab-fake-package" };
-	const struct fs_desc *ext4 = fs_find("ext4"), *raw = fs_find("raw");
+	const struct fs_mkfs fake_mkfs = { .tool = "mkfs.fslab-no-such-tool",
+					   .package = "fslab-fake-package" };
+	const struct fs_desc fake = { .name = "fakefs", .mkfs = &fake_mkfs };
+	const struct fs_desc *ext4 = fs_find("ext4"), *raw = fs_find("raw"), *instead = NULL;
 
 	(void)state;
 	assert_int_equal(format_tool_check(&fake), -FSLAB_EINPUT);
-	if (os_have_program(ext4->mkfs))
+	if (os_have_program(ext4->mkfs->tool))
 		assert_int_equal(format_tool_check(ext4), 0);
 	/* raw formats and mounts nothing, so it needs no tool. */
 	assert_non_null(raw);
 	assert_true(fs_is_raw(raw));
 	assert_null(raw->mkfs);
-	assert_null(raw->mount_type);
 	assert_int_equal(format_tool_check(raw), 0);
 	/* a driver the running kernel has (ext4 is built in on every kernel prep runs on) and
 	 * one no kernel has: refused before the tool is looked at */
 	assert_true(fs_kernel_has("ext4"));
 	assert_false(fs_kernel_has("fslab-no-such-fs"));
 	{
-		const struct fs_desc nokernel = { .name = "nokfs", .mkfs = ext4->mkfs,
-						  .package = "e2fsprogs",
-						  .kernel_fs = "fslab-no-such-fs" };
+		struct fs_mkfs nokernel_mkfs = *ext4->mkfs;
+		const struct fs_desc nokernel = { .name = "nokfs", .mkfs = &nokernel_mkfs };
 
+		nokernel_mkfs.kernel_fs = "fslab-no-such-fs";
+		nokernel_mkfs.instead = ext4;
+		nokernel_mkfs.kernel_config = "CONFIG_FSLAB_NO_SUCH_FS";
 		assert_int_equal(format_tool_check(&nokernel), -FSLAB_EINPUT);
+		assert_string_equal(format_missing_driver(&nokernel, &instead), "fslab-no-such-fs");
+		assert_ptr_equal(instead, ext4);
 	}
-	assert_null(prep_fs_missing_driver("ext4"));
-	assert_null(prep_fs_missing_driver("no-such-fs"));
+	assert_null(prep_fs_missing_driver("ext4", &instead));
+	assert_null(prep_fs_missing_driver("no-such-fs", &instead));
 }
 
 static void test_abs_path(void **state)

@@ -313,6 +313,37 @@ static void test_strbuf_read(void **state)
 	strbuf_release(&want);
 }
 
+/* A paragraph filled to a width: blanks kept where the line goes on, every break at a blank,
+ * continuation lines indented, '\n' kept. */
+static void test_wrapped(void **state)
+{
+	static const struct {
+		const char *text;
+		size_t col, indent, width;
+		const char *want;
+	} cases[] = {
+		{ "a bb ccc", 0, 0, 80, "a bb ccc" },
+		{ "a bb ccc", 0, 0, 4, "a bb\nccc" },
+		{ "a bb ccc", 5, 2, 9, "a bb\n  ccc" },
+		{ "one.  Two", 0, 0, 20, "one.  Two" },
+		{ "one.  Two", 0, 3, 5, "one.\n   Two" },
+		{ "  lead", 0, 0, 20, "lead" },
+		{ "x\ny z", 0, 1, 20, "x\n y z" },
+		{ "longerthanwidth w", 0, 0, 4, "longerthanwidth\nw" },
+		{ "", 0, 0, 10, "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_add_wrapped(&sb, cases[i].text, cases[i].col, cases[i].indent,
+				   cases[i].width);
+		assert_string_equal(sb.buf, cases[i].want);
+		strbuf_release(&sb);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_sq_shell),
 		cmocka_unit_test(test_strbuf_read),
 		cmocka_unit_test(test_strbuf_growth),
+		cmocka_unit_test(test_wrapped),
 		cmocka_unit_test(test_strvec_basic),
 		cmocka_unit_test(test_strvec_growth),
 	};

@@ -206,15 +206,16 @@ static char *slurp(const char *path)
 }
 
 /*
- * A symbolic link planted at the file's name or at any temporary name the writer might use
- * ("NAME.tmp.PID", "NAME.tmp.PID.N") never receives the data: the link at the name is
- * replaced by the new file, the others are left as they are, their targets untouched
- * (issue 16: report.md went through a planted NAME.tmp.PID link).
+ * A symbolic link planted at any temporary name the writer might use ("NAME.tmp.PID",
+ * "NAME.tmp.PID.N") never receives the data and is left as it is; an output whose name is a
+ * symbolic link, a FIFO or a directory is refused (-FSLAB_EINPUT, a message printed) and left
+ * as it was, before anything is written and again when it became one while the output was
+ * being written.
  */
 static void test_write_file_atomic_links(void **state)
 {
 	char dir[] = "/tmp/fslab-unit.XXXXXX";
-	char *path, *victim, *data, *links[4];
+	char *path, *victim, *data, *links[3];
 	struct atomic_file af;
 	struct stat st;
 
@@ -223,10 +224,9 @@ static void test_write_file_atomic_links(void **state)
 	path = path_join(dir, "report.md");
 	victim = path_join(dir, "victim");
 	assert_int_equal(write_file_atomic(victim, "precious\n", 9), 0);
-	links[0] = xstrdup(path);
-	links[1] = xasprintf("%s.tmp.%d", path, (int)getpid());
-	links[2] = xasprintf("%s.tmp.%d.1", path, (int)getpid());
-	links[3] = xasprintf("%s.tmp.%d.2", path, (int)getpid());
+	links[0] = xasprintf("%s.tmp.%d", path, (int)getpid());
+	links[1] = xasprintf("%s.tmp.%d.1", path, (int)getpid());
+	links[2] = xasprintf("%s.tmp.%d.2", path, (int)getpid());
 	for (size_t i = 0; i < ARRAY_SIZE(links); i++)
 		assert_int_equal(symlink(victim, links[i]), 0);
 	assert_int_equal(write_file_atomic(path, "report\n", 7), 0);
@@ -238,13 +238,11 @@ static void test_write_file_atomic_links(void **state)
 	data = slurp(path);
 	assert_string_equal(data, "report\n");
 	free(data);
-	for (size_t i = 1; i < ARRAY_SIZE(links); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(links); i++) {
 		assert_int_equal(lstat(links[i], &st), 0);
 		assert_true(S_ISLNK(st.st_mode));
 	}
 	/* written in pieces, then by another process through atomic_name() (as gnuplot is) */
-	assert_int_equal(unlink(path), 0);
-	assert_int_equal(symlink(victim, path), 0);
 	assert_int_equal(atomic_open(&af, path), 0);
 	assert_non_null(atomic_name(&af));
 	{
@@ -257,15 +255,41 @@ static void test_write_file_atomic_links(void **state)
 	data = slurp(path);
 	assert_string_equal(data, "from a child");
 	free(data);
-	data = slurp(victim);
-	assert_string_equal(data, "precious\n");
-	free(data);
 	/* aborted: nothing appears, nothing is left */
 	assert_int_equal(atomic_open(&af, path), 0);
 	fputs("never", af.f);
 	atomic_abort(&af);
 	data = slurp(path);
 	assert_string_equal(data, "from a child");
+	free(data);
+	/* the output's name a link, a FIFO, a directory: refused, left as it was */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink(victim, path), 0);
+	assert_int_equal(write_file_atomic(path, "x", 1), -FSLAB_EINPUT);
+	assert_int_equal(output_check(path, "--output"), -FSLAB_EINPUT);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(write_file_atomic(path, "x", 1), -FSLAB_EINPUT);
+	assert_int_equal(output_check(path, "--output"), -FSLAB_EINPUT);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(write_file_atomic(path, "x", 1), -FSLAB_EINPUT);
+	assert_int_equal(rmdir(path), 0);
+	/* a FIFO planted while the output was written: refused at the rename */
+	assert_int_equal(atomic_open(&af, path), 0);
+	fputs("late", af.f);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(atomic_commit(&af), -FSLAB_EINPUT);
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(output_check(path, "--output"), 0);
+	data = slurp(victim);
+	assert_string_equal(data, "precious\n");
 	free(data);
 	for (size_t i = 0; i < ARRAY_SIZE(links); i++) {
 		unlink(links[i]);

@@ -36,9 +36,9 @@ static void load(const char *name, struct win_inventory *inv)
 	free(path);
 }
 
-static struct win_prep_opts opts(enum win_fs fs, int db, int log)
+static struct win_prep_opts opts(const char *fs, int db, int log)
 {
-	struct win_prep_opts o = { .fs = fs, .disk = { db, log }, .mount_root = "C:\\fslab",
+	struct win_prep_opts o = { .fs = fs_find(fs), .disk = { db, log }, .mount_root = "C:\\fslab",
 				   .cluster = 65536 };
 
 	return o;
@@ -144,33 +144,33 @@ static void test_refusals(void **state)
 	load("disks-used.json", &used);
 
 	/* empty disks pass, nothing to wipe */
-	o = opts(WIN_FS_NTFS, 1, 2);
+	o = opts("ntfs", 1, 2);
 	for (int r = 0; r < WIN_NROLES; r++) {
 		assert_null(win_disk_refusal(&fresh, &o, r, &wipe));
 		assert_false(wipe);
 	}
 	/* the system disk: always, --force or not */
-	o = opts(WIN_FS_NTFS, 0, 2);
+	o = opts("ntfs", 0, 2);
 	expect_refused(&fresh, o, "is the system disk: fslab never formats it, not even with --force");
 	o.force = true;
 	expect_refused(&fresh, o, "not even with --force");
 	/* a disk with data: named, refused without --force, wiped with it */
-	o = opts(WIN_FS_REFS, 1, 2);
+	o = opts("refs", 1, 2);
 	expect_refused(&used, o, "is initialised (GPT, 2 partitions: 1 Reserved 16.0 MiB, 2 NTFS 'Data' 931.5 GiB at E:) and may hold data");
 	o.force = true;
 	assert_null(win_disk_refusal(&used, &o, WIN_DB, &wipe));
 	assert_true(wipe);
-	o = opts(WIN_FS_NTFS, 5, 2);
+	o = opts("ntfs", 5, 2);
 	expect_refused(&used, o, "(MBR, 1 partition: 1 NTFS 'Backup' 50.0 GiB at F:)");
 	/* read-only, too small, missing */
-	expect_refused(&used, opts(WIN_FS_NTFS, 3, 2), "is read-only");
-	o = opts(WIN_FS_NTFS, 3, 2);
+	expect_refused(&used, opts("ntfs", 3, 2), "is read-only");
+	o = opts("ntfs", 3, 2);
 	o.force = true;
 	expect_refused(&used, o, "Set-Disk -Number 3 -IsReadOnly $false");
-	expect_refused(&used, opts(WIN_FS_NTFS, 4, 2), "too small for a database volume");
-	expect_refused(&used, opts(WIN_FS_NTFS, 9, 2), "--db-disk 9: no such disk");
+	expect_refused(&used, opts("ntfs", 4, 2), "too small for a database volume");
+	expect_refused(&used, opts("ntfs", 9, 2), "--db-disk 9: no such disk");
 	/* the log disk is named as such */
-	o = opts(WIN_FS_NTFS, 2, 9);
+	o = opts("ntfs", 2, 9);
 	why = win_disk_refusal(&used, &o, WIN_LOG, &wipe);
 	assert_non_null(why);
 	assert_non_null(strstr(why, "--log-disk 9"));
@@ -186,7 +186,7 @@ static void test_refusal_many_parts(void **state)
 {
 	struct strbuf js = STRBUF_INIT, label = STRBUF_INIT, want = STRBUF_INIT;
 	struct win_inventory inv;
-	struct win_prep_opts o = opts(WIN_FS_NTFS, 1, 2);
+	struct win_prep_opts o = opts("ntfs", 1, 2);
 
 	(void)state;
 	for (int i = 0; i < 60; i++)
@@ -225,26 +225,26 @@ static void test_opts(void **state)
 	struct win_prep_opts o;
 
 	(void)state;
-	o = opts(WIN_FS_NTFS, 1, 2);
+	o = opts("ntfs", 1, 2);
 	assert_null(win_prep_opts_problem(&o));
 	o.cluster = 2 * MiB;
 	assert_null(win_prep_opts_problem(&o));
-	o = opts(WIN_FS_REFS, 1, 2);
+	o = opts("refs", 1, 2);
 	o.cluster = 4096;
 	assert_null(win_prep_opts_problem(&o));
 	o.mount_root = "D:\\bench lab\\it's";
 	assert_null(win_prep_opts_problem(&o));
 
-	expect_problem(opts(WIN_FS_NTFS, 2, 2), "the same disk (2)");
-	o = opts(WIN_FS_REFS, 1, 2);
+	expect_problem(opts("ntfs", 2, 2), "the same disk (2)");
+	o = opts("refs", 1, 2);
 	o.cluster = 32 * KiB;
 	expect_problem(o, "ReFS formats with 4K or 64K");
-	o = opts(WIN_FS_NTFS, 1, 2);
+	o = opts("ntfs", 1, 2);
 	o.cluster = 3 * KiB;
 	expect_problem(o, "powers of two from 4K to 2M");
 	o.cluster = 4 * MiB;
 	expect_problem(o, "powers of two from 4K to 2M");
-	o = opts(WIN_FS_NTFS, 1, 2);
+	o = opts("ntfs", 1, 2);
 	o.mount_root = "fslab";
 	expect_problem(o, "absolute folder");
 	o.mount_root = "/mnt/lab";
@@ -285,14 +285,14 @@ static void test_scripts_golden(void **state)
 	s = win_query_script(disks, 2);
 	golden("query.ps1", s);
 	free(s);
-	o = opts(WIN_FS_NTFS, 1, 2);
+	o = opts("ntfs", 1, 2);
 	s = win_prep_script(&o, &fresh);
 	golden("prep-ntfs.ps1", s);
 	assert_non_null(strstr(s, "-FileSystem NTFS -AllocationUnitSize 65536 `"));
 	assert_null(strstr(s, "SetIntegrityStreams"));
 	assert_non_null(strstr(s, "-Wipe $false"));
 	free(s);
-	o = opts(WIN_FS_REFS, 1, 2);
+	o = opts("refs", 1, 2);
 	o.force = true;
 	o.mount_root = "D:\\bench lab\\it's\\";
 	s = win_prep_script(&o, &used);
@@ -315,7 +315,7 @@ static void test_prep_json(void **state)
 
 	(void)state;
 	load("facts-refs.json", &facts);
-	o = opts(WIN_FS_REFS, 1, 2);
+	o = opts("refs", 1, 2);
 	j = win_prep_json(&o, &facts);
 	assert_non_null(j);
 	assert_string_equal(json_string_value(json_object_get(j, "schema")), "fslab-prep/1");
@@ -344,7 +344,7 @@ static void test_prep_json(void **state)
 	free(s);
 	json_decref(j);
 	/* asked for NTFS, got ReFS: no prep.json */
-	o = opts(WIN_FS_NTFS, 1, 2);
+	o = opts("ntfs", 1, 2);
 	assert_null(win_prep_json(&o, &facts));
 	win_inventory_free(&facts);
 	/* the wrong cluster size, or a mount root nothing is mounted on */
