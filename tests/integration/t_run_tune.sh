@@ -44,10 +44,21 @@ expect_status 2 "$FSLAB" export --to fio --threads auto --db $T/x/db --log $T/x/
 grep -q "fio runs no tuner" $T/stderr || fail "export"
 [ -z "$(find $T/x -mindepth 2)" ] || fail "a refused run created files"
 
-# two volume pairs, as a user prepares them: the database volumes throttled
+# two volume pairs, as a user prepares them, their images in memory (a tmpfs of the test's):
+# the throttle is then the only limit of the database volumes, whatever else this machine's
+# disk is doing (images on /var/tmp shared it with other tests' and builds' I/O: a slow cell
+# read 150 a second against its budget of 180)
+mkdir $T/ram
+mount -t tmpfs -o size=3G fslab-test-tune $T/ram && track_mount $T/ram
+ram_loop() {
+	local img
+	img=$(mktemp "$T/ram/img.XXXXXX")
+	truncate -s "$1" "$img"
+	losetup --find --show --direct-io=on "$img"
+}
 for v in slow fast; do
-	db=$(new_loop 1G)
-	lg=$(new_loop 400M)
+	db=$(ram_loop 1G)
+	lg=$(ram_loop 400M)
 	for d in $db $lg; do mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 $d; done
 	mkdir -p $T/$v/db $T/$v/log
 	mount -o noatime $db $T/$v/db && track_mount $T/$v/db
@@ -61,9 +72,11 @@ cat "$cg/blkio.throttle.read_iops_device"
 
 # BDM off (it would spend some of the read budget), no checksum pass: what both parts share.  The runs are
 # niced up: the volume's budget is what they measure, and on a loaded machine (other tests,
-# builds: a load average of 10 on 2 cores here) sessions starved of CPU leave it unused for
-# whole seconds (a slow cell at 251 transactional IOPS against 277 and 290 in the others)
-# and only widen the intervals
+# builds: a load average of 10 on 2 cores here) sessions starved of CPU leave it unused.
+# What this cannot undo: with three busy loops beside it on the 2 cores, the slow label's 3
+# sessions left 3 % of their budget unused and the fast label's 4 none (all 3 or all 4 off
+# the device at once), and the ratio came out +33 % [+30 %, +37 %] against the true +27.8 %
+# (unloaded: +27.4 % [+23.9 %, +30.9 %], +28.2 % [+22.3 %, +34.3 %])
 common="--db-size 128M --no-checksum-pass --bdm-rate 0 --sample-interval 3s --warmup 1s"
 
 # run NAME ARGS...: fslab run on the slow volume, in the throttled cgroup; exit status in $rc
@@ -98,7 +111,7 @@ grep -q "This run was not at the volume's limit: the mailbox counts are what 1 t
 	$T/sizing.txt || { cat $T/sizing.txt; fail "sizing does not say the run was not at the limit"; }
 
 log "a lab: threads = auto over both volumes, three rounds"
-# the tuner's steps short: 3 one-second samples stable, then 2 s judged; at most 5 threads
+# the tuner's steps short: 3 one-second samples stable, then 3 s judged; at most 5 threads
 cat >$T/lab.ini <<EOT
 [lab]
 title = capacity 30 % apart
@@ -112,7 +125,7 @@ sample_interval = 3s
 bdm_rate = 0
 no_checksum_pass = yes
 tune_window = 3
-tune_judge = 2s
+tune_judge = 3s
 tune_step_cap = 30s
 tune_max_threads = 5
 [fs slow]
@@ -140,7 +153,7 @@ for r in $T/out/results/*.json; do
 		read_ms: (.classes.db_read.lat_us.mean / 1000), steps: [.tuning.steps[] |
 		[.threads, .pass]]}' $r
 	jqt $r '.aborted == false and .config.threads_auto == true and .tuning.threads == .config.threads'
-	jqt $r '.config.tune_window == 3 and .config.tune_judge_s == 2 and .config.tune_max_threads == 5'
+	jqt $r '.config.tune_window == 3 and .config.tune_judge_s == 3 and .config.tune_max_threads == 5'
 done
 for r in $T/out/results/slow-*.json; do
 	within "$(jqv $r .config.threads)" || fail "$r: its tuner chose $(jqv $r .config.threads), the sweep $manual"
@@ -151,7 +164,7 @@ r=$T/out/results/slow-auto-r1.json
 jqt $r '.tuning.steps[0].threads == 1 and .tuning.steps[1].threads == 2'
 jqt $r '[.tuning.steps[] | has("threads", "stable", "pass", "transactional_iops",
 	"db_read_avg_ms", "log_write_avg_ms", "stalls_per_s", "seconds", "settle_s")] | all'
-jqt $r '[.tuning.steps[] | select(.stable) | .seconds >= .settle_s + 2] | all'
+jqt $r '[.tuning.steps[] | select(.stable) | .seconds >= .settle_s + 3] | all'
 jqt $r '.tuning.threads == ([.tuning.steps[] | select(.pass) | .threads] | max)'
 jqt $r '(.tuning.threads + 1) as $n | [.tuning.steps[] | select(.threads == $n) | .pass == false] | all'
 jqt $r '[.tuning.steps[] | select(.pass | not) | .why | length > 0] | all'

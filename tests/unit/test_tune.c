@@ -577,6 +577,11 @@ static void test_record(void **state)
 	assert_true(isnan(back.tuning.steps[1].db_read_ms));
 	assert_string_equal(back.tuning.steps[1].why, "database read latency not stable");
 	result_release(&back);
+	/* a tuned run measured at another count than its tuner chose contradicts itself */
+	r.config.threads = 6;
+	assert_int_equal(result_write(&r, path), 0);
+	assert_int_equal(result_read(path, &back), -FSLAB_EINPUT);
+	result_release(&back);
 	result_release(&r);
 	unlink(path);
 	free(path);
