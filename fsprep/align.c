@@ -99,6 +99,7 @@ int mkfs_cmd_build(struct mkfs_cmd *p, const struct topology *t, const struct mk
 	strvec_push(&p->argv, r->fs->mkfs->tool);
 	if (r->force)
 		strvec_push(&p->argv, r->fs->mkfs->force_flag);
+	p->nodiscard = r->nodiscard;
 	r->fs->mkfs->build(p, t);
 	strvec_push(&p->argv, "-L");
 	strvec_push(&p->argv, r->label);

@@ -18,6 +18,8 @@ static void build_btrfs(struct mkfs_cmd *p, const struct topology *t)
 	/* Default profiles (data single, metadata DUP): what btrfs users get; see docs/PREP.md. */
 	strvec_push(&p->argv, "-s");
 	strvec_pushf(&p->argv, "%u", p->block_size);
+	if (p->nodiscard)
+		strvec_push(&p->argv, "-K");
 }
 
 /* sectorsize and nodesize (little-endian) from the primary superblock at 64 KiB. */

@@ -19,15 +19,17 @@ static void build_ext4(struct mkfs_cmd *p, const struct topology *t)
 	topology_stripe(t, p->block_size, &chunk, &stripe);
 	strvec_push(&p->argv, "-b");
 	strvec_pushf(&p->argv, "%u", p->block_size);
+	/* one -E only: mke2fs keeps the last -E it is given */
 	strvec_push(&p->argv, "-E");
 	if (stripe) {
 		p->stride = chunk ? (uint32_t)(chunk / p->block_size) : 1;
 		p->stripe_width = (uint32_t)(stripe / p->block_size);
 		/* No lazy inode-table or journal initialisation: nothing runs during a measurement. */
-		strvec_pushf(&p->argv, "lazy_itable_init=0,lazy_journal_init=0,stride=%u,stripe_width=%u",
-			     p->stride, p->stripe_width);
+		strvec_pushf(&p->argv, "lazy_itable_init=0,lazy_journal_init=0,stride=%u,stripe_width=%u%s",
+			     p->stride, p->stripe_width, p->nodiscard ? ",nodiscard" : "");
 	} else {
-		strvec_push(&p->argv, "lazy_itable_init=0,lazy_journal_init=0");
+		strvec_pushf(&p->argv, "lazy_itable_init=0,lazy_journal_init=0%s",
+			     p->nodiscard ? ",nodiscard" : "");
 	}
 }
 

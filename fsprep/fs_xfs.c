@@ -22,6 +22,8 @@ static void build_xfs(struct mkfs_cmd *p, const struct topology *t)
 	strvec_push(&p->argv, "-b");
 	strvec_pushf(&p->argv, "size=%u", p->block_size);
 	mkfs_cmd_sector_size(p, t, "size=");
+	if (p->nodiscard)
+		strvec_push(&p->argv, "-K");
 	if (stripe) {
 		p->su = (uint32_t)(chunk ? chunk : stripe);
 		p->sw = (uint32_t)(stripe / p->su);

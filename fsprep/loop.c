@@ -29,12 +29,50 @@
 #define ATTACH_TRIES 32       /* LOOP_CTL_GET_FREE races with other attachers */
 #define DETACH_WAIT_MS 10000  /* the kernel detaches once the last opener closes */
 
-int image_open(const char *path, uint64_t size, struct file_id *id, bool *named)
+const char *image_alloc_name(enum image_alloc a)
+{
+	return a == IMAGE_WRITTEN ? "written" : a == IMAGE_ALLOCATED ? "allocated" : "sparse";
+}
+
+/* Write zeros over the whole file through a direct-I/O descriptor of it (no page cache left
+ * to write back while a cell measures), then make it durable.  0 or -errno. */
+static int zero_fill(int fd, uint64_t size)
+{
+	const size_t chunk = 4 * MiB;
+	char proc[64];
+	void *buf;
+	int dfd, ret = 0;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	dfd = open(proc, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	if (posix_memalign(&buf, 4096, chunk)) {
+		close(dfd);
+		return -ENOMEM;
+	}
+	memset(buf, 0, chunk);
+	for (uint64_t off = 0; off < size && !ret; off += chunk) {
+		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
+
+		if (pwrite(dfd, buf, n, (off_t)off) != (ssize_t)n)
+			ret = errno ? -errno : -EIO;
+	}
+	if (!ret && fdatasync(dfd))
+		ret = -errno;
+	free(buf);
+	close(dfd);
+	return ret;
+}
+
+int image_open(const char *path, uint64_t size, bool write, struct file_id *id, bool *named,
+	       enum image_alloc *alloc)
 {
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
 	int fd, ret;
 
 	*named = false;
+	*alloc = IMAGE_SPARSE;
 	if (slash)
 		*slash = 0;
 	/* O_TMPFILE: the file has no name yet, so its identity is recorded before anyone can
@@ -47,8 +85,19 @@ int image_open(const char *path, uint64_t size, struct file_id *id, bool *named)
 	free(dir);
 	if (fd < 0)
 		return -errno;
-	/* Sparse: ftruncate allocates nothing; blocks appear as the filesystem writes them. */
-	ret = ftruncate(fd, (off_t)size) ? -errno : file_id_fd(fd, id);
+	/* Allocated before any cell measures on it; a host filesystem without fallocate gets a
+	 * sparse file (its blocks then appear as the filesystem writes them) */
+	ret = ftruncate(fd, (off_t)size) ? -errno : 0;
+	if (!ret && !fallocate(fd, 0, 0, (off_t)size))
+		*alloc = IMAGE_ALLOCATED;
+	else if (!ret && errno != EOPNOTSUPP)
+		ret = -errno;
+	if (!ret && write && *alloc == IMAGE_ALLOCATED) {
+		ret = zero_fill(fd, size);
+		*alloc = IMAGE_WRITTEN;
+	}
+	if (!ret)
+		ret = file_id_fd(fd, id);
 	if (ret) {
 		if (*named)
 			unlink(path);

@@ -123,7 +123,10 @@ static int make_image(struct prep_ctx *c, struct prep_vol *v)
 			return ret;
 		}
 	}
-	fd = image_open(v->image, v->size, &id, &named);
+	/* the log volume's new log files land on blocks nothing wrote before: written once
+	 * here, so the host filesystem has nothing to do while a cell measures (the database
+	 * volume is written whole by the run's initialisation, before measuring) */
+	fd = image_open(v->image, v->size, !strcmp(v->role, "log"), &id, &named, &v->alloc);
 	if (fd < 0) {
 		fslab_err("cannot create %s: %s", v->image, strerror(-fd));
 		return fd == -EEXIST ? -FSLAB_EINPUT : fd;
@@ -231,6 +234,13 @@ static int clean_device(struct prep_ctx *c, struct prep_vol *v)
 			  (unsigned long long)topology_grain(&v->topo));
 	/* from here the device no longer holds what it held (device mode: not ours to undo) */
 	v->written = !v->image;
+	if (v->image) {
+		/* a new image holds nothing to discard, and a discard would punch its allocation
+		 * back out for the host filesystem to redo while a cell measures (mkfs gets its
+		 * nodiscard options for the same reason) */
+		v->discarded = false;
+		return role_step_done("discard", v->role);
+	}
 	ret = discard_device(v->device, &v->discarded);
 	if (ret) {
 		fslab_err("discarding %s failed: %s", v->device, strerror(-ret));
@@ -555,6 +565,8 @@ const struct prep_backend prep_be_mkfs = {
 	.sys = PREP_LINUX,
 	.prep = cmd_linuxprep,
 	.teardown = cmd_linuxteardown,
+	.prep_opts = &linuxprep_opt_cmd,
+	.teardown_opts = &linuxteardown_opt_cmd,
 	.missing_tool = format_missing_tool,
 	.missing_driver = format_missing_driver,
 	.opts_problem = format_opts_problem,
@@ -569,4 +581,6 @@ const struct prep_backend prep_be_raw = {
 	.sys = PREP_LINUX,
 	.prep = cmd_linuxprep,
 	.teardown = cmd_linuxteardown,
+	.prep_opts = &linuxprep_opt_cmd,
+	.teardown_opts = &linuxteardown_opt_cmd,
 };

@@ -107,6 +107,8 @@ struct prep_vol;
  * hooks are steps the backend does not have.  `fslab prep` and `fslab teardown` hand their
  * arguments to one; the lab asks one about a label's filesystem before any cell.
  */
+struct opt_cmd;
+
 struct prep_backend {
 	const char *name;      /* "mkfs", "raw", "storage" */
 	enum prep_sys sys;     /* the system whose volumes it makes */
@@ -116,6 +118,8 @@ struct prep_backend {
 	/* prep, teardown - the subcommand, argv[0] its name; an exit status (FSLAB_EXIT_*) */
 	int (*prep)(int argc, char **argv);
 	int (*teardown)(int argc, char **argv);
+	/* their option tables (opt.h): what --help and the completion show of them */
+	const struct opt_cmd *prep_opts, *teardown_opts;
 	/* missing_tool - the first program making @fs needs that this machine lacks, its Debian
 	 * package in *package; NULL when none is (or the hook is NULL) */
 	const char *(*missing_tool)(const struct fs_desc *fs, const char **package);

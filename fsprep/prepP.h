@@ -138,6 +138,7 @@ struct mkfs_req {
 	uint64_t cluster;   /* --cluster, 0 = default (fs->block_default) */
 	bool force;         /* pass the tool's own force flag */
 	const char *extra;  /* --mkfs-opts, split on blanks (no shell), or NULL */
+	bool nodiscard;     /* the tool's nodiscard options (an image allocated before the run) */
 };
 
 /* The mkfs command derived from a topology, and the geometry it asks for.  The builders of
@@ -152,6 +153,8 @@ struct mkfs_cmd {
 	uint32_t su;           /* XFS -d su=, bytes, 0 = not set */
 	uint32_t sw;           /* XFS -d sw= */
 	bool aligned;          /* topology_aligned() */
+	bool nodiscard;        /* tell the tool not to discard the device first (an image
+				  allocated before the run keeps its blocks); set before build */
 };
 
 /*
@@ -304,12 +307,28 @@ pid_t fuse_daemon_find(const char *dev, const char *target);
 /* ---- loop devices and images (loop.c) ---------------------------------------------------- */
 
 /*
- * image_open - a new sparse file of @size for @path, not visible under any name yet (O_TMPFILE
- * in its directory; where the filesystem has none, created O_EXCL as @path at once and *named
- * set).  *id is its identity, to be recorded before image_link() names it.  Returns the open
- * descriptor, or -errno.
+ * How an image's blocks are in the host filesystem when a cell measures on it: allocated
+ * before the run, so that no write of the measured seconds makes the host filesystem
+ * allocate (a sparse image did: the log volume's new log files, 1-4 allocations a second;
+ * docs/COMPARE.md "The demo's images").
  */
-int image_open(const char *path, uint64_t size, struct file_id *id, bool *named) __must_check;
+enum image_alloc {
+	IMAGE_SPARSE,    /* allocated as written (the host filesystem cannot preallocate) */
+	IMAGE_ALLOCATED, /* fallocate()d: the host converts each first write's extent */
+	IMAGE_WRITTEN,   /* fallocate()d and written once with zeros: nothing left to do */
+};
+/* The word for prep.json and the dry run: "sparse", "allocated", "written". */
+const char *image_alloc_name(enum image_alloc a);
+/*
+ * image_open - a new file of @size for @path, not visible under any name yet (O_TMPFILE in
+ * its directory; where the filesystem has none, created O_EXCL as @path at once and *named
+ * set), its blocks allocated, and with @write also written once with zeros (*alloc says what
+ * the host filesystem allowed).  *id is its identity, to be recorded before image_link()
+ * names it.  Returns the open descriptor, or -errno.
+ */
+int image_open(const char *path, uint64_t size, bool write, struct file_id *id, bool *named,
+	       enum image_alloc *alloc) __must_check;
+
 /* image_link - give the file image_open() made its name @path (linkat, never replacing
  * anything: -EEXIST when the name is taken); closes @fd.  0 or -errno. */
 int image_link(int fd, const char *path, bool named) __must_check;
@@ -432,6 +451,9 @@ struct prep_opts {
 	bool stop_on_stdin_eof;        /* the end of stdin rolls back as SIGINT does (the lab) */
 };
 
+/* The option tables of fslab prep and teardown on Linux devices (prep_cli.c, opt.h). */
+extern const struct opt_cmd linuxprep_opt_cmd, linuxteardown_opt_cmd;
+
 /* One volume as prep builds it. */
 struct prep_vol {
 	const char *role;      /* "db" or "log" */
@@ -453,6 +475,7 @@ struct prep_vol {
 				* restore it */
 	bool formatted;        /* and mkfs ran on it */
 	bool direct_io;        /* loop device kept direct I/O on */
+	enum image_alloc alloc; /* the image's blocks in the host filesystem */
 	pid_t daemon;          /* ntfs-3g process, 0 for kernel filesystems */
 };
 

@@ -191,6 +191,9 @@ int prep_build_mkfs(struct prep_ctx *c, struct prep_vol *v)
 		.cluster = c->o->cluster,
 		.force = c->o->force,
 		.extra = c->o->mkfs_opts,
+		/* a new image is allocated before the run: mkfs must not punch it full of holes
+		 * that the host filesystem then allocates while a cell measures */
+		.nodiscard = v->image != NULL,
 	};
 	int ret;
 

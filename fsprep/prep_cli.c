@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,61 +16,49 @@
 #include "cmds.h"
 #include "fsprep/prepP.h"
 #include "msg.h"
+#include "opt.h"
 #include "os/os.h"
 #include "units.h"
 
-/* Where the option texts of --help start, and how wide they run. */
-#define HELP_COL 23
-#define HELP_WIDTH 94
-
-/* "  --fs FS   ext4, xfs, ntfs (ntfs-3g), ... or btrfs." then what only Windows makes, and
- * raw, each on a line of its own: from the table. */
-static void fs_help(FILE *f)
+/* "ext4, xfs, ntfs (ntfs-3g), ... or btrfs." then what only Windows makes, and raw, each on a
+ * line of its own: --fs's text, from the table. */
+static void fs_help(struct strbuf *sb)
 {
-	struct strbuf sb = STRBUF_INIT;
 	char *made = fs_list(PREP_LINUX, FSL_ABOUT, "%s", ", ", " or ");
 	char *elsewhere = fs_list(PREP_LINUX, FSL_NOT, "%s", ", ", " and ");
 
-	strbuf_addstr(&sb, "  --fs FS              ");
-	strbuf_add_wrapped(&sb, made, HELP_COL, HELP_COL, HELP_WIDTH);
-	strbuf_addch(&sb, '.');
+	strbuf_addf(sb, "%s.", made);
 	if (*elsewhere)
-		strbuf_addf(&sb, "\n%*s%s: formatted by Windows only, on the Windows side of the lab",
-			    HELP_COL, "", elsewhere);
+		strbuf_addf(sb, "\n%s: formatted by Windows only, on the Windows side of the lab",
+			    elsewhere);
 	for (size_t i = 0; i < fs_count(); i++)
 		if (fs_is_raw(fs_at(i)) && fs_makes(fs_at(i), PREP_LINUX, true))
-			strbuf_addf(&sb, "\n%*s%s: %s", HELP_COL, "", fs_at(i)->name,
-				    fs_at(i)->about);
-	fprintf(f, "%s\n", sb.buf);
-	strbuf_release(&sb);
+			strbuf_addf(sb, "\n%s: %s", fs_at(i)->name, fs_at(i)->about);
 	free(made);
 	free(elsewhere);
 }
 
-/* what --cluster sets for the filesystem, and the sizes it takes */
-static const char *cluster_rule(const struct fs_mkfs *m)
+/* "ext4, xfs, ntfs, ntfs3, btrfs or raw": what --fs takes */
+static const char *fs_choices(void)
 {
-	return m->cluster_help;
-}
+	static char *names;
 
-/* the filesystem's default mount options */
-static const char *mount_rule(const struct fs_mkfs *m)
-{
-	return m->mount_opts;
+	if (!names)
+		names = fs_list(PREP_LINUX, FSL_RAW, "%s", ", ", " or ");
+	return names;
 }
 
 /*
- * "  OPTION   TEXT" then, from the table, the filesystems grouped by what @rule says of each
- * ("ext4 and xfs: the block size ...; btrfs: ..."), closed by ")" when @text opened one;
- * wrapped as the other option lines.
+ * TEXT then, from the table, the filesystems grouped by what @rule says of each ("ext4 and
+ * xfs: the block size ...; btrfs: ..."), closed by ")" when @text opened one.
  */
-static void option_help(FILE *f, const char *option, const char *text,
-			const char *(*rule)(const struct fs_mkfs *m))
+static void rule_help(struct strbuf *sb, const char *text,
+		      const char *(*rule)(const struct fs_mkfs *m))
 {
-	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
 	bool *done = xcalloc(fs_count(), sizeof(*done));
+	size_t start = sb->len;
 
-	strbuf_addstr(&sb, text);
+	strbuf_addstr(sb, text);
 	for (size_t i = 0; i < fs_count(); i++) {
 		const struct fs_mkfs *m = fs_at(i)->mkfs;
 		size_t n = 0, total = 0;
@@ -80,28 +67,45 @@ static void option_help(FILE *f, const char *option, const char *text,
 			continue;
 		for (size_t j = i; j < fs_count(); j++)
 			total += fs_at(j)->mkfs && !strcmp(rule(fs_at(j)->mkfs), rule(m));
-		strbuf_addstr(&sb, sb.len > strlen(text) ? "; " : "");
+		strbuf_addstr(sb, sb->len > start + strlen(text) ? "; " : "");
 		for (size_t j = i; j < fs_count(); j++) {
 			if (!fs_at(j)->mkfs || strcmp(rule(fs_at(j)->mkfs), rule(m)))
 				continue;
 			done[j] = true;
-			strbuf_addf(&sb, "%s%s", !n ? "" : n + 1 == total ? " and " : ", ",
+			strbuf_addf(sb, "%s%s", !n ? "" : n + 1 == total ? " and " : ", ",
 				    fs_at(j)->name);
 			n++;
 		}
-		strbuf_addf(&sb, ": %s", rule(m));
+		strbuf_addf(sb, ": %s", rule(m));
 	}
 	if (strchr(text, '('))
-		strbuf_addch(&sb, ')');
-	strbuf_addf(&line, "  %-*s", HELP_COL - 2, option);
-	strbuf_add_wrapped(&line, sb.buf, HELP_COL, HELP_COL, HELP_WIDTH);
-	fprintf(f, "%s\n", line.buf);
-	strbuf_release(&sb);
-	strbuf_release(&line);
+		strbuf_addch(sb, ')');
 	free(done);
 }
 
-static void prep_usage(FILE *f)
+/* what --cluster sets for each filesystem, and the sizes it takes */
+static const char *cluster_rule(const struct fs_mkfs *m)
+{
+	return m->cluster_help;
+}
+
+static void cluster_help(struct strbuf *sb)
+{
+	rule_help(sb, "", cluster_rule);
+}
+
+/* each filesystem's default mount options */
+static const char *mount_rule(const struct fs_mkfs *m)
+{
+	return m->mount_opts;
+}
+
+static void mount_opts_help(struct strbuf *sb)
+{
+	rule_help(sb, "extra mount options, appended to the defaults (", mount_rule);
+}
+
+static void prep_head(FILE *f)
 {
 	char *names = fs_list(PREP_LINUX, FSL_RAW, "%s", "|", "|");
 
@@ -117,47 +121,120 @@ static void prep_usage(FILE *f)
 "or mounted, and DIR holds just the record.\n"
 "\n", names);
 	free(names);
-	fs_help(f);
-	fputs(
-"  --db-dev DEV         block device for the database volume\n"
-"  --log-dev DEV        block device for the log volume\n"
-"  --image-dir DIR      instead of devices: sparse images DIR/db.img and DIR/log.img on loop\n"
-"                       devices with direct I/O (no spare disk needed)\n"
-"  --db-size SIZE       database image size (default 8G; --image-dir only)\n"
-"  --log-size SIZE      log image size (default 2G; --image-dir only)\n"
-"  --mount-root DIR     mount on DIR/db and DIR/log; DIR/prep.json records what was done\n", f);
-	option_help(f, "--cluster SIZE", "", cluster_rule);
-	fputs(
-"  --mkfs-opts \"...\"    extra mkfs options, appended (split on blanks, no shell); options\n"
-"                       that name another device or file (XFS -l logdev=, ext4 -J device=,\n"
-"                       a second device for mkfs.btrfs...) are refused\n", f);
-	option_help(f, "--mount-opts \"...\"", "extra mount options, appended to the defaults (",
-		    mount_rule);
-	fputs(
-"  --ntfs-cache-limit SIZE  memory limit of the cgroup ntfs-3g runs in (default 64M; 0 = no\n"
-"                       limit, and ntfs-3g's page cache then inflates measured reads)\n"
-"  --dry-run            print the plan (every command and mount with options); change nothing\n"
-"  --force              overwrite an existing signature (or existing image files); never\n"
-"                       overrides mounted or in-use devices.  The signature is wiped after\n"
-"                       the discard (raw too, so fslab run needs no --force of its own)\n"
-"  --owner NAME         record who asked for this prep: fslab teardown --owner NAME takes\n"
-"                       down only preps recorded with that name (the lab passes\n"
-"                       \"fslab lab OUT\")\n"
-"  --stop-on-stdin-eof  the end of standard input rolls the prep back as SIGINT does (fslab\n"
-"                       lab stops its steps so, also over ssh)\n"
-"  -h, --help           this text\n"
-"\n"
+}
+
+/* What fslab prep is told: the options, and what is checked once all are in. */
+struct prep_args {
+	struct prep_opts o;
+	const char *fs;
+	bool sized, limit_given;
+};
+
+enum { PA_DB_SIZE, PA_LOG_SIZE, PA_CLUSTER, PA_NTFS_LIMIT, PA_OWNER };
+
+static int prep_set(void *ctx, const struct opt_def *d, const char *arg);
+
+#define PA(f) .off = offsetof(struct prep_args, f)
+
+static const struct opt_def prep_opts[] = {
+	{ .name = "fs", .arg = OPT_CHOICE, .metavar = "FS", .choices = fs_choices,
+	  .help_fn = fs_help, .ini = "fs.fs", .store = OPT_STR, PA(fs) },
+	{ .name = "db-dev", .arg = OPT_FILE, .metavar = "DEV",
+	  .help = "block device for the database volume", .ini = "devices.db_dev",
+	  .store = OPT_STR, PA(o.dev[VOL_DB]) },
+	{ .name = "log-dev", .arg = OPT_FILE, .metavar = "DEV",
+	  .help = "block device for the log volume", .ini = "devices.log_dev", .store = OPT_STR,
+	  PA(o.dev[VOL_LOG]) },
+	{ .name = "image-dir", .arg = OPT_DIR, .metavar = "DIR",
+	  .help = "instead of devices: images DIR/db.img and DIR/log.img (allocated before the "
+		  "run, the log image written once) on loop devices with direct I/O (no spare disk "
+		  "needed)",
+	  .ini = "devices.image_dir", .store = OPT_STR, PA(o.image_dir) },
+	{ .name = "db-size", .arg = OPT_WORD, .metavar = "SIZE",
+	  .help = "database image size (default 8G; --image-dir only)", .ini = "devices.db_size",
+	  .id = PA_DB_SIZE },
+	{ .name = "log-size", .arg = OPT_WORD, .metavar = "SIZE",
+	  .help = "log image size (default 2G; --image-dir only)", .ini = "devices.log_size",
+	  .id = PA_LOG_SIZE },
+	{ .name = "mount-root", .arg = OPT_DIR, .metavar = "DIR",
+	  .help = "mount on DIR/db and DIR/log; DIR/prep.json records what was done",
+	  .store = OPT_STR, PA(o.mount_root) },
+	{ .name = "cluster", .arg = OPT_WORD, .metavar = "SIZE", .help_fn = cluster_help,
+	  .ini = "fs.cluster", .id = PA_CLUSTER },
+	{ .name = "mkfs-opts", .arg = OPT_WORD, .metavar = "\"...\"",
+	  .help = "extra mkfs options, appended (split on blanks, no shell); options that name "
+		  "another device or file (XFS -l logdev=, ext4 -J device=, a second device for "
+		  "mkfs.btrfs...) are refused",
+	  .ini = "fs.mkfs_opts", .store = OPT_STR, PA(o.mkfs_opts) },
+	{ .name = "mount-opts", .arg = OPT_WORD, .metavar = "\"...\"", .help_fn = mount_opts_help,
+	  .ini = "fs.mount_opts", .store = OPT_STR, PA(o.mount_opts) },
+	{ .name = "ntfs-cache-limit", .arg = OPT_WORD, .metavar = "SIZE",
+	  .help = "memory limit of the cgroup ntfs-3g runs in (default 64M; 0 = no limit, and "
+		  "ntfs-3g's page cache then inflates measured reads)",
+	  .id = PA_NTFS_LIMIT },
+	{ .name = "dry-run",
+	  .help = "print the plan (every command and mount with options); change nothing",
+	  .store = OPT_TRUE, PA(o.dry_run) },
+	{ .name = "force",
+	  .help = "overwrite an existing signature (or existing image files); never overrides "
+		  "mounted or in-use devices.  The signature is wiped after the discard (raw too, "
+		  "so fslab run needs no --force of its own)",
+	  .ini = "devices.force", .store = OPT_TRUE, PA(o.force) },
+	{ .name = "owner", .arg = OPT_WORD, .metavar = "NAME",
+	  .help = "record who asked for this prep: fslab teardown --owner NAME takes down only "
+		  "preps recorded with that name (the lab passes \"fslab lab OUT\")",
+	  .id = PA_OWNER },
+	{ .name = "stop-on-stdin-eof",
+	  .help = "the end of standard input rolls the prep back as SIGINT does (fslab lab stops "
+		  "its steps so, also over ssh)",
+	  .store = OPT_TRUE, PA(o.stop_on_stdin_eof) },
+	{ .name = "help", .short_name = 'h', .help = "this text" },
+	{ .name = NULL },
+};
+
+const struct opt_cmd linuxprep_opt_cmd = {
+	.name = "prep",
+	.opts = prep_opts,
+	.set = prep_set,
+	.head_fn = prep_head,
+	.tail = "\n"
 "Every step is recorded first in /var/lib/fslab/prep-state/ (root's only, with the identity of\n"
 "each image file made); `fslab teardown --mount-root DIR` undoes exactly that, also after a\n"
 "crash.  One prep at a time per --image-dir (locked).  SIGINT, SIGTERM, SIGHUP or SIGPIPE\n"
 "(e.g. piped into head) during prep roll back what was done.\n"
 "Exit status: 0 ok, 1 failure (rolled back), 2 bad input or refused (nothing touched).\n",
-	      f);
-}
+	.col = 23,
+	.width = 94,
+};
 
-static void teardown_usage(FILE *f)
-{
-	fprintf(f,
+/* What fslab teardown is told. */
+struct teardown_args {
+	const char *root, *owner;
+	bool keep, stop_on_eof;
+};
+
+#define TA(f) .off = offsetof(struct teardown_args, f)
+
+static const struct opt_def teardown_opts[] = {
+	{ .name = "mount-root", .arg = OPT_DIR, .metavar = "DIR",
+	  .help = "tear down the prep on DIR (default: every recorded prep)", .store = OPT_STR,
+	  TA(root) },
+	{ .name = "keep-images", .help = "keep the image files (detach them only)",
+	  .store = OPT_TRUE, TA(keep) },
+	{ .name = "owner", .arg = OPT_WORD, .metavar = "NAME",
+	  .help = "only a prep recorded with prep --owner NAME; any other is left alone",
+	  .store = OPT_STR, TA(owner) },
+	{ .name = "stop-on-stdin-eof",
+	  .help = "accepted as run and prep take it; a teardown finishes anyway",
+	  .store = OPT_TRUE, TA(stop_on_eof) },
+	{ .name = "help", .short_name = 'h', .help = "this text" },
+	{ .name = NULL },
+};
+
+const struct opt_cmd linuxteardown_opt_cmd = {
+	.name = "teardown",
+	.opts = teardown_opts,
+	.head =
 "usage: fslab teardown [--mount-root DIR] [--keep-images] [--owner NAME]\n"
 "\n"
 "Undo what `fslab prep` recorded on this machine (/var/lib/fslab/prep-state): unmount, wait for\n"
@@ -168,16 +245,13 @@ static void teardown_usage(FILE *f)
 "in the mount root is never read.  Idempotent; works after a crash or kill -9 of prep.\n"
 "Devices given with --db-dev/--log-dev are only unmounted (they keep their new filesystem;\n"
 "raw devices are left as they are).  SIGHUP and SIGPIPE do not stop it.\n"
-"\n"
-"  --mount-root DIR     tear down the prep on DIR (default: every recorded prep)\n"
-"  --keep-images        keep the image files (detach them only)\n"
-"  --owner NAME         only a prep recorded with prep --owner NAME; any other is left alone\n"
-"  --stop-on-stdin-eof  accepted as run and prep take it; a teardown finishes anyway\n"
-"  -h, --help           this text\n"
-"\n"
+"\n",
+	.tail = "\n"
 "Exit status: 0 ok (also when nothing was recorded), 1 something could not be undone (the\n"
-"record keeps what is left), 2 bad input.\n");
-}
+"record keeps what is left), 2 bad input.\n",
+	.col = 23,
+	.width = 94,
+};
 
 static int size_opt(const char *opt, const char *arg, uint64_t *out)
 {
@@ -214,12 +288,6 @@ static int pick_fs(const char *arg, const struct fs_desc **fs)
 	*fs = NULL;
 	return ret;
 }
-
-enum {
-	OPT_FS = 256, OPT_DB_DEV, OPT_LOG_DEV, OPT_IMAGE_DIR, OPT_DB_SIZE, OPT_LOG_SIZE,
-	OPT_MOUNT_ROOT, OPT_CLUSTER, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_NTFS_LIMIT, OPT_DRY_RUN,
-	OPT_FORCE, OPT_KEEP_IMAGES, OPT_OWNER, OPT_STOP_EOF,
-};
 
 /* How the options of fslab prep go together; @fs the --fs given, @sized whether --db-size or
  * --log-size were, @limit_given --ntfs-cache-limit.  0 or -FSLAB_EINPUT. */
@@ -261,100 +329,65 @@ static int check_prep_opts(struct prep_opts *o, const char *fs, bool sized, bool
 	return 0;
 }
 
-static int parse_prep(int argc, char **argv, struct prep_opts *o, bool *help)
+static int prep_set(void *ctx, const struct opt_def *d, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "fs", required_argument, NULL, OPT_FS },
-		{ "db-dev", required_argument, NULL, OPT_DB_DEV },
-		{ "log-dev", required_argument, NULL, OPT_LOG_DEV },
-		{ "image-dir", required_argument, NULL, OPT_IMAGE_DIR },
-		{ "db-size", required_argument, NULL, OPT_DB_SIZE },
-		{ "log-size", required_argument, NULL, OPT_LOG_SIZE },
-		{ "mount-root", required_argument, NULL, OPT_MOUNT_ROOT },
-		{ "cluster", required_argument, NULL, OPT_CLUSTER },
-		{ "mkfs-opts", required_argument, NULL, OPT_MKFS_OPTS },
-		{ "mount-opts", required_argument, NULL, OPT_MOUNT_OPTS },
-		{ "ntfs-cache-limit", required_argument, NULL, OPT_NTFS_LIMIT },
-		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "owner", required_argument, NULL, OPT_OWNER },
-		{ "stop-on-stdin-eof", no_argument, NULL, OPT_STOP_EOF },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool sized = false, limit_given = false;
-	const char *fs = NULL;
-	int c, ret = 0;
+	struct prep_args *a = ctx;
+	struct prep_opts *o = &a->o;
 
-	memset(o, 0, sizeof(*o));
-	o->image_size[VOL_DB] = 8 * GiB;
-	o->image_size[VOL_LOG] = 2 * GiB;
-	o->ntfs_cache_limit = NTFS_CACHE_LIMIT_DEFAULT;
-	while (!ret && (c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_FS: fs = optarg; break;
-		case OPT_DB_DEV: o->dev[VOL_DB] = optarg; break;
-		case OPT_LOG_DEV: o->dev[VOL_LOG] = optarg; break;
-		case OPT_IMAGE_DIR: o->image_dir = optarg; break;
-		case OPT_DB_SIZE:
-			ret = size_opt("--db-size", optarg, &o->image_size[VOL_DB]);
-			sized = true;
-			break;
-		case OPT_LOG_SIZE:
-			ret = size_opt("--log-size", optarg, &o->image_size[VOL_LOG]);
-			sized = true;
-			break;
-		case OPT_MOUNT_ROOT: o->mount_root = optarg; break;
-		case OPT_CLUSTER: ret = size_opt("--cluster", optarg, &o->cluster); break;
-		case OPT_MKFS_OPTS: o->mkfs_opts = optarg; break;
-		case OPT_MOUNT_OPTS: o->mount_opts = optarg; break;
-		case OPT_NTFS_LIMIT:
-			if (parse_size(optarg, &o->ntfs_cache_limit))
-				ret = input_error("--ntfs-cache-limit %s: not a size; use e.g. 64M, or 0 for none",
-						  optarg);
-			else if (o->ntfs_cache_limit && o->ntfs_cache_limit < 16 * MiB)
-				ret = input_error("--ntfs-cache-limit %s: below 16M the ntfs-3g daemon itself may be killed for lack of memory; use 16M or more (or 0 for none)",
-						  optarg);
-			limit_given = true;
-			break;
-		case OPT_DRY_RUN: o->dry_run = true; break;
-		case OPT_FORCE: o->force = true; break;
-		case OPT_OWNER:
-			if (!*optarg)
-				return input_error("--owner is empty; give a name, such as the lab's \"fslab lab /srv/out\"");
-			o->owner = optarg;
-			break;
-		case OPT_STOP_EOF: o->stop_on_stdin_eof = true; break;
-		case 'h': *help = true; return 0;
-		default: return input_error("run 'fslab prep --help' for the options");
-		}
+	switch (d->id) {
+	case PA_DB_SIZE:
+	case PA_LOG_SIZE:
+		a->sized = true;
+		return size_opt(d->id == PA_DB_SIZE ? "--db-size" : "--log-size", arg,
+				&o->image_size[d->id == PA_DB_SIZE ? VOL_DB : VOL_LOG]);
+	case PA_CLUSTER:
+		return size_opt("--cluster", arg, &o->cluster);
+	case PA_NTFS_LIMIT:
+		a->limit_given = true;
+		if (parse_size(arg, &o->ntfs_cache_limit))
+			return input_error("--ntfs-cache-limit %s: not a size; use e.g. 64M, or 0 for none",
+					   arg);
+		if (o->ntfs_cache_limit && o->ntfs_cache_limit < 16 * MiB)
+			return input_error("--ntfs-cache-limit %s: below 16M the ntfs-3g daemon itself may be killed for lack of memory; use 16M or more (or 0 for none)",
+					   arg);
+		return 0;
+	case PA_OWNER:
+		if (!*arg)
+			return input_error("--owner is empty; give a name, such as the lab's \"fslab lab /srv/out\"");
+		o->owner = arg;
+		return 0;
 	}
-	if (ret)
-		return ret;
-	if (optind < argc)
-		return input_error("unexpected argument '%s'; run 'fslab prep --help'", argv[optind]);
-	return check_prep_opts(o, fs, sized, limit_given);
+	return 0;
 }
 
+/* fslab prep's argv into a: 0, 1 after --help, or -FSLAB_EINPUT (said). */
+static int parse_prep(int argc, char **argv, struct prep_args *a)
+{
+	int first, ret;
+
+	memset(a, 0, sizeof(*a));
+	a->o.image_size[VOL_DB] = 8 * GiB;
+	a->o.image_size[VOL_LOG] = 2 * GiB;
+	a->o.ntfs_cache_limit = NTFS_CACHE_LIMIT_DEFAULT;
+	ret = opt_parse(&linuxprep_opt_cmd, a, argc, argv, &first);
+	if (ret)
+		return ret;
+	return check_prep_opts(&a->o, a->fs, a->sized, a->limit_given);
+}
 
 int cmd_linuxprep(int argc, char **argv)
 {
-	struct prep_opts o;
-	bool help = false;
+	struct prep_args a;
 	int ret;
 
-	ret = parse_prep(argc, argv, &o, &help);
-	if (help) {
-		prep_usage(stdout);
-		return FSLAB_EXIT_OK;
-	}
+	ret = parse_prep(argc, argv, &a);
 	if (ret)
-		return FSLAB_EXIT_USAGE;
+		return ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
 	/* the lab's stop: EOF raises SIGINT here, which rolls the prep back */
-	if (o.stop_on_stdin_eof && !o.dry_run && os_stop_on_stdin_eof())
+	if (a.o.stop_on_stdin_eof && !a.o.dry_run && os_stop_on_stdin_eof())
 		fslab_warn("cannot watch standard input (--stop-on-stdin-eof): stop prep with "
 			   "Ctrl-C instead");
-	return prep_run(&o);
+	return prep_run(&a.o);
 }
 
 /* Is the prep that wrote the record still running (as a process other than us)? */
@@ -449,37 +482,15 @@ static void on_teardown_signal(int sig)
 
 int cmd_linuxteardown(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "mount-root", required_argument, NULL, OPT_MOUNT_ROOT },
-		{ "keep-images", no_argument, NULL, OPT_KEEP_IMAGES },
-		{ "owner", required_argument, NULL, OPT_OWNER },
-		{ "stop-on-stdin-eof", no_argument, NULL, OPT_STOP_EOF },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct sigaction sa = { .sa_handler = on_teardown_signal, .sa_flags = SA_RESTART };
-	const char *root = NULL, *owner = NULL;
-	bool keep = false;
+	struct teardown_args a = { 0 };
 	json_t *roots, *r;
 	size_t i;
-	int c, ret = 0, first = 0;
+	int ret, pos, first = 0;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_MOUNT_ROOT: root = optarg; break;
-		case OPT_KEEP_IMAGES: keep = true; break;
-		case OPT_OWNER: owner = optarg; break;
-		case OPT_STOP_EOF: break;
-		case 'h': teardown_usage(stdout); return FSLAB_EXIT_OK;
-		default:
-			input_error("run 'fslab teardown --help' for the options");
-			return FSLAB_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		input_error("unexpected argument '%s'; run 'fslab teardown --help'", argv[optind]);
-		return FSLAB_EXIT_USAGE;
-	}
+	ret = opt_parse(&linuxteardown_opt_cmd, &a, argc, argv, &pos);
+	if (ret)
+		return ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
 	if (geteuid()) {
 		input_error("fslab teardown needs root (umount, loop devices); run it with sudo");
 		return FSLAB_EXIT_USAGE;
@@ -489,8 +500,8 @@ int cmd_linuxteardown(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGPIPE, &sa, NULL);
-	if (root) {
-		ret = teardown_root(root, keep, owner);
+	if (a.root) {
+		ret = teardown_root(a.root, a.keep, a.owner);
 	} else {
 		roots = json_array();
 		ret = state_registry_roots(roots);
@@ -500,7 +511,7 @@ int cmd_linuxteardown(int argc, char **argv)
 			fslab_info("no prep recorded in %s: nothing to tear down", PREP_STATE_DIR);
 		legacy_registry_note();
 		json_array_foreach(roots, i, r) {
-			ret = teardown_root(json_string_value(r), keep, owner);
+			ret = teardown_root(json_string_value(r), a.keep, a.owner);
 			if (ret && !first)
 				first = ret;
 		}

@@ -5,6 +5,7 @@
  * verification method, the cgroup, mkdirs and mounts with their options and helpers.
  */
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -40,8 +41,10 @@ void prep_print_dry_run(const struct prep_ctx *c)
 
 		if (!v->image)
 			continue;
-		printf("  %-4s create %s (sparse, %s)%s\n", v->role, v->image,
-		       fmt_size(a, sizeof(a), v->size), path_exists(v->image) ? ", replacing it (--force)" : "");
+		printf("  %-4s create %s (%s, allocated%s)%s\n", v->role, v->image,
+		       fmt_size(a, sizeof(a), v->size), strcmp(v->role, "log") ? "" :
+		       " and written once with zeros", path_exists(v->image) ? ", replacing it "
+		       "(--force)" : "");
 		printf("  %-4s attach %s to a free loop device (/dev/loopN) with direct I/O\n",
 		       v->role, v->image);
 	}
@@ -50,7 +53,10 @@ void prep_print_dry_run(const struct prep_ctx *c)
 		char *cmd;
 
 		print_topology(c, v);
-		printf("  %-4s discard %s (BLKDISCARD, whole device)\n", v->role, v->device);
+		if (v->image)
+			printf("  %-4s no discard (a new allocated image)\n", v->role);
+		else
+			printf("  %-4s discard %s (BLKDISCARD, whole device)\n", v->role, v->device);
 		if (v->signature)
 			printf("  %-4s wipe %s on %s (--force)\n", v->role, v->signature, v->device);
 		if (!c->be->format)

@@ -89,8 +89,10 @@ static json_t *volume_json(const struct prep_ctx *c, const struct prep_vol *v)
 		      "verified", v->verified ? v->verified : json_null(),
 		      "discarded", v->discarded,
 		      "wiped", v->wiped ? v->wiped : json_null());
-	if (v->image)
+	if (v->image) {
 		json_object_set_new(o, "loop_direct_io", json_boolean(v->direct_io));
+		json_object_set_new(o, "image_blocks", json_string(image_alloc_name(v->alloc)));
+	}
 	if (v->daemon)
 		json_object_set_new(o, "daemon_pid", json_integer(v->daemon));
 	return o;

@@ -1,195 +1,46 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# mkcompletion.sh: fslab's bash completion, made from its --help texts, so that it never
-# offers other than the program takes (as scripts/mkman.sh makes the man pages from them).
-# The subcommands come from `fslab --help`, each one's options from `fslab CMD --help`: the
-# option lines ("  --name METAVAR   text", "  -h, --help   text") and the usage lines
-# ("[--json FILE]", "--fs ext4|xfs|..."), whatever code prints them (fslab run's option
-# table, the other commands' texts).  What an option's value completes to:
-#   a|b|c metavar, or a text that opens with a list ("the load model: jetstress, randread,
-#   ... or backup; default ...", "strict or lenient; ...")      those words
-#   DIR                                                         directories
-#   FILE, RESULT, DEV, *.json                                   file names
-#   CONFIG.ini                                                  *.ini files (and directories)
-#   anything else (N, SIZE, TIME, NAME=FILE...)                 nothing: a value to type
-# "--a, --b: ..." lines (compare's sizing options) take their values' kinds from the command
-# they point to; "other options  as fslab run" (export) takes run's options.  Positional
-# arguments (RESULT..., CONFIG.ini, hosts' actions) come from the usage lines.
+# mkcompletion.sh: fslab's bash completion, made from the option tables of that fslab (src/opt.h)
+# as `fslab __options` prints them, so that it never offers other than the program takes (the
+# man pages come from the --help texts the same tables make: scripts/mkman.sh).  The
+# subcommands come from `fslab --help`; each one's options, what their values complete to and
+# its positional arguments from its table:
+#   opt CMD --NAME KIND    KIND: - (no value), dir, file, ini, word (nothing offered: a value
+#                          to type), =a b c (those words: the choices' own table, such as the
+#                          workloads or the filesystems)
+#   pos CMD N KIND         the Nth positional argument (N... : that and every later one)
+#   inherit CMD OTHER      CMD takes OTHER's options too (export: run's)
 # The commands the lab runs on its hosts (hello, clock, cat-result) are not completed.
 #
 # Usage: scripts/mkcompletion.sh FSLAB OUTFILE      (make completion: build/completion/fslab)
 set -eu
 fslab=$1 out=$2
 tmp=$out.tmp.$$
-trap 'rm -f "$tmp" "$tmp.spec" "$tmp.help"' EXIT
+trap 'rm -f "$tmp" "$tmp.spec"' EXIT
 mkdir -p "$(dirname "$out")"
 version=$("$fslab" version | sed -n '1s/^fslab //p')
 cmds=$("$fslab" --help | awk '/^Run on a lab.s hosts/ { exit }
 	/^  [a-z]+ +[^ ]/ && $1 != "version" { print $1 }')
 [ -n "$cmds" ] || { echo "mkcompletion.sh: '$fslab --help' lists no command" >&2; exit 1; }
 
-# spec CMD: the --help text of CMD on stdin as lines
-#   opt CMD NAME KIND      KIND: - (no value), dir, file, ini, word, =a b c (words), ? (see
-#                          the same option of another command)
-#   pos CMD N KIND         the Nth positional argument (N... : that and every later one)
-#   inherit CMD OTHER      CMD takes OTHER's options too
-spec() {
-	awk -v cmd="$1" '
-	function kind_of(mv, text,   k) {
-		gsub(/[][]/, "", mv)
-		sub(/\.\.\.$/, "", mv)
-		# "TIME|steady", "N|auto": the words; a metavar among them is no value to offer
-		if (mv ~ /\|/) {
-			gsub(/\|/, " ", mv)
-			gsub(/(^| )[A-Z][A-Z0-9_-]*( |$)/, " ", mv)
-			gsub(/^ +| +$/, "", mv)
-			gsub(/  +/, " ", mv)
-			return mv == "" ? "word" : "=" mv
-		}
-		k = list_words(text)
-		if (k != "") return "=" k
-		if (mv ~ /^DIR[0-9]*$/) return "dir"
-		if (mv ~ /\.ini$/) return "ini"
-		if (mv ~ /^(FILE|RESULT|DEV|[A-Z-]*FILE)$/ || mv ~ /\.json$/) return "file"
-		return "word"
-	}
-	# the words of a list the text opens with: "a, b or c", or after a "what: " without
-	# commas "a, b, c"; else ""
-	function list_words(t,   w, n, s, item, sep) {
-		sep = 0
-		if (match(t, /^[^,;:]*: /) && substr(t, 1, RLENGTH) !~ / or /) {
-			t = substr(t, RLENGTH + 1)
-			sep = 1
-		}
-		w = ""; n = 0
-		while (match(t, /^[a-z][a-z0-9_]*/)) {
-			item = substr(t, 1, RLENGTH); t = substr(t, RLENGTH + 1)
-			if (t ~ /^ \(/) t = skip_paren(substr(t, 2))
-			w = w (n++ ? " " : "") item
-			if (t ~ /^, /) { t = substr(t, 3); continue }
-			if (t ~ /^ or /) { t = substr(t, 5); sep = 1; continue }
-			break
-		}
-		return (n >= 2 && sep && (t == "" || t ~ /^[;.,:]/)) ? w : ""
-	}
-	function skip_paren(t,   d, i, c) {
-		d = 0
-		for (i = 1; i <= length(t); i++) {
-			c = substr(t, i, 1)
-			if (c == "(") d++
-			else if (c == ")" && --d == 0) return substr(t, i + 1)
-		}
-		return ""
-	}
-	function flush(   k) {
-		if (cur == "") return
-		k = cur_mv == "-" ? "-" : kind_of(cur_mv, cur_text)
-		if (!(cur in kind) || kind[cur] == "word" || kind[cur] == "?")
-			kind[cur] = k
-		cur = ""
-	}
-	# the usage lines: "usage: fslab CMD ..." and the indented lines that go on with it
-	NR == 1 || (in_usage && /^ +[^ ]/) {
-		in_usage = 1
-		line = $0; sub(/^(usage:)? +/, "", line)
-		n = split(line, tok, / +/)
-		form++
-		npos = 0
-		for (i = 1; i <= n; i++) {
-			w = tok[i]
-			o = w; gsub(/[][]/, "", o)
-			# "fslab CMD" opens a form; "[fslab run options]" is another command
-			if (o == "fslab" && i > 1) break
-			if (o == "fslab" || w == cmd) continue
-			if (o ~ /^--[a-z]/) {
-				name = o; sub(/=.*/, "", name)
-				nxt = i < n ? tok[i + 1] : ""
-				if (w !~ /\]$/ && nxt != "" && nxt !~ /^[-[]/ && nxt !~ /^fslab$/) {
-					k = kind_of(nxt, ""); i++
-				} else
-					k = "-"
-				if (!(name in kind) || kind[name] == "-") kind[name] = k
-				continue
-			}
-			if (w == "--" || w ~ /^\[?-/ || w ~ /^\[?options\]$/ || w ~ /^\.\.\.\]*$/)
-				continue
-			if (w ~ /^[[]*[a-z][a-z-]*[]]*$/ && npos == 1) {
-				gsub(/[][]/, "", w); actions[w] = 1; continue
-			}
-			if (w ~ /^[[]*[A-Z]/ && npos == 0 && !seen_pos) {
-				pos1 = kind_of(w, "")
-				rep = (w ~ /\.\.\./ || tok[i + 1] ~ /^\.\.\./) ? "..." : ""
-				seen_pos = 1
-			}
-			npos++
-		}
-		next
-	}
-	{ in_usage = 0 }
-	/^  other options +.*as fslab [a-z]+/ {
-		match($0, /as fslab [a-z]+/); print "inherit", cmd, substr($0, RSTART + 9, RLENGTH - 9)
-		next
-	}
-	# an option line: "  --name METAVAR  text", "  -h, --help  text", "  --a, --b: text"
-	/^  -/ {
-		flush()
-		line = substr($0, 3); sub(/^-[a-zA-Z], /, "", line)
-		if (line ~ /^--[a-z][a-z0-9-]*, --/) {
-			while (match(line, /^--[a-z][a-z0-9-]*/)) {
-				name = substr(line, 1, RLENGTH); line = substr(line, RLENGTH + 1)
-				if (!(name in kind)) kind[name] = "?"
-				sub(/^[,:] */, "", line)
-			}
-			next
-		}
-		if (!match(line, /^--[a-z][a-z0-9-]*/)) next
-		cur = substr(line, 1, RLENGTH); line = substr(line, RLENGTH + 1)
-		if (line ~ /^ [^ ]/) {
-			line = substr(line, 2); cur_mv = line; sub(/ .*/, "", cur_mv)
-			line = substr(line, length(cur_mv) + 1)
-		} else if (line ~ /^=/) {
-			cur_mv = substr(line, 2); sub(/ .*/, "", cur_mv)
-			line = substr(line, length(cur_mv) + 2)
-		} else
-			cur_mv = "-"
-		sub(/^ +/, "", line); cur_text = line
-		next
-	}
-	/^    +[^ ]/ && cur != "" { s = $0; sub(/^ +/, "", s); cur_text = cur_text " " s; next }
-	{ flush() }
-	END {
-		flush()
-		for (o in kind) print "opt", cmd, o, kind[o]
-		if (seen_pos) print "pos", cmd, "1" (rep != "" && !length(actions) ? "..." : ""), pos1
-		a = ""
-		for (w in actions) a = a (a == "" ? "" : " ") w
-		if (a != "") { print "pos", cmd, "2", "=" a; print "pos", cmd, "3...", "file" }
-	}'
-}
-
-: > "$tmp.spec"
-for c in $cmds; do
-	"$fslab" "$c" --help > "$tmp.help"
-	spec "$c" < "$tmp.help" >> "$tmp.spec"
-done
+# the tables of the commands --help lists, sorted
+"$fslab" __options | awk -v cmds=" $(echo $cmds) " '$1 != "cmd" && index(cmds, " " $2 " ")' \
+	> "$tmp.spec"
+grep -q . "$tmp.spec" || { echo "mkcompletion.sh: '$fslab __options' lists no option" >&2; exit 1; }
 LC_ALL=C sort -o "$tmp.spec" "$tmp.spec"
 
 # the script: the tables as case statements, then the function that reads them
 awk -v version="$version" -v cmds="$(echo $cmds)" '
 	function q(s) { gsub(/\047/, "\047\\\047\047", s); return "\047" s "\047" }
 	$1 == "opt" { k = $4; for (i = 5; i <= NF; i++) k = k " " $i
-		      kind[$2 " " $3] = k; opts[$2] = opts[$2] " " $3; known[$3] = known[$3] " " k }
+		      kind[$2 " " $3] = k; opts[$2] = opts[$2] " " $3 }
 	$1 == "pos" { k = $4; for (i = 5; i <= NF; i++) k = k " " $i; pos[$2 " " $3] = k
 		      npos[$2] = npos[$2] " " $3 }
 	$1 == "inherit" { inh[$2] = $3 }
-	function resolve(o,   n, a, i) {
-		n = split(known[o], a, " ")
-		for (i = 1; i <= n; i++) if (a[i] != "?") return a[i] == "=" ? "word" : a[i]
-		return "word"
-	}
 	END {
 		print "# bash completion for fslab " version ": generated by scripts/mkcompletion.sh"
-		print "# from the --help texts of that fslab; do not edit (make completion remakes it)."
+		print "# from the option tables of that fslab (fslab __options); do not edit (make completion"
+		print "# remakes it)."
 		print "# shellcheck shell=bash"
 		print "_fslab_commands=" q(cmds " version help")
 		print "# _fslab_options CMD: the options of CMD in _fslab_r"
@@ -221,7 +72,6 @@ awk -v version="$version" -v cmds="$(echo $cmds)" '
 					if (arr[j] in done) continue
 					done[arr[j]] = 1
 					k = kind[src[s] " " arr[j]]
-					if (k == "?") k = resolve(arr[j])
 					print "\t" q(c[i] " " arr[j]) ") _fslab_r=" q(k) " ;;"
 				}
 			}

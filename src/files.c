@@ -110,6 +110,64 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	return atomic_commit(&af);
 }
 
+int dirh_write_new(struct os_dirh *d, const char *tmp, const char *name, const void *data,
+		   size_t len, struct os_id *id)
+{
+	struct os_id made = { 0, 0 };
+	struct os_file *f;
+	ssize_t n;
+	int ret = os_dirh_open_file(d, tmp, OS_RDWR | OS_CREATE, &f);
+
+	if (ret)
+		return ret;
+	ret = os_file_id(f, &made);
+	n = ret ? 0 : os_pwrite(f, data, len, 0);
+	if (!ret)
+		ret = n == (ssize_t)len ? os_file_sync(f) : n < 0 ? (int)n : -EIO;
+	os_close(f);
+	if (!ret)
+		ret = os_dirh_rename_new(d, tmp, name);
+	if (!ret)
+		ret = os_dirh_sync(d);
+	else if (made.ino)
+		(void)os_dirh_remove_file(d, tmp, made.ino);
+	if (!ret && id)
+		*id = made;
+	return ret;
+}
+
+int dirh_read_small(struct os_dirh *d, const char *name, size_t max, char **out, size_t *len,
+		    struct os_id *id)
+{
+	struct os_file *f;
+	uint64_t size = 0;
+	char *buf = NULL;
+	ssize_t n = 0;
+	int ret = os_dirh_open_file(d, name, OS_RDONLY, &f);
+
+	if (ret)
+		return ret;
+	ret = id ? os_file_id(f, id) : 0;
+	if (!ret)
+		ret = os_file_size(f, &size);
+	if (!ret && size > max)
+		ret = -EFBIG;
+	if (!ret) {
+		buf = xmalloc((size_t)size + 1);
+		n = os_pread(f, buf, (size_t)size, 0);
+		ret = n == (ssize_t)size ? 0 : n < 0 ? (int)n : -EIO;
+	}
+	os_close(f);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[size] = '\0';
+	*out = buf;
+	*len = (size_t)size;
+	return 0;
+}
+
 const char *os_kind_name(int kind)
 {
 	switch (kind) {

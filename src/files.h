@@ -45,6 +45,26 @@ const char *atomic_name(const struct atomic_file *af);
 int atomic_commit(struct atomic_file *af) __must_check;
 void atomic_abort(struct atomic_file *af);
 
+/*
+ * Small files of fslab's own inside a directory someone else may write, all through the
+ * directory's handle (os.h "directories someone else may write").
+ *
+ * dirh_write_new - data as the new file name in d: written to the temporary name tmp (created
+ * exclusively, never through a link), synced, renamed to name only while name is free
+ * (os_dirh_rename_new: a file or a link someone put there stays as it was: -EEXIST), then d
+ * synced.  Readers see no file or the whole one.  *id (may be NULL) gets the file's identity.
+ * tmp is removed again on failure (if it is still the file this call made).  0 or -errno.
+ */
+int dirh_write_new(struct os_dirh *d, const char *tmp, const char *name, const void *data,
+		   size_t len, struct os_id *id) __must_check;
+/*
+ * dirh_read_small - the regular file name in d (never through a link: -ELOOP; a FIFO, device
+ * or directory: -EINVAL), at most max bytes (-EFBIG), into a NUL-terminated heap buffer *out,
+ * its length in *len; *id (may be NULL) the identity of the file read.  0 or -errno.
+ */
+int dirh_read_small(struct os_dirh *d, const char *name, size_t max, char **out, size_t *len,
+		    struct os_id *id) __must_check;
+
 /* read_file - whole file into a NUL-terminated heap buffer (*out, caller frees).  0, -errno,
  * or -EINVAL when path is not a regular file (a FIFO or a device: never blocks or floods). */
 int read_file(const char *path, char **out, size_t *len) __must_check;

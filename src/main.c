@@ -9,55 +9,18 @@
 #include "cmds.h"
 #include "msg.h"
 
-static const struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
-} cmds[] = {
-#ifdef _WIN32
-	/* fslab.exe (docs/WINDOWS.md): Windows disks through PowerShell */
-	{ "prep", cmd_prep, "format NTFS or ReFS database and log volumes on Windows disks" },
-	{ "teardown", cmd_teardown, "remove what prep made" },
-#else
-	{ "prep", cmd_prep, "format and mount separate database and log volumes" },
-	{ "teardown", cmd_teardown, "unmount and detach what prep made" },
-#endif
-	{ "run", cmd_run, "drive a Jetstress-like (or simple) load, write a result file" },
-	{ "compare", cmd_compare, "tables, charts and a report from result files" },
-	{ "sizing", cmd_sizing, "mailboxes supported from achieved IOPS" },
-	{ "export", cmd_export, "the run's load as a fio job file or a DiskSpd script" },
-	{ "selftest", cmd_selftest, "check on this machine and volume what the numbers rest on" },
-	{ "merge", cmd_merge, "one cell's results of several hosts into one cluster result" },
-	{ "lab", cmd_lab, "prep + run + compare for several filesystems from one config" },
-#ifdef _WIN32
-	{ "demo", cmd_demo, "the demo lab: two folders of C: compared, with an A/A copy" },
-#else
-	{ "demo", cmd_demo, "the demo lab: ext4 vs XFS on loop devices, then a report" },
-#endif
-#ifndef _WIN32
-	{ "hosts", cmd_hosts, "check a lab config's [host] sections: ssh, versions, clocks" },
-#endif
-};
-
-/* What the lab's controller runs on its hosts over ssh (docs/HOSTS.md), listed apart. */
-static const struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
-} remote_cmds[] = {
-	{ "hello", cmd_hello, "version, system and the arguments as received (one JSON line)" },
-	{ "clock", cmd_clock, "the wall clock for each line read (clock offsets)" },
-	{ "cat-result", cmd_cat_result, "a result file with its size and sha256" },
-};
-
 static void usage(FILE *f)
 {
+	const struct fslab_cmd *c;
+
 	fprintf(f, "usage: fslab <command> [options]   (fslab <command> --help for details)\n\n");
-	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
-		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].help);
+	for (size_t i = 0; (c = fslab_cmd_at(i)); i++)
+		if (!c->remote && !c->hidden)
+			fprintf(f, "  %-9s %s\n", c->name, c->help);
 	fprintf(f, "\nRun on a lab's hosts by its controller over ssh:\n");
-	for (size_t i = 0; i < ARRAY_SIZE(remote_cmds); i++)
-		fprintf(f, "  %-10s %s\n", remote_cmds[i].name, remote_cmds[i].help);
+	for (size_t i = 0; (c = fslab_cmd_at(i)); i++)
+		if (c->remote && !c->hidden)
+			fprintf(f, "  %-10s %s\n", c->name, c->help);
 	fprintf(f, "\n  version   the version, git description, back ends, libraries and system\n"
 		   "            (also --version, and fslab <command> --version)\n"
 		   "\nExit status: 0 ok, 1 failure or aborted, 2 bad input (nothing changed),\n"
@@ -71,6 +34,8 @@ static bool version_asked(int argc, char **argv)
 
 static int fslab_main(int argc, char **argv)
 {
+	const struct fslab_cmd *cmd;
+
 	if (argc < 2) {
 		usage(stderr);
 		return FSLAB_EXIT_USAGE;
@@ -83,14 +48,10 @@ static int fslab_main(int argc, char **argv)
 		return fslab_print_version(stdout) ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 	/* fslab CMD --version: --version alone, as the commands' --help is alone for the
 	 * lab's remote commands (among other arguments it may be an option's value) */
-	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return version_asked(argc, argv) ? fslab_print_version(stdout) != 0
-							 : cmds[i].fn(argc - 1, argv + 1);
-	for (size_t i = 0; i < ARRAY_SIZE(remote_cmds); i++)
-		if (!strcmp(argv[1], remote_cmds[i].name))
-			return version_asked(argc, argv) ? fslab_print_version(stdout) != 0
-							 : remote_cmds[i].fn(argc - 1, argv + 1);
+	cmd = fslab_cmd_find(argv[1]);
+	if (cmd)
+		return version_asked(argc, argv) ? fslab_print_version(stdout) != 0
+						 : cmd->fn(argc - 1, argv + 1);
 	fslab_err("unknown command '%s'; run 'fslab --help' for the list", argv[1]);
 	return FSLAB_EXIT_USAGE;
 }

@@ -186,6 +186,8 @@ void result_release(struct fslab_result *r)
 	free(r->hosts);
 	steady_release(r);
 	tuning_release(&r->tuning);
+	fidelity_release(&r->fidelity);
+	recovery_result_release(&r->recovery);
 	free(r->cluster.timeline);
 	timeline_release(&r->timeline);
 	for (size_t i = 0; i < r->latency_samples.nscopes; i++)

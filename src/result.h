@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "classes.h"
+#include "fidelity.h"
 #include "hist.h"
 
 #define RESULT_SCHEMA "fslab-result/1"
@@ -273,6 +274,9 @@ struct run_config {
 	bool threads_auto;
 	unsigned int tune_window, tune_max_threads;
 	double tune_interval_s, tune_slope_pct, tune_judge_s, tune_step_cap_s, tune_cap_s;
+	/* --recovery-logs: log files the recovery workload's load leaves per database (0: not
+	 * given, the workload's default) */
+	unsigned int recovery_logs;
 	/* the run itself, not written to the file (the label is the result's own field) */
 	char *label, *output;
 	bool force, quiet;
@@ -380,6 +384,43 @@ struct cluster_info {
 	char *timeline;        /* how timelines were aligned: "wall-clock" or "second index" */
 };
 
+/*
+ * The recovery workload (soft recovery, workloads/recovery.c): a load that leaves log files, an
+ * unclean stop, then a replay of those logs into the database in order, timed per log file.
+ */
+struct recovery_log {
+	char *db;            /* the database instance, "db1" */
+	uint64_t gen;        /* the log generation replayed */
+	double seconds;      /* read the log, read the pages it names, write the changed ones */
+	uint64_t records;    /* update records in it */
+	bool whole;          /* its records reach its end (the last one a run wrote need not) */
+	uint64_t applied;    /* records the database did not have yet (redone) */
+	uint64_t pages_read, pages_written;
+};
+
+struct recovery_result {
+	bool present;
+	bool interrupted;         /* the logs were left by a run that was killed (this run made
+				     no load of its own) */
+	unsigned int logs_asked;  /* --recovery-logs: log files the load leaves per database */
+	double load_seconds;      /* the load that made them (0 when interrupted) */
+	double seconds;           /* the whole replay */
+	uint64_t logs, records, applied, pages_read, pages_written, log_bytes;
+	/* pages the unclean stop left behind the log (dirty, their first unwritten change
+	 * durable: each must be redone; 0 when interrupted, which a killed run cannot tell), and
+	 * the pages the replay applied records to */
+	uint64_t pages_behind_log, pages_redone;
+	/* records a page's time contradicts (ESE's JET_errDbTimeTooOld / TooNew: a lost write),
+	 * pages that failed verification when read, and the first of them in words */
+	uint64_t mismatches, bad_pages;
+	char *first_problem;
+	/* seconds per log file: mean, standard deviation, smallest, median, 95th percentile,
+	 * largest */
+	double per_log_mean, per_log_sd, per_log_min, per_log_p50, per_log_p95, per_log_max;
+	size_t nlog;
+	struct recovery_log *log; /* in replay order */
+};
+
 struct fslab_result {
 	char *schema;
 	char *label;
@@ -422,10 +463,16 @@ struct fslab_result {
 	struct tuning tuning; /* --threads auto: the tuner's steps and choice; absent otherwise */
 	size_t nfio_ss;
 	struct fio_steadystate *fio_ss;
+	/* the load's shape against Jetstress's ratios (src/fidelity.h); a recovery workload's
+	 * replay */
+	struct fidelity fidelity;
+	struct recovery_result recovery;
 };
 
 void result_init(struct fslab_result *r);
 void result_release(struct fslab_result *r);
+/* Free what r owns and zero it. */
+void recovery_result_release(struct recovery_result *r);
 /* Free what a member owns and zero it. */
 void host_member_release(struct host_member *h);
 

@@ -74,6 +74,13 @@ void rf_lab_read(struct rd *rd, json_t *o, const char *key, void *p);
 json_t *rf_tuning_write(const void *p);
 void rf_tuning_read(struct rd *rd, json_t *o, const char *key, void *p);
 
+/* result_shape.c: "fidelity" (struct fidelity) and "recovery" (struct recovery_result),
+ * RF_CUSTOM writers (NULL when absent) and readers. */
+json_t *rf_fidelity_write(const void *p);
+void rf_fidelity_read(struct rd *rd, json_t *o, const char *key, void *p);
+json_t *rf_recovery_write(const void *p);
+void rf_recovery_read(struct rd *rd, json_t *o, const char *key, void *p);
+
 /* The whole result, in the order it is written; ends with { NULL }. */
 extern const struct rfield result_fields[];
 

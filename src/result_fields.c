@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * result_fields.c: fslab-result/1 as one table of fields (key, type, where in struct
- * fslab_result, required or not), the one description both the writer and the reader walk;
- * and the few fields with a shape of their own (histograms, the classes, timeline, latency
- * samples, verdict, environment, notes).  A new field is one line here.
+ * result_fields.c: fslab-result/1 as one table of fields (key, type, where in struct fslab_result,
+ * required or not) that both the writer and the reader walk, and the few fields with a shape of
+ * their own (histograms, classes, timeline, latency samples, verdict, environment, notes).
  */
 #include <errno.h>
 #include <math.h>
@@ -28,10 +27,7 @@ static json_t *schema_write(const void *p)
 /* checked by result_from_json() before anything else */
 static void schema_read(struct rd *rd, json_t *o, const char *key, void *p)
 {
-	(void)rd;
-	(void)o;
-	(void)key;
-	(void)p;
+	(void)rd, (void)o, (void)key, (void)p;
 }
 
 static json_t *hist_write(const void *p)
@@ -534,6 +530,7 @@ static const struct rfield config_fields[] = {
 	C("tune_step_cap_s", RF_REAL, tune_step_cap_s, .flags = RF_NAN0),
 	C("tune_cap_s", RF_REAL, tune_cap_s, .flags = RF_NAN0),
 	C("tune_max_threads", RF_UINT, tune_max_threads),
+	C("recovery_logs", RF_UINT, recovery_logs), /* the recovery workload's */
 	{ NULL },
 };
 #undef C
@@ -751,7 +748,9 @@ const struct rfield result_fields[] = {
 	R("latency_samples", RF_CUSTOM, latency_samples, .write = samples_write,
 	  .read = samples_read),
 	R("verdict", RF_CUSTOM, verdict, .write = verdict_write, .read = verdict_read),
+	R("fidelity", RF_CUSTOM, fidelity, .write = rf_fidelity_write, .read = rf_fidelity_read),
 	R("checksum", RF_OBJ, checksum, .sub = checksum_fields),
+	R("recovery", RF_CUSTOM, recovery, .write = rf_recovery_write, .read = rf_recovery_read),
 	R("notes", RF_CUSTOM, notes, .write = notes_write, .read = notes_read),
 	R("cluster", RF_CUSTOM, cluster, .write = cluster_write, .read = cluster_read),
 	R("hosts", RF_ARRAY, hosts, .flags = RF_OMIT, .off_n = offsetof(struct fslab_result, nhosts),

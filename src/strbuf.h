@@ -71,6 +71,15 @@ static inline void strbuf_add_sep(struct strbuf *sb, const char *sep)
 	if (sb->len)
 		strbuf_addstr(sb, sep);
 }
+/* Append item, the i-th of n items of a list, after sep (last before the last one): "a, b or
+ * c" made from a table in one loop. */
+static inline void strbuf_add_item(struct strbuf *sb, size_t i, size_t n, const char *sep,
+				   const char *last, const char *item)
+{
+	if (i)
+		strbuf_addstr(sb, i + 1 < n ? sep : last);
+	strbuf_addstr(sb, item);
+}
 /* Append the content of another strbuf (sb2 may not be sb). */
 void strbuf_addbuf(struct strbuf *sb, const struct strbuf *sb2);
 /* Append printf-formatted text. */

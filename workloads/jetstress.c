@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base.h"
@@ -114,6 +115,8 @@ static void db_free(struct js_db *db)
 	free(db->buckets);
 	free(db->dirtyq);
 	free(db->writers);
+	free(db->lring);
+	free(db->lpayload);
 	free(db->first_bad);
 	free(db->first_err);
 	free(db->fatal);
@@ -125,7 +128,7 @@ static void db_free(struct js_db *db)
 	pthread_cond_destroy(&db->lcv_done);
 }
 
-static void js_cleanup(struct run_ctx *rc)
+void js_cleanup(struct run_ctx *rc)
 {
 	struct js *js = js_of(rc);
 
@@ -234,7 +237,8 @@ static int db_setup(struct run_ctx *rc, struct js *js, unsigned int i, uint64_t 
 		need_db[dd] = sat_add(need_db[dd], o->db_size - MIN(o->db_size,
 							db_allocated(&db->place)));
 	/* current + spare + kept generations, and slack for one roll */
-	need_log[ld] += db->raw ? RAW_LOG_REGION : (uint64_t)(JS_LOG_KEEP + 3) * JS_LOG_FILE_SIZE;
+	need_log[ld] += db->raw ? RAW_LOG_REGION
+				: (js_of(rc)->log_files + 3) * (uint64_t)JS_LOG_FILE_SIZE;
 	if (db->raw)
 		return 0;
 	lstate = js_logdir_state(db->log_parent, db->log_name);
@@ -273,7 +277,7 @@ static void warn_cow(struct run_ctx *rc, const uint64_t *need_db)
 	}
 }
 
-static int js_check(struct run_ctx *rc)
+int js_check_logs(struct run_ctx *rc, uint64_t log_files)
 {
 	const struct run_config *o = rc->o;
 	uint64_t *need_db = xcalloc(o->ndb_dirs, sizeof(uint64_t));
@@ -282,6 +286,7 @@ static int js_check(struct run_ctx *rc)
 	int ret = 0;
 
 	rc->priv = js;
+	js->log_files = log_files;
 	if (o->db_size % DB_PAGE_SIZE || o->db_size / DB_PAGE_SIZE < 512) {
 		ret = input_error("--db-size %llu: must be a multiple of 32 KiB and at least 16M "
 				  "(ESE pages are 32 KiB); e.g. --db-size 1G",
@@ -307,6 +312,10 @@ out:
 	return ret;
 }
 
+static int js_check(struct run_ctx *rc)
+{
+	return js_check_logs(rc, JS_LOG_KEEP);
+}
 
 /* A database's sessions for rc->o->threads, its lazy writer's depth and its cache (noted when
  * raised for them: note). */
@@ -324,7 +333,7 @@ static void size_for_threads(struct run_ctx *rc, struct js_db *db, bool note)
 				db->sessions, db->wdepth, db->nslots);
 }
 
-static int js_prepare(struct run_ctx *rc)
+int js_prepare_dbs(struct run_ctx *rc, bool reset_logs)
 {
 	const struct run_config *o = rc->o;
 	struct js *js = js_of(rc);
@@ -342,18 +351,26 @@ static int js_prepare(struct run_ctx *rc)
 			fslab_err("%s: cannot open: %s", db->path, workload_place_error(ret));
 			break;
 		}
-		ret = js_reset_logs(db);
+		ret = reset_logs ? js_reset_logs(db) : 0;
 		if (ret)
 			fslab_err("%s: cannot set up the log stream: %s", db->log_dir,
 				  workload_place_error(ret));
 		size_for_threads(rc, db, !o->threads_auto);
+		/* --threads auto: the log ring holds what the most sessions the tuner tries
+		 * append (it keeps its records across the tuner's steps) */
+		js_log_setup(db, o->threads_auto ? js_sessions_of(MAX(o->tune_max_threads,
+			     o->threads), o->databases, i) : db->sessions, o->seed);
+		/* page times only grow: the clock starts past any earlier run's (whole seconds
+		 * of the wall clock in the high half), and a change always takes a page past
+		 * its own time (js_next_dbtime()) */
+		db->dbtime = (uint64_t)time(NULL) << 32;
 	}
 	return ret;
 }
 
 /* --threads auto, between the tuner's steps (the load stopped): sessions, writers and cache
  * sized again for rc->o->threads; the cache starts empty (pages still dirty stay as they are
- * on disk, an older generation that verifies). */
+ * on disk, an older generation that verifies; the log keeps its records). */
 static int js_set_threads(struct run_ctx *rc, bool final)
 {
 	struct js *js = js_of(rc);
@@ -372,9 +389,15 @@ static int js_set_threads(struct run_ctx *rc, bool final)
 		free(db->buckets);
 		free(db->dirtyq);
 		db->nused = db->hand = db->dq_head = db->dq_n = 0;
+		db->stalled = db->nwriting = 0;
 		size_for_threads(rc, db, final);
 	}
 	return 0;
+}
+
+static int js_prepare(struct run_ctx *rc)
+{
+	return js_prepare_dbs(rc, true);
 }
 
 static int start_thread(pthread_t *t, bool *started, void *(*fn)(void *), void *arg)
@@ -387,7 +410,7 @@ static int start_thread(pthread_t *t, bool *started, void *(*fn)(void *), void *
 	return 0;
 }
 
-static int js_start(struct run_ctx *rc)
+int js_start(struct run_ctx *rc)
 {
 	const struct run_config *o = rc->o;
 	struct js *js = js_of(rc);
@@ -429,7 +452,15 @@ static int js_start(struct run_ctx *rc)
 	return ret;
 }
 
-static void js_stop(struct run_ctx *rc)
+/* A thread joined once: the recovery workload stops its load before the run stops it. */
+static void join_thread(pthread_t t, bool *started)
+{
+	if (*started)
+		pthread_join(t, NULL);
+	*started = false;
+}
+
+void js_stop(struct run_ctx *rc)
 {
 	struct js *js = js_of(rc);
 
@@ -447,18 +478,14 @@ static void js_stop(struct run_ctx *rc)
 		pthread_mutex_unlock(&db->lmu);
 	}
 	for (unsigned int i = 0; i < js->nsessions; i++)
-		if (js->sessions[i].started)
-			pthread_join(js->sessions[i].tid, NULL);
+		join_thread(js->sessions[i].tid, &js->sessions[i].started);
 	for (unsigned int i = 0; i < js->ndbs; i++) {
 		struct js_db *db = &js->dbs[i];
 
 		for (unsigned int k = 0; k < db->nwriters; k++)
-			if (db->writers[k].started)
-				pthread_join(db->writers[k].tid, NULL);
-		if (db->logger_started)
-			pthread_join(db->logger, NULL);
-		if (db->bdm_started)
-			pthread_join(db->bdm, NULL);
+			join_thread(db->writers[k].tid, &db->writers[k].started);
+		join_thread(db->logger, &db->logger_started);
+		join_thread(db->bdm, &db->bdm_started);
 	}
 }
 
@@ -538,6 +565,33 @@ static bool finish_instance(struct run_ctx *rc, unsigned int i, const struct js_
 	return in->pass;
 }
 
+/*
+ * The load's shape against Jetstress's ratios, with what explains a ratio out of its band: the
+ * busiest log stream's busy share (its log writes' latency over the measured time) and its
+ * durable commits per log write.
+ */
+static void js_fidelity(struct run_ctx *rc)
+{
+	struct js *js = js_of(rc);
+	struct fslab_result *r = rc->res;
+	double busiest = -1;
+
+	fidelity_compute(&r->fidelity, r->classes);
+	if (!r->fidelity.present || !(r->duration_s > 0))
+		return;
+	for (unsigned int i = 0; i < js->ndbs && i < r->ninstances; i++) {
+		const struct class_result *lw = &r->instances[i].classes[CLS_LOG_WRITE];
+		double busy = lw->ops * lw->lat_us.mean / 1e6 / r->duration_s * 100;
+
+		if (lw->ops && busy > busiest) {
+			busiest = busy;
+			r->fidelity.log_busy_pct = MIN(busy, 100.0);
+			r->fidelity.commits_per_write = (double)js->dbs[i].durable_commits / lw->ops;
+		}
+	}
+	fidelity_explain(&r->fidelity);
+}
+
 static int js_finish(struct run_ctx *rc)
 {
 	struct js *js = js_of(rc);
@@ -584,6 +638,7 @@ static int js_finish(struct run_ctx *rc)
 	}
 	r->verdict.pass = pass;
 	r->verdict.present = true;
+	js_fidelity(rc);
 	return 0;
 }
 

@@ -29,7 +29,7 @@ void *js_bdm_main(void *arg)
 		free_aligned(buf);
 		return NULL;
 	}
-	while (engine_running(e)) {
+	while (js_running(db)) {
 		uint64_t n = MIN(pages_per_io, db->npages - pos), due;
 		struct io_u io = { .file = db->file, .op = IO_READ, .cls = CLS_BDM_READ, .buf = buf,
 				   .len = (uint32_t)(n * DB_PAGE_SIZE),
@@ -39,9 +39,9 @@ void *js_bdm_main(void *arg)
 
 		/* throttle: the next read is due when the bytes so far match the rate */
 		due = t0 + (uint64_t)(done_bytes / rate * 1e9);
-		while (engine_running(e) && now_ns() < due)
+		while (js_running(db) && now_ns() < due)
 			sleep_until_ns(MIN(due, now_ns() + 100 * NSEC_PER_MSEC));
-		if (!engine_running(e))
+		if (!js_running(db))
 			break;
 		/* keep the checkpoint off these pages while they are read */
 		pthread_mutex_lock(&db->mu);

@@ -71,6 +71,13 @@ void js_dirtyq_push(struct js_db *db, uint32_t s)
 	db->dirtyq[(db->dq_head + db->dq_n++) % db->nslots] = s;
 }
 
+void js_dirtyq_unpop(struct js_db *db, uint32_t s)
+{
+	db->dq_head = (db->dq_head + db->nslots - 1) % db->nslots;
+	db->dirtyq[db->dq_head] = s;
+	db->dq_n++;
+}
+
 uint32_t js_dirtyq_pop(struct js_db *db)
 {
 	uint32_t s = db->dirtyq[db->dq_head];
@@ -84,7 +91,6 @@ void js_mark_dirty(struct js_db *db, uint32_t s)
 {
 	struct slot *sl = &db->slots[s];
 
-	sl->gen++;
 	if (!(sl->flags & SLOT_DIRTY)) {
 		sl->flags |= SLOT_DIRTY;
 		/* a slot being written goes back on the queue when its write completes */
@@ -103,4 +109,12 @@ void js_cache_setup(struct js_db *db, uint64_t cache_size)
 	for (uint32_t i = 0; i < db->nbuckets; i++)
 		db->buckets[i] = NONE;
 	db->dirtyq = xcalloc(db->nslots, sizeof(*db->dirtyq));
+}
+
+void js_cache_hold(struct js_db *db, uint64_t depth)
+{
+	uint32_t avail = MAX(db->nslots / 50, db->sessions * JS_CACHE_PAGES_PER_SESSION);
+
+	db->ckpt_depth = depth;
+	db->dirty_max = db->nslots > avail ? db->nslots - avail : 1;
 }

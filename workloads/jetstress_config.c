@@ -42,8 +42,27 @@ void js_describe(const struct run_config *c, FILE *f)
 
 void js_summary(const struct fslab_result *r, FILE *f)
 {
-	fprintf(f, "Achieved transactional I/O per second: %.1f   (transactions/s %.1f)\n\n",
+	fprintf(f, "Achieved transactional I/O per second: %.1f   (transactions/s %.1f)\n",
 		r->transactional_iops, r->transactions_per_s);
+	js_summary_shape(&r->fidelity, f);
+	fputc('\n', f);
+}
+
+void js_summary_shape(const struct fidelity *fd, FILE *f)
+{
+	if (!fd->present)
+		return;
+	fprintf(f, "Load shape (Jetstress's bands):");
+	for (int k = 0; k < FID_NR; k++) {
+		char v[32];
+
+		fprintf(f, "%s %s %s (%s)%s", k ? "," : "", fid_words[k],
+			fid_value_text(v, sizeof(v), (enum fid_ratio)k, fd->r[k].value),
+			fid_band_text((enum fid_ratio)k), fd->r[k].in_band ? "" : " OUT");
+	}
+	fputc('\n', f);
+	if (fd->why)
+		fprintf(f, "  %s\n", fd->why);
 }
 
 /*

@@ -90,8 +90,8 @@ static int roll_log(struct js_db *db)
 	ret = open_current_log(db, db->rc->direct);
 	if (ret)
 		return ret;
-	if (db->log_gen > JS_LOG_KEEP + 1) {
-		uint64_t g = db->log_gen - JS_LOG_KEEP - 1;
+	if (db->log_gen > db->log_keep + 1) {
+		uint64_t g = db->log_gen - db->log_keep - 1;
 
 		if (os_dirh_unlink(db->logd, js_log_name(name, sizeof(name), g)) == 0)
 			db->log_deleted++;
@@ -113,18 +113,142 @@ static int make_spare(struct js_db *db)
 	return 0;
 }
 
+/* n bytes of the log ring from LSN lsn into out. */
+static void ring_get(const struct js_db *db, uint64_t lsn, void *out, uint64_t n)
+{
+	uint64_t pos = lsn % db->lring_size, first = MIN(n, db->lring_size - pos);
+
+	memcpy(out, db->lring + pos, first);
+	memcpy((char *)out + first, db->lring, n - first);
+}
+
+/* n bytes from src into the log ring at LSN lsn. */
+static void ring_put(struct js_db *db, uint64_t lsn, const void *src, uint64_t n)
+{
+	uint64_t pos = lsn % db->lring_size, first = MIN(n, db->lring_size - pos);
+
+	memcpy(db->lring + pos, src, first);
+	memcpy(db->lring, (const char *)src + first, n - first);
+}
+
+/*
+ * The ring holds LOG_BUFFER bytes from the start of the sector the log writer writes next,
+ * plus, for each session, room for a record and a fill: a session waits for room before it
+ * changes a page (js_log_room()) and appends under db->mu, so at most one record and one fill
+ * per session arrive after it saw room.
+ */
+void js_log_setup(struct js_db *db, unsigned int sessions, uint64_t seed)
+{
+	struct rng r;
+
+	rng_seed(&r, mix64(seed) ^ mix64(0x106ULL + db->idx));
+	db->lring_size = LOG_BUFFER + JS_LOG_SECTOR + (uint64_t)(sessions + 1) * 2 * JS_LREC_MAX;
+	db->lring = xcalloc(1, db->lring_size);
+	db->lpayload = xmalloc(LOG_PAYLOAD);
+	db_fill_payload(db->lpayload, LOG_PAYLOAD, &r, db->rc->o->compressibility);
+	db->log_keep = js_of(db->rc)->log_files;
+}
+
+/* The log writer's next write starts at the sector of flushed (the partial sector again). */
+static uint64_t ring_floor(const struct js_db *db)
+{
+	return db->flushed / JS_LOG_SECTOR * JS_LOG_SECTOR;
+}
+
+bool js_log_room(struct js_db *db)
+{
+	pthread_mutex_lock(&db->lmu);
+	while (db->appended + 2 * JS_LREC_MAX - ring_floor(db) > LOG_BUFFER && js_running(db))
+		pthread_cond_wait(&db->lcv_done, &db->lmu);
+	pthread_mutex_unlock(&db->lmu);
+	return js_running(db);
+}
+
+/* With db->lmu held: the rest of the current log file (appended .. file_end) as a fill record,
+ * or as zeros when shorter than a record's header. */
+static void log_fill(struct js_db *db, uint64_t file_end)
+{
+	unsigned char rec[JS_LREC_MAX];
+	uint64_t n = file_end - db->appended;
+
+	memset(rec, 0, n);
+	if (n >= JS_LREC_HDR)
+		js_lrec_seal(rec, &(struct js_lrec){ .type = JS_LR_FILL, .len = (uint32_t)n,
+						     .lsn = db->appended }, db->info.dbid);
+	ring_put(db, db->appended, rec, n);
+	db->appended = file_end;
+}
+
+uint64_t js_log_append(struct js_db *db, struct js_lrec *r, size_t off)
+{
+	unsigned char rec[JS_LREC_MAX];
+	uint64_t file_end, end;
+
+	memcpy(rec + JS_LREC_HDR, (const char *)db->lpayload + off, r->len - JS_LREC_HDR);
+	pthread_mutex_lock(&db->lmu);
+	/* a record never crosses into the next log file (ESE's neither) */
+	file_end = (db->appended / JS_LOG_DATA + 1) * JS_LOG_DATA;
+	if (db->appended + r->len > file_end)
+		log_fill(db, file_end);
+	r->lsn = db->appended;
+	js_lrec_seal(rec, r, db->info.dbid);
+	ring_put(db, r->lsn, rec, r->len);
+	db->appended += r->len;
+	end = db->appended;
+	if (db->appended - db->flushed >= LOG_LAZY_FLUSH_BYTES)
+		pthread_cond_signal(&db->lcv_work);
+	pthread_mutex_unlock(&db->lmu);
+	return end;
+}
+
+bool js_log_commit(struct js_db *db, uint64_t end, bool lazy)
+{
+	if (lazy)
+		return js_running(db);
+	pthread_mutex_lock(&db->lmu);
+	/* a commit whose record went out with an earlier write waits for nothing (ESE's
+	 * cLGWriteSkipped); else the log writer writes up to it at least */
+	if (db->need < end) {
+		db->need = end;
+		pthread_cond_signal(&db->lcv_work);
+	}
+	while (db->flushed < end && js_running(db))
+		pthread_cond_wait(&db->lcv_done, &db->lmu);
+	if (engine_phase(&db->rc->eng) == PH_MEASURE)
+		db->durable_commits++;
+	pthread_mutex_unlock(&db->lmu);
+	return js_running(db);
+}
+
+void js_log_need(struct js_db *db, uint64_t lsn, bool urgent)
+{
+	__atomic_store_n(&db->wal_wait, 1, __ATOMIC_RELEASE);
+	if (!urgent)
+		return;
+	pthread_mutex_lock(&db->lmu);
+	if (db->log_req < lsn) {
+		db->log_req = lsn;
+		pthread_cond_signal(&db->lcv_work);
+	}
+	pthread_mutex_unlock(&db->lmu);
+}
+
 /* One log write: the LSNs [file_base + start, file_base + end) of the current file, written
  * as len bytes (whole sectors); t_roll when the roll this write needed began, else 0. */
 struct log_write {
 	uint64_t file_base, start, end, len, t_roll;
 };
 
-/* With db->lmu held: wait until records are due (a committer waits, or the lazy flush's size
- * or time is reached).  false when the run stops. */
+/* With db->lmu held: wait until records are due (a committer waits for a record not yet
+ * written, the lazy writer needs a page's records on disk, or the lazy flush's size or time
+ * is reached).  false when the run stops.  A committer woken by the write that carried its
+ * record asks for nothing more (ESE's FWakeWaitingQueue() wakes exactly those, and a write
+ * starts only for a waiter whose record is still unwritten). */
 static bool records_due(struct js_db *db)
 {
 	while (js_running(db) && !(db->appended > db->flushed &&
-				   (db->waiters || db->appended - db->flushed >= LOG_LAZY_FLUSH_BYTES ||
+				   (db->need > db->flushed || db->log_req > db->flushed ||
+				    db->appended - db->flushed >= LOG_LAZY_FLUSH_BYTES ||
 				    now_ns() - db->last_flush_ns >= LOG_LAZY_FLUSH_NS))) {
 		struct timespec ts;
 
@@ -181,7 +305,10 @@ static void write_records(struct js_db *db, struct io_ctx *ctx, void *buf,
 			   .buf = buf, .len = (uint32_t)w->len, .off = seg + JS_LOG_HDR + w->start };
 	int res;
 
-	((uint64_t *)buf)[0] = w->file_base + w->start; /* record header: its LSN */
+	/* the records from the ring, the rest of the last sector zeros (it is written again
+	 * with the records that follow) */
+	ring_get(db, w->file_base + w->start, buf, w->end - w->start);
+	memset((char *)buf + (w->end - w->start), 0, w->len - (w->end - w->start));
 	res = io_sync(ctx, &io);
 	engine_account(&db->rc->eng, db->lst, CLS_LOG_WRITE, w->len,
 		       w->t_roll ? w->t_roll : io.start_ns, io.end_ns, res != (int)w->len);
@@ -229,7 +356,6 @@ void *js_logger_main(void *arg)
 	void *buf = xmalloc_aligned(JS_LOG_MAX_WRITE);
 	struct log_write w;
 	struct io_ctx ctx;
-	struct rng r;
 	int ret;
 
 	ret = io_ctx_init(&ctx, db->rc->o->engine, 1);
@@ -239,8 +365,6 @@ void *js_logger_main(void *arg)
 		free_aligned(buf);
 		return NULL;
 	}
-	rng_seed(&r, mix64(db->rc->o->seed) ^ mix64(0x106ULL + db->idx));
-	db_fill_payload(buf, JS_LOG_MAX_WRITE, &r, db->rc->o->compressibility);
 	pthread_mutex_lock(&db->lmu);
 	db->last_flush_ns = now_ns();
 	while (records_due(db) && !next_write(db, &w)) {
@@ -248,8 +372,12 @@ void *js_logger_main(void *arg)
 		write_records(db, &ctx, buf, &w);
 		pthread_mutex_lock(&db->lmu);
 		db->flushed = w.file_base + w.end;
+		__atomic_store_n(&db->durable, db->flushed, __ATOMIC_RELEASE);
 		db->last_flush_ns = now_ns();
 		pthread_cond_broadcast(&db->lcv_done);
+		/* the lazy writer waits for the log (write-ahead logging): it may go on */
+		if (__atomic_load_n(&db->wal_wait, __ATOMIC_ACQUIRE))
+			pthread_cond_signal(&db->cv_dirty);
 		if (w.t_roll && spare_after_roll(db))
 			break;
 	}
@@ -295,17 +423,38 @@ static bool is_log_name(const char *name)
 	return js_log_gen(name) || !strcmp(name, JS_LOG_CURRENT) || !strcmp(name, JS_LOG_SPARE);
 }
 
-/* A log file of fslab's in its folder sub: a log name, and fslab's header; in a folder fslab
- * marked also an empty one (a creation killed before its first write: nothing to lose). */
-static bool log_file_ours(struct os_dirh *sub, const char *name, bool marked)
+char *js_ckpt_head(struct os_dirh *sub)
 {
-	struct os_entry e;
+	struct os_id id;
 
-	if (!is_log_name(name))
+	if (os_dirh_id(sub, &id))
+		return NULL;
+	return xasprintf(JS_CKPT_SIGNATURE "\nfolder %llu\n", (unsigned long long)id.ino);
+}
+
+/*
+ * A file of fslab's in its log folder sub: a log file (a log name and fslab's header) or a
+ * checkpoint file (its name, and fslab's text naming this folder); in a folder fslab marked
+ * also an empty log file or temporary checkpoint file (a creation killed before its first
+ * write: nothing to lose).  Never a link: file_says() opens regular files only.
+ */
+static bool file_ours(struct os_dirh *sub, const char *name, bool marked)
+{
+	bool ckpt = !strcmp(name, JS_LOG_CHECKPOINT), tmp = !strcmp(name, JS_LOG_CHECKPOINT_TMP);
+	struct os_entry e;
+	char *head;
+	bool ok;
+
+	if (!is_log_name(name) && !ckpt && !tmp)
 		return false;
-	if (marked && !os_dirh_stat(sub, name, &e) && e.kind == OS_KIND_FILE && !e.size)
+	if (marked && !ckpt && !os_dirh_stat(sub, name, &e) && e.kind == OS_KIND_FILE && !e.size)
 		return true;
-	return file_says(sub, name, JS_LOG_MAGIC, true);
+	if (!ckpt && !tmp)
+		return file_says(sub, name, JS_LOG_MAGIC, true);
+	head = js_ckpt_head(sub);
+	ok = head && file_says(sub, name, head, true);
+	free(head);
+	return ok;
 }
 
 bool js_logdir_is_ours(struct os_dirh *sub)
@@ -323,7 +472,7 @@ bool js_logdir_is_ours(struct os_dirh *sub)
 		ok = true;
 		while (ok && (name = os_readdir(d))) {
 			if (strcmp(name, JS_LOG_MARKER)) {
-				ok = log_file_ours(sub, name, marked);
+				ok = file_ours(sub, name, marked);
 				logs++;
 			} else {
 				ok = marked;
@@ -366,7 +515,7 @@ int js_logdir_clear(struct os_dirh *sub, bool all)
 	if (ret)
 		return ret;
 	while (!ret && (name = os_readdir(d)))
-		if (log_file_ours(sub, name, marked) || (all && !strcmp(name, JS_LOG_MARKER)))
+		if (file_ours(sub, name, marked) || (all && !strcmp(name, JS_LOG_MARKER)))
 			ret = os_dirh_unlink(sub, name);
 	os_closedir(d);
 	return ret;

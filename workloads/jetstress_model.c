@@ -4,6 +4,7 @@
 #include "jetstress.h"
 #include "random.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,4 +82,44 @@ uint32_t js_cache_slots(uint64_t cache_size, uint64_t npages, unsigned int sessi
 	uint64_t want = MIN(cache_size / DB_PAGE_SIZE, npages / 2);
 
 	return (uint32_t)MIN(MAX(want, need), UINT32_MAX / 4);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The q-quantile of sorted v[n] (n > 0), interpolated between order statistics. */
+static double quantile(const double *v, size_t n, double q)
+{
+	double pos = q * (double)(n - 1);
+	size_t i = (size_t)pos;
+
+	return i + 1 < n ? v[i] + (v[i + 1] - v[i]) * (pos - (double)i) : v[n - 1];
+}
+
+void js_spread(const double *v, size_t n, struct js_spread *s)
+{
+	double *w, sum = 0, ss = 0;
+
+	if (!n) {
+		*s = (struct js_spread){ NAN, NAN, NAN, NAN, NAN, NAN };
+		return;
+	}
+	w = xmalloc(n * sizeof(*w));
+	memcpy(w, v, n * sizeof(*w));
+	qsort(w, n, sizeof(*w), cmp_double);
+	for (size_t i = 0; i < n; i++)
+		sum += w[i];
+	s->mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (w[i] - s->mean) * (w[i] - s->mean);
+	s->sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	s->min = w[0];
+	s->max = w[n - 1];
+	s->p50 = quantile(w, n, 0.5);
+	s->p95 = quantile(w, n, 0.95);
+	free(w);
 }

@@ -27,7 +27,8 @@
 	X(randwrite) \
 	X(randrw) \
 	X(seqwrite) \
-	X(backup)
+	X(backup) \
+	X(recovery)
 
 #define DECLARE(n) extern const struct workload_ops workload_##n;
 #define ENTRY(n) &workload_##n,

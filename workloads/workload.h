@@ -76,6 +76,9 @@ enum {
 	WL_EXPORT_SHAPE = 1 << 9, /* its export is an approximation that takes the measured shape
 				     of one of its results (fslab export --from) */
 	WL_EXPORT_EXACT = 1 << 10, /* its export is the very load (fslab export --help lists them) */
+	WL_REPLAY = 1 << 11,      /* a replay of log files timed per file (soft recovery): judged
+				     by its time per log file, no transactional IOPS;
+				     --recovery-logs */
 };
 
 /* The measured shape an approximated export follows (fslab export --from, else defaults). */
@@ -169,7 +172,7 @@ struct workload_ops {
 	int (*set_threads)(struct run_ctx *rc, bool final);
 };
 
-extern const struct workload_ops workload_jetstress;
+extern const struct workload_ops workload_jetstress, workload_recovery;
 extern const struct workload_ops workload_randread, workload_randwrite, workload_randrw, workload_seqwrite;
 
 /* Workload by name, or NULL. */

@@ -4,7 +4,6 @@
  * powershell.exe (Windows only), prep.json written atomically.  On Linux, --disk-info FILE
  * --dry-run previews a plan. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +14,12 @@
 #include "files.h"
 #include "fsprep/win/winprep.h"
 #include "msg.h"
+#include "opt.h"
 #include "strbuf.h"
 #include "units.h"
 #include "volume.h" /* PREP_SCHEMA, PREP_JSON_NAME */
 
-static void winprep_usage(FILE *f)
+static void winprep_head(FILE *f)
 {
 	char *names = fs_list(PREP_WINDOWS, 0, "%s", "|", "|");
 	char *titles = fs_list(PREP_WINDOWS, FSL_TITLES, "%s", ", ", " or ");
@@ -32,17 +32,139 @@ static void winprep_usage(FILE *f)
 		"partition formatted %s (64K allocation units, ReFS without integrity streams,\n"
 		"as Exchange guidance says), mounted on DIR\\db\\ and DIR\\log\\ (default C:\\fslab).\n"
 		"Refused: the system or boot disk (always), read-only disks, disks that are initialised or\n"
-		"hold partitions (unless --force, which wipes them).  --dry-run prints the plan and the\n"
-		"PowerShell script and changes nothing.  --disk-info FILE takes the disks from FILE (the\n"
-		"JSON the disk query prints) instead of asking Windows: on Linux it previews a plan.\n"
+		"hold partitions (unless --force, which wipes them).\n"
 		"Writes DIR\\prep.json; `fslab teardown --mount-root DIR` undoes the prep.\n"
-		"--stop-on-stdin-eof: the end of standard input before the script starts stops the\n"
-		"prep with nothing changed; a script that started finishes (or undoes itself on\n"
-		"failure), so that no disk is left half-made (fslab lab stops its steps so).\n",
+		"\n",
 		names, titles);
 	free(names);
 	free(titles);
 }
+
+/* "ntfs or refs": what --fs takes on Windows disks */
+static const char *win_fs_choices(void)
+{
+	static char *names;
+
+	if (!names)
+		names = fs_list(PREP_WINDOWS, 0, "%s", ", ", " or ");
+	return names;
+}
+
+/* --cluster: the default of each filesystem, from the table ("64K", or "ntfs 4K, refs 64K") */
+static void cluster_help(struct strbuf *sb)
+{
+	struct strbuf d = STRBUF_INIT;
+	uint64_t first = 0;
+	bool same = true;
+
+	for (size_t i = 0; i < fs_count(); i++) {
+		const struct fs_desc *fs = fs_at(i);
+
+		if (!fs->win || !fs_makes(fs, PREP_WINDOWS, false))
+			continue;
+		same = same && (!first || first == fs->win->cluster_default);
+		first = first ? first : fs->win->cluster_default;
+		strbuf_addf(&d, "%s%s %lluK", d.len ? ", " : "", fs->name,
+			    (unsigned long long)(fs->win->cluster_default / KiB));
+	}
+	strbuf_addstr(sb, "the allocation unit size; default ");
+	if (same)
+		strbuf_addf(sb, "%lluK", (unsigned long long)(first / KiB));
+	else
+		strbuf_addstr(sb, d.buf);
+	strbuf_release(&d);
+}
+
+/* What fslab prep is told for Windows disks: the options, and what is checked once all are in. */
+struct winprep_args {
+	struct win_prep_opts o;
+	const char *fs;
+	bool have[WIN_NROLES], cluster_given;
+};
+
+enum { WA_DB_DISK, WA_LOG_DISK, WA_CLUSTER };
+
+static int winprep_set(void *ctx, const struct opt_def *d, const char *arg);
+
+#define WA(f) .off = offsetof(struct winprep_args, f)
+
+static const struct opt_def winprep_opts[] = {
+	{ .name = "fs", .arg = OPT_CHOICE, .metavar = "FS", .choices = win_fs_choices,
+	  .help = "%C", .ini = "fs.fs", .store = OPT_STR, WA(fs) },
+	{ .name = "db-disk", .arg = OPT_WORD, .metavar = "N",
+	  .help = "the disk of the database volume, its number as Get-Disk lists it",
+	  .ini = "devices.db_disk", .flags = OPT_CLAIM, .id = WA_DB_DISK },
+	{ .name = "log-disk", .arg = OPT_WORD, .metavar = "M",
+	  .help = "the disk of the log volume", .ini = "devices.log_disk", .flags = OPT_CLAIM,
+	  .id = WA_LOG_DISK },
+	{ .name = "mount-root", .arg = OPT_DIR, .metavar = "DIR",
+	  .help = "mount on DIR\\db\\ and DIR\\log\\",
+	  .def = "C:\\fslab", .store = OPT_STR, WA(o.mount_root) },
+	{ .name = "cluster", .arg = OPT_WORD, .metavar = "SIZE", .help_fn = cluster_help,
+	  .ini = "fs.cluster", .id = WA_CLUSTER },
+	{ .name = "force",
+	  .help = "wipe disks that are initialised or hold partitions (never the system or boot "
+		  "disk, nor a read-only one)",
+	  .ini = "devices.force", .store = OPT_TRUE, WA(o.force) },
+	{ .name = "dry-run", .help = "print the plan and the PowerShell script; change nothing",
+	  .store = OPT_TRUE, WA(o.dry_run) },
+	{ .name = "disk-info", .arg = OPT_FILE, .metavar = "FILE",
+	  .help = "take the disks from FILE (the JSON the disk query prints) instead of asking "
+		  "Windows: on Linux it previews a plan",
+	  .ini = "devices.disk_info", .flags = OPT_CLAIM, .store = OPT_STR, WA(o.disk_info) },
+	{ .name = "stop-on-stdin-eof",
+	  .help = "the end of standard input before the script starts stops the prep, nothing "
+		  "changed; a script that started finishes (or undoes itself on failure): no disk "
+		  "is left half-made (fslab lab stops its steps so)",
+	  .store = OPT_TRUE, WA(o.stop_on_stdin_eof) },
+	{ .name = "help", .short_name = 'h', .help = "this text" },
+	{ .name = NULL },
+};
+
+static const struct opt_cmd winprep_opt_cmd = {
+	.name = "prep",
+	.see = "prep --db-disk 0",
+	.opts = winprep_opts,
+	.set = winprep_set,
+	.head_fn = winprep_head,
+	.col = 23,
+	.width = 94,
+};
+
+/* What fslab teardown is told for a Windows prep. */
+struct winteardown_args {
+	const char *root;
+	bool keep, dry, stop_on_eof;
+};
+
+#define WT(f) .off = offsetof(struct winteardown_args, f)
+
+static const struct opt_def winteardown_opts[] = {
+	{ .name = "mount-root", .arg = OPT_DIR, .metavar = "DIR",
+	  .help = "the folder given to fslab prep", .def = "C:\\fslab", .store = OPT_STR,
+	  WT(root) },
+	{ .name = "keep-volumes", .help = "remove only the access paths: the volumes stay",
+	  .store = OPT_TRUE, WT(keep) },
+	{ .name = "dry-run", .help = "print the PowerShell script; change nothing",
+	  .store = OPT_TRUE, WT(dry) },
+	{ .name = "stop-on-stdin-eof",
+	  .help = "accepted as run and prep take it; a teardown finishes anyway",
+	  .store = OPT_TRUE, WT(stop_on_eof) },
+	{ .name = "help", .short_name = 'h', .help = "this text" },
+	{ .name = NULL },
+};
+
+static const struct opt_cmd winteardown_opt_cmd = {
+	.name = "teardown",
+	.opts = winteardown_opts,
+	.head = "usage: fslab teardown [--mount-root DIR] [--keep-volumes] [--dry-run]\n"
+		"Undoes a Windows prep recorded in DIR\\prep.json (default C:\\fslab): removes\n"
+		"the access paths and clears both disks back to RAW (--keep-volumes: only the\n"
+		"access paths).  A disk whose serial number or size differs is refused.\n"
+		"\n",
+	.col = 23,
+	.width = 94,
+};
 
 static char *prep_json_path(const char *root)
 {
@@ -162,65 +284,48 @@ static int pick_fs(const char *name, struct win_prep_opts *o)
 	return ret;
 }
 
-enum { O_FS = 256, O_DB_DISK, O_LOG_DISK, O_ROOT, O_CLUSTER, O_FORCE, O_DRY, O_INFO, O_STOP_EOF };
-
-static int parse_winprep(int argc, char **argv, struct win_prep_opts *o, bool *help)
+static int winprep_set(void *ctx, const struct opt_def *d, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "fs", required_argument, NULL, O_FS },
-		{ "db-disk", required_argument, NULL, O_DB_DISK },
-		{ "log-disk", required_argument, NULL, O_LOG_DISK },
-		{ "mount-root", required_argument, NULL, O_ROOT },
-		{ "cluster", required_argument, NULL, O_CLUSTER },
-		{ "force", no_argument, NULL, O_FORCE },
-		{ "dry-run", no_argument, NULL, O_DRY },
-		{ "disk-info", required_argument, NULL, O_INFO },
-		{ "stop-on-stdin-eof", no_argument, NULL, O_STOP_EOF },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool have[WIN_NROLES] = { false, false }, cluster_given = false;
-	const char *fs = NULL;
-	char *why;
-	int c, ret = 0;
+	struct winprep_args *a = ctx;
 
-	memset(o, 0, sizeof(*o));
-	o->mount_root = "C:\\fslab";
-	optind = 1;
-	while (!ret && (c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case O_FS: fs = optarg; break;
-		case O_DB_DISK: ret = parse_disk("--db-disk", optarg, &o->disk[WIN_DB]); have[0] = true; break;
-		case O_LOG_DISK: ret = parse_disk("--log-disk", optarg, &o->disk[WIN_LOG]); have[1] = true; break;
-		case O_ROOT: o->mount_root = optarg; break;
-		case O_CLUSTER:
-			cluster_given = true;
-			if (parse_size(optarg, &o->cluster))
-				ret = input_error("--cluster %s: not a size; use e.g. 64K", optarg);
-			break;
-		case O_FORCE: o->force = true; break;
-		case O_DRY: o->dry_run = true; break;
-		case O_INFO: o->disk_info = optarg; break;
-		case O_STOP_EOF: o->stop_on_stdin_eof = true; break;
-		case 'h': *help = true; return 0;
-		default: return input_error("run 'fslab prep --help' for the options (Windows disks: --db-disk, --log-disk)");
-		}
+	switch (d->id) {
+	case WA_DB_DISK:
+	case WA_LOG_DISK:
+		a->have[d->id == WA_DB_DISK ? WIN_DB : WIN_LOG] = true;
+		return parse_disk(d->id == WA_DB_DISK ? "--db-disk" : "--log-disk", arg,
+				  &a->o.disk[d->id == WA_DB_DISK ? WIN_DB : WIN_LOG]);
+	case WA_CLUSTER:
+		a->cluster_given = true;
+		if (parse_size(arg, &a->o.cluster))
+			return input_error("--cluster %s: not a size; use e.g. 64K", arg);
+		return 0;
 	}
+	return 0;
+}
+
+/* fslab prep's argv for Windows disks into a: 0, 1 after --help, or -FSLAB_EINPUT (said). */
+static int parse_winprep(int argc, char **argv, struct winprep_args *a)
+{
+	struct win_prep_opts *o = &a->o;
+	char *why;
+	int first, ret;
+
+	memset(a, 0, sizeof(*a));
+	o->mount_root = "C:\\fslab";
+	ret = opt_parse(&winprep_opt_cmd, a, argc, argv, &first);
 	if (ret)
 		return ret;
-	if (optind < argc)
-		return input_error("unexpected argument '%s'; run 'fslab prep --help'", argv[optind]);
-	ret = pick_fs(fs, o);
+	ret = pick_fs(a->fs, o);
 	if (ret)
 		return ret;
-	if (!have[WIN_DB] || !have[WIN_LOG]) {
+	if (!a->have[WIN_DB] || !a->have[WIN_LOG]) {
 		bool only = !fs_makes(o->fs, PREP_LINUX, false);
 
 		return input_error("give both --db-disk and --log-disk (disk numbers as Get-Disk lists them)%s%s%s",
 				   only ? "; " : "", only ? o->fs->title : "",
 				   only ? " exists only on Windows" : "");
 	}
-	if (!cluster_given)
+	if (!a->cluster_given)
 		o->cluster = o->fs->win->cluster_default;
 	why = win_prep_opts_problem(o);
 	if (why) {
@@ -369,40 +474,37 @@ static bool linux_devices_given(int argc, char **argv)
 
 int cmd_winprep(int argc, char **argv)
 {
-	struct win_prep_opts o;
+	struct winprep_args a;
+	struct win_prep_opts *o = &a.o;
 	struct win_inventory inv = { 0 };
-	bool help = false, wipe[WIN_NROLES] = { false, false };
+	bool wipe[WIN_NROLES] = { false, false };
 	char *script = NULL, *pj = NULL;
 	int ret;
 
 	if (linux_devices_given(argc, argv))
 		return FSLAB_EXIT_USAGE;
-	ret = parse_winprep(argc, argv, &o, &help);
-	if (help) {
-		winprep_usage(stdout);
-		return FSLAB_EXIT_OK;
-	}
+	ret = parse_winprep(argc, argv, &a);
 	if (ret)
-		return FSLAB_EXIT_USAGE;
-	if (o.stop_on_stdin_eof && !o.dry_run) {
+		return ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
+	if (o->stop_on_stdin_eof && !o->dry_run) {
 		os_stop_handler_set(on_stop);
 		if (os_stop_on_stdin_eof())
 			fslab_warn("cannot watch standard input (--stop-on-stdin-eof)");
 	}
-	pj = prep_json_path(o.mount_root);
+	pj = prep_json_path(o->mount_root);
 	if (!access(pj, F_OK)) {
 		ret = input_error("%s exists: a prep is recorded there (or a file fslab did not write); run 'fslab teardown --mount-root %s' first, or pick another --mount-root",
-				  pj, o.mount_root);
+				  pj, o->mount_root);
 		goto out;
 	}
-	ret = load_inventory(&o, &inv);
+	ret = load_inventory(o, &inv);
 	if (!ret)
-		ret = check_disks(&o, &inv, wipe);
+		ret = check_disks(o, &inv, wipe);
 	if (ret)
 		goto out;
-	script = win_prep_script(&o, &inv);
-	if (o.dry_run) {
-		print_plan(&o, &inv, wipe);
+	script = win_prep_script(o, &inv);
+	if (o->dry_run) {
+		print_plan(o, &inv, wipe);
 		fputs(script, stdout);
 	} else if (stop_requested) {
 		/* the lab's stop: heeded up to here; a started script is never cut (docs/WINDOWS.md) */
@@ -410,7 +512,7 @@ int cmd_winprep(int argc, char **argv)
 			  os_stop_name(stop_requested));
 		ret = -EINTR;
 	} else {
-		ret = prep_and_record(&o, script, pj);
+		ret = prep_and_record(o, script, pj);
 	}
 out:
 	win_inventory_free(&inv);
@@ -449,56 +551,27 @@ static int load_prep(const char *path, json_t **out)
 
 int cmd_winteardown(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "mount-root", required_argument, NULL, O_ROOT },
-		{ "keep-volumes", no_argument, NULL, 'k' },
-		{ "dry-run", no_argument, NULL, O_DRY },
-		/* accepted as run and prep take it; a teardown finishes anyway */
-		{ "stop-on-stdin-eof", no_argument, NULL, O_STOP_EOF },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *root = "C:\\fslab";
-	bool keep = false, dry = false;
+	struct winteardown_args a = { .root = "C:\\fslab" };
 	char *pj, *script = NULL, *out = NULL;
 	json_t *prep = NULL;
-	int c, ret;
+	int first, ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case O_ROOT: root = optarg; break;
-		case 'k': keep = true; break;
-		case O_DRY: dry = true; break;
-		case O_STOP_EOF: break;
-		case 'h':
-			printf("usage: fslab teardown [--mount-root DIR] [--keep-volumes] [--dry-run]\n"
-			       "Undoes a Windows prep recorded in DIR\\prep.json (default C:\\fslab): removes\n"
-			       "the access paths and clears both disks back to RAW (--keep-volumes: only the\n"
-			       "access paths).  A disk whose serial number or size differs is refused.\n");
-			return FSLAB_EXIT_OK;
-		default:
-			input_error("run 'fslab teardown --help' for the options");
-			return FSLAB_EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		input_error("unexpected argument '%s'; run 'fslab teardown --help'", argv[optind]);
-		return FSLAB_EXIT_USAGE;
-	}
-	pj = prep_json_path(root);
+	ret = opt_parse(&winteardown_opt_cmd, &a, argc, argv, &first);
+	if (ret)
+		return ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
+	pj = prep_json_path(a.root);
 	/* as on Linux: an existing root with nothing recorded has nothing to undo (the lab tears
 	 * down OUT\mnt after every cell, prepped or not); a root that is not there is a typo */
-	if (os_is_dir(root) && os_stat(pj, NULL, NULL) == -ENOENT) {
-		fslab_info("nothing recorded in %s (no prep.json): nothing to tear down", root);
+	if (os_is_dir(a.root) && os_stat(pj, NULL, NULL) == -ENOENT) {
+		fslab_info("nothing recorded in %s (no prep.json): nothing to tear down", a.root);
 		ret = 0;
 		goto out;
 	}
 	ret = load_prep(pj, &prep);
 	if (ret)
 		goto out;
-	script = win_teardown_script(prep, keep);
-	if (dry) {
+	script = win_teardown_script(prep, a.keep);
+	if (a.dry) {
 		fputs(script, stdout);
 		goto out;
 	}
@@ -523,19 +596,10 @@ out:
 	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 }
 
-/* Windows disks among prep's arguments: --db-disk, --log-disk, --disk-info. */
+/* Windows disks among prep's arguments: the options that name them (OPT_CLAIM). */
 static bool winprep_wanted(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strncmp(a, "--db-disk", 9) || !strncmp(a, "--log-disk", 10) ||
-		    !strncmp(a, "--disk-info", 11))
-			return true;
-		if (!strcmp(a, "--"))
-			break;
-	}
-	return false;
+	return opt_named(&winprep_opt_cmd, OPT_CLAIM, argc, argv) != NULL;
 }
 
 /* A Windows --mount-root ("C:\...") among teardown's arguments. */
@@ -567,4 +631,6 @@ const struct prep_backend prep_be_storage = {
 	.claims = storage_claims,
 	.prep = cmd_winprep,
 	.teardown = cmd_winteardown,
+	.prep_opts = &winprep_opt_cmd,
+	.teardown_opts = &winteardown_opt_cmd,
 };

@@ -24,27 +24,75 @@ static void list_sep(struct strbuf *sb)
 
 /* ---- the answer ---- */
 
-/* "also significant: database read latency 10 % lower, ..." for the other headline claims. */
-static char *also_significant(const struct compare *c, size_t g, const struct cmp_row *lead)
+/* The margin of a delta in words: "±5 %". */
+static const char *margin_words(char *buf, size_t len, const struct cmp_delta *d)
+{
+	snprintf(buf, len, "±%g %%", d->margin_pct);
+	return buf;
+}
+
+/* "Other claims: database read latency 10 % lower (better); log write latency undecided;
+ * ..." for the other headline claims, each with its outcome. */
+static char *other_claims(const struct compare *c, size_t g, const struct cmp_row *lead)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char pc[16];
+	char pc[16], mg[32];
 
 	for (size_t k = 0; k < COMPARE_NHEADLINE; k++) {
 		const struct cmp_row *row = compare_row(c, compare_headline[k]);
 		const struct cmp_delta *d = row ? &row->deltas[g] : NULL;
 
-		if (!d || row == lead || row->m->hidden || !d->present || d->sig != SIG_YES)
+		if (!d || row == lead || row->m->hidden || !d->present || d->outcome == OUT_NONE)
 			continue;
-		list_sep(&sb);
-		strbuf_addf(&sb, "%s %s %% %s (%s)", row->m->what,
-			    report_pct_size(pc, sizeof(pc), d->pct), d->abs > 0 ? "higher" : "lower",
-			    d->better > 0 ? "better" : d->better < 0 ? "worse" : "a difference");
+		if (sb.len)
+			strbuf_addstr(&sb, "; ");
+		switch (d->outcome) {
+		case OUT_DIFFERENT:
+			strbuf_addf(&sb, "%s %s %% %s (%s)", row->m->what,
+				    report_pct_size(pc, sizeof(pc), d->pct),
+				    d->abs > 0 ? "higher" : "lower", d->better > 0 ? "better" :
+				    d->better < 0 ? "worse" : "a difference");
+			break;
+		case OUT_NEGLIGIBLE:
+			strbuf_addf(&sb, "%s negligible (%s %% %s, inside %s)", row->m->what,
+				    report_pct_size(pc, sizeof(pc), d->pct),
+				    d->abs > 0 ? "higher" : "lower", margin_words(mg, sizeof(mg), d));
+			break;
+		case OUT_EQUIVALENT:
+			strbuf_addf(&sb, "%s equivalent within %s", row->m->what,
+				    margin_words(mg, sizeof(mg), d));
+			break;
+		default:
+			strbuf_addf(&sb, "%s %s", row->m->what, d->floor_only ?
+				    "not significantly different" : "undecided");
+			break;
+		}
 	}
 	return sb.len ? strbuf_detach(&sb, NULL) : NULL;
 }
 
-/* One label against its base, on the lead metric: the answer line. */
+/* The answer line of a difference that decides nothing: within one run, or not tested.
+ * Returns its lead (heap). */
+static char *untested_line(struct doc *d, const char *label, const char *base,
+			   const struct cmp_delta *dl, const char *what, const char *iv)
+{
+	const char *more = dl->abs > 0 ? "more" : "fewer";
+	char pc[16], *lead;
+
+	if (dl->sig == SIG_WITHIN) {
+		lead = xasprintf("%s vs %s: %s %% %s %s within one run", label, base,
+				 report_pct_size(pc, sizeof(pc), dl->pct), more, what);
+		doc_item_lead(d, lead, ", %s (the noise inside one run): no claim; a claim needs at "
+			      "least 2 independent runs per label, 3 or more recommended.", iv);
+		return lead;
+	}
+	lead = xasprintf("%s vs %s: %s %% %s %s, not tested", label, base,
+			 report_pct_size(pc, sizeof(pc), dl->pct), more, what);
+	doc_item_lead(d, lead, " (%s).", dl->na_why ? dl->na_why : "no test");
+	return lead;
+}
+
+/* One label against its base, on the lead metric: the answer line, one of four outcomes. */
 static void answer_line(struct doc *d, const struct compare *c, size_t g,
 			const struct cmp_row *row)
 {
@@ -52,7 +100,8 @@ static void answer_line(struct doc *d, const struct compare *c, size_t g,
 	const struct cmp_delta *dl = &row->deltas[g];
 	const char *base = c->groups[grp->base].label, *what = row->m->what;
 	const char *more = dl->abs > 0 ? "more" : "fewer";
-	char *lead, *iv, *runs, *also, pc[16], p[64], mde[64] = "";
+	char *lead, *iv, *runs, *others, *oth, pc[16], p[96], q[64], mg[32], mde[64] = "";
+	char nx[192], lo[16], hi[16];
 
 	if (!dl->present) {
 		lead = xasprintf("%s vs %s: no %s to compare", grp->label, base, what);
@@ -62,19 +111,36 @@ static void answer_line(struct doc *d, const struct compare *c, size_t g,
 	}
 	iv = report_interval_text(dl);
 	runs = report_runs_text(c, g, (size_t)dl->base);
-	also = also_significant(c, g, row);
+	others = other_claims(c, g, row);
+	oth = others ? xasprintf(" Other claims: %s.", others) : xstrdup("");
 	if (isfinite(dl->mde_pct))
 		snprintf(mde, sizeof(mde), "; differences below %s %% cannot be seen",
 			 report_pct_size(pc, sizeof(pc), dl->mde_pct));
-	switch (dl->sig) {
-	case SIG_YES:
+	margin_words(mg, sizeof(mg), dl);
+	switch (dl->sig == SIG_YES || dl->sig == SIG_NO ? dl->outcome : OUT_NONE) {
+	case OUT_DIFFERENT:
 		lead = xasprintf("%s vs %s: %s %% %s %s", grp->label, base,
 				 report_pct_size(pc, sizeof(pc), dl->pct), more, what);
-		doc_item_lead(d, lead, ", %s: significant (%s, %s; %s).%s%s%s", iv,
-			      report_test_name(dl), report_p_words(p, sizeof(p), dl), runs,
-			      also ? " Also significant: " : "", also ? also : "", also ? "." : "");
+		doc_item_lead(d, lead, ", %s: different (significant, %s, %s; %s).%s", iv,
+			      report_test_name(dl), report_p_words(p, sizeof(p), dl), runs, oth);
 		break;
-	case SIG_NO:
+	case OUT_NEGLIGIBLE:
+		lead = xasprintf("%s vs %s: a negligible difference in %s", grp->label, base, what);
+		doc_item_lead(d, lead, ", %s: significant (%s, %s), but inside %s (%s): a real "
+			      "difference, smaller than the margin%s (%s).%s", iv,
+			      report_test_name(dl), report_p_words(p, sizeof(p), dl), mg,
+			      report_p_eq_words(q, sizeof(q), dl), dl->floor_only ? " of practical "
+			      "interest" : " set for this comparison", runs, oth);
+		break;
+	case OUT_EQUIVALENT:
+		lead = xasprintf("%s vs %s: equivalent within %s", grp->label, base, mg);
+		doc_item_lead(d, lead, " in %s, %s: both one-sided tests reject, its 90 %% interval "
+			      "[%s %%, %s %%] lies inside %s (%s; %s).%s", what, iv,
+			      report_signed_pct(lo, sizeof(lo), dl->eq_lo_pct),
+			      report_signed_pct(hi, sizeof(hi), dl->eq_hi_pct), mg,
+			      report_p_eq_words(q, sizeof(q), dl), runs, oth);
+		break;
+	case OUT_UNDECIDED:
 		/* an interval that excludes 0 but a claim that fails Holm's correction: say why,
 		 * or the reader sees a contradiction */
 		if (dl->corrected && dl->p < STATS_ALPHA) {
@@ -87,47 +153,82 @@ static void answer_line(struct doc *d, const struct compare *c, size_t g,
 			free(runs);
 			runs = why;
 		}
-		lead = xasprintf("%s vs %s: no significant difference", grp->label, base);
-		doc_item_lead(d, lead, " in %s, %s (%s%s).%s%s%s", what, iv, runs, mde,
-			      also ? " Significant: " : "", also ? also : "", also ? "." : "");
-		break;
-	case SIG_WITHIN:
-		lead = xasprintf("%s vs %s: %s %% %s %s within one run", grp->label, base,
-				 report_pct_size(pc, sizeof(pc), dl->pct), more, what);
-		doc_item_lead(d, lead, ", %s (the noise inside one run): no claim; a claim needs at "
-			      "least 2 independent runs per label, 3 or more recommended.", iv);
+		if (dl->floor_only) {
+			lead = xasprintf("%s vs %s: no significant difference", grp->label, base);
+			doc_item_lead(d, lead, " in %s, %s (%s%s).%s", what, iv, runs, mde, oth);
+			break;
+		}
+		lead = xasprintf("%s vs %s: undecided", grp->label, base);
+		doc_item_lead(d, lead, " in %s, %s: no significant difference (%s, %s), nor "
+			      "equivalent within %s (%s; %s%s)%s.%s", what, iv, report_test_name(dl),
+			      report_p_words(p, sizeof(p), dl), mg,
+			      report_p_eq_words(q, sizeof(q), dl), runs, mde,
+			      report_more_text(nx, sizeof(nx), dl), oth);
 		break;
 	default:
-		lead = xasprintf("%s vs %s: %s %% %s %s, not tested", grp->label, base,
-				 report_pct_size(pc, sizeof(pc), dl->pct), more, what);
-		doc_item_lead(d, lead, " (%s).", dl->na_why ? dl->na_why : "no test");
+		lead = untested_line(d, grp->label, base, dl, what, iv);
 		break;
 	}
 	free(lead);
 	free(iv);
 	free(runs);
-	free(also);
+	free(others);
+	free(oth);
 }
 
-/* The A/A check on the lead metric: the noise floor, or the alarm. */
+/* The A/A copy's headline differences that fired: "log write latency +5.4 % [+1.2 %,
+ * +9.8 %] (Holm-adjusted p = 0.028)", heap, or NULL. */
+static char *aa_fired(const struct compare *c, size_t g)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t k = 0; k < COMPARE_NHEADLINE; k++) {
+		const struct cmp_row *row = compare_row(c, compare_headline[k]);
+		const struct cmp_delta *d = row ? &row->deltas[g] : NULL;
+		char p[96], *iv;
+
+		if (!d || !d->present || d->sig != SIG_YES)
+			continue;
+		iv = report_interval_text(d);
+		strbuf_add_sep(&sb, ", ");
+		strbuf_addf(&sb, "%s %s (%s)", row->m->what, iv, report_p_words(p, sizeof(p), d));
+		free(iv);
+	}
+	return strbuf_detach_or_null(&sb);
+}
+
+/* The A/A check on the lead metric: the noise floor, or the alarm naming what fired. */
 static void aa_line(struct doc *d, const struct compare *c, size_t g, const struct cmp_row *row)
 {
 	const struct cmp_group *grp = &c->groups[g];
 	const struct cmp_delta *dl = &row->deltas[g];
 	const char *base = c->groups[grp->aa_of].label;
-	char *iv, *lead, p[64];
+	char *iv, *lead, mg[32];
 
+	if ((int)g == c->aa_alarm) {
+		char *fired = aa_fired(c, g);
+
+		lead = xasprintf("WARNING: the A/A check failed: %s and %s are the same setup, yet "
+				 "they differ significantly", grp->label, base);
+		doc_item_lead(d, lead, " in %s. A lab with nothing to find raises this alarm by "
+			      "chance in about %s of labs (measured by relabelling real cells of one "
+			      "filesystem, docs/COMPARE.md): run the lab again. If it fires again, "
+			      "this machine's noise is larger than these repeats absorb and the "
+			      "answers above are not trustworthy: quieten the machine or run more "
+			      "rounds.", fired ? fired : "a headline metric", COMPARE_AA_CHANCE);
+		free(lead);
+		free(fired);
+		return;
+	}
 	if (!dl->present)
 		return;
 	iv = report_interval_text(dl);
-	if ((int)g == c->aa_alarm) {
-		lead = xasprintf("WARNING: the A/A check failed: %s and %s are the same setup, yet "
-				 "they differ significantly", grp->label, base);
-		doc_item_lead(d, lead, " (%s %s %s, %s; see the summary in detail): this machine's "
-			      "noise is larger than these repeats absorb, so the answers above are not "
-			      "trustworthy.", row->m->what, iv, report_p_words(p, sizeof(p), dl),
-			      report_test_name(dl));
-	} else if (dl->sig == SIG_NO) {
+	if (dl->outcome == OUT_EQUIVALENT) {
+		lead = xasprintf("%s vs %s, the A/A check: equivalent within %s", grp->label, base,
+				 margin_words(mg, sizeof(mg), dl));
+		doc_item_lead(d, lead, ", %s in %s, as it should be: the same setup run again in "
+			      "every round, the lab's noise floor.", iv, row->m->what);
+	} else if (dl->sig == SIG_NO || dl->sig == SIG_YES) {
 		lead = xasprintf("%s vs %s, the A/A check: no significant difference", grp->label,
 				 base);
 		doc_item_lead(d, lead, ", %s in %s, as it should be: the same setup run again in "
@@ -184,6 +285,7 @@ void report_answer(struct doc *d, const struct compare *c, const struct report_o
 				      "device read %.0f %% of what the workload read): its numbers measure "
 				      "the cache, not the device.", c->groups[g].label,
 				      c->groups[g].read_ratio * 100);
+	report_qualification_line(d, c);
 	if (o && o->stop_note)
 		doc_item_lead(d, "Why the lab stopped", ": %s.", o->stop_note);
 }
@@ -204,6 +306,7 @@ static const struct key_col key_cols[] = {
 	{ "cpu", "CPU\n(%)" },
 	{ "mem", "Memory used\n(GiB)" },
 	{ "verdict", "Verdict" },
+	{ "shape", "Load shape\n(Jetstress)" },
 };
 
 /* The verdict of a group in a word or three: "PASS", "FAIL", "FAIL in 1 of 3", "-". */
@@ -234,6 +337,21 @@ bool report_has_verdicts(const struct compare *c)
 	return false;
 }
 
+/* Is some label's load out of Jetstress's bands?  Only then has the key table room for the
+ * shape column (the full table always shows it). */
+static bool shape_off_band(const struct compare *c)
+{
+	bool off = false;
+
+	for (size_t g = 0; g < c->ngroups && !off; g++) {
+		char *t = compare_shape_text(c, &c->groups[g]);
+
+		off = strcmp(t, "in band") && strcmp(t, "-");
+		free(t);
+	}
+	return off;
+}
+
 /* The row of each key column into rows[] (NULL: the column is left out); how many there are. */
 static size_t key_rows(const struct compare *c, const struct cmp_row **rows)
 {
@@ -248,6 +366,8 @@ static size_t key_rows(const struct compare *c, const struct cmp_row **rows)
 			row = NULL;
 		if (row && row->m->kind == MK_VERDICT && !verdicts)
 			row = NULL;
+		if (row && row->m->kind == MK_SHAPE && !shape_off_band(c))
+			row = NULL;
 		/* a workload judged by throughput leads with it: the total would repeat it */
 		if (row && row->m->kind == MK_TOTAL_MBPS && lead->m->kind != MK_TRANS_IOPS)
 			row = NULL;
@@ -261,6 +381,23 @@ static size_t key_rows(const struct compare *c, const struct cmp_row **rows)
  * was a claim; marked, one held. */
 static void key_legend(struct doc *d, const struct compare *c, bool aa, bool claims, bool marked)
 {
+	char *outcomes = NULL;
+
+	if (claims && c->margin_pct > 0)
+		outcomes = xasprintf("Each claim (Holm-corrected over the claims) ends in one of four "
+				     "outcomes against the equivalence margin ±%g %%%s: different "
+				     "(significant and not inside the margin%s), equivalent (its 90 %% "
+				     "interval inside ±%g %%), negligible (significant, but inside the "
+				     "margin: never marked) or undecided (neither yet).", c->margin_pct,
+				     c->margin_default ? " (the default; --equivalence or [lab] "
+				     "equivalence sets another)" : "", marked ? "; ▲ better, ▼ worse "
+				     "and bold" : "", c->margin_pct);
+	else if (claims)
+		outcomes = xstrdup(marked ? "▲ better, ▼ worse and bold: a significant difference, "
+				   "Holm-corrected over the claims, of at least 1 %; a smaller "
+				   "significant one is negligible." : "No difference is "
+				   "significant (Holm-corrected over the claims): every difference "
+				   "here is within the noise these runs can resolve.");
 	if (c->method == CMP_REPEATS)
 		doc_para(d, "Mean of the runs ± the half width of its 95 %% confidence interval; in "
 			 "brackets the difference from the label it is compared with (%s%s)%s. %s CPU "
@@ -268,18 +405,14 @@ static void key_legend(struct doc *d, const struct compare *c, bool aa, bool cla
 			 "one by one in the full table, not claims.", c->groups[c->baseline].label,
 			 aa ? "; the A/A copy with its original" : "", c->blocked ? ", compared "
 			 "within each round (the blocked model: where rounds lack a cell or drifted, "
-			 "it differs from the ratio of the means)" : "", claims ? marked ? "▲ better, "
-			 "▼ worse and bold: "
-			 "a significant difference, Holm-corrected over the claims; every other "
-			 "difference is within the noise these runs can resolve." : "No difference "
-			 "is significant (Holm-corrected over the claims): every difference here is "
-			 "within the noise these runs can resolve." : "");
+			 "it differs from the ratio of the means)" : "", outcomes ? outcomes : "");
 	else
 		doc_para(d, "The run's value ± the half width of a 95 %% interval over its seconds "
 			 "(the noise inside one run, not between runs); in brackets the difference "
 			 "from %s. With one run per label nothing is tested or marked: a claim needs "
 			 "at least 2 independent runs per label. CPU and memory are the whole host's.",
 			 c->groups[c->baseline].label);
+	free(outcomes);
 }
 
 void report_key_table(struct doc *d, const struct compare *c)
@@ -315,8 +448,9 @@ void report_key_table(struct doc *d, const struct compare *c)
 
 			if (!row)
 				continue;
-			if (row->m->kind == MK_VERDICT) {
-				cell = verdict_short(c, &c->groups[g]);
+			if (row->m->kind == MK_VERDICT || row->m->kind == MK_SHAPE) {
+				cell = row->m->kind == MK_VERDICT ? verdict_short(c, &c->groups[g])
+								  : compare_shape_text(c, &c->groups[g]);
 				doc_table_set(t, r, col++, "%s", cell);
 				free(cell);
 				continue;
@@ -325,13 +459,21 @@ void report_key_table(struct doc *d, const struct compare *c)
 			dl = &row->deltas[g];
 			if (!dl->present || !isfinite(dl->pct)) {
 				doc_table_set(t, r, col++, "%s", cell);
-			} else if (dl->sig == SIG_YES && dl->corrected) {
-				/* a claim that held (Holm over the claims): marked, the direction said */
-				doc_table_set(t, r, col, "%s %s\n(%c%s %%)", dl->better >= 0 ? "▲" : "▼",
-					      cell, dl->pct < 0 ? '-' : '+',
+			} else if (compare_delta_marked(dl) && dl->corrected) {
+				/* a claim that held (Holm over the claims) and is larger than the
+				 * margin: marked, the direction said */
+				doc_table_set(t, r, col, "%s %s\n(%c%s %%, different)",
+					      dl->better >= 0 ? "▲" : "▼", cell, dl->pct < 0 ? '-' : '+',
 					      report_pct_size(pc, sizeof(pc), dl->pct));
 				doc_table_strong(t, r, col++);
 				marked = true;
+			} else if (dl->corrected && dl->outcome != OUT_NONE) {
+				/* a claim: its outcome said, never marked */
+				doc_table_set(t, r, col++, "%s\n(%c%s %%, %s)", cell,
+					      dl->pct < 0 ? '-' : '+',
+					      report_pct_size(pc, sizeof(pc), dl->pct), dl->floor_only &&
+					      dl->outcome == OUT_UNDECIDED ? "not significant" :
+					      compare_outcome_name(dl->outcome));
 			} else {
 				doc_table_set(t, r, col++, "%s\n(%c%s %%)", cell, dl->pct < 0 ? '-' : '+',
 					      report_pct_size(pc, sizeof(pc), dl->pct));

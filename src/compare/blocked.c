@@ -283,6 +283,13 @@ void rcbd_contrast(const struct rcbd_fit *f, size_t a, size_t b, struct rcbd_con
 
 /* ---- where the noise is, and what to do about it ---- */
 
+double noise_ucb(double s2, double df)
+{
+	if (!(df >= 1) || !isfinite(s2))
+		return NAN;
+	return df * s2 / stats_chi2_quantile(1 - NOISE_UCB_CONF, df);
+}
+
 double noise_mde_pct(const struct noise *nz, unsigned int cells_per_round, size_t m,
 		     double t_s, unsigned int rounds)
 {

@@ -68,6 +68,10 @@ struct noise {
 	double within;    /* of a cell's mean from the noise inside its run (batch means), at the
 			     cells' measured length t_s; NAN when unknown */
 	double between;   /* cell - within (floored at 0): what a new run adds */
+	double between_ucb; /* its upper confidence bound: the cell variance's one-sided 80 %
+			     bound from its df (df cell / chi2(0.20, df)) - within; what the
+			     advice plans with (never a clamp to 0 from a handful of df) */
+	double df;        /* the cell variance's degrees of freedom */
 	double drift;     /* between rounds: (ms_block - cell) / n0, floored at 0 */
 	double t_s;       /* measured seconds of a cell */
 	double fixed_s;   /* a cell's other wall-clock seconds: prep, initialisation, warm-up,
@@ -99,6 +103,13 @@ int noise_allocate(const struct noise *nz, unsigned int cells_per_round, size_t 
 /* The claims' MDE in % for r rounds of cells of length t_s (the model of noise_allocate). */
 double noise_mde_pct(const struct noise *nz, unsigned int cells_per_round, size_t m,
 		     double t_s, unsigned int rounds);
+
+/* The confidence of the upper bound the advice plans with: Browne's (1995) rule for a
+ * variance from a pilot sample, the plan then reaches its power at least this often. */
+#define NOISE_UCB_CONF 0.80
+/* noise_ucb - the one-sided NOISE_UCB_CONF upper confidence bound of a variance s2 estimated
+ * with df degrees of freedom: df s2 / chi2(1 - NOISE_UCB_CONF, df).  NAN when df < 1. */
+double noise_ucb(double s2, double df);
 
 /* A difference on the log scale as % of the reference: (exp(x) - 1) * 100. */
 double log_pct(double x);

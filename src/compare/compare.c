@@ -57,15 +57,46 @@ void compare_release(struct compare *c)
 	free(c->sweeps);
 	free(c->outliers);
 	free(c->spread);
+	free(c->quals);
 	compare_init(c);
 }
 
+
+/* A replay's within-run spread: its whole log files' seconds, in at most STATS_BATCHES
+ * consecutive batches per run (the batches of a timeline would measure the replay's I/O). */
+static int replay_batches(const struct compare *c, const struct cmp_group *g, double *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nruns; i++) {
+		const struct recovery_result *rec = &c->results[g->runs[i]].recovery;
+		size_t whole = 0, per, k = 0;
+		double sum = 0;
+
+		for (size_t j = 0; j < rec->nlog; j++)
+			whole += rec->log[j].whole;
+		per = (whole + STATS_BATCHES - 1) / STATS_BATCHES;
+		for (size_t j = 0; j < rec->nlog; j++) {
+			if (!rec->log[j].whole)
+				continue;
+			sum += rec->log[j].seconds;
+			if (++k == per) {
+				out[n++] = sum / (double)k;
+				sum = 0;
+				k = 0;
+			}
+		}
+	}
+	return (int)n;
+}
 
 static int group_batches(const struct compare *c, const struct cmp_group *g,
 			 const struct metric_def *m, double *out)
 {
 	size_t n = 0;
 
+	if (m->kind == MK_REPLAY)
+		return replay_batches(c, g, out);
 	for (size_t i = 0; i < g->nruns; i++) {
 		const struct timeline *t = &c->results[g->runs[i]].timeline;
 		double sn[STATS_BATCHES] = { 0 }, sd[STATS_BATCHES] = { 0 };
@@ -171,6 +202,8 @@ static char *text_cell(const struct compare *c, const struct cmp_group *g,
 		return cache_text(c, g);
 	case MK_STEADY:
 		return compare_steady_text(c, g);
+	case MK_SHAPE:
+		return compare_shape_text(c, g);
 	default:
 		return verdict_text(c, g);
 	}
@@ -268,9 +301,9 @@ static void fill_delta(const struct compare *c, size_t gi, const struct cmp_row 
  * holds whatever the other claims do), alpha for a row tested on its own.  From the test's
  * standard error and degrees of freedom only (never its estimate or p).
  */
-static void set_mde(struct cmp_delta *d, double base, size_t m)
+static void set_mde(struct cmp_delta *d, double base, double alpha, size_t m)
 {
-	double mde = stats_mde_t(d->se, d->df, STATS_ALPHA / (double)m, STATS_POWER);
+	double mde = stats_mde_t(d->se, d->df, alpha / (double)m, STATS_POWER);
 
 	if (d->blocked) {
 		d->mde_pct = log_pct(mde);
@@ -289,10 +322,11 @@ static void set_better(struct cmp_delta *d, const struct metric_def *m)
 
 /*
  * Holm-Bonferroni over one family: the tested headline deltas of the groups for which want()
- * is true.  Their significance is decided on the adjusted p-value.  Returns the family size.
+ * is true.  Their significance is decided on the adjusted p-value at level alpha.  Returns
+ * the family size.
  */
 static size_t holm_family(struct compare *c, bool (*want)(const struct compare *, size_t, int),
-			  int arg)
+			  int arg, double alpha)
 {
 	size_t cap = c->ngroups * COMPARE_NHEADLINE, n = 0;
 	struct cmp_delta **ds = xcalloc(cap, sizeof(*ds));
@@ -318,9 +352,9 @@ static size_t holm_family(struct compare *c, bool (*want)(const struct compare *
 	for (size_t i = 0; i < n; i++) {
 		ds[i]->p_holm = p[i];
 		ds[i]->corrected = true;
-		ds[i]->sig = p[i] < STATS_ALPHA ? SIG_YES : SIG_NO;
+		ds[i]->sig = p[i] < alpha ? SIG_YES : SIG_NO;
 		set_better(ds[i], ms[i]);
-		set_mde(ds[i], base[i], n);
+		set_mde(ds[i], base[i], alpha, n);
 	}
 	free(ds);
 	free(ms);
@@ -348,12 +382,13 @@ static void correct(struct compare *c)
 	for (size_t r = 0; r < c->nrows; r++)
 		for (size_t g = 0; g < c->ngroups; g++)
 			set_better(&c->rows[r].deltas[g], c->rows[r].m);
-	c->nclaims = holm_family(c, is_claim, 0);
+	compare_decide_levels(c);
+	c->nclaims = holm_family(c, is_claim, 0, c->level_diff);
 	c->aa_alarm = -1;
 	for (size_t g = 0; g < c->ngroups; g++) {
 		if (c->groups[g].aa_of < 0)
 			continue;
-		holm_family(c, is_aa, (int)g);
+		holm_family(c, is_aa, (int)g, STATS_ALPHA);
 		for (size_t k = 0; k < COMPARE_NHEADLINE && c->aa_alarm < 0; k++) {
 			const struct cmp_row *row = compare_row(c, compare_headline[k]);
 
@@ -414,6 +449,7 @@ static void compute_rows(struct compare *c, bool claims_only)
 		    (m->kind == MK_TOOL && !c->foreign) ||
 		    (m->kind == MK_MISMATCH && !c->warnings.nr) ||
 		    (m->kind == MK_STEADY && !compare_any_steady(c)) ||
+		    (m->kind == MK_SHAPE && !compare_any_shape(c)) ||
 		    (claims_only && m->kind != MK_RUNS && !compare_is_headline(m->id)) ||
 		    (m->for_flags && !any_workload(c, m->for_flags))) {
 			free(m);
@@ -440,10 +476,11 @@ static void compute_rows(struct compare *c, bool claims_only)
 			struct cmp_delta *d = &row->deltas[g];
 
 			if (d->present && (d->sig == SIG_YES || d->sig == SIG_NO))
-				set_mde(d, row->cells[d->base].s.mean, 1);
+				set_mde(d, row->cells[d->base].s.mean, STATS_ALPHA, 1);
 		}
 	}
 	correct(c);
+	compare_decide(c);
 	if (!claims_only)
 		compare_noise(c);
 }
@@ -481,16 +518,25 @@ size_t compare_group_of(struct compare *c, size_t ri)
  * equal: from the first result, and within a label from its first run.  0 or -FSLAB_EINPUT. */
 static int compare_guard(struct compare *c, const struct compare_opts *o)
 {
-	const struct fslab_result *ref = &c->results[0];
+	const struct fslab_result *ref = NULL;
 	json_t *index = json_object();
-	size_t nerr = 0;
+	size_t nerr = 0, r0 = 0;
 	int ret = 0;
 
-	if (c->nresults)
-		compare_first_of_label(index, c, 0);
-	for (size_t i = 1; i < c->nresults; i++) {
+	/* the qualification runs are longer by design and compared with nothing */
+	while (r0 < c->nresults && compare_is_qual_index(c, r0))
+		r0++;
+	if (r0 < c->nresults) {
+		ref = &c->results[r0];
+		compare_first_of_label(index, c, r0);
+	}
+	for (size_t i = r0 + 1; i < c->nresults; i++) {
 		const struct fslab_result *r = &c->results[i];
-		size_t k = compare_first_of_label(index, c, i);
+		size_t k;
+
+		if (compare_is_qual_index(c, i))
+			continue;
+		k = compare_first_of_label(index, c, i);
 		/* the first run of the same label, to check repeats against */
 		const struct fslab_result *first = k < i ? &c->results[k] : NULL;
 		struct strbuf diff = STRBUF_INIT;
@@ -514,12 +560,12 @@ static int compare_guard(struct compare *c, const struct compare_opts *o)
 			if (nerr++ < GUARD_MAX_ERRORS)
 				input_error("%s: not comparable with %s: %s; compare like with like, "
 					    "or pass --allow-mismatch to show them with a warning",
-					    c->files[i], c->files[0], diff.buf);
+					    c->files[i], c->files[r0], diff.buf);
 		} else {
 			struct cmp_group *g = &c->groups[compare_group_of(c, i)];
 
 			strvec_pushf(&c->warnings, "%s differs from %s: %s", c->files[i],
-				     c->files[0], diff.buf);
+				     c->files[r0], diff.buf);
 			if (!g->mismatch || !strstr(g->mismatch, diff.buf)) {
 				struct strbuf m = STRBUF_INIT;
 
@@ -534,7 +580,7 @@ static int compare_guard(struct compare *c, const struct compare_opts *o)
 	}
 	if (nerr > GUARD_MAX_ERRORS)
 		fslab_err("... and %zu more results not comparable with %s (the first %d are named)",
-			  nerr - GUARD_MAX_ERRORS, c->files[0], GUARD_MAX_ERRORS);
+			  nerr - GUARD_MAX_ERRORS, c->files[r0], GUARD_MAX_ERRORS);
 	json_decref(index);
 	return ret;
 }
@@ -597,6 +643,10 @@ static void find_sweeps(struct compare *c)
 {
 	const struct cmp_row *iops = compare_row(c, "trans_iops");
 
+	/* a sweep scales transactional IOPS: none without them (a replay's threads only make
+	 * the load it replays) */
+	if (!iops || iops->m->hidden)
+		return;
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_sweep sw = { .fs = c->groups[g].fs };
 		bool seen = false;
@@ -696,8 +746,13 @@ static int analyse(struct compare *c, const struct compare_opts *o)
 	size_t n = c->nresults;
 	int ret;
 
+	compare_split_quals(c);
 	for (size_t i = 0; i < n; i++) {
-		size_t gi = compare_group_of(c, i); /* may move c->groups */
+		size_t gi;
+
+		if (compare_is_qual_index(c, i))
+			continue;
+		gi = compare_group_of(c, i); /* may move c->groups */
 		struct cmp_group *g = &c->groups[gi];
 
 		g->runs = xrealloc(g->runs, (g->nruns + 1) * sizeof(size_t));
@@ -731,6 +786,14 @@ static int analyse(struct compare *c, const struct compare_opts *o)
 	}
 	assign_bases(c);
 	compare_design(c);
+	/* the equivalence margin, and a lab that stopped when decided: its looks */
+	c->margin_default = o->equivalence_pct == 0;
+	c->margin_pct = o->equivalence_pct > 0 ? o->equivalence_pct :
+			o->equivalence_pct < 0 ? 0 : COMPARE_EQUIVALENCE_DEFAULT;
+	c->claims_only = o->claims_only;
+	c->sequential = o->seq && c->blocked;
+	if (c->sequential)
+		c->seq = *o->seq;
 	compute_rows(c, o->claims_only);
 	if (!o->claims_only)
 		find_sweeps(c);

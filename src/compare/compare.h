@@ -10,6 +10,7 @@
 #include "result.h"
 #include "strvec.h"
 #include "compare/blocked.h"
+#include "compare/sequential.h"
 #include "compare/stats.h"
 
 /* Which way is better for a metric. */
@@ -43,6 +44,9 @@ enum metric_kind {
 	MK_DEV_MBPS,    /* ... bytes read + written per second, MB/s */
 	MK_DEV_UTIL,    /* ... busy time (io_ticks) in % of the measured time */
 	MK_STEADY,      /* text: steady state by the SNIA PTS rule (or fio's), shown when recorded */
+	MK_SHAPE,       /* text: the load's shape against Jetstress's ratios, Jetstress-like loads */
+	MK_REPLAY,      /* a replay's seconds per log file: mean (its spread: the per-log times) */
+	MK_REPLAY_P95,  /* ... its 95th percentile */
 };
 
 /* One row of the comparison table, in Jetstress's terms. */
@@ -82,6 +86,35 @@ enum cmp_sig {
 	SIG_WITHIN, /* a label has one run: the difference with its within-run interval, no claim */
 };
 
+/*
+ * What a tested difference decides, against an equivalence margin of +-m % (decide.c;
+ * docs/COMPARE.md "Deciding"): the difference test (two-sided, Holm over the claims) and the
+ * equivalence test (two one-sided tests against -m and +m, Holm over the same family).
+ */
+enum cmp_outcome {
+	OUT_NONE = 0,   /* nothing decided: not tested (n/a, within one run) */
+	OUT_DIFFERENT,  /* significant, and not inside the margin */
+	OUT_EQUIVALENT, /* not significant, and inside the margin (both one-sided tests reject) */
+	OUT_NEGLIGIBLE, /* significant, but inside the margin: real, smaller than it matters */
+	OUT_UNDECIDED,  /* neither yet */
+};
+
+/* The margin when none is given: a difference below 5 % rarely changes a choice of
+ * filesystem (Exchange sizing keeps 20 % headroom on every mailbox's IOPS: sizing.h). */
+#define COMPARE_EQUIVALENCE_DEFAULT 5.0
+/* Without a margin (--equivalence none) a significant difference this small (%) is still
+ * "negligible", never a finding: the practical floor. */
+#define COMPARE_FLOOR_PCT 1.0
+/* How often a lab with nothing to find raises the A/A alarm by chance (the A/A copy's four
+ * headline tests, Holm at 5 %): measured by relabelling real cells of one filesystem on both
+ * recorded noise pools, labs that stop when decided and labs of fixed length
+ * (tests/unit/test_relabel.c holds the measurement to this range). */
+#define COMPARE_AA_CHANCE "1-4 %"
+#define COMPARE_AA_CHANCE_LO 1.0
+#define COMPARE_AA_CHANCE_HI 4.0
+/* How far the estimate of the rounds (runs) still needed looks ahead. */
+#define COMPARE_MAX_MORE 1000
+
 /* The headline metrics: the claims of the summary, corrected together (Holm-Bonferroni). */
 extern const char *const compare_headline[];
 #define COMPARE_NHEADLINE 4
@@ -106,6 +139,18 @@ struct cmp_delta {
 	double se, df;      /* standard error (of abs; of the log ratio when blocked), its df */
 	bool blocked;       /* tested on the blocked model: pct is the ratio exp(est) - 1 */
 	double lo_pct, hi_pct; /* blocked: the ratio's 95 % interval, % of the base */
+	/* the decision (decide.c) against the margin c->margin_pct (or the practical floor) */
+	double p_eq;        /* TOST p, uncorrected; NAN when not tested */
+	double p_eq_holm;   /* claims: Holm-adjusted over the family (as p_holm); NAN otherwise */
+	double eq_lo_pct, eq_hi_pct; /* the 90 % interval TOST looks at, % of the base */
+	enum cmp_outcome outcome;
+	double margin_pct;  /* the margin it was judged against (the floor without one) */
+	bool floor_only;    /* no margin given: equivalence is not asked, only the floor */
+	double level;       /* the level its difference was decided at (STATS_ALPHA, or the
+			       sequential boundary for a claim of a lab that stops when decided) */
+	double more;        /* OUT_UNDECIDED: the further rounds (one lab's rounds) or runs per
+			       label (Welch) a decision would need if the estimate and the noise
+			       stayed as they are; INFINITY beyond COMPARE_MAX_MORE; NAN otherwise */
 };
 
 struct cmp_row {
@@ -164,6 +209,9 @@ struct compare_opts {
 	bool allow_mismatch;  /* warn instead of refusing results that differ */
 	bool allow_aborted;   /* show aborted runs, marked, instead of refusing them */
 	bool no_guard;        /* sizing: no comparability guard */
+	double equivalence_pct; /* the margin, +-%; 0: COMPARE_EQUIVALENCE_DEFAULT; < 0: none */
+	const struct seq_plan *seq; /* a lab that stops when decided: its looks (the rounds
+				       come from the results); NULL: a fixed design */
 	bool claims_only;     /* only the rows of the claims (headline metrics, Runs): what the
 				 adaptive lab's stop rule reads, and fast; not for the reports
 				 (no verdict row, no sweeps, no noise) */
@@ -190,6 +238,16 @@ struct compare {
 	size_t nsweeps;
 	struct cmp_sweep *sweeps;
 	size_t nclaims;       /* tests in the Holm family of the claims (labels x headline) */
+	double margin_pct;    /* the equivalence margin, +-%; 0: none (COMPARE_FLOOR_PCT then
+				 tells a negligible difference) */
+	bool margin_default;  /* the margin is COMPARE_EQUIVALENCE_DEFAULT, not the user's */
+	bool claims_only;     /* built with compare_opts.claims_only (a lab's look): the rounds
+				 an undecided delta still needs are left NAN (compare_decided()
+				 works out the ones it names) */
+	bool sequential;      /* the claims are decided at the boundary of seq's last look */
+	struct seq_plan seq;
+	double level_diff, level_eq; /* the levels the claims are decided at (two-sided and
+				 each one-sided test): STATS_ALPHA, or the boundary's nominal */
 	int aa_alarm;         /* an A/A group with a significant headline difference, or -1 */
 	/* the lab's rounds as blocks (precision.c): every result from one lab (method repeats) */
 	bool blocked;
@@ -202,7 +260,14 @@ struct compare {
 	struct cmp_outlier *outliers;
 	double *spread;       /* per group: its cells' residual spread (transactional IOPS, CV
 				 %, scaled so that the pooled one is their mean), NAN: none */
+	/* a lab's qualification runs ([lab] qualify): results kept out of the comparison (no
+	 * group, no guard), each one's verdict reported on its own */
+	size_t nquals;
+	size_t *quals;        /* indexes into results */
 };
+
+/* Is r a lab's qualification run (its cell id ends in "-qualify")? */
+bool compare_is_qualification(const struct fslab_result *r);
 
 /*
  * comparable.c: comparability from the option table of fslab run (run/options.h marks).
@@ -223,6 +288,30 @@ char *compare_load_options(const struct compare *c);
  */
 void compare_method_differences(const struct compare *c, struct strvec *out);
 void compare_method_unrecorded(const struct compare *c, struct strvec *out);
+
+/*
+ * decide.c: every tested delta's equivalence test and outcome (compare_decide, called after
+ * the Holm correction of the differences); the outcome as a word ("different", "equivalent",
+ * "negligible", "undecided", "" for none).
+ */
+void compare_decide(struct compare *c);
+const char *compare_outcome_name(enum cmp_outcome o);
+/* The claims' decisions: how many claims are tested and decided, and the first undecided one
+ * (the one needing the most further rounds). */
+struct decided_check {
+	size_t claims, decided;
+	size_t different, equivalent, negligible;
+	int group;          /* the undecided claim needing the most, -1 when none */
+	const char *metric; /* its metric's words */
+	double more;        /* its further rounds (runs), INFINITY, or NAN */
+};
+/* compare_decided - the stop rule of a lab that stops when decided.  more_of_each: work out
+ * the rounds each undecided claim needs where the comparison left them out (claims_only),
+ * to name the furthest (a lab's look says it; a simulation of many labs need not).  0, or
+ * -ENOENT when no claim is tested. */
+int compare_decided(const struct compare *c, struct decided_check *dc, bool more_of_each);
+/* Is the delta a finding worth a mark (bold, a triangle): significant and not negligible. */
+bool compare_delta_marked(const struct cmp_delta *d);
 
 /* The rows, in table order. */
 extern const struct metric_def compare_metrics[];
@@ -284,6 +373,16 @@ double compare_limit(const struct compare *c, const char *check, double dflt);
  */
 bool compare_any_steady(const struct compare *c);
 char *compare_steady_text(const struct compare *c, const struct cmp_group *g);
+/*
+ * shape.c: the load's shape against Jetstress's ratios (src/fidelity.h).  compare_result_shape:
+ * r's record, or its ratios computed from its classes for a Jetstress-like load (why left
+ * NULL: read r->fidelity.why); false when r has no shape.  compare_any_shape(): a result has
+ * one.  compare_shape_text(): the "Load shape" cell of group g ("in band", "db:log 13.3:1",
+ * "db:log 13.3-14.1:1 (1 of 2 runs)", "-"), heap.
+ */
+bool compare_result_shape(const struct fslab_result *r, struct fidelity *f);
+bool compare_any_shape(const struct compare *c);
+char *compare_shape_text(const struct compare *c, const struct cmp_group *g);
 size_t compare_steady_windows(const struct compare *c, bool latency, double *from, double *to,
 			      size_t *group, size_t max);
 /*

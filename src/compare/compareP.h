@@ -29,6 +29,15 @@ size_t compare_first_of_label(json_t *index, const struct compare *c, size_t i);
  * filled). */
 void compare_welch_half(const struct cmp_row *row, size_t gi, struct cmp_delta *d);
 
+/* decide.c: the levels the claims are decided at (c->level_diff, c->level_eq: STATS_ALPHA,
+ * or with c->sequential the nominal levels of the lab's last look); before the correction. */
+void compare_decide_levels(struct compare *c);
+
+/* qualify.c: set a lab's qualification runs aside (c->quals), when there is a comparison
+ * beside them; is result i one of them? */
+void compare_split_quals(struct compare *c);
+bool compare_is_qual_index(const struct compare *c, size_t i);
+
 /* capacity.c: each group's tuned flag (every run --threads auto: its threads then 0) and
  * c->tuned (every label's); a tuned group's thread counts, "auto: 5" or "auto: 4-6 (4, 5,
  * 6)" by run (heap). */

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* compare_cli.c: `fslab compare` (tables, charts, report) and `fslab sizing` (mailboxes). */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include "compare/sizing.h"
 #include "files.h"
 #include "msg.h"
+#include "opt.h"
 #include "os/os.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -59,75 +59,66 @@ static int add_label(struct cli *cli, const char *arg)
 	return 0;
 }
 
-enum {
-	OPT_BASELINE = 256, OPT_FORMAT, OPT_TITLE, OPT_NO_CHARTS, OPT_ALLOW_MISMATCH,
-	OPT_ALLOW_ABORTED, OPT_FORCE, OPT_MESSAGES, OPT_OVERHEAD, OPT_IOPS_PER_MESSAGE,
-	OPT_LAB_PLAN, OPT_LABEL,
-};
-
-/* compare's usage: the synopsis, the formats it reads (from the importer table, wrapped),
- * then compare_usage. */
-static const char compare_synopsis[] =
-	"usage: fslab compare RESULT... [--output DIR [--force]] [--baseline LABEL]\n"
-	"                     [--format text|md|csv|json] [--title \"...\"] [--no-charts]\n"
-	"                     [--allow-mismatch] [--allow-aborted] [--lab-plan FILE]\n"
-	"                     [--messages-per-day N[,N...]] [--overhead PCT] [--iops-per-message F]\n"
-	"                     [--label FILE=NAME ...]\n"
-	"\n";
-
-static const char compare_usage[] =
+/* compare's description, after the formats it reads (usage_head()) */
+static const char compare_text[] =
 	"different tools only with --allow-mismatch.  Results with the same label are repeats of one\n"
 	"configuration (independent runs).  Each cell is a mean with its 95 % confidence interval.\n"
 	"A difference is called significant only when every label has >= 2 runs and Welch's t-test\n"
 	"on the per-run values gives p < 0.05, Holm-Bonferroni-corrected over labels x headline\n"
-	"metrics; each comes with its minimum detectable difference.  With one run per label the\n"
-	"difference is shown with its within-run interval (batch means) and no claim.  A label\n"
-	"NAME-aa beside NAME is NAME's A/A check (the noise floor).\n"
-	"\n"
-	"  --output DIR       also write report.md, report.html, tables.csv, compare.json and\n"
-	"                     charts/ (gnuplot) into DIR; an existing non-empty DIR needs --force\n"
-	"  --baseline LABEL   the label the others are compared with (default: the first)\n"
-	"  --format F         what to print: text (default), md, csv or json\n"
-	"  --title TEXT       report title (default \"fslab comparison: A vs B ...\")\n"
-	"  --no-charts        no charts in DIR\n"
-	"  --allow-mismatch   compare results that differ in an option that shapes the load\n"
-	"                     (workload, sizes, cache, seed, ...: docs/COMPARE.md) or in the\n"
-	"                     tool or its version, with a warning row (refused otherwise)\n"
-	"  --allow-aborted    show aborted runs, marked ABORTED, instead of refusing them\n"
-	"  --lab-plan FILE    the lab-plan.json of `fslab lab`: the run order in the Method\n"
-	"  --label FILE=NAME  the label of the results in FILE (default: an fslab result's own\n"
-	"                     label; other tools' files: the file name without its extension\n"
-	"                     and a trailing repeat number, ntfs-2.xml -> ntfs)\n"
-	"  --messages-per-day, --overhead, --iops-per-message: the report's sizing section\n"
-	"                     (see fslab sizing --help)\n"
-	"Exit status: 0 ok, 1 failure, 2 bad input (nothing written).\n";
-
-static const char sizing_synopsis[] =
-	"usage: fslab sizing RESULT... [--messages-per-day N[,N...]] [--overhead PCT]\n"
-	"                    [--iops-per-message F] [--format text|md|csv|json] [--allow-aborted]\n"
-	"                    [--label FILE=NAME ...]\n";
-
-static const char sizing_usage[] =
-	"\n"
-	"Turns achieved transactional IOPS into Exchange mailboxes supported per message profile:\n"
-	"mailboxes = IOPS / (messages/day x F x (1 + PCT/100)).  A planning estimate, not a\n"
-	"measurement.\n"
-	"\n"
-	"  --messages-per-day N[,N...]  the message profiles, messages per mailbox and day (up to\n"
-	"                     32); default 50,100,...,500\n"
-	"  --overhead PCT     head room on each mailbox's IOPS, 0 to 1000; default 20\n"
-	"  --iops-per-message F  F, IOPS per message/day per mailbox; default 0.00067 (Exchange\n"
-	"                     2013 sizing: 150 messages/day = 0.101 IOPS)\n"
-	"  --format F         what to print: text (default), md, csv or json\n"
-	"  --allow-aborted    accept aborted runs (shown, never sized) instead of refusing them\n"
-	"  --label FILE=NAME  the label of the results in FILE (as fslab compare)\n"
-	"Exit status: 0 ok, 2 bad input.\n";
+	"metrics; each comes with its minimum detectable difference, and each claim ends in one of\n"
+	"four outcomes against an equivalence margin: different, equivalent (two one-sided\n"
+	"tests), negligible (significant but inside the margin) or undecided.  With one run per\n"
+	"label the difference is shown with its within-run interval (batch means) and no claim.\n"
+	"A label NAME-aa beside NAME is NAME's A/A check (the noise floor).\n"
+	"\n";
 
 /* Wrapped as the hand-written lines around them are. */
 #define USAGE_WIDTH 92
 
-/* --help of compare or sizing, naming the formats read from the importer table. */
-static void print_usage(bool sizing)
+/* What --format takes, in --help's order. */
+static const struct {
+	const char *name;
+	enum out_format format;
+} formats[] = {
+	{ "text", OUT_TEXT }, { "md", OUT_MD }, { "csv", OUT_CSV }, { "json", OUT_JSON },
+};
+
+/* "text, md, csv or json" (sep ", "), "text|md|csv|json" (sep "|") */
+static char *format_names_sep(const char *sep, const char *last)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
+		strbuf_add_item(&sb, i, ARRAY_SIZE(formats), sep, last, formats[i].name);
+	return strbuf_detach(&sb, NULL);
+}
+
+static const char *format_names(void)
+{
+	static char *names;
+
+	if (!names)
+		names = format_names_sep(", ", " or ");
+	return names;
+}
+
+/* "text (default), md, csv or json": --format's choices in --help */
+static const char *format_choices(void)
+{
+	static char *names;
+
+	if (!names) {
+		char *rest = format_names_sep(", ", " or ");
+
+		names = xasprintf("%s (default)%s", formats[0].name, rest + strlen(formats[0].name));
+		free(rest);
+	}
+	return names;
+}
+
+/* --help before the options: the synopsis, then the formats it reads (from the importer
+ * table, wrapped as the lines around them) */
+static void usage_head(FILE *f, bool sizing)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *formats = import_formats(sizing ? IMPORT_OWN : IMPORT_FORMAT, ", ",
@@ -135,14 +126,150 @@ static void print_usage(bool sizing)
 	char *text = sizing ? xasprintf("RESULT: %s (see fslab compare --help).", formats)
 			    : xasprintf("Compares result files of `fslab run`, %s (docs/INTEROP.md); "
 					"results of", formats);
+	char *bars = format_names_sep("|", "|");
 
 	strbuf_add_wrapped(&sb, text, 0, 0, USAGE_WIDTH);
-	fputs(sizing ? sizing_synopsis : compare_synopsis, stdout);
-	printf("%s\n%s", sb.buf, sizing ? sizing_usage : compare_usage);
+	if (sizing)
+		fprintf(f,
+"usage: fslab sizing RESULT... [--messages-per-day N[,N...]] [--overhead PCT]\n"
+"                    [--iops-per-message F] [--format %s] [--allow-aborted]\n"
+"                    [--label FILE=NAME ...]\n%s\n"
+"\n"
+"Turns achieved transactional IOPS into Exchange mailboxes supported per message profile:\n"
+"mailboxes = IOPS / (messages/day x F x (1 + PCT/100)).  A planning estimate, not a\n"
+"measurement.\n"
+"\n", bars, sb.buf);
+	else
+		fprintf(f,
+"usage: fslab compare RESULT... [--output DIR [--force]] [--baseline LABEL]\n"
+"                     [--format %s] [--title \"...\"] [--no-charts]\n"
+"                     [--allow-mismatch] [--allow-aborted] [--lab-plan FILE]\n"
+"                     [--equivalence PCT|none]\n"
+"                     [--messages-per-day N[,N...]] [--overhead PCT] [--iops-per-message F]\n"
+"                     [--label FILE=NAME ...]\n"
+"\n%s\n%s", bars, sb.buf, compare_text);
 	strbuf_release(&sb);
 	free(formats);
 	free(text);
+	free(bars);
 }
+
+static void compare_head(FILE *f)
+{
+	usage_head(f, false);
+}
+
+static void sizing_head(FILE *f)
+{
+	usage_head(f, true);
+}
+
+/* The options set() takes (the others are stored by the parser). */
+enum { CO_FORMAT, CO_LABEL, CO_MESSAGES, CO_OVERHEAD, CO_IOPS_PER_MESSAGE, CO_EQUIVALENCE };
+
+static int take_option(void *ctx, const struct opt_def *o, const char *arg);
+
+#define CLI(f) .off = offsetof(struct cli, f)
+
+/* --format: the same in both */
+#define FORMAT_OPT { .name = "format", .arg = OPT_CHOICE, .metavar = "F", \
+		     .choices = format_choices, .help = "what to print: %C", \
+		     .id = CO_FORMAT }
+
+static const struct opt_pos results_pos[] = {
+	{ .name = "RESULT", .arg = OPT_FILE, .flags = OPT_REPEAT },
+	{ NULL },
+};
+
+static const struct opt_def compare_opts[] = {
+	{ .name = "output", .short_name = 'o', .arg = OPT_DIR, .metavar = "DIR",
+	  .help = "also write report.md, report.html, tables.csv, compare.json and charts/ "
+		  "(gnuplot) into DIR; a non-empty DIR needs --force",
+	  .store = OPT_STR, CLI(output) },
+	{ .name = "force", .help = "replace the report in an existing non-empty DIR",
+	  .store = OPT_TRUE, CLI(force) },
+	{ .name = "baseline", .arg = OPT_WORD, .metavar = "LABEL",
+	  .help = "the label the others are compared with (default: the first)",
+	  .store = OPT_STR, CLI(copts.baseline) },
+	FORMAT_OPT,
+	{ .name = "title", .arg = OPT_WORD, .metavar = "TEXT",
+	  .help = "report title (default \"fslab comparison: A vs B ...\")", .store = OPT_STR,
+	  CLI(title) },
+	{ .name = "no-charts", .help = "no charts in DIR", .store = OPT_TRUE, CLI(no_charts) },
+	{ .name = "allow-mismatch",
+	  .help = "compare results that differ in an option that shapes the load (workload, "
+		  "sizes, cache, seed, ...: docs/COMPARE.md) or in the tool or its version, with a "
+		  "warning row (refused otherwise)",
+	  .store = OPT_TRUE, CLI(copts.allow_mismatch) },
+	{ .name = "allow-aborted",
+	  .help = "show aborted runs, marked ABORTED, instead of refusing them", .store = OPT_TRUE,
+	  CLI(copts.allow_aborted) },
+	{ .name = "lab-plan", .arg = OPT_FILE, .metavar = "FILE",
+	  .help = "the lab-plan.json of `fslab lab`: the run order in the Method; for a lab that "
+		  "stopped when decided its looks and its margin",
+	  .store = OPT_STR, CLI(lab_plan) },
+	{ .name = "equivalence", .arg = OPT_WORD, .metavar = "PCT",
+	  .help = "the equivalence margin, +-PCT % (default 5, or the lab's); none: no "
+		  "equivalence test, a significant difference below 1 % is negligible",
+	  .id = CO_EQUIVALENCE },
+	{ .name = "label", .arg = OPT_WORD, .metavar = "FILE=NAME",
+	  .help = "the label of the results in FILE (default: an fslab result's own label; other "
+		  "tools' files: the file name without its extension and a trailing repeat number, "
+		  "ntfs-2.xml -> ntfs)",
+	  .flags = OPT_REPEAT, .id = CO_LABEL },
+	{ .name = "messages-per-day", .arg = OPT_WORD, .metavar = "N[,N...]", .flags = OPT_JOIN,
+	  .id = CO_MESSAGES },
+	{ .name = "overhead", .arg = OPT_WORD, .metavar = "PCT", .flags = OPT_JOIN,
+	  .id = CO_OVERHEAD },
+	{ .name = "iops-per-message", .arg = OPT_WORD, .metavar = "F",
+	  .help = "the report's sizing section\n(see fslab sizing --help)",
+	  .id = CO_IOPS_PER_MESSAGE },
+	{ .name = NULL },
+};
+
+static const struct opt_def sizing_opts[] = {
+	{ .name = "messages-per-day", .arg = OPT_WORD, .metavar = "N[,N...]",
+	  .help = "the message profiles, messages per mailbox and day (up to 32); default "
+		  "50,100,...,500",
+	  .id = CO_MESSAGES },
+	{ .name = "overhead", .arg = OPT_WORD, .metavar = "PCT",
+	  .help = "head room on each mailbox's IOPS, 0 to 1000; default 20", .id = CO_OVERHEAD },
+	{ .name = "iops-per-message", .arg = OPT_WORD, .metavar = "F",
+	  .help = "F, IOPS per message/day per mailbox; default 0.00067 (Exchange 2013 sizing: "
+		  "150 messages/day = 0.101 IOPS)",
+	  .id = CO_IOPS_PER_MESSAGE },
+	FORMAT_OPT,
+	{ .name = "allow-aborted",
+	  .help = "accept aborted runs (shown, never sized) instead of refusing them",
+	  .store = OPT_TRUE, CLI(copts.allow_aborted) },
+	{ .name = "label", .arg = OPT_WORD, .metavar = "FILE=NAME",
+	  .help = "the label of the results in FILE (as fslab compare)", .flags = OPT_REPEAT,
+	  .id = CO_LABEL },
+	{ .name = NULL },
+};
+
+const struct opt_cmd compare_opt_cmd = {
+	.name = "compare",
+	.opts = compare_opts,
+	.pos = results_pos,
+	.set = take_option,
+	.head_fn = compare_head,
+	.tail = "Exit status: 0 ok, 1 failure, 2 bad input (nothing written).\n",
+	.col = 21,
+	.width = 86,
+};
+
+const struct opt_cmd sizing_opt_cmd = {
+	.name = "sizing",
+	.opts = sizing_opts,
+	.pos = results_pos,
+	.set = take_option,
+	.sibling = &compare_opt_cmd,
+	.head_fn = sizing_head,
+	.tail = "Exit status: 0 ok, 2 bad input.\n",
+	.col = 21,
+	.width = 88,
+};
 
 static int parse_double(const char *opt, const char *s, double min, double max, double *out)
 {
@@ -155,39 +282,6 @@ static int parse_double(const char *opt, const char *s, double min, double max, 
 		return input_error("%s %s: expected a number from %g to %g", opt, s, min, max);
 	*out = v;
 	return 0;
-}
-
-/* Parse the options of both subcommands; *first gets the index of the first file. */
-static const struct option longopts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "title", required_argument, NULL, OPT_TITLE },
-	{ "no-charts", no_argument, NULL, OPT_NO_CHARTS },
-	{ "allow-mismatch", no_argument, NULL, OPT_ALLOW_MISMATCH },
-	{ "allow-aborted", no_argument, NULL, OPT_ALLOW_ABORTED },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "messages-per-day", required_argument, NULL, OPT_MESSAGES },
-	{ "overhead", required_argument, NULL, OPT_OVERHEAD },
-	{ "iops-per-message", required_argument, NULL, OPT_IOPS_PER_MESSAGE },
-	{ "lab-plan", required_argument, NULL, OPT_LAB_PLAN },
-	{ "label", required_argument, NULL, OPT_LABEL },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* compare's options that sizing refuses, naming the command they belong to. */
-static int sizing_refuses(int opt)
-{
-	const struct option *lo = longopts;
-
-	if (opt != 'o' && opt != OPT_BASELINE && opt != OPT_TITLE && opt != OPT_NO_CHARTS &&
-	    opt != OPT_ALLOW_MISMATCH && opt != OPT_FORCE && opt != OPT_LAB_PLAN)
-		return 0;
-	while (lo->val != opt)
-		lo++;
-	return input_error("sizing: --%s is an option of 'fslab compare'; see 'fslab sizing --help'",
-			   lo->name);
 }
 
 /* --messages-per-day: up to SIZING_MAX_PROFILES message counts, none of them 0. */
@@ -208,93 +302,74 @@ static int parse_profiles(struct sizing_opts *so, const char *arg)
 
 static int parse_format(struct cli *cli, const char *arg)
 {
-	static const struct {
-		const char *name;
-		enum out_format format;
-	} formats[] = {
-		{ "text", OUT_TEXT }, { "md", OUT_MD }, { "csv", OUT_CSV }, { "json", OUT_JSON },
-	};
-
 	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
 		if (!strcmp(arg, formats[i].name)) {
 			cli->format = formats[i].format;
 			return 0;
 		}
-	return input_error("--format %s: expected text, md, csv or json", arg);
+	return input_error("--format %s: expected %s", arg, format_names());
 }
 
-/* One option into cli: 0, 1 when --help was printed, or -FSLAB_EINPUT. */
-static int take_option(struct cli *cli, int opt, bool sizing, char **argv)
+/* --equivalence PCT (a trailing % allowed, as in a lab config) or none. */
+static int parse_equivalence(struct cli *cli, const char *arg)
 {
-	switch (opt) {
-	case 'o':
-		cli->output = optarg;
+	char *v = xstrdup(arg), *pct = strchr(v, '%');
+	int ret;
+
+	if (!strcmp(arg, "none")) {
+		free(v);
+		cli->copts.equivalence_pct = -1;
 		return 0;
-	case OPT_BASELINE:
-		cli->copts.baseline = optarg;
-		return 0;
-	case OPT_FORMAT:
-		return parse_format(cli, optarg);
-	case OPT_TITLE:
-		cli->title = optarg;
-		return 0;
-	case OPT_NO_CHARTS:
-		cli->no_charts = true;
-		return 0;
-	case OPT_ALLOW_MISMATCH:
-		cli->copts.allow_mismatch = true;
-		return 0;
-	case OPT_ALLOW_ABORTED:
-		cli->copts.allow_aborted = true;
-		return 0;
-	case OPT_FORCE:
-		cli->force = true;
-		return 0;
-	case OPT_LAB_PLAN:
-		cli->lab_plan = optarg;
-		return 0;
-	case OPT_LABEL:
-		return add_label(cli, optarg);
-	case OPT_MESSAGES:
-		return parse_profiles(&cli->sizing, optarg);
-	case OPT_OVERHEAD:
-		return parse_double("--overhead", optarg, 0, 1000, &cli->sizing.overhead_pct);
-	case OPT_IOPS_PER_MESSAGE:
-		return parse_double("--iops-per-message", optarg, 1e-9, 1,
-				    &cli->sizing.iops_per_message);
-	case 'h':
-		print_usage(sizing);
-		return 1;
-	default:
-		return input_error("%s: unknown option or missing value '%s'; see 'fslab %s --help'",
-				   argv[0], argv[optind - 1], argv[0]);
 	}
+	if (pct && !pct[1] && pct > v)
+		*pct = 0;
+	ret = parse_double("--equivalence", v, 0.1, 100, &cli->copts.equivalence_pct);
+	free(v);
+	return ret;
 }
 
+/* A value of either command into cli: 0 or -FSLAB_EINPUT. */
+static int take_option(void *ctx, const struct opt_def *o, const char *arg)
+{
+	struct cli *cli = ctx;
+
+	switch (o->id) {
+	case CO_FORMAT:
+		return parse_format(cli, arg);
+	case CO_LABEL:
+		return add_label(cli, arg);
+	case CO_EQUIVALENCE:
+		return parse_equivalence(cli, arg);
+	case CO_MESSAGES:
+		return parse_profiles(&cli->sizing, arg);
+	case CO_OVERHEAD:
+		return parse_double("--overhead", arg, 0, 1000, &cli->sizing.overhead_pct);
+	case CO_IOPS_PER_MESSAGE:
+		return parse_double("--iops-per-message", arg, 1e-9, 1,
+				    &cli->sizing.iops_per_message);
+	}
+	return 0;
+}
+
+/* Parse the options of either subcommand; *first gets the index of the first file, -1 after
+ * --help. */
 static int parse(int argc, char **argv, bool sizing, struct cli *cli, int *first)
 {
-	int opt, ret;
+	int ret;
 
 	memset(cli, 0, sizeof(*cli));
 	strvec_init(&cli->label_files);
 	strvec_init(&cli->label_names);
 	sizing_opts_default(&cli->sizing);
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		ret = sizing ? sizing_refuses(opt) : 0;
-		if (!ret)
-			ret = take_option(cli, opt, sizing, argv);
-		if (ret == 1) {
-			*first = -1;
-			return 0;
-		}
-		if (ret)
-			return ret;
+	ret = opt_parse(sizing ? &sizing_opt_cmd : &compare_opt_cmd, cli, argc, argv, first);
+	if (ret == 1) {
+		*first = -1;
+		return 0;
 	}
+	if (ret)
+		return ret;
 	if (cli->force && !cli->output)
 		return input_error("--force only makes sense with --output DIR");
-	*first = optind;
 	return 0;
 }
 
@@ -553,11 +628,59 @@ static char *lab_plan_note(const char *path, char **stop, double *precision)
 	return note;
 }
 
+/*
+ * A lab that stops when decided, from its lab-plan.json's "adaptive" ({"stop": "decided",
+ * "min_rounds", "max_rounds", "final_look", "equivalence_pct"}): its looks, which decide at
+ * which boundary its claims are judged, and its margin.  1 when it is one, 0 when not (or
+ * the plan is of another kind of lab), -FSLAB_EINPUT for a plan that says nonsense.
+ */
+static int lab_plan_decided(const char *path, struct seq_plan *seq, double *margin)
+{
+	json_t *root, *ad, *mn, *mx, *eq;
+	char *text;
+	size_t len;
+	int ret = 0;
+
+	if (read_file(path, &text, &len))
+		return 0; /* lab_plan_note() said why */
+	root = json_loadb(text, len, JSON_DECODE_INT_AS_REAL, NULL);
+	free(text);
+	ad = json_object_get(root, "adaptive");
+	mn = json_object_get(ad, "min_rounds");
+	mx = json_object_get(ad, "max_rounds");
+	eq = json_object_get(ad, "equivalence_pct");
+	if (json_is_number(eq) && !(json_number_value(eq) > 0 && json_number_value(eq) <= 100))
+		ret = input_error("--lab-plan %s: equivalence_pct %g is not a margin; name the "
+				  "lab-plan.json that fslab lab wrote", path, json_number_value(eq));
+	else if (json_is_number(eq))
+		*margin = json_number_value(eq);
+	else if (json_is_string(eq) && !strcmp(json_string_value(eq), "none"))
+		*margin = -1;
+	if (!ret && json_is_string(json_object_get(ad, "stop")) &&
+	    !strcmp(json_string_value(json_object_get(ad, "stop")), "decided")) {
+		double a = json_number_value(mn), b = json_number_value(mx);
+
+		if (!(a >= 2 && a <= b && b <= 100 && a == floor(a) && b == floor(b)))
+			ret = input_error("--lab-plan %s: min_rounds and max_rounds are not a lab's "
+					  "rounds; name the lab-plan.json that fslab lab wrote", path);
+		else {
+			*seq = (struct seq_plan){ .min_rounds = (unsigned int)a,
+						  .max_rounds = (unsigned int)b,
+						  .final = json_is_true(json_object_get(ad,
+							   "final_look")) };
+			ret = 1;
+		}
+	}
+	json_decref(root);
+	return ret;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct report_opts o = { .generated = -1 };
 	struct plot_set ps = { 0 };
 	char *order_note = NULL, *stop_note = NULL;
+	struct seq_plan seq;
 	struct compare c;
 	struct render r;
 	struct cli cli;
@@ -573,6 +696,18 @@ int cmd_compare(int argc, char **argv)
 							      &o.precision_pct))) {
 		ret = -FSLAB_EINPUT;
 		goto out;
+	}
+	if (cli.lab_plan) {
+		double margin = 0;
+
+		ret = lab_plan_decided(cli.lab_plan, &seq, &margin);
+		if (ret < 0)
+			goto out;
+		if (ret)
+			cli.copts.seq = &seq;
+		if (!cli.copts.equivalence_pct)
+			cli.copts.equivalence_pct = margin; /* the lab's, unless given here */
+		ret = 0;
 	}
 	ret = compare_build(&c, argv + first, (size_t)(argc - first), &cli.copts);
 	if (ret)

@@ -45,6 +45,11 @@ const struct metric_def compare_metrics[] = {
 	 * trans_iops with it) */
 	ROW("capacity", "Capacity: transactional IOPS at the tuned thread count", "capacity",
 	    MK_TRANS_IOPS, -1, NULL, DIR_HIGHER, 0),
+	/* Jetstress's soft recovery: the time to replay one log file */
+	ROW_FOR(WL_REPLAY, "replay_per_log", "Log replay time per log file (s)",
+		"time per log file", MK_REPLAY, -1, DIR_LOWER, 3),
+	ROW_FOR(WL_REPLAY, "replay_per_log_p95", "Log replay time per log file, p95 (s)",
+		"95th percentile of the time per log file", MK_REPLAY_P95, -1, DIR_LOWER, 3),
 	/* Jetstress's backup report: MB read/s overall and per database */
 	ROW_FOR(WL_THROUGHPUT, "db_read_throughput", "Database read throughput (MB/s)",
 		"database read throughput", MK_MBPS, CLS_DB_READ, DIR_HIGHER, 1),
@@ -83,6 +88,7 @@ const struct metric_def compare_metrics[] = {
 	ROW("cpu", "Host CPU (%)", "host CPU", MK_CPU, -1, NULL, DIR_LOWER, 1),
 	ROW("mem", "Host memory used (GiB)", "host memory used", MK_MEM, -1, NULL, DIR_LOWER, 2),
 	ROW("verdict", "Verdict", NULL, MK_VERDICT, -1, NULL, DIR_NEUTRAL, 0),
+	ROW("shape", "Load shape (Jetstress's ratios)", NULL, MK_SHAPE, -1, NULL, DIR_NEUTRAL, 0),
 	ROW("steady", "Steady state", NULL, MK_STEADY, -1, NULL, DIR_NEUTRAL, 0),
 	/* for the charts */
 	HIDDEN("db_read_mbps", "database read throughput (MB/s)", MK_MBPS, CLS_DB_READ, DIR_HIGHER,
@@ -160,6 +166,7 @@ bool compare_metric_is_text(const struct metric_def *m)
 	case MK_CACHE:
 	case MK_VERDICT:
 	case MK_STEADY:
+	case MK_SHAPE:
 		return true;
 	default:
 		return false;
@@ -311,6 +318,10 @@ double compare_run_value(const struct fslab_result *r, const struct metric_def *
 	case MK_DEV_MBPS:
 	case MK_DEV_UTIL:
 		return device_value(r, m);
+	case MK_REPLAY:
+		return r->recovery.present ? r->recovery.per_log_mean : NAN;
+	case MK_REPLAY_P95:
+		return r->recovery.present ? r->recovery.per_log_p95 : NAN;
 	default:
 		return NAN;
 	}

@@ -24,12 +24,49 @@ static const char *cv_text(char *buf, size_t len, double var)
 	return buf;
 }
 
+/* How the claims are decided: the margin, the four outcomes, and for a lab that stopped when
+ * decided the boundary of its last look (heap). */
+static char *decision_text(const struct compare *c)
+{
+	char *seq = NULL, *out;
+
+	if (c->sequential)
+		seq = xasprintf(" The lab stopped when every claim was decided, looking after every "
+				"round from round %u on; looking again and again is paid for by a "
+				"group-sequential boundary (Lan-DeMets alpha spending, O'Brien-Fleming "
+				"type, over at most %u rounds%s): at its last look, after %u rounds, a "
+				"claim is different only when its Holm-adjusted p < %.2g and equivalent "
+				"only when its TOST Holm-adjusted p < %.2g.", c->seq.min_rounds,
+				c->seq.max_rounds, c->seq.final ? "; that look was its last, so it "
+				"spent what was left of the 5 %" : "", c->nrounds, c->level_diff,
+				c->level_eq);
+	if (c->margin_pct > 0)
+		out = xasprintf(" Every claim ends in one of four outcomes against the equivalence "
+				"margin ±%g %%%s: different (significant, and not inside the margin), "
+				"equivalent within ±%g %% (two one-sided tests against -%g %% and +%g %% "
+				"both reject at 5 %%, Holm-corrected over the claims as the differences "
+				"are: its 90 %% interval lies inside the margin), negligible (significant, "
+				"but inside the margin: a real difference, smaller than it matters; "
+				"never bold or marked) or undecided (neither yet, with the rounds a "
+				"decision would still need if the estimate and the noise stayed as they "
+				"are).%s", c->margin_pct, c->margin_default ? " (the default: a "
+				"difference below 5 % rarely changes a choice of filesystem; "
+				"--equivalence or [lab] equivalence sets another)" : "", c->margin_pct,
+				c->margin_pct, c->margin_pct, seq ? seq : "");
+	else
+		out = xasprintf(" No equivalence margin was set (--equivalence none): a significant "
+				"difference below %g %% is negligible, never bold or marked.%s",
+				COMPARE_FLOOR_PCT, seq ? seq : "");
+	free(seq);
+	return out;
+}
+
 /* The statistics paragraph of a blocked comparison (runs: "3", "5 to 7"). */
 static void blocked_para(struct doc *d, const struct compare *c, const char *runs)
 {
 	const struct cmp_row *iops = compare_row(c, "trans_iops");
 	struct strbuf rows = STRBUF_INIT;
-	char *unblocked, df[64] = "";
+	char *unblocked, df[64] = "", *decision = decision_text(c);
 	size_t labels = 0;
 
 	for (size_t g = 0; g < c->ngroups; g++)
@@ -63,14 +100,15 @@ static void blocked_para(struct doc *d, const struct compare *c, const char *run
 		 "minimum detectable difference (MDE): the smallest ratio these rounds detect with "
 		 "%.0f %% power, at the level its decision is made at (a claim: %g / %zu, Holm's "
 		 "first step; another row: %g); a \"no significant difference\" means no difference "
-		 "above that size, not equality.%s%s%s", runs,
+		 "above that size, not equality.%s%s%s%s", runs,
 		 report_all_fresh(c) ? "each on a volume the lab formatted for it, with a database "
 		 "the run created" : "how each label's runs were made: see Runs in the Method",
 		 c->lab_id, c->nrounds, labels, df, c->nclaims, STATS_ALPHA, STATS_POWER * 100,
 		 STATS_ALPHA, MAX(c->nclaims, (size_t)1), STATS_ALPHA,
-		 unblocked ? " Rows without a blocked model keep Welch's t-test: " : "",
+		 decision, unblocked ? " Rows without a blocked model keep Welch's t-test: " : "",
 		 unblocked ? unblocked : "", unblocked ? "." : "");
 	free(unblocked);
+	free(decision);
 }
 
 /* The largest (and in *min the smallest) number of runs of a label that counts. */
@@ -97,6 +135,8 @@ void report_method_para(struct doc *d, const struct compare *c)
 	char runs[64], batches[160];
 
 	if (c->method == CMP_REPEATS) {
+		char *decision;
+
 		if (mn == mx)
 			snprintf(runs, sizeof(runs), "%zu", mx);
 		else
@@ -105,6 +145,7 @@ void report_method_para(struct doc *d, const struct compare *c)
 			blocked_para(d, c, runs);
 			return;
 		}
+		decision = decision_text(c);
 		doc_para(d, "Statistics: each label was run %s times (%s), and each run is one "
 			 "sample: a cell is the mean of the runs ± the half width of its 95 %% "
 			 "confidence interval (Student t). The runs are not one lab's rounds (%s), so "
@@ -119,11 +160,12 @@ void report_method_para(struct doc *d, const struct compare *c)
 			 "detectable difference (MDE): the smallest difference these runs detect with "
 			 "%.0f %% power from the observed spread, at the level its decision is made at "
 			 "(a claim: %g / %zu, Holm's first step; another row: %g); a \"no significant "
-			 "difference\" means no difference above that size, not equality.", runs,
+			 "difference\" means no difference above that size, not equality.%s", runs,
 			 report_all_fresh(c) ? "each on a volume the lab formatted for it, with a "
 			 "database the run created" : "how each label's runs were made: see Runs in the "
 			 "Method", c->design, c->nclaims, STATS_ALPHA, STATS_POWER * 100, STATS_ALPHA,
-			 MAX(c->nclaims, (size_t)1), STATS_ALPHA);
+			 MAX(c->nclaims, (size_t)1), STATS_ALPHA, decision);
+		free(decision);
 		return;
 	}
 	if (c->plans_differ || !bp->k)
@@ -158,30 +200,94 @@ void report_method_para(struct doc *d, const struct compare *c)
 	}
 }
 
-/* The advice for one target. */
+/* ", 40-second cells: longer than the 10 s measured, ..." when the advice leaves the cell
+ * lengths these results measured (heap, "" when it stays near them). */
+static char *stretch_text(const struct compare *c, const struct allocation *a)
+{
+	double t = c->noise.t_s;
+
+	if (!(t > 0) || (a->t_s <= t * 1.2 && a->t_s >= t / 1.2))
+		return xstrdup("");
+	return xasprintf(" Cells of %.0f s are %s than the %.0f s these results measured: the "
+			 "advice assumes that the noise inside a run %s as 1 / length, which these "
+			 "cells could not show%s.", a->t_s, a->t_s > t ? "longer" : "shorter", t,
+			 a->t_s > t ? "keeps averaging out" : "grows", a->t_s >= t * ADVICE_MAX_STRETCH ?
+			 " (the advice goes no further than that)" : "");
+}
+
+/* The advice for one precision target; none when every claim already meets it. */
 static void advice_item(struct doc *d, const struct compare *c, double target, bool theirs)
 {
+	struct precision_check pc;
 	struct allocation a;
-	char tgt[64], min[32];
+	char tgt[64], min[32], *stretch;
 
-	if (compare_advice(c, target, 100, &a))
-		return;
 	snprintf(tgt, sizeof(tgt), theirs ? "your precision, %g %%" : "a %g %% target; [lab] "
 		 "precision sets yours", target);
+	if (!compare_precision(c, &pc) && pc.worst_pct <= target) {
+		doc_item(d, "Advice (%s): none needed, the target is met: every claim's MDE is "
+			 "already at most %g %% (the widest %.1f %%, %s).", tgt, target, pc.worst_pct,
+			 pc.metric);
+		return;
+	}
+	if (compare_advice(c, target, 100, &a))
+		return;
 	snprintf(min, sizeof(min), a.minutes < 9.95 ? "%.1f" : "%.0f", a.minutes);
+	stretch = stretch_text(c, &a);
 	if (a.mde_pct > target)
 		doc_item(d, "Advice (%s): even 100 rounds of %.0f-second cells would only reach an "
 			 "MDE of %.1f %% for the claims (about %s minutes): this machine is too noisy "
-			 "for that; quieten it, or accept a wider precision.", tgt, a.t_s, a.mde_pct,
-			 min);
+			 "for that; quieten it, or accept a wider precision.%s", tgt, a.t_s, a.mde_pct,
+			 min, stretch);
 	else
 		doc_item(d, "Advice (%s): on this machine, %u rounds of %.0f-second cells would reach "
 			 "an MDE of %.1f %% for the claims in about %s minutes (Kalibera and Jones's "
-			 "allocation from the components above and this lab's own timing: %.0f s per "
-			 "cell beyond the measured seconds, for prep, initialisation, warm-up, checksum "
-			 "pass and teardown%s).", tgt, a.rounds, a.t_s, a.mde_pct, min,
-			 c->noise.fixed_s, isfinite(c->noise.within) ? "" : "; the runs were too short "
-			 "to measure the noise inside one, so all of it is counted between runs");
+			 "allocation from the components above, planning with the upper bound of the "
+			 "spread between runs, and this lab's own timing: %.0f s per cell beyond the "
+			 "measured seconds, for prep, initialisation, warm-up, checksum pass and "
+			 "teardown%s).%s", tgt, a.rounds, a.t_s, a.mde_pct, min, c->noise.fixed_s,
+			 isfinite(c->noise.within) ? "" : "; the runs were too short to measure the "
+			 "noise inside one, so all of it is counted between runs", stretch);
+	free(stretch);
+}
+
+/* The advice on the decisions: none when every claim is decided, else the further rounds
+ * the undecided ones need at this noise, in this lab's time. */
+static void decision_advice(struct doc *d, const struct compare *c)
+{
+	struct decided_check dc;
+	const struct cmp_group *g;
+	double round_s = NAN;
+	unsigned int cells = 0;
+	char t[64] = "";
+
+	if (c->margin_pct <= 0 || compare_decided(c, &dc, false))
+		return;
+	if (dc.decided == dc.claims) {
+		doc_item(d, "Advice (decisions): none needed, every claim is decided (%zu different, "
+			 "%zu equivalent, %zu negligible).", dc.different, dc.equivalent,
+			 dc.negligible);
+		return;
+	}
+	g = &c->groups[dc.group];
+	for (size_t k = 0; k < c->ngroups; k++)
+		cells += !c->groups[k].aborted;
+	if (isfinite(c->noise.fixed_s) && c->noise.t_s > 0)
+		round_s = cells * (c->noise.t_s + c->noise.fixed_s);
+	if (isfinite(dc.more) && isfinite(round_s))
+		snprintf(t, sizeof(t), ", about %.0f minutes of rounds like these",
+			 dc.more * round_s / 60);
+	if (isfinite(dc.more))
+		doc_item(d, "Advice (decisions): %zu of %zu claims are undecided; the furthest, %s vs "
+			 "%s in %s, would need about %.0f more rounds%s if its estimate and the noise "
+			 "stayed as they are.", dc.claims - dc.decided, dc.claims, g->label,
+			 c->groups[g->base].label, dc.metric, dc.more, t);
+	else
+		doc_item(d, "Advice (decisions): %zu of %zu claims are undecided; the furthest, %s vs "
+			 "%s in %s, would not be decided within %d more rounds at this noise (a "
+			 "quieter machine, or an estimate further from the margin, decides sooner).",
+			 dc.claims - dc.decided, dc.claims, g->label, c->groups[g->base].label,
+			 dc.metric, COMPARE_MAX_MORE);
 }
 
 /* Each label's spread around the model, and whether the widest is too wide to pool. */
@@ -203,14 +309,20 @@ static void spread_item(struct doc *d, const struct compare *c)
 		if (hi < 0 || c->spread[g] > c->spread[hi])
 			hi = (int)g;
 	}
-	if (list.len)
+	if (list.len && lo >= 0 && c->spread[lo] > 0 && c->spread[hi] > 3 * c->spread[lo]) {
+		size_t n = MIN(c->groups[lo].nruns, c->groups[hi].nruns);
+
+		/* a variance ratio of 9 is rare for a dozen cells a label, not for three */
 		doc_item(d, "Spread by label (transactional IOPS, each label's cells around the "
-			 "model): %s.%s", list.buf, lo >= 0 && c->spread[lo] > 0 &&
-			 c->spread[hi] > 3 * c->spread[lo] ? " The model pools these, which "
-			 "assumes they are alike; the widest is more than three times the "
-			 "narrowest (chance alone rarely does that), "
-			 "so its cells widen every claim's interval: a label that noisy compares "
-			 "better in a lab of its own." : "");
+			 "model): %s. The model pools these, which assumes they are alike; the "
+			 "widest is more than three times the narrowest (%s), so its cells widen "
+			 "every claim's interval: a label that noisy compares better in a lab of its "
+			 "own.", list.buf, n >= 12 ? "chance alone rarely does that" : "with so few "
+			 "cells a label, chance alone may still do that");
+	} else if (list.len) {
+		doc_item(d, "Spread by label (transactional IOPS, each label's cells around the "
+			 "model): %s.", list.buf);
+	}
 	strbuf_release(&list);
 }
 
@@ -241,28 +353,42 @@ static void outlier_items(struct doc *d, const struct compare *c)
 	}
 }
 
-/* Where the noise is: one cell's, inside a run, between runs. */
+/* Where the noise is: one cell's, inside a run, between runs (its point estimate and the
+ * upper bound the advice plans with). */
 static void where_item(struct doc *d, const struct compare *c)
 {
 	const struct noise *nz = &c->noise;
 	const struct cmp_row *iops = compare_row(c, "trans_iops");
-	char cell[16], w[16], b[16];
+	char cell[16], w[16], b[16], u[16], *est;
 
-	if (isfinite(nz->within))
-		doc_item(d, "Where the noise is (transactional IOPS, as coefficients of variation): "
-			 "one cell varies by %s %% around its label and round (the blocked residual, "
-			 "%.0f degrees of freedom). Of that, %s %% is the noise inside a run (its "
-			 "per-second wobble over %.0f s, from batch means of its timeline) and %s %% "
-			 "comes from one run to the next (a fresh format and database, another moment "
-			 "of the shared machine)%s", cv_text(cell, sizeof(cell), nz->cell), iops->df,
-			 cv_text(w, sizeof(w), nz->within), nz->t_s, cv_text(b, sizeof(b), nz->between),
-			 nz->between > nz->within ? ": so more, shorter cells buy precision faster than "
-			 "fewer, longer ones." : ": so longer cells pay.");
-	else
+	if (!isfinite(nz->within)) {
 		doc_item(d, "Where the noise is (transactional IOPS): one cell varies by %s %% around "
 			 "its label and round (the blocked residual); the runs have no timeline to "
 			 "split it into the noise inside a run and between runs.",
 			 cv_text(cell, sizeof(cell), nz->cell));
+		return;
+	}
+	cv_text(b, sizeof(b), nz->between);
+	cv_text(u, sizeof(u), nz->between_ucb);
+	if (nz->between > 0)
+		est = xasprintf("%s %% comes from one run to the next (a fresh format and database, "
+				"another moment of the shared machine; up to %s %% at the %.0f %% upper "
+				"confidence bound from %.0f degrees of freedom, which the advice plans "
+				"with)", b, u, NOISE_UCB_CONF * 100, nz->df);
+	else
+		est = xasprintf("nothing measurable comes from one run to the next (the residual is "
+				"below the noise inside a run, so the estimate is 0), but from %.0f "
+				"degrees of freedom it may be up to %s %% (the %.0f %% upper confidence "
+				"bound, which the advice plans with)", nz->df, u, NOISE_UCB_CONF * 100);
+	doc_item(d, "Where the noise is (transactional IOPS, as coefficients of variation): one "
+		 "cell varies by %s %% around its label and round (the blocked residual, %.0f "
+		 "degrees of freedom). Of that, %s %% is the noise inside a run (its per-second "
+		 "wobble over %.0f s, from batch means of its timeline) and %s%s",
+		 cv_text(cell, sizeof(cell), nz->cell), iops->df, cv_text(w, sizeof(w), nz->within),
+		 nz->t_s, est, nz->between_ucb > nz->within ? ": so more, shorter cells buy "
+		 "precision faster than fewer, longer ones." : ": so longer cells may pay, within "
+		 "what the advice says about lengths not measured.");
+	free(est);
 }
 
 void report_noise(struct doc *d, const struct compare *c, const struct report_opts *o)
@@ -287,9 +413,10 @@ void report_noise(struct doc *d, const struct compare *c, const struct report_op
 			 "than their cells' spread explains): blocking had nothing to take out and "
 			 "cost %zu degrees of freedom.", c->nrounds > 1 ? (size_t)c->nrounds - 1 : 0);
 	outlier_items(d, c);
+	decision_advice(d, c);
 	if (o && o->precision_pct > 0)
 		advice_item(d, c, o->precision_pct, true);
-	else
+	else if (c->margin_pct <= 0)
 		advice_item(d, c, 10, false);
 	if (compare_advice(c, 0, 2, &a))
 		doc_item(d, "Advice: none (the cells' timing is not known from the results: it "

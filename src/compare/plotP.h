@@ -36,6 +36,10 @@ int plot_draw_sized(struct plot_ctx *x, const char *name, const char *title, con
 int plot_draw(struct plot_ctx *x, const char *name, const char *title, const char *tmpl,
 	      const char *data, size_t len, const char *const *kv);
 
+/* plot_forest.c: the answer's chart "headline": each claim's difference with its interval, the
+ * equivalence margin, the outcome (nothing drawn when no label is compared). */
+int plot_forest(struct plot_ctx *x);
+
 /* plot_tuning.c: the chart of the tuned labels' steps (--threads auto), when there are any. */
 int plot_tuning(struct plot_ctx *x);
 

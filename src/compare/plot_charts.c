@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* plot_charts.c: the comparison's charts, each its data file and its template's placeholders:
- * the headline, bars per class, timelines, percentiles, the thread sweep, hosts (drawn by
+ * the means, bars per class, timelines, percentiles, the thread sweep, hosts (drawn by
  * plot.c); plot_all(), where they go. */
 #include "compare/plotP.h"
 
@@ -17,7 +17,7 @@
 #include "share.h"
 #include "strbuf.h"
 
-/* the answer's chart: smaller, so that it sits with the text without dominating it */
+/* the means' chart: smaller, as the one it was before it moved under Charts */
 #define HEADLINE_SIZE "900,400"
 #define GNUPLOT_PACKAGE "gnuplot-nox"
 
@@ -96,10 +96,11 @@ out:
 }
 
 /*
- * The one chart of the answer: the lead metric (transactional IOPS, or the database read
- * MB/s of a workload judged by throughput) per label with its 95 % interval.
+ * The lead metric (transactional IOPS, or the database read MB/s of a workload judged by
+ * throughput) per label with its 95 % interval: the means, under Charts (the answer's chart
+ * is the decisions', plot_forest.c).
  */
-static int headline(struct plot_ctx *x)
+static int means(struct plot_ctx *x)
 {
 	const struct compare *c = x->c;
 	const struct cmp_row *row = compare_row(c, "trans_iops");
@@ -156,7 +157,7 @@ static int headline(struct plot_ctx *x)
 			"FMT", iops ? "%.0f" : "%.1f", "N", ns, NULL,
 		};
 
-		ret = plot_draw_sized(x, "headline", title, "headline", HEADLINE_SIZE, buf, len, kv);
+		ret = plot_draw_sized(x, "means", title, "means", HEADLINE_SIZE, buf, len, kv);
 	}
 	free(title);
 	free(t);
@@ -522,8 +523,10 @@ static int draw_all(struct plot_ctx *x)
 		  "written by the workload)", "ratio", "", NULL, false, 2,
 		  { "database volume", "log volume" }, { "db_wa", "log_wa" }, { 0 } },
 	};
-	int ret = headline(x);
+	int ret = plot_forest(x);
 
+	if (!ret)
+		ret = means(x);
 	for (size_t i = 0; i < ARRAY_SIZE(charts) && !ret; i++)
 		ret = bars(x, &charts[i]);
 	if (!ret)

@@ -367,6 +367,11 @@ static void add_outliers(struct compare *c, const struct cmp_row *row)
 		nz->drift = isfinite(f.ms_block) ? fmax(0, (f.ms_block - f.s2) / f.n0) : NAN;
 		nz->within = within_run(c, row->m, &nz->t_s);
 		nz->between = fmax(0, f.s2 - (isfinite(nz->within) ? nz->within : 0));
+		nz->df = f.df;
+		/* the within-run part comes from many batches and is known well; the cell's
+		 * variance from a few residual df is not: plan with its upper bound */
+		nz->between_ucb = fmax(0, noise_ucb(f.s2, f.df) -
+					  (isfinite(nz->within) ? nz->within : 0));
 		nz->fixed_s = fixed_seconds(c);
 		c->have_noise = true;
 	}
@@ -402,9 +407,13 @@ int compare_advice(const struct compare *c, double target_pct, unsigned int max_
 	if (!isfinite(nz.within)) {
 		nz.within = 0;
 		nz.between = nz.cell;
+		nz.between_ucb = noise_ucb(nz.cell, nz.df);
 	}
+	/* plan with the upper bound of the spread between runs (what a handful of df allows) */
+	nz.between = nz.between_ucb;
 	return noise_allocate(&nz, cells, MAX(c->nclaims, (size_t)1), target_pct,
-			      ADVICE_MIN_CELL_S, ADVICE_MAX_CELL_S, max_rounds, a);
+			      ADVICE_MIN_CELL_S, fmax(ADVICE_MIN_CELL_S, fmin(ADVICE_MAX_CELL_S,
+			      ADVICE_MAX_STRETCH * round(nz.t_s))), max_rounds, a);
 }
 
 /* ---- the stop rule ---- */

@@ -13,6 +13,9 @@
  * Jetstress-like load needs its cache warm. */
 #define ADVICE_MIN_CELL_S 10
 #define ADVICE_MAX_CELL_S 7200
+/* The advice stretches the cells' measured length at most this much: the noise inside a run
+ * is only known to average out as 1 / length as far as the runs went. */
+#define ADVICE_MAX_STRETCH 4
 
 /*
  * compare_design - blocked when every result that counts (not aborted) comes from one lab

@@ -96,7 +96,7 @@ static struct doc_table *results_table(const struct compare *c)
 			b = report_sig_text(row, g);
 			doc_table_set(t, tr, col, "%s", a);
 			doc_table_set(t, tr, col + 1, "%s", b);
-			if (row->deltas[g].sig == SIG_YES) {
+			if (compare_delta_marked(&row->deltas[g])) {
 				doc_table_strong(t, tr, col);
 				doc_table_strong(t, tr, col + 1);
 			}
@@ -181,7 +181,7 @@ static struct doc_table *difference_table(const struct compare *c, size_t g)
 		doc_table_set(t, tr, 0, "%s", row->m->name);
 		doc_table_set(t, tr, 1, "%s", a);
 		doc_table_set(t, tr, 2, "%s", b);
-		if (row->deltas[g].sig == SIG_YES) {
+		if (compare_delta_marked(&row->deltas[g])) {
 			doc_table_strong(t, tr, 1);
 			doc_table_strong(t, tr, 2);
 		}
@@ -423,10 +423,16 @@ static void results_in_full(struct doc *d, const struct compare *c)
 	struct doc_table *t;
 
 	summary(d, c);
-	doc_para(d, "Cells: mean ± half width of the 95 %% confidence interval (see the Method's "
-		 "statistics); differences that pass the test on independent repeats "
-		 "(Holm-corrected for the headline metrics) are in bold, all others are not "
-		 "differences.");
+	if (c->method == CMP_REPEATS)
+		doc_para(d, "Cells: mean ± half width of the 95 %% confidence interval (see the "
+			 "Method's statistics); differences that pass the test on independent "
+			 "repeats (Holm-corrected for the headline metrics) and are not inside the "
+			 "equivalence margin are in bold; a significant difference inside it is "
+			 "negligible, and nothing else is a difference.");
+	else
+		doc_para(d, "Cells: mean ± half width of the 95 %% confidence interval (see the "
+			 "Method's statistics). With one run per label nothing is tested: no "
+			 "difference here is a claim.");
 	warnings(d, c);
 	t = values_table(c);
 	doc_table_split(d, t, 4);
@@ -483,9 +489,18 @@ void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 		doc_heading(&d, 3, "Verdicts (Jetstress-style)");
 		report_verdict_lines(&d, c);
 	}
+	if (compare_any_shape(c)) {
+		doc_heading(&d, 3, "Load shape (Jetstress's ratios)");
+		report_shape_lines(&d, c);
+	}
 	if (compare_any_steady(c)) {
 		doc_heading(&d, 3, "Steady state");
 		report_steady_lines(&d, c);
+	}
+	if (c->nquals) {
+		doc_heading(&d, 3, "Qualification (Jetstress's own test: one long run per "
+			    "filesystem)");
+		report_qualification(&d, c);
 	}
 	if (compare_any_tuned(c)) {
 		doc_heading(&d, 3, "Capacity (--threads auto)");

@@ -31,6 +31,13 @@ const char *report_p_text(char *buf, size_t len, double p);
 const char *report_pct_size(char *buf, size_t len, double pct);
 const char *report_p_words(char *buf, size_t len, const struct cmp_delta *d);
 const char *report_test_name(const struct cmp_delta *d);
+/* words.c: the equivalence test that decided ("TOST Holm-adjusted p = 0.004"); a signed
+ * percentage for intervals ("+3.0", "-19"). */
+const char *report_p_eq_words(char *buf, size_t len, const struct cmp_delta *d);
+const char *report_signed_pct(char *buf, size_t len, double pct);
+/* words.c: "; about 9 more rounds would decide it if the estimate and the noise stayed as they
+ * are" for an undecided delta, "" otherwise. */
+const char *report_more_text(char *buf, size_t len, const struct cmp_delta *d);
 char *report_interval_text(const struct cmp_delta *d);
 char *report_runs_text(const struct compare *c, size_t g, size_t base);
 
@@ -53,6 +60,13 @@ void report_answer(struct doc *d, const struct compare *c, const struct report_o
 void report_key_table(struct doc *d, const struct compare *c);
 bool report_has_verdicts(const struct compare *c);
 void report_verdict_lines(struct doc *d, const struct compare *c);
+/* shape.c: the bands, then a line per label: its ratios, how far out of band and why. */
+void report_shape_lines(struct doc *d, const struct compare *c);
+/* qualify.c: each qualification run's verdict, one line each, and what it is; the answer's
+ * line and the summary's sentence on them (nothing when there are none). */
+void report_qualification(struct doc *d, const struct compare *c);
+void report_qualification_line(struct doc *d, const struct compare *c);
+void report_qualification_sentence(const struct compare *c, struct strvec *out);
 bool report_has_volumes(const struct compare *c);
 void report_volumes(struct doc *d, const struct compare *c);
 void report_notes(struct doc *d, const struct compare *c);

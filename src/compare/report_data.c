@@ -74,7 +74,7 @@ void report_csv(FILE *f, const struct compare *c)
 {
 	fputs("metric_id,metric,label,runs,method,n,mean,sd,ci_low,ci_high,text,against,delta,"
 	      "delta_pct,significance,p,p_holm,delta_ci_half,mde,mde_pct,delta_ci_low_pct,"
-	      "delta_ci_high_pct\n", f);
+	      "delta_ci_high_pct,outcome,margin_pct,p_tost,p_tost_holm,more\n", f);
 	for (size_t r = 0; r < c->nrows; r++) {
 		const struct cmp_row *row = &c->rows[r];
 
@@ -111,9 +111,15 @@ void report_csv(FILE *f, const struct compare *c)
 				csv_num(f, d->mde_pct, false);
 				/* a blocked difference: the ratio's interval, % of the base */
 				csv_num(f, d->lo_pct, false);
-				csv_num(f, d->hi_pct, true);
+				csv_num(f, d->hi_pct, false);
+				/* the decision against the equivalence margin (decide.c) */
+				csv_field(f, compare_outcome_name(d->outcome), false);
+				csv_num(f, d->outcome ? d->margin_pct : NAN, false);
+				csv_num(f, d->p_eq, false);
+				csv_num(f, d->p_eq_holm, false);
+				csv_num(f, isinf(d->more) ? NAN : d->more, true);
 			} else {
-				fputs(",,,,,,,,,\n", f);
+				fputs(",,,,,,,,,,,,,,\n", f);
 			}
 		}
 	}
@@ -124,6 +130,21 @@ void report_csv(FILE *f, const struct compare *c)
 static json_t *jnum(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A tested delta's decision against the margin: {outcome, margin_pct, p_tost, p_tost_holm,
+ * tost_ci_low_pct, tost_ci_high_pct, level, more, more_unit}; null when nothing was tested. */
+static json_t *decision_json(const struct cmp_delta *d)
+{
+	if (d->outcome == OUT_NONE)
+		return json_null();
+	return json_pack("{s:s, s:f, s:b, s:o, s:o, s:o, s:o, s:f, s:o, s:s}",
+			 "outcome", compare_outcome_name(d->outcome), "margin_pct", d->margin_pct,
+			 "floor_only", d->floor_only, "p_tost", jnum(d->p_eq),
+			 "p_tost_holm", jnum(d->p_eq_holm), "tost_ci_low_pct", jnum(d->eq_lo_pct),
+			 "tost_ci_high_pct", jnum(d->eq_hi_pct), "level", d->level,
+			 "more", isinf(d->more) ? json_string("more than the look-ahead") : jnum(d->more),
+			 "more_unit", d->blocked ? "rounds" : "runs per label");
 }
 
 static json_t *json_rows(const struct compare *c)
@@ -166,6 +187,8 @@ static json_t *json_rows(const struct compare *c)
 						    jnum(d->lo_pct));
 				json_object_set_new(json_object_get(o, "delta"), "ci_high_pct",
 						    jnum(d->hi_pct));
+				json_object_set_new(json_object_get(o, "delta"), "decision",
+						    decision_json(d));
 			}
 			json_array_append_new(cells, o);
 		}
@@ -200,10 +223,12 @@ static json_t *noise_json(const struct compare *c, const struct report_opts *o)
 		adv = json_pack("{s:f, s:f, s:i, s:f, s:f}", "target_pct", target, "cell_seconds",
 				a.t_s, "rounds", (int)a.rounds, "mde_pct", a.mde_pct, "minutes",
 				a.minutes);
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "metric", "trans_iops",
-			 "cell_cv_pct", jnum(sqrt(nz->cell) * 100),
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "metric",
+			 "trans_iops", "cell_cv_pct", jnum(sqrt(nz->cell) * 100),
+			 "cell_df", jnum(nz->df),
 			 "within_run_cv_pct", jnum(sqrt(nz->within) * 100),
 			 "between_runs_cv_pct", jnum(sqrt(nz->between) * 100),
+			 "between_runs_ucb_cv_pct", jnum(sqrt(nz->between_ucb) * 100),
 			 "drift_between_rounds_cv_pct", jnum(sqrt(nz->drift) * 100),
 			 "cell_seconds", jnum(nz->t_s), "fixed_seconds_per_cell", jnum(nz->fixed_s),
 			 "extreme_cells", out, "advice", adv);
@@ -279,6 +304,16 @@ static json_t *method_json(const struct compare *c)
 			      "skipped_seconds", (int)bp->skip);
 
 	json_object_set_new(m, "design", json_string(c->design));
+	json_object_set_new(m, "equivalence_margin_pct", c->margin_pct > 0 ? json_real(c->margin_pct)
+										: json_null());
+	json_object_set_new(m, "equivalence_margin_default", json_boolean(c->margin_default));
+	json_object_set_new(m, "equivalence_test", json_string("two one-sided tests (TOST), "
+							       "Holm-Bonferroni over the claims"));
+	json_object_set_new(m, "sequential", !c->sequential ? json_null() : json_pack(
+		"{s:s, s:i, s:i, s:i, s:b, s:f, s:f}", "boundary", "Lan-DeMets alpha spending, "
+		"O'Brien-Fleming type", "min_rounds", (int)c->seq.min_rounds, "max_rounds",
+		(int)c->seq.max_rounds, "rounds", (int)c->nrounds, "final_look", c->seq.final,
+		"level_difference", c->level_diff, "level_equivalence", c->level_eq));
 	json_object_set_new(m, "blocked", json_boolean(c->blocked));
 	if (c->blocked) {
 		json_object_set_new(m, "name", json_string("blocked"));

@@ -59,6 +59,23 @@ static char *or_dash(char *s)
 	return s ? s : xstrdup("-");
 }
 
+/* Discarded before mkfs: prep's answer, or for new images allocated before the run why
+ * there was nothing to discard. */
+static char *discard_fact(json_t *env)
+{
+	char *blocks = jtext(env, "prep.volumes.db.image_blocks");
+	char *out;
+
+	if (blocks && strcmp(blocks, "sparse"))
+		out = xasprintf("no: new images with their blocks %s before the run (mkfs told not to "
+				"discard them either)", !strcmp(blocks, "written") ? "allocated" :
+				blocks);
+	else
+		out = or_dash(jtext(env, "prep.volumes.db.discarded"));
+	free(blocks);
+	return out;
+}
+
 static char *device_fact(const struct fslab_result *r, const char *role)
 {
 	json_t *v = volume(r, role), *rot = json_object_get(v, "rotational");
@@ -248,7 +265,7 @@ static char *fact(const struct fslab_result *r, enum fact f)
 	case F_ALIGN: return alignment_fact(r);
 	case F_MOUNT_DB: return or_dash(jtext(volume(r, "db"), "mount_options"));
 	case F_MOUNT_LOG: return or_dash(jtext(volume(r, "log"), "mount_options"));
-	case F_DISCARD: return or_dash(jtext(env, "prep.volumes.db.discarded"));
+	case F_DISCARD: return discard_fact(env);
 	case F_CACHEFIX: return cache_fix_fact(r);
 	case F_DROPPED: return or_dash(jtext(env, "caches_dropped"));
 	case F_SELFTEST: return selftest_fact(json_object_get(env, "selftest"));
@@ -434,7 +451,12 @@ static char *thread_counts(const struct compare *c)
 /* How the baseline's configuration cf (its workload's flags) is judged. */
 static void verdict_item(struct doc *d, const struct run_config *cf, unsigned int flags)
 {
-	if (!(flags & WL_VERDICT)) {
+	if (flags & WL_REPLAY) {
+		doc_item(d, "Verdict (fslab's rule for soft recovery; Jetstress publishes none): every "
+			 "log file replayed, no page whose time contradicts a record (a lost write), "
+			 "every page read sound during the replay and in the checksum pass after it, "
+			 "no I/O error; the time per log file is compared, not judged");
+	} else if (!(flags & WL_VERDICT)) {
 		doc_item(d, "Verdict: none (the %s workload is not judged)", cf->workload);
 	} else if (cf->thresholds) {
 		bool lenient = !strcmp(cf->thresholds, "lenient");
@@ -479,7 +501,11 @@ void report_method(struct doc *d, const struct compare *c, const struct report_o
 			 cf->databases, fmt_size(db, sizeof(db), cf->db_size),
 			 fmt_size(bs, sizeof(bs), cf->bs),
 			 fmt_size(cache, sizeof(cache), cf->cache_size));
-	if (flags & WL_FINITE)
+	if (flags & WL_REPLAY)
+		doc_item(d, "Duration: the load until each database had left %u log files (not "
+			 "measured), an unclean stop, then the replay of those logs, measured whole "
+			 "and per log file, no warm-up", cf->recovery_logs);
+	else if (flags & WL_FINITE)
 		doc_item(d, "Duration: until every database was read once (the measurement ends with "
 			 "the load; --duration %g s is only its limit), no warm-up", cf->duration_s);
 	else if (cf->warmup_steady)

@@ -128,6 +128,115 @@ static double t_quantile(double p, double df)
 	return (lo + hi) / 2;
 }
 
+double stats_t_sf(double t, double df)
+{
+	double tail = t_two_sided(t, df) / 2;
+
+	return t > 0 ? tail : 1 - tail;
+}
+
+double stats_tost(double est, double se, double df, double lo, double hi)
+{
+	if (!(df >= 1) || !isfinite(se) || se < 0 || isnan(est))
+		return NAN;
+	if (se == 0)
+		return est > lo && est < hi ? 0 : 1;
+	/* H01: true <= lo, rejected by a large (est - lo) / se; H02: true >= hi, by a small one */
+	return fmax(stats_t_sf((est - lo) / se, df), stats_t_sf((hi - est) / se, df));
+}
+
+double stats_norm_cdf(double z)
+{
+	return 0.5 * erfc(-z / M_SQRT2);
+}
+
+double stats_norm_quantile(double p)
+{
+	double lo = -40, hi = 40;
+
+	if (p <= 0)
+		return -INFINITY;
+	if (p >= 1)
+		return INFINITY;
+	if (p > 0.5)
+		return -stats_norm_quantile(1 - p); /* the lower tail keeps its precision */
+	for (int i = 0; i < 200 && hi - lo > 1e-13; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (0.5 * erfc(-mid / M_SQRT2) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* Regularized lower incomplete gamma P(a, x): its series below a + 1, else 1 - the continued
+ * fraction of Q (Numerical Recipes 6.2, gser and gcf). */
+static double gamma_p(double a, double x)
+{
+	double gln = lgamma(a);
+
+	if (x <= 0)
+		return 0;
+	if (x < a + 1) {
+		double ap = a, sum = 1 / a, del = sum;
+
+		for (int n = 0; n < 1000 && fabs(del) > fabs(sum) * 1e-16; n++) {
+			ap += 1;
+			del *= x / ap;
+			sum += del;
+		}
+		return sum * exp(-x + a * log(x) - gln);
+	} else {
+		double b = x + 1 - a, c = 1 / 1e-300, d = 1 / b, h = d;
+
+		for (int i = 1; i <= 1000; i++) {
+			double an = -i * (i - a), del;
+
+			b += 2;
+			d = an * d + b;
+			if (fabs(d) < 1e-300)
+				d = 1e-300;
+			c = b + an / c;
+			if (fabs(c) < 1e-300)
+				c = 1e-300;
+			d = 1 / d;
+			del = d * c;
+			h *= del;
+			if (fabs(del - 1) < 1e-16)
+				break;
+		}
+		return 1 - exp(-x + a * log(x) - gln) * h;
+	}
+}
+
+double stats_chi2_cdf(double x, double df)
+{
+	return gamma_p(df / 2, x / 2);
+}
+
+double stats_chi2_quantile(double p, double df)
+{
+	double lo = 0, hi = df + 10;
+
+	if (p <= 0)
+		return 0;
+	if (p >= 1)
+		return INFINITY;
+	while (stats_chi2_cdf(hi, df) < p && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (stats_chi2_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
 double stats_ci_half(size_t n, double sd)
 {
 	if (n < 2)

@@ -50,6 +50,24 @@ double stats_ibeta(double a, double b, double x);
 double stats_t_cdf(double t, double df);
 /* stats_t_quantile - the t with P(T <= t) = p, p in (0, 1), by bisection on stats_t_cdf(). */
 double stats_t_quantile(double p, double df);
+/* stats_t_sf - P(T > t), the upper tail, precise far out (no 1 - cdf cancellation). */
+double stats_t_sf(double t, double df);
+/*
+ * stats_tost - the p-value of two one-sided tests (TOST, Schuirmann 1987) that an estimate
+ * est, with standard error se on df degrees of freedom, lies inside the equivalence bounds
+ * lo < hi: max(P(T > (est - lo) / se), P(T < (est - hi) / se)).  Below a, both one-sided
+ * tests reject at level a, i.e. the (1 - 2a) interval est -+ t(1 - a, df) se lies inside
+ * (lo, hi).  se 0: 0 when lo < est < hi, else 1.  NAN when df < 1 or se is not finite.
+ */
+double stats_tost(double est, double se, double df, double lo, double hi);
+/* stats_norm_cdf - the standard normal P(Z <= z); stats_norm_quantile - its inverse, p in
+ * (0, 1) (bisection on erfc: exact to 1e-12, fast enough for a boundary table). */
+double stats_norm_cdf(double z);
+double stats_norm_quantile(double p);
+/* stats_chi2_cdf - P(X <= x) for chi-square with df > 0 degrees of freedom (regularized lower
+ * incomplete gamma, NR 6.2); stats_chi2_quantile - its inverse, p in (0, 1). */
+double stats_chi2_cdf(double x, double df);
+double stats_chi2_quantile(double p, double df);
 
 /* stats_sample - summarize x[0..n) (NaN values are skipped) into s, with the STATS_CONF
  * interval.  n = 0 gives mean NAN. */

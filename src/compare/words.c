@@ -110,7 +110,9 @@ char *report_delta_text(const struct cmp_row *row, size_t g)
 	return xasprintf("%+.*f (%+.1f %%)", prec, d->abs, d->pct);
 }
 
-/* "p = 0.004, Holm" or "p = 0.004, uncorrected": which p decided. */
+/* "p = 0.004, Holm" or "p = 0.004, uncorrected": which p decided; a claim of a lab that
+ * stopped when decided names the boundary it was held against when that is below 0.05 (an
+ * early look; the last one spends nearly the whole 5 %). */
 static const char *p_decided(char *buf, size_t len, const struct cmp_delta *d)
 {
 	char p[32];
@@ -119,6 +121,66 @@ static const char *p_decided(char *buf, size_t len, const struct cmp_delta *d)
 		snprintf(buf, len, "Holm-adjusted %s", report_p_text(p, sizeof(p), d->p_holm));
 	else
 		snprintf(buf, len, "%s, uncorrected", report_p_text(p, sizeof(p), d->p));
+	if (isfinite(d->level) && d->level < STATS_ALPHA * 0.99) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, ", sequential boundary %.2g", d->level);
+	}
+	return buf;
+}
+
+/* The equivalence test's p: "TOST Holm-adjusted p = 0.004", "TOST p = 0.03, uncorrected". */
+static const char *p_eq_decided(char *buf, size_t len, const struct cmp_delta *d)
+{
+	char p[32];
+
+	if (d->corrected)
+		snprintf(buf, len, "TOST Holm-adjusted %s", report_p_text(p, sizeof(p), d->p_eq_holm));
+	else
+		snprintf(buf, len, "TOST %s, uncorrected", report_p_text(p, sizeof(p), d->p_eq));
+	return buf;
+}
+
+/* Both tests' p in a table cell: "p = 0.113, TOST p = 0.794, uncorrected", "Holm-adjusted
+ * p = 0.613, TOST Holm-adjusted p = 0.410". */
+static const char *p_both(char *buf, size_t len, const struct cmp_delta *d)
+{
+	char p[32], q[32];
+
+	if (d->corrected)
+		snprintf(buf, len, "Holm-adjusted %s, TOST Holm-adjusted %s",
+			 report_p_text(p, sizeof(p), d->p_holm), report_p_text(q, sizeof(q), d->p_eq_holm));
+	else
+		snprintf(buf, len, "%s, TOST %s, uncorrected", report_p_text(p, sizeof(p), d->p),
+			 report_p_text(q, sizeof(q), d->p_eq));
+	if (isfinite(d->level) && d->level < STATS_ALPHA * 0.99) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, ", sequential boundary %.2g", d->level);
+	}
+	return buf;
+}
+
+/* The margin a delta was judged against: "±5 %". */
+static const char *margin_text(char *buf, size_t len, const struct cmp_delta *d)
+{
+	snprintf(buf, len, "±%g %%", d->margin_pct);
+	return buf;
+}
+
+/* "; about 9 more rounds would decide it if ..." for an undecided delta, or "". */
+static const char *more_text(char *buf, size_t len, const struct cmp_delta *d)
+{
+	const char *unit = d->blocked ? "rounds" : "runs per label";
+
+	if (d->outcome != OUT_UNDECIDED || isnan(d->more) || d->floor_only)
+		buf[0] = 0;
+	else if (isinf(d->more))
+		snprintf(buf, len, "; even %d more %s would not decide it at this noise",
+			 COMPARE_MAX_MORE, unit);
+	else
+		snprintf(buf, len, "; about %.0f more %s would decide it if the estimate and the "
+			 "noise stayed as they are", d->more, unit);
 	return buf;
 }
 
@@ -146,18 +208,26 @@ static const char *direction_word(const struct cmp_delta *d)
 char *report_sig_text(const struct cmp_row *row, size_t g)
 {
 	const struct cmp_delta *d = &row->deltas[g];
-	char p[64], m[64], pc[16];
+	char p[128], q[64], m[64], pc[16], mg[32];
 
 	if (!d->present)
 		return xstrdup("");
 	switch (d->sig) {
 	case SIG_YES:
+		if (d->outcome == OUT_NEGLIGIBLE)
+			return xasprintf("negligible, inside %s (%s)", margin_text(mg, sizeof(mg), d),
+					 p_both(p, sizeof(p), d));
 		return xasprintf("%s (%s)", direction_word(d), p_decided(p, sizeof(p), d));
 	case SIG_NO:
+		if (d->outcome == OUT_EQUIVALENT)
+			return xasprintf("equivalent within %s (%s)", margin_text(mg, sizeof(mg), d),
+					 p_eq_decided(q, sizeof(q), d));
 		if (isfinite(d->mde_pct))
 			snprintf(m, sizeof(m), "; MDE %s %%", pct_text(pc, sizeof(pc), d->mde_pct));
 		else
 			m[0] = 0;
+		if (!d->floor_only && d->outcome == OUT_UNDECIDED)
+			return xasprintf("undecided (%s%s)", p_both(p, sizeof(p), d), m);
 		return xasprintf("no significant difference (%s%s)", p_decided(p, sizeof(p), d), m);
 	case SIG_WITHIN:
 		return xstrdup("within one run: not tested");
@@ -204,6 +274,21 @@ const char *report_p_words(char *buf, size_t len, const struct cmp_delta *d)
 const char *report_test_name(const struct cmp_delta *d)
 {
 	return test_name(d);
+}
+
+const char *report_p_eq_words(char *buf, size_t len, const struct cmp_delta *d)
+{
+	return p_eq_decided(buf, len, d);
+}
+
+const char *report_signed_pct(char *buf, size_t len, double pct)
+{
+	return spct_text(buf, len, pct);
+}
+
+const char *report_more_text(char *buf, size_t len, const struct cmp_delta *d)
+{
+	return more_text(buf, len, d);
 }
 
 char *report_interval_text(const struct cmp_delta *d)
@@ -263,46 +348,99 @@ static char *mde_clause(const struct compare *c, const struct cmp_delta *d, size
 	return out;
 }
 
+/*
+ * What the equivalence test adds to a tested clause: ", a negligible difference: inside ±5 %
+ * (TOST ...)", "" for a difference outside the margin; an undecided one says how far it is.
+ */
+static char *decision_tail(const struct cmp_delta *d)
+{
+	char q[64], mg[32], more[160];
+
+	switch (d->outcome) {
+	case OUT_NEGLIGIBLE:
+		return xasprintf(", a negligible difference: inside %s (%s)",
+				 margin_text(mg, sizeof(mg), d), p_eq_decided(q, sizeof(q), d));
+	case OUT_UNDECIDED:
+		if (d->floor_only)
+			return xstrdup("");
+		return xasprintf(", nor shown equivalent within %s (%s): undecided%s",
+				 margin_text(mg, sizeof(mg), d), p_eq_decided(q, sizeof(q), d),
+				 more_text(more, sizeof(more), d));
+	default:
+		return xstrdup("");
+	}
+}
+
+/* "equivalent within ±5 % (-0.4 % [-3.1 %, +2.4 %]; TOST ...: the 90 % interval [-2.6 %,
+ * +1.9 %] lies inside ±5 %)" */
+static char *equivalent_text(const struct cmp_delta *d, const char *evidence)
+{
+	char q[64], mg[32], lo[16], hi[16];
+	char *iv = report_interval_text(d), *out;
+
+	out = xasprintf("equivalent within %s (%s%s%s; %s: the 90 %% interval [%s %%, %s %%] lies "
+			"inside %s)", margin_text(mg, sizeof(mg), d), iv, evidence ? ", " : "",
+			evidence ? evidence : "", p_eq_decided(q, sizeof(q), d),
+			spct_text(lo, sizeof(lo), d->eq_lo_pct), spct_text(hi, sizeof(hi), d->eq_hi_pct),
+			mg);
+	free(iv);
+	return out;
+}
+
 /* "database read latency was 9.6 % lower (significant, p = 0.002)" and friends. */
 static char *clause(const struct compare *c, const struct cmp_row *row, size_t g)
 {
 	const struct cmp_delta *d = &row->deltas[g];
-	char p[64], pc[16], hc[16], m[64];
+	char p[96], pc[16], hc[16], m[64];
 	const char *word = d->abs > 0 ? "higher" : "lower";
+	char *tail, *out;
 
 	if (!d->present)
 		return xasprintf("%s has no data", row->m->what);
+	if (d->outcome == OUT_EQUIVALENT) {
+		char *e = equivalent_text(d, NULL);
+
+		out = xasprintf("%s was %s", row->m->what, e);
+		free(e);
+		return out;
+	}
+	tail = decision_tail(d);
 	if (d->blocked) {
-		char *r = ratio_text(d), *out;
+		char *r = ratio_text(d);
 
 		if (d->sig == SIG_NO)
-			out = xasprintf("%s showed no significant difference (%s, %s%s%s)",
+			out = xasprintf("%s showed no significant difference (%s, %s%s%s)%s",
 					row->m->what, r, p_decided(p, sizeof(p), d),
-					mde_text(m, sizeof(m), d)[0] ? "; " : "", m);
+					mde_text(m, sizeof(m), d)[0] ? "; " : "", m, tail);
 		else
-			out = xasprintf("%s was %s %% %s (%s; significant, %s)", row->m->what,
+			out = xasprintf("%s was %s %% %s (%s; significant, %s)%s", row->m->what,
 					pct_text(pc, sizeof(pc), d->pct), word, r,
-					p_decided(p, sizeof(p), d));
+					p_decided(p, sizeof(p), d), tail);
 		free(r);
+		free(tail);
 		return out;
 	}
 	if (d->sig == SIG_NO)
-		return xasprintf("%s showed no significant difference (%s%s%s)", row->m->what,
-				 p_decided(p, sizeof(p), d), mde_text(m, sizeof(m), d)[0] ? "; " : "",
-				 m);
-	if (!isfinite(d->pct))
-		return xasprintf("%s was %s by %.*f (%s)", row->m->what, word, row->m->prec,
-				 fabs(d->abs), d->sig == SIG_YES ? "significant" : "not tested");
-	if (d->sig == SIG_YES)
-		return xasprintf("%s was %s %% %s (significant, %s)", row->m->what,
-				 pct_text(pc, sizeof(pc), d->pct), word, p_decided(p, sizeof(p), d));
-	if (d->sig == SIG_WITHIN)
-		return xasprintf("%s was %s %% %s within one run (± %s %%)", row->m->what,
-				 pct_text(pc, sizeof(pc), d->pct), word,
-				 pct_text(hc, sizeof(hc), d->half_pct));
+		out = xasprintf("%s showed no significant difference (%s%s%s)%s", row->m->what,
+				p_decided(p, sizeof(p), d), mde_text(m, sizeof(m), d)[0] ? "; " : "",
+				m, tail);
+	else if (!isfinite(d->pct))
+		out = xasprintf("%s was %s by %.*f (%s)", row->m->what, word, row->m->prec,
+				fabs(d->abs), d->sig == SIG_YES ? "significant" : "not tested");
+	else if (d->sig == SIG_YES)
+		out = xasprintf("%s was %s %% %s (significant, %s)%s", row->m->what,
+				pct_text(pc, sizeof(pc), d->pct), word, p_decided(p, sizeof(p), d),
+				tail);
+	else if (d->sig == SIG_WITHIN)
+		out = xasprintf("%s was %s %% %s within one run (± %s %%)", row->m->what,
+				pct_text(pc, sizeof(pc), d->pct), word,
+				pct_text(hc, sizeof(hc), d->half_pct));
+	else
+		out = xasprintf("%s was %s %% %s (not tested: %s)", row->m->what,
+				pct_text(pc, sizeof(pc), d->pct), word, d->na_why);
 	(void)c;
-	return xasprintf("%s was %s %% %s (not tested: %s)", row->m->what,
-			 pct_text(pc, sizeof(pc), d->pct), word, d->na_why);
+	free(tail);
+	return out;
 }
 
 static char *lead(const struct compare *c, const struct cmp_row *row, size_t g)
@@ -310,57 +448,80 @@ static char *lead(const struct compare *c, const struct cmp_row *row, size_t g)
 	const struct cmp_delta *d = &row->deltas[g];
 	const char *a = c->groups[g].label, *b = c->groups[d->base].label;
 	const char *more = d->abs > 0 ? "more" : "fewer", *what = row->m->what;
-	/* the lead metric: transactional IOPS, or a throughput workload's MB/s */
-	const char *unit = row->m->kind == MK_TRANS_IOPS ? "IOPS" : "MB/s";
-	char p[64], pc[16], hc[16], *r, *m, *out;
+	/* the lead metric: transactional IOPS, a throughput workload's MB/s, a replay's seconds
+	 * per log file (a time: "took", "more"/"less", in ms) */
+	bool time = row->m->kind == MK_REPLAY;
+	const char *unit = row->m->kind == MK_TRANS_IOPS ? "IOPS" : time ? "ms" : "MB/s";
+	const char *verb = time ? "took" : "delivered";
+	double abs = time ? d->abs * 1000 : d->abs, half = time ? d->half * 1000 : d->half;
+	char p[96], pc[16], *r, *m, *out, *tail;
 
+	if (time)
+		more = d->abs > 0 ? "more" : "less";
 	if (!d->present)
 		return xasprintf("On this setup %s and %s cannot be compared on %s (no data)", a, b,
 				 what);
+	if (d->outcome == OUT_EQUIVALENT) {
+		char *ev, *e;
+
+		r = runs_text(c, g, (size_t)d->base);
+		ev = xasprintf("%s, %s", r, test_name(d));
+		e = equivalent_text(d, ev);
+		out = xasprintf("On this setup %s and %s are %s in %s", a, b, e, what);
+		free(r);
+		free(ev);
+		free(e);
+		return out;
+	}
 	if (d->sig == SIG_NO || d->sig == SIG_YES) {
 		char *rt = d->blocked ? ratio_text(d) : xasprintf("%+.1f %%", d->pct);
 
 		r = runs_text(c, g, (size_t)d->base);
 		m = mde_clause(c, d, g);
+		tail = decision_tail(d);
 		if (d->sig == SIG_NO)
 			out = xasprintf("On this setup %s and %s showed no significant difference in "
-					"%s (%s, %s, %s %s%s)", a, b, what, rt, r,
-					test_name(d), p_decided(p, sizeof(p), d), m);
+					"%s (%s, %s, %s %s%s)%s", a, b, what, rt, r,
+					test_name(d), p_decided(p, sizeof(p), d), m, tail);
 		else if (d->blocked)
-			out = xasprintf("On this setup %s delivered %s %% %s %s than %s (%+.0f %s, "
-					"%s, %s; significant, %s %s)", a,
-					pct_text(pc, sizeof(pc), d->pct), more, what, b, d->abs, unit, rt,
-					r, test_name(d), p_decided(p, sizeof(p), d));
+			out = xasprintf("On this setup %s %s %s %% %s %s than %s (%+.0f %s, "
+					"%s, %s; significant, %s %s)%s", a, verb,
+					pct_text(pc, sizeof(pc), d->pct), more, what, b, abs, unit, rt,
+					r, test_name(d), p_decided(p, sizeof(p), d), tail);
 		else
-			out = xasprintf("On this setup %s delivered %s %% %s %s than %s (%+.0f %s, "
-					"%s; significant, %s %s)", a,
-					pct_text(pc, sizeof(pc), d->pct), more, what, b, d->abs, unit,
-					r, test_name(d), p_decided(p, sizeof(p), d));
+			out = xasprintf("On this setup %s %s %s %% %s %s than %s (%+.0f %s, "
+					"%s; significant, %s %s)%s", a, verb,
+					pct_text(pc, sizeof(pc), d->pct), more, what, b, abs, unit,
+					r, test_name(d), p_decided(p, sizeof(p), d), tail);
 		free(rt);
 		free(r);
 		free(m);
+		free(tail);
 		return out;
 	}
 	if (d->sig == SIG_WITHIN)
-		return xasprintf("Within one run per label, %s delivered %s %% %s %s than %s "
+		return xasprintf("Within one run per label, %s %s %s %% %s %s than %s "
 				 "(%+.0f ± %.0f %s, the within-run interval; this is no claim: it needs "
 				 "at least 2 independent runs per label, 3 or more recommended)",
-				 a, pct_text(pc, sizeof(pc), d->pct), more, what, b, d->abs, d->half,
+				 a, verb, pct_text(pc, sizeof(pc), d->pct), more, what, b, abs, half,
 				 unit);
-	(void)hc;
-	return xasprintf("On this setup %s delivered %s %% %s %s than %s (not tested: %s)", a,
+	return xasprintf("On this setup %s %s %s %% %s %s than %s (not tested: %s)", a, verb,
 			 pct_text(pc, sizeof(pc), d->pct), more, what, b, d->na_why);
 }
 
 /*
  * The metric the sentence leads with: transactional IOPS, or where no result has any (a
- * workload judged by throughput: the backup) its database read throughput.
+ * workload judged by throughput: the backup) its database read throughput, a replay's time
+ * per log file.
  */
 const struct cmp_row *report_lead_row(const struct compare *c)
 {
 	const struct cmp_row *row = compare_row(c, key_metrics[0]);
 	const struct cmp_row *tp = compare_row(c, "db_read_throughput");
+	const struct cmp_row *rp = compare_row(c, "replay_per_log");
 
+	if (row->m->hidden && rp && !rp->m->hidden)
+		return rp;
 	return row->m->hidden && tp ? tp : row;
 }
 
@@ -427,10 +588,13 @@ static char *aa_sentence(const struct compare *c, size_t g)
 	s = strbuf_detach_or_null(&sb);
 	if (alarm)
 		tmp = xasprintf("WARNING: the A/A check failed. %s is the same setup as %s, run again "
-				"in every round, yet it differs significantly (%s): this machine's "
-				"run-to-run noise is larger than these repeats can absorb, so the "
-				"claims above are not trustworthy; re-run on a quieter machine or with "
-				"more repeats.", grp->label, base, s ? s : "no data");
+				"in every round, yet it differs significantly (%s). A lab with nothing "
+				"to find raises this alarm by chance in about %s of labs (measured by "
+				"relabelling real cells of one filesystem): run the lab again. If it "
+				"fires again, this machine's run-to-run noise is larger than these "
+				"repeats can absorb and the claims above are not trustworthy: re-run on "
+				"a quieter machine or with more rounds.", grp->label, base,
+				s ? s : "no data", COMPARE_AA_CHANCE);
 	else if (tested)
 		tmp = xasprintf("A/A check (the lab's noise floor): %s, the same setup as %s run again "
 				"in every round, differed by %s: no significant difference, as it "
@@ -537,6 +701,7 @@ void report_summary(const struct compare *c, struct strvec *v)
 			push_owned(v, aa_sentence(c, g));
 	sweep_sentences(c, v);
 	verdict_sentence(c, v);
+	report_qualification_sentence(c, v);
 	stall_sentences(c, v);
 	cache_sentences(c, v);
 }

@@ -156,6 +156,12 @@ static void add_arg(const char *s, void *ctx)
 	strvec_push(ctx, s);
 }
 
+static void add_arg_but_duration(const char *s, void *ctx)
+{
+	if (strncmp(s, "--duration=", 11))
+		strvec_push(ctx, s);
+}
+
 void lab_where_run_args(struct lab *L, const struct lab_where *w, const struct cell *cell,
 			struct strvec *a)
 {
@@ -196,7 +202,11 @@ void lab_where_run_args(struct lab *L, const struct lab_where *w, const struct c
 		strvec_push(a, "--threads=auto"); /* threads = auto: the run's tuner finds it */
 	/* every [workload] key given, its value as written: fslab run checks it with the same
 	 * table (run/options.c) the config was checked with; the others are its defaults */
-	run_params_argv(&c->run, add_arg, a);
+	/* the qualification run: [lab] qualify long, the rest as the rounds' cells */
+	run_params_argv(&c->run, cell->qualify ? add_arg_but_duration : add_arg, a);
+	if (cell->qualify)
+		strvec_pushf(a, "--duration=%llus",
+			     (unsigned long long)(c->qualify_ns / NSEC_PER_SEC));
 	strvec_pushf(a, "--label=%s", cell->label);
 	strvec_pushf(a, "--output=%s", w->output ? w->output : cell->result);
 	/* where it stands in the lab: compare blocks by round, the Method says what happened */

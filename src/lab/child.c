@@ -248,3 +248,30 @@ int lab_teardown(struct lab *L, const char *logpath)
 		lab_log(L, "teardown of %s exited %d (see %s)", L->mnt, rc, logpath);
 	return rc;
 }
+
+/* A cell's prep (none on volumes the user prepared: said in the log).  0, or -1 with
+ * cell->error set. */
+int lab_prep_cell(struct lab *L, struct cell *cell, const char *plog)
+{
+	struct strvec a = STRVEC_INIT;
+	char where[48];
+	int rc;
+
+	lab_cell_where(L, cell, where, sizeof(where));
+	if (cell->fs->prepared) {
+		lab_log(L, "cell %u/%u %s: no prep: volumes you prepared (%s), not reformatted; the "
+			"run deletes and re-creates its databases and logs (%s, label %s)", L->cur + 1,
+			L->ncells, cell->id, cell->fs->db_dirs.v[0], where, cell->label);
+		return 0;
+	}
+	L->step = "prep";
+	lab_log(L, "cell %u/%u %s: prep %s (%s, label %s, %s)", L->cur + 1, L->ncells, cell->id,
+		cell->fs->fs, where, cell->label, lab_devices_words(L));
+	lab_prep_args(L, cell, &a);
+	rc = lab_child(L, &a, plog, false, true);
+	strvec_clear(&a);
+	if (!rc)
+		return 0;
+	cell->error = lab_prep_failure(L, rc, plog);
+	return -1;
+}

@@ -587,10 +587,12 @@ static int cc_prep(struct ccell *c)
 {
 	struct lab *L = c->L;
 	struct cell *cell = c->cell;
+	char where[48];
 
 	L->step = "prep";
-	lab_log(L, "cell %u/%u %s: prep %s on %zu hosts (round %u/%u, label %s)", L->cur + 1,
-		L->ncells, cell->id, cell->fs->fs, c->n, cell->round, L->cfg.repeats, cell->label);
+	lab_log(L, "cell %u/%u %s: prep %s on %zu hosts (%s, label %s)", L->cur + 1, L->ncells,
+		cell->id, cell->fs->fs, c->n, lab_cell_where(L, cell, where, sizeof(where)),
+		cell->label);
 	for (size_t i = 0; i < c->n; i++) {
 		struct lab_where w;
 

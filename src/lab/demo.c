@@ -11,7 +11,9 @@
 
 #include "base.h"
 #include "cmds.h"
+#include "lab/labP.h"
 #include "msg.h"
+#include "opt.h"
 #include "share.h"
 
 #ifdef _WIN32
@@ -22,9 +24,18 @@
 #define DEMO_WHAT "ext4 against XFS on loop devices (as root)"
 #endif
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+/* none taken, but each one refused by name (a config: the shipped one runs) */
+static const struct opt_pos demo_pos[] = {
+	{ .name = "CONFIG", .arg = OPT_NONE },
+	{ NULL },
+};
+
+/* fslab lab's options: the demo hands them on */
+const struct opt_cmd demo_opt_cmd = {
+	.name = "demo",
+	.opts = lab_opts,
+	.pos = demo_pos,
+	.head =
 "usage: fslab demo [--output DIR] [--resume] [--dry-run]\n"
 "\n"
 "Run the demo lab shipped with fslab: " DEMO_WHAT ".\n"
@@ -32,38 +43,31 @@ static void usage(FILE *f)
 "to the fslab binary or in ../share/fslab/ from its directory (installed:\n"
 "/usr/share/fslab/" DEMO_CONFIG "); its comments say what it runs and why.  The report\n"
 "lands in DIR/report/ (report.html, report.md).\n"
-"\n"
-"  --output DIR   where results, logs, state and the report go (default: the config's\n"
-"                 [lab] output, in the current directory)\n"
-"  --resume       continue an interrupted demo in DIR\n"
-"  --dry-run      print the plan and the preflight checks; change nothing\n"
-"\n"
-"Exit status: as fslab lab: 0 ok, 1 failure or interrupted, 2 bad input.\n");
-}
+"\n",
+	.tail = "\n"
+"Exit status: as fslab lab: 0 ok, 1 failure or interrupted, 2 bad input.\n",
+	.col = 17,
+	.width = 87,
+};
 
-/* --help, or a word that is no option nor --output's value (a config: refused); the options
- * themselves are fslab lab's to parse.  -1 to go on, else the exit status. */
+/* --help, or an argument (a config: refused); the options themselves are fslab lab's to
+ * take.  -1 to go on, else the exit status. */
 static int demo_args(int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	struct lab_args a = { 0 };
+	char **av = xcalloc((size_t)argc + 1, sizeof(char *));
+	int first, ret;
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return FSLAB_EXIT_OK;
-		}
-		/* --output DIR, as getopt takes it: also abbreviated (--out DIR) */
-		if (strlen(a) > 2 && !strncmp("--output", a, strlen(a))) {
-			i++;
-			continue;
-		}
-		if (a[0] != '-') {
-			fslab_err("fslab demo takes no config ('%s'): it runs the shipped one; run "
-				  "your own with 'fslab lab %s'", a, a);
-			return FSLAB_EXIT_USAGE;
-		}
+	/* getopt_long reorders what it parses: fslab lab gets them as given */
+	memcpy(av, argv, (size_t)argc * sizeof(char *));
+	ret = opt_parse(&demo_opt_cmd, &a, argc, av, &first);
+	if (!ret && first < argc) {
+		fslab_err("fslab demo takes no config ('%s'): it runs the shipped one; run "
+			  "your own with 'fslab lab %s'", av[first], av[first]);
+		ret = -FSLAB_EINPUT;
 	}
-	return -1;
+	free(av);
+	return ret == 1 ? FSLAB_EXIT_OK : ret ? FSLAB_EXIT_USAGE : -1;
 }
 
 int cmd_demo(int argc, char **argv)

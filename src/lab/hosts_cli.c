@@ -5,7 +5,6 @@
  * fetch a result from one, and plan a common start.  The same code the lab uses (hosts.h).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
@@ -16,37 +15,9 @@
 
 #include "cmds.h"
 #include "lab/labcfg.h"
+#include "opt.h"
 #include "util.h"
 #include "utctime.h"
-
-static void usage(FILE *f)
-{
-	fputs("usage: fslab hosts CONFIG.ini [check] [--json FILE] [--samples N] [--output DIR]\n"
-	      "       fslab hosts CONFIG.ini start-at --in SECONDS [--json FILE] [--samples N]\n"
-	      "       fslab hosts CONFIG.ini argv HOST [--null] -- FSLAB-ARGUMENTS...\n"
-	      "       fslab hosts CONFIG.ini fetch HOST REMOTE-FILE LOCAL-FILE\n"
-	      "\n"
-	      "The [host NAME] sections of a lab config, as the lab uses them (docs/HOSTS.md):\n"
-	      "  check     connect to every host over ssh (BatchMode: no password prompt; host keys\n"
-	      "            as your ssh configuration says), run 'fslab hello' there (the same\n"
-	      "            fslab version and git hash as here; probe arguments with spaces,\n"
-	      "            quotes, $(...), ; and more must arrive unchanged) and measure each\n"
-	      "            clock's offset (round trip / 2, the shortest of --samples, default 8);\n"
-	      "            refuses clocks further apart than [lab] clock_limit.  Exit 0 when every\n"
-	      "            host is ready, 2 when not (each problem named with its fix)\n"
-	      "  start-at  the same, then one start --in SECONDS ahead for all, as each host's\n"
-	      "            own clock will read it: lines 'HOST TIME' on stdout (the table on\n"
-	      "            stderr) for each host's fslab run --start-at\n"
-	      "  argv      the command that runs 'fslab FSLAB-ARGUMENTS' on HOST, quoted for a\n"
-	      "            shell (--null: each argument followed by a NUL, for xargs -0 or\n"
-	      "            mapfile -d '')\n"
-	      "  fetch     copy a result file from HOST (fslab cat-result over ssh, sha256\n"
-	      "            checked), written atomically; prints its sha256\n"
-	      "  --json FILE   the record: each host's ssh, fslab version, hostname, clock offset\n"
-	      "                and round trip (fslab merge --clock-file reads it)\n"
-	      "  --output DIR  the lab's output directory (default as fslab lab): names the lab's\n"
-	      "                directory on each host\n", f);
-}
 
 static char *default_out(const struct lab_cfg *c)
 {
@@ -143,34 +114,148 @@ static void table(FILE *f, const struct hosts_session *s)
 	}
 }
 
-static int do_argv(struct lab_cfg *c, const char *self, int argc, char **argv)
+/* What `fslab hosts CONFIG [ACTION] [OPTIONS]` was asked. */
+struct hosts_cli {
+	const char *action; /* check (the default), start-at, argv, fetch */
+	const char *json, *out_opt;
+	char *out;
+	uint64_t samples, in_ns;
+	bool null, timing; /* --null (argv); --samples, --in, --json or --output (the others) */
+	char self[PATH_MAX]; /* this fslab binary */
+};
+
+/* The actions, in --help's order. */
+static const char *const actions[] = { "check", "start-at", "argv", "fetch" };
+
+/* "check, start-at, argv or fetch" */
+static const char *action_names(void)
+{
+	static struct strbuf names = STRBUF_INIT;
+
+	if (!names.len)
+		for (size_t i = 0; i < ARRAY_SIZE(actions); i++)
+			strbuf_add_item(&names, i, ARRAY_SIZE(actions), ", ", " or ", actions[i]);
+	return names.buf;
+}
+
+enum { HO_SAMPLES, HO_IN, HO_JSON, HO_OUTPUT, HO_NULL };
+
+static int hosts_set(void *ctx, const struct opt_def *d, const char *arg)
+{
+	struct hosts_cli *o = ctx;
+
+	o->timing = o->timing || d->id != HO_NULL;
+	switch (d->id) {
+	case HO_SAMPLES:
+		if (parse_u64(arg, 2, 1000, &o->samples))
+			return input_error("--samples '%s': give 2 to 1000 round trips", arg);
+		break;
+	case HO_IN:
+		if (parse_duration(arg, &o->in_ns) || o->in_ns < NSEC_PER_SEC ||
+		    o->in_ns > 3600 * NSEC_PER_SEC)
+			return input_error("--in '%s': give the time until the start, 1s to 1h (it "
+					   "must cover the databases' initialisation)", arg);
+		break;
+	case HO_JSON:
+		o->json = arg;
+		break;
+	case HO_OUTPUT:
+		o->out_opt = arg;
+		break;
+	case HO_NULL:
+		o->null = true;
+		break;
+	}
+	return 0;
+}
+
+static const struct opt_def hosts_opts[] = {
+	{ .name = "json", .arg = OPT_FILE, .metavar = "FILE",
+	  .help = "the record: each host's ssh, fslab version, hostname, clock offset and round "
+		  "trip (fslab merge --clock-file reads it)",
+	  .id = HO_JSON },
+	{ .name = "samples", .arg = OPT_WORD, .metavar = "N",
+	  .help = "clock round trips per host, 2 to 1000; default 8",
+	  .id = HO_SAMPLES },
+	{ .name = "in", .arg = OPT_WORD, .metavar = "SECONDS",
+	  .help = "start-at: the time until the common start, 1s to 1h (it must cover the "
+		  "databases' initialisation)",
+	  .id = HO_IN },
+	{ .name = "output", .arg = OPT_DIR, .metavar = "DIR",
+	  .help = "the lab's output directory (default as fslab lab): names the lab's directory "
+		  "on each host",
+	  .ini = "lab.output", .id = HO_OUTPUT },
+	{ .name = "null", .short_name = '0',
+	  .help = "argv: each argument followed by a NUL, for xargs -0 or mapfile -d ''",
+	  .id = HO_NULL },
+	{ .name = NULL },
+};
+
+static const struct opt_pos hosts_pos[] = {
+	{ .name = "CONFIG.ini", .arg = OPT_INI },
+	{ .name = "ACTION", .arg = OPT_CHOICE, .choices = action_names },
+	{ .name = "HOST", .arg = OPT_FILE, .flags = OPT_REPEAT },
+	{ NULL },
+};
+
+const struct opt_cmd hosts_opt_cmd = {
+	.name = "hosts",
+	.opts = hosts_opts,
+	.pos = hosts_pos,
+	.set = hosts_set,
+	.head =
+	"usage: fslab hosts CONFIG.ini [check] [--json FILE] [--samples N] [--output DIR]\n"
+	"       fslab hosts CONFIG.ini start-at --in SECONDS [--json FILE] [--samples N]\n"
+	"       fslab hosts CONFIG.ini argv HOST [--null] -- FSLAB-ARGUMENTS...\n"
+	"       fslab hosts CONFIG.ini fetch HOST REMOTE-FILE LOCAL-FILE\n"
+	"\n"
+	"The [host NAME] sections of a lab config, as the lab uses them (docs/HOSTS.md):\n"
+	"  check     connect to every host over ssh (BatchMode: no password prompt; host keys\n"
+	"            as your ssh configuration says), run 'fslab hello' there (the same\n"
+	"            fslab version and git hash as here; probe arguments with spaces,\n"
+	"            quotes, $(...), ; and more must arrive unchanged) and measure each\n"
+	"            clock's offset (round trip / 2, the shortest of --samples, default 8);\n"
+	"            refuses clocks further apart than [lab] clock_limit.  Exit 0 when every\n"
+	"            host is ready, 2 when not (each problem named with its fix)\n"
+	"  start-at  the same, then one start --in SECONDS ahead for all, as each host's\n"
+	"            own clock will read it: lines 'HOST TIME' on stdout (the table on\n"
+	"            stderr) for each host's fslab run --start-at\n"
+	"  argv      the command that runs 'fslab FSLAB-ARGUMENTS' on HOST, quoted for a\n"
+	"            shell\n"
+	"  fetch     copy a result file from HOST (fslab cat-result over ssh, sha256\n"
+	"            checked), written atomically; prints its sha256\n",
+	.col = 16,
+	.width = 85,
+};
+
+/* argv HOST [--null] -- FSLAB-ARGUMENTS...: pos the arguments after the action, args what
+ * follows the -- (NULL: no -- given). */
+static int do_argv(struct lab_cfg *c, const struct hosts_cli *o, int npos, char **pos,
+		   char **args)
 {
 	/* no session: the command connects on its own (no ControlPath) */
-	const struct hosts_session s = { .cfg = &c->hosts, .self = self };
+	const struct hosts_session s = { .cfg = &c->hosts, .self = o->self };
 	struct strvec out = STRVEC_INIT;
 	const char *why = NULL;
-	bool null = false;
+	bool null = o->null;
 	size_t i;
-	int k = 1, ret;
+	int ret;
 
-	if (argc < 2)
+	if (npos < 1)
 		return input_error("argv: give HOST -- FSLAB-ARGUMENTS...");
-	i = host_index(&c->hosts, argv[1]);
+	i = host_index(&c->hosts, pos[0]);
 	if (i == c->hosts.n)
-		return input_error("argv: no [host %s] in %s", argv[1], c->path);
-	for (k = 2; k < argc && strcmp(argv[k], "--"); k++) {
-		if (!strcmp(argv[k], "--null") || !strcmp(argv[k], "-0"))
-			null = true;
-		else
-			return input_error("argv: unknown option '%s'; give HOST [--null] -- ARGS...",
-					   argv[k]);
-	}
-	if (k == argc)
+		return input_error("argv: no [host %s] in %s", pos[0], c->path);
+	if (npos > 1 || o->timing)
+		return input_error("argv: %s%s%s; give HOST [--null] -- ARGS...",
+				   npos > 1 ? "unexpected argument '" : "takes no option but --null",
+				   npos > 1 ? pos[1] : "", npos > 1 ? "'" : "");
+	if (!args)
 		return input_error("argv: give the fslab arguments after --");
-	ret = hosts_step_argv(&s, i, (const char *const *)argv + k + 1, &out, &why);
+	ret = hosts_step_argv(&s, i, (const char *const *)args, &out, &why);
 	if (ret) {
 		strvec_clear(&out);
-		return input_error("argv: host %s: %s", argv[1], why);
+		return input_error("argv: host %s: %s", pos[0], why);
 	}
 	for (size_t a = 0; a < out.nr; a++) {
 		if (null) {
@@ -190,89 +275,32 @@ static int do_argv(struct lab_cfg *c, const char *self, int argc, char **argv)
 	return fflush(stdout) ? -EIO : 0;
 }
 
-/* What `fslab hosts CONFIG [ACTION] [OPTIONS]` was asked. */
-struct hosts_cli {
-	const char *action; /* check (the default), start-at, argv, fetch */
-	const char *json;
-	char *out;
-	uint64_t samples, in_ns;
-	char self[PATH_MAX]; /* this fslab binary */
-};
-
-/* The options after CONFIG [ACTION]: 0, 1 (--help printed) or a negative errno (said). */
-static int parse_options(struct hosts_cli *o, const struct lab_cfg *cfg, int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "json", required_argument, NULL, 'j' },
-		{ "samples", required_argument, NULL, 's' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "in", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, ret = 0;
-
-	optind = argc > 2 && argv[2][0] != '-' ? 3 : 2;
-	opterr = 0;
-	while (!ret && (opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'j':
-			o->json = optarg;
-			break;
-		case 's':
-			if (parse_u64(optarg, 2, 1000, &o->samples))
-				ret = input_error("--samples '%s': give 2 to 1000 round trips", optarg);
-			break;
-		case 'o':
-			free(o->out);
-			o->out = xstrdup(optarg);
-			break;
-		case 'i':
-			if (parse_duration(optarg, &o->in_ns) || o->in_ns < NSEC_PER_SEC ||
-			    o->in_ns > 3600 * NSEC_PER_SEC)
-				ret = input_error("--in '%s': give the time until the start, 1s to 1h "
-						  "(it must cover the databases' initialisation)", optarg);
-			break;
-		default:
-			ret = input_error("unknown option '%s'; see 'fslab hosts --help'",
-					  argv[optind - 1]);
-		}
-	}
-	if (!ret && !o->out)
-		o->out = default_out(cfg);
-	if (!ret && o->json)
-		ret = output_check(o->json, "--json");
-	return ret;
-}
-
-/* fetch HOST REMOTE-FILE LOCAL-FILE: the file and its sha256, as the lab fetches results. */
+/* fetch HOST REMOTE-FILE LOCAL-FILE (pos: the arguments after the action): the file and its
+ * sha256, as the lab fetches results. */
 static int do_fetch(const struct lab_cfg *cfg, struct hosts_session *s, const struct hosts_cli *o,
-		    int argc, char **argv)
+		    int npos, char **pos)
 {
 	char hex[SHA256_HEX_LEN + 1];
 	size_t i;
 	int ret;
 
-	if (optind + 3 != argc)
+	if (npos != 3)
 		return input_error("fetch: give HOST REMOTE-FILE LOCAL-FILE");
-	i = host_index(&cfg->hosts, argv[optind]);
+	i = host_index(&cfg->hosts, pos[0]);
 	if (i == cfg->hosts.n)
-		return input_error("fetch: no [host %s] in %s", argv[optind], argv[1]);
-	ret = output_check(argv[optind + 2], "fetch: LOCAL-FILE");
+		return input_error("fetch: no [host %s] in %s", pos[0], cfg->path);
+	ret = output_check(pos[2], "fetch: LOCAL-FILE");
 	if (ret)
 		return ret;
 	ret = hosts_session_init(s, &cfg->hosts, o->self, o->out);
 	if (!ret && hosts_connect(s, i))
 		fslab_err("host %s: %s", cfg->hosts.v[i].name, s->st[i].problem);
 	if (!ret && s->st[i].reached)
-		ret = hosts_fetch(s, i, argv[optind + 1], argv[optind + 2], 4 * GiB, hex, NULL);
+		ret = hosts_fetch(s, i, pos[1], pos[2], 4 * GiB, hex, NULL);
 	else if (!ret)
 		ret = -EHOSTUNREACH;
 	if (!ret)
-		printf("%s  %s\n", hex, argv[optind + 2]);
+		printf("%s  %s\n", hex, pos[2]);
 	return ret;
 }
 
@@ -306,71 +334,100 @@ static int do_check(const struct lab_cfg *cfg, struct hosts_session *s, const st
 	return ret ? ret : r;
 }
 
+/* The options of check, start-at and fetch: the output directory, the record's file, what
+ * follows --.  0 or -FSLAB_EINPUT. */
+static int hosts_check_opts(struct hosts_cli *o, const struct lab_cfg *cfg, int rest,
+			    char **argv)
+{
+	if (o->null)
+		return input_error("--null is argv's (fslab hosts CONFIG argv HOST --null -- ...); "
+				   "see 'fslab hosts --help'");
+	if (rest > 0)
+		return input_error("unexpected argument '%s'; see 'fslab hosts --help'", argv[0]);
+	o->out = o->out_opt ? xstrdup(o->out_opt) : default_out(cfg);
+	return o->json ? output_check(o->json, "--json") : 0;
+}
+
+/* This fslab binary into o->self.  0 or -errno (said). */
+static int find_self(struct hosts_cli *o)
+{
+	ssize_t n = readlink("/proc/self/exe", o->self, sizeof(o->self) - 1);
+	int ret = -errno;
+
+	if (n <= 0) {
+		fslab_err("cannot find the fslab binary (/proc/self/exe): %s", strerror(-ret));
+		return ret;
+	}
+	o->self[n] = 0;
+	return 0;
+}
+
+/* The action after CONFIG and its options: pos the positional arguments (CONFIG first),
+ * rest what follows the first -- (NULL: none). */
+static int hosts_action(struct hosts_cli *o, struct lab_cfg *cfg, struct hosts_session *s,
+			int npos, char **pos, char **rest)
+{
+	int ret;
+
+	if (!strcmp(o->action, "argv"))
+		return do_argv(cfg, o, npos - 2, pos + 2, rest);
+	ret = hosts_check_opts(o, cfg, rest && rest[0] ? 1 : 0, rest);
+	if (ret)
+		return ret;
+	if (!strcmp(o->action, "fetch"))
+		return do_fetch(cfg, s, o, npos - 2, pos + 2);
+	if (strcmp(o->action, "check") && strcmp(o->action, "start-at"))
+		return input_error("unknown action '%s': give %s", o->action, action_names());
+	if (npos > 2)
+		return input_error("unexpected argument '%s'; see 'fslab hosts --help'", pos[2]);
+	if (!strcmp(o->action, "start-at") && !o->in_ns)
+		return input_error("start-at: give --in SECONDS, the time until the common start");
+	ret = hosts_session_init(s, &cfg->hosts, o->self, o->out);
+	return ret ? ret : do_check(cfg, s, o);
+}
+
 int cmd_hosts(int argc, char **argv)
 {
 	struct hosts_cli o = { .action = "check", .samples = 8 };
 	struct lab_cfg cfg;
 	struct hosts_session s = { 0 };
-	int ret, status = FSLAB_EXIT_USAGE;
-	ssize_t n;
+	int ret, end, first, status;
 
 	memset(&cfg, 0, sizeof(cfg));
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? FSLAB_EXIT_USAGE : FSLAB_EXIT_OK;
+	if (argc < 2) {
+		opt_usage(&hosts_opt_cmd, stderr);
+		return FSLAB_EXIT_USAGE;
 	}
-	ret = lab_cfg_load(&cfg, argv[1]);
+	/* what follows a -- is argv's fslab command line, not ours */
+	for (end = 1; end < argc && strcmp(argv[end], "--"); end++)
+		;
+	ret = opt_parse(&hosts_opt_cmd, &o, end, argv, &first);
 	if (ret)
-		goto out;
-	if (!cfg.hosts.n) {
+		return ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
+	if (first == end) {
+		input_error("give the lab config first: fslab hosts CONFIG.ini [ACTION]; see 'fslab "
+			    "hosts --help'");
+		return FSLAB_EXIT_USAGE;
+	}
+	if (end - first > 1)
+		o.action = argv[first + 1];
+	ret = lab_cfg_load(&cfg, argv[first]);
+	if (!ret && !cfg.hosts.n)
 		ret = input_error("%s has no [host NAME] section; add one per host (docs/HOSTS.md)",
-				  argv[1]);
-		goto out;
-	}
-	if (argc > 2 && argv[2][0] != '-')
-		o.action = argv[2];
-	n = readlink("/proc/self/exe", o.self, sizeof(o.self) - 1);
-	if (n <= 0) {
-		ret = -errno;
-		fslab_err("cannot find the fslab binary (/proc/self/exe): %s", strerror(-ret));
-		goto out;
-	}
-	o.self[n] = 0;
-	if (!strcmp(o.action, "argv")) {
-		ret = do_argv(&cfg, o.self, argc - 2, argv + 2);
-		status = ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
-		goto out;
-	}
-	ret = parse_options(&o, &cfg, argc, argv);
-	if (ret) {
-		status = ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
-		goto out;
-	}
-	if (!strcmp(o.action, "fetch")) {
-		ret = do_fetch(&cfg, &s, &o, argc, argv);
-		status = ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
-		goto out;
-	}
-	if (strcmp(o.action, "check") && strcmp(o.action, "start-at"))
-		ret = input_error("unknown action '%s': give check, start-at, argv or fetch",
-				  o.action);
-	else if (optind != argc)
-		ret = input_error("unexpected argument '%s'; see 'fslab hosts --help'", argv[optind]);
-	else if (!strcmp(o.action, "start-at") && !o.in_ns)
-		ret = input_error("start-at: give --in SECONDS, the time until the common start");
-	else
-		ret = hosts_session_init(&s, &cfg.hosts, o.self, o.out);
-	if (ret)
-		goto out;
-	ret = do_check(&cfg, &s, &o);
-	status = ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
-out:
-	if (ret == -FSLAB_EINPUT)
-		status = FSLAB_EXIT_USAGE;
+				  argv[first]);
+	if (!ret)
+		ret = find_self(&o);
+	/* what fails before the action is bad input, whatever the error */
+	status = ret ? FSLAB_EXIT_USAGE : FSLAB_EXIT_OK;
+	if (!ret)
+		ret = hosts_action(&o, &cfg, &s, end - first, argv + first,
+				   end < argc ? argv + end + 1 : NULL);
+	if (!status)
+		status = ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL
+								  : FSLAB_EXIT_OK;
 	if (s.st)
 		hosts_session_end(&s);
 	lab_cfg_release(&cfg);
 	free(o.out);
 	return status;
 }
-

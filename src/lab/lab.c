@@ -10,7 +10,6 @@
  * a Ctrl-C means.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "compare/compare.h"
 #include "lab/labP.h"
 #include "strbuf.h"
 
@@ -64,24 +64,8 @@ static int run_cell(struct lab *L, struct cell *cell)
 	os_unlink(cell->result);
 	lab_save_state(L);
 
-	if (cell->fs->prepared) {
-		lab_log(L, "cell %u/%u %s: no prep: volumes you prepared (%s), not reformatted; the "
-			"run deletes and re-creates its databases and logs (round %u/%u, label %s)",
-			L->cur + 1, L->ncells, cell->id, cell->fs->db_dirs.v[0], cell->round,
-			L->cfg.repeats, cell->label);
-	} else {
-		L->step = "prep";
-		lab_log(L, "cell %u/%u %s: prep %s (round %u/%u, label %s, %s)", L->cur + 1,
-			L->ncells, cell->id, cell->fs->fs, cell->round, L->cfg.repeats, cell->label,
-			lab_devices_words(L));
-		lab_prep_args(L, cell, &a);
-		rc = lab_child(L, &a, plog, false, true);
-		strvec_clear(&a);
-		if (rc) {
-			cell->error = lab_prep_failure(L, rc, plog);
-			goto fail;
-		}
-	}
+	if (lab_prep_cell(L, cell, plog))
+		goto fail;
 	L->step = "run";
 	snprintf(nthreads, sizeof(nthreads), cell->threads ? "%u" : "auto", cell->threads);
 	lab_log(L, "cell %u/%u %s: run %s, %s threads (log %s)", L->cur + 1, L->ncells, cell->id,
@@ -191,6 +175,10 @@ static int compare_all(struct lab *L)
 	strvec_pushf(&a, "--lab-plan=%s", L->plan_path);
 	if (L->cfg.title)
 		strvec_pushf(&a, "--title=%s", L->cfg.title);
+	if (L->cfg.equivalence > 0)
+		strvec_pushf(&a, "--equivalence=%g", L->cfg.equivalence);
+	else if (L->cfg.equivalence < 0)
+		strvec_push(&a, "--equivalence=none");
 	{
 		char *base = lab_compare_baseline(L);
 
@@ -273,46 +261,6 @@ static void lab_host_lost(struct lab *L)
 		 "with: %s", L->lost, L->results, L->resume_cmd);
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: fslab lab CONFIG.ini [--resume] [--dry-run] [--output DIR]\n"
-"\n"
-"Run the whole experiment of a lab config: for each filesystem, thread count and repeat\n"
-"(a cell): prep the database and log devices, initialise the databases, drop caches, run\n"
-"the identical load, keep the result, tear down; then compare all results into one report.\n"
-"Cells run in rounds (round r = repeat r of every filesystem and thread count), shuffled\n"
-"inside each round unless [lab] order says otherwise; lab.log and lab-plan.json record the\n"
-"order and its seed.\n"
-"With [lab] precision = P%% the lab is adaptive: from min_rounds on it looks after every\n"
-"round and stops when every claim's minimum detectable difference is at most P, or when\n"
-"the next round would not fit [lab] budget (widths only, never p-values).\n"
-"A label with db_dir/log_dir runs on volumes you prepared: no prep, no format, no\n"
-"teardown; each cell deletes and re-creates only its own databases and logs there.\n"
-"fslab.exe on Windows preps [devices] db_disk/log_disk as NTFS or ReFS for every cell.\n"
-"With [host NAME] sections every cell runs on every host at once over ssh: each host's\n"
-"prep, runs started together (fslab run --start-at), each result fetched with its sha256\n"
-"to results/CELL.HOST.json and merged into results/CELL.json, teardown; every host is\n"
-"checked first (fslab hosts CONFIG check, and its prep as a dry run there).  A host lost\n"
-"mid-cell leaves a partial cluster result and stops the lab; --resume tears it down when\n"
-"it is back (docs/HOSTS.md).\n"
-"\n"
-"  --output DIR   where results, logs, state and the report go (default: the config's\n"
-"                 [lab] output, else ./lab-<config name>)\n"
-"  --resume       continue an interrupted lab in DIR: finished cells are kept, the\n"
-"                 others run in the order the lab recorded (a changed config is refused)\n"
-"  --dry-run      print the plan and the preflight checks; change nothing\n"
-"\n"
-"Ctrl-C stops the current cell (its step's standard input is closed), unmounts and\n"
-"detaches what the lab made, keeps finished results and prints how to resume (a second\n"
-"Ctrl-C kills the step, still cleaning up).\n"
-"SIGTERM, a closed terminal or ssh session (SIGHUP) and a gone reader of its output\n"
-"(SIGPIPE) stop it the same way; lab.log and the next start say how to resume.\n"
-"DIR must be new, empty, or a lab's own directory (fslab lab marks it): anything else is\n"
-"refused, so that no file of yours is overwritten or removed.\n"
-"See configs/template.ini for every key.\n");
-}
-
 static char *default_out(const char *config)
 {
 	const char *base = strrchr(config, '/'), *bs = strrchr(config, '\\');
@@ -370,7 +318,7 @@ static void dry_run(struct lab *L)
 
 	printf("Lab %s: %u cell(s), results in %s\n", L->cfg.path, L->ncells, L->out);
 	printf("Order %s, %u round(s)%s of %u cell(s)", lab_order_name(L->order_kind),
-	       L->cfg.repeats, L->cfg.precision > 0 ? " at most" : "", L->nslots);
+	       L->cfg.repeats, L->cfg.adaptive ? " at most" : "", L->nslots);
 	if (L->order_kind == LAB_ORDER_SHUFFLED)
 		printf(", seed %llu%s", (unsigned long long)L->seed,
 		       !strcmp(L->seed_source, "clock")
@@ -384,9 +332,11 @@ static void dry_run(struct lab *L)
 #endif
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
+		char where[48];
 
-		printf("cell %u/%u %s (round %u, label %s)%s:\n", i + 1, L->ncells, c->id, c->round,
-		       c->label, c->status == CELL_DONE ? " [done, kept]" : "");
+		printf("cell %u/%u %s (%s, label %s)%s:\n", i + 1, L->ncells, c->id,
+		       lab_cell_where(L, c, where, sizeof(where)), c->label,
+		       c->status == CELL_DONE ? " [done, kept]" : "");
 #ifndef _WIN32
 		if (L->nhosts) {
 			lab_hosts_dry_run(L, c);
@@ -421,50 +371,6 @@ static void dry_run(struct lab *L)
 		       "by closing their standard input)\n");
 	printf("then: " LAB_FSLAB " compare <results> --output %s --lab-plan %s\n", L->report,
 	       L->plan_path);
-}
-
-/* fslab lab's options into L; the config's path in *config.  -1 to go on, else the exit
- * status (--help, or a usage error said). */
-static int lab_args(struct lab *L, int argc, char **argv, const char **config,
-		    const char **out_opt)
-{
-	static const struct option opts[] = {
-		{ "resume", no_argument, NULL, 'r' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			L->resume = true;
-			break;
-		case 'n':
-			L->dry_run = true;
-			break;
-		case 'o':
-			*out_opt = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return FSLAB_EXIT_OK;
-		default:
-			fslab_err("unknown option '%s'; see 'fslab lab --help'", argv[optind - 1]);
-			return FSLAB_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
-		fslab_err("give exactly one lab config, e.g. 'fslab lab configs/demo.ini'; see "
-			  "'fslab lab --help'");
-		return FSLAB_EXIT_USAGE;
-	}
-	*config = argv[optind];
-	return -1;
 }
 
 /* The config, the output's paths, the binary to run and the cells.  0, or the exit status
@@ -614,11 +520,16 @@ static int lab_take_output(struct lab *L)
 /* lab.log's opening lines: the adaptive plan, the cells, what is resumed, the order. */
 static void lab_log_start(struct lab *L)
 {
-	if (L->cfg.precision > 0) {
-		char b[32], r[32];
+	if (L->cfg.adaptive) {
+		char b[32], r[32], what[96];
 
-		lab_log(L, "adaptive: precision %g %% for every claim, rounds %u to %u%s%s; a round "
-			"of %u cell(s) about %s", L->cfg.precision, L->cfg.min_rounds,
+		if (L->cfg.stop == LAB_STOP_DECIDED)
+			snprintf(what, sizeof(what), "every claim decided against ±%g %%",
+				 L->cfg.equivalence > 0 ? L->cfg.equivalence : COMPARE_EQUIVALENCE_DEFAULT);
+		else
+			snprintf(what, sizeof(what), "precision %g %% for every claim", L->cfg.precision);
+		lab_log(L, "adaptive: %s, rounds %u to %u%s%s; a round "
+			"of %u cell(s) about %s", what, L->cfg.min_rounds,
 			L->cfg.max_rounds, L->cfg.budget_ns ? ", budget " : "",
 			L->cfg.budget_ns ? fmt_hms(b, sizeof(b), L->cfg.budget_ns / 1e9) : "",
 			L->nslots, fmt_hms(r, sizeof(r), lab_cell_wall(L) * L->nslots));
@@ -644,11 +555,15 @@ static unsigned int lab_run_cells(struct lab *L)
 {
 	unsigned int failed = 0;
 
-	for (L->cur = 0; L->cur < L->ncells && !lab_nsignals && !L->stop_reason; L->cur++) {
+	for (L->cur = 0; L->cur < L->ncells && !lab_nsignals; L->cur++) {
 		struct cell *cell = &L->cells[L->order[L->cur]];
 
-		if (cell->status != CELL_DONE && lab_adaptive_look(L, false))
-			break;
+		/* an adaptive stop ends the rounds; the qualification runs follow whatever
+		 * ended them */
+		if (cell->status != CELL_DONE && !L->stop_reason)
+			lab_adaptive_look(L, false);
+		if (L->stop_reason && !cell->qualify)
+			continue;
 		if (cell->status == CELL_DONE) {
 			lab_log(L, "cell %u/%u %s: already done, kept", L->cur + 1, L->ncells, cell->id);
 			continue;
@@ -676,7 +591,7 @@ static int lab_finish(struct lab *L, unsigned int failed)
 {
 	int ret, status = FSLAB_EXIT_FAIL;
 
-	if (L->cfg.precision > 0) {
+	if (L->cfg.adaptive) {
 		/* every round ran: the last look says whether the precision was reached */
 		if (!L->stop_reason)
 			lab_adaptive_look(L, true);

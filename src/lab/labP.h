@@ -30,6 +30,8 @@ struct cell {
 	char *error;  /* why it failed */
 	double seconds;
 	double wall;  /* prep to the end of its teardown, s (0: not measured) */
+	bool qualify; /* a qualification run ([lab] qualify): after the rounds, whatever
+			 stopped them; id NAME-Nt-qualify */
 };
 
 struct lab {
@@ -40,6 +42,8 @@ struct lab {
 	struct step_target target; /* where the steps run: this machine (step.h) */
 	struct cell *cells;  /* slot-major (config order: label, thread count, repeat) */
 	unsigned int ncells, nslots;
+	unsigned int nround_cells; /* the rounds' cells (nslots x repeats), in cells[] first;
+				      the qualification runs follow them */
 	unsigned int *order; /* run order: order[position - 1] indexes cells */
 	enum lab_order order_kind;
 	uint64_t seed;
@@ -68,6 +72,8 @@ struct lab {
 	double worst_mde;           /* the widest claim MDE at the last look, %, or NAN */
 	char *stop_reason;          /* why it stopped ("precision 10 % reached after 7 rounds")
 				       or NULL (still running, or a fixed lab) */
+	bool final_look;            /* stop = decided: the last look was the lab's last (budget
+				       or max_rounds), so it spent what was left of the level */
 	/* [host NAME] sections (cluster.c): every cell on every host at once; nhosts 0: this
 	 * machine alone */
 	size_t nhosts;
@@ -145,6 +151,15 @@ void lab_hosts_dry_run(struct lab *L, const struct cell *c);
 void lab_hosts_close(struct lab *L);
 
 /* plan.c: the cells, their run order, lab-plan.json and lab-state.json (resume). */
+/* lab_cli.c: fslab lab's options into L, the config's path in *config, --output in *out_opt.
+ * -1 to go on, else the exit status (--help printed, or a usage error said). */
+int lab_args(struct lab *L, int argc, char **argv, const char **config, const char **out_opt);
+/* What fslab lab (and fslab demo, which hands them on) is told: the table lab_opts[]. */
+struct lab_args {
+	const char *output;
+	bool resume, dry_run;
+};
+extern const struct opt_def lab_opts[];
 void lab_build_cells(struct lab *L);
 /*
  * lab_check_names - every file a cell writes has a name of its own: results/<cell>.json (a
@@ -189,6 +204,12 @@ double lab_cell_wall(const struct lab *L);
  * last: after the last cell (no next round).  1 when the lab stops (L->stop_reason set), 0.
  */
 int lab_adaptive_look(struct lab *L, bool last);
+/* child.c: a cell's prep (none on volumes the user prepared: said in the log).  0, or -1
+ * with cell->error set. */
+int lab_prep_cell(struct lab *L, struct cell *cell, const char *plog);
+/* plan.c: where a cell stands, for the log and the dry run: "round 3/8", "the qualification
+ * run" (in buf). */
+const char *lab_cell_where(const struct lab *L, const struct cell *c, char *buf, size_t len);
 /* The baseline label compare is given, or NULL for compare's default (heap). */
 char *lab_compare_baseline(const struct lab *L);
 /* --dry-run: the adaptive plan (rounds so far, cell time, a round's cost, the budget). */

@@ -243,8 +243,8 @@ static struct lab_fs *fs_section(struct parse *p, const char *name)
 }
 
 static const char *const lab_keys = "title, output, baseline, repeats, raw_baseline, order, "
-				    "order_seed, aa_check, precision, budget, min_rounds, "
-				    "max_rounds, ssh_config, clock_limit";
+				    "order_seed, aa_check, precision, stop, equivalence, budget, "
+				    "min_rounds, max_rounds, qualify, ssh_config, clock_limit";
 
 /* "10%", "10 %" or "10": a percentage in (0, 1000] (1000 %: an elevenfold ratio, loose
  * enough for a smoke test to stop at min_rounds). */
@@ -292,6 +292,28 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 			     "wanted for every claim, a percentage such as 10%% (more than 0, at "
 			     "most 1000%%)", v);
 		c->precision_line = p->line;
+	} else if (!strcmp(k, "stop")) {
+		if (!strcmp(v, "decided") || !strcmp(v, "precision"))
+			c->stop = v[0] == 'd' ? LAB_STOP_DECIDED : LAB_STOP_PRECISION;
+		else
+			perr(p, p->line, "stop = '%s': give decided (until every claim is different, "
+			     "equivalent or negligible) or precision (until every claim's MDE is at "
+			     "most [lab] precision)", v);
+		c->stop_line = p->line;
+	} else if (!strcmp(k, "equivalence")) {
+		if (!strcmp(v, "none"))
+			c->equivalence = -1;
+		else if (parse_pct(v, &c->equivalence) || c->equivalence > 100)
+			perr(p, p->line, "equivalence = '%s': give the margin within which two labels "
+			     "count as equivalent, a percentage such as 5%% (more than 0, at most "
+			     "100%%), or none", v);
+		c->equivalence_line = p->line;
+	} else if (!strcmp(k, "qualify")) {
+		if (parse_duration(v, &c->qualify_ns) || c->qualify_ns < NSEC_PER_SEC ||
+		    c->qualify_ns > 30ULL * 86400 * NSEC_PER_SEC)
+			perr(p, p->line, "qualify = '%s': give the length of the qualification run "
+			     "per filesystem, such as 2h (Jetstress's), from 1s to 30d", v);
+		c->qualify_line = p->line;
 	} else if (!strcmp(k, "budget")) {
 		if (parse_duration(v, &c->budget_ns) || c->budget_ns < 60 * NSEC_PER_SEC)
 			perr(p, p->line, "budget = '%s': give the wall clock the whole lab may take, "
@@ -676,17 +698,27 @@ static void check_adaptive(struct parse *p)
 	struct lab_cfg *c = p->cfg;
 	const int line = MAX(c->budget_line, MAX(c->min_rounds_line, c->max_rounds_line));
 
-	if (!c->precision_line) {
-		perr(p, line, "budget, min_rounds and max_rounds belong to an adaptive lab: add "
-		     "precision = 10%% (say), or use repeats for a fixed number of rounds");
+	const int what = c->stop == LAB_STOP_DECIDED ? c->stop_line : c->precision_line;
+
+	if (!c->precision_line && c->stop != LAB_STOP_DECIDED) {
+		perr(p, MAX(line, c->stop_line), "budget, min_rounds, max_rounds and stop belong to "
+		     "an adaptive lab: add precision = 10%% (say) or stop = decided, or use repeats "
+		     "for a fixed number of rounds");
 		return;
 	}
+	c->adaptive = true;
 	if (c->repeats_line)
-		perr(p, MAX(c->repeats_line, c->precision_line), "give either repeats (a fixed number "
-		     "of rounds) or precision (rounds until every claim is that precise), not both");
+		perr(p, MAX(c->repeats_line, what), "give either repeats (a fixed number of rounds) "
+		     "or %s, not both", c->stop == LAB_STOP_DECIDED ? "stop = decided (rounds until "
+		     "every claim is decided)" : "precision (rounds until every claim is that "
+		     "precise)");
 	if (c->order == LAB_ORDER_SEQUENTIAL)
-		perr(p, c->precision_line, "precision needs rounds to look at: order = shuffled (the "
-		     "default) or interleaved, not sequential");
+		perr(p, what, "%s needs rounds to look at: order = shuffled (the default) or "
+		     "interleaved, not sequential", c->stop == LAB_STOP_DECIDED ? "stop = decided" :
+		     "precision");
+	if (c->stop == LAB_STOP_DECIDED && c->equivalence < 0)
+		perr(p, c->equivalence_line, "stop = decided needs an equivalence margin to decide "
+		     "that labels are equivalent: give equivalence = 5%% (say), or stop = precision");
 	if (!c->min_rounds)
 		c->min_rounds = LAB_MIN_ROUNDS_DEFAULT;
 	if (!c->max_rounds)
@@ -812,7 +844,8 @@ static void check_required(struct parse *p)
 				     "the A/A copy of %s; rename this section or set aa_check = no",
 				     c->fs[i].name, c->fs[i].name, name);
 	}
-	if (c->precision_line || c->budget_line || c->min_rounds_line || c->max_rounds_line)
+	if (c->precision_line || c->budget_line || c->min_rounds_line || c->max_rounds_line ||
+	    c->stop_line)
 		check_adaptive(p);
 	if (c->image_dir && c->db_image_size &&
 	    c->db_image_size < sat_add(sat_mul(c->wl.databases, c->wl.db_size), 64 * MiB))

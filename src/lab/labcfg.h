@@ -41,6 +41,8 @@ enum lab_os { LAB_OS_LINUX, LAB_OS_WINDOWS };
  * before the first look, and at most 20 unless max_rounds says otherwise (up to 100, the
  * most repeats a fixed lab may have). */
 #define LAB_MIN_ROUNDS_DEFAULT 3
+/* What ends an adaptive lab ([lab] stop). */
+enum lab_stop { LAB_STOP_PRECISION, LAB_STOP_DECIDED };
 #define LAB_MAX_ROUNDS_DEFAULT 20
 #define LAB_ROUNDS_MAX 100
 
@@ -82,6 +84,20 @@ struct lab_cfg {
 	uint64_t budget_ns;    /* wall clock for the whole lab; 0: none */
 	unsigned int min_rounds, max_rounds;
 	int repeats_line, precision_line, budget_line, min_rounds_line, max_rounds_line;
+	/* [lab] stop: what ends an adaptive lab: its precision (interval widths), or every
+	 * claim decided (different, equivalent or negligible, at group-sequential boundaries);
+	 * adaptive: either (repeats is then max_rounds) */
+	enum lab_stop stop;
+	bool adaptive;
+	/* [lab] equivalence: the margin +-% claims are judged against (the report, and the
+	 * decided stop); 0: compare's default; < 0: none */
+	double equivalence;
+	int stop_line, equivalence_line;
+	/* [lab] qualify: after the rounds, one run of this length per filesystem label whose
+	 * Jetstress-style verdict qualifies the storage (Jetstress's own two hours); it is no
+	 * cell of the comparison (its cell id ends in -qualify); 0: none */
+	uint64_t qualify_ns;
+	int qualify_line;
 	/* the system the steps run on (lab_cfg_load_for) */
 	enum lab_os os;
 	/* [devices]: Linux: loop devices on images, or two block devices */

@@ -71,6 +71,7 @@ int lab_save_state(struct lab *L)
 									     : json_null());
 	json_object_set_new(root, "stop_reason", L->stop_reason ? json_string(L->stop_reason)
 								 : json_null());
+	json_object_set_new(root, "final_look", json_boolean(L->final_look));
 	json_object_set_new(root, "cells", cells);
 	s = json_dumps(root, JSON_INDENT(1));
 	json_decref(root);
@@ -132,6 +133,7 @@ static void load_progress(struct lab *L, json_t *root)
 	L->stop_reason = NULL;
 	L->rounds_done = 0;
 	L->worst_mde = NAN;
+	L->final_look = false; /* recomputed at the next look */
 }
 
 /* The recorded run order, whatever this binary would compute: 0 or -FSLAB_EINPUT (said). */
@@ -305,9 +307,10 @@ void lab_build_cells(struct lab *L)
 	unsigned int n = 0;
 
 	L->nslots = lab_plan_slots(c, &slots);
-	L->ncells = L->nslots * c->repeats;
-	L->cells = xcalloc(L->ncells, sizeof(*L->cells));
-	L->order = xcalloc(L->ncells, sizeof(*L->order));
+	L->nround_cells = L->ncells = L->nslots * c->repeats;
+	/* room for a qualification run per slot (the raw baseline and the A/A copy have none) */
+	L->cells = xcalloc(L->ncells + (c->qualify_ns ? L->nslots : 0) + 1, sizeof(*L->cells));
+	L->order = xcalloc(L->ncells + (c->qualify_ns ? L->nslots : 0) + 1, sizeof(*L->order));
 	for (unsigned int s = 0; s < L->nslots; s++) {
 		const struct lab_slot *x = &slots[s];
 		const struct lab_fs *fs = x->fs < 0 ? &raw_fs : &c->fs[x->fs];
@@ -334,6 +337,23 @@ void lab_build_cells(struct lab *L)
 			cell->rel_result = xasprintf("results/%s.json", cell->id);
 			cell->result = xasprintf("%s/%s.json", L->results, cell->id);
 		}
+	}
+	for (unsigned int s = 0; s < L->nslots && c->qualify_ns; s++) {
+		const struct lab_slot *x = &slots[s];
+		struct cell *cell;
+
+		if (x->aa_of || x->fs < 0)
+			continue;
+		cell = &L->cells[L->ncells++];
+		cell->fs = &c->fs[x->fs];
+		cell->threads = x->threads;
+		cell->round = c->repeats + 1;
+		cell->qualify = true;
+		cell->id = x->threads ? xasprintf("%s-%ut-qualify", x->name, x->threads)
+				      : xasprintf("%s-auto-qualify", x->name);
+		cell->label = xstrdup(x->label);
+		cell->rel_result = xasprintf("results/%s.json", cell->id);
+		cell->result = xasprintf("%s/%s.json", L->results, cell->id);
 	}
 	lab_slots_free(slots, L->nslots);
 }
@@ -385,6 +405,15 @@ int lab_check_names(const struct lab *L)
 	return ret;
 }
 
+const char *lab_cell_where(const struct lab *L, const struct cell *c, char *buf, size_t len)
+{
+	if (c->qualify)
+		snprintf(buf, len, "the qualification run");
+	else
+		snprintf(buf, len, "round %u/%u", c->round, L->cfg.repeats);
+	return buf;
+}
+
 /* The run order from the order kind and seed (labplan.c); positions follow. */
 void lab_set_plan(struct lab *L, enum lab_order kind, uint64_t seed, const char *source)
 {
@@ -394,12 +423,17 @@ void lab_set_plan(struct lab *L, enum lab_order kind, uint64_t seed, const char 
 	L->seed = seed;
 	L->seed_source = source;
 	lab_plan_order(kind, seed, L->nslots, rounds, L->order);
-	for (unsigned int i = 0; i < L->ncells; i++) {
+	for (unsigned int i = 0; i < L->nround_cells; i++) {
 		/* cell number round * nslots + slot -> the slot-major index */
 		unsigned int k = L->order[i], slot = k % L->nslots, round = k / L->nslots;
 
 		L->order[i] = slot * rounds + round;
 		L->cells[L->order[i]].position = i + 1;
+	}
+	/* the qualification runs after every round, in config order */
+	for (unsigned int i = L->nround_cells; i < L->ncells; i++) {
+		L->order[i] = i;
+		L->cells[i].position = i + 1;
 	}
 }
 
@@ -428,8 +462,14 @@ void lab_log_plan(struct lab *L)
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
 
-		lab_log(L, "plan %u/%u round %u: %s (label %s)%s", i + 1, L->ncells, c->round, c->id,
-			c->label, c->status == CELL_DONE ? " [done, kept]" : "");
+		if (c->qualify)
+			lab_log(L, "plan %u/%u qualification: %s (label %s, %llu s)%s", i + 1,
+				L->ncells, c->id, c->label,
+				(unsigned long long)(L->cfg.qualify_ns / NSEC_PER_SEC),
+				c->status == CELL_DONE ? " [done, kept]" : "");
+		else
+			lab_log(L, "plan %u/%u round %u: %s (label %s)%s", i + 1, L->ncells, c->round,
+				c->id, c->label, c->status == CELL_DONE ? " [done, kept]" : "");
 	}
 }
 
@@ -446,13 +486,24 @@ int lab_write_plan(struct lab *L)
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
 
+		/* threads = auto (0): the count is each run's tuner's */
+		json_t *threads = c->threads ? json_integer(c->threads) : json_string("auto");
+
+		if (c->qualify) {
+			json_array_append_new(cells, json_pack("{s:I, s:I, s:s, s:s, s:s, s:o, s:s, "
+				"s:b, s:f}", "position", (json_int_t)c->position, "round",
+				(json_int_t)c->round, "id", c->id, "label", c->label, "fs",
+				c->fs->fs, "threads", threads, "result_file",
+				c->rel_result, "qualification", 1, "duration_s",
+				L->cfg.qualify_ns / 1e9));
+			continue;
+		}
 		json_array_append_new(cells, json_pack("{s:I, s:I, s:s, s:s, s:s, s:o, s:I, s:s, s:s?}",
 						       "position", (json_int_t)c->position,
 						       "round", (json_int_t)c->round,
 						       "id", c->id, "label", c->label,
 						       "fs", c->fs->fs,
-						       "threads", c->threads ? json_integer(c->threads)
-									     : json_string("auto"),
+						       "threads", threads,
 						       "repeat", (json_int_t)c->repeat,
 						       "result_file", c->rel_result,
 						       "aa_of", c->aa_of));
@@ -467,10 +518,15 @@ int lab_write_plan(struct lab *L)
 	json_object_set_new(root, "aa_check", json_boolean(L->cfg.aa_check));
 	json_object_set_new(root, "config", json_string(L->cfg.path));
 	json_object_set_new(root, "lab_id", json_string(L->lab_id));
-	if (L->cfg.precision > 0)
+	if (L->cfg.adaptive)
 		json_object_set_new(root, "adaptive", json_pack(
-			"{s:f, s:o, s:I, s:I, s:I, s:o, s:o}",
-			"precision_pct", L->cfg.precision,
+			"{s:s, s:o, s:b, s:o, s:o, s:I, s:I, s:I, s:o, s:o}",
+			"stop", L->cfg.stop == LAB_STOP_DECIDED ? "decided" : "precision",
+			"equivalence_pct", L->cfg.equivalence > 0 ? json_real(L->cfg.equivalence) :
+			L->cfg.equivalence < 0 ? json_string("none") : json_null(),
+			"final_look", L->final_look,
+			"precision_pct", L->cfg.precision > 0 ? json_real(L->cfg.precision)
+							     : json_null(),
 			"budget_s", L->cfg.budget_ns ? json_real(L->cfg.budget_ns / 1e9) : json_null(),
 			"min_rounds", (json_int_t)L->cfg.min_rounds,
 			"max_rounds", (json_int_t)L->cfg.max_rounds,

@@ -2,7 +2,6 @@
 /* merge_cli.c: `fslab merge`: the per-host results of one cell into a cluster result
  * (merge.h), written atomically; exit 0 complete, 1 partial, 2 bad input. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,42 +12,10 @@
 #include "files.h"
 #include "merge/merge.h"
 #include "msg.h"
+#include "opt.h"
 #include "os/os.h"
 #include "strbuf.h"
 #include "units.h"
-
-static void usage(FILE *f)
-{
-	fputs("usage: fslab merge --output CLUSTER.json --host NAME=FILE [--host NAME=FILE ...]\n"
-	      "                   [--missing NAME=REASON ...] [--clock NAME=OFFSET[,RTT] ...]\n"
-	      "                   [--clock-file FILE] [--clock-limit SECONDS] [--label NAME]\n"
-	      "                   [CELL.NAME.json ...]\n"
-	      "\n"
-	      "Merge the results of one cell run on several hosts at once into one cluster result:\n"
-	      "operations and bytes summed, latency histograms summed bucket by bucket (the\n"
-	      "percentiles come from the merged histogram, never averaged), timelines aligned on\n"
-	      "wall-clock seconds, device counters and the verdict per host and overall (a host\n"
-	      "that FAILs fails the cluster), and a hosts[] list with each host's clock offset,\n"
-	      "start and result sha256.  A host without a complete result (--missing, an aborted\n"
-	      "run, a file that cannot be read) makes the result partial: marked aborted, never\n"
-	      "presented as a full cluster.\n"
-	      "\n"
-	      "  --host NAME=FILE      a host and its result file (a file CELL.NAME.json given\n"
-	      "                        without --host is host NAME)\n"
-	      "  --missing NAME=REASON a host that has no result, and why\n"
-	      "  --clock NAME=OFFSET[,RTT]  its clock minus this machine's, and the round trip\n"
-	      "                        of that measurement, in seconds (fslab hosts CONFIG check)\n"
-	      "  --clock-file FILE     the same for every host from fslab hosts CONFIG check --json\n"
-	      "  --clock-limit SECONDS clock disagreement or start spread above which the result\n"
-	      "                        warns; default 0.5\n"
-	      "  --label NAME          the cluster result's label (default: the hosts', which must\n"
-	      "                        agree)\n"
-	      "  --output FILE         the cluster result (written atomically)\n"
-	      "\n"
-	      "Exit status: 0 complete, 1 partial (a host missing or failed) or not written,\n"
-	      "2 bad input (hosts of different cells, a name twice, one result given for two\n"
-	      "hosts; nothing written).\n", f);
-}
 
 struct merge_cli {
 	struct merge_input *in;
@@ -242,62 +209,112 @@ static int clock_arg(struct merge_cli *c, const char *arg)
 	return add_clock(c, name, off, rtt);
 }
 
+/* What fslab merge is told: the hosts (c), the options of the merge (mo), the output. */
+struct merge_args {
+	struct merge_cli *c;
+	struct merge_opts *mo;
+	const char *output;
+};
+
+enum { MA_HOST, MA_MISSING, MA_CLOCK, MA_CLOCK_FILE, MA_CLOCK_LIMIT, MA_LABEL };
+
+static int merge_set(void *ctx, const struct opt_def *o, const char *arg)
+{
+	struct merge_args *a = ctx;
+
+	switch (o->id) {
+	case MA_HOST:
+	case MA_MISSING:
+		return host_arg(a->c, arg, o->id == MA_MISSING);
+	case MA_CLOCK:
+		return clock_arg(a->c, arg);
+	case MA_CLOCK_FILE:
+		return clock_file(a->c, arg);
+	case MA_CLOCK_LIMIT:
+		if (parse_seconds(arg, &a->mo->clock_limit_s) || !(a->mo->clock_limit_s > 0) ||
+		    a->mo->clock_limit_s > 3600)
+			return input_error("--clock-limit '%s': give seconds above 0, such as 0.5 or "
+					   "200ms", arg);
+		return 0;
+	case MA_LABEL:
+		a->mo->label = arg;
+		if (label_problem(arg))
+			return input_error("--label '%s': %s; use 1-64 letters, digits, '.', '_', "
+					   "'+' or '-'", arg, label_problem(arg));
+		return 0;
+	}
+	return 0;
+}
+
+static const struct opt_def merge_opts[] = {
+	{ .name = "host", .arg = OPT_WORD, .metavar = "NAME=FILE",
+	  .help = "a host and its result file (a file CELL.NAME.json given without --host is "
+		  "host NAME)",
+	  .flags = OPT_REPEAT, .id = MA_HOST },
+	{ .name = "missing", .arg = OPT_WORD, .metavar = "NAME=REASON",
+	  .help = "a host that has no result, and why", .flags = OPT_REPEAT, .id = MA_MISSING },
+	{ .name = "clock", .arg = OPT_WORD, .metavar = "NAME=OFFSET[,RTT]",
+	  .help = "its clock minus this machine's, and the round trip of that measurement, in "
+		  "seconds (fslab hosts CONFIG check)",
+	  .flags = OPT_REPEAT, .id = MA_CLOCK },
+	{ .name = "clock-file", .arg = OPT_FILE, .metavar = "FILE",
+	  .help = "the same for every host from fslab hosts CONFIG check --json",
+	  .id = MA_CLOCK_FILE },
+	{ .name = "clock-limit", .arg = OPT_WORD, .metavar = "SECONDS",
+	  .help = "clock disagreement or start spread above which the result warns; default 0.5",
+	  .id = MA_CLOCK_LIMIT },
+	{ .name = "label", .arg = OPT_WORD, .metavar = "NAME",
+	  .help = "the cluster result's label (default: the hosts', which must agree)",
+	  .id = MA_LABEL },
+	{ .name = "output", .short_name = 'o', .arg = OPT_FILE, .metavar = "FILE",
+	  .help = "the cluster result (written atomically)", .store = OPT_STR,
+	  .off = offsetof(struct merge_args, output) },
+	{ .name = NULL },
+};
+
+static const struct opt_pos merge_pos[] = {
+	{ .name = "CELL.NAME.json", .arg = OPT_FILE, .flags = OPT_REPEAT },
+	{ NULL },
+};
+
+const struct opt_cmd merge_opt_cmd = {
+	.name = "merge",
+	.opts = merge_opts,
+	.pos = merge_pos,
+	.set = merge_set,
+	.head =
+	"usage: fslab merge --output CLUSTER.json --host NAME=FILE [--host NAME=FILE ...]\n"
+	"                   [--missing NAME=REASON ...] [--clock NAME=OFFSET[,RTT] ...]\n"
+	"                   [--clock-file FILE] [--clock-limit SECONDS] [--label NAME]\n"
+	"                   [CELL.NAME.json ...]\n"
+	"\n"
+	"Merge the results of one cell run on several hosts at once into one cluster result:\n"
+	"operations and bytes summed, latency histograms summed bucket by bucket (the\n"
+	"percentiles come from the merged histogram, never averaged), timelines aligned on\n"
+	"wall-clock seconds, device counters and the verdict per host and overall (a host\n"
+	"that FAILs fails the cluster), and a hosts[] list with each host's clock offset,\n"
+	"start and result sha256.  A host without a complete result (--missing, an aborted\n"
+	"run, a file that cannot be read) makes the result partial: marked aborted, never\n"
+	"presented as a full cluster.\n"
+	"\n",
+	.tail = "\n"
+	"Exit status: 0 complete, 1 partial (a host missing or failed) or not written,\n"
+	"2 bad input (hosts of different cells, a name twice, one result given for two\n"
+	"hosts; nothing written).\n",
+	.col = 24,
+	.width = 86,
+};
+
 /* The options and the result files named into c, mo and *output; 0, 1 after --help, or
  * -FSLAB_EINPUT. */
 static int parse_args(int argc, char **argv, struct merge_cli *c, struct merge_opts *mo,
 		      const char **output)
 {
-	static const struct option lo[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "host", required_argument, NULL, 'H' },
-		{ "missing", required_argument, NULL, 'm' },
-		{ "clock", required_argument, NULL, 'c' },
-		{ "clock-file", required_argument, NULL, 'C' },
-		{ "clock-limit", required_argument, NULL, 'L' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt, ret = 0;
+	struct merge_args a = { .c = c, .mo = mo };
+	int first, ret = opt_parse(&merge_opt_cmd, &a, argc, argv, &first);
 
-	optind = 1;
-	opterr = 0;
-	while (!ret && (opt = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'o':
-			*output = optarg;
-			break;
-		case 'H':
-		case 'm':
-			ret = host_arg(c, optarg, opt == 'm');
-			break;
-		case 'c':
-			ret = clock_arg(c, optarg);
-			break;
-		case 'C':
-			ret = clock_file(c, optarg);
-			break;
-		case 'L':
-			if (parse_seconds(optarg, &mo->clock_limit_s) || !(mo->clock_limit_s > 0) ||
-			    mo->clock_limit_s > 3600)
-				ret = input_error("--clock-limit '%s': give seconds above 0, such as 0.5 "
-						  "or 200ms", optarg);
-			break;
-		case 'l':
-			if (label_problem(optarg))
-				ret = input_error("--label '%s': %s; use 1-64 letters, digits, '.', '_', "
-						  "'+' or '-'", optarg, label_problem(optarg));
-			mo->label = optarg;
-			break;
-		default:
-			ret = input_error("unknown option '%s'; see 'fslab merge --help'",
-					  argv[optind - 1]);
-		}
-	}
-	for (int i = optind; !ret && i < argc; i++) {
+	*output = a.output;
+	for (int i = first; !ret && i < argc; i++) {
 		char *n = name_of_file(argv[i]);
 
 		if (!n)

@@ -308,6 +308,13 @@ int os_dirh_rmdir(struct os_dirh *d, const char *name);
 int os_dirh_remove_file(struct os_dirh *d, const char *name, uint64_t ino);
 /* Rename from to to inside d, replacing to (a link at to is replaced, never followed). */
 int os_dirh_rename(struct os_dirh *d, const char *from, const char *to);
+/*
+ * os_dirh_rename_new - rename from to to inside d only while to is free: a name someone put
+ * there (a file, a link) makes it -EEXIST and stays as it was (renameat2 RENAME_NOREPLACE, or
+ * linkat then unlinkat on a filesystem without it; FILE_RENAME_INFORMATION without
+ * ReplaceIfExists).  0 or -errno.
+ */
+int os_dirh_rename_new(struct os_dirh *d, const char *from, const char *to);
 /* List d (os_readdir(), os_closedir()); d stays open and usable meanwhile.  0 or -errno. */
 int os_dirh_list(struct os_dirh *d, struct os_dir **out) __attribute__((warn_unused_result));
 /* Make creations, renames and deletions in d stable (fsync; nothing to do on Windows). */

@@ -224,6 +224,19 @@ int os_dirh_rename(struct os_dirh *d, const char *from, const char *to)
 	return renameat(d->fd, from, d->fd, to) ? -errno : 0;
 }
 
+int os_dirh_rename_new(struct os_dirh *d, const char *from, const char *to)
+{
+	if (!renameat2(d->fd, from, d->fd, to, RENAME_NOREPLACE))
+		return 0;
+	/* a filesystem without the flag (some FUSE ones) says EINVAL: a hard link is made only
+	 * where the name is free too, then the old name goes */
+	if (errno != EINVAL && errno != ENOSYS)
+		return -errno;
+	if (linkat(d->fd, from, d->fd, to, 0))
+		return -errno;
+	return unlinkat(d->fd, from, 0) ? -errno : 0;
+}
+
 int os_dirh_list(struct os_dirh *d, struct os_dir **out)
 {
 	/* a descriptor of its own: readdir moves its offset */

@@ -303,7 +303,8 @@ int os_dirh_remove_file(struct os_dirh *d, const char *name, uint64_t ino)
 	return ret;
 }
 
-int os_dirh_rename(struct os_dirh *d, const char *from, const char *to)
+/* from becomes to inside d; an existing to is replaced only with replace. */
+static int rename_in(struct os_dirh *d, const char *from, const char *to, bool replace)
 {
 	wchar_t *wto = plain_name(to) ? os_widen(to) : NULL;
 	size_t len = wto ? wcslen(wto) * sizeof(wchar_t) : 0;
@@ -327,7 +328,7 @@ int os_dirh_rename(struct os_dirh *d, const char *from, const char *to)
 	 * rules on some systems (Wine makes it absolute, against the current directory).
 	 */
 	ri = xcalloc(1, sizeof(*ri) + len);
-	ri->ReplaceIfExists = TRUE;
+	ri->ReplaceIfExists = replace;
 	ri->RootDirectory = d->h;
 	ri->FileNameLength = (ULONG)len;
 	memcpy(ri->FileName, wto, len);
@@ -338,6 +339,16 @@ int os_dirh_rename(struct os_dirh *d, const char *from, const char *to)
 	free(ri);
 	free(wto);
 	return ret;
+}
+
+int os_dirh_rename(struct os_dirh *d, const char *from, const char *to)
+{
+	return rename_in(d, from, to, true);
+}
+
+int os_dirh_rename_new(struct os_dirh *d, const char *from, const char *to)
+{
+	return rename_in(d, from, to, false);
 }
 
 /* Every name of the directory behind h, read at once (the handle's scan restarted). */

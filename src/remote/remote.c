@@ -7,6 +7,7 @@
  * docs/HOSTS.md "What runs on a host".
  */
 #include <errno.h>
+#include <stddef.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "cmds.h"
 #include "files.h"
 #include "msg.h"
+#include "opt.h"
 #include "os/os.h"
 #include "remote/remote.h"
 #include "sha256.h"
@@ -44,24 +46,97 @@ static void host_name(char *buf, size_t len)
 #endif
 }
 
+/* The commands' tables (opt.h): hello and cat-result take words, not options (--help only
+ * alone: the lab's probe words are never just that). */
+static void hello_head(FILE *f)
+{
+	fprintf(f, "usage: fslab hello [WORD...]\n\nPrint one JSON line for the lab's controller "
+		"(over ssh): schema %s, fslab version and git hash, system, hostname, the wall "
+		"clock in ns since 1970, and the WORDs as received (the controller's quoting "
+		"probe: every word must come back unchanged).\n\n", REMOTE_HELLO_SCHEMA);
+}
+
+static const struct opt_def hello_opts[] = {
+	{ .name = "help", .help = "this text (alone: among other WORDs it is one of them)" },
+	{ .name = NULL },
+};
+
+static const struct opt_pos words_pos[] = {
+	{ .name = "WORD", .arg = OPT_WORD, .flags = OPT_REPEAT },
+	{ NULL },
+};
+
+const struct opt_cmd hello_opt_cmd = {
+	.name = "hello",
+	.opts = hello_opts,
+	.pos = words_pos,
+	.head_fn = hello_head,
+	.col = 11,
+	.width = 92,
+	.flags = OPTC_WORDS,
+};
+
+struct clock_args {
+	bool once;
+};
+
+static const struct opt_def clock_opts[] = {
+	{ .name = "once", .help = "one answer, without reading", .store = OPT_TRUE,
+	  .off = offsetof(struct clock_args, once) },
+	{ .name = NULL },
+};
+
+const struct opt_cmd clock_opt_cmd = {
+	.name = "clock",
+	.opts = clock_opts,
+	.head = "usage: fslab clock [--once]\n\nAnswer each line read on standard input with the "
+		"wall clock in ns since 1970, one line each, at once: the lab's controller times "
+		"the round trips over ssh and takes the host's clock offset from the shortest.\n\n",
+	.col = 11,
+	.width = 92,
+	.no_args = "fslab clock [--once] answers each line of its input with the wall clock in ns "
+		   "since 1970",
+};
+
+static void cat_result_head(FILE *f)
+{
+	fprintf(f, "usage: fslab cat-result FILE\n\nPrint a result file for the lab's controller "
+		"(over ssh): a line '%s SIZE', the SIZE bytes of the file, then a line "
+		"'sha256 HEX'.\n\n", REMOTE_CAT_SCHEMA);
+}
+
+static const struct opt_def cat_result_opts[] = {
+	{ .name = "help", .help = "this text" },
+	{ .name = NULL },
+};
+
+static const struct opt_pos file_pos[] = {
+	{ .name = "FILE", .arg = OPT_FILE },
+	{ NULL },
+};
+
+const struct opt_cmd cat_result_opt_cmd = {
+	.name = "cat-result",
+	.opts = cat_result_opts,
+	.pos = file_pos,
+	.head_fn = cat_result_head,
+	.col = 11,
+	.width = 92,
+	.flags = OPTC_WORDS,
+};
+
 int cmd_hello(int argc, char **argv)
 {
 	json_t *o, *words;
 	char host[256], wall[32];
 	char *s;
+	int first;
 
-	/* --help alone (the lab's probe words never are) */
-	if (argc == 2 && !strcmp(argv[1], "--help")) {
-		printf("usage: fslab hello [WORD...]\n\nPrint one JSON line for the lab's controller "
-		       "(over ssh): schema %s, fslab version and git hash, system, hostname, the wall "
-		       "clock in ns since 1970, and the WORDs as received (the controller's quoting "
-		       "probe: every word must come back unchanged).\n\n  --help   this text (alone: among "
-		       "other WORDs it is one of them)\n", REMOTE_HELLO_SCHEMA);
-		return FSLAB_EXIT_OK;
-	}
+	if (opt_parse(&hello_opt_cmd, NULL, argc, argv, &first))
+		return FSLAB_EXIT_OK; /* --help */
 	words = json_array();
 
-	for (int i = 1; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		json_t *w = json_string(argv[i]);
 
 		/* a word that is not UTF-8 cannot be echoed as JSON: null says it came changed */
@@ -85,21 +160,13 @@ int cmd_hello(int argc, char **argv)
 
 int cmd_clock(int argc, char **argv)
 {
+	struct clock_args a = { false };
 	char line[256];
+	int first, ret = opt_parse(&clock_opt_cmd, &a, argc, argv, &first);
 
-	if (argc == 2 && !strcmp(argv[1], "--help")) {
-		printf("usage: fslab clock [--once]\n\nAnswer each line read on standard input "
-		       "with the wall clock in ns since 1970, one line each, at once: the lab's "
-		       "controller times the round trips over ssh and takes the host's clock offset "
-		       "from the shortest.\n\n  --once   one answer, without reading\n");
-		return FSLAB_EXIT_OK;
-	}
-	if (argc > 1 && strcmp(argv[1], "--once")) {
-		fslab_err("clock: unknown argument '%s'; fslab clock [--once] answers each line of "
-			  "its input with the wall clock in ns since 1970", argv[1]);
-		return FSLAB_EXIT_USAGE;
-	}
-	if (argc > 1) {
+	if (ret)
+		return ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
+	if (a.once) {
 		printf("%lld\n", (long long)os_wall_ns());
 		return fflush(stdout) ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 	}
@@ -119,14 +186,13 @@ int cmd_cat_result(int argc, char **argv)
 {
 	char hex[SHA256_HEX_LEN + 1], *buf = NULL;
 	size_t len = 0;
-	int kind, ret;
+	int kind, ret, first;
 
-	if (argc != 2 || !strcmp(argv[1], "--help")) {
-		fprintf(argc == 2 ? stdout : stderr,
-			"usage: fslab cat-result FILE\n\nPrint a result file for the lab's controller "
-			"(over ssh): a line '%s SIZE', the SIZE bytes of the file, then a line "
-			"'sha256 HEX'.\n\n  --help   this text\n", REMOTE_CAT_SCHEMA);
-		return argc == 2 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
+	if (opt_parse(&cat_result_opt_cmd, NULL, argc, argv, &first))
+		return FSLAB_EXIT_OK; /* --help */
+	if (argc != 2) {
+		opt_usage(&cat_result_opt_cmd, stderr);
+		return FSLAB_EXIT_USAGE;
 	}
 	ret = os_stat(argv[1], &kind, NULL);
 	if (!ret && kind != OS_KIND_FILE)

@@ -26,6 +26,10 @@ static int check_verdict_args(struct run_state *s)
 		return input_error("--%s: only the %s workload has a verdict; drop it or use "
 				   "--workload %s", first, workload_names_with(WL_VERDICT),
 				   workload_names_with(WL_VERDICT));
+	if (run_params_given(&s->p, RO_RECOVERY_LOGS) && !(s->wl->flags & WL_REPLAY))
+		return input_error("--recovery-logs: only the %s workload replays log files; drop it "
+				   "or use --workload %s", workload_names_with(WL_REPLAY),
+				   workload_names_with(WL_REPLAY));
 	if (c->target_iops > 0 && (c->mailboxes || c->iops_per_mailbox > 0))
 		return input_error("--target-iops and --mailboxes/--iops-per-mailbox both set a "
 				   "target; give either --target-iops N or --mailboxes M "
@@ -128,6 +132,8 @@ static void normalise(struct run_state *s)
 	s->wl->config(c, s->p.given);
 	if (!(s->wl->flags & WL_DATABASES))
 		c->databases = 0;
+	if (!(s->wl->flags & WL_REPLAY))
+		run_config_set_na(c, offsetof(struct run_config, recovery_logs));
 	if (!(s->wl->flags & WL_VERDICT)) {
 		c->sample_interval_s = 0;
 		free(c->thresholds);
@@ -139,14 +145,18 @@ static void normalise(struct run_state *s)
 
 int run_parse_args(struct run_state *s, int argc, char **argv)
 {
-	struct run_params *p = &s->p;
-	struct run_config *c = &s->res.config;
 	int ret;
 
-	run_params_init(p, c);
-	ret = run_params_parse_argv(p, argc, argv);
-	if (ret)
-		return ret;
+	run_params_init(&s->p, &s->res.config);
+	ret = run_params_parse_argv(&s->p, argc, argv);
+	return ret ? ret : run_check_args(s);
+}
+
+int run_check_args(struct run_state *s)
+{
+	struct run_params *p = &s->p;
+	struct run_config *c = &s->res.config;
+
 	s->drop_caches = os_is_admin() && !c->no_drop_caches;
 	s->progress_fd = run_params_given(p, RO_PROGRESS_FD) ? (int)c->progress_fd : -1;
 	/* I/Os above the threshold set's maximum are counted for every workload (information) */

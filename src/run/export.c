@@ -21,7 +21,6 @@
 #include "result.h"
 #include "run/runP.h"
 #include "strbuf.h"
-#include "strvec.h"
 
 /* A new tool: one file export_<tool>.c and one line here. */
 static const struct exporter *const exporters[] = {
@@ -29,7 +28,7 @@ static const struct exporter *const exporters[] = {
 	&export_diskspd,
 };
 
-/* What is not made from a table, in three pieces around what is (export_usage()). */
+/* What is not made from a table, in three pieces around what is (export_head()). */
 static const char usage_tools[] =
 	"\n"
 	"Writes the load `fslab run` would drive with the same options for another tool:\n"
@@ -41,12 +40,6 @@ static const char usage_approx[] =
 	"sequential write-through of the measured size; BDM 256 KiB sequential, throttled\n"
 	"(docs/INTEROP.md says what the approximation loses: transactions, the cache, log rolls).\n"
 	"\n";
-static const char usage_options[] =
-	"  --from RESULT    an fslab jetstress result: its read:write ratio, log write size and\n"
-	"                   log rate per database (default: 60 % reads, 8 KiB, not throttled)\n"
-	"  --output FILE    write the export there (atomically) instead of stdout\n"
-	"  other options    as fslab run (see fslab run --help); nothing is created or touched\n"
-	"Exit status: 0 ok, 2 bad input (nothing written).\n";
 
 /* The exporters' names, joined by @sep and @last before the last one; heap. */
 static char *exporter_names(const char *sep, const char *last)
@@ -54,26 +47,77 @@ static char *exporter_names(const char *sep, const char *last)
 	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t i = 0; i < ARRAY_SIZE(exporters); i++)
-		strbuf_addf(&sb, "%s%s", !i ? "" : i + 1 < ARRAY_SIZE(exporters) ? sep : last,
-			    exporters[i]->name);
+		strbuf_add_item(&sb, i, ARRAY_SIZE(exporters), sep, last, exporters[i]->name);
 	return strbuf_detach(&sb, NULL);
 }
 
-/* --help: the tools and the exactly exported workloads from their tables. */
-static void export_usage(void)
+/* "fio or diskspd": --to's choices */
+static const char *exporter_choices(void)
 {
-	char *tools = exporter_names("|", "|"), *choice = exporter_names(", ", " or ");
+	static char *names;
 
-	printf("usage: fslab export --to %s [--from RESULT] [fslab run options]\n", tools);
-	fputs(usage_tools, stdout);
-	printf("Simple workloads (%s) are exported exactly; jetstress\n",
-	       workload_names_with(WL_EXPORT_EXACT));
-	fputs(usage_approx, stdout);
-	printf("  --to TOOL        %s\n", choice);
-	fputs(usage_options, stdout);
-	free(tools);
-	free(choice);
+	if (!names)
+		names = exporter_names(", ", " or ");
+	return names;
 }
+
+/* --help before the options: the tools and the exactly exported workloads from their tables. */
+static void export_head(FILE *f)
+{
+	char *tools = exporter_names("|", "|");
+
+	fprintf(f, "usage: fslab export --to %s [--from RESULT] [fslab run options]\n", tools);
+	fputs(usage_tools, f);
+	fprintf(f, "Simple workloads (%s) are exported exactly; jetstress\n",
+		workload_names_with(WL_EXPORT_EXACT));
+	fputs(usage_approx, f);
+	free(tools);
+}
+
+/* What fslab export is told besides fslab run's options. */
+struct export_args {
+	const char *to, *from;
+	struct run_params *p; /* fslab run's options */
+};
+
+/* --output: fslab run's own, where the run's config keeps it */
+static int export_set(void *ctx, const struct opt_def *o, const char *v)
+{
+	struct export_args *a = ctx;
+
+	return run_opt_cmd.set(a->p, opt_find(&run_opt_cmd, o->name), v);
+}
+
+static void *export_run_params(void *ctx)
+{
+	return ((struct export_args *)ctx)->p;
+}
+
+static const struct opt_def export_opts[] = {
+	{ .name = "to", .arg = OPT_CHOICE, .metavar = "TOOL", .choices = exporter_choices,
+	  .help = "%C", .store = OPT_STR, .off = offsetof(struct export_args, to) },
+	{ .name = "from", .arg = OPT_FILE, .metavar = "RESULT",
+	  .help = "an fslab jetstress result: its read:write ratio, log write size and log rate "
+		  "per database (default: 60 % reads, 8 KiB, not throttled)",
+	  .store = OPT_STR, .off = offsetof(struct export_args, from) },
+	{ .name = "output", .arg = OPT_FILE, .metavar = "FILE",
+	  .help = "write the export there (atomically) instead of stdout", .store = OPT_CALL },
+	{ .name = NULL },
+};
+
+const struct opt_cmd export_opt_cmd = {
+	.name = "export",
+	.opts = export_opts,
+	.set = export_set,
+	.also = &run_opt_cmd,
+	.also_ctx = export_run_params,
+	.head_fn = export_head,
+	.tail = "  other options    as fslab run (see fslab run --help); nothing is created or "
+		"touched\n"
+		"Exit status: 0 ok, 2 bad input (nothing written).\n",
+	.col = 19,
+	.width = 88,
+};
 
 /* --from: the measured shape of a result of the same workload: its database read share, log
  * write size and log rate per database. */
@@ -129,41 +173,28 @@ static char *join_args(int argc, char **argv)
 	return e;
 }
 
-/*
- * --to and --from are ours, everything else (kept in @rest, after argv[0]) fslab run's.  0, 1
- * after --help, or -FSLAB_EINPUT.
- */
-static int split_args(int argc, char **argv, const char **to, const char **from,
-		      struct strvec *rest)
+/* The options into s (fslab run's) and a (--to, --from): 0, 1 after --help, or
+ * -FSLAB_EINPUT.  argv is left as given (the export's header quotes it). */
+static int export_args(struct run_state *s, struct export_args *a, int argc, char **argv)
 {
-	strvec_push(rest, argv[0]);
-	for (int i = 1; i < argc; i++) {
-		const char **dst = !strcmp(argv[i], "--to") || !strncmp(argv[i], "--to=", 5) ? to
-				 : !strcmp(argv[i], "--from") || !strncmp(argv[i], "--from=", 7)
-				   ? from : NULL;
+	char **av = xcalloc((size_t)argc + 1, sizeof(char *));
+	int first, ret;
 
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			export_usage();
-			return 1;
-		}
-		if (!dst)
-			strvec_push(rest, argv[i]);
-		else if (strchr(argv[i], '='))
-			*dst = strchr(argv[i], '=') + 1;
-		else if (i + 1 < argc)
-			*dst = argv[++i];
-		else
-			return input_error("%s needs a value; see 'fslab export --help'", argv[i]);
-	}
-	if (!*to) {
-		char *tools = exporter_names("|", "|");
-		int ret = input_error("no --to given; name the tool: fslab export --to %s [run "
-				      "options]", tools);
-
-		free(tools);
+	/* getopt_long reorders what it parses */
+	memcpy(av, argv, (size_t)argc * sizeof(char *));
+	run_params_init(&s->p, &s->res.config);
+	ret = opt_parse(&export_opt_cmd, a, argc, av, &first);
+	free(av);
+	if (ret)
 		return ret;
+	if (!a->to) {
+		char *tools = exporter_names("|", "|");
+
+		ret = input_error("no --to given; name the tool: fslab export --to %s [run "
+				  "options]", tools);
+		free(tools);
 	}
-	return 0;
+	return ret;
 }
 
 /* Can the workload be exported, with the measured shape of --from where it takes one? */
@@ -216,40 +247,29 @@ static int write_export(const struct exporter *ex, const struct export_ctx *x, c
 int cmd_export(int argc, char **argv)
 {
 	struct run_state *s = xcalloc(1, sizeof(*s));
-	struct strvec rest = STRVEC_INIT;
+	struct export_args a = { .p = &s->p };
 	const struct exporter *ex = NULL;
 	struct export_ctx x = { 0 };
 	struct wl_shape sh = { 0 };
-	const char *to = NULL, *from = NULL, *output;
+	const char *output;
 	int ret;
 
 	result_init(&s->res);
-	ret = split_args(argc, argv, &to, &from, &rest);
+	ret = export_args(s, &a, argc, argv);
 	if (ret)
 		goto done;
 	for (size_t i = 0; i < ARRAY_SIZE(exporters) && !ex; i++)
-		if (!strcmp(exporters[i]->name, to))
+		if (!strcmp(exporters[i]->name, a.to))
 			ex = exporters[i];
 	if (!ex) {
-		char *choice = exporter_names(", ", " or ");
-
-		ret = input_error("--to %s: not a tool fslab exports to; choose %s", to, choice);
-		free(choice);
+		ret = input_error("--to %s: not a tool fslab exports to; choose %s", a.to,
+				  exporter_choices());
 		goto done;
 	}
-	/* run_parse_args() reorders its argv (getopt): a copy, so rest keeps what it frees */
-	{
-		char **av = xcalloc(rest.nr + 1, sizeof(char *));
-
-		memcpy(av, rest.v, rest.nr * sizeof(char *));
-		ret = run_parse_args(s, (int)rest.nr, av);
-		free(av);
-	}
-	if (ret) {
-		ret = ret > 0 ? 0 : ret; /* --help of fslab run */
+	ret = run_check_args(s);
+	if (ret)
 		goto done;
-	}
-	ret = export_shape(s->wl, from, &sh);
+	ret = export_shape(s->wl, a.from, &sh);
 	/* fio's --steadystate judges other criteria, DiskSpd has none: not the same load */
 	if (!ret && (s->res.config.warmup_steady || s->res.config.precondition))
 		ret = input_error("--%s: %s runs no SNIA steady-state stage; export with a fixed "
@@ -279,7 +299,6 @@ done:
 	wl_export_release(&x.x);
 	run_params_release(&s->p);
 	result_release(&s->res); /* the options' values (res.config) */
-	strvec_clear(&rest);
 	free(s);
 	return ret == -FSLAB_EINPUT ? FSLAB_EXIT_USAGE : ret ? FSLAB_EXIT_FAIL : FSLAB_EXIT_OK;
 }

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* options.c: the option table of `fslab run` and everything derived from it: parsing of
- * argv and of config values, the lab's argv (options.h); --help is options_help.c's. */
+ * argv and of config values, --help, the lab's argv (options.h). */
 #include "run/options.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "steady.h"
 #include "tune.h"
 #include "utctime.h"
+#include "workloads/jetstress.h"
 #include "workloads/verdict.h"
 #include "workloads/workload.h"
 
@@ -83,7 +83,7 @@ const struct run_option run_options[RO_NR] = {
 			"backup)\n"
 			"A block device instead of directories (--db DEV --log DEV) runs "
 			"the same load on the raw devices: the baseline without a "
-			"filesystem.  It overwrites them: refused when mounted or in use, "
+			"filesystem. It overwrites them: refused when mounted or in use, "
 			"and when they carry a signature unless --force.",
 	},
 	[RO_FORCE] = {
@@ -321,20 +321,21 @@ const struct run_option run_options[RO_NR] = {
 		.help = "initialise the databases, then wait until TIME (UTC: "
 			"2026-12-03T14:05:00Z, 2026-12-03T14:05:00.25Z, or seconds since 1970) "
 			"and start the load (warm-up, then measurement): runs on several hosts "
-			"given one TIME start together.  Refused when TIME has passed or is more "
+			"given one TIME start together. Refused when TIME has passed or is more "
 			"than 24h ahead; a load that starts late (initialisation took longer) says "
 			"so in a note",
 		.fix = "give a UTC time with its zone, such as 2026-12-03T14:05:00Z or "
 		       "2026-12-03T14:05:00.5Z, or seconds since 1970 such as $(($(date +%s) + 60))",
 	},
 	[RO_SAMPLE_INTERVAL] = {
+		.group = "\nVerdict (jetstress; exit status 3 when it fails):\n",
 		.name = "sample-interval", .ini = "sample_interval", .type = ROT_TIME,
 		.cmp = ROC_LOAD,
 		.flags = ROF_VERDICT | ROF_WHOLE_S, OFF(sample_interval_s),
 		.def = STR(JS_SAMPLE_INTERVAL_S) "s", .lo = NSEC_PER_SEC, .hi = 3600 * NSEC_PER_SEC,
 		.metavar = "T",
 		.help = "latency sampling interval; default %D (Jetstress's LogInterval), "
-			"1s to 1h in whole seconds.  The maximum checks judge the average "
+			"1s to 1h in whole seconds. The maximum checks judge the average "
 			"latency of each interval, per database and overall; a measurement "
 			"shorter than one interval is one partial sample",
 		.fix = "give whole seconds from 1s to 1h, such as 15s (Jetstress's LogInterval) "
@@ -400,6 +401,10 @@ const struct run_option run_options[RO_NR] = {
  */
 #define STEADY_HELP_PCT "in % of the window's mean"
 	[RO_STEADY_WINDOW] = {
+		.group = "\nSteady state (SNIA PTS: the range of W interval means within 20 % of their "
+			 "mean,\nthe least-squares line's excursion across them within 10 %): every "
+			 "result says\nwhether and from when it held, for transactional IOPS and "
+			 "database read latency.\n",
 		.name = "steady-window", .ini = "steady_window", .type = ROT_UINT,
 		.cmp = ROC_LOAD, OFF(steady_window), .def = STR(STEADY_WINDOW),
 		.lo = 2, .hi = STEADY_WINDOW_MAX, .metavar = "W",
@@ -446,7 +451,7 @@ const struct run_option run_options[RO_NR] = {
 		OFF(precondition), .def = "0", .lo = 0, .hi = 100, .metavar = "N",
 		.help = "before the warm-up, SNIA PTS's two stages, neither measured: every "
 			"database file written over N times sequentially, then the load until "
-			"steady state (at most --steady-cap); both recorded.  0: none",
+			"steady state (at most --steady-cap); both recorded. 0: none",
 		.fix = "give how many times to write the database files over, 0 to 100 (SNIA "
 		       "PTS: 2)",
 	},
@@ -455,6 +460,10 @@ const struct run_option run_options[RO_NR] = {
  * shape which count is measured: ROC_LOAD.  Recorded only by a tuned run.
  */
 	[RO_TUNE_WINDOW] = {
+		.group = "\nAutomatic tuning (--threads auto, jetstress: Jetstress's tuner): from "
+			 "the fewest threads,\ndoubling while a step passes, then bisecting; a "
+			 "step is judged once its database read\nlatency is stable, against the "
+			 "verdict's limits; then the measurement at the count chosen.\n",
 		.name = "tune-window", .ini = "tune_window", .type = ROT_UINT, .flags = ROF_TUNE,
 		.cmp = ROC_LOAD, OFF(tune_window), .def = STR(TUNE_WINDOW), .lo = 2,
 		.hi = TUNE_WINDOW_MAX, .metavar = "W",
@@ -510,6 +519,14 @@ const struct run_option run_options[RO_NR] = {
 		.def = STR(TUNE_MAX_THREADS), .lo = 1, .hi = 256, .metavar = "N",
 		.help = "the most threads the tuner tries; default %D",
 		.fix = "give 1 to 256",
+	},
+	[RO_RECOVERY_LOGS] = {
+		.name = "recovery-logs", .ini = "recovery_logs", .type = ROT_UINT, .cmp = ROC_LOAD,
+		OFF(recovery_logs), .lo = 1, .hi = 100000, .metavar = "N",
+		.def_help = STR(JS_RECOVERY_LOGS),
+		.help = "the recovery workload: log files its load leaves per database before "
+			"the unclean stop; their replay is timed per log file",
+		.fix = "give how many log files (1 MiB each) to replay per database, 1 to 100000",
 	},
 };
 
@@ -695,47 +712,83 @@ int run_option_parse(struct run_params *p, const struct run_option *o, const cha
 	return 0;
 }
 
-#define OPT_BASE 1000
+/* ---- the table as every command's parser reads it (opt.h) ---- */
+
+static struct opt_def run_defs[RO_NR + 1];
+
+static const char run_head[] =
+	"usage: fslab run --db DIR [--db DIR2 ...] --log DIR [--log DIR2 ...] [options]\n"
+	"\n"
+	"Drive a seeded, Jetstress-like Exchange database load (or a simple calibration pattern)\n"
+	"against the database and log directories for a fixed time and write one result file.\n\n";
+
+static const char run_tail[] =
+	"  Database page fault stalls (a session waiting for a free cache page because the lazy\n"
+	"  writer is behind) fail the verdict above 1 per second on average.\n"
+	"\n"
+	"In a lab config (fslab lab), the [workload] section takes the options not set by the lab\n"
+	"as keys with '_' for '-' (name for --workload; threads may be a list: one cell each).\n"
+	"\n"
+	"Exit status: 0 ok, 1 failure or interrupted (the result is still written, marked\n"
+	"aborted), 2 bad input (nothing created), 3 completed but the verdict is FAIL.\n";
+
+/* What a value of each type is, for the completion. */
+static enum opt_arg arg_of(const struct run_option *o)
+{
+	switch (o->type) {
+	case ROT_DIRS: return OPT_DIR;
+	case ROT_CHOICE: return OPT_CHOICE;
+	case ROT_FLAG: return OPT_NONE;
+	case ROT_STR: return !strcmp(o->metavar, "FILE") ? OPT_FILE : OPT_WORD;
+	default: return OPT_WORD;
+	}
+}
+
+/* run_defs[] from run_options[]: once, before the table is first read. */
+static void run_defs_fill(void)
+{
+	if (run_defs[0].name)
+		return;
+	for (size_t i = 0; i < RO_NR; i++) {
+		const struct run_option *o = &run_options[i];
+
+		run_defs[i] = (struct opt_def){
+			.name = o->name, .arg = arg_of(o), .metavar = o->metavar,
+			.choices = o->choices, .help = o->help, .group = o->group,
+			.def = o->def_help ? o->def_help : o->def,
+			.flags = o->type == ROT_DIRS ? OPT_REPEAT : 0, .store = OPT_CALL,
+			.id = (int)i,
+		};
+	}
+}
+
+/* A value into the run's config, checked by the table: "--name 'value': fix" when refused. */
+static int run_set(void *ctx, const struct opt_def *d, const char *v)
+{
+	const struct run_option *o = &run_options[d->id];
+	const char *fix;
+
+	if (run_option_parse(ctx, o, v, &fix))
+		return input_error("--%s '%s': %s", o->name, v, fix);
+	return 0;
+}
+
+const struct opt_cmd run_opt_cmd = {
+	.name = "run",
+	.opts = run_defs,
+	.prepare = run_defs_fill,
+	.set = run_set,
+	.head = run_head,
+	.tail = run_tail,
+	.col = 24,
+	.width = 92,
+};
 
 int run_params_parse_argv(struct run_params *p, int argc, char **argv)
 {
-	struct option lo[RO_NR + 2];
-	int c;
+	int first;
 
-	for (size_t i = 0; i < RO_NR; i++)
-		lo[i] = (struct option){ run_options[i].name,
-					 run_options[i].type == ROT_FLAG ? no_argument
-									 : required_argument,
-					 NULL, OPT_BASE + (int)i };
-	lo[RO_NR] = (struct option){ "help", no_argument, NULL, 'h' };
-	lo[RO_NR + 1] = (struct option){ NULL, 0, NULL, 0 };
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		const struct run_option *o;
-		const char *fix;
-
-		if (c == 'h') {
-			run_usage(stdout);
-			return 1;
-		}
-		if (c < OPT_BASE || c >= OPT_BASE + RO_NR) {
-			if (optopt && optopt < OPT_BASE)
-				return input_error("unknown option '-%c'; see 'fslab run --help'", optopt);
-			if (optopt)
-				return input_error("%s needs a value; see 'fslab run --help'",
-						   argv[optind - 1]);
-			return input_error("unknown option '%s'; see 'fslab run --help'",
-					   argv[optind - 1]);
-		}
-		o = &run_options[c - OPT_BASE];
-		if (run_option_parse(p, o, optarg, &fix))
-			return input_error("--%s '%s': %s", o->name, optarg, fix);
-	}
-	if (optind < argc)
-		return input_error("unexpected argument '%s'; options start with --, see "
-				   "'fslab run --help'", argv[optind]);
-	return 0;
+	return opt_parse(&run_opt_cmd, p, argc, argv, &first);
 }
 
 void run_params_argv(const struct run_params *p, void (*add)(const char *arg, void *ctx),
@@ -758,4 +811,9 @@ void run_params_argv(const struct run_params *p, void (*add)(const char *arg, vo
 		add(s, ctx);
 		free(s);
 	}
+}
+
+void run_usage(FILE *f)
+{
+	opt_usage(&run_opt_cmd, f);
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "opt.h"
 #include "result.h"
 
 /* Every option, in --help order. */
@@ -28,6 +29,8 @@ enum run_opt_id {
 	/* steady state (src/steady.h): the rule, its cap, preconditioning */
 	RO_STEADY_WINDOW, RO_STEADY_INTERVAL, RO_STEADY_RANGE, RO_STEADY_EXCURSION, RO_STEADY_CAP,
 	RO_PRECONDITION,
+	/* the recovery workload (soft recovery) */
+	RO_RECOVERY_LOGS,
 	/* --threads auto (src/tune.h): the tuner's rule and caps */
 	RO_TUNE_WINDOW, RO_TUNE_INTERVAL, RO_TUNE_SLOPE, RO_TUNE_JUDGE, RO_TUNE_STEP_CAP,
 	RO_TUNE_CAP, RO_TUNE_MAX_THREADS,
@@ -103,6 +106,7 @@ struct run_option {
 	const char *metavar;  /* "N", "SIZE", ... in --help */
 	const char *help;     /* --help text ('\n' starts a new line) */
 	const char *fix;      /* what a bad value's error says to do (ROT_CHOICE: + choices()) */
+	const char *group;    /* --help: the heading of a group of options, before the first */
 };
 
 /* The table, indexed by enum run_opt_id. */
@@ -169,6 +173,9 @@ void run_params_argv(const struct run_params *p, void (*add)(const char *arg, vo
 
 /* `fslab run --help`, every option from the table. */
 void run_usage(FILE *f);
+/* The table as every command's parser reads it (opt.h): fslab run's options, and fslab
+ * export's after its own. */
+extern const struct opt_cmd run_opt_cmd;
 
 /* yes/no, true/false, on/off, 1/0 (any case); false when v is none of them. */
 bool run_parse_bool(const char *v, bool *out);

@@ -268,7 +268,7 @@ static void run_gather(struct run_state *s, int ret)
 	r->environment = environment(s);
 	engine_collect(&rc->eng, -1, r->duration_s, r->classes, &x);
 	/* a load judged by throughput has no transactional IOPS (n/a, not its reads/s) */
-	r->transactional_iops = s->wl->flags & WL_THROUGHPUT ? NAN
+	r->transactional_iops = s->wl->flags & (WL_THROUGHPUT | WL_REPLAY) ? NAN
 		: r->classes[CLS_DB_READ].iops + r->classes[CLS_DB_WRITE].iops;
 	r->transactions = x.transactions;
 	r->transactions_per_s = r->duration_s > 0 ? x.transactions / r->duration_s : 0;

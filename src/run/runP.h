@@ -62,6 +62,10 @@ extern volatile sig_atomic_t run_stop_signal;
 /* cli.c: the options (run/options.h), how they go together, derived defaults.  0, 1 (--help
  * printed) or -FSLAB_EINPUT. */
 int run_parse_args(struct run_state *s, int argc, char **argv);
+/* cli.c: the second half of run_parse_args(), for options parsed into s->p already (fslab
+ * export's, which come with its own): how they go together, derived defaults.  0 or
+ * -FSLAB_EINPUT. */
+int run_check_args(struct run_state *s);
 
 /* checks.c: the directories, their volumes, O_DIRECT, the back end. */
 int run_check_dirs(struct run_state *s);

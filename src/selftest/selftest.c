@@ -10,7 +10,6 @@
 #include "selftest/selftest.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +21,7 @@
 #include "files.h"
 #include "host.h"
 #include "msg.h"
+#include "opt.h"
 #include "os/os.h"
 #include "random.h"
 #include "scratch.h"
@@ -51,7 +51,7 @@ struct st_opts {
 	struct strvec dirs;   /* --dir, as given */
 	const char *json;
 	uint64_t size, need;
-	bool buffered;
+	bool buffered, need_given;
 };
 
 struct st_ctx {
@@ -568,7 +568,7 @@ static int check_dir(struct st_ctx *c, const char *dir, bool wine, json_t *vols)
 
 /* ---- the command ---- */
 
-static const char usage[] =
+static const char selftest_head[] =
 	"usage: fslab selftest --dir DIR [--dir DIR...] [--json FILE] [--size SIZE] [--need SIZE]\n"
 	"                      [--buffered]\n"
 	"\n"
@@ -587,18 +587,56 @@ static const char usage[] =
 	"never over an existing file), written and removed; nothing else in DIR is touched.\n"
 	"Run it on an idle volume: other I/O on the device makes the I/O checks UNKNOWN.  fslab run\n"
 	"--selftest FILE records the JSON record in the result; compare shows it in its Setup.\n"
-	"\n"
-	"  --dir DIR     a directory on the volume to check (repeat for the log volume)\n"
-	"  --json FILE   write the record (" SELFTEST_SCHEMA ") to FILE, atomically\n"
-	"  --size SIZE   test file size, 1M to 1G, a multiple of 1M (default 16M)\n"
-	"  --need SIZE   free space the runs need, e.g. databases + logs (default: --size)\n"
-	"  --buffered    open the test file without unbuffered and write-through flags: shows the\n"
-	"                I/O checks failing, as they must when the flags are not honoured\n"
-	"\n"
-	"Exit status: 0 no check failed (UNKNOWN is not a failure), 3 a check failed, 2 bad input,\n"
-	"1 the test could not run (or Ctrl-C).\n";
+	"\n";
 
-enum { OPT_DIR = 256, OPT_JSON, OPT_SIZE, OPT_NEED, OPT_BUFFERED, OPT_HELP };
+enum { SO_SIZE, SO_NEED };
+
+static int selftest_set(void *ctx, const struct opt_def *d, const char *arg)
+{
+	struct st_opts *o = ctx;
+
+	if (d->id == SO_SIZE) {
+		if (parse_size(arg, &o->size) || o->size < MiB || o->size > GiB || o->size % MiB)
+			return input_error("--size %s: give 1M to 1G in whole MiB, e.g. 16M", arg);
+		return 0;
+	}
+	if (parse_size(arg, &o->need))
+		return input_error("--need %s: give a size such as 20G", arg);
+	o->need_given = true;
+	return 0;
+}
+
+static const struct opt_def selftest_opts[] = {
+	{ .name = "dir", .arg = OPT_DIR, .metavar = "DIR",
+	  .help = "a directory on the volume to check (repeat for the log volume)",
+	  .flags = OPT_REPEAT, .store = OPT_STR, .off = offsetof(struct st_opts, dirs) },
+	{ .name = "json", .arg = OPT_FILE, .metavar = "FILE",
+	  .help = "write the record (" SELFTEST_SCHEMA ") to FILE, atomically", .store = OPT_STR,
+	  .off = offsetof(struct st_opts, json) },
+	{ .name = "size", .arg = OPT_WORD, .metavar = "SIZE",
+	  .help = "test file size, 1M to 1G, a multiple of 1M (default 16M)", .id = SO_SIZE },
+	{ .name = "need", .arg = OPT_WORD, .metavar = "SIZE",
+	  .help = "free space the runs need, e.g. databases + logs (default: --size)",
+	  .id = SO_NEED },
+	{ .name = "buffered",
+	  .help = "open the test file without unbuffered and write-through flags: shows the I/O "
+		  "checks failing, as they must when the flags are not honoured",
+	  .store = OPT_TRUE, .off = offsetof(struct st_opts, buffered) },
+	{ .name = NULL },
+};
+
+const struct opt_cmd selftest_opt_cmd = {
+	.name = "selftest",
+	.opts = selftest_opts,
+	.set = selftest_set,
+	.head = selftest_head,
+	.tail = "\n"
+	"Exit status: 0 no check failed (UNKNOWN is not a failure), 3 a check failed, 2 bad input,\n"
+	"1 the test could not run (or Ctrl-C).\n",
+	.no_args = "name directories with --dir",
+	.col = 16,
+	.width = 90,
+};
 
 /* The directories and the record's directory exist and may be written: before any check. */
 static int check_opts(const struct st_opts *o)
@@ -620,56 +658,13 @@ static int check_opts(const struct st_opts *o)
 
 static int parse(int argc, char **argv, struct st_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "dir", required_argument, NULL, OPT_DIR },
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "size", required_argument, NULL, OPT_SIZE },
-		{ "need", required_argument, NULL, OPT_NEED },
-		{ "buffered", no_argument, NULL, OPT_BUFFERED },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool need_given = false;
-	int opt;
+	int first, ret;
 
 	o->size = 16 * MiB;
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_DIR:
-			strvec_push(&o->dirs, optarg);
-			break;
-		case OPT_JSON:
-			o->json = optarg;
-			break;
-		case OPT_SIZE:
-			if (parse_size(optarg, &o->size) || o->size < MiB || o->size > GiB ||
-			    o->size % MiB)
-				return input_error("--size %s: give 1M to 1G in whole MiB, e.g. 16M",
-						   optarg);
-			break;
-		case OPT_NEED:
-			if (parse_size(optarg, &o->need))
-				return input_error("--need %s: give a size such as 20G", optarg);
-			need_given = true;
-			break;
-		case OPT_BUFFERED:
-			o->buffered = true;
-			break;
-		case 'h':
-		case OPT_HELP:
-			fputs(usage, stdout);
-			return 1;
-		default:
-			return input_error("selftest: unknown option '%s'; see fslab selftest --help",
-					   argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return input_error("selftest: unexpected argument '%s'; name directories with --dir",
-				   argv[optind]);
-	if (!need_given)
+	ret = opt_parse(&selftest_opt_cmd, o, argc, argv, &first);
+	if (ret)
+		return ret;
+	if (!o->need_given)
 		o->need = o->size;
 	return check_opts(o);
 }

@@ -33,9 +33,7 @@ ALLOWED = [
     ("fsprep/prep.c", '"raw"', "the raw backend's own name (struct prep_backend .name)"),
     ("src/compare/noise.c", "fio JSON, DiskSpd text", "a statement about which tools' files "
      "have no timeline, in the report (tests/expected goldens), not a list of choices"),
-    ("src/lab/lab.c", "NTFS or ReFS", "fslab lab --help's one line about Windows; lab.c is "
-     "reworked with the target model (issue 33 item 1)"),
-    ("src/main.c", "NTFS or ReFS", "the one-line summary of fslab.exe prep in the static command "
+    ("src/cmds.c", "NTFS or ReFS", "the one-line summary of fslab.exe prep in the static command "
      "table"),
 ]
 

@@ -6,6 +6,9 @@
 #   otheruser.py plant SECONDS NAME TARGET [NAME TARGET ...]
 #       each NAME, once it is missing (fslab deleted it), becomes a link to TARGET at once;
 #       ends when every NAME was planted
+#   otheruser.py after SECONDS TRIGGER NAME TARGET [NAME TARGET ...]
+#       waits until TRIGGER is missing (fslab cleared what it was), then plants as plant does:
+#       the names fslab is about to create next, after it looked at them
 #   otheruser.py swap SECONDS NAME LINK
 #       exchanges NAME (fslab's folder) and LINK (a link) over and over (renameat2
 #       RENAME_EXCHANGE): whoever looks at NAME twice may see a folder, then a link
@@ -31,6 +34,12 @@ def plant(end, pairs):
                 pass
 
 
+def after(end, trigger, pairs):
+    while os.path.lexists(trigger) and time.monotonic() < end:
+        pass
+    plant(end, pairs)
+
+
 def swap(end, name, link):
     libc = ctypes.CDLL(None, use_errno=True)
     a, b = os.fsencode(name), os.fsencode(link)
@@ -43,10 +52,12 @@ def main():
     args = sys.argv[3:]
     if mode == "plant":
         plant(end, zip(args[0::2], args[1::2]))
+    elif mode == "after":
+        after(end, args[0], zip(args[1::2], args[2::2]))
     elif mode == "swap":
         swap(end, args[0], args[1])
     else:
-        sys.exit("usage: otheruser.py plant|swap SECONDS ...")
+        sys.exit("usage: otheruser.py plant|after|swap SECONDS ...")
 
 
 main()

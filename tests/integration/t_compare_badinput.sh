@@ -35,6 +35,14 @@ grep -q 'seed 7 vs 42' "$T/stderr" || fail "mismatch: the difference is not list
 bad "--baseline btrfs" compare "$fx/ext4-1.json" "$fx/xfs-1.json" --baseline btrfs --output "$out"
 bad "--format xml" compare "$fx/ext4-1.json" --format xml --output "$out"
 bad "--bogus" compare "$fx/ext4-1.json" --bogus
+bad "--equivalence" compare "$fx/ext4-1.json" --equivalence 0 --output "$out"
+bad "--equivalence" compare "$fx/ext4-1.json" --equivalence lots --output "$out"
+bad "--equivalence" sizing "$fx/ext4-1.json" --equivalence 5
+# a lab plan that says it stopped when decided, with rounds or a margin no lab has
+echo '{"order": "shuffled", "adaptive": {"stop": "decided", "min_rounds": 5, "max_rounds": 3}}' > "$T/dplan.json"
+bad "min_rounds and max_rounds are not a lab's rounds" compare "$fx/ext4-1.json" --lab-plan "$T/dplan.json" --output "$out"
+echo '{"order": "shuffled", "adaptive": {"stop": "decided", "min_rounds": 3, "max_rounds": 9, "equivalence_pct": 0}}' > "$T/dplan.json"
+bad "equivalence_pct 0 is not a margin" compare "$fx/ext4-1.json" --lab-plan "$T/dplan.json" --output "$out"
 bad "--overhead" sizing "$fx/ext4-1.json" --overhead lots
 bad "--messages-per-day" sizing "$fx/ext4-1.json" --messages-per-day 50,,100
 bad "no result files" sizing

@@ -101,6 +101,11 @@ grep -q "Runs, xfs: $n lab runs (lab $id, rounds 1-$n), each on a volume the lab
 	|| fail "Method does not say how the runs were made: $(grep 'Runs, ' $R/report.md)"
 grep -q "Where the noise is" $R/report.md || fail "no noise decomposition"
 grep -q "Advice (your precision, 1000 %)" $R/report.md || fail "no advice"
+# the loop devices' images are allocated before each cell and not discarded (not sparse)
+grep -q "^- Discarded before mkfs: no: new images with their blocks allocated before the run (mkfs told not to discard them either)" \
+	$R/report.md || fail "Setup on the images: $(grep 'Discarded before' $R/report.md)"
+jqt $T/out/results/$(ls $T/out/results | head -1) '.environment.prep.volumes.log.image_blocks == "written" and .environment.prep.volumes.db.image_blocks == "allocated" and .environment.prep.volumes.db.discarded == false'
+
 
 log "a resumed stopped lab looks again, stops for the same reason, runs nothing"
 why=$(jq -r .stop_reason $T/out/lab-state.json)

@@ -33,7 +33,16 @@ check_volume() {
 	eq "$role backing file" "$(losetup -n -O BACK-FILE "$dev" | sed 's/ *$//')" "$IMG/$role.img"
 	eq "$role loop direct I/O" "$(losetup -n -O DIO "$dev" | tr -d ' ')" 1
 	jqt "$P" "$v.loop_direct_io == true and $v.image == \"$IMG/$role.img\""
-	jqt "$P" "$v.discarded == true and $v.size > 0"
+	# a new image allocated before the run (the log one written once): not discarded, and
+	# mkfs told not to discard it either (no holes for the host to fill while measuring)
+	jqt "$P" "$v.discarded == false and $v.size > 0"
+	jqt "$P" "$v.image_blocks == \"$([ $role = log ] && echo written || echo allocated)\""
+	case $fs in
+	ext4) jqt "$P" "$v.mkfs.argv | map(select(test(\"nodiscard\"))) | length == 1" ;;
+	xfs|btrfs) jqt "$P" "$v.mkfs.argv | index([\"-K\"]) != null" ;;
+	esac
+	[ "$(stat -c %b "$IMG/$role.img")" -ge "$(( $(stat -c %s "$IMG/$role.img") / 512 ))" ] ||
+		fail "$role image not allocated: $(stat -c '%b blocks of %B, %s bytes' "$IMG/$role.img")"
 	jqt "$P" "$v.mkfs.argv[-1] == \"$dev\" and ($v.mkfs.tool_version | length) > 0"
 	jqt "$P" "$v.topology.logical_sector > 0 and ($v.topology.aligned | type) == \"boolean\""
 
@@ -67,7 +76,7 @@ check_volume() {
 		zeroed=$(dumpe2fs "$dev" 2>/dev/null | grep '^Group [0-9]' | grep -c ITABLE_ZEROED)
 		[ "$groups" -gt 0 ] && eq "$role groups with zeroed inode tables" "$zeroed" "$groups"
 		jqt "$P" "$v.verified.itable_zeroed == true and $v.verified.method == \"libext2fs\""
-		jqt "$P" "$v.mkfs.argv | index([\"lazy_itable_init=0,lazy_journal_init=0\"]) != null"
+		jqt "$P" "$v.mkfs.argv | index([\"lazy_itable_init=0,lazy_journal_init=0,nodiscard\"]) != null"
 		;;
 	xfs)
 		xfs_info "$MNT/$role" >"$out"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # t_prep_raw.sh: fslab prep --fs raw, the raw-device baseline.  Image mode: loop devices with
-# direct I/O backed by the images, discarded, nothing formatted or mounted, and fslab run takes
+# direct I/O backed by the images (allocated before the run, not discarded), nothing formatted or mounted, and fslab run takes
 # the devices prep.json names; teardown (also after kill -9) leaves nothing.  Device mode: a
 # signature is refused without --force and wiped with it, so fslab run needs no --force.
 # Options that only make sense with a filesystem are refused.
@@ -40,8 +40,10 @@ assert_clean() {
 log "--dry-run prints the plan and changes nothing"
 expect_status 0 "$FSLAB" prep --fs raw --image-dir "$IMG" --db-size 512M --log-size 256M \
 	--mount-root "$MNT" --dry-run
-for want in "Plan for raw" "db   create $IMG/db.img (sparse, 512 MiB)" \
-	"log  attach $IMG/log.img to a free loop device" "db   discard /dev/loopN" "no mkfs, no mount"; do
+for want in "Plan for raw" "db   create $IMG/db.img (512 MiB, allocated)" \
+	"log  create $IMG/log.img (256 MiB, allocated and written once with zeros)" \
+	"log  attach $IMG/log.img to a free loop device" "db   no discard (a new allocated image)" \
+	"no mkfs, no mount"; do
 	grep -qF "$want" "$T/stdout" || fail "dry run lacks '$want': $(cat "$T/stdout")"
 done
 grep -E "mkfs|mount -t|mkdir $MNT/" "$T/stdout" | grep -v "no mkfs" | grep -q . &&
@@ -56,7 +58,7 @@ for role in db log; do
 	v=".volumes.$role"
 	dev=$(jqv "$P" "$v.device")
 	jqt "$P" "$v.mountpoint == null and $v.mkfs == null and $v.mount == null and $v.verified == null"
-	jqt "$P" "$v.image == \"$IMG/$role.img\" and $v.discarded == true and $v.loop_direct_io == true"
+	jqt "$P" "$v.image == \"$IMG/$role.img\" and $v.discarded == false and $v.loop_direct_io == true"
 	jqt "$P" "$v.topology.logical_sector > 0 and ($v.topology.aligned | type) == \"boolean\""
 	jqt "$P" "$v.size == $([ $role = db ] && echo 536870912 || echo 268435456)"
 	# losetup reads sysfs, not prep: a loop device on our image, direct I/O on.

@@ -129,6 +129,68 @@ for i in 1 2 3 4 5 6; do
 	[ "$(cd "$EXCH2" && sha256sum ./* | sort)" = "$SUM2" ] || fail "exchanged folder: $EXCH2 was touched (run $i)"
 done
 other_stop
+rm -rf "$LOG/.swap" # the folder or the link, whichever the last exchange left there
+
+log "the recovery workload's checkpoint file (E00.chk): a link at its name is never followed"
+# a log folder of fslab's that the other user may write (it owns it: a shared folder), and a
+# checkpoint file fslab wrote there: a recovery load killed with kill -9
+REC=("$FSLAB" run --workload recovery --db "$DB" --log "$LOG" --db-size 16M --threads 2
+	--no-checksum-pass --output "$T/rec.json")
+L=$LOG/fslab-db1-logs
+clean_run
+"${REC[@]}" --recovery-logs 400 >"$T/rec-load.out" 2>&1 &
+rpid=$!
+# (its checkpoint comes once it cleared the clean run's logs, then its own logs)
+until_true 60 test -e "$L/E00.chk" && until_true 60 test -e "$L/E0000000002.log" ||
+	{ kill -9 $rpid; fail "the recovery load left no checkpoint or no logs"; }
+kill -9 $rpid; wait $rpid 2>/dev/null || true
+[ -f "$L/E00.chk" ] || fail "the killed load left no checkpoint file"
+chown -R nobody:nogroup "$L"
+cp "$L/E00.chk" "$T/ckpt-copy" # fslab's text for this folder, outside it
+# rec_refused WHAT: the recovery run refuses the folder (exit 2), nothing outside touched
+rec_refused() {
+	local rc=0
+	"${REC[@]}" >"$T/rec.out" 2>&1 || rc=$?
+	[ $rc -eq 2 ] && grep -q "is not a log folder fslab made there" "$T/rec.out" ||
+		{ cat "$T/rec.out"; fail "$1: exit $rc, expected 2 refusing the log folder"; }
+	check_canaries "$1"
+}
+# a link to a copy of fslab's own checkpoint: were it followed, the run would replay (exit 0)
+as_other ln -sfn "$T/ckpt-copy" "$L/E00.chk"
+rec_refused "E00.chk a link to fslab's own checkpoint text"
+[ "$(readlink "$L/E00.chk")" = "$T/ckpt-copy" ] && cmp -s "$T/ckpt-copy" "$L/E00.chk" ||
+	fail "the other user's link was changed"
+as_other ln -sfn "$SECRET" "$L/E00.chk"
+rec_refused "E00.chk a link to a root-only file"
+as_other rm "$L/E00.chk"
+echo "fslab checkpoint/2 but mine" | as_other tee "$L/E00.chk" >/dev/null
+rec_refused "E00.chk a file of the other user's"
+[ "$(cat "$L/E00.chk")" = "fslab checkpoint/2 but mine" ] || fail "the other user's E00.chk was changed"
+# the same text as a regular file is fslab's (known by what it says): the replay runs
+as_other rm "$L/E00.chk"
+cp "$T/ckpt-copy" "$L/E00.chk"
+rc=0
+"${REC[@]}" >"$T/rec.out" 2>&1 || rc=$?
+[ $rc -eq 0 ] && grep -q "the logs of an earlier recovery run that did not finish" "$T/rec.out" ||
+	{ cat "$T/rec.out"; fail "fslab's own checkpoint text: exit $rc, expected the replay"; }
+[ ! -e "$L/E00.chk" ] || fail "the replayed checkpoint file stayed"
+# a new load: links planted at the checkpoint's names once fslab cleared the folder (after
+# it looked at them, before it writes them)
+[ -f "$L/E00.log" ] || fail "no E00.log left to clear"
+other 30 after "$L/E00.log" "$L/E00.chk" "$SECRET" "$L/E00tmp.chk" "$SECRET"
+rc=0
+"${REC[@]}" --recovery-logs 2 >"$T/rec.out" 2>&1 || rc=$?
+other_stop
+echo "   links planted after the clear: fslab exit $rc: $(grep -m1 'fslab: error' "$T/rec.out" || echo ok)"
+[ $rc -lt 4 ] || { cat "$T/rec.out"; fail "links planted after the clear: exit $rc"; }
+check_canaries "links at the checkpoint's names planted after the clear"
+for n in E00.chk E00tmp.chk; do
+	if [ -L "$L/$n" ]; then
+		[ "$(readlink "$L/$n")" = "$SECRET" ] || fail "the other user's link $n was changed"
+	fi
+done
+[ $rc -eq 0 ] || [ -L "$L/E00.chk" ] || [ -L "$L/E00tmp.chk" ] ||
+	fail "the run failed, yet no link was planted: $(cat "$T/rec.out")"
 
 log "item 6: selftest's test file names planted as links to a root-only file"
 rm -rf "${DB:?}"/* "$DB"/.f*

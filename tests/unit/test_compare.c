@@ -142,11 +142,25 @@ static void test_repeats(void **state)
 	assert_non_null(strstr(s, "On this setup xfs delivered 12 % more transactional IOPS than "
 				  "ext4"));
 	assert_non_null(strstr(s, "2 runs each; significant, Welch's t-test Holm-adjusted p"));
-	assert_non_null(strstr(s, "log write latency showed no significant difference"));
-	/* "no significant difference" always comes with what could not be seen */
-	assert_non_null(strstr(s, "no significant difference (Holm-adjusted p = "));
-	assert_non_null(strstr(s, "% cannot be seen"));
+	/* -0.2 % with a 90 % interval inside ±5 %: equivalent, said with the test that showed it */
+	assert_int_equal(delta(&c, "log_write_lat_avg", 1)->outcome, OUT_EQUIVALENT);
+	assert_non_null(strstr(s, "log write latency was equivalent within ±5 % (-0.2 % ["));
+	assert_non_null(strstr(s, "TOST Holm-adjusted p = "));
+	assert_null(strstr(s, "log write latency showed no significant difference"));
 	assert_non_null(strstr(s, "database read latency was 10 % lower (significant"));
+	free(s);
+	compare_release(&c);
+
+	/* without a margin the old words stay: "no significant difference" with what could
+	 * not be seen */
+	o.equivalence_pct = -1;
+	assert_int_equal(build(&c, &o, "ext4-1.json", "xfs-1.json", "ext4-2.json", "xfs-2.json",
+			       NULL), 0);
+	s = first_sentence(&c);
+	assert_non_null(strstr(s, "log write latency showed no significant difference (Holm-adjusted "
+				  "p = "));
+	assert_non_null(strstr(s, "% cannot be seen"));
+	assert_null(strstr(s, "equivalent"));
 	free(s);
 	compare_release(&c);
 }
@@ -260,6 +274,18 @@ static void test_no_difference_wording(void **state)
 	assert_int_equal(compare_build(&c, files, 4, &o), 0);
 	assert_int_equal(c.method, CMP_REPEATS);
 	assert_int_equal(delta(&c, "trans_iops", 1)->sig, SIG_NO);
+	/* the same runs again: equivalent, never "more" or "fewer" */
+	assert_int_equal(delta(&c, "trans_iops", 1)->outcome, OUT_EQUIVALENT);
+	s = first_sentence(&c);
+	assert_non_null(strstr(s, "On this setup ext4-again and ext4 are equivalent within ±5 % "
+				  "(+0.0 % [") && strstr(s, "in transactional IOPS"));
+	assert_null(strstr(s, "more transactional"));
+	assert_null(strstr(s, "fewer transactional"));
+	free(s);
+	compare_release(&c);
+	/* without a margin: no significant difference, with what could not be seen */
+	o.equivalence_pct = -1;
+	assert_int_equal(compare_build(&c, files, 4, &o), 0);
 	s = first_sentence(&c);
 	assert_non_null(strstr(s, "On this setup ext4-again and ext4 showed no significant "
 				  "difference in transactional IOPS"));

@@ -20,7 +20,7 @@
 #include "os/os.h"
 
 static const char *const charts_two[] = {
-	"headline", "iops", "latency-avg", "latency-p99", "throughput", "write-amplification",
+	"headline", "means", "iops", "latency-avg", "latency-p99", "throughput", "write-amplification",
 	"timeline-iops", "timeline-db-read-latency", "timeline-log-write-latency", "percentiles",
 };
 
@@ -155,16 +155,32 @@ static void test_two_labels(void **state)
 	assert_null(strstr(html, "<img"));
 	assert_null(strstr(html, "<?xml"));
 	assert_non_null(strstr(html, "id=\"c1-gnuplot_canvas\""));
-	/* the answer and its key table first, then the headline chart, the others after */
+	/* the answer and its key table first, then the chart of what was decided (each claim's
+	 * difference, the margin, the outcomes), the others after, the means first of them */
 	p = strstr(html, "<figure>");
 	assert_non_null(p);
 	assert_true(strstr(html, "<h2>The answer</h2>") < p);
 	assert_true(strstr(html, "<table>") < p);
-	assert_non_null(strstr(p, "<figcaption>Transactional IOPS per label (mean of the runs, "
-			       "95 % CI)</figcaption>"));
+	assert_non_null(strstr(p, "<figcaption>What was decided: each claim's difference with "
+			       "its 95 % interval</figcaption>"));
+	assert_true(strstr(html, "<h2>Charts</h2>") <
+		    strstr(p, "<figcaption>Transactional IOPS per label (mean of the runs, "
+			   "95 % CI)</figcaption>"));
 	assert_true(strstr(p, "<figcaption>Transactional IOPS per label") <
 		    strstr(p, "<figcaption>IOPS per class"));
-	assert_true(strstr(html, "<h2>Charts</h2>") < strstr(p, "<figcaption>IOPS per class"));
+	{
+		/* the forest's rows: the four claims of xfs vs ext4, their outcomes */
+		char *dat = xasprintf("%s/charts/headline.dat", dir), *text;
+		size_t n;
+
+		assert_int_equal(read_file(dat, &text, &n), 0);
+		assert_non_null(strstr(text, "1 \"xfs vs ext4: transactional IOPS\" 1.11"));
+		assert_non_null(strstr(text, "\"different: better\""));
+		assert_non_null(strstr(text, "3 \"xfs vs ext4: log write latency\""));
+		assert_non_null(strstr(text, "\"equivalent\""));
+		free(text);
+		free(dat);
+	}
 	free(html);
 	cleanup(&c, &ps, dir);
 }

@@ -212,6 +212,69 @@ static void test_adaptive_keys(void **state)
 	lab_cfg_release(&c);
 }
 
+/* A lab that stops when decided, its margin, the qualification runs; what is refused. */
+static void test_decided_keys(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load("[lab]\nstop = decided\nequivalence = 5%\nqualify = 2h\n"
+			      "[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n[fs xfs]\n", &c), 0);
+	assert_true(c.adaptive);
+	assert_int_equal(c.stop, LAB_STOP_DECIDED);
+	assert_true(c.equivalence == 5);
+	assert_true(c.precision == 0); /* not needed to decide */
+	assert_int_equal(c.qualify_ns, 7200 * NSEC_PER_SEC);
+	assert_int_equal(c.repeats, LAB_MAX_ROUNDS_DEFAULT);
+	lab_cfg_release(&c);
+	/* a fixed lab may name its margin and qualify too; none: no margin */
+	assert_int_equal(load("[lab]\nrepeats = 3\nequivalence = none\nqualify = 10s\n"
+			      "[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", &c), 0);
+	assert_false(c.adaptive);
+	assert_true(c.equivalence < 0);
+	lab_cfg_release(&c);
+	/* the shipped configs that decide */
+	assert_int_equal(lab_cfg_load_for(&c, "configs/demo.ini", LAB_OS_LINUX), 0);
+	assert_int_equal(c.stop, LAB_STOP_DECIDED);
+	assert_true(c.equivalence == 5);
+	lab_cfg_release(&c);
+	assert_int_equal(lab_cfg_load_for(&c, "configs/jetstress-2h.ini", LAB_OS_LINUX), 0);
+	assert_int_equal(c.stop, LAB_STOP_DECIDED);
+	assert_int_equal(c.qualify_ns, 7200 * NSEC_PER_SEC);
+	assert_int_equal(c.budget_ns, 24 * 3600 * NSEC_PER_SEC);
+	assert_true(c.wl.duration_s < 7200); /* the rounds' cells are not the two hours */
+	lab_cfg_release(&c);
+
+	assert_int_equal(load("[lab]\nstop = soon\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(2, "stop = 'soon': give decided");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nstop = decided\nrepeats = 3\n[devices]\nimage_dir=/x\n"
+			      "[workload]\n[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(3, "either repeats");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nstop = decided\nequivalence = none\n[devices]\n"
+			      "image_dir=/x\n[workload]\n[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(3, "needs an equivalence margin");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nequivalence = 0%\nrepeats = 2\n[devices]\nimage_dir=/x\n"
+			      "[workload]\n[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(2, "equivalence = '0%'");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nequivalence = 101%\nrepeats = 2\n[devices]\n"
+			      "image_dir=/x\n[workload]\n[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(2, "at most 100%");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nqualify = 0s\nrepeats = 2\n[devices]\nimage_dir=/x\n"
+			      "[workload]\n[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(2, "qualify = '0s'");
+	lab_cfg_release(&c);
+	assert_int_equal(load("[lab]\nstop = precision\n[devices]\nimage_dir=/x\n[workload]\n"
+			      "[fs ext4]\n", &c), -FSLAB_EINPUT);
+	assert_error_at(2, "add precision");
+	lab_cfg_release(&c);
+}
+
 static void test_order_aa_run_keys(void **state)
 {
 	struct lab_cfg c;
@@ -815,6 +878,7 @@ int main(void)
 		cmocka_unit_test(test_default_duration),
 		cmocka_unit_test(test_order_aa_run_keys),
 		cmocka_unit_test(test_adaptive_keys),
+		cmocka_unit_test(test_decided_keys),
 		cmocka_unit_test(test_baseline_fs),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_all_errors_listed),

@@ -107,6 +107,7 @@ static const char *good_value(enum run_opt_id id)
 		[RO_TUNE_WINDOW] = "12", [RO_TUNE_INTERVAL] = "2s", [RO_TUNE_SLOPE] = "7.5",
 		[RO_TUNE_JUDGE] = "90s", [RO_TUNE_STEP_CAP] = "5m", [RO_TUNE_CAP] = "45m",
 		[RO_TUNE_MAX_THREADS] = "32",
+		[RO_RECOVERY_LOGS] = "40",
 	};
 
 	return run_options[id].type == ROT_FLAG ? "yes" : v[id];

@@ -533,6 +533,68 @@ static void test_dir_handles(void **state)
 	free(top);
 }
 
+/*
+ * A small file of fslab's made by a directory's handle: written whole under a temporary name,
+ * renamed only onto a free name (a file or a link someone put there stays as it was), read
+ * back only as a regular file of bounded size, never through a link.
+ */
+static void test_dir_exclusive(void **state)
+{
+	char *top = test_path("dirx"), *text = NULL;
+	struct os_dirh *d;
+	struct os_entry e;
+	struct os_id id, rid;
+	struct os_file *f;
+	size_t len = 0;
+
+	(void)state;
+	assert_int_equal(os_mkdir(top, 0755), 0);
+	assert_int_equal(os_dirh_open(top, &d), 0);
+	assert_int_equal(dirh_write_new(d, "c.tmp", "c", "fslab\n", 6, &id), 0);
+	assert_int_equal(os_dirh_stat(d, "c.tmp", &e), -ENOENT);
+	assert_int_equal(dirh_read_small(d, "c", 64, &text, &len, &rid), 0);
+	assert_int_equal(len, 6);
+	assert_string_equal(text, "fslab\n");
+	assert_true(rid.ino == id.ino);
+	free(text);
+	assert_int_equal(dirh_read_small(d, "c", 5, &text, &len, NULL), -EFBIG);
+	/* the name is taken: nothing replaced, the temporary file gone again */
+	assert_int_equal(dirh_write_new(d, "c.tmp", "c", "other", 5, NULL), -EEXIST);
+	assert_int_equal(os_dirh_stat(d, "c.tmp", &e), -ENOENT);
+	assert_int_equal(dirh_read_small(d, "c", 64, &text, &len, NULL), 0);
+	assert_string_equal(text, "fslab\n");
+	free(text);
+	/* a temporary name someone took is not written through */
+	assert_int_equal(os_dirh_open_file(d, "t", OS_RDWR | OS_CREATE, &f), 0);
+	os_close(f);
+	assert_int_equal(dirh_write_new(d, "t", "c2", "x", 1, NULL), -EEXIST);
+	assert_int_equal(os_dirh_stat(d, "t", &e), 0);
+	assert_int_equal(e.size, 0);
+	assert_int_equal(os_dirh_stat(d, "c2", &e), -ENOENT);
+	assert_int_equal(os_dirh_rename_new(d, "t", "c"), -EEXIST);
+	assert_int_equal(os_dirh_rename_new(d, "t", "c2"), 0);
+	assert_int_equal(os_dirh_stat(d, "t", &e), -ENOENT);
+#ifndef _WIN32
+	{
+		char *link = path_join(top, "l");
+
+		/* a link at the name stays a link; one read is refused, never followed */
+		assert_int_equal(symlink("c", link), 0);
+		assert_int_equal(os_dirh_rename_new(d, "c2", "l"), -EEXIST);
+		assert_int_equal(os_dirh_stat(d, "l", &e), 0);
+		assert_int_equal(e.kind, OS_KIND_LINK);
+		assert_int_equal(dirh_read_small(d, "l", 64, &text, &len, NULL), -ELOOP);
+		assert_int_equal(os_dirh_unlink(d, "l"), 0);
+		free(link);
+	}
+#endif
+	assert_int_equal(os_dirh_unlink(d, "c"), 0);
+	assert_int_equal(os_dirh_unlink(d, "c2"), 0);
+	os_dirh_close(d);
+	assert_int_equal(rmdir_for_test(top), 0);
+	free(top);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -547,6 +609,7 @@ int main(void)
 		cmocka_unit_test(test_dates),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_dir_handles),
+		cmocka_unit_test(test_dir_exclusive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

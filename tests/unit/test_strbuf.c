@@ -344,6 +344,23 @@ static void test_wrapped(void **state)
 	}
 }
 
+/* strbuf_add_item: a list of 1, 2 and 3 items */
+static void test_items(void **state)
+{
+	static const char *const items[] = { "a", "b", "c" };
+	static const char *const want[] = { "a", "a or b", "a, b or c" };
+
+	(void)state;
+	for (size_t n = 1; n <= ARRAY_SIZE(items); n++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (size_t i = 0; i < n; i++)
+			strbuf_add_item(&sb, i, n, ", ", " or ", items[i]);
+		assert_string_equal(sb.buf, want[n - 1]);
+		strbuf_release(&sb);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_strbuf_read),
 		cmocka_unit_test(test_strbuf_growth),
 		cmocka_unit_test(test_wrapped),
+		cmocka_unit_test(test_items),
 		cmocka_unit_test(test_strvec_basic),
 		cmocka_unit_test(test_strvec_growth),
 	};

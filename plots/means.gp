@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# headline.gp: the one chart of the answer: the lead metric (transactional IOPS, or a backup's
+# means.gp: the lead metric (transactional IOPS, or a backup's
 # MB/s) per label, one bar each with its 95 % interval, its value written on it, the
 # baseline's level dashed across.  The colours are the labels' colours in every other chart.
 # Filled by fslab compare (src/plot.c), which also sets the terminal and output before this:
