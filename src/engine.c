@@ -37,8 +37,19 @@ void engine_release(struct engine *e)
 
 struct thread_stats *engine_stats_new(struct engine *e, int instance)
 {
-	struct thread_stats *ts = xcalloc(1, sizeof(*ts));
+	struct thread_stats *ts;
 
+	pthread_mutex_lock(&e->lock);
+	for (size_t i = 0; i < e->nstats; i++) {
+		ts = e->stats[i];
+		if (ts->retired && ts->instance == instance) {
+			ts->retired = false;
+			pthread_mutex_unlock(&e->lock);
+			return ts;
+		}
+	}
+	pthread_mutex_unlock(&e->lock);
+	ts = xcalloc(1, sizeof(*ts));
 	ts->instance = instance;
 	for (int c = 0; c < CLS_NR; c++)
 		hist_init(&ts->cls[c].hist);
@@ -47,6 +58,14 @@ struct thread_stats *engine_stats_new(struct engine *e, int instance)
 	e->stats[e->nstats++] = ts;
 	pthread_mutex_unlock(&e->lock);
 	return ts;
+}
+
+void engine_stats_retire(struct engine *e)
+{
+	pthread_mutex_lock(&e->lock);
+	for (size_t i = 0; i < e->nstats; i++)
+		e->stats[i]->retired = true;
+	pthread_mutex_unlock(&e->lock);
 }
 
 void engine_set_phase(struct engine *e, int phase)
@@ -130,6 +149,7 @@ void engine_sample_warm(struct engine *e, struct engine_sample *out)
 			out->bytes[c] += LOAD(&ts->warm_bytes[c]);
 			out->lat_sum[c] += LOAD(&ts->warm_lat_ns[c]);
 		}
+		out->stalls += LOAD(&ts->warm_stalls);
 	}
 	pthread_mutex_unlock(&e->lock);
 }

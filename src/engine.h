@@ -43,8 +43,11 @@ struct thread_stats {
 	uint64_t page_fault_stalls;    /* waits for a free database cache page (jetstress) */
 	uint64_t other_write_bytes[2]; /* written outside the classes (log spare files), [db, log] */
 	uint64_t cur_sec, sec_end_ns;  /* second of the measurement the last completion fell in */
-	/* completions during PH_WARMUP (a steady warm-up judges the load by them), per class */
+	/* completions during PH_WARMUP (a steady warm-up judges the load by them), per class;
+	 * page-fault stalls then (the tuner of --threads auto judges its steps by them) */
 	uint64_t warm_ops[CLS_NR], warm_bytes[CLS_NR], warm_lat_ns[CLS_NR];
+	uint64_t warm_stalls;
+	bool retired; /* its thread was joined: engine_stats_new() may hand it out again */
 };
 
 struct engine {
@@ -61,8 +64,14 @@ struct engine {
 
 void engine_init(struct engine *e);
 void engine_release(struct engine *e);
-/* New zeroed statistics for one thread, owned by the engine.  Thread-safe. */
+/*
+ * New zeroed statistics for one thread, owned by the engine.  Thread-safe.  A load started
+ * again (the tuner of --threads auto, between its steps) gets the statistics of its joined
+ * threads back, instance for instance, counters kept: engine_stats_retire() first.
+ */
 struct thread_stats *engine_stats_new(struct engine *e, int instance);
+/* Every thread's statistics may be handed out again: their threads were joined. */
+void engine_stats_retire(struct engine *e);
 
 static inline int engine_phase(const struct engine *e)
 {
@@ -144,6 +153,8 @@ static inline void engine_page_fault_stall(struct engine *e, struct thread_stats
 {
 	if (engine_phase(e) == PH_MEASURE)
 		STORE(&ts->page_fault_stalls, ts->page_fault_stalls + 1);
+	else if (engine_phase(e) == PH_WARMUP)
+		STORE(&ts->warm_stalls, ts->warm_stalls + 1);
 }
 
 /*
@@ -153,6 +164,7 @@ static inline void engine_page_fault_stall(struct engine *e, struct thread_stats
  */
 struct engine_sample {
 	uint64_t ops[CLS_NR], bytes[CLS_NR], lat_sum[CLS_NR], transactions;
+	uint64_t stalls; /* engine_sample_warm() only: page-fault stalls during PH_WARMUP */
 };
 void engine_sample(struct engine *e, uint64_t sec, struct engine_sample *prev, double *row);
 /*
@@ -163,7 +175,8 @@ void engine_sample(struct engine *e, uint64_t sec, struct engine_sample *prev, d
 void engine_sample_instance(struct engine *e, int instance, struct engine_sample *out);
 /*
  * engine_sample_warm - the cumulative counters of the completions during PH_WARMUP (ops,
- * bytes, latency sums per class; no transactions) of all threads, into *out.
+ * bytes, latency sums per class, page-fault stalls; no transactions) of all threads, into
+ * *out.
  */
 void engine_sample_warm(struct engine *e, struct engine_sample *out);
 /* Column names of a timeline row: t_s, 4 per class, transactions, cpu_pct. */

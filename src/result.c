@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "tune.h"
 
 const char *const io_class_names[CLS_NR] = {
 	[CLS_DB_READ] = "db_read",
@@ -184,6 +185,7 @@ void result_release(struct fslab_result *r)
 		host_member_release(&r->hosts[i]);
 	free(r->hosts);
 	steady_release(r);
+	tuning_release(&r->tuning);
 	fidelity_release(&r->fidelity);
 	recovery_result_release(&r->recovery);
 	free(r->cluster.timeline);

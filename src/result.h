@@ -184,6 +184,33 @@ struct precondition_result {
 	struct steady_stage load;
 };
 
+/*
+ * --threads auto (src/tune.h): the tuner's record, every step it tried and the count it
+ * chose, which the measurement then ran at.  One step:
+ */
+struct tune_step {
+	unsigned int threads;
+	double seconds;          /* the step's whole time: settling and judgement */
+	double settle_s;         /* until the slope test held (the whole step when it never did) */
+	bool stable, pass;
+	/* over the judged window (a step never stable: its last window): transactional IOPS
+	 * (database reads + writes per second), the average latencies, stalls per second */
+	double iops, db_read_ms, log_write_ms, stalls_per_s;
+	unsigned int samples, above; /* verdict samples judged, those above the maximum */
+	double excursion_pct;    /* the slope test's figure on the window that held (or the last) */
+	char *why;               /* what failed it, or NULL */
+};
+
+struct tuning {
+	bool present;
+	unsigned int threads;    /* the count chosen: the measurement's */
+	char *reason;            /* why that one ("the largest count that passed: ...") */
+	double seconds;          /* the whole search */
+	bool timed_out;          /* the search's time cap ended it */
+	size_t nsteps;
+	struct tune_step *steps; /* in the order they ran */
+};
+
 /* fio's own steady-state detection (--steadystate), one job's "steadystate" object. */
 struct fio_steadystate {
 	char *job;           /* the job's name */
@@ -242,6 +269,11 @@ struct run_config {
 	bool warmup_steady;
 	double steady_cap_s, steady_interval_s, steady_range_pct, steady_excursion_pct;
 	unsigned int steady_window, precondition;
+	/* --threads auto (src/tune.h): threads is then the count the tuner chose; the search's
+	 * rule.  Not recorded by a run at a fixed count (nor by older files) */
+	bool threads_auto;
+	unsigned int tune_window, tune_max_threads;
+	double tune_interval_s, tune_slope_pct, tune_judge_s, tune_step_cap_s, tune_cap_s;
 	/* --recovery-logs: log files the recovery workload's load leaves per database (0: not
 	 * given, the workload's default) */
 	unsigned int recovery_logs;
@@ -279,6 +311,11 @@ static inline uint64_t run_config_ns(double s)
 void run_config_set_na(struct run_config *c, size_t off);
 void run_config_clear_na(struct run_config *c, size_t off);
 bool run_config_has(const struct run_config *c, size_t off);
+/* run_config_set_untuned - a run at a fixed thread count: none of the tuner's settings
+ * recorded (threads_auto and the tune_* fields).  run_config_tuned - the run chose its thread
+ * count with --threads auto (src/tune.h). */
+void run_config_set_untuned(struct run_config *c);
+bool run_config_tuned(const struct run_config *c);
 /* The key of the config field at off in fslab-result/1 ("cache_size"), or NULL. */
 const char *run_config_key(size_t off);
 /* Free the config's strings and zero it. */
@@ -423,6 +460,7 @@ struct fslab_result {
 	struct steady_state steady;
 	struct steady_stage warmup;
 	struct precondition_result precondition;
+	struct tuning tuning; /* --threads auto: the tuner's steps and choice; absent otherwise */
 	size_t nfio_ss;
 	struct fio_steadystate *fio_ss;
 	/* the load's shape against Jetstress's ratios (src/fidelity.h); a recovery workload's

@@ -67,6 +67,12 @@ void rf_stage_read(struct rd *rd, json_t *o, const char *key, void *p);
 json_t *rf_precondition_write(const void *p);
 void rf_precondition_read(struct rd *rd, json_t *o, const char *key, void *p);
 extern const struct rfield rf_fio_ss_fields[];
+/* result_lab.c: "lab" (struct lab_provenance), left out for a hand run. */
+json_t *rf_lab_write(const void *p);
+void rf_lab_read(struct rd *rd, json_t *o, const char *key, void *p);
+/* result_tune.c: "tuning" (struct tuning, --threads auto), left out when absent. */
+json_t *rf_tuning_write(const void *p);
+void rf_tuning_read(struct rd *rd, json_t *o, const char *key, void *p);
 
 /* result_shape.c: "fidelity" (struct fidelity) and "recovery" (struct recovery_result),
  * RF_CUSTOM writers (NULL when absent) and readers. */

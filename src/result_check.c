@@ -84,6 +84,12 @@ const char *result_inconsistent(const struct fslab_result *r, char *buf, size_t 
 			 r->timeline.nrows, r->duration_s);
 		return buf;
 	}
+	/* --threads auto measures at the count its tuner chose (an interrupted one may not) */
+	if (r->tuning.present && !r->aborted && r->tuning.threads != r->config.threads) {
+		snprintf(buf, len, "a tuned run measured at %u threads, its tuner chose %u",
+			 r->config.threads, r->tuning.threads);
+		return buf;
+	}
 	return NULL;
 }
 

@@ -457,47 +457,6 @@ static void verdict_read(struct rd *rd, json_t *parent, const char *key, void *p
 	}
 }
 
-/* "lab": where a lab run stood; left out for a hand run (so older files and hand runs read
- * and write the same) */
-static const struct rfield lab_fields[] = {
-	F(struct lab_provenance, "id", RF_STR, id),
-	F(struct lab_provenance, "cell", RF_STR, cell),
-	F(struct lab_provenance, "round", RF_UINT, round),
-	F(struct lab_provenance, "position", RF_UINT, position),
-	F(struct lab_provenance, "volume_formatted", RF_BOOL, volume_formatted),
-	F(struct lab_provenance, "database_created", RF_BOOL, database_created),
-	{ NULL },
-};
-
-static json_t *lab_write(const void *p)
-{
-	const struct lab_provenance *l = p;
-
-	return l->id ? rf_to_json(lab_fields, l) : NULL;
-}
-
-static void lab_read(struct rd *rd, json_t *parent, const char *key, void *p)
-{
-	json_t *o = json_object_get(parent, key);
-	struct lab_provenance *l = p;
-
-	if (!o || json_is_null(o))
-		return;
-	if (!json_is_object(o)) {
-		rd_fail(rd, "\"lab\" is not an object; the file was edited or damaged: re-run it");
-		return;
-	}
-	rf_from_json(rd, o, lab_fields, l, key);
-	if (!rd->err && (!l->id || !l->round || !l->position))
-		rd_fail(rd, "\"lab\" lacks its id, round or position; the file was edited or "
-			"damaged: re-run it");
-	/* both land in reports (Method, tables.csv): the label rule keeps them plain */
-	else if (!rd->err && (label_problem(l->id) || (l->cell && label_problem(l->cell))))
-		rd_fail(rd, "\"lab\" id or cell is not plain text (%s); the file was edited or "
-			"damaged: re-run it", label_problem(l->id) ? label_problem(l->id)
-							   : label_problem(l->cell));
-}
-
 /* ---- the tables ---- */
 
 /* config's verdict settings are null where they do not apply */
@@ -562,6 +521,15 @@ static const struct rfield config_fields[] = {
 	C("steady_range_pct", RF_REAL, steady_range_pct, .flags = RF_NAN0),
 	C("steady_excursion_pct", RF_REAL, steady_excursion_pct, .flags = RF_NAN0),
 	C("precondition", RF_UINT, precondition),
+	/* --threads auto: missing in older files and runs at a fixed count (not recorded) */
+	C("threads_auto", RF_BOOL, threads_auto),
+	C("tune_window", RF_UINT, tune_window),
+	C("tune_interval_s", RF_REAL, tune_interval_s, .flags = RF_NAN0),
+	C("tune_slope_pct", RF_REAL, tune_slope_pct, .flags = RF_NAN0),
+	C("tune_judge_s", RF_REAL, tune_judge_s, .flags = RF_NAN0),
+	C("tune_step_cap_s", RF_REAL, tune_step_cap_s, .flags = RF_NAN0),
+	C("tune_cap_s", RF_REAL, tune_cap_s, .flags = RF_NAN0),
+	C("tune_max_threads", RF_UINT, tune_max_threads),
 	C("recovery_logs", RF_UINT, recovery_logs), /* the recovery workload's */
 	{ NULL },
 };
@@ -762,7 +730,7 @@ const struct rfield result_fields[] = {
 	R("duration_s", RF_REAL, duration_s),
 	R("aborted", RF_BOOL, aborted),
 	R("abort_reason", RF_STR, abort_reason),
-	R("lab", RF_CUSTOM, lab, .write = lab_write, .read = lab_read),
+	R("lab", RF_CUSTOM, lab, .write = rf_lab_write, .read = rf_lab_read),
 	R("config", RF_CUSTOM, config, .write = config_write, .read = config_read),
 	R("environment", RF_CUSTOM, environment, .write = env_write, .read = env_read),
 	R("classes", RF_CUSTOM, classes, .write = classes_write, .read = classes_read),
@@ -791,6 +759,7 @@ const struct rfield result_fields[] = {
 	R("warmup", RF_CUSTOM, warmup, .write = rf_stage_write, .read = rf_stage_read),
 	R("precondition", RF_CUSTOM, precondition, .write = rf_precondition_write,
 	  .read = rf_precondition_read),
+	R("tuning", RF_CUSTOM, tuning, .write = rf_tuning_write, .read = rf_tuning_read),
 	R("fio_steadystate", RF_ARRAY, fio_ss, .flags = RF_OMIT,
 	  .off_n = offsetof(struct fslab_result, nfio_ss), .sub = rf_fio_ss_fields,
 	  .elem_size = sizeof(struct fio_steadystate)),

@@ -317,6 +317,22 @@ static int js_check(struct run_ctx *rc)
 	return js_check_logs(rc, JS_LOG_KEEP);
 }
 
+/* A database's sessions for rc->o->threads, its lazy writer's depth and its cache (noted when
+ * raised for them: note). */
+static void size_for_threads(struct run_ctx *rc, struct js_db *db, bool note)
+{
+	const struct run_config *o = rc->o;
+
+	db->sessions = js_sessions_of(o->threads, o->databases, (unsigned int)db->idx);
+	db->wdepth = js_writer_depth(db->sessions);
+	js_cache_setup(db, o->cache_size);
+	if (note && (uint64_t)db->nslots * DB_PAGE_SIZE > o->cache_size)
+		result_add_note(rc->res, "%s: database cache raised from %llu to %u pages of 32 KiB: "
+				"its %u sessions and %u writes in flight need at least %u", db->name,
+				(unsigned long long)(o->cache_size / DB_PAGE_SIZE), db->nslots,
+				db->sessions, db->wdepth, db->nslots);
+}
+
 int js_prepare_dbs(struct run_ctx *rc, bool reset_logs)
 {
 	const struct run_config *o = rc->o;
@@ -339,22 +355,44 @@ int js_prepare_dbs(struct run_ctx *rc, bool reset_logs)
 		if (ret)
 			fslab_err("%s: cannot set up the log stream: %s", db->log_dir,
 				  workload_place_error(ret));
-		db->sessions = js_sessions_of(o->threads, o->databases, i);
-		db->wdepth = js_writer_depth(db->sessions);
-		js_log_setup(db, db->sessions, o->seed);
+		size_for_threads(rc, db, !o->threads_auto);
+		/* --threads auto: the log ring holds what the most sessions the tuner tries
+		 * append (it keeps its records across the tuner's steps) */
+		js_log_setup(db, o->threads_auto ? js_sessions_of(MAX(o->tune_max_threads,
+			     o->threads), o->databases, i) : db->sessions, o->seed);
 		/* page times only grow: the clock starts past any earlier run's (whole seconds
 		 * of the wall clock in the high half), and a change always takes a page past
 		 * its own time (js_next_dbtime()) */
 		db->dbtime = (uint64_t)time(NULL) << 32;
-		js_cache_setup(db, o->cache_size);
-		if ((uint64_t)db->nslots * DB_PAGE_SIZE > o->cache_size)
-			result_add_note(rc->res, "%s: database cache raised from %llu to %u pages of "
-					"32 KiB: its %u sessions and %u writes in flight need at least "
-					"%u", db->name,
-					(unsigned long long)(o->cache_size / DB_PAGE_SIZE), db->nslots,
-					db->sessions, db->wdepth, db->nslots);
 	}
 	return ret;
+}
+
+/* --threads auto, between the tuner's steps (the load stopped): sessions, writers and cache
+ * sized again for rc->o->threads; the cache starts empty (pages still dirty stay as they are
+ * on disk, an older generation that verifies; the log keeps its records). */
+static int js_set_threads(struct run_ctx *rc, bool final)
+{
+	struct js *js = js_of(rc);
+
+	free(js->sessions);
+	js->sessions = NULL;
+	js->nsessions = 0;
+	for (unsigned int i = 0; i < js->ndbs; i++) {
+		struct js_db *db = &js->dbs[i];
+
+		free(db->writers);
+		db->writers = NULL;
+		db->nwriters = 0;
+		db->logger_started = db->bdm_started = false;
+		free(db->slots);
+		free(db->buckets);
+		free(db->dirtyq);
+		db->nused = db->hand = db->dq_head = db->dq_n = 0;
+		db->stalled = db->nwriting = 0;
+		size_for_threads(rc, db, final);
+	}
+	return 0;
 }
 
 static int js_prepare(struct run_ctx *rc)
@@ -619,4 +657,5 @@ const struct workload_ops workload_jetstress = {
 	.stop = js_stop,
 	.finish = js_finish,
 	.cleanup = js_cleanup,
+	.set_threads = js_set_threads,
 };

@@ -163,6 +163,13 @@ struct workload_ops {
 	void (*stop)(struct run_ctx *rc);
 	int (*finish)(struct run_ctx *rc);
 	void (*cleanup)(struct run_ctx *rc);
+	/*
+	 * set_threads: --threads auto (src/run/tune_run.c): between two steps of the tuner the
+	 * load was stopped (stop() returned) and its thread count changed to rc->o->threads:
+	 * size what follows from it, so that start() runs that many.  final: the count the
+	 * measurement runs at (what the result's notes should say).  NULL: it cannot be tuned.
+	 */
+	int (*set_threads)(struct run_ctx *rc, bool final);
 };
 
 extern const struct workload_ops workload_jetstress, workload_recovery;

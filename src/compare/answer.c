@@ -431,8 +431,9 @@ void report_key_table(struct doc *d, const struct compare *c)
 		if (k)
 			doc_table_set(t, 0, col++, "%s", key_cols[k].title);
 		else
-			doc_table_set(t, 0, col++, "%s", rows[k]->m->kind == MK_TRANS_IOPS ?
-				      "Transactional\nIOPS" : rows[k]->m->name);
+			doc_table_set(t, 0, col++, "%s", rows[k]->m->kind != MK_TRANS_IOPS ?
+				      rows[k]->m->name : strcmp(rows[k]->m->id, "capacity") ?
+				      "Transactional\nIOPS" : "Capacity\n(IOPS)");
 	}
 	for (size_t g = 0; g < c->ngroups; g++) {
 		size_t r = doc_table_row(t);

@@ -20,12 +20,21 @@
 #include "strvec.h"
 #include "units.h"
 
+/* Is o (ROF_AUTO) "auto" in c?  Not recorded: not auto (a run at a fixed count). */
+static bool auto_of(const struct run_option *o, const struct run_config *c)
+{
+	return run_config_has(c, o->off_n) && *(const bool *)((const char *)c + o->off_n);
+}
+
 /* Does o's value agree in a and b?  (Both record it.) */
 static bool same(const struct run_option *o, const struct run_config *a,
 		 const struct run_config *b)
 {
 	const void *x = run_option_value(o, a), *y = run_option_value(o, b);
 
+	/* --threads auto: the count is the tuner's, the word is what both must say */
+	if ((o->flags & ROF_AUTO) && (auto_of(o, a) || auto_of(o, b)))
+		return auto_of(o, a) == auto_of(o, b);
 	switch (o->type) {
 	case ROT_UINT:
 		if (o->size == sizeof(unsigned int))
@@ -62,6 +71,8 @@ static char *compare_option_text(const struct run_option *o, const struct run_co
 	const void *x = run_option_value(o, c);
 	char buf[32];
 
+	if ((o->flags & ROF_AUTO) && auto_of(o, c))
+		return xstrdup("auto");
 	switch (o->type) {
 	case ROT_UINT:
 		return xasprintf("%llu", o->size == sizeof(unsigned int)
@@ -121,7 +132,24 @@ static char *diff_of(const struct fslab_result *r, const struct fslab_result *re
 
 char *compare_load_diff(const struct fslab_result *r, const struct fslab_result *ref)
 {
-	return diff_of(r, ref, ROC_LOAD);
+	struct strbuf out = STRBUF_INIT;
+	char *d = diff_of(r, ref, ROC_LOAD);
+
+	if (d)
+		strbuf_addstr(&out, d);
+	free(d);
+	/* a load at the tuner's count against one at a count given: capacity against a fixed
+	 * load, never like with like (between labels too, unlike two counts) */
+	for (size_t i = 0; i < RO_NR; i++) {
+		const struct run_option *o = &run_options[i];
+
+		if (!(o->flags & ROF_AUTO) || auto_of(o, &r->config) == auto_of(o, &ref->config))
+			continue;
+		strbuf_add_sep(&out, ", ");
+		strbuf_addf(&out, "%s %s vs %s", o->name, auto_of(o, &r->config) ? "auto" : "a count",
+			    auto_of(o, &ref->config) ? "auto" : "a count");
+	}
+	return strbuf_detach_or_null(&out);
 }
 
 char *compare_sweep_diff(const struct fslab_result *r, const struct fslab_result *first)
@@ -129,15 +157,23 @@ char *compare_sweep_diff(const struct fslab_result *r, const struct fslab_result
 	return diff_of(r, first, ROC_SWEEP);
 }
 
-char *compare_load_options(void)
+char *compare_load_options(const struct compare *c)
 {
 	struct strbuf out = STRBUF_INIT;
 
-	for (size_t i = 0; i < RO_NR; i++)
-		if (run_options[i].cmp == ROC_LOAD) {
+	for (size_t i = 0; i < RO_NR; i++) {
+		const struct run_option *o = &run_options[i];
+		bool any = !c || !(o->flags & ROF_TUNE);
+
+		/* the tuner's settings count only where a result was tuned (runs at a fixed count
+		 * never record them) */
+		for (size_t k = 0; k < (c ? c->nresults : 0) && !any; k++)
+			any = run_config_tuned(&c->results[k].config);
+		if (o->cmp == ROC_LOAD && any) {
 			strbuf_add_sep(&out, ", ");
-			strbuf_addstr(&out, run_options[i].name);
+			strbuf_addstr(&out, o->name);
 		}
+	}
 	return strbuf_detach_or_null(&out);
 }
 

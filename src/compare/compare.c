@@ -193,7 +193,7 @@ static char *text_cell(const struct compare *c, const struct cmp_group *g,
 	case MK_RUNS:
 		return g->aborted ? xasprintf("%zu ABORTED", g->nruns) : xasprintf("%zu", g->nruns);
 	case MK_THREADS:
-		return xasprintf("%u", g->threads);
+		return g->tuned ? compare_tuned_threads_text(c, g) : xasprintf("%u", g->threads);
 	case MK_TOOL:
 		return compare_tool_text(&c->results[g->runs[0]]);
 	case MK_MISMATCH:
@@ -443,7 +443,9 @@ static void compute_rows(struct compare *c, bool claims_only)
 		struct cmp_row *row;
 
 		*m = *compare_metric_at(i, &tmp);
-		if ((m->kind == MK_THREADS && !c->threads_differ) ||
+		if ((m->kind == MK_THREADS && !c->threads_differ && !c->tuned) ||
+		    /* tuned loads: capacity in the place of transactional IOPS */
+		    (!strcmp(m->id, "capacity") != c->tuned && m->kind == MK_TRANS_IOPS) ||
 		    (m->kind == MK_TOOL && !c->foreign) ||
 		    (m->kind == MK_MISMATCH && !c->warnings.nr) ||
 		    (m->kind == MK_STEADY && !compare_any_steady(c)) ||
@@ -762,6 +764,7 @@ static int analyse(struct compare *c, const struct compare_opts *o)
 	if ((ret = pick_baseline(c, o)))
 		return ret;
 
+	compare_find_tuned(c);
 	c->method = CMP_REPEATS;
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_group *x = &c->groups[g];

@@ -183,6 +183,8 @@ struct cmp_group {
 	bool cache_served; /* a run's db device read far less than the workload: a cache answered */
 	double read_ratio; /* device bytes read / workload bytes read of that run */
 	struct batch_plan plan; /* batch layout of its first run (k = 0: none) */
+	bool tuned;        /* every run chose its thread count (--threads auto): threads is 0,
+			      each run's count its own (its config's) */
 	int aa_of;         /* A/A check: index of the group this label repeats ("ext4-aa" of
 			      "ext4"), else -1.  Its deltas are against that group; it makes no
 			      claim, is not a baseline, a base or a sweep point. */
@@ -228,6 +230,7 @@ struct compare {
 	enum cmp_method method;
 	bool plans_differ;    /* batch layouts differ between groups */
 	bool threads_differ;
+	bool tuned;           /* every label's runs are tuned: the capacity row in trans_iops' */
 	bool foreign;         /* a result was measured by another tool (fio, DiskSpd, Jetstress) */
 	size_t nrows;
 	struct cmp_row *rows;
@@ -272,11 +275,12 @@ bool compare_is_qualification(const struct fslab_result *r);
  * "cache 8 MiB vs 64 MiB, seed 7 vs 42" (heap), or NULL; options either does not record are
  * left out.  compare_sweep_diff - the same for the sweep axes (threads): what repeats of one
  * label must share.  compare_load_options - "workload, databases, ...": every option that
- * shapes the load (heap).
+ * shapes the load; the tuner's (ROF_TUNE) only when a result of c was tuned (c NULL: every
+ * one; heap).
  */
 char *compare_load_diff(const struct fslab_result *r, const struct fslab_result *ref);
 char *compare_sweep_diff(const struct fslab_result *r, const struct fslab_result *first);
-char *compare_load_options(void);
+char *compare_load_options(const struct compare *c);
 /*
  * For the Method: one line per load-shaping option the results do not agree in ("cache:
  * ext4 64 MiB, xfs 8 MiB"); one line per label that does not record an option another
@@ -381,6 +385,19 @@ bool compare_any_shape(const struct compare *c);
 char *compare_shape_text(const struct compare *c, const struct cmp_group *g);
 size_t compare_steady_windows(const struct compare *c, bool latency, double *from, double *to,
 			      size_t *group, size_t max);
+/*
+ * capacity.c: tuned loads (--threads auto).  compare_any_tuned(): a label's runs were tuned.
+ * compare_sizing_iops(): the transactional IOPS group g is sized with: a tuned label's
+ * capacity at the lower end of its 95 % interval (*lower_end set), else its mean (NAN: none).
+ * compare_tuning_curve(): group g's tuning steps per thread count, sorted (means over its
+ * runs: IOPS, database read and log write average ms, the share of steps that passed), at
+ * most max counts; how many.
+ */
+bool compare_any_tuned(const struct compare *c);
+double compare_sizing_iops(const struct compare *c, size_t g, bool *lower_end);
+size_t compare_tuning_curve(const struct compare *c, size_t g, unsigned int *threads,
+			    double *iops, double *read_ms, double *log_ms, double *passed,
+			    size_t max);
 /* The filesystem of a result: environment.volumes[role=db].fstype, else environment.prep.fs,
  * else the label.  Borrowed. */
 const char *compare_result_fs(const struct fslab_result *r);

@@ -38,6 +38,12 @@ void compare_decide_levels(struct compare *c);
 void compare_split_quals(struct compare *c);
 bool compare_is_qual_index(const struct compare *c, size_t i);
 
+/* capacity.c: each group's tuned flag (every run --threads auto: its threads then 0) and
+ * c->tuned (every label's); a tuned group's thread counts, "auto: 5" or "auto: 4-6 (4, 5,
+ * 6)" by run (heap). */
+void compare_find_tuned(struct compare *c);
+char *compare_tuned_threads_text(const struct compare *c, const struct cmp_group *g);
+
 /* compare.c: the group of result ri (created when new). */
 size_t compare_group_of(struct compare *c, size_t ri);
 

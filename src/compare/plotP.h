@@ -40,4 +40,7 @@ int plot_draw(struct plot_ctx *x, const char *name, const char *title, const cha
  * equivalence margin, the outcome (nothing drawn when no label is compared). */
 int plot_forest(struct plot_ctx *x);
 
+/* plot_tuning.c: the chart of the tuned labels' steps (--threads auto), when there are any. */
+int plot_tuning(struct plot_ctx *x);
+
 #endif

@@ -544,6 +544,8 @@ static int draw_all(struct plot_ctx *x)
 		ret = percentiles(x);
 	if (!ret && c->nsweeps)
 		ret = sweep(x);
+	if (!ret && compare_any_tuned(c))
+		ret = plot_tuning(x);
 	if (!ret)
 		ret = host_charts(x);
 	return ret;

@@ -247,6 +247,7 @@ static struct doc_table *sizing_table(const struct compare *c, const struct sizi
 	const struct cmp_row *iops = compare_row(c, "trans_iops");
 	size_t ncols = 2, col;
 	struct doc_table *t;
+	bool low;
 
 	for (size_t g = 0; g < c->ngroups; g++)
 		ncols += !c->groups[g].aborted;
@@ -254,10 +255,20 @@ static struct doc_table *sizing_table(const struct compare *c, const struct sizi
 	doc_table_set(t, 0, 0, "Messages/day per mailbox");
 	doc_table_set(t, 0, 1, "IOPS per mailbox");
 	col = 2;
-	for (size_t g = 0; g < c->ngroups; g++)
-		if (!c->groups[g].aborted)
-			doc_table_set(t, 0, col++, "Mailboxes, %s (%.0f IOPS)", c->groups[g].label,
-				      iops->cells[g].s.mean);
+	for (size_t g = 0; g < c->ngroups; g++) {
+		double plan = compare_sizing_iops(c, g, &low);
+
+		if (c->groups[g].aborted)
+			continue;
+		/* a tuned label: its capacity, planned at the lower end of its interval */
+		if (low)
+			doc_table_set(t, 0, col++, "Mailboxes, %s (capacity %.0f IOPS, planned at "
+				      "%.0f: the lower end of its 95 %% interval)", c->groups[g].label,
+				      iops->cells[g].s.mean, plan);
+		else
+			doc_table_set(t, 0, col++, "Mailboxes, %s (%.0f IOPS%s)", c->groups[g].label,
+				      plan, c->groups[g].tuned ? " capacity, one value" : "");
+	}
 	for (size_t p = 0; p < s->nprofiles; p++) {
 		size_t r = doc_table_row(t);
 
@@ -267,9 +278,60 @@ static struct doc_table *sizing_table(const struct compare *c, const struct sizi
 		for (size_t g = 0; g < c->ngroups; g++)
 			if (!c->groups[g].aborted)
 				doc_table_set(t, r, col++, "%llu", (unsigned long long)
-					      sizing_mailboxes(s, s->profiles[p], iops->cells[g].s.mean));
+					      sizing_mailboxes(s, s->profiles[p],
+							       compare_sizing_iops(c, g, &low)));
 	}
 	return t;
+}
+
+/*
+ * Whether the figures sized were at the volume's limit: the labels at a thread count given
+ * ("This run was not at the volume's limit: the mailbox counts are what 4 threads
+ * achieved"), the tuned labels' capacity (the figure to plan with: the lower end of its
+ * interval).
+ */
+static void sizing_limit(struct doc *d, const struct compare *c, const struct sizing_opts *s)
+{
+	struct strbuf fixed = STRBUF_INIT, tuned = STRBUF_INIT;
+	size_t nfixed = 0, nruns = 0, ntuned = 0;
+	unsigned int t0 = 0;
+	bool same = true;
+
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *grp = &c->groups[g];
+
+		if (grp->aborted)
+			continue;
+		if (grp->tuned) {
+			strbuf_add_sep(&tuned, ", ");
+			strbuf_addstr(&tuned, grp->label);
+			ntuned++;
+			continue;
+		}
+		same = same && (!nfixed || grp->threads == t0);
+		t0 = grp->threads;
+		nfixed++;
+		nruns += grp->nruns;
+		strbuf_add_sep(&fixed, ", ");
+		strbuf_addf(&fixed, "%s %u", grp->label, grp->threads);
+	}
+	if (nfixed && same)
+		doc_para(d, "%s not at the volume's limit: the mailbox counts are what %u thread%s "
+			 "achieved (fslab run --threads auto finds the largest load that passes).",
+			 nruns == 1 ? "This run was" : "These runs were", t0, t0 == 1 ? "" : "s");
+	else if (nfixed)
+		doc_para(d, "These runs were not at the volume's limit: the mailbox counts are what "
+			 "their thread counts achieved (%s; fslab run --threads auto finds the "
+			 "largest load that passes).", fixed.buf);
+	if (tuned.len)
+		doc_para(d, "The mailbox counts of %s are from %s capacity (fslab run --threads auto: "
+			 "the transactional IOPS at the largest thread count that passed), planned at "
+			 "the lower end of its 95 %% interval over the runs: the figure to plan with, "
+			 "as the table's headings say; the %g %% overhead on each mailbox's IOPS is "
+			 "the head room, as for any label.", tuned.buf, ntuned > 1 ? "their" : "its",
+			 s->overhead_pct);
+	strbuf_release(&fixed);
+	strbuf_release(&tuned);
 }
 
 /*
@@ -315,6 +377,7 @@ static void sizing_body(struct doc *d, const struct compare *c, const struct siz
 		 s->iops_per_message, s->overhead_pct,
 		 s->iops_per_message == SIZING_IOPS_PER_MESSAGE ? SIZING_SOURCE :
 		 "set with --iops-per-message (the Exchange 2013 default is 0.00067)");
+	sizing_limit(d, c, s);
 	doc_table(d, t);
 	doc_table_free(t);
 }
@@ -438,6 +501,10 @@ void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 		doc_heading(&d, 3, "Qualification (Jetstress's own test: one long run per "
 			    "filesystem)");
 		report_qualification(&d, c);
+	}
+	if (compare_any_tuned(c)) {
+		doc_heading(&d, 3, "Capacity (--threads auto)");
+		report_capacity(&d, c);
 	}
 	/* where the I/O went: the volumes as their devices saw them, the host beside them */
 	if (report_has_volumes(c)) {

@@ -47,6 +47,11 @@ char *report_runs_text(const struct compare *c, size_t g, size_t base);
 void report_method_steady(struct doc *d, const struct compare *c);
 void report_steady_lines(struct doc *d, const struct compare *c);
 
+/* capacity.c: the Capacity section of tuned labels (their capacity with its interval, what
+ * the tuner's choice rests on, its steps per count); the Method's line on the tuner. */
+void report_capacity(struct doc *d, const struct compare *c);
+void report_method_tuning(struct doc *d, const struct compare *c);
+
 /* answer.c: the answer first (one line per label against its base, the A/A check, sweeps,
  * why an adaptive lab stopped); the key table; the verdicts, one line per label; the volume
  * view from the device counters; (notes.c) the notes of the results aggregated per label;

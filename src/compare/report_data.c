@@ -253,6 +253,15 @@ static json_t *groups_json(const struct compare *c)
 			"aa_check_of", x->aa_of >= 0 ? json_string(c->groups[x->aa_of].label)
 						     : json_null(),
 			"source", source_json(&c->results[x->runs[0]])));
+		/* a tuned label (--threads auto): "threads" is 0, each run's count here */
+		if (x->tuned) {
+			json_t *t = json_array();
+
+			for (size_t i = 0; i < x->nruns; i++)
+				json_array_append_new(t, json_integer(
+					c->results[x->runs[i]].config.threads));
+			json_object_set_new(json_array_get(groups, g), "tuned_threads", t);
+		}
 	}
 	return groups;
 }
@@ -361,6 +370,8 @@ json_t *report_sizing_json(const struct compare *c, const struct sizing_opts *s)
 			(json_int_t)s->profiles[p], "iops_per_mailbox",
 			sizing_iops_per_mailbox(s, s->profiles[p])));
 	for (size_t g = 0; g < c->ngroups; g++) {
+		bool low;
+		double plan = compare_sizing_iops(c, g, &low);
 		json_t *mb;
 
 		if (c->groups[g].aborted)
@@ -368,14 +379,17 @@ json_t *report_sizing_json(const struct compare *c, const struct sizing_opts *s)
 		mb = json_array();
 		for (size_t p = 0; p < s->nprofiles; p++)
 			json_array_append_new(mb, json_integer((json_int_t)MIN(sizing_mailboxes(
-				s, s->profiles[p], iops->cells[g].s.mean), (uint64_t)INT64_MAX)));
+				s, s->profiles[p], plan), (uint64_t)INT64_MAX)));
 		{
 			const struct run_config *cf = &c->results[c->groups[g].runs[0]].config;
 
-			json_array_append_new(labels, json_pack("{s:s, s:o, s:o, s:o}", "label",
-				c->groups[g].label, "transactional_iops", jnum(iops->cells[g].s.mean),
-				"mailboxes", mb, "target_iops",
-				cf->target_iops > 0 ? json_real(cf->target_iops) : json_null()));
+			/* at_limit: a tuned label's capacity (planned_iops: the lower end of its
+			 * interval), not what a thread count given achieved */
+			json_array_append_new(labels, json_pack("{s:s, s:o, s:o, s:o, s:b, s:o}",
+				"label", c->groups[g].label, "transactional_iops",
+				jnum(iops->cells[g].s.mean), "mailboxes", mb, "target_iops",
+				cf->target_iops > 0 ? json_real(cf->target_iops) : json_null(),
+				"at_limit", c->groups[g].tuned, "planned_iops", jnum(plan)));
 		}
 	}
 	return json_pack("{s:f, s:f, s:s, s:o, s:o}", "iops_per_message", s->iops_per_message,
@@ -390,17 +404,20 @@ void report_sizing_csv(FILE *f, const struct compare *c, const struct sizing_opt
 	const struct cmp_row *iops = compare_row(c, "trans_iops");
 
 	fputs("label,transactional_iops,messages_per_day,iops_per_message,overhead_pct,"
-	      "iops_per_mailbox,mailboxes\n", f);
+	      "iops_per_mailbox,mailboxes,at_limit,planned_iops\n", f);
 	for (size_t g = 0; g < c->ngroups; g++) {
+		bool low;
+		double plan = compare_sizing_iops(c, g, &low);
+
 		if (c->groups[g].aborted)
 			continue;
 		for (size_t p = 0; p < s->nprofiles; p++) {
 			csv_field(f, c->groups[g].label, false);
-			fprintf(f, "%.10g,%llu,%g,%g,%.10g,%llu\n", iops->cells[g].s.mean,
+			fprintf(f, "%.10g,%llu,%g,%g,%.10g,%llu,%s,%.10g\n", iops->cells[g].s.mean,
 				(unsigned long long)s->profiles[p], s->iops_per_message,
 				s->overhead_pct, sizing_iops_per_mailbox(s, s->profiles[p]),
-				(unsigned long long)sizing_mailboxes(s, s->profiles[p],
-								     iops->cells[g].s.mean));
+				(unsigned long long)sizing_mailboxes(s, s->profiles[p], plan),
+				c->groups[g].tuned ? "yes" : "no", plan);
 		}
 	}
 }

@@ -404,7 +404,7 @@ done:
  */
 static void comparability(struct doc *d, const struct compare *c)
 {
-	char *opts = compare_load_options();
+	char *opts = compare_load_options(c);
 	struct strvec v = STRVEC_INIT;
 
 	if (c->warnings.nr)
@@ -415,8 +415,10 @@ static void comparability(struct doc *d, const struct compare *c)
 	else
 		doc_item(d, "Comparability: every result agrees in every option that shapes the load "
 			 "(%s) and in the tool and its version; they differ only in what describes "
-			 "the run (label, output, directories) and, between labels, in the thread "
-			 "count", opts);
+			 "the run (label, output, directories) and, %s", opts, c->tuned ?
+			 "between runs, in the thread count each run's tuner chose (--threads auto: "
+			 "the capacity of each is compared, whatever its count)" :
+			 "between labels, in the thread count");
 	free(opts);
 	compare_method_differences(c, &v);
 	for (size_t i = 0; i < v.nr; i++)
@@ -481,8 +483,13 @@ void report_method(struct doc *d, const struct compare *c, const struct report_o
 	unsigned int flags = workload_flags(cf->workload);
 	char db[32], cache[32], bs[32], *threads = thread_counts(c);
 
-	doc_item(d, "Workload: %s, %s threads%s, I/O depth %u", cf->workload, threads,
-		 c->nsweeps ? " (a thread sweep)" : "", cf->iodepth);
+	if (compare_any_tuned(c))
+		doc_item(d, "Workload: %s, threads chosen in each run by its tuner (--threads auto; "
+			 "see Capacity)%s, I/O depth %u", cf->workload, c->tuned ? "" :
+			 " for some labels", cf->iodepth);
+	else
+		doc_item(d, "Workload: %s, %s threads%s, I/O depth %u", cf->workload, threads,
+			 c->nsweeps ? " (a thread sweep)" : "", cf->iodepth);
 	if (!(flags & WL_DATABASES))
 		doc_item(d, "Data file: %s per database directory, %s blocks", fmt_size(db, sizeof(db),
 			 cf->db_size), fmt_size(bs, sizeof(bs), cf->bs));
@@ -511,6 +518,7 @@ void report_method(struct doc *d, const struct compare *c, const struct report_o
 			 "performance test: short cells show how filesystems differ under this load, "
 			 "they do not qualify a volume)" : "");
 	report_method_steady(d, c);
+	report_method_tuning(d, c);
 	doc_item(d, "Seed %llu, data compressibility %u %%, background database maintenance %s",
 		 (unsigned long long)cf->seed, cf->compressibility,
 		 cf->bdm_mbps > 0 ? "on" : "off");

@@ -196,7 +196,10 @@ void lab_where_run_args(struct lab *L, const struct lab_where *w, const struct c
 		strvec_pushf(a, "--db=%s%sdb", w->mnt, sep);
 		strvec_pushf(a, "--log=%s%slog", w->mnt, sep);
 	}
-	strvec_pushf(a, "--threads=%u", cell->threads);
+	if (cell->threads)
+		strvec_pushf(a, "--threads=%u", cell->threads);
+	else
+		strvec_push(a, "--threads=auto"); /* threads = auto: the run's tuner finds it */
 	/* every [workload] key given, its value as written: fslab run checks it with the same
 	 * table (run/options.c) the config was checked with; the others are its defaults */
 	/* the qualification run: [lab] qualify long, the rest as the rounds' cells */

@@ -55,6 +55,7 @@ static int run_cell(struct lab *L, struct cell *cell)
 	char *rlog = xasprintf("%s/%s.run.log", L->logs, cell->id);
 	char *tlog = xasprintf("%s/%s.teardown.log", L->logs, cell->id);
 	uint64_t t0 = now_ns();
+	char nthreads[16];
 	int rc, ret = 0;
 
 	cell->status = CELL_RUNNING;
@@ -66,8 +67,9 @@ static int run_cell(struct lab *L, struct cell *cell)
 	if (lab_prep_cell(L, cell, plog))
 		goto fail;
 	L->step = "run";
-	lab_log(L, "cell %u/%u %s: run %s, %u threads (log %s)", L->cur + 1, L->ncells, cell->id,
-		L->cfg.wl.workload, cell->threads, rlog);
+	snprintf(nthreads, sizeof(nthreads), cell->threads ? "%u" : "auto", cell->threads);
+	lab_log(L, "cell %u/%u %s: run %s, %s threads (log %s)", L->cur + 1, L->ncells, cell->id,
+		L->cfg.wl.workload, nthreads, rlog);
 	lab_run_args(L, cell, &a);
 	rc = lab_child(L, &a, rlog, true, true);
 	strvec_clear(&a);

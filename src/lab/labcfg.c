@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "fsprep/prep.h"
@@ -401,6 +402,15 @@ static void key_devices(struct parse *p, const char *k, const char *v)
 		perr(p, p->line, "unknown key '%s' in [devices]; known keys: %s", k, dev_keys);
 }
 
+/* Does v hold the word auto, in any case (strcasestr is not on every system)? */
+static bool has_word_auto(const char *v)
+{
+	for (; *v; v++)
+		if (!strncasecmp(v, "auto", 4))
+			return true;
+	return false;
+}
+
 /*
  * A [workload] key: an option of fslab run (run/options.h) under its config name, its value
  * checked by the same table; threads may be a list (one cell per thread count).
@@ -418,6 +428,16 @@ static void key_workload(struct parse *p, const char *k, const char *v)
 		return;
 	}
 	c->wl_line[o - run_options] = p->line;
+	/* threads = auto: one cell per label, its count the tuner's (thread count 0) */
+	if ((o->flags & ROF_SWEEP) && (o->flags & ROF_AUTO) && has_word_auto(v)) {
+		if (strcasecmp(v, "auto"))
+			perr(p, p->line, "%s = '%s': auto stands alone (the tuner finds one count per "
+			     "cell); give auto or a list of counts", k, v);
+		c->threads[0] = 0;
+		c->nthreads = 1;
+		c->wl.threads_auto = true;
+		return;
+	}
 	if (o->flags & ROF_SWEEP) {
 		int cnt = parse_list_u64(v, c->threads, LAB_MAX_THREADS);
 
@@ -774,6 +794,15 @@ static void check_required(struct parse *p)
 		     "%s in a lab with [host] sections: a steady-state stage ends at its own time on "
 		     "each host, so the hosts would not measure together; give a fixed warmup",
 		     c->wl.warmup_steady ? "warmup = steady" : "precondition");
+	for (size_t i = 0; i < RO_NR && !c->wl.threads_auto; i++)
+		if ((run_options[i].flags & ROF_TUNE) && c->wl_line[i])
+			perr(p, c->wl_line[i], "%s: only threads = auto tunes; give threads = auto "
+			     "or drop it", run_options[i].ini);
+	/* each host would choose its own count and end its search at its own time */
+	if (c->hosts.n && c->wl.threads_auto)
+		perr(p, c->wl_line[RO_THREADS], "threads = auto in a lab with [host] sections: each "
+		     "host would tune to its own count and the hosts would not measure together; "
+		     "tune one host with fslab run --threads auto, then give the count it chose");
 	if (c->baseline && !fs_section(p, c->baseline) &&
 	    !(c->raw_baseline && !strncmp(c->baseline, "raw", 3))) {
 		bool label_ok = false;

@@ -329,7 +329,9 @@ void lab_build_cells(struct lab *L)
 			cell->fs = fs;
 			cell->threads = x->threads;
 			cell->repeat = cell->round = r;
-			cell->id = xasprintf("%s-%ut-r%u", x->name, x->threads, r);
+			/* threads = auto (0): the count is each cell's tuner's */
+			cell->id = x->threads ? xasprintf("%s-%ut-r%u", x->name, x->threads, r)
+					      : xasprintf("%s-auto-r%u", x->name, r);
 			cell->label = xstrdup(x->label);
 			cell->aa_of = x->aa_of ? xstrdup(x->aa_of) : NULL;
 			cell->rel_result = xasprintf("results/%s.json", cell->id);
@@ -347,7 +349,8 @@ void lab_build_cells(struct lab *L)
 		cell->threads = x->threads;
 		cell->round = c->repeats + 1;
 		cell->qualify = true;
-		cell->id = xasprintf("%s-%ut-qualify", x->name, x->threads);
+		cell->id = x->threads ? xasprintf("%s-%ut-qualify", x->name, x->threads)
+				      : xasprintf("%s-auto-qualify", x->name);
 		cell->label = xstrdup(x->label);
 		cell->rel_result = xasprintf("results/%s.json", cell->id);
 		cell->result = xasprintf("%s/%s.json", L->results, cell->id);
@@ -483,21 +486,24 @@ int lab_write_plan(struct lab *L)
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
 
+		/* threads = auto (0): the count is each run's tuner's */
+		json_t *threads = c->threads ? json_integer(c->threads) : json_string("auto");
+
 		if (c->qualify) {
-			json_array_append_new(cells, json_pack("{s:I, s:I, s:s, s:s, s:s, s:I, s:s, "
+			json_array_append_new(cells, json_pack("{s:I, s:I, s:s, s:s, s:s, s:o, s:s, "
 				"s:b, s:f}", "position", (json_int_t)c->position, "round",
 				(json_int_t)c->round, "id", c->id, "label", c->label, "fs",
-				c->fs->fs, "threads", (json_int_t)c->threads, "result_file",
+				c->fs->fs, "threads", threads, "result_file",
 				c->rel_result, "qualification", 1, "duration_s",
 				L->cfg.qualify_ns / 1e9));
 			continue;
 		}
-		json_array_append_new(cells, json_pack("{s:I, s:I, s:s, s:s, s:s, s:I, s:I, s:s, s:s?}",
+		json_array_append_new(cells, json_pack("{s:I, s:I, s:s, s:s, s:s, s:o, s:I, s:s, s:s?}",
 						       "position", (json_int_t)c->position,
 						       "round", (json_int_t)c->round,
 						       "id", c->id, "label", c->label,
 						       "fs", c->fs->fs,
-						       "threads", (json_int_t)c->threads,
+						       "threads", threads,
 						       "repeat", (json_int_t)c->repeat,
 						       "result_file", c->rel_result,
 						       "aa_of", c->aa_of));

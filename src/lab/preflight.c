@@ -118,7 +118,7 @@ int lab_preflight(struct lab *L)
 	output_apart(L, &p);
 	if (workload_flags(c->wl.workload) & WL_THREAD_PER_DB) {
 		for (int i = 0; i < c->nthreads; i++)
-			if (c->threads[i] < c->wl.databases)
+			if (c->threads[i] && c->threads[i] < c->wl.databases)
 				lab_problem(&p, "%s:%d: threads %llu is less than databases %u: each "
 					    "database needs a session thread", c->path, c->workload_line,
 					    (unsigned long long)c->threads[i],

@@ -82,6 +82,46 @@ static int check_steady_args(struct run_state *s)
 }
 
 /*
+ * --threads auto: what can be tuned, the caps a step can be judged within, the count it
+ * starts at (the fewest); without it none of the tuner's settings is recorded.
+ */
+static int check_tune_args(struct run_state *s)
+{
+	struct run_config *c = s->p.c;
+	unsigned int min = (s->wl->flags & WL_THREAD_PER_DB) ? MAX(c->databases, 1u) : 1;
+	double step_min = c->tune_window * c->tune_interval_s + c->tune_judge_s;
+
+	if (!c->threads_auto) {
+		for (size_t i = 0; i < RO_NR; i++)
+			if ((run_options[i].flags & ROF_TUNE) && run_params_given(&s->p, i))
+				return input_error("--%s: only --threads auto tunes; give --threads "
+						   "auto or drop it", run_options[i].name);
+		run_config_set_untuned(c);
+		return 0;
+	}
+	/* the tuner holds each step to the verdict's limits and changes the load's threads */
+	if (!(s->wl->flags & WL_VERDICT) || !s->wl->set_threads)
+		return input_error("--threads auto: only the %s workload can be tuned (its steps are "
+				   "held to the verdict's limits); give a thread count",
+				   workload_names_with(WL_VERDICT));
+	if (c->start_at)
+		return input_error("--threads auto with --start-at: each host would tune to its own "
+				   "count and end its search at its own time; tune one host, then give "
+				   "the count it chose (--threads N) to all");
+	if (c->tune_max_threads < min)
+		return input_error("--tune-max-threads %u is less than the fewest threads this load "
+				   "can run (%u: one per database); raise it", c->tune_max_threads,
+				   min);
+	if (c->tune_step_cap_s < step_min)
+		return input_error("--tune-step-cap %gs cannot hold one step: its window (%u x %gs) "
+				   "and its judgement (%gs) take %gs; give a longer --tune-step-cap or "
+				   "a shorter --tune-window or --tune-judge", c->tune_step_cap_s,
+				   c->tune_window, c->tune_interval_s, c->tune_judge_s, step_min);
+	c->threads = min;
+	return 0;
+}
+
+/*
  * What the config records of options that do not apply: the workload's own (its config
  * hook), then what its flags rule out (no verdict, no databases).
  */
@@ -161,7 +201,7 @@ int run_check_args(struct run_state *s)
 				   fmt_size((char[32]){ 0 }, 32, c->cache_size),
 				   fmt_size((char[32]){ 0 }, 32, c->db_size));
 	normalise(s);
-	if (check_steady_args(s))
+	if (check_steady_args(s) || check_tune_args(s))
 		return -FSLAB_EINPUT;
 	return c->start_at ? run_start_at_check(s) : 0;
 }

@@ -276,6 +276,11 @@ int cmd_export(int argc, char **argv)
 				  "--warmup and no --precondition (precondition the volume by hand)",
 				  s->res.config.warmup_steady ? "warmup steady" : "precondition",
 				  ex->name);
+	/* neither tool searches for a thread count */
+	if (!ret && s->res.config.threads_auto)
+		ret = input_error("--threads auto: %s runs no tuner; export the count a tuned run "
+				  "chose (its result's threads, or fslab run's summary): --threads N",
+				  ex->name);
 	if (ret)
 		goto done;
 	output = s->res.config.output;

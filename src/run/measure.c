@@ -256,7 +256,8 @@ void run_load(struct run_state *s)
 	struct engine_sample prev = { 0 };
 	uint64_t warm = run_config_ns(s->res.config.warmup_s);
 	uint64_t dur = run_config_ns(s->res.config.duration_s), t0, w0, next;
-	double total = (double)(warm + dur) / 1e9 + run_steady_stages_max_s(&s->res.config);
+	double total = (double)(warm + dur) / 1e9 + run_steady_stages_max_s(&s->res.config) +
+		       run_tune_max_s(&s->res.config);
 	double row[TIMELINE_NCOLS];
 	uint64_t sec = 0;
 
@@ -273,8 +274,10 @@ void run_load(struct run_state *s)
 		*rc->stop = RUN_STOP_FAILED;
 		return;
 	}
-	/* a precondition's load, a steady warm-up (steady_run.c) */
-	run_steady_stages(s, total);
+	/* a precondition's load, the tuner, a steady warm-up (steady_run.c, tune_run.c) */
+	run_precondition_load(s, total);
+	run_tune(s, total);
+	run_steady_warmup(s, total);
 	/* warm-up: the load runs, nothing is recorded */
 	w0 = now_ns();
 	for (next = w0 + NSEC_PER_SEC; !run_stop_flag && now_ns() < w0 + warm;

@@ -15,6 +15,7 @@
 #include "strbuf.h"
 #include "units.h"
 #include "steady.h"
+#include "tune.h"
 #include "utctime.h"
 #include "workloads/jetstress.h"
 #include "workloads/verdict.h"
@@ -98,13 +99,14 @@ const struct run_option run_options[RO_NR] = {
 		.fix = "unknown workload; choose one of ",
 	},
 	[RO_THREADS] = {
-		.name = "threads", .ini = "threads", .type = ROT_UINT, .flags = ROF_SWEEP,
-		.cmp = ROC_SWEEP,
-		OFF(threads), .def = "8", .lo = 1, .hi = 256, .metavar = "N",
+		.name = "threads", .ini = "threads", .type = ROT_UINT, .flags = ROF_SWEEP | ROF_AUTO,
+		.cmp = ROC_SWEEP, .off_n = offsetof(struct run_config, threads_auto),
+		OFF(threads), .def = "8", .lo = 1, .hi = 256, .metavar = "N|auto",
 		.help = "sessions (jetstress), jobs (simple workloads) or databases read at once "
-			"(backup)",
+			"(backup); auto (jetstress): the largest count whose load passes the "
+			"verdict's limits, found by the tuner (below), then measured",
 		.fix = "give 1 to 256 (Jetstress itself rarely needs more than a few dozen; add "
-		       "--databases instead)",
+		       "--databases instead), or auto",
 	},
 	[RO_DATABASES] = {
 		.name = "databases", .ini = "databases", .type = ROT_UINT, OFF(databases),
@@ -453,6 +455,71 @@ const struct run_option run_options[RO_NR] = {
 		.fix = "give how many times to write the database files over, 0 to 100 (SNIA "
 		       "PTS: 2)",
 	},
+/*
+ * --threads auto (src/tune.h): how the tuner judges a step and how far it searches.  They
+ * shape which count is measured: ROC_LOAD.  Recorded only by a tuned run.
+ */
+	[RO_TUNE_WINDOW] = {
+		.group = "\nAutomatic tuning (--threads auto, jetstress: Jetstress's tuner): from "
+			 "the fewest threads,\ndoubling while a step passes, then bisecting; a "
+			 "step is judged once its database read\nlatency is stable, against the "
+			 "verdict's limits; then the measurement at the count chosen.\n",
+		.name = "tune-window", .ini = "tune_window", .type = ROT_UINT, .flags = ROF_TUNE,
+		.cmp = ROC_LOAD, OFF(tune_window), .def = STR(TUNE_WINDOW), .lo = 2,
+		.hi = TUNE_WINDOW_MAX, .metavar = "W",
+		.help = "samples in the slope test a step's database read latency must pass "
+			"before the step is judged; default %D (Jetstress: 30), 2 to "
+			STR(TUNE_WINDOW_MAX),
+		.fix = "give 2 to " STR(TUNE_WINDOW_MAX) " samples (Jetstress: 30)",
+	},
+	[RO_TUNE_INTERVAL] = {
+		.name = "tune-interval", .ini = "tune_interval", .type = ROT_TIME,
+		.flags = ROF_TUNE | ROF_WHOLE_S, .cmp = ROC_LOAD, OFF(tune_interval_s),
+		.def = STR(TUNE_INTERVAL_S) "s", .lo = NSEC_PER_SEC, .hi = 600 * NSEC_PER_SEC,
+		.metavar = "T", .help = "one sample of the slope test; default %D, whole seconds",
+		.fix = "give whole seconds from 1s to 10m, such as 1s or 5s",
+	},
+	[RO_TUNE_SLOPE] = {
+		.name = "tune-slope", .ini = "tune_slope", .type = ROT_REAL,
+		.flags = ROF_TUNE | ROF_EXCL_MIN, .cmp = ROC_LOAD, OFF(tune_slope_pct), .def = "10",
+		.rlo = 0, .rhi = 1000, .metavar = "PCT",
+		.help = "stable: the least-squares line of the window's latency samples moves by at "
+			"most PCT % of their mean across the window",
+		.fix = "give a percentage above 0 and at most 1000, such as 10",
+	},
+	[RO_TUNE_JUDGE] = {
+		.name = "tune-judge", .ini = "tune_judge", .type = ROT_TIME,
+		.flags = ROF_TUNE | ROF_WHOLE_S, .cmp = ROC_LOAD, OFF(tune_judge_s),
+		.def = STR(TUNE_JUDGE_S) "s", .lo = NSEC_PER_SEC, .hi = MAX_DURATION_NS,
+		.metavar = "TIME",
+		.help = "how long a stable step is measured and held to the verdict's limits "
+			"(averages, samples above the maximum, stalls); default %D (Jetstress: "
+			"120 samples)",
+		.fix = "give whole seconds of at least 1s, such as 30s or 2m",
+	},
+	[RO_TUNE_STEP_CAP] = {
+		.name = "tune-step-cap", .ini = "tune_step_cap", .type = ROT_TIME, .flags = ROF_TUNE,
+		.cmp = ROC_LOAD, OFF(tune_step_cap_s), .def = STR(TUNE_STEP_CAP_S) "s",
+		.lo = NSEC_PER_SEC, .hi = MAX_DURATION_NS, .metavar = "TIME",
+		.help = "a step's longest time: one whose latency is not stable by then fails; "
+			"default %D (Jetstress: 10 minutes)",
+		.fix = "give a time such as 2m or 10m, at least the window and the judgement",
+	},
+	[RO_TUNE_CAP] = {
+		.name = "tune-cap", .ini = "tune_cap", .type = ROT_TIME, .flags = ROF_TUNE,
+		.cmp = ROC_LOAD, OFF(tune_cap_s), .def = STR(TUNE_CAP_S) "s", .lo = NSEC_PER_SEC,
+		.hi = MAX_DURATION_NS, .metavar = "TIME",
+		.help = "the search's longest time: no step starts after it, and the largest count "
+			"that passed so far is measured; default %D (Jetstress: one hour)",
+		.fix = "give a time such as 30m or 1h",
+	},
+	[RO_TUNE_MAX_THREADS] = {
+		.name = "tune-max-threads", .ini = "tune_max_threads", .type = ROT_UINT,
+		.flags = ROF_TUNE, .cmp = ROC_LOAD, OFF(tune_max_threads),
+		.def = STR(TUNE_MAX_THREADS), .lo = 1, .hi = 256, .metavar = "N",
+		.help = "the most threads the tuner tries; default %D",
+		.fix = "give 1 to 256",
+	},
 	[RO_RECOVERY_LOGS] = {
 		.name = "recovery-logs", .ini = "recovery_logs", .type = ROT_UINT, .cmp = ROC_LOAD,
 		OFF(recovery_logs), .lo = 1, .hi = 100000, .metavar = "N",
@@ -462,6 +529,8 @@ const struct run_option run_options[RO_NR] = {
 		.fix = "give how many log files (1 MiB each) to replay per database, 1 to 100000",
 	},
 };
+
+_Static_assert(RO_NR <= 64, "run_params.given holds one bit per option");
 
 const struct run_option *run_option_find(const char *name)
 {
@@ -589,8 +658,14 @@ int run_option_parse(struct run_params *p, const struct run_option *o, const cha
 		*(char **)f = xstrdup(v);
 		break;
 	case ROT_UINT:
-		if (parse_u64(v, o->lo, o->hi, &u))
+		if ((o->flags & ROF_AUTO) && !strcasecmp(v, "auto")) {
+			*(bool *)field(p, o->off_n) = true;
+			u = 0;
+		} else if (parse_u64(v, o->lo, o->hi, &u)) {
 			return -EINVAL;
+		} else if (o->flags & ROF_AUTO) {
+			*(bool *)field(p, o->off_n) = false;
+		}
 		if (o->size == sizeof(unsigned int))
 			*(unsigned int *)f = (unsigned int)u;
 		else

@@ -31,6 +31,9 @@ enum run_opt_id {
 	RO_PRECONDITION,
 	/* the recovery workload (soft recovery) */
 	RO_RECOVERY_LOGS,
+	/* --threads auto (src/tune.h): the tuner's rule and caps */
+	RO_TUNE_WINDOW, RO_TUNE_INTERVAL, RO_TUNE_SLOPE, RO_TUNE_JUDGE, RO_TUNE_STEP_CAP,
+	RO_TUNE_CAP, RO_TUNE_MAX_THREADS,
 	/* the verdict (jetstress) */
 	RO_SAMPLE_INTERVAL, RO_THRESHOLDS, RO_MAX_LATENCY_ERRORS, RO_STRICT_IO_TAIL,
 	RO_TARGET_IOPS, RO_MAILBOXES, RO_IOPS_PER_MAILBOX,
@@ -57,6 +60,9 @@ enum {
 	ROF_WHOLE_S = 1 << 4,  /* ROT_TIME: whole seconds */
 	ROF_STEADY = 1 << 5,   /* ROT_TIME: or the word "steady", which sets the bool at off_n
 				  (and the time to 0); a time clears it */
+	ROF_AUTO = 1 << 6,     /* ROT_UINT: or the word "auto", which sets the bool at off_n
+				  (and the number to 0); a number clears it */
+	ROF_TUNE = 1 << 7,     /* the tuner's (--threads auto): recorded only by a tuned run */
 };
 
 /*
@@ -88,7 +94,7 @@ struct run_option {
 	unsigned int flags;   /* ROF_* */
 	enum run_opt_cmp cmp; /* what a difference means to compare */
 	size_t off, off_n;    /* offsetof(struct run_config, value) (ROT_DIRS: and its count;
-				 ROF_STEADY: its bool) */
+				 ROF_STEADY, ROF_AUTO: its bool) */
 	size_t size;          /* sizeof the value: ROT_UINT is unsigned int or uint64_t */
 	const char *def;      /* default, parsed as if given; NULL: none or derived */
 	const char *def_help; /* the default as --help says it, when def does not say it all */

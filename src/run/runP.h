@@ -99,22 +99,35 @@ void run_samplers_free(struct samplers *m);
 /*
  * steady_run.c: steady state (src/steady.h).  run_precondition_files(): --precondition's first
  * stage, every database file written over (0 or -errno; a stop request ends it early with 0).
- * run_steady_stages(): after the load started, --precondition's second stage and a steady
- * warm-up (total: the progress lines' total seconds).  run_until_steady(): one such stage,
+ * run_precondition_load(), run_steady_warmup(): after the load started, --precondition's
+ * second stage, and (after the tuner) a steady warm-up (total: the progress lines' total
+ * seconds).  run_until_steady(): one such stage,
  * the load until the rule holds or --steady-cap, recorded in *out.  run_steady_stages_max_s():
  * the longest the stages of c may take.  run_steady_finish(): the rule on the measured
  * timeline into the result.
  */
 int run_precondition_files(struct run_state *s);
-void run_steady_stages(struct run_state *s, double total);
+void run_precondition_load(struct run_state *s, double total);
+void run_steady_warmup(struct run_state *s, double total);
 void run_until_steady(struct run_state *s, const char *phase, double total,
 		      struct steady_stage *out);
+/* A second of a load that is not measured (a steady stage, the tuner's steps): wait until
+ * next (ns), tick the host sampler, the warm-up counters now into *cur; false when stopped. */
+bool run_warm_second(struct run_state *s, uint64_t next, struct engine_sample *cur);
 double run_steady_stages_max_s(const struct run_config *c);
 void run_steady_finish(struct run_state *s);
 /* The summary's words: the warm-up ("30s", "until steady: 42 s, attained") into buf; the
  * precondition's and the steady state's lines. */
 void run_warmup_text(const struct fslab_result *r, char *buf, size_t len);
 void run_print_steady(const struct fslab_result *r, FILE *f);
+
+/*
+ * tune_run.c: --threads auto (src/tune.h).  run_tune(): after the load started (and a
+ * precondition's load), the tuner's steps, recorded in the result's tuning; the load then
+ * runs at the count chosen (config.threads).  run_tune_max_s(): the longest it may take.
+ */
+void run_tune(struct run_state *s, double total);
+double run_tune_max_s(const struct run_config *c);
 
 /* startat.c: --start-at checked against the clock (-FSLAB_EINPUT when it has passed or is
  * more than a day ahead); the wait until it after initialisation (returns early on a stop

@@ -77,6 +77,18 @@ int run_precondition_files(struct run_state *s)
 
 /* ---- the load until the rule holds ---- */
 
+bool run_warm_second(struct run_state *s, uint64_t next, struct engine_sample *cur)
+{
+	/* woken early by a signal we ignore: sleep again */
+	while (!run_stop_flag && now_ns() < next)
+		sleep_until_ns(next);
+	if (run_stop_flag)
+		return false;
+	host_sampler_tick(&s->host);
+	engine_sample_warm(&s->rc.eng, cur);
+	return true;
+}
+
 /*
  * The second's counters (warm-up completions since prev, secs ago) into the tracks and a
  * progress row.  IOPS are the I/Os over the time that really passed: a tick that came late
@@ -117,14 +129,7 @@ void run_until_steady(struct run_state *s, const char *phase, double total,
 	engine_sample_warm(e, &first);
 	prev = first;
 	*out = (struct steady_stage){ .present = true, .cap_s = c->steady_cap_s };
-	for (next = t0 + NSEC_PER_SEC; !run_stop_flag; next += NSEC_PER_SEC) {
-		/* woken early by a signal we ignore: sleep again */
-		while (!run_stop_flag && now_ns() < next)
-			sleep_until_ns(next);
-		if (run_stop_flag)
-			break;
-		host_sampler_tick(&s->host);
-		engine_sample_warm(e, &cur);
+	for (next = t0 + NSEC_PER_SEC; run_warm_second(s, next, &cur); next += NSEC_PER_SEC) {
 		now = now_ns();
 		out->attained = stage_second(&ti, &tl, &prev, &cur, (now - last) / 1e9, row);
 		prev = cur;
@@ -148,13 +153,15 @@ void run_until_steady(struct run_state *s, const char *phase, double total,
 				: "the steady warm-up", out->seconds);
 }
 
-void run_steady_stages(struct run_state *s, double total)
+void run_precondition_load(struct run_state *s, double total)
 {
-	const struct run_config *c = &s->res.config;
-
-	if (c->precondition && !run_stop_flag)
+	if (s->res.config.precondition && !run_stop_flag)
 		run_until_steady(s, "precondition", total, &s->res.precondition.load);
-	if (c->warmup_steady && !run_stop_flag)
+}
+
+void run_steady_warmup(struct run_state *s, double total)
+{
+	if (s->res.config.warmup_steady && !run_stop_flag)
 		run_until_steady(s, "warm-up", total, &s->res.warmup);
 }
 

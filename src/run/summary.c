@@ -14,6 +14,27 @@ static void print_class(FILE *f, const char *name, const struct class_result *c)
 		(unsigned long long)c->errors);
 }
 
+/* --threads auto: every step of the tuner and the count it chose. */
+static void print_tuning(const struct fslab_result *r, FILE *f)
+{
+	const struct tuning *tu = &r->tuning;
+
+	if (!tu->present)
+		return;
+	fprintf(f, "Tuning (--threads auto): %u thread(s) measured, %s; %zu step(s) in %.0f s\n",
+		tu->threads, tu->reason ? tu->reason : "interrupted", tu->nsteps, tu->seconds);
+	fprintf(f, "  %7s %6s %7s %10s %9s %9s %8s  %s\n", "threads", "stable", "seconds",
+		"trans IOPS", "read ms", "log ms", "stalls/s", "verdict");
+	for (size_t i = 0; i < tu->nsteps; i++) {
+		const struct tune_step *st = &tu->steps[i];
+
+		fprintf(f, "  %7u %6s %7.0f %10.1f %9.3f %9.3f %8.2f  %s%s%s\n", st->threads,
+			st->stable ? "yes" : "NO", st->seconds, st->iops, st->db_read_ms,
+			st->log_write_ms, st->stalls_per_s, st->pass ? "PASS" : "FAIL",
+			st->why ? ": " : "", st->why ? st->why : "");
+	}
+}
+
 void run_print_summary(struct run_state *s, FILE *f)
 {
 	const struct fslab_result *r = &s->res;
@@ -24,7 +45,8 @@ void run_print_summary(struct run_state *s, FILE *f)
 	bool all = s->wl->flags & WL_TRANSACTIONS; /* every class of its model, even idle */
 	char a[32], b[32], w[64];
 
-	fprintf(f, "\nfslab run '%s': %s, %u threads", r->label, o->workload, o->threads);
+	fprintf(f, "\nfslab run '%s': %s, %u threads%s", r->label, o->workload, o->threads,
+		r->tuning.present ? " (--threads auto)" : "");
 	s->wl->describe(o, f);
 	run_warmup_text(r, w, sizeof(w));
 	fprintf(f, ", %s measured (warm-up %s), seed %llu, %s%s\n",
@@ -72,6 +94,7 @@ void run_print_summary(struct run_state *s, FILE *f)
 			r->checksum.mbps, r->checksum.first_bad ? "; first: " : "",
 			r->checksum.first_bad ? r->checksum.first_bad : "");
 	run_print_steady(r, f);
+	print_tuning(r, f);
 	for (size_t i = 0; i < json_array_size(r->notes); i++)
 		fprintf(f, "Note: %s\n", json_string_value(json_array_get(r->notes, i)));
 	if (r->verdict.present) {

@@ -563,6 +563,79 @@ static void test_sizing(void **state)
 	assert_int_equal(sizing_mailboxes(&s, 150, 5580), 55522);
 }
 
+/*
+ * Tuned loads (--threads auto): the capacity row in transactional IOPS' place, a headline
+ * claim of the blocked model like any other (the thread counts differ per cell: allowed); a
+ * tuned label against one at a count given is refused; sizing plans with the lower end of
+ * the capacity's interval.  The fixtures: one lab, three rounds, capacity 30 % apart.
+ */
+static void test_tuned(void **state)
+{
+	struct compare_opts o = { 0 };
+	struct compare c;
+	const struct cmp_row *row;
+	const struct cmp_delta *d;
+	bool low;
+	double plan;
+
+	(void)state;
+	assert_int_equal(build(&c, &o, "slow-auto-r1.json", "slow-auto-r2.json", "slow-auto-r3.json",
+			       "fast-auto-r1.json", "fast-auto-r2.json", "fast-auto-r3.json", NULL), 0);
+	assert_true(c.tuned && c.blocked);
+	assert_true(compare_any_tuned(&c));
+	assert_true(c.groups[0].tuned && c.groups[1].tuned);
+	/* one row of transactional IOPS, called capacity; trans_iops finds it */
+	row = compare_row(&c, "trans_iops");
+	assert_non_null(row);
+	assert_string_equal(row->m->id, "capacity");
+	assert_ptr_equal(row, compare_row(&c, "capacity"));
+	for (size_t r = 0; r < c.nrows; r++)
+		assert_string_not_equal(c.rows[r].m->id, "trans_iops");
+	assert_true(compare_is_headline("capacity"));
+	/* each label's counts: the same in every round, or by run */
+	assert_string_equal(cell(&c, "threads", 0)->text, "auto: 5");
+	assert_string_equal(cell(&c, "threads", 1)->text, "auto: 6-7 (6, 7, 6)");
+	assert_false(c.threads_differ);
+	assert_int_equal(c.nsweeps, 0);
+	/* the claim: blocked, Holm over the four headline metrics of the one pair */
+	d = delta(&c, "capacity", 1);
+	assert_true(d->blocked && d->corrected);
+	assert_int_equal(d->sig, SIG_YES);
+	assert_int_equal(d->better, 1);
+	assert_int_equal(c.nclaims, 4);
+	assert_true(d->pct > 28 && d->pct < 34);
+	assert_true(d->lo_pct < 30.5 && d->hi_pct > 30.5); /* the fixtures' 2600 : 2000 and so on */
+	/* sizing: the lower end of the capacity's interval over the runs */
+	plan = compare_sizing_iops(&c, 1, &low);
+	assert_true(low);
+	assert_true(fabs(plan - (row->cells[1].s.mean - row->cells[1].s.half)) < 1e-9);
+	assert_true(plan < row->cells[1].s.mean);
+	compare_release(&c);
+
+	/* a tuned label against one run at a count given: not like with like */
+	assert_int_equal(build(&c, &o, "ext4-1.json", "ext4-2.json", "slow-auto-r1.json",
+			       "slow-auto-r2.json", NULL), -FSLAB_EINPUT);
+	compare_release(&c);
+	o.allow_mismatch = true;
+	assert_int_equal(build(&c, &o, "ext4-1.json", "ext4-2.json", "slow-auto-r1.json",
+			       "slow-auto-r2.json", NULL), 0);
+	assert_non_null(strstr(c.warnings.v[0], "threads auto vs a count"));
+	assert_false(c.tuned);
+	assert_string_equal(compare_row(&c, "trans_iops")->m->id, "trans_iops");
+	assert_null(compare_row(&c, "capacity"));
+	plan = compare_sizing_iops(&c, 0, &low);
+	assert_false(low); /* a count given: its mean, not at the limit */
+	compare_release(&c);
+
+	/* hand runs: nothing of it */
+	o.allow_mismatch = false;
+	assert_int_equal(build(&c, &o, "ext4-1.json", "xfs-1.json", NULL), 0);
+	assert_false(compare_any_tuned(&c));
+	assert_null(compare_row(&c, "capacity"));
+	assert_null(compare_row(&c, "threads"));
+	compare_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -578,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_cache_and_fs),
 		cmocka_unit_test(test_sizing),
+		cmocka_unit_test(test_tuned),
 	};
 
 	fslab_set_quiet(true);

@@ -202,6 +202,36 @@ static void test_sweep(void **state)
 	cleanup(&c, &ps, dir);
 }
 
+/* Tuned loads (--threads auto): the tuning chart, its data one block per label, a row per
+ * thread count tried (slow: 1, 2, 4, 5, 6, 8; fast: 1, 2, 4, 6, 7, 8). */
+static void test_tuning(void **state)
+{
+	static const char *const files[] = { "slow-auto-r1.json", "slow-auto-r2.json",
+					     "fast-auto-r1.json", "fast-auto-r2.json" };
+	struct plot_set ps;
+	struct compare c;
+	char *dir, *dat, *text;
+	size_t len, rows = 0;
+
+	(void)state;
+	if (!os_have_program("gnuplot"))
+		skip();
+	dir = draw(&c, &ps, files, ARRAY_SIZE(files));
+	assert_int_equal(ps.n, ARRAY_SIZE(charts_two) + 1);
+	assert_true(has_chart(&ps, "tuning"));
+	check_chart(dir, "tuning");
+	dat = xasprintf("%s/charts/tuning.dat", dir);
+	assert_int_equal(read_file(dat, &text, &len), 0);
+	assert_non_null(strstr(text, "# slow: threads"));
+	assert_non_null(strstr(text, "# fast: threads"));
+	for (char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		rows += *l >= '0' && *l <= '9';
+	assert_int_equal(rows, 12);
+	free(text);
+	free(dat);
+	cleanup(&c, &ps, dir);
+}
+
 static void test_missing(void **state)
 {
 	static const char *const files[] = { "ext4-1.json", "xfs-1.json" };
@@ -245,6 +275,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_labels),
 		cmocka_unit_test(test_sweep),
+		cmocka_unit_test(test_tuning),
 		cmocka_unit_test(test_missing),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

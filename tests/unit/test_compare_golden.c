@@ -51,6 +51,14 @@ static const struct golden cases[] = {
 	{ "article-single.md", W_ARTICLE_MD, false, false,
 	  { "ext4-1.json", "xfs-1.json", "ntfs-1.json" } },
 	{ "sizing.txt", W_SIZING_TEXT, false, false, { "ext4-1.json", "xfs-1.json" } },
+	/* --threads auto in one lab's three rounds: capacity in transactional IOPS' place, the
+	 * Capacity section with the tuner's steps, the Method's tuner, sizing from capacity */
+	{ "tuned.md", W_ARTICLE_MD, false, false,
+	  { "slow-auto-r1.json", "slow-auto-r2.json", "slow-auto-r3.json", "fast-auto-r1.json",
+	    "fast-auto-r2.json", "fast-auto-r3.json" } },
+	{ "sizing-tuned.txt", W_SIZING_TEXT, false, false,
+	  { "slow-auto-r1.json", "slow-auto-r2.json", "slow-auto-r3.json", "fast-auto-r1.json",
+	    "fast-auto-r2.json", "fast-auto-r3.json" } },
 };
 
 static const char *top(void)

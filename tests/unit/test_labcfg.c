@@ -121,6 +121,24 @@ static void test_good(void **state)
 	lab_cfg_release(&c);
 }
 
+/* threads = auto: one cell per label and round, its count the tuner's (0), its keys taken */
+static void test_threads_auto(void **state)
+{
+	struct lab_cfg c;
+
+	(void)state;
+	assert_int_equal(load("[lab]\nrepeats = 3\n[devices]\nimage_dir = /x\n[workload]\n"
+			      "threads = Auto\ntune_window = 5\ntune_cap = 20m\n[fs ext4]\n[fs xfs]\n",
+			      &c), 0);
+	assert_int_equal(c.nthreads, 1);
+	assert_int_equal(c.threads[0], 0);
+	assert_true(c.wl.threads_auto);
+	assert_int_equal(c.wl.tune_window, 5);
+	assert_true(c.wl.tune_cap_s == 1200);
+	assert_int_equal(lab_cfg_ncells(&c), 2 * 3);
+	lab_cfg_release(&c);
+}
+
 static void test_default_duration(void **state)
 {
 	struct lab_cfg c;
@@ -342,6 +360,11 @@ static void test_bad(void **state)
 		/* thread list with 0 */
 		{ "[devices]\nimage_dir=/x\n[workload]\nthreads = 4,0,12\n[fs ext4]\n", 4, "0 is not a valid thread count" },
 		{ "[devices]\nimage_dir=/x\n[workload]\nthreads = 4,,8\n[fs ext4]\n", 4, "threads" },
+		/* threads = auto stands alone; the tuner's keys only with it */
+		{ "[devices]\nimage_dir=/x\n[workload]\nthreads = 4, auto\n[fs ext4]\n", 4,
+		  "auto stands alone" },
+		{ "[devices]\nimage_dir=/x\n[workload]\ntune_window = 5\n[fs ext4]\n", 4,
+		  "tune_window: only threads = auto tunes" },
 		/* other bad values */
 		{ "[devices]\nimage_dir=/x\n[workload]\ndb_size = lots\n[fs ext4]\n", 4, "db_size = 'lots'" },
 		{ "[devices]\nimage_dir=/x\n[workload]\nname = oltp\n[fs ext4]\n", 4, "unknown workload" },
@@ -851,6 +874,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_threads_auto),
 		cmocka_unit_test(test_default_duration),
 		cmocka_unit_test(test_order_aa_run_keys),
 		cmocka_unit_test(test_adaptive_keys),

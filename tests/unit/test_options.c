@@ -104,6 +104,9 @@ static const char *good_value(enum run_opt_id id)
 		[RO_START_AT] = "2026-12-03T14:05:00.25Z",
 		[RO_STEADY_WINDOW] = "4", [RO_STEADY_INTERVAL] = "10s", [RO_STEADY_RANGE] = "15",
 		[RO_STEADY_EXCURSION] = "7.5", [RO_STEADY_CAP] = "20m", [RO_PRECONDITION] = "2",
+		[RO_TUNE_WINDOW] = "12", [RO_TUNE_INTERVAL] = "2s", [RO_TUNE_SLOPE] = "7.5",
+		[RO_TUNE_JUDGE] = "90s", [RO_TUNE_STEP_CAP] = "5m", [RO_TUNE_CAP] = "45m",
+		[RO_TUNE_MAX_THREADS] = "32",
 		[RO_RECOVERY_LOGS] = "40",
 	};
 
@@ -222,7 +225,8 @@ static void test_help_names_every_option(void **state)
 	free(text);
 }
 
-/* A lab config with every [workload] key (target_iops or mailboxes: either). */
+/* A lab config with every [workload] key (target_iops or mailboxes: either; with target,
+ * threads = 12, else threads = auto and the tuner's keys). */
 static char *config_with_every_key(bool target)
 {
 	char *text = xstrdup("[devices]\nimage_dir = /x\n[workload]\n"), *n;
@@ -231,9 +235,11 @@ static char *config_with_every_key(bool target)
 		const struct run_option *o = &run_options[i];
 
 		if (!o->ini || (target ? i == RO_MAILBOXES || i == RO_IOPS_PER_MAILBOX
-				       : i == RO_TARGET_IOPS))
+				       : i == RO_TARGET_IOPS) ||
+		    (target && (o->flags & ROF_TUNE)))
 			continue;
-		n = xasprintf("%s%s = %s\n", text, o->ini, good_value(i));
+		n = xasprintf("%s%s = %s\n", text, o->ini,
+			      !target && i == RO_THREADS ? "auto" : good_value(i));
 		free(text);
 		text = n;
 	}
@@ -322,7 +328,10 @@ static void test_config_argv_roundtrip(void **state)
 				assert_string_equal(r.text[i], good_value(i));
 		}
 		assert_true(given >= 20);
-		assert_int_equal(c.threads[0], 12);
+		/* threads = auto: one cell each, the count the tuner's (0) */
+		assert_int_equal(c.threads[0], pass ? 12 : 0);
+		assert_int_equal(c.nthreads, 1);
+		assert_int_equal(c.wl.threads_auto, !pass);
 		for (int i = 0; i < a.n; i++)
 			free(a.v[i]);
 		run_params_release(&r);
@@ -405,6 +414,33 @@ static void test_warmup_steady(void **state)
 	run_config_release(&c);
 }
 
+/* --threads auto: the word sets threads_auto (the count is the tuner's); a number clears it */
+static void test_threads_auto(void **state)
+{
+	const struct run_option *o = &run_options[RO_THREADS];
+	struct run_config c = { 0 };
+	struct run_params p;
+	const char *fix;
+
+	(void)state;
+	run_params_init(&p, &c);
+	assert_false(c.threads_auto);
+	assert_int_equal(c.threads, 8);
+	assert_int_equal(run_option_parse(&p, o, "AUTO", &fix), 0);
+	assert_true(c.threads_auto);
+	assert_int_equal(c.threads, 0);
+	assert_string_equal(p.text[RO_THREADS], "AUTO");
+	assert_int_equal(run_option_parse(&p, o, "12", &fix), 0);
+	assert_false(c.threads_auto);
+	assert_int_equal(c.threads, 12);
+	/* only threads takes it */
+	assert_int_not_equal(run_option_parse(&p, &run_options[RO_DATABASES], "auto", &fix), 0);
+	assert_int_not_equal(run_option_parse(&p, &run_options[RO_TUNE_MAX_THREADS], "auto", &fix),
+			     0);
+	run_params_release(&p);
+	run_config_release(&c);
+}
+
 static void test_limits(void **state)
 {
 	static const struct {
@@ -423,7 +459,11 @@ static void test_limits(void **state)
 		{ RO_WARMUP, "steady", "steadier" }, { RO_STEADY_WINDOW, "2", "1" },
 		{ RO_STEADY_WINDOW, "100", "101" }, { RO_STEADY_INTERVAL, "1s", "1500ms" },
 		{ RO_STEADY_RANGE, "100", "0" }, { RO_STEADY_EXCURSION, "0.5", "100.1" },
-		{ RO_PRECONDITION, "100", "101" },
+		{ RO_PRECONDITION, "100", "101" }, { RO_THREADS, "auto", "automatic" },
+		{ RO_TUNE_WINDOW, "2", "1" }, { RO_TUNE_WINDOW, "600", "601" },
+		{ RO_TUNE_INTERVAL, "10m", "601s" }, { RO_TUNE_INTERVAL, "1s", "1500ms" },
+		{ RO_TUNE_SLOPE, "1000", "0" }, { RO_TUNE_JUDGE, "1s", "500ms" },
+		{ RO_TUNE_MAX_THREADS, "256", "257" }, { RO_TUNE_MAX_THREADS, "1", "0" },
 	};
 
 	(void)state;
@@ -453,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_one_error_text),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_warmup_steady),
+		cmocka_unit_test(test_threads_auto),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
