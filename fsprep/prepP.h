@@ -8,10 +8,10 @@
 #include <sys/types.h>
 #include <jansson.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prep.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 /* ---- filesystems (fs.c: the table; fs_<name>.c: one descriptor each; prep.h) ------------- */
 

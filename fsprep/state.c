@@ -18,11 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "fsprep/prepP.h"
-#include "msg.h"
-#include "sysfs.h"
+#include "lib/msg.h"
+#include "platform/sysfs.h"
 
 static char *record_path(const char *root)
 {

@@ -17,10 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "fsprep/prepP.h"
-#include "msg.h"
+#include "lib/msg.h"
 
 #define DAEMON_EXIT_WAIT_MS 15000
 #define UMOUNT_TRIES 25 /* 200 ms apart while busy */

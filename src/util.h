@@ -15,13 +15,13 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "base.h"
-#include "crc32c.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/crc32c.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "random.h"
-#include "units.h"
+#include "lib/random.h"
+#include "lib/units.h"
 
 /* os_run() and os_have_program() under their former names (src/lab/ still calls them so) */
 static inline __must_check int run_cmd(const char *const argv[], char **out)

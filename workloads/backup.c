@@ -26,14 +26,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
-#include "msg.h"
+#include "lib/msg.h"
 #include "os/os.h"
 #include "run/options.h"
-#include "units.h"
+#include "lib/units.h"
 #include "workload.h"
 
 #define BACKUP_READ (512 * 1024) /* ESE cbReadSizeMax: the streaming backup's read */

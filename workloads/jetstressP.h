@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
 #include "jetstress.h"

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "jetstressP.h"
-#include "units.h"
+#include "lib/units.h"
 
 /*
  * Without --from: fslab's jetstress shape as measured here (docs/INTEROP.md): reads 60 % of

@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 #include "recoveryP.h"
-#include "units.h"
+#include "lib/units.h"
 
 static struct recovery *rv_of(struct run_ctx *rc)
 {

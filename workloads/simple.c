@@ -12,14 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
-#include "msg.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "random.h"
-#include "units.h"
+#include "lib/random.h"
+#include "lib/units.h"
 #include "workload.h"
 
 /* The data file in each --db directory (run --fresh knows it by its header, not this name). */

@@ -8,10 +8,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "base.h"
-#include "engine.h"
-#include "result.h"
-#include "volume.h"
+#include "lib/base.h"
+#include "engine/engine.h"
+#include "result/result.h"
+#include "platform/volume.h"
 
 /* Why a run ends early (*run_ctx.stop): 0 = it does not. */
 enum {

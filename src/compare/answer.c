@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "strbuf.h"
+#include "lib/base.h"
+#include "lib/strbuf.h"
 
 /* Append ", " before the next item of a list (nothing before the first). */
 static void list_sep(struct strbuf *sb)

@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/compareP.h"
 #include "compare/precision.h"
-#include "msg.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/msg.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 #include "workloads/workload.h"
 
 void compare_init(struct compare *c)

@@ -32,10 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/import_diskspd_textP.h"
-#include "msg.h"
-#include "strbuf.h"
+#include "lib/msg.h"
+#include "lib/strbuf.h"
 
 static int cmp_uint(const void *a, const void *b)
 {

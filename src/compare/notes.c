@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "strbuf.h"
+#include "lib/base.h"
+#include "lib/strbuf.h"
 
 /*
  * A note is grouped with the notes of other runs that say the same thing with other numbers:

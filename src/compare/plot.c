@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "share.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/share.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 /* Both terminals come with Debian's gnuplot-nox (cairo and the SVG writer). */
 #define PNG_TERMINAL "pngcairo size %s noenhanced font 'sans,10'"

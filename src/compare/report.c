@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "base.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/base.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 /* ---- pieces shared by the tables and the article ---- */
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "argv_quote.h"
+#include "lib/argv_quote.h"
 #include "lab/labcfg.h"
 #include "merge/merge.h"
 #include "util.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "argv_quote.h"
+#include "lib/argv_quote.h"
 #include "lab/hosts.h"
 #include "util.h"
 

@@ -15,9 +15,9 @@
 
 #include "cmds.h"
 #include "lab/labcfg.h"
-#include "opt.h"
+#include "lib/opt.h"
 #include "util.h"
-#include "utctime.h"
+#include "lib/utctime.h"
 
 static char *default_out(const struct lab_cfg *c)
 {

@@ -12,7 +12,7 @@
 #include "lab/labcfg.h"
 #include "lab/labplan.h"
 #include "lab/step.h"
-#include "strvec.h"
+#include "lib/strvec.h"
 #include "util.h"
 
 enum cell_status { CELL_PENDING, CELL_RUNNING, CELL_DONE, CELL_FAILED, CELL_INTERRUPTED };

@@ -15,7 +15,7 @@
 
 #include "fsprep/prep.h"
 #include "lab/labplan.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 #include "util.h"
 #include "workloads/workload.h"
 

@@ -9,7 +9,7 @@
 #include "lab/step.h"
 #include "os/os.h"
 #include "run/run.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 #include "util.h"
 
 int step_target_local(struct step_target *t)

@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "sha256.h"
-#include "steady.h"
-#include "strbuf.h"
-#include "units.h"
-#include "utctime.h"
+#include "lib/sha256.h"
+#include "engine/steady.h"
+#include "lib/strbuf.h"
+#include "lib/units.h"
+#include "lib/utctime.h"
 
 /* A result file larger than this is not one fslab run wrote (a 30-day run's is ~400 MiB). */
 #define MERGE_MAX_FILE (2 * GiB)

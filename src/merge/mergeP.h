@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "merge/merge.h"
-#include "sha256.h"
+#include "lib/sha256.h"
 
 struct member {
 	const struct merge_input *in;

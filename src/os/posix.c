@@ -24,10 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "os/os.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* ---- time ---- */
 

@@ -6,14 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/msg.h"
 #include "os/os.h"
 #include "run/options.h"
 #include "run/provenance.h"
 #include "run/runP.h"
-#include "steady.h"
-#include "units.h"
+#include "engine/steady.h"
+#include "lib/units.h"
 #include "workloads/jetstress.h"
 
 /* The verdict options after parsing: forms that contradict each other are refused. */

@@ -12,15 +12,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "cmds.h"
 #include "compare/import.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "result.h"
+#include "result/result.h"
 #include "run/runP.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* A new tool: one file export_<tool>.c and one line here. */
 static const struct exporter *const exporters[] = {

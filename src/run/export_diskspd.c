@@ -16,11 +16,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/msg.h"
 #include "run/export.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 /* dir + separator + name: '\' for Windows paths (a drive letter or a backslash). */
 static char *win_path(const char *dir, const char *name)

@@ -9,14 +9,14 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "io/ioengine.h"
-#include "msg.h"
-#include "strbuf.h"
-#include "units.h"
-#include "steady.h"
-#include "tune.h"
-#include "utctime.h"
+#include "lib/msg.h"
+#include "lib/strbuf.h"
+#include "lib/units.h"
+#include "engine/steady.h"
+#include "engine/tune.h"
+#include "lib/utctime.h"
 #include "workloads/jetstress.h"
 #include "workloads/verdict.h"
 #include "workloads/workload.h"
@@ -395,7 +395,7 @@ const struct run_option run_options[RO_NR] = {
 		       "0.06",
 	},
 /*
- * Steady state: the SNIA PTS rule (src/steady.h) judges every result's timeline, a steady
+ * Steady state: the SNIA PTS rule (src/engine/steady.h) judges every result's timeline, a steady
  * warm-up and a precondition's second stage.  It shapes how a result is judged (and, with
  * --warmup steady or --precondition, where the measurement starts): ROC_LOAD.
  */
@@ -456,7 +456,7 @@ const struct run_option run_options[RO_NR] = {
 		       "PTS: 2)",
 	},
 /*
- * --threads auto (src/tune.h): how the tuner judges a step and how far it searches.  They
+ * --threads auto (src/engine/tune.h): how the tuner judges a step and how far it searches.  They
  * shape which count is measured: ROC_LOAD.  Recorded only by a tuned run.
  */
 	[RO_TUNE_WINDOW] = {

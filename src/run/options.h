@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "opt.h"
-#include "result.h"
+#include "lib/opt.h"
+#include "result/result.h"
 
 /* Every option, in --help order. */
 enum run_opt_id {
@@ -26,12 +26,12 @@ enum run_opt_id {
 	RO_LAB_ID, RO_LAB_CELL, RO_LAB_ROUND, RO_LAB_POSITION, RO_LAB_FRESH_VOLUME,
 	/* a lab's cell on volumes the user prepared; a step stopped through its stdin */
 	RO_FRESH, RO_ALLOW_FOREIGN_FILES, RO_STOP_ON_STDIN_EOF,
-	/* steady state (src/steady.h): the rule, its cap, preconditioning */
+	/* steady state (src/engine/steady.h): the rule, its cap, preconditioning */
 	RO_STEADY_WINDOW, RO_STEADY_INTERVAL, RO_STEADY_RANGE, RO_STEADY_EXCURSION, RO_STEADY_CAP,
 	RO_PRECONDITION,
 	/* the recovery workload (soft recovery) */
 	RO_RECOVERY_LOGS,
-	/* --threads auto (src/tune.h): the tuner's rule and caps */
+	/* --threads auto (src/engine/tune.h): the tuner's rule and caps */
 	RO_TUNE_WINDOW, RO_TUNE_INTERVAL, RO_TUNE_SLOPE, RO_TUNE_JUDGE, RO_TUNE_STEP_CAP,
 	RO_TUNE_CAP, RO_TUNE_MAX_THREADS,
 	/* the verdict (jetstress) */

@@ -27,9 +27,9 @@ ALLOWED = [
     ("src/lab/adaptive.c", '"raw"', "the raw-baseline label among the adaptive lab's labels"),
     ("src/lab/labplan.c", '"raw"', "the raw-baseline label of the plan"),
     ("src/compare/runs.c", '"raw"', "a result's raw-device volume (fsname \"raw\", volume.c)"),
-    ("src/volume.c", '"raw"', "the fsname of a raw device, which fslab run names itself "
+    ("src/platform/volume.c", '"raw"', "the fsname of a raw device, which fslab run names itself "
      "(src/ cannot call fsprep/: that would be an upward arrow)"),
-    ("src/volume_json.c", '"raw"', "reading back the raw device's fsname (volume.c)"),
+    ("src/platform/volume_json.c", '"raw"', "reading back the raw device's fsname (volume.c)"),
     ("fsprep/prep.c", '"raw"', "the raw backend's own name (struct prep_backend .name)"),
     ("src/compare/noise.c", "fio JSON, DiskSpd text", "a statement about which tools' files "
      "have no timeline, in the report (tests/expected goldens), not a list of choices"),
