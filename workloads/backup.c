@@ -32,7 +32,6 @@
 #include "io/ioengine.h"
 #include "lib/msg.h"
 #include "os/os.h"
-#include "run/options.h"
 #include "lib/units.h"
 #include "workload.h"
 
@@ -77,10 +76,10 @@ static struct backup *bk_of(struct run_ctx *rc)
 
 /* ---- the hooks outside the run ---- */
 
-static void bk_config(struct run_config *c, uint64_t given)
+static void bk_config(struct run_config *c, const struct wl_given *given)
 {
 	c->bs = BACKUP_READ;
-	if (!(given & (UINT64_C(1) << RO_IODEPTH)))
+	if (!given->iodepth)
 		c->iodepth = BACKUP_DEPTH;
 	/* a database is one sequential stream: more readers than databases would idle */
 	c->threads = MIN(c->threads, c->databases);

@@ -19,7 +19,7 @@
 #define JS_DEFAULT_READ_PCT 60.0
 #define JS_DEFAULT_LOG_BYTES (8 * 1024)
 
-void js_config(struct run_config *c, uint64_t given)
+void js_config(struct run_config *c, const struct wl_given *given)
 {
 	(void)given;
 	/* ESE's page; a session waits for each page it reads or writes */

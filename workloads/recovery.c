@@ -149,7 +149,7 @@ static int find_logs(const struct js_db *db, uint64_t first, uint64_t *last)
 	return 0;
 }
 
-static void rv_config(struct run_config *c, uint64_t given)
+static void rv_config(struct run_config *c, const struct wl_given *given)
 {
 	js_config(c, given);
 	/* the replay is measured from its first read: no warm-up */

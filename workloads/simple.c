@@ -324,7 +324,7 @@ static void simple_cleanup(struct run_ctx *rc)
 
 /* The read share of the pattern (rwmixread, the randrw option, says it for every one); no
  * cache, no background maintenance, no page verification, no checksum pass. */
-static void simple_config(struct run_config *c, uint64_t given)
+static void simple_config(struct run_config *c, const struct wl_given *given)
 {
 	enum pattern pat = pattern_of(c->workload);
 

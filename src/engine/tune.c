@@ -283,12 +283,3 @@ unsigned int tune_search_choice(const struct tune_search *s, bool timed_out, cha
 	*reason = strbuf_detach(&sb, NULL);
 	return s->lo ? s->lo : s->min;
 }
-
-void tuning_release(struct tuning *t)
-{
-	for (size_t i = 0; i < t->nsteps; i++)
-		free(t->steps[i].why);
-	free(t->steps);
-	free(t->reason);
-	memset(t, 0, sizeof(*t));
-}

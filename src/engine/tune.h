@@ -131,7 +131,4 @@ unsigned int tune_search_next(struct tune_search *s, unsigned int threads, bool 
  */
 unsigned int tune_search_choice(const struct tune_search *s, bool timed_out, char **reason);
 
-/* Free a tuning record's steps and reason, and zero it. */
-void tuning_release(struct tuning *t);
-
 #endif

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "lib/base.h"
-#include "engine/tune.h"
 
 const char *const io_class_names[CLS_NR] = {
 	[CLS_DB_READ] = "db_read",

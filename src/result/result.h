@@ -211,6 +211,9 @@ struct tuning {
 	struct tune_step *steps; /* in the order they ran */
 };
 
+/* Free a tuning record's steps and reason, and zero it. */
+void tuning_release(struct tuning *t);
+
 /* fio's own steady-state detection (--steadystate), one job's "steadystate" object. */
 struct fio_steadystate {
 	char *job;           /* the job's name */

@@ -90,3 +90,12 @@ void rf_tuning_read(struct rd *rd, json_t *parent, const char *key, void *p)
 	rf_from_json(rd, o, tuning_fields, t, key);
 	t->present = true;
 }
+
+void tuning_release(struct tuning *t)
+{
+	for (size_t i = 0; i < t->nsteps; i++)
+		free(t->steps[i].why);
+	free(t->steps);
+	free(t->reason);
+	memset(t, 0, sizeof(*t));
+}

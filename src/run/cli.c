@@ -128,8 +128,11 @@ static int check_tune_args(struct run_state *s)
 static void normalise(struct run_state *s)
 {
 	struct run_config *c = &s->res.config;
+	struct wl_given given = {
+		.iodepth = !!(s->p.given & (UINT64_C(1) << RO_IODEPTH)),
+	};
 
-	s->wl->config(c, s->p.given);
+	s->wl->config(c, &given);
 	if (!(s->wl->flags & WL_DATABASES))
 		c->databases = 0;
 	if (!(s->wl->flags & WL_REPLAY))

@@ -3,7 +3,7 @@
  * export.c: `fslab export`: --to, --from and fslab run's own options (run_parse_args()), the
  * table of exporters, the figures of the jetstress approximation, writing the file.
  */
-#include "run/export.h"
+#include "export/export.h"
 
 #include <errno.h>
 #include <math.h>

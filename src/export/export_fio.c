@@ -22,7 +22,7 @@
 
 #include "lib/base.h"
 #include "lib/msg.h"
-#include "run/export.h"
+#include "export/export.h"
 
 /*
  * fio reads a job file with fgets() of 8 KiB (OPT_LEN_MAX, fio's parse.h): the rest of a longer

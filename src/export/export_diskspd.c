@@ -18,7 +18,7 @@
 
 #include "lib/base.h"
 #include "lib/msg.h"
-#include "run/export.h"
+#include "export/export.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 

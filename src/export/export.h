@@ -2,7 +2,7 @@
 /*
  * export.h: `fslab export --to fio|diskspd [run options]`: the load `fslab run` would drive,
  * written for another tool (docs/INTEROP.md "Exporting").  The workload describes its load as
- * jobs (its export hook, workloads/workload.h); one exporter per tool (src/run/export_<tool>.c,
+ * jobs (its export hook, workloads/workload.h); one exporter per tool (src/export/export_<tool>.c,
  * behind the table in export.c) writes them.  The options are fslab run's own,
  * parsed by run_parse_args() (src/run/cli.c, its option table src/run/options.c), so the
  * export is the run the same options give.
