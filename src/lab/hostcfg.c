@@ -14,7 +14,8 @@
 #include "lib/argv_quote.h"
 #include "lab/labcfg.h"
 #include "merge/merge.h"
-#include "util.h"
+#include "lib/base.h"
+#include "lib/units.h"
 
 const char *const lab_host_keys = "ssh, fslab, os, workdir, image_dir, db_dev, log_dev, "
 				  "db_size, log_size";

@@ -20,7 +20,9 @@
 #include "lib/argv_quote.h"
 #include "os/os.h"
 #include "remote/remote.h"
-#include "util.h"
+#include "lib/base.h"
+#include "lib/msg.h"
+#include "lib/files.h"
 #include "lib/utctime.h"
 
 /* ---- names and paths ---- */

@@ -10,7 +10,7 @@
 #include "os/os.h"
 #include "run/run.h"
 #include "lib/strbuf.h"
-#include "util.h"
+#include "lib/base.h"
 
 int step_target_local(struct step_target *t)
 {

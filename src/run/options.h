@@ -141,19 +141,6 @@ static inline bool run_params_given(const struct run_params *p, enum run_opt_id 
  */
 int run_option_parse(struct run_params *p, const struct run_option *o, const char *v,
 		     const char **fix) __attribute__((warn_unused_result));
-/*
- * run_option_set - run_option_parse() under its former name, for src/lab/labcfg.c until it
- * calls run_option_parse() (another branch is rewriting it): fixbuf and fixlen are no longer
- * written (a fixed buffer cut a long list of choices).
- */
-static inline __attribute__((warn_unused_result)) int
-run_option_set(struct run_params *p, const struct run_option *o, const char *v,
-	       const char **fix, char *fixbuf, size_t fixlen)
-{
-	(void)fixbuf;
-	(void)fixlen;
-	return run_option_parse(p, o, v, fix);
-}
 
 /*
  * run_params_parse_argv - `fslab run` argv (argv[0] the subcommand) into p (run_params_init
