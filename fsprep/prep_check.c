@@ -101,7 +101,7 @@ out:
 }
 
 /*
- * One prep at a time on an image directory (issue 16 item 1): two on one directory would race
+ * One prep at a time on an image directory: two on one directory would race
  * for db.img.  os_lock_path() is the lock `fslab run` takes on its directories (src/run/lock.c):
  * flock on the directory itself, nothing created, dropped by the kernel when prep ends.
  */

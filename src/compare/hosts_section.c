@@ -130,9 +130,9 @@ static void cell_text(struct doc_table *t, size_t r, size_t col, const struct sa
 }
 
 /*
- * The Hosts tables: one row per label and host, in two tables so that each fits the page
- * (issue 21): the load (IOPS, how far from the label's hosts, verdicts), then latencies and
- * starts.  Label and Host lead both.
+ * The Hosts tables: one row per label and host, in two tables so that each fits the page:
+ * the load (IOPS, how far from the label's hosts, verdicts), then latencies and starts.
+ * Label and Host lead both.
  */
 enum { HT_LOAD, HT_TIMES, HT_N };
 

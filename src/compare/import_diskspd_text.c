@@ -211,7 +211,7 @@ static void params_config(struct fslab_result *r, const struct dt_params *p)
 		r->config.seed = p->seed;
 		r->config.bs = p->bs_exact ? p->bs : 0;
 		r->config.iodepth = p->qd;
-		/* what the Input parameters say (issue 19: the rest is not recorded) */
+		/* what the Input parameters say; a field they do not give is not recorded */
 		import_recorded(r, workload);
 		import_recorded(r, bs);
 		import_recorded(r, iodepth);

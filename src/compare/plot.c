@@ -246,7 +246,7 @@ out:
  * title.  A gnuplot failure is a warning (the chart is left out), not an error.
  *
  * gnuplot's `set output NAME` opens the name itself (fopen "w": it follows a symbolic link
- * planted there, issue 16), so fslab gives it the images as files it created exclusively
+ * planted there), so fslab gives it the images as files it created exclusively
  * (atomic_open(): an unnamed file reached as /proc/PID/fd/N) through png_output and
  * svg_output, and renames them into place when gnuplot succeeded.  NAME.gp sets both to
  * NAME.png and NAME.svg when they are not given, so it still redraws alone.

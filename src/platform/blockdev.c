@@ -212,7 +212,7 @@ int blockdev_loop_backing(const char *dev, dev_t *file_dev, ino_t *file_ino, cha
 /*
  * What a block device keeps its data on, followed down its stack: the device numbers met
  * (loop devices on block devices, device-mapper/md slaves in sysfs) and the regular files at
- * the bottom (a loop device's backing file, by identity).  Issue 16 item 9: a loop device on
+ * the bottom (a loop device's backing file, by identity): a loop device on
  * the other's backing file or on the other device has its own device number, yet writing
  * both writes one storage twice.
  */

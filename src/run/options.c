@@ -312,7 +312,7 @@ const struct run_option run_options[RO_NR] = {
 	},
 	/*
 	 * Describes the run (when its load began), not what it measures: not a comparability
-	 * key (issue 19's marks).  Set by the lab per cell (fslab lab's [host] sections);
+	 * key.  Set by the lab per cell (fslab lab's [host] sections);
 	 * cli.c refuses a time that has passed or is more than a day ahead.
 	 */
 	[RO_START_AT] = {
