@@ -180,6 +180,20 @@ static void spread_items(struct doc *d, const struct compare *c, const struct cm
 	}
 }
 
+/* A host's verdicts over its runs in column col of row r. */
+static void verdict_cell(struct doc_table *t, size_t r, size_t col,
+			 const struct cmp_host_cell *cell)
+{
+	if (!cell->ok)
+		doc_table_set(t, r, col, "no result");
+	else if (!cell->pass && !cell->fail)
+		doc_table_set(t, r, col, "-");
+	else if (!cell->fail)
+		doc_table_set(t, r, col, "PASS");
+	else
+		doc_table_set(t, r, col, "FAIL in %zu of %zu", cell->fail, cell->pass + cell->fail);
+}
+
 void report_hosts(struct doc *d, const struct compare *c, int level)
 {
 	struct cmp_hosts h;
@@ -242,15 +256,7 @@ void report_hosts(struct doc *d, const struct compare *c, int level)
 			} else {
 				doc_table_set(t[HT_LOAD], r, 4, "-");
 			}
-			if (!cell->ok)
-				doc_table_set(t[HT_LOAD], r, 5, "no result");
-			else if (!cell->pass && !cell->fail)
-				doc_table_set(t[HT_LOAD], r, 5, "-");
-			else if (!cell->fail)
-				doc_table_set(t[HT_LOAD], r, 5, "PASS");
-			else
-				doc_table_set(t[HT_LOAD], r, 5, "FAIL in %zu of %zu", cell->fail,
-					      cell->pass + cell->fail);
+			verdict_cell(t[HT_LOAD], r, 5, cell);
 			cell_text(t[HT_TIMES], q, 2, &cell->db_read_ms, 3);
 			cell_text(t[HT_TIMES], q, 3, &cell->db_read_p99_ms, 3);
 			cell_text(t[HT_TIMES], q, 4, &cell->log_write_ms, 3);
