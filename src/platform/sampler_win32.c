@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* sampler_win32.c: sampler.h on Windows: GetSystemTimes and GlobalMemoryStatusEx sampling; the
+/* sampler_win32.c: the sampler's readers on Windows (GetSystemTimes, GlobalMemoryStatusEx); the
  * environment from RtlGetVersion and the registry (Wine is detected and named). */
-#include "platform/sampler.h"
+#include "platform/samplerP.h"
 
 #include <windows.h>
 #include <psapi.h>
@@ -19,7 +19,7 @@ static uint64_t ft(FILETIME f)
 }
 
 /* v: total, idle, user, system (kernel minus idle), iowait (none on Windows: 0); 100 ns. */
-static int read_cpu(uint64_t v[5])
+int sampler_read_cpu(uint64_t v[5])
 {
 	FILETIME idle, kernel, user;
 
@@ -33,7 +33,7 @@ static int read_cpu(uint64_t v[5])
 	return 0;
 }
 
-static void read_mem(uint64_t *total, uint64_t *used)
+void sampler_read_mem(uint64_t *total, uint64_t *used)
 {
 	MEMORYSTATUSEX m = { .dwLength = sizeof(m) };
 
@@ -44,59 +44,14 @@ static void read_mem(uint64_t *total, uint64_t *used)
 	*used = m.ullTotalPhys - m.ullAvailPhys;
 }
 
-void sampler_start(struct sampler *h)
-{
-	uint64_t used;
-
-	memset(h, 0, sizeof(*h));
-	read_cpu(h->prev);
-	read_mem(&h->mem_total, &used);
-}
-
-double sampler_tick(struct sampler *h)
-{
-	uint64_t v[5], total, used, mt;
-	double busy, d;
-
-	if (read_cpu(v))
-		return 0;
-	total = v[0] - h->prev[0];
-	if (!total)
-		return 0;
-	d = (double)total;
-	busy = 100.0 * (double)(total - (v[1] - h->prev[1])) / d;
-	h->sum_cpu += busy;
-	if (busy > h->max_cpu)
-		h->max_cpu = busy;
-	h->sum_user += 100.0 * (double)(v[2] - h->prev[2]) / d;
-	h->sum_sys += 100.0 * (double)(v[3] - h->prev[3]) / d;
-	h->n++;
-	memcpy(h->prev, v, sizeof(v));
-	read_mem(&mt, &used);
-	h->mem_sum += used;
-	h->mem_n++;
-	if (used > h->mem_max)
-		h->mem_max = used;
-	return busy;
-}
-
-void sampler_finish(const struct sampler *h, struct host_result *out)
+/* The peak working set of this process, bytes. */
+uint64_t sampler_peak_rss(void)
 {
 	PROCESS_MEMORY_COUNTERS pmc = { .cb = sizeof(pmc) };
 
-	memset(out, 0, sizeof(*out));
-	if (h->n) {
-		out->cpu_pct_avg = h->sum_cpu / h->n;
-		out->cpu_pct_max = h->max_cpu;
-		out->cpu_user_pct = h->sum_user / h->n;
-		out->cpu_sys_pct = h->sum_sys / h->n;
-	}
-	out->mem_total = h->mem_total;
-	out->mem_used_avg = h->mem_n ? h->mem_sum / h->mem_n : 0;
-	out->mem_used_max = h->mem_max;
 	if (GetProcessMemoryInfo(GetCurrentProcess(), &pmc, sizeof(pmc)))
-		out->fslab_rss_max = pmc.PeakWorkingSetSize;
-	out->ncpus = os_ncpus();
+		return pmc.PeakWorkingSetSize;
+	return 0;
 }
 
 /* A REG_SZ value under HKEY_LOCAL_MACHINE as UTF-8 (heap), or NULL. */
@@ -157,7 +112,7 @@ json_t *sampler_environment(void)
 	os = xasprintf("%s%s%s (build %lu)%s%s", product ? product : "Windows",
 		       display ? " " : "", display ? display : "", vi.dwBuildNumber,
 		       wine ? ", under Wine " : "", wine ? wine : "");
-	read_mem(&total, &used);
+	sampler_read_mem(&total, &used);
 	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:I, s:s, s:s}",
 		      "platform", "windows", "hostname", host ? host : "", "kernel", kernel,
 		      "kernel_version", kernel, "os", os, "cpu_model", cpu ? cpu : "",
