@@ -46,7 +46,7 @@ endif
 
 B := build
 # Every .c under src/, fsprep/ and workloads/ (folders may come and go).  Files with "win32" in
-# their name (host_win32.c, src/os/win32_file.c, ...) are the Windows build's (make windows);
+# their name (sampler_win32.c, src/os/win32_file.c, ...) are the Windows build's (make windows);
 # the rest is Linux's.
 ALL_SRC := $(sort $(shell find src fsprep workloads -name '*.c'))
 WIN32_SRC := $(foreach f,$(ALL_SRC),$(if $(findstring win32,$(notdir $(f))),$(f)))
@@ -218,8 +218,9 @@ WIN_SYSROOT := $(WIN_B)/sysroot
 # the Linux backends' work on devices.
 FSPREP_PORTABLE := fsprep/fs.c fsprep/fs_%.c fsprep/align.c fsprep/mkfs_opts.c fsprep/backend.c \
 	fsprep/win/%
-WIN_LINUX_ONLY := src/os/posix.c src/os/posix_dir.c src/io/uring.c src/volume.c src/host.c src/blockdev.c \
-	src/sysfs.c src/lab/preflight_prep.c src/lab/hosts.c src/lab/hosts_cli.c src/lab/cluster.c \
+WIN_LINUX_ONLY := src/os/posix.c src/os/posix_proc.c src/os/posix_dir.c src/io/uring.c \
+	src/platform/volume.c src/platform/sampler_linux.c src/platform/blockdev.c src/platform/sysfs.c \
+	src/lab/preflight_prep.c src/lab/hosts.c src/lab/hosts_cli.c src/lab/cluster.c \
 	$(filter-out $(FSPREP_PORTABLE),$(filter fsprep/%,$(ALL_SRC)))
 WIN_SRC := $(filter-out $(WIN_LINUX_ONLY),$(filter-out src/main.c,$(ALL_SRC)))
 WIN_OBJ := $(WIN_SRC:%.c=$(WIN_B)/obj/%.o)
@@ -305,7 +306,7 @@ $(B)/completion/fslab: fslab scripts/mkcompletion.sh
 completion: $(B)/completion/fslab
 
 # What an installed fslab reads: the gnuplot templates and the demo config in
-# $(PREFIX)/share/fslab (found from the binary's directory: ../share/fslab, src/share.h).
+# $(PREFIX)/share/fslab (found from the binary's directory: ../share/fslab, src/lib/share.h).
 # INSTALL_COMPLETION=no leaves the completion to the caller (debian/rules: dh_bash-completion).
 PREFIX ?= /usr/local
 INSTALL_COMPLETION ?= yes

@@ -24,9 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sha256.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/sha256.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 struct lab_cfg;
 

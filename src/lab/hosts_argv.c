@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "argv_quote.h"
+#include "lib/argv_quote.h"
 #include "lab/hosts.h"
-#include "util.h"
+#include "lib/base.h"
 
 char *hosts_workdir(const struct lab_host *h, const char *lab_id)
 {

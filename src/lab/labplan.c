@@ -8,7 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/base.h"
+#include "lib/random.h"
 
 static const char *const order_names[] = {
 	[LAB_ORDER_SHUFFLED] = "shuffled",

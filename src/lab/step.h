@@ -27,7 +27,7 @@
 #include <stdio.h>
 
 #include "lab/labcfg.h"
-#include "strvec.h"
+#include "lib/strvec.h"
 
 struct hosts_session;
 
