@@ -52,11 +52,11 @@ read -r fs fi pct sig half < <(jq -r '.rows[] | select(.id == "db_read_iops") |
 log "fslab $fs IOPS, fio $fi IOPS: fio $pct % (significant: $sig, interval +-$half)"
 # the same pattern, not a timing: the job file's keys are checked one by one above; this
 # catches what keys cannot (a key fio reads otherwise than fslab means it).  A pattern gone
-# wrong lands far off (buffered instead of direct reads: fio measured 192-419k IOPS against 31-32k direct here, 6x and more);
-# 3 short runs each on a shared 2-core machine differ by up to ~17 % when quiet, but under a
-# loaded make check fslab and fio once measured 67,725 and 29,524 IOPS (2.3x, "significant"):
-# so this holds a factor of 3, and `make bench` measures the agreement itself (its 5 %
-# target, with enough repeats)
+# wrong lands far off (buffered instead of direct reads: fio measured 192-419k IOPS against
+# 31-32k direct here, 6x and more); 3 short runs each on a shared 2-core machine differ by up
+# to ~17 % when quiet, but under a loaded make check fslab and fio once measured 67,725 and
+# 29,524 IOPS (2.3x, "significant"): so this holds a factor of 3, and `make bench` measures
+# the agreement itself (its 5 % target, with enough repeats)
 awk -v a="$fs" -v b="$fi" -v s="$sig" 'BEGIN { r = a / b; if (r < 1) r = 1 / r
 	exit !(s != "yes" || r <= 3) }' ||
 	fail "fslab and fio disagree: fio $pct % (significant, beyond a factor of 3) on the same pattern"
