@@ -181,23 +181,12 @@ static void on_progress(void *ctx, const char *line)
 	json_decref(o);
 }
 
-/*
- * Windows prep and teardown change disks through PowerShell: half-way through a format they
- * leave nothing a teardown could find, so they are never killed, not even with the lab; they
- * finish (or undo themselves on failure) and the next teardown takes what they made.
- */
-static bool killable(const struct lab *L, const struct strvec *args)
-{
-	return !(L->target.os == LAB_OS_WINDOWS && args->nr &&
-		 (!strcmp(args->v[0], "prep") || !strcmp(args->v[0], "teardown")));
-}
-
 int lab_child(struct lab *L, const struct strvec *args, const char *logpath, bool progress,
 	      bool interruptible)
 {
 	struct step_io io = { .progress = progress ? on_progress : NULL, .ctx = L };
 	unsigned int flags = (interruptible ? STEP_STOPPABLE : 0) |
-			     (killable(L, args) ? STEP_KILLABLE : 0);
+			     (lab_system_killable(L->target.sys, args) ? STEP_KILLABLE : 0);
 	struct step *s;
 	int status = 0, ret;
 	sig_atomic_t handled = 0;

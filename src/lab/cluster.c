@@ -92,7 +92,7 @@ static void host_where(struct lab *L, size_t i, struct lab_where *w)
 	char *owner = lab_owner(L);
 
 	memset(w, 0, sizeof(*w));
-	w->os = L->htarget[i].os;
+	w->sys = L->htarget[i].sys;
 	w->mnt = L->hmnt ? L->hmnt[i] : NULL;
 	/* one lab, many hosts on one machine (ssh = local, or the test's namespaces): the host
 	 * in the owner keeps their preps apart */
@@ -179,13 +179,6 @@ static void on_host_progress(void *ctx, const char *line)
 	}
 }
 
-/* Windows prep and teardown are never killed (child.c's rule, here for a host's). */
-static bool host_killable(const struct step_target *t, const struct strvec *args)
-{
-	return !(t->os == LAB_OS_WINDOWS && args->nr &&
-		 (!strcmp(args->v[0], "prep") || !strcmp(args->v[0], "teardown")));
-}
-
 /* Start WHAT on host i (its log appended to LOGPATH): the step, or NULL with *status set
  * (not started: a stop asked for before it began, its log, or the step itself). */
 static struct step *host_step_start(struct lab *L, size_t i, const char *what,
@@ -194,7 +187,7 @@ static struct step *host_step_start(struct lab *L, size_t i, const char *what,
 {
 	struct step_io io = { .progress = progress ? on_host_progress : NULL, .ctx = ctx };
 	unsigned int flags = (interruptible ? STEP_STOPPABLE : 0) |
-			     (host_killable(&L->htarget[i], args) ? STEP_KILLABLE : 0);
+			     (lab_system_killable(L->htarget[i].sys, args) ? STEP_KILLABLE : 0);
 	struct lab_host_live *hl = &L->hlive[i];
 	struct step *s;
 	int ret;

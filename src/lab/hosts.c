@@ -484,8 +484,8 @@ int hosts_hello(struct hosts_session *s, size_t i)
 {
 	const struct lab_host *h = &s->cfg->v[i];
 	struct host_state *st = &s->st[i];
-	size_t nwords = ARRAY_SIZE(probe_words) - (h->os == HOST_OS_WINDOWS);
-	const char *os = h->os == HOST_OS_WINDOWS ? "windows" : "linux";
+	size_t nwords = ARRAY_SIZE(probe_words) - !!(lab_host_sys(h)->flags & SYS_CMD_SHELL);
+	const char *os = lab_host_sys(h)->name;
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	struct strvec args = STRVEC_INIT, argv = STRVEC_INIT;
 	const char *why = NULL;

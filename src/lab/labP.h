@@ -233,20 +233,9 @@ char *lab_existing_ancestor(const char *path);
  */
 void lab_preflight_system(struct lab *L, struct problems *p);
 
-/* args.c: the argv of the child steps (pushed onto a strvec, printed by --dry-run). */
-/* Where a cell's steps run and with what: this machine (lab_where_local()) or one of the
+/* args.c: the argv of the child steps (pushed onto a strvec, printed by --dry-run); where
+ * they run: struct lab_where (system.h), this machine (lab_where_local()) or one of the
  * lab's hosts (cluster.c). */
-struct lab_where {
-	enum lab_os os;
-	const char *mnt;             /* the mount root there */
-	char *owner;                 /* prep's and teardown's --owner (Linux), heap */
-	const char *image_dir, *db_dev, *log_dev;
-	uint64_t db_image_size, log_image_size;
-	int db_disk, log_disk;       /* Windows disks */
-	const char *output;          /* the run's result there; NULL: the cell's */
-	const char *start_at;        /* the run's --start-at; NULL: none */
-	const char *prep_json;       /* a raw cell's prep.json, here; NULL: MNT/prep.json */
-};
 void lab_where_local(struct lab *L, struct lab_where *w);
 void lab_where_release(struct lab_where *w);
 void lab_where_prep_args(struct lab *L, const struct lab_where *w, const struct cell *cell,

@@ -567,6 +567,18 @@ static int handler(void *user, const char *section, const char *name, const char
 	return 1; /* keep going: report every problem */
 }
 
+/* The other system whose drive-letter path d is, when the steps run on sys, a system without
+ * drive letters (there it would become a strange relative directory name); else NULL. */
+static const struct lab_system *drive_system(const struct lab_system *sys, const char *d)
+{
+	if (sys->flags & SYS_DRIVES)
+		return NULL;
+	for (size_t i = 0; lab_systems[i]; i++)
+		if ((lab_systems[i]->flags & SYS_DRIVES) && lab_systems[i]->absolute(d))
+			return lab_systems[i];
+	return NULL;
+}
+
 /* An [fs] section on volumes the user prepared (db_dir, log_dir). */
 static void check_prepared(struct parse *p, struct lab_fs *f)
 {
@@ -580,14 +592,14 @@ static void check_prepared(struct parse *p, struct lab_fs *f)
 		     p->cfg->wl.workload);
 	/* a Windows folder in a config read for Linux steps would become a strange relative
 	 * directory name here: say which fslab it is for */
-	for (size_t k = 0; p->cfg->os == LAB_OS_LINUX && k < f->db_dirs.nr + f->log_dirs.nr; k++) {
+	for (size_t k = 0; k < f->db_dirs.nr + f->log_dirs.nr; k++) {
 		const char *d = k < f->db_dirs.nr ? f->db_dirs.v[k] : f->log_dirs.v[k - f->db_dirs.nr];
+		const struct lab_system *s = drive_system(p->cfg->sys, d);
 
-		if (((d[0] | 0x20) >= 'a' && (d[0] | 0x20) <= 'z') && d[1] == ':' &&
-		    (d[2] == '\\' || d[2] == '/')) {
+		if (s) {
 			perr(p, k < f->db_dirs.nr ? f->db_dir_line : f->log_dir_line, "[fs %s]: %s is "
-			     "a Windows folder: run this lab with fslab.exe lab on Windows, or give a "
-			     "directory of this machine", f->name, d);
+			     "a %s folder: run this lab with %s lab on %s, or give a directory of this "
+			     "machine", f->name, d, s->title, s->fslab, s->title);
 			break;
 		}
 	}
@@ -604,7 +616,7 @@ static void check_prepared(struct parse *p, struct lab_fs *f)
 /* An [fs] section the lab preps, for the system the steps run on: one its prep makes. */
 static void check_prepped_fs(struct parse *p, struct lab_fs *f)
 {
-	enum prep_sys sys = p->cfg->os == LAB_OS_WINDOWS ? PREP_WINDOWS : PREP_LINUX;
+	enum prep_sys sys = p->cfg->sys->prep;
 	const struct fs_desc *d;
 
 	if (f->allow_foreign_files)
@@ -634,59 +646,6 @@ static void check_prepped_fs(struct parse *p, struct lab_fs *f)
 		perr(p, f->format_line, "[fs %s]: %s: Windows prep takes only cluster (the "
 		     "allocation unit, Format-Volume's -AllocationUnitSize); drop it", f->name,
 		     f->mkfs_opts ? "mkfs_opts" : "mount_opts");
-}
-
-/* [devices] for Linux steps: loop devices on images, or two block devices. */
-static void check_devices_linux(struct parse *p)
-{
-	struct lab_cfg *c = p->cfg;
-	int wline = c->db_disk_line ? c->db_disk_line : c->log_disk_line ? c->log_disk_line
-		    : c->disk_info_line;
-
-	if (wline)
-		perr(p, wline, "[devices]: db_disk, log_disk and disk_info name Windows disks: run "
-		     "this lab with fslab.exe lab on Windows; on Linux give image_dir, or db_dev "
-		     "and log_dev");
-	if (!lab_cfg_has_prepped(c))
-		return; /* every label on volumes the user prepared: nothing to prep */
-	if (!p->seen_devices)
-		perr(p, p->line, "no [devices] section: give image_dir (loop devices on sparse "
-		     "images) or db_dev and log_dev%s", c->nfs > 1 || c->raw_baseline ? "" :
-		     "; or db_dir and log_dir in [fs NAME] for volumes you prepared");
-	else if (c->image_dir && (c->db_dev || c->log_dev))
-		perr(p, c->image_dir_line, "[devices]: give either image_dir or db_dev/log_dev, not "
-		     "both");
-	else if (!c->image_dir && (!c->db_dev || !c->log_dev))
-		perr(p, c->devices_line, "[devices]: missing device: give image_dir, or both db_dev "
-		     "and log_dev (separate devices for the database and the log)");
-	else if (c->db_dev && c->log_dev && !strcmp(c->db_dev, c->log_dev))
-		perr(p, c->log_dev_line, "[devices]: db_dev and log_dev are the same device; the lab "
-		     "formats them separately, give two devices");
-}
-
-/* [devices] for Windows steps: two disks by number; no loop devices, no raw baseline. */
-static void check_devices_windows(struct parse *p)
-{
-	struct lab_cfg *c = p->cfg;
-	int lline = c->image_dir_line ? c->image_dir_line : c->db_dev_line ? c->db_dev_line
-		    : c->log_dev_line;
-
-	if (lline)
-		perr(p, lline, "[devices]: image_dir, db_dev and log_dev are Linux's (loop devices, "
-		     "block devices): on Windows give db_disk and log_disk (disk numbers as Get-Disk "
-		     "lists them), or db_dir and log_dir in [fs NAME] for volumes you prepared");
-	if (c->raw_baseline)
-		perr(p, p->line, "raw_baseline: the raw-device baseline runs on Linux block devices; "
-		     "set raw_baseline = no for a lab on Windows");
-	if (!lab_cfg_has_prepped(c))
-		return;
-	if (c->db_disk < 0 || c->log_disk < 0)
-		perr(p, c->devices_line ? c->devices_line : p->line, "[devices]: give db_disk and "
-		     "log_disk (the numbers Get-Disk shows for two empty disks: the lab formats them "
-		     "for every cell), or db_dir and log_dir in [fs NAME] for volumes you prepared");
-	else if (c->db_disk == c->log_disk)
-		perr(p, c->log_disk_line, "[devices]: db_disk and log_disk are the same disk; the "
-		     "database and the log get a disk each: give two disks");
 }
 
 /*
@@ -744,18 +703,23 @@ static void host_problem(void *ctx, int line, const char *text)
 static void check_hosts_system(struct parse *p)
 {
 	struct lab_cfg *c = p->cfg;
-	size_t nwin = 0;
+	const struct lab_system *other = NULL; /* a system not the default's */
+	size_t nother = 0;
 
 	for (size_t i = 0; i < c->hosts.n; i++)
-		nwin += c->hosts.v[i].os == HOST_OS_WINDOWS;
-	if (nwin && nwin < c->hosts.n)
-		perr(p, c->hosts.v[0].line, "[host] sections of Linux and Windows hosts in one lab: "
-		     "a cell is one filesystem prepared the same way on every host, which Linux and "
-		     "Windows preps cannot be; give os = windows to all or none (a lab each)");
-	c->os = nwin == c->hosts.n ? LAB_OS_WINDOWS : LAB_OS_LINUX;
-	if (nwin && c->raw_baseline)
+		if (lab_host_sys(&c->hosts.v[i]) != lab_systems[0]) {
+			other = other ? other : lab_host_sys(&c->hosts.v[i]);
+			nother++;
+		}
+	if (nother && nother < c->hosts.n)
+		perr(p, c->hosts.v[0].line, "[host] sections of %s and %s hosts in one lab: a cell "
+		     "is one filesystem prepared the same way on every host, which %s and %s preps "
+		     "cannot be; give os = %s to all or none (a lab each)", lab_systems[0]->title,
+		     other->title, lab_systems[0]->title, other->title, other->name);
+	c->sys = nother == c->hosts.n ? other : lab_systems[0];
+	if (other && !(other->flags & SYS_RAW) && c->raw_baseline)
 		perr(p, p->line, "raw_baseline: the raw-device baseline runs on Linux block devices; "
-		     "set raw_baseline = no for a lab of Windows hosts");
+		     "set raw_baseline = no for a lab of %s hosts", other->title);
 }
 
 static void check_required(struct parse *p)
@@ -781,10 +745,8 @@ static void check_required(struct parse *p)
 	}
 	if (c->hosts.n)
 		lab_hosts_check(&c->hosts, c, host_problem, p); /* each host's devices */
-	else if (c->os == LAB_OS_WINDOWS)
-		check_devices_windows(p);
 	else
-		check_devices_linux(p);
+		c->sys->check_devices(c, p->seen_devices, host_problem, p);
 	if (!p->seen_workload)
 		perr(p, p->line, "no [workload] section: give at least duration and db_size");
 	/* the hosts start together (--start-at); a steady-state stage ends on each at its own
@@ -859,10 +821,10 @@ static void check_required(struct parse *p)
 
 int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 {
-	return lab_cfg_load_for(cfg, path, LAB_OS_HERE);
+	return lab_cfg_load_for(cfg, path, lab_system_here());
 }
 
-int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
+int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, const struct lab_system *sys)
 {
 	struct parse p = { .cfg = cfg, .lb = STRBUF_INIT };
 	struct stat st;
@@ -871,7 +833,7 @@ int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 	memset(cfg, 0, sizeof(*cfg));
 	lab_hosts_init(&cfg->hosts);
 	cfg->path = xstrdup(path);
-	cfg->os = os;
+	cfg->sys = sys;
 	cfg->db_disk = cfg->log_disk = -1;
 	cfg->repeats = 1;
 	run_params_init(&cfg->run, &cfg->wl); /* fslab run's defaults: the same table */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "lab/hosts.h"
+#include "lab/system.h"
 #include "run/options.h"
 #include "strvec.h"
 
@@ -26,17 +27,6 @@ enum lab_order {
 /* Largest order_seed: integers up to 2^53 - 1 survive JSON readers that use doubles. */
 #define LAB_SEED_MAX ((UINT64_C(1) << 53) - 1)
 
-/*
- * The system the lab's steps run on: it decides which [devices] and [fs] keys make sense
- * (loop devices and Linux filesystems, or Windows disks with NTFS and ReFS): the machine the
- * lab runs on (LAB_OS_HERE), or with [host] sections the hosts' (one system for all).
- */
-enum lab_os { LAB_OS_LINUX, LAB_OS_WINDOWS };
-#ifdef _WIN32
-#define LAB_OS_HERE LAB_OS_WINDOWS
-#else
-#define LAB_OS_HERE LAB_OS_LINUX
-#endif
 /* An adaptive lab's rounds: at least 2 (a blocked model needs a residual), by default 3
  * before the first look, and at most 20 unless max_rounds says otherwise (up to 100, the
  * most repeats a fixed lab may have). */
@@ -98,8 +88,10 @@ struct lab_cfg {
 	 * cell of the comparison (its cell id ends in -qualify); 0: none */
 	uint64_t qualify_ns;
 	int qualify_line;
-	/* the system the steps run on (lab_cfg_load_for) */
-	enum lab_os os;
+	/* the system the steps run on (lab_cfg_load_for; system.h): it decides which [devices]
+	 * and [fs] keys make sense: the machine the lab runs on, or with [host] sections the
+	 * hosts' (one system for all) */
+	const struct lab_system *sys;
 	/* [devices]: Linux: loop devices on images, or two block devices */
 	char *image_dir, *db_dev, *log_dev;
 	uint64_t db_image_size, log_image_size;
@@ -132,8 +124,8 @@ struct lab_cfg {
  * lab_cfg_release() in any case.
  */
 int lab_cfg_load(struct lab_cfg *cfg, const char *path) __attribute__((warn_unused_result));
-/* The same, checked for steps that run on os (lab_cfg_load: this machine's). */
-int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
+/* The same, checked for steps that run on sys (lab_cfg_load: this machine's). */
+int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, const struct lab_system *sys)
 	__attribute__((warn_unused_result));
 void lab_cfg_release(struct lab_cfg *cfg);
 

@@ -134,8 +134,7 @@ int lab_preflight(struct lab *L)
 	if (!have_program("gnuplot"))
 		fslab_warn("preflight: gnuplot is missing: the report will have tables but no charts; "
 			   "install the Debian package gnuplot-nox%s",
-			   L->target.os == LAB_OS_WINDOWS ? " where you compare (or gnuplot for "
-			   "Windows in PATH)" : "");
+			   L->target.sys->gnuplot);
 	if (p.n) {
 		fslab_err("preflight found %u problem(s); nothing was changed", p.n);
 		return -FSLAB_EINPUT;

@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "lab/labcfg.h"
+#include "lab/system.h"
 #include "strvec.h"
 
 struct hosts_session;
@@ -34,7 +35,7 @@ struct hosts_session;
 /* Where steps run. */
 struct step_target {
 	char *name;   /* for messages: "this machine", or the host's NAME */
-	enum lab_os os;  /* what the steps run on: which prep, which paths */
+	const struct lab_system *sys; /* what the steps run on: which prep, which paths */
 	char *fslab;  /* the fslab binary there: for this machine, this very binary */
 	/* a [host NAME] of the lab: its session (the kept connections, lab/hosts.h) and index,
 	 * whose hosts_step_argv() is the argv; NULL: this machine, no ssh */
