@@ -165,65 +165,7 @@ void lab_live_line(struct lab *L)
 	check_stdout(L);
 }
 
-/* ---- child processes: the step runner (step.h) ---- */
-
-/* A progress line of fslab run ({"fslab_progress": 1, "phase", "elapsed_s", ...}). */
-static void on_progress(void *ctx, const char *line)
-{
-	struct lab *L = ctx;
-	json_t *o = json_loads(line, 0, NULL);
-
-	if (!o)
-		return;
-	L->run_elapsed = json_number_value(json_object_get(o, "elapsed_s"));
-	L->run_total = json_number_value(json_object_get(o, "total_s"));
-	L->iops = json_number_value(json_object_get(o, "iops"));
-	json_decref(o);
-}
-
-int lab_child(struct lab *L, const struct strvec *args, const char *logpath, bool progress,
-	      bool interruptible)
-{
-	struct step_io io = { .progress = progress ? on_progress : NULL, .ctx = L };
-	unsigned int flags = (interruptible ? STEP_STOPPABLE : 0) |
-			     (lab_system_killable(L->target.sys, args) ? STEP_KILLABLE : 0);
-	struct step *s;
-	int status = 0, ret;
-	sig_atomic_t handled = 0;
-
-	/* a stop asked for before the step began: the step is not started at all */
-	if (interruptible && lab_nsignals)
-		return 128 + SIGINT;
-	io.log = os_fopen(logpath, "a");
-	if (!io.log)
-		return errno ? -errno : -EIO;
-	ret = step_start(&L->target, args, flags, &io, &s);
-	if (ret) {
-		fprintf(io.log, "fslab lab: cannot start fslab %s on %s: %s\n", args->v[0],
-			L->target.name, strerror(-ret));
-		fclose(io.log);
-		return ret;
-	}
-	L->run_elapsed = L->run_total = L->iops = 0;
-	for (;;) {
-		/* the first stop request closes the step's stdin (it stops cleanly, as on
-		 * Ctrl-C); a second one (SIGINT, SIGTERM: never SIGHUP or SIGPIPE) kills it */
-		if (interruptible && lab_nsignals > handled) {
-			if (!handled)
-				step_stop(s);
-			else
-				step_kill(s);
-			handled = lab_nsignals;
-		}
-		ret = step_poll(s, progress ? 1000 : 200, &status);
-		if (ret)
-			break;
-		lab_live_line(L);
-	}
-	step_free(s);
-	fclose(io.log);
-	return ret < 0 ? ret : status;
-}
+/* ---- steps on this machine ---- */
 
 int lab_teardown(struct lab *L, const char *logpath)
 {
@@ -236,31 +178,4 @@ int lab_teardown(struct lab *L, const char *logpath)
 	if (rc)
 		lab_log(L, "teardown of %s exited %d (see %s)", L->mnt, rc, logpath);
 	return rc;
-}
-
-/* A cell's prep (none on volumes the user prepared: said in the log).  0, or -1 with
- * cell->error set. */
-int lab_prep_cell(struct lab *L, struct cell *cell, const char *plog)
-{
-	struct strvec a = STRVEC_INIT;
-	char where[48];
-	int rc;
-
-	lab_cell_where(L, cell, where, sizeof(where));
-	if (cell->fs->prepared) {
-		lab_log(L, "cell %u/%u %s: no prep: volumes you prepared (%s), not reformatted; the "
-			"run deletes and re-creates its databases and logs (%s, label %s)", L->cur + 1,
-			L->ncells, cell->id, cell->fs->db_dirs.v[0], where, cell->label);
-		return 0;
-	}
-	L->step = "prep";
-	lab_log(L, "cell %u/%u %s: prep %s (%s, label %s, %s)", L->cur + 1, L->ncells, cell->id,
-		cell->fs->fs, where, cell->label, lab_devices_words(L));
-	lab_prep_args(L, cell, &a);
-	rc = lab_child(L, &a, plog, false, true);
-	strvec_clear(&a);
-	if (!rc)
-		return 0;
-	cell->error = lab_prep_failure(L, rc, plog);
-	return -1;
 }
