@@ -213,7 +213,8 @@ WIN_SYSROOT := $(WIN_B)/sysroot
 FSPREP_PORTABLE := fsprep/fs.c fsprep/fs_%.c fsprep/align.c fsprep/mkfs_opts.c fsprep/backend.c \
 	fsprep/win/%
 WIN_LINUX_ONLY := src/os/posix.c src/os/posix_dir.c src/io/uring.c src/volume.c src/host.c src/blockdev.c \
-	src/sysfs.c src/lab/preflight_prep.c src/lab/hosts.c src/lab/hosts_cli.c src/lab/cluster.c \
+	src/sysfs.c src/lab/preflight_prep.c src/lab/hosts.c src/lab/hosts_run.c \
+	src/lab/hosts_fetch.c src/lab/hosts_cli.c src/lab/cluster.c \
 	$(filter-out $(FSPREP_PORTABLE),$(filter fsprep/%,$(ALL_SRC)))
 WIN_SRC := $(filter-out $(WIN_LINUX_ONLY),$(filter-out src/main.c,$(ALL_SRC)))
 WIN_OBJ := $(WIN_SRC:%.c=$(WIN_B)/obj/%.o)
