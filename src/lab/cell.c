@@ -336,7 +336,33 @@ static int local_collect(struct ccell *c)
 	return 0;
 }
 
+/* --dry-run: a cell's steps here, as a user would type them. */
+static void local_dry_run_cell(struct lab *L, const struct cell *c)
+{
+	struct strvec a = STRVEC_INIT;
+
+	if (c->fs->prepared) {
+		printf("  (no prep: volumes you prepared, not reformatted; the run deletes "
+		       "and re-creates its databases and logs)\n");
+	} else {
+		lab_prep_args(L, c, &a);
+		lab_print_args(&a);
+		/* a disk lab with a saved disk query: the script each cell's prep runs */
+		lab_dry_run_script(L, &a);
+		strvec_clear(&a);
+	}
+	lab_run_args(L, c, &a);
+	lab_print_args(&a);
+	strvec_clear(&a);
+	if (!c->fs->prepared) {
+		lab_teardown_args(L, &a);
+		lab_print_args(&a);
+		strvec_clear(&a);
+	}
+}
+
 const struct lab_reach lab_reach_local = {
+	.dry_run_cell = local_dry_run_cell,
 	.where = local_where,
 	.log = local_log,
 	.start = local_start,

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * cluster.c: `fslab lab` with [host NAME] sections (issue 20, docs/HOSTS.md): every cell on
- * every host at once, over OpenSSH, through the step runner's host targets (step.h): prep on
- * all hosts, the clocks measured, `fslab run --start-at` on all (the same instant as each
- * host's clock reads it), each result fetched with its sha256 and merged exactly into the
- * cell's cluster result, teardown on all.  A host lost mid-cell (its ssh ends: keepalives,
+ * cluster.c: `fslab lab` with [host NAME] sections (docs/HOSTS.md): how the one cell runner
+ * (cell.c) reaches the hosts (struct lab_reach): every step on every host at once over
+ * OpenSSH through the step runner's host targets (step.h), the clocks measured before each
+ * run and `fslab run --start-at` on all (the same instant as each host's clock reads it),
+ * each result fetched with its sha256 and merged exactly into the cell's cluster result.  A host lost mid-cell (its ssh ends: keepalives,
  * a killed fslab) fails that host's part of the cell; the others' results are kept and the
  * cluster result is partial; a host that cannot be reached any more stops the lab, and its
  * teardown waits for `fslab lab --resume`.  Linux only (fslab.exe does not drive hosts).
@@ -70,7 +70,7 @@ static void lab_hosts_free_paths(struct lab *L)
 	L->hmnt = NULL;
 }
 
-void lab_hosts_close(struct lab *L)
+static void hosts_close(struct lab *L)
 {
 	if (!L->hs)
 		return;
@@ -163,7 +163,7 @@ static char *log_errors(FILE *f, const char *fallback)
 	return strbuf_detach(&sb, NULL);
 }
 
-int lab_hosts_preflight(struct lab *L)
+static int hosts_preflight_all(struct lab *L)
 {
 	size_t n = L->nhosts;
 	struct strvec *args = xcalloc(n, sizeof(*args));
@@ -515,17 +515,6 @@ static char *hosts_log(const struct lab *L, size_t i, const char *id, const char
 	return p;
 }
 
-static const struct lab_reach hosts_reach = {
-	.where = host_where,
-	.log = hosts_log,
-	.begin = hosts_begin,
-	.gone = hosts_gone,
-	.prepped = hosts_prepped,
-	.start = hosts_start,
-	.collect = hosts_collect,
-	.lost = hosts_lost,
-};
-
 /* ---- --dry-run ---- */
 
 /* A command line as a user would type it in a POSIX shell. */
@@ -560,7 +549,7 @@ static void dry_step(struct lab *L, size_t i, struct strvec *args, bool stoppabl
 	strvec_clear(&argv);
 }
 
-void lab_hosts_dry_run_head(struct lab *L)
+static void hosts_dry_run_head(struct lab *L)
 {
 	struct strvec a = STRVEC_INIT;
 
@@ -574,7 +563,7 @@ void lab_hosts_dry_run_head(struct lab *L)
 	strvec_clear(&a);
 }
 
-void lab_hosts_dry_run(struct lab *L, const struct cell *c)
+static void hosts_dry_run(struct lab *L, const struct cell *c)
 {
 	hosts_paths(L);
 	for (size_t i = 0; i < L->nhosts; i++) {
@@ -598,3 +587,19 @@ void lab_hosts_dry_run(struct lab *L, const struct cell *c)
 		free(remote);
 	}
 }
+
+/* The hosts of a lab, as the cell runner reaches them. */
+static const struct lab_reach hosts_reach = {
+	.where = host_where,
+	.log = hosts_log,
+	.begin = hosts_begin,
+	.gone = hosts_gone,
+	.prepped = hosts_prepped,
+	.start = hosts_start,
+	.collect = hosts_collect,
+	.lost = hosts_lost,
+	.preflight = hosts_preflight_all,
+	.dry_run_head = hosts_dry_run_head,
+	.dry_run_cell = hosts_dry_run,
+	.close = hosts_close,
+};

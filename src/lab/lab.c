@@ -120,8 +120,8 @@ static int compare_all(struct lab *L)
 	/*
 	 * The report the lab is about to announce must be one this compare wrote: each file
 	 * exists and is a new file (written atomically: a rename, so a new inode), not a
-	 * leftover of an earlier compare.  A lab that printed a report path and exited 0 without
-	 * a report once lost 70 cells' report without a word (issue 16).
+	 * leftover of an earlier compare.  A lab never announces a report path, nor exits 0,
+	 * without the report it names.
 	 */
 	for (size_t i = 0; i < ARRAY_SIZE(files) && (rc == 0 || rc == FSLAB_EXIT_VERDICT); i++) {
 		struct os_id now;
@@ -226,9 +226,8 @@ static void lab_free(struct lab *L)
 	if (L->log)
 		fclose(L->log);
 	os_unlock(L->lock_fd);
-#ifndef _WIN32
-	lab_hosts_close(L);
-#endif
+	if (L->reach && L->reach->close)
+		L->reach->close(L);
 	step_target_release(&L->target);
 	free(L->hlive);
 	lab_cfg_release(&L->cfg);
@@ -236,8 +235,6 @@ static void lab_free(struct lab *L)
 
 static void dry_run(struct lab *L)
 {
-	struct strvec a = STRVEC_INIT;
-
 	printf("Lab %s: %u cell(s), results in %s\n", L->cfg.path, L->ncells, L->out);
 	printf("Order %s, %u round(s)%s of %u cell(s)", lab_order_name(L->order_kind),
 	       L->cfg.repeats, L->cfg.adaptive ? " at most" : "", L->nslots);
@@ -248,10 +245,8 @@ static void dry_run(struct lab *L)
 		       : "");
 	printf("\n");
 	lab_adaptive_dry_run(L);
-#ifndef _WIN32
-	if (L->nhosts)
-		lab_hosts_dry_run_head(L);
-#endif
+	if (L->reach->dry_run_head)
+		L->reach->dry_run_head(L);
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
 		char where[48];
@@ -259,30 +254,7 @@ static void dry_run(struct lab *L)
 		printf("cell %u/%u %s (%s, label %s)%s:\n", i + 1, L->ncells, c->id,
 		       lab_cell_where(L, c, where, sizeof(where)), c->label,
 		       c->status == CELL_DONE ? " [done, kept]" : "");
-#ifndef _WIN32
-		if (L->nhosts) {
-			lab_hosts_dry_run(L, c);
-			continue;
-		}
-#endif
-		if (c->fs->prepared) {
-			printf("  (no prep: volumes you prepared, not reformatted; the run deletes "
-			       "and re-creates its databases and logs)\n");
-		} else {
-			lab_prep_args(L, c, &a);
-			lab_print_args(&a);
-			/* a Windows disk lab with a saved disk query: the script each cell runs */
-			lab_dry_run_script(L, &a);
-			strvec_clear(&a);
-		}
-		lab_run_args(L, c, &a);
-		lab_print_args(&a);
-		strvec_clear(&a);
-		if (!c->fs->prepared) {
-			lab_teardown_args(L, &a);
-			lab_print_args(&a);
-			strvec_clear(&a);
-		}
+		L->reach->dry_run_cell(L, c);
 	}
 	if (L->nhosts)
 		printf("(every host's step at once, each over its own ssh connection, which the "
@@ -567,12 +539,10 @@ int cmd_lab(int argc, char **argv)
 	}
 	if (lab_preflight(L))
 		goto out;
-#ifndef _WIN32
-	/* every host reached, the same build, clocks, each host's own preflight: before anything
-	 * is made, here or there */
-	if (L->nhosts && lab_hosts_preflight(L))
+	/* the places' own preflight (every host reached, the same build, clocks, each host's
+	 * prep as a dry run): before anything is made, here or there */
+	if (L->reach->preflight && L->reach->preflight(L))
 		goto out;
-#endif
 	status = lab_take_output(L);
 	if (status)
 		goto out;

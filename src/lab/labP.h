@@ -188,6 +188,13 @@ struct lab_reach {
 	int (*collect)(struct ccell *c);
 	/* a lost place: how to take its volumes back, into L->lost */
 	void (*lost)(struct ccell *c);
+	/* before anything changes, after the lab's own preflight: 0 or -FSLAB_EINPUT */
+	int (*preflight)(struct lab *L);
+	/* --dry-run: how a step reaches a place (once), and a cell's steps on each */
+	void (*dry_run_head)(struct lab *L);
+	void (*dry_run_cell)(struct lab *L, const struct cell *c);
+	/* the end of the lab (every exit) */
+	void (*close)(struct lab *L);
 };
 extern const struct lab_reach lab_reach_local;
 /* One cell: prep, run, teardown on every place at once, the result merged when there are
@@ -202,17 +209,10 @@ void lab_teardown_places(struct lab *L, const char *prefix, const bool *skip);
 
 /*
  * cluster.c (Linux): a lab with [host NAME] sections.  lab_hosts_open() makes the session
- * (nothing contacted in a dry run) and sets the lab's reach to its hosts,
- * lab_hosts_preflight() checks every host before anything changes (0 or -FSLAB_EINPUT after
- * the problems; a resumed lab first tears down what it left on its hosts).
- * lab_hosts_dry_run_head() prints how every step reaches a host, lab_hosts_dry_run() a
- * cell's commands for each host; lab_hosts_close() ends the session (every exit).
+ * (nothing contacted in a dry run) and sets the lab's reach to its hosts (their preflight,
+ * dry run and the session's end are its ops).
  */
 int lab_hosts_open(struct lab *L);
-int lab_hosts_preflight(struct lab *L);
-void lab_hosts_dry_run_head(struct lab *L);
-void lab_hosts_dry_run(struct lab *L, const struct cell *c);
-void lab_hosts_close(struct lab *L);
 
 /* plan.c: the cells, their run order, lab-plan.json and lab-state.json (resume). */
 /* lab_cli.c: fslab lab's options into L, the config's path in *config, --output in *out_opt.

@@ -47,8 +47,8 @@ struct lab_fs {
 	 * Volumes the user prepared (db_dir / log_dir given): no prep, no format, no teardown;
 	 * each cell deletes and re-creates its databases and logs there (fslab run --fresh), so
 	 * the volume ages from round to round.  Results and report say "volumes prepared by the
-	 * user, not reformatted between repeats" (run.h RUN_NOTE_USER_VOLUMES); lab provenance
-	 * (issue 17) records volume_formatted = false for these cells.
+	 * user, not reformatted between repeats" (run.h RUN_NOTE_USER_VOLUMES); their results'
+	 * lab provenance records volume_formatted = false.
 	 */
 	bool prepared;
 	struct strvec db_dirs, log_dirs; /* as given, in order: the run's --db and --log */
