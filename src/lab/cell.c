@@ -296,6 +296,19 @@ int lab_cell_run(struct lab *L, struct cell *cell)
 
 /* ---- this machine, the local lab's one place ---- */
 
+int lab_teardown(struct lab *L, const char *logpath)
+{
+	struct strvec args = STRVEC_INIT;
+	int rc;
+
+	lab_teardown_args(L, &args);
+	rc = lab_child(L, &args, logpath, false, false);
+	strvec_clear(&args);
+	if (rc)
+		lab_log(L, "teardown of %s exited %d (see %s)", L->mnt, rc, logpath);
+	return rc;
+}
+
 static void local_where(struct lab *L, size_t i, struct lab_where *w)
 {
 	(void)i;

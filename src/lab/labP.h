@@ -114,7 +114,7 @@ struct lab_host_live {
  */
 extern volatile sig_atomic_t lab_nsignals, lab_signal;
 
-/* child.c: the log, the live line and the child processes (prep, run, teardown, compare). */
+/* live.c: the log and the live line. */
 /* A line on stdout (timestamped) and in lab.log. */
 void lab_log(struct lab *L, const char *fmt, ...) __printf(2, 3);
 /* A line in lab.log (timestamped) and on stderr ("fslab: ..."), for what must be seen even
@@ -147,7 +147,8 @@ void lab_steps(struct lab *L, const struct step_target *t, size_t n, const char 
  */
 int lab_child(struct lab *L, const struct strvec *args, const char *logpath, bool progress,
 	      bool interruptible);
-/* `fslab teardown` of the lab's mount root; its exit status (logged when not 0). */
+/* cell.c: `fslab teardown` of the lab's mount root on this machine, its output into
+ * logpath; its exit status (logged when not 0). */
 int lab_teardown(struct lab *L, const char *logpath);
 /* A done cell's time beyond its warm-up and duration (prep, initialisation, teardown) into
  * the running mean the lab's plan and budget use (L->overhead_est). */

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* child.c: the lab's child steps (prep, run, teardown, compare) through the step runner
- * (step.h: log, progress lines, stop and kill) and what the lab prints meanwhile (log, live
- * line). */
+/* live.c: what the lab prints while it runs: lab.log and stdout lines, the live line (the
+ * cell, its step, times, IOPS and each host's state). */
 #include <errno.h>
 #include <jansson.h>
 #include <signal.h>
@@ -38,27 +37,25 @@ void lab_clear_line(struct lab *L)
 	}
 }
 
-static void log_line(struct lab *L, const char *ts, const char *msg)
-{
-	if (L->log) {
-		fprintf(L->log, "%s %s\n", ts, msg);
-		fflush(L->log);
-	}
-}
-
-/* lines of any length: a path or a resume command is never cut */
-void lab_log(struct lab *L, const char *fmt, ...)
+/* A line in lab.log (timestamped), then on stdout (timestamped: lab_log()) or on stderr
+ * ("fslab: ...": lab_note()).  Lines of any length: a path or a resume command is never
+ * cut. */
+static void say(struct lab *L, bool note, const char *fmt, va_list ap)
 {
 	struct strbuf msg = STRBUF_INIT;
 	char ts[32];
-	va_list ap;
 
-	va_start(ap, fmt);
 	strbuf_vaddf(&msg, fmt, ap);
-	va_end(ap);
 	iso8601_now(ts, sizeof(ts));
-	log_line(L, ts, msg.buf);
-	if (!L->stdout_dead) {
+	if (L->log) {
+		fprintf(L->log, "%s %s\n", ts, msg.buf);
+		fflush(L->log);
+	}
+	if (note) {
+		lab_clear_line(L);
+		/* a dead stderr (EIO, EPIPE) fails this write and nothing else */
+		fprintf(stderr, "fslab: %s\n", msg.buf);
+	} else if (!L->stdout_dead) {
 		lab_clear_line(L);
 		printf("%s %s\n", ts + 11, msg.buf);
 		check_stdout(L);
@@ -66,21 +63,22 @@ void lab_log(struct lab *L, const char *fmt, ...)
 	strbuf_release(&msg);
 }
 
-void lab_note(struct lab *L, const char *fmt, ...)
+void lab_log(struct lab *L, const char *fmt, ...)
 {
-	struct strbuf msg = STRBUF_INIT;
-	char ts[32];
 	va_list ap;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&msg, fmt, ap);
+	say(L, false, fmt, ap);
 	va_end(ap);
-	iso8601_now(ts, sizeof(ts));
-	log_line(L, ts, msg.buf);
-	lab_clear_line(L);
-	/* a dead stderr (EIO, EPIPE) fails this write and nothing else */
-	fprintf(stderr, "fslab: %s\n", msg.buf);
-	strbuf_release(&msg);
+}
+
+void lab_note(struct lab *L, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(L, true, fmt, ap);
+	va_end(ap);
 }
 
 static double cell_estimate(const struct lab *L)
@@ -163,19 +161,4 @@ void lab_live_line(struct lab *L)
 	}
 	fputs("\033[K", stdout);
 	check_stdout(L);
-}
-
-/* ---- steps on this machine ---- */
-
-int lab_teardown(struct lab *L, const char *logpath)
-{
-	struct strvec args = STRVEC_INIT;
-	int rc;
-
-	lab_teardown_args(L, &args);
-	rc = lab_child(L, &args, logpath, false, false);
-	strvec_clear(&args);
-	if (rc)
-		lab_log(L, "teardown of %s exited %d (see %s)", L->mnt, rc, logpath);
-	return rc;
 }
