@@ -24,6 +24,11 @@ enum lab_order {
 	LAB_ORDER_SEQUENTIAL,  /* slot by slot: all repeats of a slot back to back */
 };
 
+/* labcfg.c: "shuffled", "interleaved", "sequential". */
+const char *lab_order_name(enum lab_order o);
+/* lab_order_parse - the name of an order into *o.  0, or -EINVAL for anything else. */
+int lab_order_parse(const char *s, enum lab_order *o) __attribute__((warn_unused_result));
+
 /* Largest order_seed: integers up to 2^53 - 1 survive JSON readers that use doubles. */
 #define LAB_SEED_MAX ((UINT64_C(1) << 53) - 1)
 
