@@ -246,14 +246,11 @@ static void problemf(void (*problem)(void *, int, const char *), void *ctx, unsi
 static void problemf(void (*problem)(void *, int, const char *), void *ctx, unsigned int *n,
 		     int line, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	lab_system_vproblem(problem, ctx, line, fmt, ap);
 	va_end(ap);
-	problem(ctx, line, sb.buf);
-	strbuf_release(&sb);
 	(*n)++;
 }
 

@@ -8,6 +8,7 @@
 #include "util.h"
 
 /* One line per system; a new kind of host is its system_<name>.c and a line here. */
+extern const struct lab_system lab_system_linux, lab_system_windows;
 const struct lab_system *const lab_systems[] = {
 	&lab_system_linux,
 	&lab_system_windows,
@@ -46,15 +47,22 @@ bool lab_system_killable(const struct lab_system *sys, const struct strvec *args
 		 (!strcmp(args->v[0], "prep") || !strcmp(args->v[0], "teardown")));
 }
 
+void lab_system_vproblem(void (*problem)(void *ctx, int line, const char *text), void *ctx,
+			 int line, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	problem(ctx, line, sb.buf);
+	strbuf_release(&sb);
+}
+
 void lab_system_problem(void (*problem)(void *ctx, int line, const char *text), void *ctx,
 			int line, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	lab_system_vproblem(problem, ctx, line, fmt, ap);
 	va_end(ap);
-	problem(ctx, line, sb.buf);
-	strbuf_release(&sb);
 }

@@ -11,6 +11,7 @@
 #ifndef FSLAB_LAB_SYSTEM_H
 #define FSLAB_LAB_SYSTEM_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -98,7 +99,6 @@ struct lab_system {
 
 /* The systems, in the order `os =` lists them; NULL-terminated (system.c). */
 extern const struct lab_system *const lab_systems[];
-extern const struct lab_system lab_system_linux, lab_system_windows;
 /* The system named name ([host] os = NAME), or NULL. */
 const struct lab_system *lab_system_find(const char *name);
 /* The system this fslab was built for. */
@@ -110,5 +110,7 @@ bool lab_system_killable(const struct lab_system *sys, const struct strvec *args
 /* Problems formatted for check_devices()'s callback. */
 void lab_system_problem(void (*problem)(void *ctx, int line, const char *text), void *ctx,
 			int line, const char *fmt, ...) __printf(4, 5);
+void lab_system_vproblem(void (*problem)(void *ctx, int line, const char *text), void *ctx,
+			 int line, const char *fmt, va_list ap) __printf(4, 0);
 
 #endif

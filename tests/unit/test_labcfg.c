@@ -24,7 +24,7 @@
 static char path[64];
 static char errors[8192];
 /* the system the configs are checked for (lab_cfg_load_for) */
-static const struct lab_system *load_os = &lab_system_linux;
+static const struct lab_system *load_os; /* NULL: Linux */
 
 static int load_n(const char *text, size_t len, struct lab_cfg *cfg);
 
@@ -48,7 +48,7 @@ static int load_n(const char *text, size_t len, struct lab_cfg *cfg)
 	fclose(f);
 	fflush(stderr);
 	dup2(fd, 2);
-	ret = lab_cfg_load_for(cfg, path, load_os);
+	ret = lab_cfg_load_for(cfg, path, load_os ? load_os : lab_system_find("linux"));
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -234,11 +234,11 @@ static void test_decided_keys(void **state)
 	assert_true(c.equivalence < 0);
 	lab_cfg_release(&c);
 	/* the shipped configs that decide */
-	assert_int_equal(lab_cfg_load_for(&c, "configs/demo.ini", &lab_system_linux), 0);
+	assert_int_equal(lab_cfg_load_for(&c, "configs/demo.ini", lab_system_find("linux")), 0);
 	assert_int_equal(c.stop, LAB_STOP_DECIDED);
 	assert_true(c.equivalence == 5);
 	lab_cfg_release(&c);
-	assert_int_equal(lab_cfg_load_for(&c, "configs/jetstress-2h.ini", &lab_system_linux), 0);
+	assert_int_equal(lab_cfg_load_for(&c, "configs/jetstress-2h.ini", lab_system_find("linux")), 0);
 	assert_int_equal(c.stop, LAB_STOP_DECIDED);
 	assert_int_equal(c.qualify_ns, 7200 * NSEC_PER_SEC);
 	assert_int_equal(c.budget_ns, 24 * 3600 * NSEC_PER_SEC);
@@ -702,12 +702,12 @@ static void test_windows(void **state)
 	struct lab_cfg c;
 
 	(void)state;
-	load_os = &lab_system_windows;
+	load_os = lab_system_find("windows");
 	assert_int_equal(load("[devices]\ndb_disk = 1\nlog_disk = 2\nforce = yes\n"
 			      "disk_info = C:\\saved\\disks.json\n[workload]\ndb_size=64M\n"
 			      "[fs ntfs]\ncluster = 64K\n[fs refs]\n"
 			      "[fs d]\ndb_dir = D:\\fslab\\db\nlog_dir = L:\\fslab\\log\n", &c), 0);
-	assert_ptr_equal(c.sys, &lab_system_windows);
+	assert_ptr_equal(c.sys, lab_system_find("windows"));
 	assert_int_equal(c.db_disk, 1);
 	assert_int_equal(c.log_disk, 2);
 	assert_true(c.force);
@@ -733,7 +733,7 @@ static void test_windows(void **state)
 		   "disk number as Get-Disk lists it");
 	expect_bad("[lab]\nraw_baseline = yes\n[devices]\ndb_disk=1\nlog_disk=2\n[workload]\n"
 		   "[fs ntfs]\n", 0, "raw-device baseline runs on Linux");
-	load_os = &lab_system_linux;
+	load_os = lab_system_find("linux");
 }
 
 /* The shipped Windows configs (run from the top of the repository, as tests/run.sh and
@@ -743,8 +743,8 @@ static void test_shipped_windows_configs(void **state)
 	struct lab_cfg c;
 
 	(void)state;
-	load_os = &lab_system_windows;
-	assert_int_equal(lab_cfg_load_for(&c, "configs/ntfs-vs-refs.ini", &lab_system_windows), 0);
+	load_os = lab_system_find("windows");
+	assert_int_equal(lab_cfg_load_for(&c, "configs/ntfs-vs-refs.ini", lab_system_find("windows")), 0);
 	assert_int_equal(c.db_disk, 1);
 	assert_int_equal(c.log_disk, 2);
 	assert_int_equal(c.repeats, 3);
@@ -756,15 +756,15 @@ static void test_shipped_windows_configs(void **state)
 	assert_string_equal(c.fs[1].cluster, "64K");
 	assert_true(lab_cfg_has_prepped(&c));
 	lab_cfg_release(&c);
-	assert_int_equal(lab_cfg_load_for(&c, "configs/windows-demo.ini", &lab_system_windows), 0);
+	assert_int_equal(lab_cfg_load_for(&c, "configs/windows-demo.ini", lab_system_find("windows")), 0);
 	assert_false(lab_cfg_has_prepped(&c)); /* formats nothing */
 	assert_true(c.fs[0].prepared && c.fs[1].prepared);
 	assert_true(c.aa_check);
 	lab_cfg_release(&c);
-	load_os = &lab_system_linux;
+	load_os = lab_system_find("linux");
 #ifndef _WIN32
 	fflush(stderr);
-	assert_int_equal(lab_cfg_load_for(&c, "configs/ntfs-vs-refs.ini", &lab_system_linux),
+	assert_int_equal(lab_cfg_load_for(&c, "configs/ntfs-vs-refs.ini", lab_system_find("linux")),
 			 -FSLAB_EINPUT);
 	lab_cfg_release(&c);
 #endif

@@ -491,11 +491,11 @@ static void test_config_keys(void **state)
 	int keys = 0;
 
 	(void)state;
-	assert_false(known_key("devices.no_such_key", &lab_system_linux));
+	assert_false(known_key("devices.no_such_key", lab_system_find("linux")));
 	for (size_t i = 0; (c = fslab_cmd_at(i)); i++)
 		for (const struct opt_def *o = c->opts ? opt_table(c->opts) : NULL; o && o->name; o++)
 			if (o->ini && strncmp(o->ini, "workload.", 9)) {
-				assert_true(known_key(o->ini, &lab_system_linux));
+				assert_true(known_key(o->ini, lab_system_find("linux")));
 				keys++;
 			}
 	for (int k = 0; k < PREP_BE_NR; k++) {
@@ -504,11 +504,11 @@ static void test_config_keys(void **state)
 		for (const struct opt_def *o = be && be->prep_opts ? opt_table(be->prep_opts) : NULL;
 		     o && o->name; o++)
 			if (o->ini) {
-				if (!known_key(o->ini, be->sys == PREP_WINDOWS ? &lab_system_windows
-									: &lab_system_linux))
+				if (!known_key(o->ini, be->sys == PREP_WINDOWS ? lab_system_find("windows")
+									: lab_system_find("linux")))
 					fprintf(stderr, "--%s: [%s] unknown: %s", o->name, o->ini, err);
-				assert_true(known_key(o->ini, be->sys == PREP_WINDOWS ? &lab_system_windows
-										 : &lab_system_linux));
+				assert_true(known_key(o->ini, be->sys == PREP_WINDOWS ? lab_system_find("windows")
+										 : lab_system_find("linux")));
 				keys++;
 			}
 	}
