@@ -46,7 +46,7 @@ endif
 
 B := build
 # Every .c under src/, fsprep/ and workloads/ (folders may come and go).  Files with "win32" in
-# their name (host_win32.c, src/os/win32_file.c, ...) are the Windows build's (make windows);
+# their name (sampler_win32.c, src/os/win32_file.c, ...) are the Windows build's (make windows);
 # the rest is Linux's.
 ALL_SRC := $(sort $(shell find src fsprep workloads -name '*.c'))
 WIN32_SRC := $(foreach f,$(ALL_SRC),$(if $(findstring win32,$(notdir $(f))),$(f)))
@@ -54,6 +54,12 @@ LIB_SRC := $(filter-out src/main.c $(WIN32_SRC),$(ALL_SRC))
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+
+# The builds inside check, unit, integration, demo, bench and fuzz-build run one compile job
+# per CPU unless the caller chose (make -j N ..., or JOBS=1): a fresh machine's make check
+# compiles three builds.  (GNU make 4.3 shows -j in MAKEFLAGS only inside a recipe.)
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+SUBJ = $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(JOBS))
 
 .PHONY: all deps check unit unit-ubsan integration vm-kernel bench demo clean install man fuzz \
 	fuzz-build windows windows-unit windows-zip completion deb
@@ -95,17 +101,17 @@ $(B)/tests/%: tests/unit/%.c $(B)/libfslab.a | deps
 
 check:
 	$(Q)scripts/deps.sh check
-	$(Q)$(MAKE) --no-print-directory fslab $(UNIT_BIN) $(UBSAN_UNIT_BIN) vm-kernel
+	$(Q)$(MAKE) --no-print-directory $(SUBJ) fslab $(UNIT_BIN) $(UBSAN_UNIT_BIN) vm-kernel
 	$(Q)tests/run.sh $(UNIT_BIN) $(UBSAN_UNIT_BIN)
 
 unit:
 	$(Q)scripts/deps.sh check
-	$(Q)$(MAKE) --no-print-directory fslab $(UNIT_BIN)
+	$(Q)$(MAKE) --no-print-directory $(SUBJ) fslab $(UNIT_BIN)
 	$(Q)FSLAB_UNIT_ONLY=1 tests/run.sh $(UNIT_BIN)
 
 integration:
 	$(Q)scripts/deps.sh check
-	$(Q)$(MAKE) --no-print-directory fslab vm-kernel
+	$(Q)$(MAKE) --no-print-directory $(SUBJ) fslab vm-kernel
 	$(Q)FSLAB_INTEGRATION_ONLY=1 tests/run.sh
 
 # The QEMU test guest's kernel (tests/vm/, docs/VM.md): a Debian kernel package downloaded
@@ -115,14 +121,14 @@ vm-kernel:
 
 bench:
 	$(Q)scripts/deps.sh bench
-	$(Q)$(MAKE) --no-print-directory fslab
+	$(Q)$(MAKE) --no-print-directory $(SUBJ) fslab
 	$(Q)bench/bench.sh
 
 # A fresh demo every time: the previous demo-report/ is replaced.  An interrupted demo can be
 # finished with ./fslab lab configs/demo.ini --output demo-report --resume instead.
 demo:
 	$(Q)scripts/deps.sh demo
-	$(Q)$(MAKE) --no-print-directory fslab
+	$(Q)$(MAKE) --no-print-directory $(SUBJ) fslab
 	$(Q)rm -rf demo-report
 	$(Q)./fslab lab configs/demo.ini --output demo-report
 
@@ -158,7 +164,7 @@ $(UBSAN_B)/tests/%-ubsan: tests/unit/%.c $(UBSAN_B)/libfslab.a | deps
 
 unit-ubsan:
 	$(Q)scripts/deps.sh fuzz
-	$(Q)$(MAKE) --no-print-directory $(UBSAN_UNIT_BIN)
+	$(Q)$(MAKE) --no-print-directory $(SUBJ) $(UBSAN_UNIT_BIN)
 	$(Q)FSLAB_UNIT_ONLY=1 tests/run.sh $(UBSAN_UNIT_BIN)
 
 # ---- fuzzing (tests/fuzz, docs/DESIGN.md "Fuzzing") ----
@@ -191,7 +197,7 @@ $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h tests/fuzz/fuzz_import.h
 
 fuzz-build:
 	$(Q)scripts/deps.sh fuzz
-	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
+	$(Q)$(MAKE) --no-print-directory $(SUBJ) $(FUZZ_BIN)
 
 # FUZZ_SECONDS per target (default 60), or FUZZ_RUNS inputs per target (one target after the
 # other); crashes land in build/fuzz/crashes/
@@ -212,9 +218,10 @@ WIN_SYSROOT := $(WIN_B)/sysroot
 # the Linux backends' work on devices.
 FSPREP_PORTABLE := fsprep/fs.c fsprep/fs_%.c fsprep/align.c fsprep/mkfs_opts.c fsprep/backend.c \
 	fsprep/win/%
-WIN_LINUX_ONLY := src/os/posix.c src/os/posix_dir.c src/io/uring.c src/volume.c src/host.c src/blockdev.c \
-	src/sysfs.c src/lab/preflight_prep.c src/lab/hosts.c src/lab/hosts_run.c \
-	src/lab/hosts_fetch.c src/lab/hosts_cli.c src/lab/cluster.c \
+WIN_LINUX_ONLY := src/os/posix.c src/os/posix_proc.c src/os/posix_dir.c src/io/uring.c \
+	src/platform/volume.c src/platform/sampler_linux.c src/platform/blockdev.c src/platform/sysfs.c \
+	src/lab/preflight_prep.c src/lab/hosts.c src/lab/hosts_run.c src/lab/hosts_fetch.c \
+	src/lab/hosts_cli.c src/lab/cluster.c \
 	$(filter-out $(FSPREP_PORTABLE),$(filter fsprep/%,$(ALL_SRC)))
 WIN_SRC := $(filter-out $(WIN_LINUX_ONLY),$(filter-out src/main.c,$(ALL_SRC)))
 WIN_OBJ := $(WIN_SRC:%.c=$(WIN_B)/obj/%.o)
@@ -300,7 +307,7 @@ $(B)/completion/fslab: fslab scripts/mkcompletion.sh
 completion: $(B)/completion/fslab
 
 # What an installed fslab reads: the gnuplot templates and the demo config in
-# $(PREFIX)/share/fslab (found from the binary's directory: ../share/fslab, src/share.h).
+# $(PREFIX)/share/fslab (found from the binary's directory: ../share/fslab, src/lib/share.h).
 # INSTALL_COMPLETION=no leaves the completion to the caller (debian/rules: dh_bash-completion).
 PREFIX ?= /usr/local
 INSTALL_COMPLETION ?= yes

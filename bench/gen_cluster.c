@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "engine.h"
-#include "random.h"
-#include "result.h"
-#include "utctime.h"
+#include "lib/base.h"
+#include "engine/engine.h"
+#include "lib/random.h"
+#include "result/result.h"
+#include "lib/utctime.h"
 
 static double gauss(struct rng *r)
 {

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "result.h"
+#include "engine/engine.h"
+#include "result/result.h"
 
 /* VmHWM (peak RSS) of this process in KiB, or -1. */
 static long vm_hwm_kib(void)

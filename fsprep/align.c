@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prepP.h"
-#include "msg.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/msg.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 uint64_t topology_grain(const struct topology *t)
 {

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "cmds.h"
 #include "fsprep/prep.h"
 

@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "crc32c.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/crc32c.h"
+#include "lib/files.h"
 #include "fsprep/prepP.h"
 
 #define CG_V1_MEMORY "/sys/fs/cgroup/memory"

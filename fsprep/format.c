@@ -11,9 +11,9 @@
 #include <linux/fs.h>
 #include <sys/utsname.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prepP.h"
-#include "msg.h"
+#include "lib/msg.h"
 #include "os/os.h"
 
 /* a line of @path equal to @word (/proc/filesystems: "nodev\tname" or "\tname"), or a

@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prep.h"
 #include "fsprep/prepP.h"
-#include "msg.h"
-#include "strbuf.h"
+#include "lib/msg.h"
+#include "lib/strbuf.h"
 
 /* Fixed order: --fs help, the lists in messages and the lab list them in it. */
 #define FS_TABLE(X) X(ext4) X(xfs) X(ntfs) X(ntfs3) X(btrfs) X(refs) X(raw)

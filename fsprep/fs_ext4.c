@@ -9,7 +9,7 @@
  * matters.  Never lazy init: no background initialisation during a measurement (verified:
  * every group ITABLE_ZEROED).
  */
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prepP.h"
 
 static void build_ext4(struct mkfs_cmd *p, const struct topology *t)

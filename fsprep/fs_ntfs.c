@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prepP.h"
 #include "fsprep/win/winprep.h"
 

@@ -8,7 +8,7 @@
  * cgroup, O_DIRECT reaches the device.  prep refuses it, naming why, when the running kernel
  * has no ntfs3 (kernel_fs; format.c: format_tool_check).
  */
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prepP.h"
 
 extern const struct fs_desc fs_ntfs; /* fs_ntfs.c: what a kernel without ntfs3 can use */

@@ -5,7 +5,7 @@
  * mount; mkfs_cmd_build() and verify_volume() refuse it).  The devices are inspected with
  * util-linux (blkid, losetup), which Debian always has (Essential).
  */
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prepP.h"
 
 const struct fs_desc fs_raw = {

@@ -4,7 +4,7 @@
  * -FileSystem ReFS with 4K or 64K allocation units and integrity streams off
  * (-SetIntegrityStreams $false), as Exchange runs on it; its descriptor.
  */
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prep.h"
 #include "fsprep/win/winprep.h"
 

@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prepP.h"
 
 static void build_xfs(struct mkfs_cmd *p, const struct topology *t)

@@ -19,12 +19,12 @@
 #include <unistd.h>
 #include <linux/loop.h>
 
-#include "base.h"
-#include "blockdev.h"
+#include "lib/base.h"
+#include "platform/blockdev.h"
 #include "fsprep/prepP.h"
-#include "msg.h"
-#include "strvec.h"
-#include "sysfs.h"
+#include "lib/msg.h"
+#include "lib/strvec.h"
+#include "platform/sysfs.h"
 
 #define ATTACH_TRIES 32       /* LOOP_CTL_GET_FREE races with other attachers */
 #define DETACH_WAIT_MS 10000  /* the kernel detaches once the last opener closes */

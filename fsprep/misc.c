@@ -13,10 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prepP.h"
-#include "sysfs.h"
-#include "units.h"
+#include "platform/sysfs.h"
+#include "lib/units.h"
 
 int write_str_file(const char *path, const char *s)
 {

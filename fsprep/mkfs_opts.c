@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prepP.h"
 
 static bool in_list(const char *const *list, const char *s, size_t n)

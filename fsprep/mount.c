@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include <libmount/libmount.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prepP.h"
-#include "msg.h"
+#include "lib/msg.h"
 
 static struct libmnt_table *kernel_table(void)
 {

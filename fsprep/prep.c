@@ -18,14 +18,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "cmds.h"
-#include "files.h"
+#include "lib/files.h"
 #include "fsprep/prepP.h"
-#include "msg.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "strbuf.h"
-#include "units.h"
+#include "lib/strbuf.h"
+#include "lib/units.h"
 
 const char *const vol_names[VOL_NR] = { "db", "log" };
 

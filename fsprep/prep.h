@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "volume.h" /* PREP_SCHEMA, PREP_JSON_NAME: the record prep writes, the run reads */
+#include "platform/volume.h" /* PREP_SCHEMA, PREP_JSON_NAME: the record prep writes, the run reads */
 
 /* ---- the filesystem table (fsprep/fs.c; one fs_<name>.c per filesystem) ------------------- */
 

@@ -8,10 +8,10 @@
 #include <sys/types.h>
 #include <jansson.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prep.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 /* ---- filesystems (fs.c: the table; fs_<name>.c: one descriptor each; prep.h) ------------- */
 
@@ -379,7 +379,7 @@ int cgroup_remove(const char *cg) __must_check;
  * something (intent) and after it, with the identity of what it made (image files, prep.json)
  * and the devices it was given.  teardown undoes what it lists and nothing else, and only what
  * reality still shows to be that (teardown.c).  Schema 1 kept it in the mount root, where anyone could
- * plant one: such files are never read (issue 16 item 3).
+ * plant one: a state file in a mount root is never read.
  */
 #define PREP_STATE_BASE "/var/lib/fslab"
 #define PREP_STATE_DIR "/var/lib/fslab/prep-state"

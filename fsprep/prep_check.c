@@ -2,7 +2,7 @@
 /*
  * prep_check.c: everything `fslab prep` checks before it touches anything: the mount root, the
  * images and their directory (locked for the whole prep), the devices (the core's overwrite
- * policy, src/blockdev.c), the mkfs commands, the ntfs-3g cache limit.  No side effects but
+ * policy, src/platform/blockdev.c), the mkfs commands, the ntfs-3g cache limit.  No side effects but
  * the image directory's lock.
  */
 #include <errno.h>
@@ -13,13 +13,13 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "blockdev.h"
-#include "files.h"
+#include "lib/base.h"
+#include "platform/blockdev.h"
+#include "lib/files.h"
 #include "fsprep/prepP.h"
-#include "msg.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "units.h"
+#include "lib/units.h"
 
 static int check_mount_root(struct prep_ctx *c)
 {
@@ -101,7 +101,7 @@ out:
 }
 
 /*
- * One prep at a time on an image directory (issue 16 item 1): two on one directory would race
+ * One prep at a time on an image directory: two on one directory would race
  * for db.img.  os_lock_path() is the lock `fslab run` takes on its directories (src/run/lock.c):
  * flock on the directory itself, nothing created, dropped by the kernel when prep ends.
  */

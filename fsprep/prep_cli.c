@@ -12,13 +12,13 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "cmds.h"
 #include "fsprep/prepP.h"
-#include "msg.h"
-#include "opt.h"
+#include "lib/msg.h"
+#include "lib/opt.h"
 #include "os/os.h"
-#include "units.h"
+#include "lib/units.h"
 
 /* "ext4, xfs, ntfs (ntfs-3g), ... or btrfs." then what only Windows makes, and raw, each on a
  * line of its own: --fs's text, from the table. */

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "fsprep/prepP.h"
-#include "units.h"
+#include "lib/units.h"
 
 static void print_topology(const struct prep_ctx *c, const struct prep_vol *v)
 {

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 /* prepjson.c: prep.json (PREP_SCHEMA, docs/DESIGN.md) built from what a prep did (fslab run
- * reads it back with volume_prep_json(), src/volume_json.c). */
+ * reads it back with volume_prep_json(), src/platform/volume_json.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "fsprep/prepP.h"
-#include "msg.h"
-#include "strbuf.h"
-#include "units.h"
+#include "lib/msg.h"
+#include "lib/strbuf.h"
+#include "lib/units.h"
 
 void prep_note(struct prep_ctx *c, const char *fmt, ...)
 {

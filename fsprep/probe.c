@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* probe.c: libblkid: device topology, wiping signatures, reading superblocks (finding
- * signatures is the core's overwrite policy, src/blockdev.c). */
+ * signatures is the core's overwrite policy, src/platform/blockdev.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,9 +12,9 @@
 #include <linux/fs.h>
 #include <blkid/blkid.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prepP.h"
-#include "sysfs.h"
+#include "platform/sysfs.h"
 
 /* libblkid reports failure as NULL or a negative number, sometimes with errno set. */
 static int blkid_errno(void)

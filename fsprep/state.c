@@ -3,7 +3,7 @@
  * state.c: the crash-proof record of what a prep created, kept where only root on this machine
  * can write: /var/lib/fslab/prep-state/<escaped mount root>.json (directory 0700, files 0600,
  * both root's; on persistent storage like the images, so `fslab teardown` works after kill -9
- * and after a reboot).  Teardown acts only on such a record (issue 16 item 3): a state file in
+ * and after a reboot).  Teardown acts only on such a record: a state file in
  * a mount root, where a user or a copied lab directory can put anything, is never read.  A
  * record is refused when its file or directory could have been written by someone else, when
  * it was made for another mount root, or on another machine (/etc/machine-id).  Every save is
@@ -18,11 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "fsprep/prepP.h"
-#include "msg.h"
-#include "sysfs.h"
+#include "lib/msg.h"
+#include "platform/sysfs.h"
 
 static char *record_path(const char *root)
 {
@@ -305,7 +305,7 @@ void state_legacy_note(const char *root)
 	char *p = root ? path_join(root, PREP_LEGACY_STATE_NAME) : NULL;
 
 	if (p && !access(p, F_OK))
-		fslab_warn("left alone: %s is not a record of this machine (fslab keeps them in %s since issue 16): nothing it lists is touched",
+		fslab_warn("left alone: %s is not a record of this machine (fslab keeps them in %s): nothing it lists is touched",
 			   p, PREP_STATE_DIR);
 	free(p);
 	if (root) {

@@ -3,7 +3,7 @@
  * teardown.c: undo what a prep record lists, newest first.  The same code rolls back a prep
  * that failed or got a signal and serves `fslab teardown`.  The record (state.c) is trusted
  * only for what prep meant to do; each step acts only on what reality still shows to be prep's
- * own (issue 16 items 1 and 3): a mount under the mount root whose source is our loop device
+ * own: a mount under the mount root whose source is our loop device
  * (backed by the very image file prep created: device, inode, birth time) or the device prep
  * formatted; loop devices backed by that file; that file itself, not whatever has its name
  * now.  Anything else is left alone, with one line saying what and why.  The record is saved
@@ -17,10 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "fsprep/prepP.h"
-#include "msg.h"
+#include "lib/msg.h"
 
 #define DAEMON_EXIT_WAIT_MS 15000
 #define UMOUNT_TRIES 25 /* 200 ms apart while busy */

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fsprep/prepP.h"
-#include "msg.h"
+#include "lib/msg.h"
 
 int verify_read_at(const char *dev, off_t off, unsigned char *buf, size_t len)
 {

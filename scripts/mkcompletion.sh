@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# mkcompletion.sh: fslab's bash completion, made from the option tables of that fslab (src/opt.h)
+# mkcompletion.sh: fslab's bash completion, made from the option tables of that fslab (src/lib/opt.h)
 # as `fslab __options` prints them, so that it never offers other than the program takes (the
 # man pages come from the --help texts the same tables make: scripts/mkman.sh).  The
 # subcommands come from `fslab --help`; each one's options, what their values complete to and

@@ -8,10 +8,10 @@
 #include <libxml/xmlversion.h>
 #include <stdlib.h>
 
-#include "base.h"
-#include "host.h"
+#include "lib/base.h"
+#include "platform/sampler.h"
 #include "io/ioengine.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #ifndef _WIN32
 #include <blkid/blkid.h>
@@ -43,7 +43,7 @@ static void libraries(struct strbuf *sb)
 /* The system: kernel and distribution (Linux), or Windows' name and build (and Wine's). */
 static char *system_line(void)
 {
-	json_t *env = host_environment();
+	json_t *env = sampler_environment();
 	const char *os = json_string_value(json_object_get(env, "os"));
 	char *out;
 #ifdef _WIN32

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prep.h"
-#include "opt.h"
+#include "lib/opt.h"
 #include "run/options.h"
 
 /* prep and teardown: the table of the backend they hand bare arguments to (this system's) */

@@ -22,7 +22,7 @@ int cmd_winteardown(int argc, char **argv);
 int cmd_run(int argc, char **argv);      /* src/run/run.c */
 int cmd_compare(int argc, char **argv);  /* src/compare/compare_cli.c */
 int cmd_sizing(int argc, char **argv);   /* src/compare/compare_cli.c */
-int cmd_export(int argc, char **argv);   /* src/run/export.c */
+int cmd_export(int argc, char **argv);   /* src/export/export.c */
 int cmd_lab(int argc, char **argv);      /* src/lab/lab.c */
 int cmd_demo(int argc, char **argv);     /* src/lab/demo.c: fslab lab with the demo config */
 int cmd_selftest(int argc, char **argv); /* src/selftest/selftest.c */

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "about.h"
-#include "base.h"
+#include "lib/base.h"
 #include "cmds.h"
-#include "msg.h"
+#include "lib/msg.h"
 
 static void usage(FILE *f)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* version.c: the version, git hash and git description this binary was built from, defined
  * once. */
-#include "base.h"
+#include "lib/base.h"
 
 /* the Makefile rebuilds this object whenever HEAD moves or the tree's state changes
  * (build/.git-hash) */

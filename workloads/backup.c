@@ -26,14 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
-#include "msg.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "run/options.h"
-#include "units.h"
+#include "lib/units.h"
 #include "workload.h"
 
 #define BACKUP_READ (512 * 1024) /* ESE cbReadSizeMax: the streaming backup's read */
@@ -77,10 +76,10 @@ static struct backup *bk_of(struct run_ctx *rc)
 
 /* ---- the hooks outside the run ---- */
 
-static void bk_config(struct run_config *c, uint64_t given)
+static void bk_config(struct run_config *c, const struct wl_given *given)
 {
 	c->bs = BACKUP_READ;
-	if (!(given & (UINT64_C(1) << RO_IODEPTH)))
+	if (!given->iodepth)
 		c->iodepth = BACKUP_DEPTH;
 	/* a database is one sequential stream: more readers than databases would idle */
 	c->threads = MIN(c->threads, c->databases);

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "base.h"
-#include "crc32c.h"
+#include "lib/base.h"
+#include "lib/crc32c.h"
 #include "io/ioengine.h"
 #include "os/os.h"
-#include "random.h"
+#include "lib/random.h"
 
 #define TAG_BYTES 16
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "os/os.h"
-#include "random.h"
+#include "lib/random.h"
 
 /* ESE database page size of Exchange 2007 and later (32 KiB). */
 #define DB_PAGE_SIZE (32 * 1024)

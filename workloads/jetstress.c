@@ -30,13 +30,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "fsprep/prep.h"
 #include "jetstressP.h"
-#include "msg.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "units.h"
+#include "lib/units.h"
 #include "verdict.h"
 
 void js_note_bad_page(struct js_db *db, struct thread_stats *st, uint64_t pgno, const char *why)

@@ -6,9 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base.h"
-#include "random.h"
-#include "result.h"
+#include "lib/base.h"
+#include "lib/random.h"
+#include "result/result.h"
 
 /* Jetstress 2013 default transaction mix (JetstressConfig.xml: InsertOperations 40,
  * DeleteOperations 20, ReplaceOperations 5, ReadOperations 35; LazyCommits 70). */

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
 #include "jetstress.h"
@@ -241,7 +241,7 @@ void *js_logger_main(void *arg);  /* jetstress_log.c */
 void *js_bdm_main(void *arg);     /* jetstress_bdm.c */
 
 /* ---- jetstress_config.c: the hooks of struct workload_ops outside the run ---- */
-void js_config(struct run_config *c, uint64_t given);
+void js_config(struct run_config *c, const struct wl_given *given);
 void js_describe(const struct run_config *c, FILE *f);
 void js_summary(const struct fslab_result *r, FILE *f);
 /* The load's shape line (and why a ratio is out of its band), when there is one. */

@@ -6,9 +6,9 @@
  */
 #include <stdlib.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "jetstressP.h"
-#include "random.h"
+#include "lib/random.h"
 
 static uint32_t bucket_of(const struct js_db *db, uint64_t pgno)
 {

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "jetstressP.h"
-#include "msg.h"
+#include "lib/msg.h"
 #include "os/os.h"
 
 /* As fio's reference for sequential reads (make bench, case init): 1 MiB reads, 8 in flight. */

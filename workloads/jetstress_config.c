@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "jetstressP.h"
-#include "units.h"
+#include "lib/units.h"
 
 /*
  * Without --from: fslab's jetstress shape as measured here (docs/INTEROP.md): reads 60 % of
@@ -19,7 +19,7 @@
 #define JS_DEFAULT_READ_PCT 60.0
 #define JS_DEFAULT_LOG_BYTES (8 * 1024)
 
-void js_config(struct run_config *c, uint64_t given)
+void js_config(struct run_config *c, const struct wl_given *given)
 {
 	(void)given;
 	/* ESE's page; a session waits for each page it reads or writes */

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "jetstressP.h"
-#include "random.h"
+#include "lib/random.h"
 
 /* Log record sizes in bytes, header included (ESE log records carry the changed data:
  * inserts the record, deletes little more than a bookmark). */

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "jetstressP.h"
 #include "os/os.h"
-#include "random.h"
+#include "lib/random.h"
 
 /* Raw: byte offset of the segment holding generation gen. */
 static uint64_t raw_seg(const struct js_db *db, uint64_t gen)

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "crc32c.h"
+#include "lib/crc32c.h"
 #include "jetstress.h"
 
 const char *const js_redo_names[] = {

@@ -2,14 +2,14 @@
 /* jetstress_model.c: transaction mix, log file naming, cache and lazy-writer sizing (the
  * verdict: verdict.c). */
 #include "jetstress.h"
-#include "random.h"
+#include "lib/random.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "dbfile.h"
 
 const unsigned int js_txn_weights[JS_TXN_NR] = {

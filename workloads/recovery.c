@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 #include "recoveryP.h"
-#include "units.h"
+#include "lib/units.h"
 
 static struct recovery *rv_of(struct run_ctx *rc)
 {
@@ -149,7 +149,7 @@ static int find_logs(const struct js_db *db, uint64_t first, uint64_t *last)
 	return 0;
 }
 
-static void rv_config(struct run_config *c, uint64_t given)
+static void rv_config(struct run_config *c, const struct wl_given *given)
 {
 	js_config(c, given);
 	/* the replay is measured from its first read: no warm-up */

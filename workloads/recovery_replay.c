@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 #include "recoveryP.h"
 #include "verdict.h"
 

@@ -12,14 +12,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
-#include "msg.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "random.h"
-#include "units.h"
+#include "lib/random.h"
+#include "lib/units.h"
 #include "workload.h"
 
 /* The data file in each --db directory (run --fresh knows it by its header, not this name). */
@@ -324,7 +324,7 @@ static void simple_cleanup(struct run_ctx *rc)
 
 /* The read share of the pattern (rwmixread, the randrw option, says it for every one); no
  * cache, no background maintenance, no page verification, no checksum pass. */
-static void simple_config(struct run_config *c, uint64_t given)
+static void simple_config(struct run_config *c, const struct wl_given *given)
 {
 	enum pattern pat = pattern_of(c->workload);
 

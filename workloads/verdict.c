@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "strbuf.h"
+#include "lib/base.h"
+#include "lib/strbuf.h"
 
 /* Jetstress 2013: strict is the default; lenient raises the maximum for stress runs. */
 static const struct js_thresholds sets[] = {

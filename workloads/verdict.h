@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "result.h"
+#include "result/result.h"
 
 /*
  * Jetstress 2013 threshold sets.  strict (the default): database reads average at most 20 ms,

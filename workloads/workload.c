@@ -8,13 +8,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
-#include "msg.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "strbuf.h"
-#include "units.h"
+#include "lib/strbuf.h"
+#include "lib/units.h"
 #include "workload.h"
 
 /*

@@ -8,10 +8,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "base.h"
-#include "engine.h"
-#include "result.h"
-#include "volume.h"
+#include "lib/base.h"
+#include "engine/engine.h"
+#include "result/result.h"
+#include "platform/volume.h"
 
 /* Why a run ends early (*run_ctx.stop): 0 = it does not. */
 enum {
@@ -89,7 +89,7 @@ struct wl_shape {
 	const char *from;     /* the result the figures came from, or NULL (defaults) */
 };
 
-/* How a job of an export moves through its file (src/run/export_<tool>.c write them). */
+/* How a job of an export moves through its file (src/export/export_<tool>.c write them). */
 enum wl_job_kind {
 	WJ_PATTERN, /* a simple workload's pattern exactly as fslab drives it: random I/O with a
 		       read share, or sequential writes in a region per thread; the file's
@@ -138,6 +138,14 @@ struct wl_export {
  * - finish:  after the load: per-instance results, checksum pass, verdict.
  * - cleanup: close files, free priv (also after a failed step).
  */
+/*
+ * What the user set among the options a workload's config hook may default: the run's
+ * option parser fills it, so that a workload needs nothing of the run's option table.
+ */
+struct wl_given {
+	bool iodepth; /* --iodepth */
+};
+
 struct workload_ops {
 	const char *name;
 	const char *help;
@@ -145,10 +153,10 @@ struct workload_ops {
 	/*
 	 * config: fill what the options leave to the workload (its defaults) and normalise what
 	 * does not apply to it (recorded as the value it uses, or not recorded:
-	 * run_config_set_na()).  given: bit 1 << enum run_opt_id (run/options.h) per option
-	 * given.  Called by `fslab run` and `fslab export` before any check.
+	 * run_config_set_na()).  given: which of the options a workload may default were given
+	 * (struct wl_given).  Called by `fslab run` and `fslab export` before any check.
 	 */
-	void (*config)(struct run_config *c, uint64_t given);
+	void (*config)(struct run_config *c, const struct wl_given *given);
 	/* describe: its part of the summary's first line (", 1 database(s) x 4 GiB"). */
 	void (*describe)(const struct run_config *c, FILE *f);
 	/* summary: its lines before the summary's class table (may be NULL). */

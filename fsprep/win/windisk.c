@@ -8,11 +8,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/win/winprep.h"
-#include "msg.h"
-#include "strbuf.h"
-#include "units.h"
+#include "lib/msg.h"
+#include "lib/strbuf.h"
+#include "lib/units.h"
 
 const char *win_format_extra(const struct fs_desc *fs)
 {

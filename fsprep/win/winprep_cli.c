@@ -9,15 +9,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "cmds.h"
-#include "files.h"
+#include "lib/files.h"
 #include "fsprep/win/winprep.h"
-#include "msg.h"
-#include "opt.h"
-#include "strbuf.h"
-#include "units.h"
-#include "volume.h" /* PREP_SCHEMA, PREP_JSON_NAME */
+#include "lib/msg.h"
+#include "lib/opt.h"
+#include "lib/strbuf.h"
+#include "lib/units.h"
+#include "platform/volume.h" /* PREP_SCHEMA, PREP_JSON_NAME */
 
 static void winprep_head(FILE *f)
 {

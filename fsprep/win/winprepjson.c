@@ -6,11 +6,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/win/winprep.h"
-#include "msg.h"
-#include "units.h"
-#include "volume.h" /* PREP_SCHEMA */
+#include "lib/msg.h"
+#include "lib/units.h"
+#include "platform/volume.h" /* PREP_SCHEMA */
 
 #define WIN_ALIGN MiB
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/win/winprep.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* PowerShell treats U+2018..U+201B like ' inside single-quoted strings: double them too. */
 char *ps_quote(const char *s)

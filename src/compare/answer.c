@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * answer.c: what a reader of the report wants first (issue 21): one line per label against
+ * answer.c: what a reader of the report wants first: one line per label against
  * its base with the word the statistics allow, the key table, the verdicts once per label,
  * the volumes as their devices saw them (the notes of many runs said once per label:
  * notes.c); and the per-run detail folded below.  Reads the model only.
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "strbuf.h"
+#include "lib/base.h"
+#include "lib/strbuf.h"
 
 /* Append ", " before the next item of a list (nothing before the first). */
 static void list_sep(struct strbuf *sb)

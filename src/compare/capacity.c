@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * capacity.c: tuned loads (fslab run --threads auto, src/tune.h) in a comparison: which labels
+ * capacity.c: tuned loads (fslab run --threads auto, src/engine/tune.h) in a comparison: which labels
  * were tuned and at what counts, the Capacity section (each label's capacity, the transactional
  * IOPS at the largest thread count that passed, with its interval over the runs, and the
  * tuner's steps), the Method's line on the tuner, and the figure sizing plans with.  The
@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/compareP.h"
 #include "compare/reportP.h"
-#include "strbuf.h"
-#include "tune.h"
+#include "lib/strbuf.h"
+#include "engine/tune.h"
 
 void compare_find_tuned(struct compare *c)
 {

@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/compareP.h"
 #include "run/options.h"
-#include "strbuf.h"
-#include "strvec.h"
-#include "units.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
+#include "lib/units.h"
 
 /* Is o (ROF_AUTO) "auto" in c?  Not recorded: not auto (a run at a fixed count). */
 static bool auto_of(const struct run_option *o, const struct run_config *c)

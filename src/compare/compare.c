@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/compareP.h"
 #include "compare/precision.h"
-#include "msg.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/msg.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 #include "workloads/workload.h"
 
 void compare_init(struct compare *c)
@@ -114,99 +114,6 @@ static int group_batches(const struct compare *c, const struct cmp_group *g,
 				out[n++] = sn[b] / sd[b];
 	}
 	return (int)n;
-}
-
-/* ---- text cells ---- */
-
-static char *verdict_text(const struct compare *c, const struct cmp_group *g)
-{
-	struct strbuf names = STRBUF_INIT;
-	size_t nfail = 0, nverdict = 0;
-	const char *failed;
-	char *out;
-
-	for (size_t i = 0; i < g->nruns; i++) {
-		const struct verdict *v = &c->results[g->runs[i]].verdict;
-
-		if (!v->present)
-			continue;
-		nverdict++;
-		nfail += !v->pass;
-		for (size_t k = 0; k < v->nchecks; k++) {
-			const char *n = v->checks[k].name;
-
-			if (v->checks[k].pass || strstr(names.buf, n))
-				continue;
-			strbuf_add_sep(&names, ", ");
-			strbuf_addstr(&names, n);
-		}
-	}
-	failed = names.len ? names.buf : "see the verdict";
-	if (!nverdict)
-		out = xstrdup("no verdict");
-	else if (!nfail)
-		out = xstrdup("PASS");
-	else if (nfail == nverdict)
-		out = xasprintf("FAIL (%s)", failed);
-	else
-		out = xasprintf("FAIL in %zu of %zu runs (%s)", nfail, nverdict, failed);
-	strbuf_release(&names);
-	return out;
-}
-
-/* Did a cache serve the database reads of any of the group's runs? */
-static void find_cache(const struct compare *c, struct cmp_group *g)
-{
-	for (size_t i = 0; i < g->nruns; i++) {
-		const struct device_result *d = compare_device(&c->results[g->runs[i]], "db");
-
-		if (d && d->cache_served_reads && !g->cache_served) {
-			g->cache_served = true;
-			g->read_ratio = d->read_ratio;
-		}
-	}
-}
-
-static char *cache_text(const struct compare *c, const struct cmp_group *g)
-{
-	size_t yes = 0, known = 0;
-
-	for (size_t i = 0; i < g->nruns; i++) {
-		const struct device_result *d = compare_device(&c->results[g->runs[i]], "db");
-
-		known += d != NULL;
-		yes += d && d->cache_served_reads;
-	}
-	if (!known)
-		return xstrdup("-");
-	if (!yes)
-		return xstrdup("no");
-	if (yes == known)
-		return xasprintf("YES (device read ratio %.2f)", g->read_ratio);
-	return xasprintf("YES in %zu of %zu runs", yes, known);
-}
-
-static char *text_cell(const struct compare *c, const struct cmp_group *g,
-		       const struct metric_def *m)
-{
-	switch (m->kind) {
-	case MK_RUNS:
-		return g->aborted ? xasprintf("%zu ABORTED", g->nruns) : xasprintf("%zu", g->nruns);
-	case MK_THREADS:
-		return g->tuned ? compare_tuned_threads_text(c, g) : xasprintf("%u", g->threads);
-	case MK_TOOL:
-		return compare_tool_text(&c->results[g->runs[0]]);
-	case MK_MISMATCH:
-		return xstrdup(g->mismatch ? g->mismatch : "-");
-	case MK_CACHE:
-		return cache_text(c, g);
-	case MK_STEADY:
-		return compare_steady_text(c, g);
-	case MK_SHAPE:
-		return compare_shape_text(c, g);
-	default:
-		return verdict_text(c, g);
-	}
 }
 
 /* ---- cells and deltas ---- */
@@ -464,7 +371,7 @@ static void compute_rows(struct compare *c, bool claims_only)
 		for (size_t g = 0; g < c->ngroups; g++) {
 			if (compare_metric_is_text(m)) {
 				row->cells[g].kind = CELL_TEXT;
-				row->cells[g].text = text_cell(c, &c->groups[g], m);
+				row->cells[g].text = compare_text_cell(c, &c->groups[g], m);
 			} else {
 				fill_cell(c, &c->groups[g], m, &row->cells[g]);
 			}
@@ -776,7 +683,7 @@ static int analyse(struct compare *c, const struct compare_opts *o)
 			c->threads_differ = true;
 		if (stats_batch_plan(c->results[x->runs[0]].timeline.nrows, &x->plan))
 			x->plan.k = 0;
-		find_cache(c, x);
+		compare_find_cache(c, x);
 	}
 	for (size_t g = 0; g < c->ngroups; g++) {
 		const struct batch_plan *a = &c->groups[g].plan, *b = &c->groups[c->baseline].plan;

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "result.h"
-#include "strvec.h"
+#include "result/result.h"
+#include "lib/strvec.h"
 #include "compare/blocked.h"
 #include "compare/sequential.h"
 #include "compare/stats.h"
@@ -364,7 +364,7 @@ int compare_timeline_fold(const struct timeline *t, const struct metric_def *m, 
 double compare_limit(const struct compare *c, const char *check, double dflt);
 
 /*
- * steady.c: steady state in the results (src/steady.h).  compare_any_steady(): a result says
+ * steady.c: steady state in the results (src/engine/steady.h).  compare_any_steady(): a result says
  * something of it (its own rule's, or fio's).  compare_steady_text(): the "Steady state" cell
  * of group g ("attained from 60 s", "NOT attained", "too short to judge", "attained in 2 of 3
  * runs", "fio: attained (...)"; "-" when no run says), heap.  compare_steady_windows(): the
@@ -374,7 +374,7 @@ double compare_limit(const struct compare *c, const char *check, double dflt);
 bool compare_any_steady(const struct compare *c);
 char *compare_steady_text(const struct compare *c, const struct cmp_group *g);
 /*
- * shape.c: the load's shape against Jetstress's ratios (src/fidelity.h).  compare_result_shape:
+ * shape.c: the load's shape against Jetstress's ratios (src/result/fidelity.h).  compare_result_shape:
  * r's record, or its ratios computed from its classes for a Jetstress-like load (why left
  * NULL: read r->fidelity.why); false when r has no shape.  compare_any_shape(): a result has
  * one.  compare_shape_text(): the "Load shape" cell of group g ("in band", "db:log 13.3:1",

@@ -44,6 +44,12 @@ bool compare_is_qual_index(const struct compare *c, size_t i);
 void compare_find_tuned(struct compare *c);
 char *compare_tuned_threads_text(const struct compare *c, const struct cmp_group *g);
 
+/* text_cells.c: did a cache serve the database reads of any of group g's runs (g->cache_served,
+ * g->read_ratio); the text of group g's cell of a text metric m (heap). */
+void compare_find_cache(const struct compare *c, struct cmp_group *g);
+char *compare_text_cell(const struct compare *c, const struct cmp_group *g,
+			const struct metric_def *m);
+
 /* compare.c: the group of result ri (created when new). */
 size_t compare_group_of(struct compare *c, size_t ri);
 

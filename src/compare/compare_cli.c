@@ -7,20 +7,20 @@
 #include <string.h>
 #include <time.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "cmds.h"
 #include "compare/compare.h"
 #include "compare/import.h"
 #include "compare/plot.h"
 #include "compare/report.h"
 #include "compare/sizing.h"
-#include "files.h"
-#include "msg.h"
-#include "opt.h"
+#include "lib/files.h"
+#include "lib/msg.h"
+#include "lib/opt.h"
 #include "os/os.h"
-#include "strbuf.h"
-#include "strvec.h"
-#include "units.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
+#include "lib/units.h"
 
 enum out_format { OUT_TEXT, OUT_MD, OUT_CSV, OUT_JSON };
 

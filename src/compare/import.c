@@ -14,12 +14,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "strbuf.h"
-#include "units.h"
+#include "lib/strbuf.h"
+#include "lib/units.h"
 
 /* In sniffing order; fslab's own format last: it takes whatever the others do not claim
  * (so a damaged fslab file still gets result_read()'s messages).  Help texts and messages

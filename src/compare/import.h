@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "result.h"
+#include "result/result.h"
 
 /* What one file gave: one result or several (fio client/server: one per host + all). */
 struct import_list {

@@ -27,8 +27,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/msg.h"
 
 static bool diskspd_sniff(const char *buf, size_t len)
 {

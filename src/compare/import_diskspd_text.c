@@ -32,10 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/import_diskspd_textP.h"
-#include "msg.h"
-#include "strbuf.h"
+#include "lib/msg.h"
+#include "lib/strbuf.h"
 
 static int cmp_uint(const void *a, const void *b)
 {
@@ -211,7 +211,7 @@ static void params_config(struct fslab_result *r, const struct dt_params *p)
 		r->config.seed = p->seed;
 		r->config.bs = p->bs_exact ? p->bs : 0;
 		r->config.iodepth = p->qd;
-		/* what the Input parameters say (issue 19: the rest is not recorded) */
+		/* what the Input parameters say; a field they do not give is not recorded */
 		import_recorded(r, workload);
 		import_recorded(r, bs);
 		import_recorded(r, iodepth);

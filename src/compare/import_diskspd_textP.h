@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* The text as lines (pointing into one copy of it). */
 struct dt_lines {

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "msg.h"
-#include "strbuf.h"
+#include "lib/base.h"
+#include "lib/msg.h"
+#include "lib/strbuf.h"
 
 /* ---- lines and fields ---- */
 

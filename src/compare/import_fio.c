@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "msg.h"
-#include "units.h"
+#include "lib/base.h"
+#include "lib/msg.h"
+#include "lib/units.h"
 
 #define FIO_FORMAT "fio JSON"
 

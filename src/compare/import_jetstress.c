@@ -27,11 +27,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "base.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 static bool jetstress_sniff(const char *buf, size_t len)
 {

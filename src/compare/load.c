@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/compareP.h"
-#include "msg.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "strbuf.h"
-#include "units.h"
+#include "lib/strbuf.h"
+#include "lib/units.h"
 
 /*
  * A hand-edited or hostile file: a label names files and lands in HTML, Markdown, CSV and

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "workloads/workload.h"
 
 #define ROW(id, name, what, kind, cls, role, dir, prec) \

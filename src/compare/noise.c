@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/precision.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* A coefficient of variation in % from a variance on the log scale: "8.1". */
 static const char *cv_text(char *buf, size_t len, double var)

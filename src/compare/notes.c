@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * notes.c: the notes of a label's runs said once per label (issue 21): the notes that say the
+ * notes.c: the notes of a label's runs said once per label: the notes that say the
  * same thing with other numbers grouped, each number shown as its range over the runs.
  * Reads the model only.
  */
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "strbuf.h"
+#include "lib/base.h"
+#include "lib/strbuf.h"
 
 /*
  * A note is grouped with the notes of other runs that say the same thing with other numbers:

@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "share.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/share.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 /* Both terminals come with Debian's gnuplot-nox (cairo and the SVG writer). */
 #define PNG_TERMINAL "pngcairo size %s noenhanced font 'sans,10'"
@@ -246,7 +246,7 @@ out:
  * title.  A gnuplot failure is a warning (the chart is left out), not an error.
  *
  * gnuplot's `set output NAME` opens the name itself (fopen "w": it follows a symbolic link
- * planted there, issue 16), so fslab gives it the images as files it created exclusively
+ * planted there), so fslab gives it the images as files it created exclusively
  * (atomic_open(): an unnamed file reached as /proc/PID/fd/N) through png_output and
  * svg_output, and renames them into place when gnuplot succeeded.  NAME.gp sets both to
  * NAME.png and NAME.svg when they are not given, so it still redraws alone.

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "compare/hosts.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "compare/hosts_section.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "share.h"
-#include "strbuf.h"
+#include "lib/share.h"
+#include "lib/strbuf.h"
 
 /* the means' chart: smaller, as the one it was before it moved under Charts */
 #define HEADLINE_SIZE "900,400"

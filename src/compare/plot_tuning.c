@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "os/os.h"
 
 /* the most thread counts a label's steps try (doubling and bisection to 256 threads) */

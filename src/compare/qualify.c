@@ -9,10 +9,10 @@
 
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/reportP.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 bool compare_is_qualification(const struct fslab_result *r)
 {

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "base.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/base.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 /* ---- pieces shared by the tables and the article ---- */
 
@@ -454,6 +454,33 @@ static void results_in_full(struct doc *d, const struct compare *c)
 	}
 }
 
+/* The answer's sections below its key table and chart: verdicts, load shape, steady state,
+ * qualification and capacity, each when a result has it. */
+static void answer_details(struct doc *d, const struct compare *c)
+{
+	if (report_has_verdicts(c)) {
+		doc_heading(d, 3, "Verdicts (Jetstress-style)");
+		report_verdict_lines(d, c);
+	}
+	if (compare_any_shape(c)) {
+		doc_heading(d, 3, "Load shape (Jetstress's ratios)");
+		report_shape_lines(d, c);
+	}
+	if (compare_any_steady(c)) {
+		doc_heading(d, 3, "Steady state");
+		report_steady_lines(d, c);
+	}
+	if (c->nquals) {
+		doc_heading(d, 3, "Qualification (Jetstress's own test: one long run per "
+			    "filesystem)");
+		report_qualification(d, c);
+	}
+	if (compare_any_tuned(c)) {
+		doc_heading(d, 3, "Capacity (--threads auto)");
+		report_capacity(d, c);
+	}
+}
+
 void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 		    const struct report_opts *o)
 {
@@ -485,27 +512,7 @@ void report_article(FILE *f, enum doc_format fmt, const struct compare *c,
 	report_key_table(&d, c);
 	if (lead)
 		chart(&d, lead);
-	if (report_has_verdicts(c)) {
-		doc_heading(&d, 3, "Verdicts (Jetstress-style)");
-		report_verdict_lines(&d, c);
-	}
-	if (compare_any_shape(c)) {
-		doc_heading(&d, 3, "Load shape (Jetstress's ratios)");
-		report_shape_lines(&d, c);
-	}
-	if (compare_any_steady(c)) {
-		doc_heading(&d, 3, "Steady state");
-		report_steady_lines(&d, c);
-	}
-	if (c->nquals) {
-		doc_heading(&d, 3, "Qualification (Jetstress's own test: one long run per "
-			    "filesystem)");
-		report_qualification(&d, c);
-	}
-	if (compare_any_tuned(c)) {
-		doc_heading(&d, 3, "Capacity (--threads auto)");
-		report_capacity(&d, c);
-	}
+	answer_details(&d, c);
 	/* where the I/O went: the volumes as their devices saw them, the host beside them */
 	if (report_has_volumes(c)) {
 		doc_heading(&d, 2, "The volumes");

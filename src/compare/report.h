@@ -11,7 +11,7 @@
 #include "compare/doc.h"
 #include "compare/plot.h"
 #include "compare/sizing.h"
-#include "strvec.h"
+#include "lib/strvec.h"
 
 #define COMPARE_SCHEMA "fslab-compare/1"
 

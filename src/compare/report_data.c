@@ -7,10 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/precision.h"
-#include "msg.h"
-#include "strvec.h"
+#include "lib/msg.h"
+#include "lib/strvec.h"
 
 /*
  * A string from input (a file name, --title, a host name, a warning quoting them): JSON

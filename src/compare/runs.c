@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 
 /* The filesystem UUID fslab prep recorded for the database volume, or NULL (borrowed). */
 static const char *volume_uuid(const struct fslab_result *r)

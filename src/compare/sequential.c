@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/stats.h"
 
 /* Where a standard normal statistic has no mass worth integrating (P(|Z| > 8.5) ~ 2e-17). */

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "selftest/selftest.h"
-#include "strbuf.h"
-#include "strvec.h"
-#include "units.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
+#include "lib/units.h"
 #include "workloads/workload.h"
 
 /* ---- setup facts ---- */

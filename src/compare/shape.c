@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * shape.c (compare): the load's shape against Jetstress's ratios (src/fidelity.h) next to the
+ * shape.c (compare): the load's shape against Jetstress's ratios (src/result/fidelity.h) next to the
  * verdict: the "Load shape" cell of the tables and the key table, and a line per label saying
  * which ratio left its band, by how much and why.  A result without a fidelity record (an
  * older fslab, an imported Jetstress report) has its ratios computed from its classes.
@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/compareP.h"
 #include "compare/reportP.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 #include "workloads/workload.h"
 
 /* Short names for a table cell. */

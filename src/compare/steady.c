@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * steady.c (compare): what the results say of steady state (src/steady.h): the table's row
+ * steady.c (compare): what the results say of steady state (src/engine/steady.h): the table's row
  * next to the verdict, the Method's lines on the rule, a steady warm-up and preconditioning,
  * and the windows the timeline charts mark.
  */
@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/compareP.h"
 #include "compare/reportP.h"
-#include "strbuf.h"
-#include "units.h"
+#include "lib/strbuf.h"
+#include "lib/units.h"
 
 bool compare_any_steady(const struct compare *c)
 {

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "base.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/base.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 /* The key metrics of the generated sentences, the lead one first: the headline claims. */
 #define key_metrics compare_headline

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "os/os.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 static const struct ioengine_ops *const engines[] = {
 #ifdef _WIN32

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "os/os.h"
 
 struct psync_priv {

@@ -10,7 +10,7 @@
 #include <sched.h>
 #include <stdlib.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "os/os.h"
 
 struct uring_priv {

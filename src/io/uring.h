@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /*
  * How a ring is set up and how its thread waits for completions, chosen from the ctx's

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "os/os.h"
 #include "os/osP.h"
 

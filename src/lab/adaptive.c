@@ -20,6 +20,7 @@
 #include "compare/compare.h"
 #include "compare/precision.h"
 #include "lab/labP.h"
+#include "lib/random.h"
 
 /* Time left for the final compare (tables, report, charts) when the budget is judged. */
 #define COMPARE_RESERVE_S 30

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "argv_quote.h"
+#include "lib/argv_quote.h"
 #include "lab/labP.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 static bool is_raw(const struct lab_fs *fs)
 {

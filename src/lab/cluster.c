@@ -20,9 +20,9 @@
 #include "lab/hosts.h"
 #include "lab/labP.h"
 #include "merge/merge.h"
-#include "result.h"
-#include "strbuf.h"
-#include "utctime.h"
+#include "result/result.h"
+#include "lib/strbuf.h"
+#include "lib/utctime.h"
 
 /* ssh's exit status for its own failure (the connection, not the command) */
 #define SSH_FAILED HOSTS_SSH_FAILED

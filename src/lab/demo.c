@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "cmds.h"
 #include "lab/labP.h"
-#include "msg.h"
-#include "opt.h"
-#include "share.h"
+#include "lib/msg.h"
+#include "lib/opt.h"
+#include "lib/share.h"
 
 #ifdef _WIN32
 #define DEMO_CONFIG "configs/windows-demo.ini"

@@ -11,10 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "argv_quote.h"
+#include "lib/argv_quote.h"
 #include "lab/labcfg.h"
 #include "merge/merge.h"
-#include "util.h"
+#include "lib/base.h"
+#include "lib/units.h"
 
 const char *const lab_host_keys = "ssh, fslab, os, workdir, image_dir, db_dev, log_dev, "
 				  "db_size, log_size";

@@ -18,11 +18,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "argv_quote.h"
+#include "lib/argv_quote.h"
 #include "os/os.h"
 #include "remote/remote.h"
-#include "util.h"
-#include "utctime.h"
+#include "lib/base.h"
+#include "lib/msg.h"
+#include "lib/files.h"
+#include "lib/utctime.h"
 
 /* ---- names and paths ---- */
 

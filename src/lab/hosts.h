@@ -25,9 +25,9 @@
 #include <stdint.h>
 
 #include "lab/system.h"
-#include "sha256.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/sha256.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 struct lab_cfg;
 

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "argv_quote.h"
+#include "lib/argv_quote.h"
 #include "lab/hosts.h"
 #include "lab/system.h"
-#include "util.h"
+#include "lib/base.h"
 
 char *hosts_workdir(const struct lab_host *h, const char *lab_id)
 {

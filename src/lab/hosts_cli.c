@@ -15,9 +15,13 @@
 
 #include "cmds.h"
 #include "lab/labcfg.h"
-#include "opt.h"
-#include "util.h"
-#include "utctime.h"
+#include "lib/opt.h"
+#include "lib/base.h"
+#include "lib/msg.h"
+#include "lib/files.h"
+#include "lib/units.h"
+#include "os/os.h"
+#include "lib/utctime.h"
 
 static char *default_out(const struct lab_cfg *c)
 {

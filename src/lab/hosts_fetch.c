@@ -15,7 +15,9 @@
 #include "lab/hostsP.h"
 #include "os/os.h"
 #include "remote/remote.h"
-#include "util.h"
+#include "lib/base.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 
 /* ---- results back ---- */
 

@@ -9,7 +9,7 @@
 
 #include "lab/hostsP.h"
 #include "os/os.h"
-#include "util.h"
+#include "lib/base.h"
 
 static void hrun_output(void *ctx, int stream, const char *buf, size_t len)
 {

@@ -19,7 +19,7 @@
 #include "cmds.h"
 #include "compare/compare.h"
 #include "lab/labP.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 volatile sig_atomic_t lab_nsignals, lab_signal;
 

@@ -12,9 +12,13 @@
 #include "lab/labcfg.h"
 #include "lab/labplan.h"
 #include "lab/step.h"
-#include "strbuf.h"
-#include "strvec.h"
-#include "util.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
+#include "lib/base.h"
+#include "lib/files.h"
+#include "lib/msg.h"
+#include "lib/units.h"
+#include "os/os.h"
 
 enum cell_status { CELL_PENDING, CELL_RUNNING, CELL_DONE, CELL_FAILED, CELL_INTERRUPTED };
 

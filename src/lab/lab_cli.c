@@ -7,7 +7,7 @@
 #include "cmds.h"
 #include "fsprep/prep.h"
 #include "lab/labP.h"
-#include "opt.h"
+#include "lib/opt.h"
 
 static void lab_head(FILE *f)
 {

@@ -16,8 +16,11 @@
 
 #include "fsprep/prep.h"
 #include "lab/labplan.h"
-#include "strbuf.h"
-#include "util.h"
+#include "lib/strbuf.h"
+#include "lib/base.h"
+#include "lib/msg.h"
+#include "lib/units.h"
+#include "os/os.h"
 #include "workloads/workload.h"
 
 
@@ -443,7 +446,6 @@ static void key_workload(struct parse *p, const char *k, const char *v)
 	struct lab_cfg *c = p->cfg;
 	const struct run_option *o = run_option_by_ini(k);
 	const char *fix;
-	char buf[256];
 
 	if (!o) {
 		lab_perr(p, p->line, "unknown key '%s' in [workload]; known keys: %s", k,
@@ -479,7 +481,7 @@ static void key_workload(struct parse *p, const char *k, const char *v)
 		c->nthreads = cnt;
 		return;
 	}
-	if (run_option_set(&c->run, o, v, &fix, buf, sizeof(buf)))
+	if (run_option_parse(&c->run, o, v, &fix))
 		lab_perr(p, p->line, "%s = '%s': %s", k, v, fix);
 }
 

@@ -9,7 +9,7 @@
 #include "lab/hosts.h"
 #include "lab/system.h"
 #include "run/options.h"
-#include "strvec.h"
+#include "lib/strvec.h"
 
 #define LAB_MAX_THREADS 16
 #define LAB_MAX_FS 16

@@ -7,9 +7,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "lab/labcfg.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 struct parse {
 	struct lab_cfg *cfg;

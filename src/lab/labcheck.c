@@ -10,7 +10,7 @@
 
 #include "fsprep/prep.h"
 #include "lab/labcfgP.h"
-#include "util.h"
+#include "lib/base.h"
 #include "workloads/workload.h"
 
 /* The other system whose drive-letter path d is, when the steps run on sys, a system without

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "lib/base.h"
 
 /* A blank, or the line's end (the reader hands the line with it) */
 static bool blank(char c)

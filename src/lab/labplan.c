@@ -8,7 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/base.h"
+#include "lib/random.h"
 
 void lab_plan_order(enum lab_order order, uint64_t seed, unsigned int nslots,
 		    unsigned int rounds, unsigned int *out)

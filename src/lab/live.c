@@ -11,7 +11,7 @@
 
 #include "lab/labP.h"
 #include "lab/step.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* ---- log and live line ---- */
 

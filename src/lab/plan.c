@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "lab/labP.h"
-#include "result.h"
+#include "result/result.h"
 
 #define STATE_SCHEMA "fslab-lab-state/1"
 #define PLAN_SCHEMA "fslab-lab-plan/1"

@@ -104,7 +104,7 @@ int lab_preflight(struct lab *L)
 			lab_problem(&p, "--output %s: %s is not writable", L->out, anc);
 		free(anc);
 	}
-	if (!have_program("gnuplot"))
+	if (!os_have_program("gnuplot"))
 		fslab_warn("preflight: gnuplot is missing: the report will have tables but no charts; "
 			   "install the Debian package gnuplot-nox%s",
 			   L->target.sys->gnuplot);

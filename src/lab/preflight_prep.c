@@ -52,7 +52,7 @@ static void check_device(struct lab *L, struct problems *p, const char *key, con
 		lab_problem(p, "%s:%d: %s = %s holds %s, the workload needs at least %s; use a larger "
 			"device or a smaller [workload] db_size", L->cfg.path, line, key, dev,
 			fmt_size(a, sizeof(a), size), fmt_size(b, sizeof(b), need));
-	if (run_cmd((const char *[]){ "findmnt", "-rno", "TARGET", "-S", dev, NULL }, &out) == 0)
+	if (os_run((const char *[]){ "findmnt", "-rno", "TARGET", "-S", dev, NULL }, &out) == 0)
 		lab_problem(p, "%s:%d: %s = %s is mounted (%.*s); unmount it first", L->cfg.path, line,
 			key, dev, (int)strcspn(out ? out : "", "\n"), out ? out : "");
 	free(out);

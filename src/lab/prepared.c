@@ -16,8 +16,8 @@
 #include "cmds.h"
 #include "lab/labP.h"
 #include "run/run.h"
-#include "strbuf.h"
-#include "volume.h"
+#include "lib/strbuf.h"
+#include "platform/volume.h"
 
 struct scan {
 	unsigned int foreign;

@@ -9,8 +9,8 @@
 #include "lab/step.h"
 #include "os/os.h"
 #include "run/run.h"
-#include "strbuf.h"
-#include "util.h"
+#include "lib/strbuf.h"
+#include "lib/base.h"
 
 int step_target_local(struct step_target *t)
 {

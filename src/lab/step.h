@@ -18,7 +18,7 @@
  * job object), never a forwarded signal (which neither ssh nor Windows carries): for a host,
  * the local ssh, whose session then closes (the remote run reads the end of its stdin, or
  * gets SIGHUP/SIGPIPE, and stops).
- * lab.c, child.c and cluster.c never know what kind of target runs their steps.
+ * lab.c, cell.c and steps.c never know what kind of target runs their steps.
  */
 #ifndef FSLAB_LAB_STEP_H
 #define FSLAB_LAB_STEP_H
@@ -28,7 +28,7 @@
 
 #include "lab/labcfg.h"
 #include "lab/system.h"
-#include "strvec.h"
+#include "lib/strvec.h"
 
 struct hosts_session;
 

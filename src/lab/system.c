@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "lab/system.h"
-#include "util.h"
+#include "lib/base.h"
 
 /* One line per system; a new kind of host is its system_<name>.c and a line here. */
 extern const struct lab_system lab_system_linux, lab_system_windows;

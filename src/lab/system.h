@@ -15,10 +15,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prep.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 struct lab_cfg;
 struct lab_fs;

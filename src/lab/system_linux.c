@@ -7,11 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "argv_quote.h"
+#include "lib/argv_quote.h"
 #include "lab/hosts.h"
 #include "lab/labcfg.h"
 #include "lab/system.h"
-#include "util.h"
+#include "lib/base.h"
+#include "lib/files.h"
 
 static bool linux_absolute(const char *p)
 {

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "argv_quote.h"
+#include "lib/argv_quote.h"
 #include "lab/hosts.h"
 #include "lab/labcfg.h"
 #include "lab/system.h"
 #include "os/os.h"
-#include "util.h"
+#include "lib/base.h"
 
 static bool windows_absolute(const char *p)
 {

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "result.h"
+#include "result/result.h"
 
 /* Clock disagreement (and start spread) above which a cluster result warns: see
  * docs/HOSTS.md "Clocks" for why half a second. */

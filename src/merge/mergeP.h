@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "merge/merge.h"
-#include "sha256.h"
+#include "lib/sha256.h"
 
 struct member {
 	const struct merge_input *in;
@@ -35,5 +35,17 @@ struct merge {
 /* merge_timeline.c: the members' timelines on one wall-clock axis into out->timeline, with a
  * "hosts" column; sets out->cluster.timeline. */
 void merge_timeline(struct merge *mg);
+
+/* merge.c: classes without their histograms (a host's own, in its entry); a device's record. */
+void merge_copy_classes_nohist(struct class_result *dst, const struct class_result *src);
+void merge_copy_device(struct device_result *d, const struct device_result *s);
+
+/* merge_members.c: member m's entry h in the cluster record; the load starts on the
+ * controller's clock (spread = latest - earliest); the environment from the first member
+ * and the hosts'; the notes (the members' own, then the merge's). */
+void merge_member_entry(struct merge *mg, struct member *m, struct host_member *h);
+void merge_starts(struct merge *mg);
+void merge_environment(struct merge *mg, const struct fslab_result *first);
+void merge_notes(struct merge *mg);
 
 #endif

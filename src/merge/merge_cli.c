@@ -7,15 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "cmds.h"
-#include "files.h"
+#include "lib/files.h"
 #include "merge/merge.h"
-#include "msg.h"
-#include "opt.h"
+#include "lib/msg.h"
+#include "lib/opt.h"
 #include "os/os.h"
-#include "strbuf.h"
-#include "units.h"
+#include "lib/strbuf.h"
+#include "lib/units.h"
 
 struct merge_cli {
 	struct merge_input *in;

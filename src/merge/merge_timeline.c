@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "utctime.h"
+#include "lib/base.h"
+#include "lib/utctime.h"
 
 /* Largest start difference aligned on the wall clock (a day); beyond it, by row index. */
 #define MERGE_MAX_SHIFT_S 86400

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <time.h>
 
-#include "base.h"
+#include "lib/base.h"
 
 #ifdef _WIN32
 #include <windows.h>

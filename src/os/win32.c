@@ -16,9 +16,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "os/os.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* ---- strings and errors ---- */
 

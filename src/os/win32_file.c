@@ -15,8 +15,8 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "os/os.h"
 
 /* ---- files ---- */

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "argv_quote.h"
-#include "base.h"
+#include "lib/argv_quote.h"
+#include "lib/base.h"
 #include "os/os.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* ---- processes ---- */
 

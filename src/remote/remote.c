@@ -13,14 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "cmds.h"
-#include "files.h"
-#include "msg.h"
-#include "opt.h"
+#include "lib/files.h"
+#include "lib/msg.h"
+#include "lib/opt.h"
 #include "os/os.h"
 #include "remote/remote.h"
-#include "sha256.h"
+#include "lib/sha256.h"
 
 #ifdef _WIN32
 #include <fcntl.h>

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "io/ioengine.h"
-#include "msg.h"
+#include "lib/msg.h"
 #include "os/os.h"
 #include "run/runP.h"
 

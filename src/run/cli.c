@@ -6,14 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/msg.h"
 #include "os/os.h"
 #include "run/options.h"
 #include "run/provenance.h"
 #include "run/runP.h"
-#include "steady.h"
-#include "units.h"
+#include "engine/steady.h"
+#include "lib/units.h"
 #include "workloads/jetstress.h"
 
 /* The verdict options after parsing: forms that contradict each other are refused. */
@@ -128,8 +128,11 @@ static int check_tune_args(struct run_state *s)
 static void normalise(struct run_state *s)
 {
 	struct run_config *c = &s->res.config;
+	struct wl_given given = {
+		.iodepth = !!(s->p.given & (UINT64_C(1) << RO_IODEPTH)),
+	};
 
-	s->wl->config(c, s->p.given);
+	s->wl->config(c, &given);
 	if (!(s->wl->flags & WL_DATABASES))
 		c->databases = 0;
 	if (!(s->wl->flags & WL_REPLAY))

@@ -17,14 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 #include "os/os.h"
 #include "run/run.h"
 #include "run/runP.h"
-#include "scratch.h"
-#include "strbuf.h"
+#include "lib/scratch.h"
+#include "lib/strbuf.h"
 #include "workloads/dbfile.h"
 #include "workloads/jetstress.h"
 

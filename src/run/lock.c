@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/msg.h"
 #include "os/os.h"
 #include "run/runP.h"
 

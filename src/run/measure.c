@@ -7,12 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/msg.h"
 #include "os/os.h"
 #include "run/run.h"
 #include "run/runP.h"
-#include "units.h"
+#include "lib/units.h"
 
 /* ---- device counters ---- */
 
@@ -266,7 +266,7 @@ void run_load(struct run_state *s)
 	if (timeline_spill(&s->res.timeline))
 		fslab_warn("no temporary file for the timeline (%s): keeping it in memory",
 			   getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	host_sampler_start(&s->host);
+	sampler_start(&s->host);
 	s->load_wall_ns = os_wall_ns(); /* the result's load_started_at (startat.c) */
 	engine_set_phase(e, PH_WARMUP);
 	t0 = e->t_start;
@@ -283,13 +283,13 @@ void run_load(struct run_state *s)
 	for (next = w0 + NSEC_PER_SEC; !run_stop_flag && now_ns() < w0 + warm;
 	     next += NSEC_PER_SEC) {
 		sleep_until_ns(MIN(next, w0 + warm));
-		host_sampler_tick(&s->host);
+		sampler_tick(&s->host);
 		run_progress(s, "warm-up", (now_ns() - t0) / 1e9, total, NULL);
 	}
 	if (run_stop_flag)
 		return;
 	run_snapshot_devices(s, s->dev_before);
-	host_sampler_start(&s->host);
+	sampler_start(&s->host);
 	samplers_init(s);
 	engine_set_phase(e, PH_MEASURE);
 	for (next = e->t_measure + NSEC_PER_SEC; ; next += NSEC_PER_SEC) {
@@ -297,7 +297,7 @@ void run_load(struct run_state *s)
 			break;
 		engine_sample(e, sec, &prev, row);
 		samplers_tick(s);
-		row[TL_CPU] = host_sampler_tick(&s->host);
+		row[TL_CPU] = sampler_tick(&s->host);
 		timeline_add_row(&s->res.timeline, row);
 		sec++;
 		run_progress(s, "measure", (now_ns() - t0) / 1e9, total, row);

@@ -9,14 +9,14 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "io/ioengine.h"
-#include "msg.h"
-#include "strbuf.h"
-#include "units.h"
-#include "steady.h"
-#include "tune.h"
-#include "utctime.h"
+#include "lib/msg.h"
+#include "lib/strbuf.h"
+#include "lib/units.h"
+#include "engine/steady.h"
+#include "engine/tune.h"
+#include "lib/utctime.h"
 #include "workloads/jetstress.h"
 #include "workloads/verdict.h"
 #include "workloads/workload.h"
@@ -312,7 +312,7 @@ const struct run_option run_options[RO_NR] = {
 	},
 	/*
 	 * Describes the run (when its load began), not what it measures: not a comparability
-	 * key (issue 19's marks).  Set by the lab per cell (fslab lab's [host] sections);
+	 * key.  Set by the lab per cell (fslab lab's [host] sections);
 	 * cli.c refuses a time that has passed or is more than a day ahead.
 	 */
 	[RO_START_AT] = {
@@ -395,7 +395,7 @@ const struct run_option run_options[RO_NR] = {
 		       "0.06",
 	},
 /*
- * Steady state: the SNIA PTS rule (src/steady.h) judges every result's timeline, a steady
+ * Steady state: the SNIA PTS rule (src/engine/steady.h) judges every result's timeline, a steady
  * warm-up and a precondition's second stage.  It shapes how a result is judged (and, with
  * --warmup steady or --precondition, where the measurement starts): ROC_LOAD.
  */
@@ -456,7 +456,7 @@ const struct run_option run_options[RO_NR] = {
 		       "PTS: 2)",
 	},
 /*
- * --threads auto (src/tune.h): how the tuner judges a step and how far it searches.  They
+ * --threads auto (src/engine/tune.h): how the tuner judges a step and how far it searches.  They
  * shape which count is measured: ROC_LOAD.  Recorded only by a tuned run.
  */
 	[RO_TUNE_WINDOW] = {
@@ -624,12 +624,54 @@ static int parse_real(const struct run_option *o, const char *v, double *out)
 	return 0;
 }
 
+/* A value of a numeric type (ROT_UINT, ROT_SIZE, ROT_TIME) into field f: 0 or -EINVAL. */
+static int parse_number(struct run_params *p, const struct run_option *o, const char *v, void *f)
+{
+	uint64_t u = 0;
+
+	switch (o->type) {
+	case ROT_UINT:
+		if ((o->flags & ROF_AUTO) && !strcasecmp(v, "auto")) {
+			*(bool *)field(p, o->off_n) = true;
+			u = 0;
+		} else if (parse_u64(v, o->lo, o->hi, &u)) {
+			return -EINVAL;
+		} else if (o->flags & ROF_AUTO) {
+			*(bool *)field(p, o->off_n) = false;
+		}
+		if (o->size == sizeof(unsigned int))
+			*(unsigned int *)f = (unsigned int)u;
+		else
+			*(uint64_t *)f = u;
+		return 0;
+	case ROT_SIZE:
+		if (parse_size(v, &u) || u < o->lo || u > o->hi || (o->align && u % o->align))
+			return -EINVAL;
+		*(uint64_t *)f = u;
+		return 0;
+	case ROT_TIME:
+		if ((o->flags & ROF_STEADY) && !strcasecmp(v, "steady")) {
+			*(bool *)field(p, o->off_n) = true;
+			*(double *)f = 0;
+			return 0;
+		}
+		if (parse_duration(v, &u) || u < o->lo || u > o->hi ||
+		    ((o->flags & ROF_WHOLE_S) && u % NSEC_PER_SEC))
+			return -EINVAL;
+		*(double *)f = (double)u / NSEC_PER_SEC;
+		if (o->flags & ROF_STEADY)
+			*(bool *)field(p, o->off_n) = false;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 int run_option_parse(struct run_params *p, const struct run_option *o, const char *v,
 		     const char **fix)
 {
 	size_t id = (size_t)(o - run_options);
 	void *f = field(p, o->off);
-	uint64_t u = 0;
 	double d = 0;
 	bool b = true;
 
@@ -658,36 +700,10 @@ int run_option_parse(struct run_params *p, const struct run_option *o, const cha
 		*(char **)f = xstrdup(v);
 		break;
 	case ROT_UINT:
-		if ((o->flags & ROF_AUTO) && !strcasecmp(v, "auto")) {
-			*(bool *)field(p, o->off_n) = true;
-			u = 0;
-		} else if (parse_u64(v, o->lo, o->hi, &u)) {
-			return -EINVAL;
-		} else if (o->flags & ROF_AUTO) {
-			*(bool *)field(p, o->off_n) = false;
-		}
-		if (o->size == sizeof(unsigned int))
-			*(unsigned int *)f = (unsigned int)u;
-		else
-			*(uint64_t *)f = u;
-		break;
 	case ROT_SIZE:
-		if (parse_size(v, &u) || u < o->lo || u > o->hi || (o->align && u % o->align))
-			return -EINVAL;
-		*(uint64_t *)f = u;
-		break;
 	case ROT_TIME:
-		if ((o->flags & ROF_STEADY) && !strcasecmp(v, "steady")) {
-			*(bool *)field(p, o->off_n) = true;
-			*(double *)f = 0;
-			break;
-		}
-		if (parse_duration(v, &u) || u < o->lo || u > o->hi ||
-		    ((o->flags & ROF_WHOLE_S) && u % NSEC_PER_SEC))
+		if (parse_number(p, o, v, f))
 			return -EINVAL;
-		*(double *)f = (double)u / NSEC_PER_SEC;
-		if (o->flags & ROF_STEADY)
-			*(bool *)field(p, o->off_n) = false;
 		break;
 	case ROT_REAL:
 		if (parse_real(o, v, &d))
@@ -710,110 +726,4 @@ int run_option_parse(struct run_params *p, const struct run_option *o, const cha
 	if ((o->flags & ROF_VERDICT) && p->first_verdict < 0)
 		p->first_verdict = (int)id;
 	return 0;
-}
-
-/* ---- the table as every command's parser reads it (opt.h) ---- */
-
-static struct opt_def run_defs[RO_NR + 1];
-
-static const char run_head[] =
-	"usage: fslab run --db DIR [--db DIR2 ...] --log DIR [--log DIR2 ...] [options]\n"
-	"\n"
-	"Drive a seeded, Jetstress-like Exchange database load (or a simple calibration pattern)\n"
-	"against the database and log directories for a fixed time and write one result file.\n\n";
-
-static const char run_tail[] =
-	"  Database page fault stalls (a session waiting for a free cache page because the lazy\n"
-	"  writer is behind) fail the verdict above 1 per second on average.\n"
-	"\n"
-	"In a lab config (fslab lab), the [workload] section takes the options not set by the lab\n"
-	"as keys with '_' for '-' (name for --workload; threads may be a list: one cell each).\n"
-	"\n"
-	"Exit status: 0 ok, 1 failure or interrupted (the result is still written, marked\n"
-	"aborted), 2 bad input (nothing created), 3 completed but the verdict is FAIL.\n";
-
-/* What a value of each type is, for the completion. */
-static enum opt_arg arg_of(const struct run_option *o)
-{
-	switch (o->type) {
-	case ROT_DIRS: return OPT_DIR;
-	case ROT_CHOICE: return OPT_CHOICE;
-	case ROT_FLAG: return OPT_NONE;
-	case ROT_STR: return !strcmp(o->metavar, "FILE") ? OPT_FILE : OPT_WORD;
-	default: return OPT_WORD;
-	}
-}
-
-/* run_defs[] from run_options[]: once, before the table is first read. */
-static void run_defs_fill(void)
-{
-	if (run_defs[0].name)
-		return;
-	for (size_t i = 0; i < RO_NR; i++) {
-		const struct run_option *o = &run_options[i];
-
-		run_defs[i] = (struct opt_def){
-			.name = o->name, .arg = arg_of(o), .metavar = o->metavar,
-			.choices = o->choices, .help = o->help, .group = o->group,
-			.def = o->def_help ? o->def_help : o->def,
-			.flags = o->type == ROT_DIRS ? OPT_REPEAT : 0, .store = OPT_CALL,
-			.id = (int)i,
-		};
-	}
-}
-
-/* A value into the run's config, checked by the table: "--name 'value': fix" when refused. */
-static int run_set(void *ctx, const struct opt_def *d, const char *v)
-{
-	const struct run_option *o = &run_options[d->id];
-	const char *fix;
-
-	if (run_option_parse(ctx, o, v, &fix))
-		return input_error("--%s '%s': %s", o->name, v, fix);
-	return 0;
-}
-
-const struct opt_cmd run_opt_cmd = {
-	.name = "run",
-	.opts = run_defs,
-	.prepare = run_defs_fill,
-	.set = run_set,
-	.head = run_head,
-	.tail = run_tail,
-	.col = 24,
-	.width = 92,
-};
-
-int run_params_parse_argv(struct run_params *p, int argc, char **argv)
-{
-	int first;
-
-	return opt_parse(&run_opt_cmd, p, argc, argv, &first);
-}
-
-void run_params_argv(const struct run_params *p, void (*add)(const char *arg, void *ctx),
-		     void *ctx)
-{
-	for (size_t i = 0; i < RO_NR; i++) {
-		const struct run_option *o = &run_options[i];
-		char *s;
-
-		if (!o->ini || (o->flags & ROF_SWEEP) || !run_params_given(p, (enum run_opt_id)i))
-			continue;
-		if (o->type == ROT_FLAG) {
-			if (*(const bool *)run_option_value(o, p->c))
-				s = xasprintf("--%s", o->name);
-			else
-				continue;
-		} else {
-			s = xasprintf("--%s=%s", o->name, p->text[i]);
-		}
-		add(s, ctx);
-		free(s);
-	}
-}
-
-void run_usage(FILE *f)
-{
-	opt_usage(&run_opt_cmd, f);
 }

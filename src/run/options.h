@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "opt.h"
-#include "result.h"
+#include "lib/opt.h"
+#include "result/result.h"
 
 /* Every option, in --help order. */
 enum run_opt_id {
@@ -26,12 +26,12 @@ enum run_opt_id {
 	RO_LAB_ID, RO_LAB_CELL, RO_LAB_ROUND, RO_LAB_POSITION, RO_LAB_FRESH_VOLUME,
 	/* a lab's cell on volumes the user prepared; a step stopped through its stdin */
 	RO_FRESH, RO_ALLOW_FOREIGN_FILES, RO_STOP_ON_STDIN_EOF,
-	/* steady state (src/steady.h): the rule, its cap, preconditioning */
+	/* steady state (src/engine/steady.h): the rule, its cap, preconditioning */
 	RO_STEADY_WINDOW, RO_STEADY_INTERVAL, RO_STEADY_RANGE, RO_STEADY_EXCURSION, RO_STEADY_CAP,
 	RO_PRECONDITION,
 	/* the recovery workload (soft recovery) */
 	RO_RECOVERY_LOGS,
-	/* --threads auto (src/tune.h): the tuner's rule and caps */
+	/* --threads auto (src/engine/tune.h): the tuner's rule and caps */
 	RO_TUNE_WINDOW, RO_TUNE_INTERVAL, RO_TUNE_SLOPE, RO_TUNE_JUDGE, RO_TUNE_STEP_CAP,
 	RO_TUNE_CAP, RO_TUNE_MAX_THREADS,
 	/* the verdict (jetstress) */
@@ -141,19 +141,6 @@ static inline bool run_params_given(const struct run_params *p, enum run_opt_id 
  */
 int run_option_parse(struct run_params *p, const struct run_option *o, const char *v,
 		     const char **fix) __attribute__((warn_unused_result));
-/*
- * run_option_set - run_option_parse() under its former name, for src/lab/labcfg.c until it
- * calls run_option_parse() (another branch is rewriting it): fixbuf and fixlen are no longer
- * written (a fixed buffer cut a long list of choices).
- */
-static inline __attribute__((warn_unused_result)) int
-run_option_set(struct run_params *p, const struct run_option *o, const char *v,
-	       const char **fix, char *fixbuf, size_t fixlen)
-{
-	(void)fixbuf;
-	(void)fixlen;
-	return run_option_parse(p, o, v, fix);
-}
 
 /*
  * run_params_parse_argv - `fslab run` argv (argv[0] the subcommand) into p (run_params_init

@@ -2,8 +2,8 @@
 /* provenance.c: where a run stood in a lab (--lab-*), into its result's "lab" (provenance.h). */
 #include "run/provenance.h"
 
-#include "base.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/msg.h"
 
 int run_lab_check(const struct run_params *p)
 {

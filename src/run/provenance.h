@@ -3,7 +3,7 @@
 #ifndef FSLAB_RUN_PROVENANCE_H
 #define FSLAB_RUN_PROVENANCE_H
 
-#include "result.h"
+#include "result/result.h"
 #include "run/options.h"
 
 /* run_lab_check - the --lab-* options come together (id, cell, round and position) or not at

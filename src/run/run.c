@@ -9,19 +9,19 @@
 #include <string.h>
 #include <time.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "cmds.h"
 #include "io/ioengine.h"
 #ifndef _WIN32
 #include "io/uring.h"
 #endif
-#include "msg.h"
+#include "lib/msg.h"
 #include "os/os.h"
 #include "run/provenance.h"
 #include "run/run.h"
 #include "run/runP.h"
 #include "selftest/selftest.h"
-#include "units.h"
+#include "lib/units.h"
 
 atomic_int run_stop_flag;
 volatile sig_atomic_t run_stop_signal;
@@ -70,7 +70,7 @@ static json_t *uring_environment(void)
 
 static json_t *environment(struct run_state *s)
 {
-	json_t *env = host_environment(), *vols = json_array();
+	json_t *env = sampler_environment(), *vols = json_array();
 	json_t *prep = NULL;
 
 	for (size_t i = 0; i < s->ndb_vols; i++)
@@ -272,7 +272,7 @@ static void run_gather(struct run_state *s, int ret)
 		: r->classes[CLS_DB_READ].iops + r->classes[CLS_DB_WRITE].iops;
 	r->transactions = x.transactions;
 	r->transactions_per_s = r->duration_s > 0 ? x.transactions / r->duration_s : 0;
-	host_sampler_finish(&s->host, &r->host);
+	sampler_finish(&s->host, &r->host);
 	if (rc->eng.t_measure)
 		run_device_results(s, &x);
 	if (ret || run_stop_flag || !rc->eng.t_measure) {

@@ -7,12 +7,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "engine.h"
-#include "host.h"
+#include "engine/engine.h"
+#include "platform/sampler.h"
 #include "os/os.h"
-#include "result.h"
+#include "result/result.h"
 #include "run/options.h"
-#include "volume.h"
+#include "platform/volume.h"
 #include "workloads/verdict.h"
 #include "workloads/workload.h"
 
@@ -31,7 +31,7 @@ struct run_state {
 	const struct workload_ops *wl;
 	struct run_ctx rc;
 	struct fslab_result res; /* res.config: the run's configuration, from the options on */
-	struct host_sampler host;
+	struct sampler host;
 	size_t ndb_vols, nlog_vols;
 	struct devstat *dev_before, *dev_after;
 	bool caches_dropped;
@@ -97,7 +97,7 @@ void run_samplers_finish(struct run_state *s);
 void run_samplers_free(struct samplers *m);
 
 /*
- * steady_run.c: steady state (src/steady.h).  run_precondition_files(): --precondition's first
+ * steady_run.c: steady state (src/engine/steady.h).  run_precondition_files(): --precondition's first
  * stage, every database file written over (0 or -errno; a stop request ends it early with 0).
  * run_precondition_load(), run_steady_warmup(): after the load started, --precondition's
  * second stage, and (after the tuner) a steady warm-up (total: the progress lines' total
@@ -122,7 +122,7 @@ void run_warmup_text(const struct fslab_result *r, char *buf, size_t len);
 void run_print_steady(const struct fslab_result *r, FILE *f);
 
 /*
- * tune_run.c: --threads auto (src/tune.h).  run_tune(): after the load started (and a
+ * tune_run.c: --threads auto (src/engine/tune.h).  run_tune(): after the load started (and a
  * precondition's load), the tuner's steps, recorded in the result's tuning; the load then
  * runs at the count chosen (config.threads).  run_tune_max_s(): the longest it may take.
  */

@@ -6,11 +6,11 @@
 
 #include "run/run.h"
 #include "run/runP.h"
-#include "base.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "units.h"
-#include "utctime.h"
+#include "lib/units.h"
+#include "lib/utctime.h"
 
 /*
  * A start more than a day ahead is a mistyped date (2062 for 2026), not a plan: the run

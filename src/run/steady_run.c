@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * steady_run.c: steady state in `fslab run` (src/steady.h): --precondition's two stages (the
+ * steady_run.c: steady state in `fslab run` (src/engine/steady.h): --precondition's two stages (the
  * database files written over, then the load until the rule holds), a steady warm-up, and
  * the rule on the measured timeline.  Nothing here is measured; each stage is recorded.
  */
@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/msg.h"
 #include "os/os.h"
 #include "run/runP.h"
-#include "steady.h"
-#include "units.h"
+#include "engine/steady.h"
+#include "lib/units.h"
 #include "workloads/dbfile.h"
 
 /* ---- stage 1 of --precondition: the database files written over ---- */
@@ -84,7 +84,7 @@ bool run_warm_second(struct run_state *s, uint64_t next, struct engine_sample *c
 		sleep_until_ns(next);
 	if (run_stop_flag)
 		return false;
-	host_sampler_tick(&s->host);
+	sampler_tick(&s->host);
 	engine_sample_warm(&s->rc.eng, cur);
 	return true;
 }

@@ -5,7 +5,7 @@
 
 #include "os/os.h"
 #include "run/runP.h"
-#include "units.h"
+#include "lib/units.h"
 
 static void print_class(FILE *f, const char *name, const struct class_result *c)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tune_run.c: --threads auto in `fslab run` (src/tune.h): the load run at one thread count
+ * tune_run.c: --threads auto in `fslab run` (src/engine/tune.h): the load run at one thread count
  * after another, each step fed a tick a second until it is judged, the load stopped and
  * started again at the next count between steps; then at the count chosen, which the warm-up
  * and the measurement run at.  Nothing here is measured; every step is recorded.
@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/msg.h"
 #include "os/os.h"
 #include "run/runP.h"
-#include "tune.h"
-#include "units.h"
+#include "engine/tune.h"
+#include "lib/units.h"
 
 /* The run's tuning rule: its tune_* settings and the verdict's limits (its threshold set). */
 static void rule_of(const struct run_state *s, struct tune_rule *r)

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "files.h"
-#include "host.h"
-#include "msg.h"
-#include "strbuf.h"
+#include "lib/base.h"
+#include "lib/files.h"
+#include "platform/sampler.h"
+#include "lib/msg.h"
+#include "lib/strbuf.h"
 
 static const char *str(json_t *o, const char *key)
 {
@@ -63,7 +63,7 @@ int selftest_attach(const char *path, const struct volume *const *vols, size_t n
 	if (!rec)
 		return input_error("--selftest %s: not a JSON record (line %d: %s); make one with "
 				   "fslab selftest --dir DIR --json %s", path, err.line, err.text, path);
-	host = host_environment();
+	host = sampler_environment();
 	if (strcmp(str(rec, "schema"), SELFTEST_SCHEMA) || !json_is_array(json_object_get(rec, "checks")))
 		ret = input_error("--selftest %s: not an fslab selftest record (%s); make one with "
 				  "fslab selftest --dir DIR --json %s", path, SELFTEST_SCHEMA, path);

@@ -16,18 +16,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "cmds.h"
-#include "files.h"
-#include "host.h"
-#include "msg.h"
-#include "opt.h"
+#include "lib/files.h"
+#include "platform/sampler.h"
+#include "lib/msg.h"
+#include "lib/opt.h"
 #include "os/os.h"
-#include "random.h"
-#include "scratch.h"
-#include "strbuf.h"
-#include "strvec.h"
-#include "units.h"
+#include "lib/random.h"
+#include "lib/scratch.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
+#include "lib/units.h"
 
 enum st { ST_PASS, ST_FAIL, ST_UNKNOWN, ST_NA, ST_NR };
 static const char *const st_names[ST_NR] = { "PASS", "FAIL", "UNKNOWN", "N/A" };
@@ -159,7 +159,7 @@ static void check_timer(struct st_ctx *c)
 
 static bool under_wine(void)
 {
-	json_t *env = host_environment();
+	json_t *env = sampler_environment();
 	bool wine = json_is_string(json_object_get(env, "wine"));
 
 	json_decref(env);
@@ -683,7 +683,7 @@ int cmd_selftest(int argc, char **argv)
 		strvec_clear(&o.dirs);
 		return ret == 1 ? FSLAB_EXIT_OK : FSLAB_EXIT_USAGE;
 	}
-	host = host_environment();
+	host = sampler_environment();
 	wine = under_wine();
 	c.checks = json_array();
 	vols = json_array();

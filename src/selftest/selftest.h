@@ -15,7 +15,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "volume.h"
+#include "platform/volume.h"
 
 #define SELFTEST_SCHEMA "fslab-selftest/1"
 

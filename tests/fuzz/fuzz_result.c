@@ -3,7 +3,7 @@
  * schema, every field), then back to JSON.  It must refuse or read, never crash or leak. */
 #include "tests/fuzz/fuzz.h"
 
-#include "result.h"
+#include "result/result.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -4,7 +4,7 @@
  * parsed value printed and parsed again gives the same value. */
 #include "tests/fuzz/fuzz.h"
 
-#include "units.h"
+#include "lib/units.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -3,7 +3,7 @@
 # names_once.py: every name of a table is typed once, in its table.  The tables are read from
 # the sources: filesystems (fsprep/fs_<name>.c: .name, .title), importers (src/compare:
 # struct importer .name), workloads (workloads/: struct workload_ops .name, SIMPLE_OPS) and
-# exporters (src/run: struct exporter .name).  Then every string literal of the product
+# exporters (src/export: struct exporter .name).  Then every string literal of the product
 # (src/, fsprep/, workloads/; comments left out, adjacent literals joined as C joins them) is
 # searched for
 #   - a filesystem name as a whole literal outside its fs_<name>.c: code that asks which
@@ -27,9 +27,9 @@ ALLOWED = [
     ("src/lab/adaptive.c", '"raw"', "the raw-baseline label among the adaptive lab's labels"),
     ("src/lab/labplan.c", '"raw"', "the raw-baseline label of the plan"),
     ("src/compare/runs.c", '"raw"', "a result's raw-device volume (fsname \"raw\", volume.c)"),
-    ("src/volume.c", '"raw"', "the fsname of a raw device, which fslab run names itself "
+    ("src/platform/volume.c", '"raw"', "the fsname of a raw device, which fslab run names itself "
      "(src/ cannot call fsprep/: that would be an upward arrow)"),
-    ("src/volume_json.c", '"raw"', "reading back the raw device's fsname (volume.c)"),
+    ("src/platform/volume_json.c", '"raw"', "reading back the raw device's fsname (volume.c)"),
     ("fsprep/prep.c", '"raw"', "the raw backend's own name (struct prep_backend .name)"),
     ("src/compare/noise.c", "fio JSON, DiskSpd text", "a statement about which tools' files "
      "have no timeline, in the report (tests/expected goldens), not a list of choices"),
@@ -112,7 +112,7 @@ def tables(top):
             ("workloads", r'struct workload_ops workload_\w+ = \{[^}]*?\.name = "([^"]+)"',
              "workload"),
             ("workloads", r'SIMPLE_OPS\("([^"]+)"', "workload"),
-            ("src/run", r'struct exporter export_\w+ = \{[^}]*?\.name = "([^"]+)"', "exporter")):
+            ("src/export", r'struct exporter export_\w+ = \{[^}]*?\.name = "([^"]+)"', "exporter")):
         for f in sorted(os.listdir(os.path.join(top, d))):
             if f.endswith(".c"):
                 t[key].update(re.findall(pat, read(os.path.join(top, d, f)), re.S))

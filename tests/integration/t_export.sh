@@ -50,12 +50,16 @@ read -r fs fi pct sig half < <(jq -r '.rows[] | select(.id == "db_read_iops") |
 	 (.cells[] | select(.label == "fio") | .delta.pct), (.cells[] | select(.label == "fio") | .delta.significant),
 	 (.cells[] | select(.label == "fio") | .delta.ci_half)] | @tsv' "$T/rt.json")
 log "fslab $fs IOPS, fio $fi IOPS: fio $pct % (significant: $sig, interval +-$half)"
-# the same pattern, not a timing: a job file that got the block size, depth, mix or
-# direct I/O wrong lands far off (2x and more); 3 short runs each on a shared 2-core machine
-# differ by up to ~17 % (seen in make check), so this holds 40 % and `make bench` measures the
-# agreement itself (its 5 % target, with enough repeats)
-awk -v p="$pct" -v s="$sig" 'BEGIN { if (p < 0) p = -p; exit !(s != "yes" || p <= 40) }' ||
-	fail "fslab and fio disagree: fio $pct % (significant) on the same pattern"
+# the same pattern, not a timing: the job file's keys are checked one by one above; this
+# catches what keys cannot (a key fio reads otherwise than fslab means it).  A pattern gone
+# wrong lands far off (buffered instead of direct reads: fio measured 192-419k IOPS against
+# 31-32k direct here, 6x and more); 3 short runs each on a shared 2-core machine differ by up
+# to ~17 % when quiet, but under a loaded make check fslab and fio once measured 67,725 and
+# 29,524 IOPS (2.3x, "significant"): so this holds a factor of 3, and `make bench` measures
+# the agreement itself (its 5 % target, with enough repeats)
+awk -v a="$fs" -v b="$fi" -v s="$sig" 'BEGIN { r = a / b; if (r < 1) r = 1 / r
+	exit !(s != "yes" || r <= 3) }' ||
+	fail "fslab and fio disagree: fio $pct % (significant, beyond a factor of 3) on the same pattern"
 jqt "$T/rt.json" '.groups | map(select(.label == "fio")) | .[0].source.format == "fio JSON+, lat"'
 
 log "jetstress approximation for fio: per database a 32 KiB random write-through job, a log and a BDM job"

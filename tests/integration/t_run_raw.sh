@@ -35,7 +35,7 @@ expect_status 2 "$FSLAB" run --db $db --log $db --duration 2s --db-size 64M
 grep -q "separate devices" $T/stderr || fail "same device not refused clearly"
 expect_status 2 "$FSLAB" run --db $db --log $T --duration 2s --db-size 64M
 grep -q "not a mix" $T/stderr || fail "mix not refused clearly"
-# fslab prep's same-storage policy (src/blockdev.c): a second loop device on the log's backing
+# fslab prep's same-storage policy (src/platform/blockdev.c): a second loop device on the log's backing
 # file is the log's storage under another number; the log device untouched
 alias_lg=$(losetup --find --show "$(losetup -n -O BACK-FILE $lg | sed 's/ *$//')")
 lsum=$(md5sum < $lg)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prepP.h"
 
 /* Topologies: logical, physical, min_io, opt_io, alignment offset, partition start, size. */

@@ -18,10 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "argv_quote.h"
-#include "base.h"
+#include "lib/argv_quote.h"
+#include "lib/base.h"
 #include "os/os.h"
-#include "strvec.h"
+#include "lib/strvec.h"
 
 static const char *const words[] = {
 	"plain", "", "two words", "it's", "say \"hi\"", "$(touch /tmp/fslab-pwned)",

@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/blocked.h"
 #include "compare/stats.h"
 

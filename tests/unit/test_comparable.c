@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/compare.h"
 #include "run/options.h"
 

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/compare.h"
 #include "compare/report.h"
 #include "compare/sizing.h"
-#include "msg.h"
+#include "lib/msg.h"
 
 /* Fixture paths relative to the tree top (tests/run.sh runs us there; FSLAB_TOP overrides). */
 static char *fx(const char *name)

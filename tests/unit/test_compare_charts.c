@@ -11,12 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/compare.h"
 #include "compare/plot.h"
 #include "compare/report.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 #include "os/os.h"
 
 static const char *const charts_two[] = {

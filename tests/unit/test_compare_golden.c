@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/compare.h"
 #include "compare/report.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 
 enum what { W_TABLES_TEXT, W_TABLES_MD, W_CSV, W_ARTICLE_MD, W_SIZING_TEXT };
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/compare.h"
 #include "compare/precision.h"
 #include "compare/report.h"

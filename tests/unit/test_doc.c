@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "compare/doc.h"
-#include "util.h"
+#include "lib/base.h"
 
 /* A document of title, one paragraph, one item, one one-cell table (heap text). */
 static char *render(enum doc_format fmt, const char *title, const char *para, const char *item,

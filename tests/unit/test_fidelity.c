@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "fidelity.h"
+#include "result/fidelity.h"
 
 static void classes(struct class_result c[CLS_NR], double rd, double wr, double lg, double lgb)
 {

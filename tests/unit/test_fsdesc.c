@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prepP.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 #include "fsprep/win/winprep.h"
 
 static bool is_pow2(uint64_t v)

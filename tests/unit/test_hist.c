@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "hist.h"
-#include "random.h"
+#include "lib/base.h"
+#include "lib/hist.h"
+#include "lib/random.h"
 
 static void test_round_trip(void **state)
 {

@@ -18,11 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "lab/hosts.h"
 #include "lab/labcfg.h"
-#include "sha256.h"
+#include "lib/sha256.h"
 
 static char dir[] = "/tmp/fslab-test-hosts.XXXXXX";
 

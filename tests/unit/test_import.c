@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/import.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 #include "os/os.h"
 
 static void test_label_from_file(void **state)

@@ -16,11 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/import.h"
-#include "files.h"
-#include "msg.h"
-#include "strbuf.h"
+#include "lib/files.h"
+#include "lib/msg.h"
+#include "lib/strbuf.h"
 
 static char *fixture(const char *name, size_t *len)
 {

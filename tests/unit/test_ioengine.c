@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "io/ioengine.h"
 #include "os/os.h"
 #include "os/osP.h"

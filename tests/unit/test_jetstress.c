@@ -15,11 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "os/os.h"
-#include "random.h"
-#include "result.h"
+#include "lib/random.h"
+#include "result/result.h"
 #include "workloads/dbfile.h"
 #include "workloads/jetstress.h"
 #include "workloads/workload.h"

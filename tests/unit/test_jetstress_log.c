@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "random.h"
+#include "lib/base.h"
+#include "lib/random.h"
 #include "workloads/jetstress.h"
 
 #define DBID 0x1234567890abcdefULL

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "lab/labcfg.h"
 
 #ifdef FSLAB_NO_INIH

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "lab/labplan.h"
 
 #define MAXN 256

@@ -16,13 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "cmds.h"
 #include "compare/compare.h"
 #include "compare/report.h"
-#include "files.h"
+#include "lib/files.h"
 #include "merge/merge.h"
-#include "sha256.h"
+#include "lib/sha256.h"
 
 static char dir[] = "/tmp/fslab-test-merge.XXXXXX";
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "fsprep/prepP.h"
 
 /* problem FS OPTS: what mkfs_opts_problem() says (caller frees), or NULL */

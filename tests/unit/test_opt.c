@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* test_opt.c: the option parser every subcommand uses (src/opt.h), on a table of its own:
+/* test_opt.c: the option parser every subcommand uses (src/lib/opt.h), on a table of its own:
  * each kind of option and how it is given, the errors, repeated options, `--`, --help and the
  * text it makes, the completion's dump; then every command's real table against the --help
  * it makes (each option it takes is there, each option named there is taken) and the lab
@@ -13,14 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "cmds.h"
 #include "fsprep/prep.h"
 #include "lab/labcfg.h"
-#include "msg.h"
-#include "opt.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/msg.h"
+#include "lib/opt.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 /* ---- a table of every kind ---- */
 

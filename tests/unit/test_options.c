@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "lab/labcfg.h"
 #include "run/options.h"
 

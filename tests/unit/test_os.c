@@ -20,13 +20,13 @@
 #include <unistd.h>
 #endif
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "io/ioengine.h"
 #include "os/os.h"
 #include "os/osP.h"
-#include "random.h"
-#include "scratch.h"
+#include "lib/random.h"
+#include "lib/scratch.h"
 #include "workloads/dbfile.h"
 
 #define NPAGES 64

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/compare.h"
 #include "compare/precision.h"
 #include "compare/report.h"

@@ -18,11 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "fsprep/prepP.h"
 #include "os/os.h"
-#include "volume.h"
+#include "platform/volume.h"
 
 static char root[] = "/tmp/fslab-test-prep.XXXXXX";
 

@@ -21,10 +21,10 @@
 #include <shellapi.h>
 #endif
 
-#include "base.h"
-#include "argv_quote.h"
+#include "lib/base.h"
+#include "lib/argv_quote.h"
 #include "os/os.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* ---- the quoter ---- */
 

@@ -28,11 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/compare.h"
 #include "compare/precision.h"
 #include "compare/sequential.h"
-#include "random.h"
+#include "lib/random.h"
 
 #define NSIM 1000
 #define MIN_ROUNDS 3

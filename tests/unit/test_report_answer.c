@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/reportP.h"
-#include "msg.h"
+#include "lib/msg.h"
 
 static char *fx(const char *name)
 {

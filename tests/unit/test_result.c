@@ -16,10 +16,10 @@
 #endif
 #include <unistd.h>
 
-#include "base.h"
-#include "files.h"
-#include "msg.h"
-#include "result.h"
+#include "lib/base.h"
+#include "lib/files.h"
+#include "lib/msg.h"
+#include "result/result.h"
 
 static void fill(struct fslab_result *r)
 {
@@ -531,7 +531,7 @@ static void test_identity(void **state)
 }
 
 /*
- * Reader and writer walk one field table (src/result_fields.c): every fixture (written by the
+ * Reader and writer walk one field table (src/result/result_fields.c): every fixture (written by the
  * writer, tests/fixtures/regen.sh) read back and written again holds the same keys, in the same
  * order, with the same values (histogram m2 within 1e-8), so the reader takes every field the
  * writer writes.

@@ -11,16 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "host.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "platform/sampler.h"
+#include "lib/msg.h"
 #include "os/os.h"
 #include "selftest/selftest.h"
 
 /* A record of this host covering (source, mountpoint) pairs, checks as "id=STATUS" pairs. */
 static json_t *record(const char *const *vols, size_t nv, const char *const *checks, size_t nc)
 {
-	json_t *host = host_environment(), *v = json_array(), *c = json_array();
+	json_t *host = sampler_environment(), *v = json_array(), *c = json_array();
 	json_t *sum = json_pack("{s:i, s:i, s:i, s:i}", "PASS", 0, "FAIL", 0, "UNKNOWN", 0, "N/A", 0);
 
 	for (size_t i = 0; i < nv; i += 2)

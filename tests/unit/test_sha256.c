@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sha256.h"
+#include "lib/sha256.h"
 
 static void test_fips_examples(void **state)
 {

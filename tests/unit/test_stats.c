@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "compare/stats.h"
 
 #define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* test_steady.c: the SNIA PTS steady-state rule (src/steady.h) against hand-computed windows,
+/* test_steady.c: the SNIA PTS steady-state rule (src/engine/steady.h) against hand-computed windows,
  * the rule a second at a time, on a timeline, and its record in a result file. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "engine.h"
-#include "result.h"
-#include "steady.h"
+#include "lib/base.h"
+#include "engine/engine.h"
+#include "result/result.h"
+#include "engine/steady.h"
 
 #define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 

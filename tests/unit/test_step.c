@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "lab/hosts.h"
 #include "lab/step.h"
 #include "os/os.h"
 #include "run/run.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 static char *self;
 

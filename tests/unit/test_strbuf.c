@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "random.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "lib/base.h"
+#include "lib/random.h"
+#include "lib/strbuf.h"
+#include "lib/strvec.h"
 
 static void test_strbuf_empty(void **state)
 {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_sysfs.c: the sysfs reader (src/sysfs.c) on a tree of plain files laid out as the
+ * test_sysfs.c: the sysfs reader (src/platform/sysfs.c) on a tree of plain files laid out as the
  * kernel lays out /sys (a prefix, as util-linux's tests do): a disk with two partitions, a
  * device-mapper device on one of them, a loop device, a name with '!', /sys/block.  Test data
  * for the parser, not a stand-in for devices: the code that acts on real devices
- * (src/blockdev.c) is tested on loop devices by t_prep_refuse, t_prep_samestorage and
+ * (src/platform/blockdev.c) is tested on loop devices by t_prep_refuse, t_prep_samestorage and
  * t_run_raw.
  */
 #include <setjmp.h>
@@ -19,10 +19,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "files.h"
-#include "strvec.h"
-#include "sysfs.h"
+#include "lib/base.h"
+#include "lib/files.h"
+#include "lib/strvec.h"
+#include "platform/sysfs.h"
 
 static char root[] = "/tmp/fslab-test-sysfs.XXXXXX";
 

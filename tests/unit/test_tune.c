@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_tune.c: the thread-count tuner of --threads auto (src/tune.h): the slope test against
+ * test_tune.c: the thread-count tuner of --threads auto (src/engine/tune.h): the slope test against
  * hand-computed windows; a step's judgement on recorded samples (stable and passing, stable
  * and failing, a latency that jumps and is not stable until the jump leaves the window, the
  * step cap, a partial verdict sample, stalls); the search (doubling, bisection, the caps,
@@ -23,9 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "result.h"
-#include "tune.h"
+#include "lib/base.h"
+#include "result/result.h"
+#include "engine/tune.h"
 
 #define assert_near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 

@@ -12,12 +12,12 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "base.h"
+#include "lib/base.h"
 #include "io/ioengine.h"
 #include "io/uring.h"
 #include "os/os.h"
 #include "os/osP.h"
-#include "volume.h"
+#include "platform/volume.h"
 #include "workloads/workload.h"
 
 #define TMPFS_MAGIC 0x01021994

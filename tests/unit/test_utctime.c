@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "utctime.h"
+#include "lib/base.h"
+#include "lib/utctime.h"
 
 static void test_parse(void **state)
 {

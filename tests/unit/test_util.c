@@ -13,13 +13,13 @@
 
 #include <ext2fs/ext2fs.h>
 
-#include "base.h"
-#include "crc32c.h"
-#include "files.h"
-#include "msg.h"
+#include "lib/base.h"
+#include "lib/crc32c.h"
+#include "lib/files.h"
+#include "lib/msg.h"
 #include "os/os.h"
-#include "random.h"
-#include "units.h"
+#include "lib/random.h"
+#include "lib/units.h"
 
 static void test_parse_size(void **state)
 {

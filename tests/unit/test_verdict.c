@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base.h"
-#include "strbuf.h"
-#include "result.h"
+#include "lib/base.h"
+#include "lib/strbuf.h"
+#include "result/result.h"
 #include "workloads/verdict.h"
 
 /* A synthetic measurement: one sampler plus the whole-measurement totals it implies. */

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base.h"
-#include "files.h"
+#include "lib/base.h"
+#include "lib/files.h"
 #include "fsprep/win/winprep.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 static const char *top(void)
 {
