@@ -59,10 +59,17 @@ static void check_prepared(struct parse *p, struct lab_fs *f)
 		f->fs = xstrdup("prepared");
 }
 
+/* A problem found by a check of another file (hosts, systems): at its line, else here. */
+static void host_problem(void *ctx, int line, const char *text)
+{
+	struct parse *p = ctx;
+
+	lab_perr(p, line ? line : p->line, "%s", text);
+}
+
 /* An [fs] section the lab preps, for the system the steps run on: one its prep makes. */
 static void check_prepped_fs(struct parse *p, struct lab_fs *f)
 {
-	enum prep_sys sys = p->cfg->sys->prep;
 	const struct fs_desc *d;
 
 	if (f->allow_foreign_files)
@@ -71,27 +78,8 @@ static void check_prepped_fs(struct parse *p, struct lab_fs *f)
 	if (!f->fs)
 		f->fs = xstrdup(f->name);
 	d = fs_find(f->fs);
-	if (!fs_makes(d, sys, false)) {
-		char *names = fs_list(sys, 0, "%s", ", ", sys == PREP_WINDOWS ? " or " : ", ");
-		char *lines = fs_list(sys, 0, "fs = %s", ", ", " or ");
-
-		if (sys == PREP_WINDOWS)
-			lab_perr(p, f->line, "[fs %s]: Windows prep formats %s, not '%s'; add %s to the "
-			     "section, or give db_dir/log_dir for volumes you prepared", f->name,
-			     names, f->fs, lines);
-		else if (fs_makes(d, PREP_WINDOWS, false))
-			lab_perr(p, f->line, "[fs %s]: %s can only be formatted by Windows; run %s cells "
-			     "with fslab.exe lab on Windows", f->name, d->title, d->title);
-		else
-			lab_perr(p, f->line, "[fs %s]: unknown filesystem '%s'; add fs = NAME to the "
-			     "section, one of %s", f->name, f->fs, names);
-		free(names);
-		free(lines);
-	}
-	if (sys == PREP_WINDOWS && (f->mkfs_opts || f->mount_opts))
-		lab_perr(p, f->format_line, "[fs %s]: %s: Windows prep takes only cluster (the "
-		     "allocation unit, Format-Volume's -AllocationUnitSize); drop it", f->name,
-		     f->mkfs_opts ? "mkfs_opts" : "mount_opts");
+	/* one its prep makes, with the options its prep takes: the system's rules */
+	p->cfg->sys->check_fs(f, d, host_problem, p);
 }
 
 /*
@@ -134,12 +122,6 @@ static void check_adaptive(struct parse *p)
 	c->repeats = c->max_rounds; /* the cells of every round it may run */
 }
 
-static void host_problem(void *ctx, int line, const char *text)
-{
-	struct parse *p = ctx;
-
-	lab_perr(p, line ? line : p->line, "%s", text);
-}
 
 /*
  * A lab with [host] sections runs its steps on the hosts: their system decides which [fs]

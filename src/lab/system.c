@@ -31,6 +31,15 @@ const struct lab_system *lab_system_here(void)
 	return lab_systems[0];
 }
 
+const struct lab_system *lab_system_making(const struct lab_system *sys,
+					   const struct fs_desc *fs)
+{
+	for (size_t i = 0; lab_systems[i]; i++)
+		if (lab_systems[i] != sys && fs_makes(fs, lab_systems[i]->prep, false))
+			return lab_systems[i];
+	return NULL;
+}
+
 char *lab_system_names(void)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -91,6 +91,10 @@ struct lab_system {
 	 */
 	void (*check_devices)(const struct lab_cfg *c, bool seen,
 			      void (*problem)(void *ctx, int line, const char *text), void *ctx);
+	/* an [fs NAME] section its preps make: fs (the filesystem's descriptor, NULL when the
+	 * name is none) one of its prep's, with the options its prep takes */
+	void (*check_fs)(const struct lab_fs *f, const struct fs_desc *fs,
+			 void (*problem)(void *ctx, int line, const char *text), void *ctx);
 	unsigned int (*check_host_devices)(const struct lab_host *h, const char *img,
 					   const char *db, const char *log,
 					   void (*problem)(void *ctx, int line, const char *text),
@@ -101,6 +105,9 @@ struct lab_system {
 extern const struct lab_system *const lab_systems[];
 /* The system named name ([host] os = NAME), or NULL. */
 const struct lab_system *lab_system_find(const char *name);
+/* Another system than sys whose prep makes fs, or NULL. */
+const struct lab_system *lab_system_making(const struct lab_system *sys,
+					   const struct fs_desc *fs);
 /* The system this fslab was built for. */
 const struct lab_system *lab_system_here(void);
 /* "linux or windows": the names of lab_systems[], for messages (heap). */

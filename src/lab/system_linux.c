@@ -14,6 +14,8 @@
 #include "lib/base.h"
 #include "lib/files.h"
 
+extern const struct lab_system lab_system_linux; /* this file's entry, below */
+
 static bool linux_absolute(const char *p)
 {
 	return p[0] == '/';
@@ -49,6 +51,27 @@ static void linux_prep_args(const struct lab_where *w, const struct lab_fs *fs, 
 		strvec_pushl(a, "--mkfs-opts", fs->mkfs_opts, NULL);
 	if (fs->mount_opts)
 		strvec_pushl(a, "--mount-opts", fs->mount_opts, NULL);
+}
+
+static void linux_check_fs(const struct lab_fs *f, const struct fs_desc *d,
+			   void (*problem)(void *ctx, int line, const char *text), void *ctx)
+{
+	const struct lab_system *s;
+	char *names;
+
+	if (fs_makes(d, PREP_LINUX, false))
+		return;
+	s = lab_system_making(&lab_system_linux, d);
+	if (s) {
+		lab_system_problem(problem, ctx, f->line, "[fs %s]: %s can only be formatted by %s; "
+				   "run %s cells with %s lab on %s", f->name, d->title, s->title,
+				   d->title, s->fslab, s->title);
+		return;
+	}
+	names = fs_list(PREP_LINUX, 0, "%s", ", ", ", ");
+	lab_system_problem(problem, ctx, f->line, "[fs %s]: unknown filesystem '%s'; add fs = NAME "
+			   "to the section, one of %s", f->name, f->fs, names);
+	free(names);
 }
 
 static int linux_remote_command(struct strbuf *out, const char *const *argv, const char **why)
@@ -125,5 +148,6 @@ const struct lab_system lab_system_linux = {
 	.prep_args = linux_prep_args,
 	.remote_command = linux_remote_command,
 	.check_devices = linux_check_devices,
+	.check_fs = linux_check_fs,
 	.check_host_devices = linux_check_host_devices,
 };

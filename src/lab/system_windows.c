@@ -54,6 +54,26 @@ static void windows_prep_args(const struct lab_where *w, const struct lab_fs *fs
 		strvec_push(a, "--force");
 }
 
+static void windows_check_fs(const struct lab_fs *f, const struct fs_desc *d,
+			     void (*problem)(void *ctx, int line, const char *text), void *ctx)
+{
+	if (!fs_makes(d, PREP_WINDOWS, false)) {
+		char *names = fs_list(PREP_WINDOWS, 0, "%s", ", ", " or ");
+		char *lines = fs_list(PREP_WINDOWS, 0, "fs = %s", ", ", " or ");
+
+		lab_system_problem(problem, ctx, f->line, "[fs %s]: Windows prep formats %s, not "
+				   "'%s'; add %s to the section, or give db_dir/log_dir for volumes "
+				   "you prepared", f->name, names, f->fs, lines);
+		free(names);
+		free(lines);
+	}
+	if (f->mkfs_opts || f->mount_opts)
+		lab_system_problem(problem, ctx, f->format_line, "[fs %s]: %s: Windows prep takes "
+				   "only cluster (the allocation unit, Format-Volume's "
+				   "-AllocationUnitSize); drop it", f->name,
+				   f->mkfs_opts ? "mkfs_opts" : "mount_opts");
+}
+
 static int windows_remote_command(struct strbuf *out, const char *const *argv, const char **why)
 {
 	return argv_quote_cmd(out, argv, why);
@@ -130,5 +150,6 @@ const struct lab_system lab_system_windows = {
 	.prep_args = windows_prep_args,
 	.remote_command = windows_remote_command,
 	.check_devices = windows_check_devices,
+	.check_fs = windows_check_fs,
 	.check_host_devices = windows_check_host_devices,
 };

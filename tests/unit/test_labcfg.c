@@ -371,7 +371,8 @@ static void test_bad(void **state)
 		{ "[lab]\nrepeats = 0\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 2, "repeats" },
 		{ "[devices]\nimage_dir=/x\nforce = maybe\n[workload]\n[fs ext4]\n", 3, "yes or no" },
 		{ "[devices]\nimage_dir=/x\n[workload]\n[fs zfs]\n", 4, "unknown filesystem 'zfs'" },
-		{ "[devices]\nimage_dir=/x\n[workload]\n[fs refs]\n", 4, "only be formatted by Windows" },
+		{ "[devices]\nimage_dir=/x\n[workload]\n[fs refs]\n", 4, "ReFS can only be formatted by "
+		  "Windows; run ReFS cells with fslab.exe lab on Windows" },
 		{ "[devices]\nimage_dir=/x\n[workload]\n[fs a/b]\n", 4, "give the filesystem a name" },
 		/* the section name is the label: compare's rule (label_problem) */
 		{ "[devices]\nimage_dir=/x\n[workload]\n[fs .]\n", 4, "starting with a letter" },
