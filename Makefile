@@ -222,7 +222,8 @@ FSPREP_PORTABLE := fsprep/fs.c fsprep/fs_%.c fsprep/align.c fsprep/mkfs_opts.c f
 	fsprep/win/%
 WIN_LINUX_ONLY := src/os/posix.c src/os/posix_proc.c src/os/posix_dir.c src/io/uring.c \
 	src/platform/volume.c src/platform/sampler_linux.c src/platform/blockdev.c src/platform/sysfs.c \
-	src/lab/preflight_prep.c src/lab/hosts.c src/lab/hosts_cli.c src/lab/cluster.c \
+	src/lab/preflight_prep.c src/lab/hosts.c src/lab/hosts_run.c src/lab/hosts_fetch.c \
+	src/lab/hosts_cli.c src/lab/cluster.c \
 	$(filter-out $(FSPREP_PORTABLE),$(filter fsprep/%,$(ALL_SRC)))
 WIN_SRC := $(filter-out $(WIN_LINUX_ONLY),$(filter-out src/main.c,$(ALL_SRC)))
 WIN_OBJ := $(WIN_SRC:%.c=$(WIN_B)/obj/%.o)

@@ -27,25 +27,12 @@ char *lab_owner(const struct lab *L)
 
 char *lab_mount_root(const struct lab *L)
 {
-	char *abs, *root;
-
-	if (L->target.os != LAB_OS_WINDOWS)
-		return path_join(L->out, "mnt");
-	/* Windows prep mounts on access paths of an absolute X:\ folder: OUT\mnt\db\ ... */
-	abs = os_abs_path(L->out);
-	for (char *p = abs; *p; p++)
-		if (*p == '/')
-			*p = '\\';
-	root = xasprintf("%s%smnt", abs, abs[0] && abs[strlen(abs) - 1] == '\\' ? "" : "\\");
-	free(abs);
-	return root;
+	return L->target.sys->mount_root(L->out);
 }
 
 const char *lab_devices_words(const struct lab *L)
 {
-	if (L->target.os == LAB_OS_WINDOWS)
-		return "Windows disks";
-	return L->cfg.image_dir ? "loop devices on images" : "devices";
+	return L->target.sys->devices_words(&L->cfg);
 }
 
 void lab_where_local(struct lab *L, struct lab_where *w)
@@ -53,9 +40,9 @@ void lab_where_local(struct lab *L, struct lab_where *w)
 	const struct lab_cfg *c = &L->cfg;
 
 	memset(w, 0, sizeof(*w));
-	w->os = L->target.os;
+	w->sys = L->target.sys;
 	w->mnt = L->mnt;
-	if (w->os != LAB_OS_WINDOWS)
+	if (w->sys->flags & SYS_OWNER)
 		w->owner = lab_owner(L);
 	w->image_dir = c->image_dir;
 	w->db_dev = c->db_dev;
@@ -72,62 +59,11 @@ void lab_where_release(struct lab_where *w)
 	memset(w, 0, sizeof(*w));
 }
 
-/* Windows disks: fslab.exe prep --fs ntfs|refs --db-disk N --log-disk M (fsprep/win/). */
-static void win_prep_args(struct lab *L, const struct lab_where *w, const struct cell *cell,
-			  struct strvec *a)
-{
-	strvec_push(a, "prep");
-	strvec_pushl(a, "--fs", cell->fs->fs, NULL);
-	strvec_pushf(a, "--db-disk=%d", w->db_disk);
-	strvec_pushf(a, "--log-disk=%d", w->log_disk);
-	strvec_pushl(a, "--mount-root", w->mnt, NULL);
-	if (cell->fs->cluster)
-		strvec_pushl(a, "--cluster", cell->fs->cluster, NULL);
-	if (L->cfg.force)
-		strvec_push(a, "--force");
-}
-
 void lab_where_prep_args(struct lab *L, const struct lab_where *w, const struct cell *cell,
 			 struct strvec *a)
 {
-	const struct lab_cfg *c = &L->cfg;
-
-	if (w->os == LAB_OS_WINDOWS) {
-		win_prep_args(L, w, cell, a);
-		return;
-	}
-	strvec_push(a, "prep");
-	strvec_push(a, "--fs");
-	strvec_push(a, cell->fs->fs);
-	if (w->image_dir) {
-		strvec_push(a, "--image-dir");
-		strvec_push(a, w->image_dir);
-		strvec_pushf(a, "--db-size=%lluM", (unsigned long long)(w->db_image_size / MiB));
-		strvec_pushf(a, "--log-size=%lluM", (unsigned long long)(w->log_image_size / MiB));
-	} else {
-		strvec_push(a, "--db-dev");
-		strvec_push(a, w->db_dev);
-		strvec_push(a, "--log-dev");
-		strvec_push(a, w->log_dev);
-		if (c->force)
-			strvec_push(a, "--force");
-	}
-	strvec_push(a, "--mount-root");
-	strvec_push(a, w->mnt);
-	strvec_push(a, "--owner");
-	strvec_push(a, w->owner);
-	if (cell->fs->cluster) {
-		strvec_push(a, "--cluster");
-		strvec_push(a, cell->fs->cluster);
-	}
-	if (cell->fs->mkfs_opts) {
-		strvec_push(a, "--mkfs-opts");
-		strvec_push(a, cell->fs->mkfs_opts);
-	}
-	if (cell->fs->mount_opts) {
-		strvec_push(a, "--mount-opts");
-		strvec_push(a, cell->fs->mount_opts);
-	}
+	/* the prep backend of the system the step runs on */
+	w->sys->prep_args(w, cell->fs, L->cfg.force, a);
 }
 
 void lab_prep_args(struct lab *L, const struct cell *cell, struct strvec *a)
@@ -191,10 +127,8 @@ void lab_where_run_args(struct lab *L, const struct lab_where *w, const struct c
 		if (cell->fs->allow_foreign_files)
 			strvec_push(a, "--allow-foreign-files");
 	} else {
-		const char *sep = w->os == LAB_OS_WINDOWS ? "\\" : "/";
-
-		strvec_pushf(a, "--db=%s%sdb", w->mnt, sep);
-		strvec_pushf(a, "--log=%s%slog", w->mnt, sep);
+		strvec_pushf(a, "--db=%s%cdb", w->mnt, w->sys->sep);
+		strvec_pushf(a, "--log=%s%clog", w->mnt, w->sys->sep);
 	}
 	if (cell->threads)
 		strvec_pushf(a, "--threads=%u", cell->threads);
@@ -239,9 +173,9 @@ void lab_run_args(struct lab *L, const struct cell *cell, struct strvec *a)
 void lab_where_teardown_args(const struct lab_where *w, struct strvec *a)
 {
 	strvec_pushl(a, "teardown", "--mount-root", w->mnt, NULL);
-	/* Linux: only what this lab's own preps made (issue 16 item 3), not a user's prep on
-	 * OUT/mnt; Windows prep records its prep in OUT\mnt\prep.json, which is the lab's */
-	if (w->os != LAB_OS_WINDOWS)
+	/* only what this lab's own preps made, never a user's prep on OUT/mnt (SYS_OWNER); a
+	 * system without owners records its prep in OUT\mnt\prep.json, which is the lab's */
+	if (w->sys->flags & SYS_OWNER)
 		strvec_pushl(a, "--owner", w->owner, NULL);
 }
 

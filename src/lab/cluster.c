@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * cluster.c: `fslab lab` with [host NAME] sections (issue 20, docs/HOSTS.md): every cell on
- * every host at once, over OpenSSH, through the step runner's host targets (step.h): prep on
- * all hosts, the clocks measured, `fslab run --start-at` on all (the same instant as each
- * host's clock reads it), each result fetched with its sha256 and merged exactly into the
- * cell's cluster result, teardown on all.  A host lost mid-cell (its ssh ends: keepalives,
+ * cluster.c: `fslab lab` with [host NAME] sections (docs/HOSTS.md): how the one cell runner
+ * (cell.c) reaches the hosts (struct lab_reach): every step on every host at once over
+ * OpenSSH through the step runner's host targets (step.h), the clocks measured before each
+ * run and `fslab run --start-at` on all (the same instant as each host's clock reads it),
+ * each result fetched with its sha256 and merged exactly into the cell's cluster result.  A host lost mid-cell (its ssh ends: keepalives,
  * a killed fslab) fails that host's part of the cell; the others' results are kept and the
  * cluster result is partial; a host that cannot be reached any more stops the lab, and its
  * teardown waits for `fslab lab --resume`.  Linux only (fslab.exe does not drive hosts).
@@ -32,6 +32,8 @@
 
 /* ---- the lab's hosts ---- */
 
+static const struct lab_reach hosts_reach;
+
 int lab_hosts_open(struct lab *L)
 {
 	const struct lab_hosts *cfg = &L->cfg.hosts;
@@ -51,9 +53,12 @@ int lab_hosts_open(struct lab *L)
 		ret = hosts_session_init(L->hs, cfg, L->target.fslab, L->out);
 	}
 	L->htarget = xcalloc(cfg->n, sizeof(*L->htarget));
-	L->hlive = xcalloc(cfg->n, sizeof(*L->hlive));
 	for (size_t i = 0; i < cfg->n; i++)
 		step_target_host(&L->htarget[i], L->hs, i);
+	/* the cells run on every host, reached over ssh */
+	L->place = L->htarget;
+	L->nplaces = cfg->n;
+	L->reach = &hosts_reach;
 	return ret;
 }
 
@@ -65,7 +70,7 @@ static void lab_hosts_free_paths(struct lab *L)
 	L->hmnt = NULL;
 }
 
-void lab_hosts_close(struct lab *L)
+static void hosts_close(struct lab *L)
 {
 	if (!L->hs)
 		return;
@@ -73,14 +78,23 @@ void lab_hosts_close(struct lab *L)
 	for (size_t i = 0; i < L->nhosts; i++)
 		step_target_release(&L->htarget[i]);
 	free(L->htarget);
-	free(L->hlive);
 	hosts_session_end(L->hs);
 	free(L->hs);
 	free(L->lost);
 	L->hs = NULL;
 	L->htarget = NULL;
-	L->hlive = NULL;
+	L->place = NULL;
+	L->nplaces = 0;
 	L->lost = NULL;
+}
+
+static void hosts_paths(struct lab *L)
+{
+	if (L->hmnt)
+		return;
+	L->hmnt = xcalloc(L->nhosts, sizeof(char *));
+	for (size_t i = 0; i < L->nhosts; i++)
+		L->hmnt[i] = hosts_remote_path(&L->cfg.hosts.v[i], L->hs->lab_id, "mnt");
 }
 
 /* Where host i's steps run: its system, mount root, owner and devices (its own [devices]
@@ -91,9 +105,10 @@ static void host_where(struct lab *L, size_t i, struct lab_where *w)
 	const struct lab_cfg *c = &L->cfg;
 	char *owner = lab_owner(L);
 
+	hosts_paths(L);
 	memset(w, 0, sizeof(*w));
-	w->os = L->htarget[i].os;
-	w->mnt = L->hmnt ? L->hmnt[i] : NULL;
+	w->sys = L->htarget[i].sys;
+	w->mnt = L->hmnt[i];
 	/* one lab, many hosts on one machine (ssh = local, or the test's namespaces): the host
 	 * in the owner keeps their preps apart */
 	w->owner = xasprintf("%s host %s", owner, h->name);
@@ -105,15 +120,6 @@ static void host_where(struct lab *L, size_t i, struct lab_where *w)
 	w->log_image_size = lab_host_log_image_size(h, c);
 	w->db_disk = w->db_dev ? atoi(w->db_dev) : -1;
 	w->log_disk = w->log_dev ? atoi(w->log_dev) : -1;
-}
-
-static void hosts_paths(struct lab *L)
-{
-	if (L->hmnt)
-		return;
-	L->hmnt = xcalloc(L->nhosts, sizeof(char *));
-	for (size_t i = 0; i < L->nhosts; i++)
-		L->hmnt[i] = hosts_remote_path(&L->cfg.hosts.v[i], L->hs->lab_id, "mnt");
 }
 
 /* The result of a cell on host i: there (WORKDIR/<cell>.json: prep made WORKDIR) and here. */
@@ -134,188 +140,6 @@ static char *host_local_result(const struct lab *L, size_t i, const struct cell 
 	free(name);
 	return p;
 }
-
-/* ---- several steps at once, one per host ---- */
-
-struct host_ctx {
-	struct lab *L;
-	size_t i;
-};
-
-/* A progress line of host i's fslab run: its part of the live line. */
-static void on_host_progress(void *ctx, const char *line)
-{
-	struct host_ctx *hc = ctx;
-	struct lab_host_live *hl = &hc->L->hlive[hc->i];
-	json_t *o = json_loads(line, 0, NULL);
-	const char *phase;
-
-	if (!o)
-		return;
-	phase = json_string_value(json_object_get(o, "phase"));
-	if (phase) {
-		/* the end of its initialisation: the first line (waiting, or warm-up when it
-		 * started late) */
-		if (!hl->init_s && hl->start_ns)
-			hl->init_s = (now_ns() - hl->start_ns) / 1e9 -
-				     (strcmp(phase, "waiting") ? 1.0 : 0.0);
-		snprintf(hl->phase, sizeof(hl->phase), "%s", phase);
-	}
-	hl->elapsed = json_number_value(json_object_get(o, "elapsed_s"));
-	hl->total = json_number_value(json_object_get(o, "total_s"));
-	hl->iops = json_number_value(json_object_get(o, "iops"));
-	json_decref(o);
-	/* the lab's own figures: the longest host's time, the cluster's IOPS */
-	hc->L->run_elapsed = hc->L->run_total = hc->L->iops = 0;
-	for (size_t k = 0; k < hc->L->nhosts; k++) {
-		const struct lab_host_live *x = &hc->L->hlive[k];
-
-		if (!strcmp(x->phase, "measure"))
-			hc->L->iops += x->iops;
-		if (x->total > hc->L->run_total) {
-			hc->L->run_total = x->total;
-			hc->L->run_elapsed = x->elapsed;
-		}
-	}
-}
-
-/* Windows prep and teardown are never killed (child.c's rule, here for a host's). */
-static bool host_killable(const struct step_target *t, const struct strvec *args)
-{
-	return !(t->os == LAB_OS_WINDOWS && args->nr &&
-		 (!strcmp(args->v[0], "prep") || !strcmp(args->v[0], "teardown")));
-}
-
-/* Start WHAT on host i (its log appended to LOGPATH): the step, or NULL with *status set
- * (not started: a stop asked for before it began, its log, or the step itself). */
-static struct step *host_step_start(struct lab *L, size_t i, const char *what,
-				    const struct strvec *args, const char *logpath, bool progress,
-				    bool interruptible, struct host_ctx *ctx, FILE **log, int *status)
-{
-	struct step_io io = { .progress = progress ? on_host_progress : NULL, .ctx = ctx };
-	unsigned int flags = (interruptible ? STEP_STOPPABLE : 0) |
-			     (host_killable(&L->htarget[i], args) ? STEP_KILLABLE : 0);
-	struct lab_host_live *hl = &L->hlive[i];
-	struct step *s;
-	int ret;
-
-	*ctx = (struct host_ctx){ L, i };
-	memset(hl, 0, sizeof(*hl));
-	snprintf(hl->phase, sizeof(hl->phase), "%s", what);
-	hl->start_ns = now_ns();
-	if (interruptible && lab_nsignals) {
-		*status = 128 + SIGINT; /* asked to stop before it began: not started */
-		return NULL;
-	}
-	*log = os_fopen(logpath, "a");
-	if (!*log) {
-		*status = errno ? -errno : -EIO;
-		return NULL;
-	}
-	io.log = *log;
-	ret = step_start(&L->htarget[i], args, flags, &io, &s);
-	if (ret) {
-		fprintf(*log, "fslab lab: cannot start fslab %s on %s: %s\n", args->v[0],
-			L->htarget[i].name, strerror(-ret));
-		*status = ret;
-		return NULL;
-	}
-	return s;
-}
-
-/* Host i's step ended with STATUS; RUNNING steps are left. */
-static void host_step_ended(struct lab *L, size_t i, const char *what, int status,
-			    size_t running, bool progress)
-{
-	struct lab_host_live *hl = &L->hlive[i];
-	bool ok = status == 0 || status == FSLAB_EXIT_VERDICT;
-
-	hl->end_ns = now_ns();
-	snprintf(hl->phase, sizeof(hl->phase), "%s", ok ? "done" : "FAILED");
-	if (!ok && running && !lab_nsignals && progress)
-		lab_log(L, "host %s: %s ended with status %d after %.1f s (%zu host(s) still "
-			"running)", L->cfg.hosts.v[i].name, what, status,
-			(hl->end_ns - hl->start_ns) / 1e9, running);
-}
-
-/*
- * Run args[i] on every host i not skipped, all at once, each with its log; the lab's stop
- * requests reach them all (the first closes every stdin, the second kills every local ssh).
- * status[i]: its exit status (SSH_FAILED: ssh itself failed), or -errno when it could not
- * start.  A host whose step fails while others still run is logged at once (the time a
- * fault was noticed).
- */
-static void host_steps(struct lab *L, const char *what, struct strvec *args, char **logs,
-		       bool progress, bool interruptible, const bool *skip, int *status)
-{
-	size_t n = L->nhosts, running = 0;
-	struct step **s = xcalloc(n, sizeof(*s));
-	FILE **log = xcalloc(n, sizeof(*log));
-	struct host_ctx *ctx = xcalloc(n, sizeof(*ctx));
-	sig_atomic_t handled = 0;
-	uint64_t last_line = 0;
-
-	L->run_elapsed = L->run_total = L->iops = 0;
-	for (size_t i = 0; i < n; i++) {
-		status[i] = 0;
-		if (skip && skip[i])
-			continue;
-		s[i] = host_step_start(L, i, what, &args[i], logs[i], progress, interruptible,
-				       &ctx[i], &log[i], &status[i]);
-		running += !!s[i];
-	}
-	while (running) {
-		if (interruptible && lab_nsignals > handled) {
-			for (size_t i = 0; i < n; i++) {
-				if (!s[i])
-					continue;
-				if (!handled)
-					step_stop(s[i]);
-				else
-					step_kill(s[i]);
-			}
-			handled = lab_nsignals;
-		}
-		for (size_t i = 0; i < n; i++) {
-			int st = 0, r;
-
-			if (!s[i])
-				continue;
-			/* the output of each as it comes; a short wait on the first still running */
-			r = step_poll(s[i], 0, &st);
-			if (r == 0)
-				continue;
-			status[i] = r < 0 ? r : st;
-			step_free(s[i]);
-			s[i] = NULL;
-			running--;
-			host_step_ended(L, i, what, status[i], running, progress);
-		}
-		if (!running)
-			break;
-		/* no busy loop: up to 100 ms on the first still running, for its output or its
-		 * end (collected in the next round; the others' output waits in their pipes) */
-		for (size_t i = 0; i < n; i++)
-			if (s[i]) {
-				int st;
-
-				step_poll(s[i], 100, &st);
-				break;
-			}
-		if (now_ns() - last_line >= NSEC_PER_SEC) {
-			lab_live_line(L);
-			last_line = now_ns();
-		}
-	}
-	for (size_t i = 0; i < n; i++)
-		if (log[i])
-			fclose(log[i]);
-	free(s);
-	free(log);
-	free(ctx);
-}
-
-static void hosts_teardown(struct lab *L, const char *prefix, const bool *skip);
 
 /* ---- the hosts' preflight ---- */
 
@@ -339,7 +163,7 @@ static char *log_errors(FILE *f, const char *fallback)
 	return strbuf_detach(&sb, NULL);
 }
 
-int lab_hosts_preflight(struct lab *L)
+static int hosts_preflight_all(struct lab *L)
 {
 	size_t n = L->nhosts;
 	struct strvec *args = xcalloc(n, sizeof(*args));
@@ -360,7 +184,7 @@ int lab_hosts_preflight(struct lab *L)
 	 * otherwise find in the way.  A new lab has none.
 	 */
 	if (L->resume)
-		hosts_teardown(L, "resume", NULL);
+		lab_teardown_places(L, "resume", NULL);
 	/*
 	 * Each host's own preflight: its prep of every filesystem as a dry run there (root,
 	 * mkfs tools, kernel drivers, its devices or image space: what prep checks before it
@@ -386,7 +210,7 @@ int lab_hosts_preflight(struct lab *L)
 			free(logs[i]);
 			logs[i] = tmp[i] ? xasprintf("/proc/self/fd/%d", fileno(tmp[i])) : xstrdup("/dev/null");
 		}
-		host_steps(L, "preflight", args, logs, false, false, NULL, status);
+		lab_steps(L, L->place, n, "preflight", args, logs, 0, NULL, status);
 		for (size_t i = 0; i < n; i++) {
 			if (status[i]) {
 				char *why = tmp[i] ? log_errors(tmp[i], "no message") : xstrdup("?");
@@ -417,43 +241,6 @@ out:
 	free(tmp);
 	free(status);
 	return ret;
-}
-
-/* ---- teardown ---- */
-
-/* Teardown on every host not skipped, at once; logs/<prefix>.<host>.teardown.log. */
-static void hosts_teardown(struct lab *L, const char *prefix, const bool *skip)
-{
-	size_t n = L->nhosts;
-	struct strvec *args = xcalloc(n, sizeof(*args));
-	char **logs = xcalloc(n, sizeof(char *));
-	int *status = xcalloc(n, sizeof(int));
-	const char *step = L->step;
-
-	hosts_paths(L);
-	L->step = "teardown";
-	for (size_t i = 0; i < n; i++) {
-		struct lab_where w;
-		char *name = xasprintf("%s.%s.teardown.log", prefix, L->cfg.hosts.v[i].name);
-
-		host_where(L, i, &w);
-		lab_where_teardown_args(&w, &args[i]);
-		lab_where_release(&w);
-		logs[i] = path_join(L->logs, name);
-		free(name);
-	}
-	host_steps(L, "teardown", args, logs, false, false, skip, status);
-	for (size_t i = 0; i < n; i++) {
-		if (!(skip && skip[i]) && status[i])
-			lab_log(L, "host %s: teardown of %s exited %d (see %s)",
-				L->cfg.hosts.v[i].name, L->hmnt[i], status[i], logs[i]);
-		strvec_clear(&args[i]);
-		free(logs[i]);
-	}
-	L->step = step;
-	free(args);
-	free(logs);
-	free(status);
 }
 
 /* ---- a cell on every host ---- */
@@ -506,119 +293,13 @@ static double start_ahead(const struct lab *L)
 	return MAX(init, 3.0);
 }
 
-/* One cluster cell in the making: what lab_cluster_cell()'s steps share, a slot per host. */
-struct ccell {
-	struct lab *L;
-	struct cell *cell;
-	size_t n;
-	struct strvec *args;
-	char **logs, **starts, **local, **missing, **prep_json;
-	int *status;
-	bool *lost, any_lost, verdict_fail;
-	uint64_t t0, t_run;
-	struct strbuf lostmsg; /* "h2 lost (during prep), ..." */
-};
-
-static void cc_init(struct ccell *c, struct lab *L, struct cell *cell)
-{
-	size_t n = L->nhosts;
-
-	*c = (struct ccell){ .L = L, .cell = cell, .n = n, .t0 = now_ns(),
-			     .lostmsg = STRBUF_INIT };
-	c->args = xcalloc(n, sizeof(*c->args));
-	c->logs = xcalloc(n, sizeof(char *));
-	c->starts = xcalloc(n, sizeof(char *));
-	c->local = xcalloc(n, sizeof(char *));
-	c->missing = xcalloc(n, sizeof(char *));
-	c->prep_json = xcalloc(n, sizeof(char *));
-	c->status = xcalloc(n, sizeof(int));
-	c->lost = xcalloc(n, sizeof(bool));
-}
-
-static void cc_release(struct ccell *c)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		strvec_clear(&c->args[i]);
-		free(c->logs[i]);
-		free(c->starts[i]);
-		free(c->local[i]);
-		free(c->missing[i]);
-		free(c->prep_json[i]);
-	}
-	free(c->args);
-	free(c->logs);
-	free(c->starts);
-	free(c->local);
-	free(c->missing);
-	free(c->prep_json);
-	free(c->status);
-	free(c->lost);
-	strbuf_release(&c->lostmsg);
-}
-
-/* Host i is lost (its ssh connection is gone) WHEN ("during prep"). */
-static void cc_lost(struct ccell *c, size_t i, const char *when)
-{
-	c->lost[i] = c->any_lost = true;
-	strbuf_addf(&c->lostmsg, "%s%s lost (%s)", c->lostmsg.len ? ", " : "",
-		    c->L->cfg.hosts.v[i].name, when);
-}
-
-/* The cell's first failure, on host i: it is the one the cell's error says. */
-static void cc_error(struct ccell *c, size_t i, const char *why)
-{
-	if (!c->cell->error)
-		c->cell->error = xasprintf("host %s: %s", c->L->cfg.hosts.v[i].name, why);
-}
-
-/* Replace host i's log path with <cell>.<host>.STEP.log. */
-static void cc_log(struct ccell *c, size_t i, const char *step)
-{
-	char *name = xasprintf("%s.%s.%s.log", c->cell->id, c->L->cfg.hosts.v[i].name, step);
-
-	free(c->logs[i]);
-	c->logs[i] = path_join(c->L->logs, name);
-	free(name);
-}
-
-/* prep on every host at once; a raw cell's prep.json fetched from each.  0 or -1 (failed
- * or interrupted: cell->error or lab_nsignals says which). */
-static int cc_prep(struct ccell *c)
+/* A raw cell runs on the devices each host's prep attached: its prep.json, fetched.  0 or
+ * -1 (cell->error). */
+static int hosts_prepped(struct ccell *c)
 {
 	struct lab *L = c->L;
 	struct cell *cell = c->cell;
-	char where[48];
 
-	L->step = "prep";
-	lab_log(L, "cell %u/%u %s: prep %s on %zu hosts (%s, label %s)", L->cur + 1, L->ncells,
-		cell->id, cell->fs->fs, c->n, lab_cell_where(L, cell, where, sizeof(where)),
-		cell->label);
-	for (size_t i = 0; i < c->n; i++) {
-		struct lab_where w;
-
-		host_where(L, i, &w);
-		lab_where_prep_args(L, &w, cell, &c->args[i]);
-		lab_where_release(&w);
-		cc_log(c, i, "prep");
-	}
-	host_steps(L, "prep", c->args, c->logs, false, true, NULL, c->status);
-	for (size_t i = 0; i < c->n; i++) {
-		char *why;
-
-		if (!c->status[i] || lab_nsignals)
-			continue;
-		if (c->status[i] == SSH_FAILED && !hosts_connected(L->hs, i))
-			cc_lost(c, i, "during prep");
-		if (cell->error)
-			continue;
-		why = lab_prep_failure(L, c->status[i], c->logs[i]);
-		cc_error(c, i, why);
-		free(why);
-	}
-	if (lab_nsignals || cell->error)
-		return -1;
-
-	/* a raw cell runs on the devices each host's prep attached: its prep.json */
 	if (strcmp(cell->fs->fs, "raw"))
 		return 0;
 	for (size_t i = 0; i < c->n; i++) {
@@ -632,18 +313,18 @@ static int cc_prep(struct ccell *c)
 		free(rel);
 		ret = hosts_fetch(L->hs, i, remote, c->prep_json[i], 16 << 20, hex, &msg);
 		if (ret == -ENOTCONN)
-			cc_lost(c, i, "during prep");
+			lab_cell_lost(c, i, "during prep");
 		if (ret)
-			cc_error(c, i, msg.buf);
+			lab_cell_error(c, i, msg.buf);
 		strbuf_release(&msg);
 		free(remote);
 	}
 	return cell->error ? -1 : 0;
 }
 
-/* The clocks again (drift since the last cell), then one start for all: starts[].  0 or -1
- * (cell->error says why). */
-static int cc_clocks(struct ccell *c)
+/* The clocks again (drift since the last cell), then one start for all: starts[], and
+ * where each run writes its result there: remote[].  0 or -1 (cell->error says why). */
+static int hosts_start(struct ccell *c)
 {
 	struct lab *L = c->L;
 	double lo = INFINITY, hi = -INFINITY;
@@ -657,8 +338,8 @@ static int cc_clocks(struct ccell *c)
 		st->problem = NULL;
 		if (hosts_clock(L->hs, i, 4)) {
 			if (!hosts_connected(L->hs, i))
-				cc_lost(c, i, "before its run");
-			cc_error(c, i, st->problem ? st->problem : "no clock");
+				lab_cell_lost(c, i, "before its run");
+			lab_cell_error(c, i, st->problem ? st->problem : "no clock");
 		}
 	}
 	if (c->cell->error)
@@ -674,38 +355,14 @@ static int cc_clocks(struct ccell *c)
 		return -1;
 	}
 	hosts_start_times(L->hs, (int64_t)(start_ahead(L) * 1e9), &t, c->starts);
+	for (size_t i = 0; i < c->n; i++)
+		c->remote[i] = host_remote_result(L, i, c->cell);
 	L->step = "run";
 	lab_log(L, "cell %u/%u %s: run %s, %u threads, on %zu hosts, starting together at "
 		"%s (this machine's clock; in %.1f s), clocks within %.1f ms", L->cur + 1,
 		L->ncells, c->cell->id, L->cfg.wl.workload, c->cell->threads, c->n,
 		utc_format(when, sizeof(when), t), start_ahead(L), (hi - lo) * 1e3);
 	return 0;
-}
-
-/* `fslab run --start-at` on every host. */
-static void cc_run(struct ccell *c)
-{
-	struct lab *L = c->L;
-
-	for (size_t i = 0; i < c->n; i++) {
-		struct lab_where w;
-		char *remote = host_remote_result(L, i, c->cell);
-
-		host_where(L, i, &w);
-		w.output = remote;
-		w.start_at = c->starts[i];
-		w.prep_json = c->prep_json[i];
-		strvec_clear(&c->args[i]);
-		lab_where_run_args(L, &w, c->cell, &c->args[i]);
-		lab_where_release(&w);
-		free(remote);
-		cc_log(c, i, "run");
-	}
-	c->t_run = now_ns();
-	host_steps(L, "run", c->args, c->logs, true, true, NULL, c->status);
-	for (size_t i = 0; i < c->n; i++)
-		if (L->hlive[i].init_s > L->init_max)
-			L->init_max = L->hlive[i].init_s;
 }
 
 /* Host i's result fetched (sha256 checked) into local[i], or missing[i] says why not.  true
@@ -719,25 +376,23 @@ static bool cc_fetch_result(struct ccell *c, size_t i)
 	int ret;
 
 	if (c->status[i] == 0 || c->status[i] == FSLAB_EXIT_VERDICT) {
-		char *remote = host_remote_result(L, i, c->cell);
 		char hex[SHA256_HEX_LEN + 1];
 		struct strbuf msg = STRBUF_INIT;
 
 		c->verdict_fail |= c->status[i] == FSLAB_EXIT_VERDICT;
-		ret = hosts_fetch(L->hs, i, remote, c->local[i], HOST_RESULT_MAX, hex, &msg);
+		ret = hosts_fetch(L->hs, i, c->remote[i], c->local[i], HOST_RESULT_MAX, hex, &msg);
 		if (ret == -ENOTCONN) {
 			/* its link went down meanwhile: lost, its volumes left for --resume */
 			c->missing[i] = xasprintf("lost while its result was fetched: %s", msg.buf);
-			cc_lost(c, i, "while its result was fetched");
+			lab_cell_lost(c, i, "while its result was fetched");
 		} else if (ret) {
 			c->missing[i] = xasprintf("its result could not be fetched: %s", msg.buf);
 		}
 		strbuf_release(&msg);
-		free(remote);
 	} else {
 		c->missing[i] = run_failure(L, i, c->status[i], c->logs[i], secs, &c->lost[i]);
 		if (c->lost[i])
-			cc_lost(c, i, "during its run");
+			lab_cell_lost(c, i, "during its run");
 	}
 	if (c->missing[i])
 		lab_log(L, "cell %u/%u %s: host %s: %s", L->cur + 1, L->ncells, c->cell->id,
@@ -746,8 +401,9 @@ static bool cc_fetch_result(struct ccell *c, size_t i)
 }
 
 /* Each host's result back; what failed is missing, with why; all merged exactly into the
- * cell's result.  0, or -1 with cell->error (none, or only a partial cluster result). */
-static int cc_merge(struct ccell *c)
+ * cell's result.  0, or -1 with cell->error (none, or only a partial cluster result); -1 as
+ * well after a stop request: a cluster cell then stops where it is. */
+static int hosts_collect(struct ccell *c)
 {
 	struct lab *L = c->L;
 	struct cell *cell = c->cell;
@@ -757,6 +413,10 @@ static int cc_merge(struct ccell *c)
 	unsigned int complete = 0;
 	int ret;
 
+	if (lab_nsignals) {
+		free(in);
+		return -1;
+	}
 	for (size_t i = 0; i < c->n; i++) {
 		const struct host_state *st = &L->hs->st[i];
 
@@ -805,43 +465,12 @@ static int cc_merge(struct ccell *c)
 	return cell->error ? -1 : 0;
 }
 
-static void cc_done(struct ccell *c)
+/* Lost hosts: their volumes stay until --resume reaches them; how to tear them down by hand
+ * (L->lost). */
+static void hosts_lost(struct ccell *c)
 {
 	struct lab *L = c->L;
-	struct cell *cell = c->cell;
 
-	cell->status = CELL_DONE;
-	cell->seconds = (now_ns() - c->t0) / 1e9;
-	lab_save_state(L);
-	hosts_teardown(L, cell->id, NULL);
-	lab_count_overhead(L, cell);
-	cell->wall = (now_ns() - c->t0) / 1e9;
-	lab_log(L, "cell %u/%u %s: done in %.0f s on %zu hosts%s, result %s", L->cur + 1,
-		L->ncells, cell->id, cell->seconds, c->n,
-		c->verdict_fail ? " (Jetstress verdict FAIL on a host)" : "", cell->result);
-}
-
-/* The cell failed or was interrupted: teardown at once on every host that can be reached, a
- * lost one at --resume (L->lost says which, and how to take its volumes back by hand).
- * 1 if interrupted, 2 if a host was lost, else 0. */
-static int cc_fail(struct ccell *c)
-{
-	struct lab *L = c->L;
-	struct cell *cell = c->cell;
-
-	hosts_teardown(L, cell->id, c->lost);
-	cell->seconds = (now_ns() - c->t0) / 1e9;
-	cell->wall = cell->seconds;
-	if (lab_nsignals) {
-		cell->status = CELL_INTERRUPTED;
-		lab_log(L, "cell %u/%u %s: interrupted; everything it mounted or attached on the "
-			"hosts is removed", L->cur + 1, L->ncells, cell->id);
-	} else {
-		cell->status = CELL_FAILED;
-		lab_log(L, "cell %u/%u %s: FAILED: %s", L->cur + 1, L->ncells, cell->id, cell->error);
-	}
-	if (!c->any_lost)
-		return lab_nsignals ? 1 : 0;
 	strbuf_addstr(&c->lostmsg, "; its volumes stay until fslab lab --resume reaches it, or "
 		      "tear them down there with:");
 	for (size_t i = 0; i < c->n; i++) {
@@ -860,39 +489,30 @@ static int cc_fail(struct ccell *c)
 	}
 	free(L->lost);
 	L->lost = strbuf_detach(&c->lostmsg, NULL);
-	return 2;
 }
 
-int lab_cluster_cell(struct lab *L, struct cell *cell)
+/* A cell begins: each host's result here from an earlier attempt removed. */
+static void hosts_begin(struct ccell *c)
 {
-	struct ccell c;
-	int ret = 0;
-
-	cc_init(&c, L, cell);
-	hosts_paths(L);
-	cell->status = CELL_RUNNING;
-	free(cell->error);
-	cell->error = NULL;
-	os_unlink(cell->result);
-	for (size_t i = 0; i < c.n; i++) {
-		c.local[i] = host_local_result(L, i, cell);
-		os_unlink(c.local[i]);
+	for (size_t i = 0; i < c->n; i++) {
+		c->local[i] = host_local_result(c->L, i, c->cell);
+		os_unlink(c->local[i]);
 	}
-	lab_save_state(L);
+}
 
-	if (cc_prep(&c) || cc_clocks(&c))
-		goto fail;
-	cc_run(&c);
-	if (lab_nsignals || cc_merge(&c))
-		goto fail;
-	cc_done(&c);
-	goto out;
-fail:
-	ret = cc_fail(&c);
-out:
-	lab_save_state(L);
-	cc_release(&c);
-	return ret;
+/* Host i's step ended with its kept connection gone: the host is lost. */
+static bool hosts_gone(struct lab *L, size_t i, int status)
+{
+	return status == SSH_FAILED && !hosts_connected(L->hs, i);
+}
+
+static char *hosts_log(const struct lab *L, size_t i, const char *id, const char *step)
+{
+	char *name = xasprintf("%s.%s.%s.log", id, L->cfg.hosts.v[i].name, step);
+	char *p = path_join(L->logs, name);
+
+	free(name);
+	return p;
 }
 
 /* ---- --dry-run ---- */
@@ -929,7 +549,7 @@ static void dry_step(struct lab *L, size_t i, struct strvec *args, bool stoppabl
 	strvec_clear(&argv);
 }
 
-void lab_hosts_dry_run_head(struct lab *L)
+static void hosts_dry_run_head(struct lab *L)
 {
 	struct strvec a = STRVEC_INIT;
 
@@ -943,7 +563,7 @@ void lab_hosts_dry_run_head(struct lab *L)
 	strvec_clear(&a);
 }
 
-void lab_hosts_dry_run(struct lab *L, const struct cell *c)
+static void hosts_dry_run(struct lab *L, const struct cell *c)
 {
 	hosts_paths(L);
 	for (size_t i = 0; i < L->nhosts; i++) {
@@ -967,3 +587,19 @@ void lab_hosts_dry_run(struct lab *L, const struct cell *c)
 		free(remote);
 	}
 }
+
+/* The hosts of a lab, as the cell runner reaches them. */
+static const struct lab_reach hosts_reach = {
+	.where = host_where,
+	.log = hosts_log,
+	.begin = hosts_begin,
+	.gone = hosts_gone,
+	.prepped = hosts_prepped,
+	.start = hosts_start,
+	.collect = hosts_collect,
+	.lost = hosts_lost,
+	.preflight = hosts_preflight_all,
+	.dry_run_head = hosts_dry_run_head,
+	.dry_run_cell = hosts_dry_run,
+	.close = hosts_close,
+};

@@ -44,6 +44,11 @@ void lab_hosts_release(struct lab_hosts *h)
 	memset(h, 0, sizeof(*h));
 }
 
+const struct lab_system *lab_host_sys(const struct lab_host *h)
+{
+	return h->sys ? h->sys : lab_systems[0];
+}
+
 bool lab_host_local(const struct lab_host *h)
 {
 	return h->ssh && !strcmp(h->ssh, "local");
@@ -51,7 +56,7 @@ bool lab_host_local(const struct lab_host *h)
 
 const char *lab_host_fslab(const struct lab_host *h)
 {
-	return h->fslab ? h->fslab : h->os == HOST_OS_WINDOWS ? "fslab.exe" : "fslab";
+	return h->fslab ? h->fslab : lab_host_sys(h)->fslab;
 }
 
 static struct lab_host *find(struct lab_hosts *h, const char *name)
@@ -128,13 +133,13 @@ int lab_hosts_key(struct lab_hosts *h, const char *name, const char *key, const 
 		}
 		set(&x->fslab, value);
 	} else if (!strcmp(key, "os")) {
-		if (!strcmp(value, "linux")) {
-			x->os = HOST_OS_LINUX;
-		} else if (!strcmp(value, "windows")) {
-			x->os = HOST_OS_WINDOWS;
-		} else {
-			strbuf_addf(err, "[host %s] os = '%s': give linux or windows (fslab.exe behind "
-				    "Windows' OpenSSH)", name, value);
+		x->sys = lab_system_find(value);
+		if (!x->sys) {
+			char *names = lab_system_names();
+
+			strbuf_addf(err, "[host %s] os = '%s': give %s (fslab.exe behind Windows' "
+				    "OpenSSH)", name, value, names);
+			free(names);
 			return -EINVAL;
 		}
 	} else if (!strcmp(key, "workdir")) {
@@ -242,22 +247,12 @@ static void problemf(void (*problem)(void *, int, const char *), void *ctx, unsi
 static void problemf(void (*problem)(void *, int, const char *), void *ctx, unsigned int *n,
 		     int line, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
+	lab_system_vproblem(problem, ctx, line, fmt, ap);
 	va_end(ap);
-	problem(ctx, line, sb.buf);
-	strbuf_release(&sb);
 	(*n)++;
-}
-
-static bool absolute(const char *p, enum host_os os)
-{
-	if (os == HOST_OS_WINDOWS)
-		return isalpha((unsigned char)p[0]) && p[1] == ':' && (p[2] == '\\' || p[2] == '/');
-	return p[0] == '/';
 }
 
 /* One directory written two ways ("/w", "/w/", "/w//")?  As written: the host's own paths
@@ -273,11 +268,6 @@ static bool same_dir(const char *a, const char *b)
 	return na == nb && !strncmp(a, b, na);
 }
 
-static bool disk_number(const char *s)
-{
-	return s && *s && strspn(s, "0123456789") == strlen(s) && strlen(s) <= 4;
-}
-
 unsigned int lab_hosts_check(const struct lab_hosts *h, const struct lab_cfg *c,
 			     void (*problem)(void *ctx, int line, const char *text), void *ctx)
 {
@@ -291,6 +281,7 @@ unsigned int lab_hosts_check(const struct lab_hosts *h, const struct lab_cfg *c,
 		const struct lab_host *x = &h->v[i];
 		const char *img = lab_host_image_dir(x, c), *db = lab_host_db_dev(x, c);
 		const char *lg = lab_host_log_dev(x, c), *why;
+		const struct lab_system *xs = lab_host_sys(x);
 		struct strbuf sb = STRBUF_INIT;
 
 		if (!x->ssh) {
@@ -299,37 +290,20 @@ unsigned int lab_hosts_check(const struct lab_hosts *h, const struct lab_cfg *c,
 				 x->name);
 			continue;
 		}
-		if (x->os == HOST_OS_WINDOWS &&
-		    argv_quote_cmd(&sb, (const char *[]){ lab_host_fslab(x), NULL }, &why))
+		/* the binary's path itself must reach the host's shell */
+		if (xs->remote_command(&sb, (const char *[]){ lab_host_fslab(x), NULL }, &why))
 			problemf(problem, ctx, &n, x->line, "[host %s] fslab = %s: %s", x->name,
 				 lab_host_fslab(x), why);
 		strbuf_release(&sb);
-		if (x->os == HOST_OS_WINDOWS && lab_host_local(x))
+		/* ssh = local is the controller itself, whose system drives hosts */
+		if (!(xs->flags & SYS_CONTROLLER) && lab_host_local(x))
 			problemf(problem, ctx, &n, x->line, "[host %s]: ssh = local runs on this "
-				 "machine, which is not Windows: give the Windows host's ssh "
-				 "destination", x->name);
-		if (x->workdir && !absolute(x->workdir, x->os))
+				 "machine, which is not %s: give the %s host's ssh destination",
+				 x->name, xs->title, xs->title);
+		if (x->workdir && !xs->absolute(x->workdir))
 			problemf(problem, ctx, &n, x->line, "[host %s] workdir = %s: give an absolute "
-				 "path on that host (%s)", x->name, x->workdir,
-				 x->os == HOST_OS_WINDOWS ? "C:\\fslab-lab" : "/var/tmp/fslab-lab");
-		if (x->os == HOST_OS_WINDOWS) {
-			/* Windows prep formats whole disks by their number (docs/PREP.md) */
-			if (img)
-				problemf(problem, ctx, &n, x->line, "[host %s]: a Windows host takes no "
-					 "image_dir (Windows prep formats disks): give db_dev = N and "
-					 "log_dev = M, the disk numbers Get-Disk shows", x->name);
-			else if (!disk_number(db) || !disk_number(lg))
-				problemf(problem, ctx, &n, x->line, "[host %s]: db_dev and log_dev of a "
-					 "Windows host are disk numbers (Get-Disk): give db_dev = N and "
-					 "log_dev = M", x->name);
-		} else if (img && (h->v[i].db_dev || h->v[i].log_dev)) {
-			problemf(problem, ctx, &n, x->line, "[host %s]: give either image_dir or "
-				 "db_dev/log_dev, not both", x->name);
-		} else if (!img && (!db || !lg)) {
-			problemf(problem, ctx, &n, x->line, "[host %s]: missing device: give image_dir, "
-				 "or both db_dev and log_dev (in [host %s] or in [devices])", x->name,
-				 x->name);
-		}
+				 "path on that host (%s)", x->name, x->workdir, xs->workdir);
+		n += xs->check_host_devices(x, img, db, lg, problem, ctx);
 		if (!img && db && lg && !strcmp(db, lg))
 			problemf(problem, ctx, &n, x->line, "[host %s]: db_dev and log_dev are the same "
 				 "device; give two devices", x->name);

@@ -6,6 +6,7 @@
  * the user's own ssh, as the user's ssh configuration says.
  */
 #include "lab/hosts.h"
+#include "lab/hostsP.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -92,143 +93,6 @@ static const char *jtext(json_t *o, const char *key)
 	const char *v = json_string_value(json_object_get(o, key));
 
 	return v ? v : "?";
-}
-
-static bool all_digits(const char *s)
-{
-	return *s && strspn(s, "0123456789") == strlen(s);
-}
-
-/* ---- its processes: ssh (or this fslab) through the platform layer (os_proc) ---- */
-
-/*
- * One process the hosts module starts itself (a connection, hello, the clock, a fetch, a
- * control command), through the same os_proc_* calls as the lab's steps: no shell, its own
- * process group, dying with the lab.  Its stdout is kept in out (up to cap bytes) or handed
- * to on_out as it arrives; its stderr kept in err (up to 64 KiB, for messages).
- */
-struct hrun {
-	struct os_proc *p;
-	struct strbuf out, err;
-	size_t cap;
-	void (*on_out)(void *ctx, const char *buf, size_t len);
-	void *ctx;
-	bool done;
-	int status;
-};
-
-static void hrun_output(void *ctx, int stream, const char *buf, size_t len)
-{
-	struct hrun *r = ctx;
-	struct strbuf *sb = stream == OS_PROC_STDOUT ? &r->out : &r->err;
-	size_t cap = stream == OS_PROC_STDOUT ? r->cap : 64 << 10;
-
-	if (stream == OS_PROC_STDOUT && r->on_out) {
-		r->on_out(r->ctx, buf, len);
-		return;
-	}
-	if (sb->len < cap)
-		strbuf_add(sb, buf, MIN(len, cap - sb->len));
-}
-
-static int hrun_start(struct hrun *r, const char *const *argv, bool stdin_pipe, size_t cap)
-{
-	memset(r, 0, sizeof(*r));
-	strbuf_init(&r->out, 0);
-	strbuf_init(&r->err, 0);
-	r->cap = cap;
-	return os_proc_spawn(argv, OS_PROC_OWN_GROUP | OS_PROC_DIE_WITH_PARENT |
-			     (stdin_pipe ? OS_PROC_STDIN_PIPE : 0), &r->p);
-}
-
-/* Wait up to timeout_ms: 1 when it ended (r->status), 0 while it runs, -errno. */
-static int hrun_poll(struct hrun *r, int timeout_ms)
-{
-	int ret;
-
-	if (r->done)
-		return 1;
-	ret = os_proc_poll(r->p, timeout_ms, hrun_output, r, &r->status);
-	if (ret == 1)
-		r->done = true;
-	return ret;
-}
-
-/* Its end (stdin closed first): the exit status, or -ETIMEDOUT (killed) at deadline_ns. */
-static int hrun_wait(struct hrun *r, uint64_t deadline_ns)
-{
-	os_proc_close_stdin(r->p);
-	while (!r->done) {
-		uint64_t now = now_ns();
-		int ret;
-
-		if (now >= deadline_ns) {
-			os_proc_kill(r->p);
-			while (hrun_poll(r, 100) == 0)
-				;
-			return -ETIMEDOUT;
-		}
-		ret = hrun_poll(r, (int)MIN((deadline_ns - now) / 1000000 + 1, 1000));
-		if (ret < 0)
-			return ret;
-	}
-	return r->status;
-}
-
-/* A line of its stdout (without "\n" or "\r\n", at most cap bytes) into line, what follows
- * it kept: 0, -ETIMEDOUT at deadline_ns, -EPIPE at its end, -EPROTO for a longer line. */
-static int hrun_read_line(struct hrun *r, struct strbuf *line, size_t cap, uint64_t deadline_ns)
-{
-	for (;;) {
-		char *nl = memchr(r->out.buf, '\n', r->out.len);
-		uint64_t now;
-
-		if (nl) {
-			size_t n = (size_t)(nl - r->out.buf);
-
-			strbuf_reset(line);
-			strbuf_add(line, r->out.buf, n - (n && nl[-1] == '\r'));
-			memmove(r->out.buf, nl + 1, r->out.len - n - 1);
-			strbuf_setlen(&r->out, r->out.len - n - 1);
-			return line->len > cap ? -EPROTO : 0;
-		}
-		if (r->out.len > cap)
-			return -EPROTO;
-		if (r->done)
-			return -EPIPE;
-		now = now_ns();
-		if (now >= deadline_ns)
-			return -ETIMEDOUT;
-		if (hrun_poll(r, (int)MIN((deadline_ns - now) / 1000000 + 1, 1000)) < 0)
-			return -EIO;
-	}
-}
-
-static void hrun_free(struct hrun *r)
-{
-	os_proc_free(r->p); /* one still running is killed */
-	r->p = NULL;
-	strbuf_release(&r->out);
-	strbuf_release(&r->err);
-}
-
-/* Run argv to its end (killed at deadline_ns): its exit status or -errno; stdout and stderr
- * kept in out and err when given (up to cap bytes of stdout). */
-static int hrun(const char *const *argv, struct strbuf *out, struct strbuf *err, size_t cap,
-		uint64_t deadline_ns)
-{
-	struct hrun r;
-	int ret = hrun_start(&r, argv, false, cap);
-
-	if (ret)
-		return ret;
-	ret = hrun_wait(&r, deadline_ns);
-	if (out)
-		strbuf_add(out, r.out.buf, r.out.len);
-	if (err)
-		strbuf_add(err, r.err.buf, r.err.len);
-	hrun_free(&r);
-	return ret;
 }
 
 /* ---- the session ---- */
@@ -326,21 +190,6 @@ static void problem(struct hosts_session *s, size_t i, const char *fmt, ...)
 	s->st[i].problem = strbuf_detach(&sb, NULL);
 }
 
-/* The last lines of text, one line, for a message. */
-static char *tail_text(const char *text, size_t max)
-{
-	size_t n = strlen(text);
-	char *out, *p;
-
-	while (n && (text[n - 1] == '\n' || text[n - 1] == '\r'))
-		n--;
-	out = xasprintf("%.*s", (int)MIN(n, max), text + (n > max ? n - max : 0));
-	for (p = out; *p; p++)
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	return out;
-}
-
 /* ---- connect ---- */
 
 static int connect_start(struct hosts_session *s, size_t i, struct hrun *r)
@@ -374,7 +223,7 @@ static int connect_finish(struct hosts_session *s, size_t i, struct hrun *r)
 		s->st[i].reached = true;
 		return 0;
 	}
-	t = tail_text(r->err.buf, 300);
+	t = hosts_tail_text(r->err.buf, 300);
 	problem(s, i, "cannot connect to %s over ssh (%s%s%s): check that 'ssh%s%s -o "
 		"BatchMode=yes %s true' works without a prompt (a key, not a password) and "
 		"that its host key is in your known_hosts (fslab never accepts one for you)",
@@ -427,7 +276,7 @@ static const char *const probe_words[] = {
 static void hello_failed(struct hosts_session *s, size_t i, int ret, const char *err)
 {
 	const struct lab_host *h = &s->cfg->v[i];
-	char *t = tail_text(err, 300);
+	char *t = hosts_tail_text(err, 300);
 
 	if (ret == 127 || strstr(err, "not found") || strstr(err, "not recognized"))
 		problem(s, i, "%s is not there (%s): install the same fslab build on it, or give its "
@@ -486,8 +335,8 @@ int hosts_hello(struct hosts_session *s, size_t i)
 {
 	const struct lab_host *h = &s->cfg->v[i];
 	struct host_state *st = &s->st[i];
-	size_t nwords = ARRAY_SIZE(probe_words) - (h->os == HOST_OS_WINDOWS);
-	const char *os = h->os == HOST_OS_WINDOWS ? "windows" : "linux";
+	size_t nwords = ARRAY_SIZE(probe_words) - !!(lab_host_sys(h)->flags & SYS_CMD_SHELL);
+	const char *os = lab_host_sys(h)->name;
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	struct strvec args = STRVEC_INIT, argv = STRVEC_INIT;
 	const char *why = NULL;
@@ -610,7 +459,7 @@ int hosts_clock(struct hosts_session *s, size_t i, unsigned int samples)
 	if (!ret)
 		ret = hosts_clock_best(v, n, &st->offset_s, &st->rtt_s);
 	if (ret) {
-		char *t = tail_text(err.buf, 200);
+		char *t = hosts_tail_text(err.buf, 200);
 
 		problem(s, i, "cannot read its clock (%s%s%s)", ret == -EPROTO ? "an answer that is "
 			"not a time" : strerror(-ret), *t ? ": " : "", t);
@@ -710,309 +559,4 @@ int hosts_preflight(struct hosts_session *s, unsigned int samples)
 		return -FSLAB_EINPUT;
 	}
 	return 0;
-}
-
-/* ---- results back ---- */
-
-/*
- * The receiving side of fslab cat-result, fed the stream in pieces as they arrive (from a
- * pipe, from ssh's output): "fslab-cat-result/1 SIZE\n", SIZE bytes (into an atomic file,
- * hashed), "\nsha256 HEX\n", then nothing.  The first problem stops it; nothing is written
- * unless the whole stream was right.
- */
-enum rx_state { RX_HEADER, RX_BODY, RX_SEP, RX_TRAILER, RX_END, RX_FAILED };
-
-struct result_rx {
-	enum rx_state state;
-	const char *path;
-	uint64_t max, size, left;
-	struct strbuf line, *err;
-	struct atomic_file af;
-	bool open;
-	struct sha256 h;
-	int ret;
-};
-
-static void rx_fail(struct result_rx *rx, int ret)
-{
-	if (rx->open)
-		atomic_abort(&rx->af);
-	rx->open = false;
-	rx->ret = ret;
-	rx->state = RX_FAILED;
-}
-
-static void rx_header(struct result_rx *rx)
-{
-	const char *num = rx->line.buf + strlen(REMOTE_CAT_SCHEMA) + 1;
-	int ret;
-
-	if (strncmp(rx->line.buf, REMOTE_CAT_SCHEMA " ", strlen(REMOTE_CAT_SCHEMA) + 1) ||
-	    !all_digits(num)) {
-		strbuf_addf(rx->err, "no '%s SIZE' line came first (is fslab there this build?)",
-			    REMOTE_CAT_SCHEMA);
-		rx_fail(rx, -EPROTO);
-		return;
-	}
-	errno = 0;
-	rx->size = strtoull(num, NULL, 10);
-	if (errno || rx->size > rx->max) {
-		strbuf_addf(rx->err, "it announced %s bytes, more than the %llu a result may have",
-			    num, (unsigned long long)rx->max);
-		rx_fail(rx, -EFBIG);
-		return;
-	}
-	ret = atomic_open(&rx->af, rx->path);
-	if (ret) {
-		strbuf_addf(rx->err, "cannot create %s (%s)", rx->path,
-			    ret == -FSLAB_EINPUT ? "not a regular file" : strerror(-ret));
-		rx_fail(rx, ret);
-		return;
-	}
-	rx->open = true;
-	sha256_init(&rx->h);
-	rx->left = rx->size;
-	rx->state = rx->left ? RX_BODY : RX_SEP;
-}
-
-static void rx_feed(struct result_rx *rx, const char *buf, size_t len)
-{
-	while (len && rx->state != RX_FAILED) {
-		switch (rx->state) {
-		case RX_HEADER:
-		case RX_TRAILER:
-			if (*buf != '\n') {
-				if (rx->line.len >= 128) {
-					if (rx->state == RX_HEADER)
-						strbuf_addf(rx->err, "no '%s SIZE' line came first (is "
-							    "fslab there this build?)", REMOTE_CAT_SCHEMA);
-					else
-						strbuf_addf(rx->err, "no 'sha256 HEX' line after the "
-							    "%llu bytes", (unsigned long long)rx->size);
-					rx_fail(rx, -EPROTO);
-					break;
-				}
-				strbuf_addch(&rx->line, *buf);
-			} else if (rx->state == RX_HEADER) {
-				rx_header(rx);
-				strbuf_reset(&rx->line);
-			} else {
-				rx->state = RX_END;
-			}
-			buf++;
-			len--;
-			break;
-		case RX_BODY: {
-			size_t n = (size_t)MIN((uint64_t)len, rx->left);
-
-			sha256_update(&rx->h, buf, n);
-			if (fwrite(buf, 1, n, rx->af.f) != n) {
-				strbuf_addf(rx->err, "cannot write %s", rx->path);
-				rx_fail(rx, -EIO);
-				break;
-			}
-			rx->left -= n;
-			buf += n;
-			len -= n;
-			if (!rx->left)
-				rx->state = RX_SEP;
-			break;
-		}
-		case RX_SEP:
-			if (*buf != '\n') {
-				strbuf_addf(rx->err, "no 'sha256 HEX' line after the %llu bytes",
-					    (unsigned long long)rx->size);
-				rx_fail(rx, -EPROTO);
-				break;
-			}
-			rx->state = RX_TRAILER;
-			buf++;
-			len--;
-			break;
-		case RX_END:
-			strbuf_addf(rx->err, "more bytes followed the sha256 line");
-			rx_fail(rx, -EPROTO);
-			break;
-		case RX_FAILED:
-			break;
-		}
-	}
-}
-
-static void rx_on_output(void *ctx, const char *buf, size_t len)
-{
-	rx_feed(ctx, buf, len);
-}
-
-/* The end of the stream: 0 with the file in place and its hash in hex, or -errno. */
-static int rx_finish(struct result_rx *rx, char hex[SHA256_HEX_LEN + 1])
-{
-	uint8_t d[SHA256_LEN];
-	const char *sent = rx->line.buf + 7;
-	int ret;
-
-	switch (rx->state) {
-	case RX_FAILED:
-		return rx->ret;
-	case RX_HEADER:
-		strbuf_addf(rx->err, "no '%s SIZE' line came first (is fslab there this build?)",
-			    REMOTE_CAT_SCHEMA);
-		return -EPROTO;
-	case RX_BODY:
-		strbuf_addf(rx->err, "the stream ended after %llu of %llu bytes",
-			    (unsigned long long)(rx->size - rx->left), (unsigned long long)rx->size);
-		rx_fail(rx, -EPROTO);
-		return -EPROTO;
-	case RX_SEP:
-	case RX_TRAILER:
-		strbuf_addf(rx->err, "no 'sha256 HEX' line after the %llu bytes",
-			    (unsigned long long)rx->size);
-		rx_fail(rx, -EPROTO);
-		return -EPROTO;
-	case RX_END:
-		break;
-	}
-	sha256_final(&rx->h, d);
-	sha256_to_hex(d, hex);
-	if (strncmp(rx->line.buf, "sha256 ", 7) || !sha256_hex_valid(sent)) {
-		strbuf_addf(rx->err, "no 'sha256 HEX' line after the %llu bytes",
-			    (unsigned long long)rx->size);
-		rx_fail(rx, -EPROTO);
-		return -EPROTO;
-	}
-	if (strcmp(sent, hex)) {
-		strbuf_addf(rx->err, "the sha256 of the bytes received (%s) is not the one sent (%s)",
-			    hex, sent);
-		rx_fail(rx, -EPROTO);
-		return -EPROTO;
-	}
-	rx->open = false;
-	ret = atomic_commit(&rx->af);
-	if (ret)
-		strbuf_addf(rx->err, "cannot write %s (%s)", rx->path,
-			    ret == -FSLAB_EINPUT ? "not a regular file" : strerror(-ret));
-	return ret;
-}
-
-static void rx_init(struct result_rx *rx, const char *local_path, uint64_t max_bytes,
-		    struct strbuf *err)
-{
-	memset(rx, 0, sizeof(*rx));
-	rx->path = local_path;
-	rx->max = max_bytes;
-	rx->err = err;
-	strbuf_init(&rx->line, 0);
-}
-
-static void rx_release(struct result_rx *rx)
-{
-	if (rx->open)
-		atomic_abort(&rx->af);
-	rx->open = false;
-	strbuf_release(&rx->line);
-}
-
-int hosts_receive_result(int fd, const char *local_path, uint64_t max_bytes,
-			 char hex[SHA256_HEX_LEN + 1], struct strbuf *err)
-{
-	struct result_rx rx;
-	char buf[1 << 14];
-	int ret = 0;
-
-	rx_init(&rx, local_path, max_bytes, err);
-	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			ret = -errno;
-		if (n <= 0)
-			break;
-		rx_feed(&rx, buf, (size_t)n);
-	}
-	if (!ret)
-		ret = rx_finish(&rx, hex);
-	rx_release(&rx);
-	return ret;
-}
-
-/* A fetch's problem: into msg when the caller keeps it, else on stderr. */
-static void fetch_msg(struct strbuf *msg, const char *fmt, ...) __printf(2, 3);
-static void fetch_msg(struct strbuf *msg, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	if (msg)
-		strbuf_addbuf(msg, &sb);
-	else
-		fslab_err("%s", sb.buf);
-	strbuf_release(&sb);
-}
-
-int hosts_fetch(struct hosts_session *s, size_t i, const char *remote_path,
-		const char *local_path, uint64_t max_bytes, char hex[SHA256_HEX_LEN + 1],
-		struct strbuf *msg)
-{
-	const struct lab_host *h = &s->cfg->v[i];
-	struct strvec argv = STRVEC_INIT;
-	struct strbuf why_rx = STRBUF_INIT;
-	struct result_rx rx;
-	const char *why = NULL;
-	struct hrun r;
-	int ret, st;
-
-	ret = hosts_step_argv(s, i, (const char *[]){ "cat-result", remote_path, NULL }, &argv, &why);
-	if (ret) {
-		fetch_msg(msg, "host %s: cannot fetch %s: %s", h->name, remote_path, why);
-		strvec_clear(&argv);
-		return ret;
-	}
-	ret = hrun_start(&r, argv.v, false, 0);
-	strvec_clear(&argv);
-	if (ret) {
-		fetch_msg(msg, "host %s: cannot start ssh (%s)", h->name, strerror(-ret));
-		return ret;
-	}
-	rx_init(&rx, local_path, max_bytes, &why_rx);
-	r.on_out = rx_on_output;
-	r.ctx = &rx;
-	/* a result is a few MB at most; keepalives end a dead connection sooner */
-	st = hrun_wait(&r, now_ns() + 600 * NSEC_PER_SEC);
-	if (st == HOSTS_SSH_FAILED && !hosts_connected(s, i)) {
-		/* a lost host, whatever the stream held when it went (nothing is kept): never a
-		 * torn stream blamed on the fslab there */
-		fetch_msg(msg, "host %s: the ssh connection ended while %s was fetched (no answer "
-			  "to keepalives within %d s: host down or network cut)", h->name,
-			  remote_path, HOSTS_ALIVE_INTERVAL * (HOSTS_ALIVE_COUNT + 1));
-		ret = -ENOTCONN;
-		goto out;
-	}
-	ret = rx_finish(&rx, hex);
-	if (!ret && st) {
-		ret = st < 0 ? st : -EPROTO;
-		os_unlink(local_path);
-	}
-	if (ret) {
-		char *t = tail_text(r.err.buf, 300);
-
-		/* nothing came and the command failed: its own words, not a guess at the build */
-		if (rx.state == RX_HEADER && !rx.line.len && st) {
-			strbuf_reset(&why_rx);
-			strbuf_addf(&why_rx, "fslab cat-result %s %d", st < 0 ? "failed:" : "exited",
-				    st);
-		}
-		fetch_msg(msg, "host %s: cannot fetch %s: %s%s%s", h->name, remote_path,
-			  why_rx.len ? why_rx.buf : "fslab cat-result failed", *t ? ": " : "", t);
-		free(t);
-	}
-out:
-	rx_release(&rx);
-	hrun_free(&r);
-	strbuf_release(&why_rx);
-	return ret;
 }

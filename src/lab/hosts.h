@@ -24,13 +24,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lab/system.h"
 #include "lib/sha256.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 
 struct lab_cfg;
-
-enum host_os { HOST_OS_LINUX, HOST_OS_WINDOWS };
 
 /* Clock disagreement the lab accepts by default ([lab] clock_limit): docs/HOSTS.md "Clocks". */
 #define HOSTS_CLOCK_LIMIT_S 0.5
@@ -51,7 +50,9 @@ struct lab_host {
 	char *ssh;        /* ssh destination as written (~/.ssh/config aliases work), or
 			     "local": this machine, the lab's own binary, no ssh (lab_host_local()) */
 	char *fslab;      /* the fslab binary there; NULL: "fslab" (Linux), "fslab.exe" (Windows) */
-	enum host_os os;  /* os = linux (default) or windows (fslab.exe behind Windows' OpenSSH) */
+	/* os = NAME: its system (system.h), linux or windows (fslab.exe behind Windows'
+	 * OpenSSH); NULL: the default, lab_systems[0] (lab_host_sys()) */
+	const struct lab_system *sys;
 	char *workdir;    /* where the host keeps its mount root and results; NULL: the default
 			     (hosts_workdir()) */
 	/* [devices] keys of this host, NULL / 0 when the [devices] section's apply */
@@ -93,6 +94,8 @@ extern const char *const lab_host_keys;
  */
 unsigned int lab_hosts_check(const struct lab_hosts *h, const struct lab_cfg *c,
 			     void (*problem)(void *ctx, int line, const char *text), void *ctx);
+/* Host h's system: os = NAME, else the first of lab_systems[]. */
+const struct lab_system *lab_host_sys(const struct lab_host *h);
 /* ssh = local: this machine itself. */
 bool lab_host_local(const struct lab_host *h);
 /* The fslab binary there: fslab = PATH, else "fslab" or "fslab.exe". */

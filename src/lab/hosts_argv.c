@@ -11,20 +11,20 @@
 
 #include "lib/argv_quote.h"
 #include "lab/hosts.h"
+#include "lab/system.h"
 #include "lib/base.h"
 
 char *hosts_workdir(const struct lab_host *h, const char *lab_id)
 {
 	if (h->workdir)
 		return xstrdup(h->workdir);
-	if (h->os == HOST_OS_WINDOWS)
-		return xasprintf("C:\\fslab-lab-%s\\%s", lab_id, h->name);
-	return xasprintf("/var/tmp/fslab-lab-%s/%s", lab_id, h->name);
+	return xasprintf("%s-%s%c%s", lab_host_sys(h)->workdir, lab_id, lab_host_sys(h)->sep,
+			 h->name);
 }
 
 char *hosts_remote_path(const struct lab_host *h, const char *lab_id, const char *rel)
 {
-	char *wd = hosts_workdir(h, lab_id), sep = h->os == HOST_OS_WINDOWS ? '\\' : '/';
+	char *wd = hosts_workdir(h, lab_id), sep = lab_host_sys(h)->sep;
 	size_t n = strlen(wd);
 	char *out = xasprintf("%s%s%s", wd, n && (wd[n - 1] == '/' || wd[n - 1] == '\\') ? "" :
 			      (char[2]){ sep, 0 }, rel);
@@ -75,13 +75,7 @@ int hosts_remote_command(const struct lab_host *h, const char *const *args, stru
 
 	strvec_push(&v, lab_host_fslab(h));
 	strvec_pushv(&v, args);
-	if (h->os == HOST_OS_WINDOWS) {
-		ret = argv_quote_cmd(out, v.v, why);
-	} else {
-		/* exec: fslab itself is the session's process, so a closed session reaches it */
-		strbuf_addstr(out, "exec ");
-		argv_quote_sh(out, v.v);
-	}
+	ret = lab_host_sys(h)->remote_command(out, v.v, why);
 	strvec_clear(&v);
 	return ret;
 }

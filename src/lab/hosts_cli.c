@@ -58,7 +58,7 @@ static json_t *record(const struct hosts_session *s, const char *config, int64_t
 		const struct host_state *st = &s->st[i];
 		char *wd = hosts_workdir(h, s->lab_id);
 		json_t *x = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b}", "name", h->name, "ssh", h->ssh,
-				      "os", h->os == HOST_OS_WINDOWS ? "windows" : "linux", "fslab",
+				      "os", lab_host_sys(h)->name, "fslab",
 				      lab_host_fslab(h), "workdir", wd, "ready", !st->problem);
 
 		free(wd);
@@ -113,7 +113,7 @@ static void table(FILE *f, const struct hosts_session *s)
 		snprintf(off, sizeof(off), st->clock ? "%+.3f" : "-", st->offset_s * 1e3);
 		snprintf(rtt, sizeof(rtt), st->clock ? "%.3f" : "-", st->rtt_s * 1e3);
 		fprintf(f, "%-16s %-24s %-8s %-24s %12s %10s  %s\n", h->name, h->ssh,
-		       h->os == HOST_OS_WINDOWS ? "windows" : "linux", ver, off, rtt,
+		       lab_host_sys(h)->name, ver, off, rtt,
 		       st->problem ? "NOT READY" : "ready");
 	}
 }

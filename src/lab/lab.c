@@ -38,85 +38,6 @@ static void on_stop(int why)
 	lab_nsignals++;
 }
 
-void lab_count_overhead(struct lab *L, const struct cell *cell)
-{
-	double over = cell->seconds - (L->cfg.wl.warmup_s + L->cfg.wl.duration_s);
-
-	L->overhead_est = (L->overhead_est * L->overhead_n + MAX(over, 0.0)) / (L->overhead_n + 1);
-	L->overhead_n++;
-}
-
-/* One cell: prep, run, teardown (on volumes the user prepared: the run alone, --fresh).
- * Returns 0, or 1 when the lab was interrupted. */
-static int run_cell(struct lab *L, struct cell *cell)
-{
-	struct strvec a = STRVEC_INIT;
-	char *plog = xasprintf("%s/%s.prep.log", L->logs, cell->id);
-	char *rlog = xasprintf("%s/%s.run.log", L->logs, cell->id);
-	char *tlog = xasprintf("%s/%s.teardown.log", L->logs, cell->id);
-	uint64_t t0 = now_ns();
-	char nthreads[16];
-	int rc, ret = 0;
-
-	cell->status = CELL_RUNNING;
-	free(cell->error);
-	cell->error = NULL;
-	os_unlink(cell->result);
-	lab_save_state(L);
-
-	if (lab_prep_cell(L, cell, plog))
-		goto fail;
-	L->step = "run";
-	snprintf(nthreads, sizeof(nthreads), cell->threads ? "%u" : "auto", cell->threads);
-	lab_log(L, "cell %u/%u %s: run %s, %s threads (log %s)", L->cur + 1, L->ncells, cell->id,
-		L->cfg.wl.workload, nthreads, rlog);
-	lab_run_args(L, cell, &a);
-	rc = lab_child(L, &a, rlog, true, true);
-	strvec_clear(&a);
-	if (rc != 0 && rc != FSLAB_EXIT_VERDICT) {
-		cell->error = xasprintf("run exited %d (see %s)", rc, rlog);
-		goto fail;
-	}
-	/* done as soon as its result is complete: a lab killed during the teardown keeps it
-	 * (the next start tears down what is left) */
-	cell->status = CELL_DONE;
-	cell->seconds = (now_ns() - t0) / 1e9;
-	lab_save_state(L);
-	if (!cell->fs->prepared) {
-		L->step = "teardown";
-		lab_teardown(L, tlog);
-	}
-	lab_count_overhead(L, cell);
-	cell->wall = (now_ns() - t0) / 1e9;
-	lab_log(L, "cell %u/%u %s: done in %.0f s%s, result %s", L->cur + 1, L->ncells, cell->id,
-		cell->seconds, rc == FSLAB_EXIT_VERDICT ? " (Jetstress verdict FAIL)" : "",
-		cell->result);
-	goto out;
-fail:
-	if (!cell->fs->prepared) {
-		L->step = "teardown";
-		lab_teardown(L, tlog);
-	}
-	cell->seconds = (now_ns() - t0) / 1e9;
-	cell->wall = cell->seconds; /* a failed cell's time counts for the budget too */
-	if (lab_nsignals) {
-		cell->status = CELL_INTERRUPTED;
-		lab_log(L, "cell %u/%u %s: interrupted; %s", L->cur + 1, L->ncells, cell->id,
-			cell->fs->prepared ? "its databases stay on your volumes until the next "
-			"cell deletes them" : "everything it mounted or attached is removed");
-		ret = 1;
-	} else {
-		cell->status = CELL_FAILED;
-		lab_log(L, "cell %u/%u %s: FAILED: %s", L->cur + 1, L->ncells, cell->id, cell->error);
-	}
-out:
-	lab_save_state(L);
-	free(plog);
-	free(rlog);
-	free(tlog);
-	return ret;
-}
-
 /*
  * Temporary files of atomic writes (NAME.tmp.PID) that a lab or run killed by SIGKILL left in
  * results/: never a result (results appear only by rename), removed at the next start.  Only
@@ -199,8 +120,8 @@ static int compare_all(struct lab *L)
 	/*
 	 * The report the lab is about to announce must be one this compare wrote: each file
 	 * exists and is a new file (written atomically: a rename, so a new inode), not a
-	 * leftover of an earlier compare.  A lab that printed a report path and exited 0 without
-	 * a report once lost 70 cells' report without a word (issue 16).
+	 * leftover of an earlier compare.  A lab never announces a report path, nor exits 0,
+	 * without the report it names.
 	 */
 	for (size_t i = 0; i < ARRAY_SIZE(files) && (rc == 0 || rc == FSLAB_EXIT_VERDICT); i++) {
 		struct os_id now;
@@ -305,17 +226,15 @@ static void lab_free(struct lab *L)
 	if (L->log)
 		fclose(L->log);
 	os_unlock(L->lock_fd);
-#ifndef _WIN32
-	lab_hosts_close(L);
-#endif
+	if (L->reach && L->reach->close)
+		L->reach->close(L);
 	step_target_release(&L->target);
+	free(L->hlive);
 	lab_cfg_release(&L->cfg);
 }
 
 static void dry_run(struct lab *L)
 {
-	struct strvec a = STRVEC_INIT;
-
 	printf("Lab %s: %u cell(s), results in %s\n", L->cfg.path, L->ncells, L->out);
 	printf("Order %s, %u round(s)%s of %u cell(s)", lab_order_name(L->order_kind),
 	       L->cfg.repeats, L->cfg.adaptive ? " at most" : "", L->nslots);
@@ -326,10 +245,8 @@ static void dry_run(struct lab *L)
 		       : "");
 	printf("\n");
 	lab_adaptive_dry_run(L);
-#ifndef _WIN32
-	if (L->nhosts)
-		lab_hosts_dry_run_head(L);
-#endif
+	if (L->reach->dry_run_head)
+		L->reach->dry_run_head(L);
 	for (unsigned int i = 0; i < L->ncells; i++) {
 		const struct cell *c = &L->cells[L->order[i]];
 		char where[48];
@@ -337,30 +254,7 @@ static void dry_run(struct lab *L)
 		printf("cell %u/%u %s (%s, label %s)%s:\n", i + 1, L->ncells, c->id,
 		       lab_cell_where(L, c, where, sizeof(where)), c->label,
 		       c->status == CELL_DONE ? " [done, kept]" : "");
-#ifndef _WIN32
-		if (L->nhosts) {
-			lab_hosts_dry_run(L, c);
-			continue;
-		}
-#endif
-		if (c->fs->prepared) {
-			printf("  (no prep: volumes you prepared, not reformatted; the run deletes "
-			       "and re-creates its databases and logs)\n");
-		} else {
-			lab_prep_args(L, c, &a);
-			lab_print_args(&a);
-			/* a Windows disk lab with a saved disk query: the script each cell runs */
-			lab_dry_run_script(L, &a);
-			strvec_clear(&a);
-		}
-		lab_run_args(L, c, &a);
-		lab_print_args(&a);
-		strvec_clear(&a);
-		if (!c->fs->prepared) {
-			lab_teardown_args(L, &a);
-			lab_print_args(&a);
-			strvec_clear(&a);
-		}
+		L->reach->dry_run_cell(L, c);
 	}
 	if (L->nhosts)
 		printf("(every host's step at once, each over its own ssh connection, which the "
@@ -381,15 +275,14 @@ static int lab_setup(struct lab *L, const char *config, const char *out_opt)
 
 	if (lab_cfg_load(&L->cfg, config))
 		return FSLAB_EXIT_USAGE;
-#ifdef _WIN32
-	/* the controller of a lab's hosts is fslab on Linux (ssh, its kept connections) */
-	if (L->cfg.hosts.n) {
+	/* the controller of a lab's hosts is fslab on a SYS_CONTROLLER system (ssh, its kept
+	 * connections) */
+	if (L->cfg.hosts.n && !(lab_system_here()->flags & SYS_CONTROLLER)) {
 		input_error("%s: [host %s]: fslab.exe does not drive hosts; run the lab with fslab "
 			    "on a Linux machine (its hosts may be Windows ones)", L->cfg.path,
 			    L->cfg.hosts.v[0].name);
 		return FSLAB_EXIT_USAGE;
 	}
-#endif
 	if (read_file(L->cfg.path, &L->config_text, NULL))
 		return FSLAB_EXIT_USAGE;
 	if (out_opt || L->cfg.output)
@@ -400,10 +293,15 @@ static int lab_setup(struct lab *L, const char *config, const char *out_opt)
 		fslab_err("cannot find the fslab binary (/proc/self/exe, GetModuleFileNameW)");
 		return FSLAB_EXIT_FAIL;
 	}
+	/* a local lab is a one-host cluster: its one place is this machine */
+	L->place = &L->target;
+	L->nplaces = 1;
+	L->reach = &lab_reach_local;
 #ifndef _WIN32
 	if (L->cfg.hosts.n && lab_hosts_open(L))
 		return FSLAB_EXIT_FAIL;
 #endif
+	L->hlive = xcalloc(L->nplaces, sizeof(*L->hlive));
 	L->mnt = lab_mount_root(L);
 	L->results = path_join(L->out, "results");
 	L->logs = path_join(L->out, "logs");
@@ -557,6 +455,7 @@ static unsigned int lab_run_cells(struct lab *L)
 
 	for (L->cur = 0; L->cur < L->ncells && !lab_nsignals; L->cur++) {
 		struct cell *cell = &L->cells[L->order[L->cur]];
+		int r;
 
 		/* an adaptive stop ends the rounds; the qualification runs follow whatever
 		 * ended them */
@@ -568,19 +467,10 @@ static unsigned int lab_run_cells(struct lab *L)
 			lab_log(L, "cell %u/%u %s: already done, kept", L->cur + 1, L->ncells, cell->id);
 			continue;
 		}
-#ifndef _WIN32
-		if (L->nhosts) {
-			int r = lab_cluster_cell(L, cell);
-
-			failed += cell->status == CELL_FAILED;
-			if (r)
-				break; /* interrupted, or a host lost: no cell can run without it */
-			continue;
-		}
-#endif
-		if (run_cell(L, cell))
-			break;
+		r = lab_cell_run(L, cell);
 		failed += cell->status == CELL_FAILED;
+		if (r)
+			break; /* interrupted, or a host lost: no cell can run without it */
 	}
 	return failed;
 }
@@ -649,12 +539,10 @@ int cmd_lab(int argc, char **argv)
 	}
 	if (lab_preflight(L))
 		goto out;
-#ifndef _WIN32
-	/* every host reached, the same build, clocks, each host's own preflight: before anything
-	 * is made, here or there */
-	if (L->nhosts && lab_hosts_preflight(L))
+	/* the places' own preflight (every host reached, the same build, clocks, each host's
+	 * prep as a dry run): before anything is made, here or there */
+	if (L->reach->preflight && L->reach->preflight(L))
 		goto out;
-#endif
 	status = lab_take_output(L);
 	if (status)
 		goto out;

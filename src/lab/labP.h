@@ -12,6 +12,7 @@
 #include "lab/labcfg.h"
 #include "lab/labplan.h"
 #include "lab/step.h"
+#include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "lib/base.h"
 #include "lib/files.h"
@@ -83,7 +84,12 @@ struct lab {
 	size_t nhosts;
 	struct hosts_session *hs;      /* the kept connections, clocks (lab/hosts.h) */
 	struct step_target *htarget;   /* each host's step target */
-	struct lab_host_live *hlive;   /* each host's part of the live line */
+	/* the places the cells run on: this machine (target) alone, or each host (htarget),
+	 * and how the lab reaches them (cell.c, cluster.c) */
+	const struct step_target *place;
+	size_t nplaces;
+	const struct lab_reach *reach;
+	struct lab_host_live *hlive;   /* each place's part of the live line */
 	char **hmnt;                   /* each host's mount root, there */
 	double init_max;               /* longest run start to end of initialisation, s */
 	char *lost;                    /* hosts lost in the last cell, when, how to tear them
@@ -112,7 +118,7 @@ struct lab_host_live {
  */
 extern volatile sig_atomic_t lab_nsignals, lab_signal;
 
-/* child.c: the log, the live line and the child processes (prep, run, teardown, compare). */
+/* live.c: the log and the live line. */
 /* A line on stdout (timestamped) and in lab.log. */
 void lab_log(struct lab *L, const char *fmt, ...) __printf(2, 3);
 /* A line in lab.log (timestamped) and on stderr ("fslab: ..."), for what must be seen even
@@ -121,38 +127,97 @@ void lab_note(struct lab *L, const char *fmt, ...) __printf(2, 3);
 void lab_clear_line(struct lab *L);
 /* The live line (a terminal only): cell, step, times, IOPS, each host's state. */
 void lab_live_line(struct lab *L);
+/* lab_steps()'s how */
+enum {
+	LAB_STEP_PROGRESS = 1 << 0,  /* its progress lines update the live line */
+	LAB_STEP_STOPPABLE = 1 << 1, /* the lab's stop requests reach it */
+};
 /*
- * Run `fslab ARGS...` on the lab's target (step.h) with its output appended to logpath;
- * with progress, its progress lines update the live line.  When interruptible, the lab's
- * stop requests reach it: the first closes its stdin (it stops cleanly: the runner gave it
- * --stop-on-stdin-eof), the second kills it (not a Windows prep or teardown: those finish).
- * args has no cap on its length (a compare of thousands of results).  Returns the exit
- * status, 128 + signal, or -errno.
+ * lab_steps - args[i] run on place t[i] (step.h) for every i < n not skipped, all at once,
+ * each with its output appended to logs[i] (steps.c).  The lab's stop requests reach the
+ * stoppable ones: the first closes every stdin (the runner gave them --stop-on-stdin-eof),
+ * the second kills what may be killed (lab_system_killable(): not a prep or teardown that
+ * must finish).  status[i]: its exit status (HOSTS_SSH_FAILED: ssh itself failed), 128 +
+ * SIGINT when a stop came before it began, or -errno when it could not start.  A host whose
+ * run fails while others still run is logged at once (the time a fault was noticed).
+ */
+void lab_steps(struct lab *L, const struct step_target *t, size_t n, const char *what,
+	       const struct strvec *args, char *const *logs, unsigned int how, const bool *skip,
+	       int *status);
+/*
+ * Run `fslab ARGS...` on the lab's own machine (lab_steps() with one place) with its output
+ * appended to logpath.  args has no cap on its length (a compare of thousands of results).
+ * Returns the exit status, 128 + signal, or -errno.
  */
 int lab_child(struct lab *L, const struct strvec *args, const char *logpath, bool progress,
 	      bool interruptible);
-/* `fslab teardown` of the lab's mount root; its exit status (logged when not 0). */
+/* cell.c: `fslab teardown` of the lab's mount root on this machine, its output into
+ * logpath; its exit status (logged when not 0). */
 int lab_teardown(struct lab *L, const char *logpath);
 /* A done cell's time beyond its warm-up and duration (prep, initialisation, teardown) into
  * the running mean the lab's plan and budget use (L->overhead_est). */
 void lab_count_overhead(struct lab *L, const struct cell *cell);
 
+/* cell.c: one cell on every place of the lab (this machine alone, or each of its hosts). */
+/* One cell in the making: what its steps share, a slot per place. */
+struct ccell {
+	struct lab *L;
+	struct cell *cell;
+	size_t n;
+	struct strvec *args;
+	char **logs, **starts, **remote, **local, **missing, **prep_json;
+	int *status;
+	bool *lost, any_lost, verdict_fail;
+	uint64_t t0, t_run;
+	struct strbuf lostmsg; /* "h2 lost (during prep), ..." */
+};
+/*
+ * How the lab reaches the places its cells run on: this machine alone (lab_reach_local,
+ * cell.c) or its [host NAME] sections over OpenSSH (cluster.c, Linux).  The cell runner
+ * (lab_cell_run()) is the same for both; what differs is here.  NULL ops do nothing.
+ */
+struct lab_reach {
+	/* where place i's steps run: its system, mount root, --owner, devices */
+	void (*where)(struct lab *L, size_t i, struct lab_where *w);
+	/* the log of place i's STEP for ID (a cell's, or "resume") (heap) */
+	char *(*log)(const struct lab *L, size_t i, const char *id, const char *step);
+	/* a cell begins: what an earlier attempt left here is removed */
+	void (*begin)(struct ccell *c);
+	/* did place i's step end with its place unreachable (status: the step's)? */
+	bool (*gone)(struct lab *L, size_t i, int status);
+	/* after a prep that succeeded everywhere: 0 or -1 (cell->error) */
+	int (*prepped)(struct ccell *c);
+	/* before the run: the run's opening line, the places' common start; 0 or -1 */
+	int (*start)(struct ccell *c);
+	/* after the run: the cell's result at cell->result; 0 or -1 (cell->error) */
+	int (*collect)(struct ccell *c);
+	/* a lost place: how to take its volumes back, into L->lost */
+	void (*lost)(struct ccell *c);
+	/* before anything changes, after the lab's own preflight: 0 or -FSLAB_EINPUT */
+	int (*preflight)(struct lab *L);
+	/* --dry-run: how a step reaches a place (once), and a cell's steps on each */
+	void (*dry_run_head)(struct lab *L);
+	void (*dry_run_cell)(struct lab *L, const struct cell *c);
+	/* the end of the lab (every exit) */
+	void (*close)(struct lab *L);
+};
+extern const struct lab_reach lab_reach_local;
+/* One cell: prep, run, teardown on every place at once, the result merged when there are
+ * several.  0 (done or failed), 1 interrupted, 2 a host was lost (L->lost says which). */
+int lab_cell_run(struct lab *L, struct cell *cell);
+/* Place i is lost (its connection is gone) WHEN ("during prep"). */
+void lab_cell_lost(struct ccell *c, size_t i, const char *when);
+/* The cell's first failure, on place i: the one the cell's error says. */
+void lab_cell_error(struct ccell *c, size_t i, const char *why);
+/* Teardown on every place not skipped, at once; each one's log named after prefix. */
+void lab_teardown_places(struct lab *L, const char *prefix, const bool *skip);
+
 /*
  * cluster.c (Linux): a lab with [host NAME] sections.  lab_hosts_open() makes the session
- * (nothing contacted in a dry run), lab_hosts_preflight() checks every host before anything
- * changes (0 or -FSLAB_EINPUT after the problems; a resumed lab first tears down what it
- * left on its hosts), lab_cluster_cell() runs a cell on every host at once:
- * 0 (done or failed), 1 interrupted, 2 a host was lost (L->lost says which: the lab stops).
- * lab_hosts_dry_run_head() prints how every step reaches a host, lab_hosts_dry_run() a
- * cell's commands for each host; lab_hosts_close() ends the
- * session (every exit).
+ * (nothing contacted in a dry run) and sets the lab's reach to its hosts (their preflight,
+ * dry run and the session's end are its ops).
  */
 int lab_hosts_open(struct lab *L);
-int lab_hosts_preflight(struct lab *L);
-int lab_cluster_cell(struct lab *L, struct cell *cell);
-void lab_hosts_dry_run_head(struct lab *L);
-void lab_hosts_dry_run(struct lab *L, const struct cell *c);
-void lab_hosts_close(struct lab *L);
 
 /* plan.c: the cells, their run order, lab-plan.json and lab-state.json (resume). */
 /* lab_cli.c: fslab lab's options into L, the config's path in *config, --output in *out_opt.
@@ -208,9 +273,6 @@ double lab_cell_wall(const struct lab *L);
  * last: after the last cell (no next round).  1 when the lab stops (L->stop_reason set), 0.
  */
 int lab_adaptive_look(struct lab *L, bool last);
-/* child.c: a cell's prep (none on volumes the user prepared: said in the log).  0, or -1
- * with cell->error set. */
-int lab_prep_cell(struct lab *L, struct cell *cell, const char *plog);
 /* plan.c: where a cell stands, for the log and the dry run: "round 3/8", "the qualification
  * run" (in buf). */
 const char *lab_cell_where(const struct lab *L, const struct cell *c, char *buf, size_t len);
@@ -237,20 +299,9 @@ char *lab_existing_ancestor(const char *path);
  */
 void lab_preflight_system(struct lab *L, struct problems *p);
 
-/* args.c: the argv of the child steps (pushed onto a strvec, printed by --dry-run). */
-/* Where a cell's steps run and with what: this machine (lab_where_local()) or one of the
+/* args.c: the argv of the child steps (pushed onto a strvec, printed by --dry-run); where
+ * they run: struct lab_where (system.h), this machine (lab_where_local()) or one of the
  * lab's hosts (cluster.c). */
-struct lab_where {
-	enum lab_os os;
-	const char *mnt;             /* the mount root there */
-	char *owner;                 /* prep's and teardown's --owner (Linux), heap */
-	const char *image_dir, *db_dev, *log_dev;
-	uint64_t db_image_size, log_image_size;
-	int db_disk, log_disk;       /* Windows disks */
-	const char *output;          /* the run's result there; NULL: the cell's */
-	const char *start_at;        /* the run's --start-at; NULL: none */
-	const char *prep_json;       /* a raw cell's prep.json, here; NULL: MNT/prep.json */
-};
 void lab_where_local(struct lab *L, struct lab_where *w);
 void lab_where_release(struct lab_where *w);
 void lab_where_prep_args(struct lab *L, const struct lab_where *w, const struct cell *cell,

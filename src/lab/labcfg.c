@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* labcfg.c: lab config parsing with inih; every error names file:line. */
 #include "lab/labcfg.h"
+#include "lab/labcfgP.h"
 
 #include <errno.h>
 #ifndef FSLAB_NO_INIH
@@ -22,28 +23,13 @@
 #include "os/os.h"
 #include "workloads/workload.h"
 
-struct parse {
-	struct lab_cfg *cfg;
-	FILE *f;
-	int line;         /* line just read by the reader */
-	int section_line; /* line of the current section header */
-	char section[128];
-	int errors;
-	bool seen_lab, seen_devices, seen_workload;
-	bool bad_section; /* after a refused section header: its keys are ignored */
-	bool content;     /* a section or key was seen (an empty file is one error) */
-	struct strbuf lb; /* the line being read */
-	char *quoted;     /* the quoted value of line quoted_line (lab_ini_value()) */
-	int quoted_line;
-};
 
 /* Errors named one by one; the rest of them are counted ("... and N more"). */
 #define LAB_MAX_ERRORS 20
 /* Largest lab config read: a config is a few KiB, anything near this size is not one. */
 #define LAB_MAX_CONFIG_BYTES (1u << 20)
 
-static void perr(struct parse *p, int line, const char *fmt, ...) __printf(3, 4);
-static void perr(struct parse *p, int line, const char *fmt, ...)
+void lab_perr(struct parse *p, int line, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -57,7 +43,7 @@ static void perr(struct parse *p, int line, const char *fmt, ...)
 	fslab_err("%s:%d: %s", p->cfg->path, line, buf);
 }
 
-/* The count of the errors perr() did not name; returns -FSLAB_EINPUT when there were any. */
+/* The count of the errors lab_perr() did not name; returns -FSLAB_EINPUT when there were any. */
 static int errors_done(struct parse *p)
 {
 	if (p->errors > LAB_MAX_ERRORS)
@@ -100,7 +86,7 @@ static bool line_problem(struct parse *p, const char *s, size_t n, ssize_t len, 
 
 	if (n > LAB_MAX_LINE || (int)len >= num) {
 		p->content = true;
-		perr(p, p->line, "this line has %zu characters, more than the %d a line may have; "
+		lab_perr(p, p->line, "this line has %zu characters, more than the %d a line may have; "
 		     "shorten it", n, LAB_MAX_LINE);
 		p->bad_section = header;
 		return true;
@@ -110,7 +96,7 @@ static bool line_problem(struct parse *p, const char *s, size_t n, ssize_t len, 
 
 		if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
 			p->content = true;
-			perr(p, p->line, "%s (byte 0x%02x) in column %zu; a lab config is plain text: "
+			lab_perr(p, p->line, "%s (byte 0x%02x) in column %zu; a lab config is plain text: "
 			     "remove it", ch ? "control character" : "NUL", ch, i + 1);
 			p->bad_section = header;
 			return true;
@@ -130,7 +116,7 @@ static void section_header(struct parse *p, char *str, char *t)
 		if ((*end == ';' || *end == '#') && (end[-1] == ' ' || end[-1] == '\t'))
 			break;
 	if (*end != ']') {
-		perr(p, p->line, "section header without ']'; write it as [lab], [devices], "
+		lab_perr(p, p->line, "section header without ']'; write it as [lab], [devices], "
 		     "[workload] or [fs NAME]");
 		/* the keys below belong to no section: ignored, not added to the one before */
 		p->bad_section = true;
@@ -162,10 +148,10 @@ static void section_header(struct parse *p, char *str, char *t)
 
 		if (lab_hosts_section(&p->cfg->hosts, name + 5 + strspn(name + 5, " "), p->line,
 				      &err))
-			perr(p, p->line, "%s", err.buf);
+			lab_perr(p, p->line, "%s", err.buf);
 		strbuf_release(&err);
 	} else if (strcmp(name, "devices") && strcmp(name, "workload")) {
-		perr(p, p->line, "unknown section [%s]; sections are [lab], [devices], [workload], "
+		lab_perr(p, p->line, "unknown section [%s]; sections are [lab], [devices], [workload], "
 		     "[fs NAME] and [host NAME]", name);
 	}
 }
@@ -220,7 +206,7 @@ static char *reader(char *str, int num, void *stream)
 			p->quoted_line = p->line;
 			break;
 		case -1:
-			perr(p, p->line, "%s", why);
+			lab_perr(p, p->line, "%s", why);
 			free(why);
 			str[0] = 0; /* nothing of it is read */
 			break;
@@ -229,13 +215,35 @@ static char *reader(char *str, int num, void *stream)
 	return str;
 }
 
+/* [lab] order = NAME */
+static const char *const order_names[] = {
+	[LAB_ORDER_SHUFFLED] = "shuffled",
+	[LAB_ORDER_INTERLEAVED] = "interleaved",
+	[LAB_ORDER_SEQUENTIAL] = "sequential",
+};
+
+const char *lab_order_name(enum lab_order o)
+{
+	return (unsigned int)o < ARRAY_SIZE(order_names) ? order_names[o] : "?";
+}
+
+int lab_order_parse(const char *s, enum lab_order *o)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(order_names); i++)
+		if (!strcmp(s, order_names[i])) {
+			*o = (enum lab_order)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 static void set_str(char **dst, const char *v)
 {
 	free(*dst);
 	*dst = xstrdup(v);
 }
 
-static struct lab_fs *fs_section(struct parse *p, const char *name)
+struct lab_fs *lab_fs_section(struct parse *p, const char *name)
 {
 	struct lab_cfg *c = p->cfg;
 
@@ -270,11 +278,69 @@ static const char *const dev_keys = "image_dir, db_size, log_size, db_dev, log_d
 static const char *const fs_keys = "fs, mkfs_opts, mount_opts, cluster; db_dir, log_dir, "
 				   "allow_foreign_files (volumes you prepared)";
 
+/* A [lab] key of the rounds (precision, stop, equivalence, qualify, budget, min_rounds,
+ * max_rounds): true when k is one of them. */
+static bool key_lab_rounds(struct parse *p, const char *k, const char *v)
+{
+	struct lab_cfg *c = p->cfg;
+	uint64_t n;
+
+	if (!strcmp(k, "precision")) {
+		if (parse_pct(v, &c->precision))
+			lab_perr(p, p->line, "precision = '%s': give the minimum detectable difference "
+			     "wanted for every claim, a percentage such as 10%% (more than 0, at "
+			     "most 1000%%)", v);
+		c->precision_line = p->line;
+	} else if (!strcmp(k, "stop")) {
+		if (!strcmp(v, "decided") || !strcmp(v, "precision"))
+			c->stop = v[0] == 'd' ? LAB_STOP_DECIDED : LAB_STOP_PRECISION;
+		else
+			lab_perr(p, p->line, "stop = '%s': give decided (until every claim is different, "
+			     "equivalent or negligible) or precision (until every claim's MDE is at "
+			     "most [lab] precision)", v);
+		c->stop_line = p->line;
+	} else if (!strcmp(k, "equivalence")) {
+		if (!strcmp(v, "none"))
+			c->equivalence = -1;
+		else if (parse_pct(v, &c->equivalence) || c->equivalence > 100)
+			lab_perr(p, p->line, "equivalence = '%s': give the margin within which two labels "
+			     "count as equivalent, a percentage such as 5%% (more than 0, at most "
+			     "100%%), or none", v);
+		c->equivalence_line = p->line;
+	} else if (!strcmp(k, "qualify")) {
+		if (parse_duration(v, &c->qualify_ns) || c->qualify_ns < NSEC_PER_SEC ||
+		    c->qualify_ns > 30ULL * 86400 * NSEC_PER_SEC)
+			lab_perr(p, p->line, "qualify = '%s': give the length of the qualification run "
+			     "per filesystem, such as 2h (Jetstress's), from 1s to 30d", v);
+		c->qualify_line = p->line;
+	} else if (!strcmp(k, "budget")) {
+		if (parse_duration(v, &c->budget_ns) || c->budget_ns < 60 * NSEC_PER_SEC)
+			lab_perr(p, p->line, "budget = '%s': give the wall clock the whole lab may take, "
+			     "at least 1m, such as 10m or 2h", v);
+		c->budget_line = p->line;
+	} else if (!strcmp(k, "min_rounds") || !strcmp(k, "max_rounds")) {
+		bool mn = !strcmp(k, "min_rounds");
+
+		if (parse_u64(v, 2, LAB_ROUNDS_MAX, &n))
+			lab_perr(p, p->line, "%s = '%s': give 2 to %d rounds", k, v, LAB_ROUNDS_MAX);
+		else if (mn)
+			c->min_rounds = (unsigned int)n;
+		else
+			c->max_rounds = (unsigned int)n;
+		*(mn ? &c->min_rounds_line : &c->max_rounds_line) = p->line;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static void key_lab(struct parse *p, const char *k, const char *v)
 {
 	struct lab_cfg *c = p->cfg;
 	uint64_t n;
 
+	if (key_lab_rounds(p, k, v))
+		return;
 	if (!strcmp(k, "title"))
 		set_str(&c->title, v);
 	else if (!strcmp(k, "output"))
@@ -285,79 +351,36 @@ static void key_lab(struct parse *p, const char *k, const char *v)
 	}
 	else if (!strcmp(k, "repeats")) {
 		if (parse_u64(v, 1, LAB_ROUNDS_MAX, &n))
-			perr(p, p->line, "repeats = '%s': give 1 to 100 runs per configuration", v);
+			lab_perr(p, p->line, "repeats = '%s': give 1 to 100 runs per configuration", v);
 		else
 			c->repeats = (unsigned int)n;
 		c->repeats_line = p->line;
-	} else if (!strcmp(k, "precision")) {
-		if (parse_pct(v, &c->precision))
-			perr(p, p->line, "precision = '%s': give the minimum detectable difference "
-			     "wanted for every claim, a percentage such as 10%% (more than 0, at "
-			     "most 1000%%)", v);
-		c->precision_line = p->line;
-	} else if (!strcmp(k, "stop")) {
-		if (!strcmp(v, "decided") || !strcmp(v, "precision"))
-			c->stop = v[0] == 'd' ? LAB_STOP_DECIDED : LAB_STOP_PRECISION;
-		else
-			perr(p, p->line, "stop = '%s': give decided (until every claim is different, "
-			     "equivalent or negligible) or precision (until every claim's MDE is at "
-			     "most [lab] precision)", v);
-		c->stop_line = p->line;
-	} else if (!strcmp(k, "equivalence")) {
-		if (!strcmp(v, "none"))
-			c->equivalence = -1;
-		else if (parse_pct(v, &c->equivalence) || c->equivalence > 100)
-			perr(p, p->line, "equivalence = '%s': give the margin within which two labels "
-			     "count as equivalent, a percentage such as 5%% (more than 0, at most "
-			     "100%%), or none", v);
-		c->equivalence_line = p->line;
-	} else if (!strcmp(k, "qualify")) {
-		if (parse_duration(v, &c->qualify_ns) || c->qualify_ns < NSEC_PER_SEC ||
-		    c->qualify_ns > 30ULL * 86400 * NSEC_PER_SEC)
-			perr(p, p->line, "qualify = '%s': give the length of the qualification run "
-			     "per filesystem, such as 2h (Jetstress's), from 1s to 30d", v);
-		c->qualify_line = p->line;
-	} else if (!strcmp(k, "budget")) {
-		if (parse_duration(v, &c->budget_ns) || c->budget_ns < 60 * NSEC_PER_SEC)
-			perr(p, p->line, "budget = '%s': give the wall clock the whole lab may take, "
-			     "at least 1m, such as 10m or 2h", v);
-		c->budget_line = p->line;
-	} else if (!strcmp(k, "min_rounds") || !strcmp(k, "max_rounds")) {
-		bool mn = !strcmp(k, "min_rounds");
-
-		if (parse_u64(v, 2, LAB_ROUNDS_MAX, &n))
-			perr(p, p->line, "%s = '%s': give 2 to %d rounds", k, v, LAB_ROUNDS_MAX);
-		else if (mn)
-			c->min_rounds = (unsigned int)n;
-		else
-			c->max_rounds = (unsigned int)n;
-		*(mn ? &c->min_rounds_line : &c->max_rounds_line) = p->line;
 	} else if (!strcmp(k, "raw_baseline")) {
 		if (!run_parse_bool(v, &c->raw_baseline))
-			perr(p, p->line, "raw_baseline = '%s': give yes or no", v);
+			lab_perr(p, p->line, "raw_baseline = '%s': give yes or no", v);
 	} else if (!strcmp(k, "order")) {
 		if (lab_order_parse(v, &c->order))
-			perr(p, p->line, "order = '%s': give shuffled (rounds, each in random order), "
+			lab_perr(p, p->line, "order = '%s': give shuffled (rounds, each in random order), "
 			     "interleaved (rounds in config order) or sequential (all repeats of a "
 			     "filesystem back to back)", v);
 	} else if (!strcmp(k, "order_seed")) {
 		if (parse_u64(v, 0, LAB_SEED_MAX, &c->order_seed))
-			perr(p, p->line, "order_seed = '%s': give a whole number 0 to %llu, or leave it "
+			lab_perr(p, p->line, "order_seed = '%s': give a whole number 0 to %llu, or leave it "
 			     "out for a seed from the clock", v, (unsigned long long)LAB_SEED_MAX);
 		else
 			c->order_seed_set = true;
 	} else if (!strcmp(k, "aa_check")) {
 		if (!run_parse_bool(v, &c->aa_check))
-			perr(p, p->line, "aa_check = '%s': give yes or no", v);
+			lab_perr(p, p->line, "aa_check = '%s': give yes or no", v);
 		c->aa_check_line = p->line;
 	} else {
 		struct strbuf err = STRBUF_INIT;
 		int r = lab_hosts_lab_key(&c->hosts, k, v, p->line, &err);
 
 		if (r < 0)
-			perr(p, p->line, "%s", err.buf);
+			lab_perr(p, p->line, "%s", err.buf);
 		else if (!r)
-			perr(p, p->line, "unknown key '%s' in [lab]; known keys: %s", k, lab_keys);
+			lab_perr(p, p->line, "unknown key '%s' in [lab]; known keys: %s", k, lab_keys);
 		strbuf_release(&err);
 	}
 }
@@ -377,21 +400,21 @@ static void key_devices(struct parse *p, const char *k, const char *v)
 		c->log_dev_line = p->line;
 	} else if (!strcmp(k, "db_size")) {
 		if (parse_size(v, &c->db_image_size) || c->db_image_size < 64 * MiB)
-			perr(p, p->line, "db_size = '%s': give the database image size, at least 64M, "
+			lab_perr(p, p->line, "db_size = '%s': give the database image size, at least 64M, "
 			     "e.g. 3G", v);
 	} else if (!strcmp(k, "log_size")) {
 		if (parse_size(v, &c->log_image_size) || c->log_image_size < 64 * MiB)
-			perr(p, p->line, "log_size = '%s': give the log image size, at least 64M, "
+			lab_perr(p, p->line, "log_size = '%s': give the log image size, at least 64M, "
 			     "e.g. 1G", v);
 	} else if (!strcmp(k, "force")) {
 		if (!run_parse_bool(v, &c->force))
-			perr(p, p->line, "force = '%s': give yes or no", v);
+			lab_perr(p, p->line, "force = '%s': give yes or no", v);
 	} else if (!strcmp(k, "db_disk") || !strcmp(k, "log_disk")) {
 		bool db = k[0] == 'd';
 		uint64_t n;
 
 		if (parse_u64(v, 0, 9999, &n))
-			perr(p, p->line, "%s = '%s': give the disk number as Get-Disk lists it (0-9999)",
+			lab_perr(p, p->line, "%s = '%s': give the disk number as Get-Disk lists it (0-9999)",
 			     k, v);
 		else if (db)
 			c->db_disk = (int)n;
@@ -402,7 +425,7 @@ static void key_devices(struct parse *p, const char *k, const char *v)
 		set_str(&c->disk_info, v);
 		c->disk_info_line = p->line;
 	} else
-		perr(p, p->line, "unknown key '%s' in [devices]; known keys: %s", k, dev_keys);
+		lab_perr(p, p->line, "unknown key '%s' in [devices]; known keys: %s", k, dev_keys);
 }
 
 /* Does v hold the word auto, in any case (strcasestr is not on every system)? */
@@ -425,7 +448,7 @@ static void key_workload(struct parse *p, const char *k, const char *v)
 	const char *fix;
 
 	if (!o) {
-		perr(p, p->line, "unknown key '%s' in [workload]; known keys: %s", k,
+		lab_perr(p, p->line, "unknown key '%s' in [workload]; known keys: %s", k,
 		     run_option_ini_keys());
 		return;
 	}
@@ -433,7 +456,7 @@ static void key_workload(struct parse *p, const char *k, const char *v)
 	/* threads = auto: one cell per label, its count the tuner's (thread count 0) */
 	if ((o->flags & ROF_SWEEP) && (o->flags & ROF_AUTO) && has_word_auto(v)) {
 		if (strcasecmp(v, "auto"))
-			perr(p, p->line, "%s = '%s': auto stands alone (the tuner finds one count per "
+			lab_perr(p, p->line, "%s = '%s': auto stands alone (the tuner finds one count per "
 			     "cell); give auto or a list of counts", k, v);
 		c->threads[0] = 0;
 		c->nthreads = 1;
@@ -444,13 +467,13 @@ static void key_workload(struct parse *p, const char *k, const char *v)
 		int cnt = parse_list_u64(v, c->threads, LAB_MAX_THREADS);
 
 		if (cnt < 0) {
-			perr(p, p->line, "%s = '%s': give a thread count or a list such as 4,8,12 "
+			lab_perr(p, p->line, "%s = '%s': give a thread count or a list such as 4,8,12 "
 			     "(at most %d entries)", k, v, LAB_MAX_THREADS);
 			return;
 		}
 		for (int i = 0; i < cnt; i++)
 			if (c->threads[i] < o->lo || c->threads[i] > o->hi) {
-				perr(p, p->line, "%s = '%s': %llu is not a valid thread count; each "
+				lab_perr(p, p->line, "%s = '%s': %llu is not a valid thread count; each "
 				     "must be %llu to %llu", k, v, (unsigned long long)c->threads[i],
 				     (unsigned long long)o->lo, (unsigned long long)o->hi);
 				return;
@@ -459,7 +482,7 @@ static void key_workload(struct parse *p, const char *k, const char *v)
 		return;
 	}
 	if (run_option_parse(&c->run, o, v, &fix))
-		perr(p, p->line, "%s = '%s': %s", k, v, fix);
+		lab_perr(p, p->line, "%s = '%s': %s", k, v, fix);
 }
 
 static void key_fs(struct parse *p, struct lab_fs *f, const char *k, const char *v)
@@ -479,7 +502,7 @@ static void key_fs(struct parse *p, struct lab_fs *f, const char *k, const char 
 
 		f->format_line = p->line;
 		if (parse_size(v, &sz) || !sz)
-			perr(p, p->line, "cluster = '%s': give a size such as 4K or 64K", v);
+			lab_perr(p, p->line, "cluster = '%s': give a size such as 4K or 64K", v);
 		else
 			set_str(&f->cluster, v);
 	} else if (!strcmp(k, "db_dir") || !strcmp(k, "log_dir")) {
@@ -488,7 +511,7 @@ static void key_fs(struct parse *p, struct lab_fs *f, const char *k, const char 
 		bool db = k[0] == 'd';
 
 		if (!*v)
-			perr(p, p->line, "%s is empty; give a directory on a volume you prepared", k);
+			lab_perr(p, p->line, "%s is empty; give a directory on a volume you prepared", k);
 		else
 			strvec_push(db ? &f->db_dirs : &f->log_dirs, v);
 		if (!*(db ? &f->db_dir_line : &f->log_dir_line))
@@ -496,9 +519,9 @@ static void key_fs(struct parse *p, struct lab_fs *f, const char *k, const char 
 		f->prepared = true;
 	} else if (!strcmp(k, "allow_foreign_files")) {
 		if (!run_parse_bool(v, &f->allow_foreign_files))
-			perr(p, p->line, "allow_foreign_files = '%s': give yes or no", v);
+			lab_perr(p, p->line, "allow_foreign_files = '%s': give yes or no", v);
 	} else
-		perr(p, p->line, "unknown key '%s' in [fs %s]; known keys: %s", k, f->name, fs_keys);
+		lab_perr(p, p->line, "unknown key '%s' in [fs %s]; known keys: %s", k, f->name, fs_keys);
 }
 
 /* "[fs NAME]" with a valid label-like NAME. */
@@ -514,16 +537,16 @@ static struct lab_fs *new_fs_section(struct parse *p, const char *section)
 	n = strlen(name);
 	/* the name is the label (NAME-256t-aa at most: 48 + 8 <= 64), so the label rule */
 	if (n > 48 || label_problem(name)) {
-		perr(p, p->section_line, "[%s]: give the filesystem a name of at most 48 letters, "
+		lab_perr(p, p->section_line, "[%s]: give the filesystem a name of at most 48 letters, "
 		     "digits, '.', '_', '+' or '-', starting with a letter or a digit, e.g. [fs ext4] "
 		     "or [fs xfs-nobarrier]", section);
 		return NULL;
 	}
-	f = fs_section(p, name);
+	f = lab_fs_section(p, name);
 	if (f)
 		return f;
 	if (c->nfs == LAB_MAX_FS) {
-		perr(p, p->section_line, "more than %d [fs ...] sections", LAB_MAX_FS);
+		lab_perr(p, p->section_line, "more than %d [fs ...] sections", LAB_MAX_FS);
 		return NULL;
 	}
 	f = &c->fs[c->nfs++];
@@ -550,7 +573,7 @@ static int handler(void *user, const char *section, const char *name, const char
 	} else if (!strcmp(section, "workload")) {
 		key_workload(p, name, value);
 	} else if (!strncmp(section, "fs ", 3)) {
-		struct lab_fs *f = fs_section(p, section + 3 + strspn(section + 3, " "));
+		struct lab_fs *f = lab_fs_section(p, section + 3 + strspn(section + 3, " "));
 
 		if (f) /* NULL: the reader already reported a bad name */
 			key_fs(p, f, name, value);
@@ -559,321 +582,75 @@ static int handler(void *user, const char *section, const char *name, const char
 
 		if (lab_hosts_key(&p->cfg->hosts, section + 5 + strspn(section + 5, " "), name,
 				  value, &err))
-			perr(p, p->line, "%s", err.buf);
+			lab_perr(p, p->line, "%s", err.buf);
 		strbuf_release(&err);
 	} else if (!*section) {
-		perr(p, p->line, "'%s' is outside any section; put it under [lab], [devices], "
+		lab_perr(p, p->line, "'%s' is outside any section; put it under [lab], [devices], "
 		     "[workload], [fs NAME] or [host NAME]", name);
 	}
 	/* keys of an unknown section: the reader reported the section once */
 	return 1; /* keep going: report every problem */
 }
 
-/* An [fs] section on volumes the user prepared (db_dir, log_dir). */
-static void check_prepared(struct parse *p, struct lab_fs *f)
+/* The config file opened into p->f: a regular file of a config's size.  0, or
+ * -FSLAB_EINPUT after the message. */
+static int open_config(struct parse *p, const char *path)
 {
+	struct stat st;
+	int ret, kind;
 
-	if (!f->db_dirs.nr)
-		perr(p, f->log_dir_line, "[fs %s]: log_dir without db_dir: give the database "
-		     "directory too (db_dir = ..., a line per directory)", f->name);
-	if (!f->log_dirs.nr && (workload_flags(p->cfg->wl.workload) & WL_LOG))
-		perr(p, f->db_dir_line, "[fs %s]: db_dir without log_dir: the %s workload writes a "
-		     "log; give log_dir = ..., ideally on a volume of its own", f->name,
-		     p->cfg->wl.workload);
-	/* a Windows folder in a config read for Linux steps would become a strange relative
-	 * directory name here: say which fslab it is for */
-	for (size_t k = 0; p->cfg->os == LAB_OS_LINUX && k < f->db_dirs.nr + f->log_dirs.nr; k++) {
-		const char *d = k < f->db_dirs.nr ? f->db_dirs.v[k] : f->log_dirs.v[k - f->db_dirs.nr];
-
-		if (((d[0] | 0x20) >= 'a' && (d[0] | 0x20) <= 'z') && d[1] == ':' &&
-		    (d[2] == '\\' || d[2] == '/')) {
-			perr(p, k < f->db_dirs.nr ? f->db_dir_line : f->log_dir_line, "[fs %s]: %s is "
-			     "a Windows folder: run this lab with fslab.exe lab on Windows, or give a "
-			     "directory of this machine", f->name, d);
-			break;
-		}
+	/* a regular file only: a FIFO would block the open, a device (/dev/urandom) never end */
+	ret = os_fopen_regular(path, &p->f, &kind);
+	if (ret == -EINVAL)
+		return input_error("%s: not a regular file (%s); name the lab config file (see "
+				   "configs/template.ini)", path, os_kind_name(kind));
+	if (ret)
+		return input_error("%s: cannot open the lab config (%s)", path, strerror(-ret));
+	if (!fstat(fileno(p->f), &st) && st.st_size > (off_t)LAB_MAX_CONFIG_BYTES) {
+		fclose(p->f);
+		return input_error("%s: %lld bytes, more than a lab config may have (%u KiB); name "
+				   "the lab config file (see configs/template.ini)", path,
+				   (long long)st.st_size, LAB_MAX_CONFIG_BYTES >> 10);
 	}
-	if (f->mkfs_opts || f->mount_opts || f->cluster)
-		perr(p, f->format_line, "[fs %s]: %s with db_dir/log_dir: the lab does not format "
-		     "or mount volumes you prepared; drop it (or drop db_dir/log_dir and let the "
-		     "lab prep the devices)", f->name, f->mkfs_opts ? "mkfs_opts" : f->mount_opts
-		     ? "mount_opts" : "cluster");
-	/* fs = NAME says what the volumes hold (the preflight checks it); else no claim */
-	if (!f->fs)
-		f->fs = xstrdup("prepared");
+	return 0;
 }
 
-/* An [fs] section the lab preps, for the system the steps run on: one its prep makes. */
-static void check_prepped_fs(struct parse *p, struct lab_fs *f)
+/* inih's options, where they are run-time globals. */
+static void inih_options(void)
 {
-	enum prep_sys sys = p->cfg->os == LAB_OS_WINDOWS ? PREP_WINDOWS : PREP_LINUX;
-	const struct fs_desc *d;
-
-	if (f->allow_foreign_files)
-		perr(p, f->line, "[fs %s]: allow_foreign_files goes with db_dir/log_dir (volumes you "
-		     "prepared); the lab's own volumes hold nothing else: drop it", f->name);
-	if (!f->fs)
-		f->fs = xstrdup(f->name);
-	d = fs_find(f->fs);
-	if (!fs_makes(d, sys, false)) {
-		char *names = fs_list(sys, 0, "%s", ", ", sys == PREP_WINDOWS ? " or " : ", ");
-		char *lines = fs_list(sys, 0, "fs = %s", ", ", " or ");
-
-		if (sys == PREP_WINDOWS)
-			perr(p, f->line, "[fs %s]: Windows prep formats %s, not '%s'; add %s to the "
-			     "section, or give db_dir/log_dir for volumes you prepared", f->name,
-			     names, f->fs, lines);
-		else if (fs_makes(d, PREP_WINDOWS, false))
-			perr(p, f->line, "[fs %s]: %s can only be formatted by Windows; run %s cells "
-			     "with fslab.exe lab on Windows", f->name, d->title, d->title);
-		else
-			perr(p, f->line, "[fs %s]: unknown filesystem '%s'; add fs = NAME to the "
-			     "section, one of %s", f->name, f->fs, names);
-		free(names);
-		free(lines);
-	}
-	if (sys == PREP_WINDOWS && (f->mkfs_opts || f->mount_opts))
-		perr(p, f->format_line, "[fs %s]: %s: Windows prep takes only cluster (the "
-		     "allocation unit, Format-Volume's -AllocationUnitSize); drop it", f->name,
-		     f->mkfs_opts ? "mkfs_opts" : "mount_opts");
-}
-
-/* [devices] for Linux steps: loop devices on images, or two block devices. */
-static void check_devices_linux(struct parse *p)
-{
-	struct lab_cfg *c = p->cfg;
-	int wline = c->db_disk_line ? c->db_disk_line : c->log_disk_line ? c->log_disk_line
-		    : c->disk_info_line;
-
-	if (wline)
-		perr(p, wline, "[devices]: db_disk, log_disk and disk_info name Windows disks: run "
-		     "this lab with fslab.exe lab on Windows; on Linux give image_dir, or db_dev "
-		     "and log_dev");
-	if (!lab_cfg_has_prepped(c))
-		return; /* every label on volumes the user prepared: nothing to prep */
-	if (!p->seen_devices)
-		perr(p, p->line, "no [devices] section: give image_dir (loop devices on sparse "
-		     "images) or db_dev and log_dev%s", c->nfs > 1 || c->raw_baseline ? "" :
-		     "; or db_dir and log_dir in [fs NAME] for volumes you prepared");
-	else if (c->image_dir && (c->db_dev || c->log_dev))
-		perr(p, c->image_dir_line, "[devices]: give either image_dir or db_dev/log_dev, not "
-		     "both");
-	else if (!c->image_dir && (!c->db_dev || !c->log_dev))
-		perr(p, c->devices_line, "[devices]: missing device: give image_dir, or both db_dev "
-		     "and log_dev (separate devices for the database and the log)");
-	else if (c->db_dev && c->log_dev && !strcmp(c->db_dev, c->log_dev))
-		perr(p, c->log_dev_line, "[devices]: db_dev and log_dev are the same device; the lab "
-		     "formats them separately, give two devices");
-}
-
-/* [devices] for Windows steps: two disks by number; no loop devices, no raw baseline. */
-static void check_devices_windows(struct parse *p)
-{
-	struct lab_cfg *c = p->cfg;
-	int lline = c->image_dir_line ? c->image_dir_line : c->db_dev_line ? c->db_dev_line
-		    : c->log_dev_line;
-
-	if (lline)
-		perr(p, lline, "[devices]: image_dir, db_dev and log_dev are Linux's (loop devices, "
-		     "block devices): on Windows give db_disk and log_disk (disk numbers as Get-Disk "
-		     "lists them), or db_dir and log_dir in [fs NAME] for volumes you prepared");
-	if (c->raw_baseline)
-		perr(p, p->line, "raw_baseline: the raw-device baseline runs on Linux block devices; "
-		     "set raw_baseline = no for a lab on Windows");
-	if (!lab_cfg_has_prepped(c))
-		return;
-	if (c->db_disk < 0 || c->log_disk < 0)
-		perr(p, c->devices_line ? c->devices_line : p->line, "[devices]: give db_disk and "
-		     "log_disk (the numbers Get-Disk shows for two empty disks: the lab formats them "
-		     "for every cell), or db_dir and log_dir in [fs NAME] for volumes you prepared");
-	else if (c->db_disk == c->log_disk)
-		perr(p, c->log_disk_line, "[devices]: db_disk and log_disk are the same disk; the "
-		     "database and the log get a disk each: give two disks");
-}
-
-/*
- * An adaptive lab: precision decides the rounds (repeats would contradict it), budget and the
- * round bounds only mean something with it, and only rounds can be looked at between.
- */
-static void check_adaptive(struct parse *p)
-{
-	struct lab_cfg *c = p->cfg;
-	const int line = MAX(c->budget_line, MAX(c->min_rounds_line, c->max_rounds_line));
-
-	const int what = c->stop == LAB_STOP_DECIDED ? c->stop_line : c->precision_line;
-
-	if (!c->precision_line && c->stop != LAB_STOP_DECIDED) {
-		perr(p, MAX(line, c->stop_line), "budget, min_rounds, max_rounds and stop belong to "
-		     "an adaptive lab: add precision = 10%% (say) or stop = decided, or use repeats "
-		     "for a fixed number of rounds");
-		return;
-	}
-	c->adaptive = true;
-	if (c->repeats_line)
-		perr(p, MAX(c->repeats_line, what), "give either repeats (a fixed number of rounds) "
-		     "or %s, not both", c->stop == LAB_STOP_DECIDED ? "stop = decided (rounds until "
-		     "every claim is decided)" : "precision (rounds until every claim is that "
-		     "precise)");
-	if (c->order == LAB_ORDER_SEQUENTIAL)
-		perr(p, what, "%s needs rounds to look at: order = shuffled (the default) or "
-		     "interleaved, not sequential", c->stop == LAB_STOP_DECIDED ? "stop = decided" :
-		     "precision");
-	if (c->stop == LAB_STOP_DECIDED && c->equivalence < 0)
-		perr(p, c->equivalence_line, "stop = decided needs an equivalence margin to decide "
-		     "that labels are equivalent: give equivalence = 5%% (say), or stop = precision");
-	if (!c->min_rounds)
-		c->min_rounds = LAB_MIN_ROUNDS_DEFAULT;
-	if (!c->max_rounds)
-		c->max_rounds = MAX(LAB_MAX_ROUNDS_DEFAULT, c->min_rounds);
-	if (c->min_rounds > c->max_rounds)
-		perr(p, MAX(c->min_rounds_line, c->max_rounds_line), "min_rounds %u is more than "
-		     "max_rounds %u; give min_rounds <= max_rounds", c->min_rounds, c->max_rounds);
-	c->repeats = c->max_rounds; /* the cells of every round it may run */
-}
-
-static void host_problem(void *ctx, int line, const char *text)
-{
-	struct parse *p = ctx;
-
-	perr(p, line ? line : p->line, "%s", text);
-}
-
-/*
- * A lab with [host] sections runs its steps on the hosts: their system decides which [fs]
- * the preps make (ntfs, refs on Windows).  One system for all: a cell is one filesystem
- * prepared the same way on every host, and Linux and Windows preps make different ones.
- */
-static void check_hosts_system(struct parse *p)
-{
-	struct lab_cfg *c = p->cfg;
-	size_t nwin = 0;
-
-	for (size_t i = 0; i < c->hosts.n; i++)
-		nwin += c->hosts.v[i].os == HOST_OS_WINDOWS;
-	if (nwin && nwin < c->hosts.n)
-		perr(p, c->hosts.v[0].line, "[host] sections of Linux and Windows hosts in one lab: "
-		     "a cell is one filesystem prepared the same way on every host, which Linux and "
-		     "Windows preps cannot be; give os = windows to all or none (a lab each)");
-	c->os = nwin == c->hosts.n ? LAB_OS_WINDOWS : LAB_OS_LINUX;
-	if (nwin && c->raw_baseline)
-		perr(p, p->line, "raw_baseline: the raw-device baseline runs on Linux block devices; "
-		     "set raw_baseline = no for a lab of Windows hosts");
-}
-
-static void check_required(struct parse *p)
-{
-	struct lab_cfg *c = p->cfg;
-
-	if (!c->nfs)
-		perr(p, p->line, "no [fs NAME] section: name at least one filesystem, e.g. [fs ext4]");
-	if (c->hosts.n)
-		check_hosts_system(p);
-	for (int i = 0; i < c->nfs; i++) {
-		struct lab_fs *f = &c->fs[i];
-
-		if (f->prepared && c->hosts.n)
-			perr(p, f->db_dir_line ? f->db_dir_line : f->log_dir_line, "[fs %s]: db_dir/"
-			     "log_dir (volumes you prepared) in a lab with [host] sections: each host "
-			     "preps its own devices for every cell; drop db_dir/log_dir, or run such "
-			     "labels on each host with its own lab", f->name);
-		else if (f->prepared)
-			check_prepared(p, f);
-		else
-			check_prepped_fs(p, f);
-	}
-	if (c->hosts.n)
-		lab_hosts_check(&c->hosts, c, host_problem, p); /* each host's devices */
-	else if (c->os == LAB_OS_WINDOWS)
-		check_devices_windows(p);
-	else
-		check_devices_linux(p);
-	if (!p->seen_workload)
-		perr(p, p->line, "no [workload] section: give at least duration and db_size");
-	/* the hosts start together (--start-at); a steady-state stage ends on each at its own
-	 * time, so they would not measure together */
-	if (c->hosts.n && (c->wl.warmup_steady || c->wl.precondition))
-		perr(p, c->wl.warmup_steady ? c->wl_line[RO_WARMUP] : c->wl_line[RO_PRECONDITION],
-		     "%s in a lab with [host] sections: a steady-state stage ends at its own time on "
-		     "each host, so the hosts would not measure together; give a fixed warmup",
-		     c->wl.warmup_steady ? "warmup = steady" : "precondition");
-	for (size_t i = 0; i < RO_NR && !c->wl.threads_auto; i++)
-		if ((run_options[i].flags & ROF_TUNE) && c->wl_line[i])
-			perr(p, c->wl_line[i], "%s: only threads = auto tunes; give threads = auto "
-			     "or drop it", run_options[i].ini);
-	/* each host would choose its own count and end its search at its own time */
-	if (c->hosts.n && c->wl.threads_auto)
-		perr(p, c->wl_line[RO_THREADS], "threads = auto in a lab with [host] sections: each "
-		     "host would tune to its own count and the hosts would not measure together; "
-		     "tune one host with fslab run --threads auto, then give the count it chose");
-	if (c->baseline && !fs_section(p, c->baseline) &&
-	    !(c->raw_baseline && !strncmp(c->baseline, "raw", 3))) {
-		bool label_ok = false;
-
-		/* a sweep's labels are NAME-Nt */
-		for (int i = 0; i < c->nfs && !label_ok; i++)
-			label_ok = !strncmp(c->baseline, c->fs[i].name, strlen(c->fs[i].name));
-		if (!label_ok)
-			perr(p, p->line, "baseline = '%s' names no [fs ...] section", c->baseline);
-	}
-	if (c->wl.cache_size > c->wl.db_size)
-		perr(p, c->wl_line[RO_CACHE], "cache is larger than each database (db_size); ESE's "
-		     "cache is a small fraction of the database (fslab run --help gives the "
-		     "default): give a smaller cache or leave it out");
-	if (c->wl_line[RO_MAILBOXES] && !c->wl_line[RO_IOPS_PER_MAILBOX])
-		perr(p, c->wl_line[RO_MAILBOXES], "mailboxes without iops_per_mailbox: give both (the "
-		     "target is their product) or neither");
-	else if (c->wl_line[RO_IOPS_PER_MAILBOX] && !c->wl_line[RO_MAILBOXES])
-		perr(p, c->wl_line[RO_IOPS_PER_MAILBOX], "iops_per_mailbox without mailboxes: give both (the "
-		     "target is their product) or neither");
-	if (c->wl_line[RO_TARGET_IOPS] && (c->wl_line[RO_MAILBOXES] ||
-					    c->wl_line[RO_IOPS_PER_MAILBOX]))
-		perr(p, MAX(c->wl_line[RO_TARGET_IOPS], MAX(c->wl_line[RO_MAILBOXES],
-							  c->wl_line[RO_IOPS_PER_MAILBOX])),
-		     "give either target_iops or mailboxes with iops_per_mailbox, not both");
-	if (c->run.first_verdict >= 0 && !(workload_flags(c->wl.workload) & WL_VERDICT))
-		perr(p, c->wl_line[c->run.first_verdict], "%s: only the %s workload has a "
-		     "verdict; drop it or set name = %s", run_options[c->run.first_verdict].ini,
-		     workload_names_with(WL_VERDICT), workload_names_with(WL_VERDICT));
-	if (c->aa_check && c->nfs) {
-		int b = lab_cfg_baseline_fs(c);
-		const char *name = b < 0 ? "raw" : c->fs[b].name;
-
-		for (int i = 0; i < c->nfs; i++)
-			if (strlen(c->fs[i].name) == strlen(name) + 3 &&
-			    !strncmp(c->fs[i].name, name, strlen(name)) &&
-			    !strcmp(c->fs[i].name + strlen(name), "-aa"))
-				perr(p, c->fs[i].line, "[fs %s]: with aa_check = yes, %s is the label of "
-				     "the A/A copy of %s; rename this section or set aa_check = no",
-				     c->fs[i].name, c->fs[i].name, name);
-	}
-	if (c->precision_line || c->budget_line || c->min_rounds_line || c->max_rounds_line ||
-	    c->stop_line)
-		check_adaptive(p);
-	if (c->image_dir && c->db_image_size &&
-	    c->db_image_size < sat_add(sat_mul(c->wl.databases, c->wl.db_size), 64 * MiB))
-		perr(p, c->devices_line, "[devices] db_size %llu MiB cannot hold %u database(s) of "
-		     "%llu MiB plus filesystem overhead; raise it to at least %llu MiB",
-		     (unsigned long long)(c->db_image_size / MiB), (unsigned int)c->wl.databases,
-		     (unsigned long long)(c->wl.db_size / MiB),
-		     (unsigned long long)(sat_add(sat_mul(c->wl.databases, c->wl.db_size) / 10 * 11,
-					      256 * MiB) / MiB));
+	/*
+	 * Debian's inih has its compile-time options as globals: a heap line buffer of
+	 * LAB_MAX_LINE + 3 that never grows (the reader refuses longer lines itself).  fslab.exe
+	 * links an inih built with these same values as its compile-time options
+	 * (scripts/win-sysroot.sh), so it parses alike.
+	 */
+#if !defined(FSLAB_NO_INIH) && !defined(FSLAB_INIH_FIXED_OPTIONS)
+	ini_allow_multiline = false;
+	ini_allow_inline_comments = true;
+	ini_inline_comment_prefixes = (char *)LAB_INI_COMMENT_PREFIXES;
+	ini_allow_bom = true;
+	ini_use_stack = false;
+	ini_allow_realloc = false;
+	ini_max_line = LAB_MAX_LINE + 3;
+	ini_initial_alloc = LAB_MAX_LINE + 3;
+	ini_stop_on_first_error = false;
+#endif
 }
 
 int lab_cfg_load(struct lab_cfg *cfg, const char *path)
 {
-	return lab_cfg_load_for(cfg, path, LAB_OS_HERE);
+	return lab_cfg_load_for(cfg, path, lab_system_here());
 }
 
-int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
+int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, const struct lab_system *sys)
 {
 	struct parse p = { .cfg = cfg, .lb = STRBUF_INIT };
-	struct stat st;
-	int ret, kind;
+	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
 	lab_hosts_init(&cfg->hosts);
 	cfg->path = xstrdup(path);
-	cfg->os = os;
+	cfg->sys = sys;
 	cfg->db_disk = cfg->log_disk = -1;
 	cfg->repeats = 1;
 	run_params_init(&cfg->run, &cfg->wl); /* fslab run's defaults: the same table */
@@ -886,46 +663,19 @@ int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 	(void)ret;
 	(void)reader;
 	(void)handler;
-	(void)check_required;
+	(void)open_config;
+	(void)inih_options;
 	(void)errors_done;
-	(void)st;
-	(void)kind;
 	return input_error("%s: this fslab.exe was built without inih, the INI reader of lab "
 			   "configs (its Debian source was not on the build machine's mirror): "
 			   "rebuild it with FSLAB_INIH_SRC=DIR pointing at an inih r55 release "
 			   "(docs/WINDOWS.md), or run each cell with fslab.exe prep, run and "
 			   "teardown", path);
 #else
-	/* a regular file only: a FIFO would block the open, a device (/dev/urandom) never end */
-	ret = os_fopen_regular(path, &p.f, &kind);
-	if (ret == -EINVAL)
-		return input_error("%s: not a regular file (%s); name the lab config file (see "
-				   "configs/template.ini)", path, os_kind_name(kind));
+	ret = open_config(&p, path);
 	if (ret)
-		return input_error("%s: cannot open the lab config (%s)", path, strerror(-ret));
-	if (!fstat(fileno(p.f), &st) && st.st_size > (off_t)LAB_MAX_CONFIG_BYTES) {
-		fclose(p.f);
-		return input_error("%s: %lld bytes, more than a lab config may have (%u KiB); name "
-				   "the lab config file (see configs/template.ini)", path,
-				   (long long)st.st_size, LAB_MAX_CONFIG_BYTES >> 10);
-	}
-#ifndef FSLAB_INIH_FIXED_OPTIONS
-	/*
-	 * Debian's inih has its compile-time options as globals: a heap line buffer of
-	 * LAB_MAX_LINE + 3 that never grows (the reader refuses longer lines itself).  fslab.exe
-	 * links an inih built with these same values as its compile-time options
-	 * (scripts/win-sysroot.sh), so it parses alike.
-	 */
-	ini_allow_multiline = false;
-	ini_allow_inline_comments = true;
-	ini_inline_comment_prefixes = (char *)LAB_INI_COMMENT_PREFIXES;
-	ini_allow_bom = true;
-	ini_use_stack = false;
-	ini_allow_realloc = false;
-	ini_max_line = LAB_MAX_LINE + 3;
-	ini_initial_alloc = LAB_MAX_LINE + 3;
-	ini_stop_on_first_error = false;
-#endif
+		return ret;
+	inih_options();
 	ret = ini_parse_stream(reader, &p, handler, &p);
 	if (ferror(p.f))
 		ret = -1;
@@ -934,7 +684,7 @@ int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 	free(p.quoted);
 	/* inih names its first error only; the reader already named the lines it refused */
 	if (ret > 0)
-		perr(&p, ret, "cannot parse this line; lines are [section], key = value, or ; comments");
+		lab_perr(&p, ret, "cannot parse this line; lines are [section], key = value, or ; comments");
 	if (ret < 0) {
 		errors_done(&p);
 		return input_error("%s: cannot read the lab config", path);
@@ -956,7 +706,7 @@ int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
 						 512 * MiB), 1 * GiB);
 	if (!cfg->log_image_size)
 		cfg->log_image_size = MAX(cfg->wl.databases * 64 * MiB + 256 * MiB, 512 * MiB);
-	check_required(&p);
+	lab_cfg_check(&p);
 	return errors_done(&p);
 #endif
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "lab/hosts.h"
+#include "lab/system.h"
 #include "run/options.h"
 #include "lib/strvec.h"
 
@@ -23,20 +24,14 @@ enum lab_order {
 	LAB_ORDER_SEQUENTIAL,  /* slot by slot: all repeats of a slot back to back */
 };
 
+/* labcfg.c: "shuffled", "interleaved", "sequential". */
+const char *lab_order_name(enum lab_order o);
+/* lab_order_parse - the name of an order into *o.  0, or -EINVAL for anything else. */
+int lab_order_parse(const char *s, enum lab_order *o) __attribute__((warn_unused_result));
+
 /* Largest order_seed: integers up to 2^53 - 1 survive JSON readers that use doubles. */
 #define LAB_SEED_MAX ((UINT64_C(1) << 53) - 1)
 
-/*
- * The system the lab's steps run on: it decides which [devices] and [fs] keys make sense
- * (loop devices and Linux filesystems, or Windows disks with NTFS and ReFS): the machine the
- * lab runs on (LAB_OS_HERE), or with [host] sections the hosts' (one system for all).
- */
-enum lab_os { LAB_OS_LINUX, LAB_OS_WINDOWS };
-#ifdef _WIN32
-#define LAB_OS_HERE LAB_OS_WINDOWS
-#else
-#define LAB_OS_HERE LAB_OS_LINUX
-#endif
 /* An adaptive lab's rounds: at least 2 (a blocked model needs a residual), by default 3
  * before the first look, and at most 20 unless max_rounds says otherwise (up to 100, the
  * most repeats a fixed lab may have). */
@@ -57,8 +52,8 @@ struct lab_fs {
 	 * Volumes the user prepared (db_dir / log_dir given): no prep, no format, no teardown;
 	 * each cell deletes and re-creates its databases and logs there (fslab run --fresh), so
 	 * the volume ages from round to round.  Results and report say "volumes prepared by the
-	 * user, not reformatted between repeats" (run.h RUN_NOTE_USER_VOLUMES); lab provenance
-	 * (issue 17) records volume_formatted = false for these cells.
+	 * user, not reformatted between repeats" (run.h RUN_NOTE_USER_VOLUMES); their results'
+	 * lab provenance records volume_formatted = false.
 	 */
 	bool prepared;
 	struct strvec db_dirs, log_dirs; /* as given, in order: the run's --db and --log */
@@ -98,8 +93,10 @@ struct lab_cfg {
 	 * cell of the comparison (its cell id ends in -qualify); 0: none */
 	uint64_t qualify_ns;
 	int qualify_line;
-	/* the system the steps run on (lab_cfg_load_for) */
-	enum lab_os os;
+	/* the system the steps run on (lab_cfg_load_for; system.h): it decides which [devices]
+	 * and [fs] keys make sense: the machine the lab runs on, or with [host] sections the
+	 * hosts' (one system for all) */
+	const struct lab_system *sys;
 	/* [devices]: Linux: loop devices on images, or two block devices */
 	char *image_dir, *db_dev, *log_dev;
 	uint64_t db_image_size, log_image_size;
@@ -132,8 +129,8 @@ struct lab_cfg {
  * lab_cfg_release() in any case.
  */
 int lab_cfg_load(struct lab_cfg *cfg, const char *path) __attribute__((warn_unused_result));
-/* The same, checked for steps that run on os (lab_cfg_load: this machine's). */
-int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, enum lab_os os)
+/* The same, checked for steps that run on sys (lab_cfg_load: this machine's). */
+int lab_cfg_load_for(struct lab_cfg *cfg, const char *path, const struct lab_system *sys)
 	__attribute__((warn_unused_result));
 void lab_cfg_release(struct lab_cfg *cfg);
 

@@ -11,27 +11,6 @@
 #include "lib/base.h"
 #include "lib/random.h"
 
-static const char *const order_names[] = {
-	[LAB_ORDER_SHUFFLED] = "shuffled",
-	[LAB_ORDER_INTERLEAVED] = "interleaved",
-	[LAB_ORDER_SEQUENTIAL] = "sequential",
-};
-
-const char *lab_order_name(enum lab_order o)
-{
-	return (unsigned int)o < ARRAY_SIZE(order_names) ? order_names[o] : "?";
-}
-
-int lab_order_parse(const char *s, enum lab_order *o)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(order_names); i++)
-		if (!strcmp(s, order_names[i])) {
-			*o = (enum lab_order)i;
-			return 0;
-		}
-	return -EINVAL;
-}
-
 void lab_plan_order(enum lab_order order, uint64_t seed, unsigned int nslots,
 		    unsigned int rounds, unsigned int *out)
 {

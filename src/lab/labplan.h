@@ -8,10 +8,6 @@
 
 #include "lab/labcfg.h"  /* enum lab_order */
 
-/* "shuffled", "interleaved", "sequential". */
-const char *lab_order_name(enum lab_order o);
-/* lab_order_parse - the name of an order into *o.  0, or -EINVAL for anything else. */
-int lab_order_parse(const char *s, enum lab_order *o) __attribute__((warn_unused_result));
 
 /*
  * lab_plan_order - the run order of nslots x rounds cells.  Cell number r * nslots + s is

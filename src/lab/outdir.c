@@ -3,8 +3,8 @@
  * outdir.c: whose the lab's output directory is.  fslab lab writes, removes and overwrites
  * files in it (results/, logs/, mnt/, report/, lab.log, the state), so it works only in a
  * directory it made: a new or empty one, which it marks (.fslab-lab), or its own lab's being
- * resumed.  Anything else, through a symbolic link too, is refused before anything changes
- * (issue 16: `--output` on a user's directory deleted and overwrote their files).
+ * resumed.  Anything else, through a symbolic link too, is refused before anything changes:
+ * a lab never deletes or overwrites a file it did not make.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -10,22 +10,6 @@
 #include "lab/labP.h"
 #include "workloads/workload.h"
 
-/* The nearest existing ancestor of path (for checks before it exists). */
-char *lab_existing_ancestor(const char *path)
-{
-	char *p = xstrdup(path);
-
-	while (os_stat(p, NULL, NULL)) {
-		char *a = strrchr(p, '/'), *b = strrchr(p, '\\'), *slash = a > b ? a : b;
-
-		if (!slash || slash == p) {
-			free(p);
-			return xstrdup(slash == p ? "/" : ".");
-		}
-		*slash = 0;
-	}
-	return p;
-}
 
 /* path as it will be once it exists: the real path of its longest existing part (links
  * resolved), then the rest as written; heap (path itself when nothing resolves). */
@@ -91,17 +75,6 @@ static void output_apart(struct lab *L, struct problems *p)
 	free(out);
 }
 
-void lab_problem(struct problems *p, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	fslab_err("preflight: %s", buf);
-	p->n++;
-}
 
 int lab_preflight(struct lab *L)
 {
@@ -134,8 +107,7 @@ int lab_preflight(struct lab *L)
 	if (!os_have_program("gnuplot"))
 		fslab_warn("preflight: gnuplot is missing: the report will have tables but no charts; "
 			   "install the Debian package gnuplot-nox%s",
-			   L->target.os == LAB_OS_WINDOWS ? " where you compare (or gnuplot for "
-			   "Windows in PATH)" : "");
+			   L->target.sys->gnuplot);
 	if (p.n) {
 		fslab_err("preflight found %u problem(s); nothing was changed", p.n);
 		return -FSLAB_EINPUT;

@@ -189,7 +189,8 @@ void lab_dry_run_script(struct lab *L, const struct strvec *a)
 	struct strvec argv = STRVEC_INIT;
 	int rc;
 
-	if (L->target.os != LAB_OS_WINDOWS || !L->cfg.disk_info)
+	/* disk_info is a saved query of the disks a SYS_DISKS prep formats */
+	if (!(L->target.sys->flags & SYS_DISKS) || !L->cfg.disk_info)
 		return;
 	/* the very prep argv of the cell, in preview: the plan and the script it would run */
 	strvec_pushv(&argv, a->v);

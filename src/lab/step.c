@@ -19,7 +19,7 @@ int step_target_local(struct step_target *t)
 	if (!t->fslab)
 		return -ENOENT;
 	t->name = xstrdup("this machine");
-	t->os = LAB_OS_HERE;
+	t->sys = lab_system_here();
 	return 0;
 }
 
@@ -29,7 +29,7 @@ void step_target_host(struct step_target *t, const struct hosts_session *s, size
 
 	memset(t, 0, sizeof(*t));
 	t->name = xstrdup(h->name);
-	t->os = h->os == HOST_OS_WINDOWS ? LAB_OS_WINDOWS : LAB_OS_LINUX;
+	t->sys = lab_host_sys(h);
 	t->fslab = xstrdup(lab_host_local(h) ? s->self : lab_host_fslab(h));
 	t->hosts = s;
 	t->host = i;

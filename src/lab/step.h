@@ -18,7 +18,7 @@
  * job object), never a forwarded signal (which neither ssh nor Windows carries): for a host,
  * the local ssh, whose session then closes (the remote run reads the end of its stdin, or
  * gets SIGHUP/SIGPIPE, and stops).
- * lab.c, child.c and cluster.c never know what kind of target runs their steps.
+ * lab.c, cell.c and steps.c never know what kind of target runs their steps.
  */
 #ifndef FSLAB_LAB_STEP_H
 #define FSLAB_LAB_STEP_H
@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "lab/labcfg.h"
+#include "lab/system.h"
 #include "lib/strvec.h"
 
 struct hosts_session;
@@ -34,7 +35,7 @@ struct hosts_session;
 /* Where steps run. */
 struct step_target {
 	char *name;   /* for messages: "this machine", or the host's NAME */
-	enum lab_os os;  /* what the steps run on: which prep, which paths */
+	const struct lab_system *sys; /* what the steps run on: which prep, which paths */
 	char *fslab;  /* the fslab binary there: for this machine, this very binary */
 	/* a [host NAME] of the lab: its session (the kept connections, lab/hosts.h) and index,
 	 * whose hosts_step_argv() is the argv; NULL: this machine, no ssh */

@@ -99,18 +99,18 @@ static void test_config(void **state)
 	assert_string_equal(lab_host_fslab(h), "/opt/fslab/fslab");
 	assert_true(lab_host_local(&c.hosts.v[2]));
 	assert_false(lab_host_local(&c.hosts.v[0]));
-	assert_int_equal(c.os, LAB_OS_LINUX);
+	assert_ptr_equal(c.sys, lab_system_find("linux"));
 	lab_cfg_release(&c);
 	free(errors);
 	free(text);
 	assert_int_equal(load(wtext, &c, &errors), 0);
 	assert_string_equal(errors, "");
 	h = &c.hosts.v[0];
-	assert_int_equal(h->os, HOST_OS_WINDOWS);
+	assert_ptr_equal(h->sys, lab_system_find("windows"));
 	assert_null(lab_host_image_dir(h, &c));
 	assert_string_equal(lab_host_db_dev(h, &c), "1");
 	/* the steps' system is the hosts': [fs refs] is Windows prep's */
-	assert_int_equal(c.os, LAB_OS_WINDOWS);
+	assert_ptr_equal(c.sys, lab_system_find("windows"));
 	lab_cfg_release(&c);
 	free(errors);
 	free(wtext);
@@ -210,7 +210,7 @@ static bool has(const struct strvec *v, const char *s)
 static void test_ssh_argv(void **state)
 {
 	struct lab_host lin = { .name = (char *)"node1", .ssh = (char *)"root@10.0.0.11" };
-	struct lab_host win = { .name = (char *)"w", .ssh = (char *)"admin@win", .os = HOST_OS_WINDOWS,
+	struct lab_host win = { .name = (char *)"w", .ssh = (char *)"admin@win", .sys = lab_system_find("windows"),
 				.fslab = (char *)"C:\\fslab\\fslab.exe" };
 	struct lab_host me = { .name = (char *)"me", .ssh = (char *)"local" };
 	struct lab_host all[] = { lin, win, me };
@@ -260,7 +260,7 @@ static void test_ssh_argv(void **state)
 static void test_paths(void **state)
 {
 	struct lab_host lin = { .name = (char *)"node1", .ssh = (char *)"n" };
-	struct lab_host win = { .name = (char *)"w", .ssh = (char *)"w", .os = HOST_OS_WINDOWS };
+	struct lab_host win = { .name = (char *)"w", .ssh = (char *)"w", .sys = lab_system_find("windows") };
 	struct lab_host own = { .name = (char *)"o", .ssh = (char *)"o", .workdir = (char *)"/srv/x/" };
 	char *id1 = hosts_lab_id("/var/lab-a"), *id2 = hosts_lab_id("/var/lab-b");
 	char *id3 = hosts_lab_id("/var/lab-a"), *p;

@@ -24,7 +24,7 @@
 static char path[64];
 static char errors[8192];
 /* the system the configs are checked for (lab_cfg_load_for) */
-static enum lab_os load_os = LAB_OS_LINUX;
+static const struct lab_system *load_os; /* NULL: Linux */
 
 static int load_n(const char *text, size_t len, struct lab_cfg *cfg);
 
@@ -48,7 +48,7 @@ static int load_n(const char *text, size_t len, struct lab_cfg *cfg)
 	fclose(f);
 	fflush(stderr);
 	dup2(fd, 2);
-	ret = lab_cfg_load_for(cfg, path, load_os);
+	ret = lab_cfg_load_for(cfg, path, load_os ? load_os : lab_system_find("linux"));
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -234,11 +234,11 @@ static void test_decided_keys(void **state)
 	assert_true(c.equivalence < 0);
 	lab_cfg_release(&c);
 	/* the shipped configs that decide */
-	assert_int_equal(lab_cfg_load_for(&c, "configs/demo.ini", LAB_OS_LINUX), 0);
+	assert_int_equal(lab_cfg_load_for(&c, "configs/demo.ini", lab_system_find("linux")), 0);
 	assert_int_equal(c.stop, LAB_STOP_DECIDED);
 	assert_true(c.equivalence == 5);
 	lab_cfg_release(&c);
-	assert_int_equal(lab_cfg_load_for(&c, "configs/jetstress-2h.ini", LAB_OS_LINUX), 0);
+	assert_int_equal(lab_cfg_load_for(&c, "configs/jetstress-2h.ini", lab_system_find("linux")), 0);
 	assert_int_equal(c.stop, LAB_STOP_DECIDED);
 	assert_int_equal(c.qualify_ns, 7200 * NSEC_PER_SEC);
 	assert_int_equal(c.budget_ns, 24 * 3600 * NSEC_PER_SEC);
@@ -371,7 +371,8 @@ static void test_bad(void **state)
 		{ "[lab]\nrepeats = 0\n[devices]\nimage_dir=/x\n[workload]\n[fs ext4]\n", 2, "repeats" },
 		{ "[devices]\nimage_dir=/x\nforce = maybe\n[workload]\n[fs ext4]\n", 3, "yes or no" },
 		{ "[devices]\nimage_dir=/x\n[workload]\n[fs zfs]\n", 4, "unknown filesystem 'zfs'" },
-		{ "[devices]\nimage_dir=/x\n[workload]\n[fs refs]\n", 4, "only be formatted by Windows" },
+		{ "[devices]\nimage_dir=/x\n[workload]\n[fs refs]\n", 4, "ReFS can only be formatted by "
+		  "Windows; run ReFS cells with fslab.exe lab on Windows" },
 		{ "[devices]\nimage_dir=/x\n[workload]\n[fs a/b]\n", 4, "give the filesystem a name" },
 		/* the section name is the label: compare's rule (label_problem) */
 		{ "[devices]\nimage_dir=/x\n[workload]\n[fs .]\n", 4, "starting with a letter" },
@@ -702,12 +703,12 @@ static void test_windows(void **state)
 	struct lab_cfg c;
 
 	(void)state;
-	load_os = LAB_OS_WINDOWS;
+	load_os = lab_system_find("windows");
 	assert_int_equal(load("[devices]\ndb_disk = 1\nlog_disk = 2\nforce = yes\n"
 			      "disk_info = C:\\saved\\disks.json\n[workload]\ndb_size=64M\n"
 			      "[fs ntfs]\ncluster = 64K\n[fs refs]\n"
 			      "[fs d]\ndb_dir = D:\\fslab\\db\nlog_dir = L:\\fslab\\log\n", &c), 0);
-	assert_int_equal(c.os, LAB_OS_WINDOWS);
+	assert_ptr_equal(c.sys, lab_system_find("windows"));
 	assert_int_equal(c.db_disk, 1);
 	assert_int_equal(c.log_disk, 2);
 	assert_true(c.force);
@@ -733,7 +734,7 @@ static void test_windows(void **state)
 		   "disk number as Get-Disk lists it");
 	expect_bad("[lab]\nraw_baseline = yes\n[devices]\ndb_disk=1\nlog_disk=2\n[workload]\n"
 		   "[fs ntfs]\n", 0, "raw-device baseline runs on Linux");
-	load_os = LAB_OS_LINUX;
+	load_os = lab_system_find("linux");
 }
 
 /* The shipped Windows configs (run from the top of the repository, as tests/run.sh and
@@ -743,8 +744,8 @@ static void test_shipped_windows_configs(void **state)
 	struct lab_cfg c;
 
 	(void)state;
-	load_os = LAB_OS_WINDOWS;
-	assert_int_equal(lab_cfg_load_for(&c, "configs/ntfs-vs-refs.ini", LAB_OS_WINDOWS), 0);
+	load_os = lab_system_find("windows");
+	assert_int_equal(lab_cfg_load_for(&c, "configs/ntfs-vs-refs.ini", lab_system_find("windows")), 0);
 	assert_int_equal(c.db_disk, 1);
 	assert_int_equal(c.log_disk, 2);
 	assert_int_equal(c.repeats, 3);
@@ -756,15 +757,15 @@ static void test_shipped_windows_configs(void **state)
 	assert_string_equal(c.fs[1].cluster, "64K");
 	assert_true(lab_cfg_has_prepped(&c));
 	lab_cfg_release(&c);
-	assert_int_equal(lab_cfg_load_for(&c, "configs/windows-demo.ini", LAB_OS_WINDOWS), 0);
+	assert_int_equal(lab_cfg_load_for(&c, "configs/windows-demo.ini", lab_system_find("windows")), 0);
 	assert_false(lab_cfg_has_prepped(&c)); /* formats nothing */
 	assert_true(c.fs[0].prepared && c.fs[1].prepared);
 	assert_true(c.aa_check);
 	lab_cfg_release(&c);
-	load_os = LAB_OS_LINUX;
+	load_os = lab_system_find("linux");
 #ifndef _WIN32
 	fflush(stderr);
-	assert_int_equal(lab_cfg_load_for(&c, "configs/ntfs-vs-refs.ini", LAB_OS_LINUX),
+	assert_int_equal(lab_cfg_load_for(&c, "configs/ntfs-vs-refs.ini", lab_system_find("linux")),
 			 -FSLAB_EINPUT);
 	lab_cfg_release(&c);
 #endif

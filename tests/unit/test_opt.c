@@ -455,7 +455,7 @@ static void test_every_command(void **state)
 }
 
 /* A lab config key an option names ("devices.db_dev"), known to the lab config's reader. */
-static bool known_key(const char *key, enum lab_os os)
+static bool known_key(const char *key, const struct lab_system *os)
 {
 	char path[] = "/tmp/fslab-opt-cfg.XXXXXX", epath[] = "/tmp/fslab-opt-err.XXXXXX";
 	int fd = mkstemp(path), efd = mkstemp(epath), se = dup(2);
@@ -491,11 +491,11 @@ static void test_config_keys(void **state)
 	int keys = 0;
 
 	(void)state;
-	assert_false(known_key("devices.no_such_key", LAB_OS_LINUX));
+	assert_false(known_key("devices.no_such_key", lab_system_find("linux")));
 	for (size_t i = 0; (c = fslab_cmd_at(i)); i++)
 		for (const struct opt_def *o = c->opts ? opt_table(c->opts) : NULL; o && o->name; o++)
 			if (o->ini && strncmp(o->ini, "workload.", 9)) {
-				assert_true(known_key(o->ini, LAB_OS_LINUX));
+				assert_true(known_key(o->ini, lab_system_find("linux")));
 				keys++;
 			}
 	for (int k = 0; k < PREP_BE_NR; k++) {
@@ -504,11 +504,11 @@ static void test_config_keys(void **state)
 		for (const struct opt_def *o = be && be->prep_opts ? opt_table(be->prep_opts) : NULL;
 		     o && o->name; o++)
 			if (o->ini) {
-				if (!known_key(o->ini, be->sys == PREP_WINDOWS ? LAB_OS_WINDOWS
-									: LAB_OS_LINUX))
+				if (!known_key(o->ini, be->sys == PREP_WINDOWS ? lab_system_find("windows")
+									: lab_system_find("linux")))
 					fprintf(stderr, "--%s: [%s] unknown: %s", o->name, o->ini, err);
-				assert_true(known_key(o->ini, be->sys == PREP_WINDOWS ? LAB_OS_WINDOWS
-										 : LAB_OS_LINUX));
+				assert_true(known_key(o->ini, be->sys == PREP_WINDOWS ? lab_system_find("windows")
+										 : lab_system_find("linux")));
 				keys++;
 			}
 	}

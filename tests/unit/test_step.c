@@ -35,7 +35,7 @@ static void test_local_argv(void **state)
 
 	(void)state;
 	assert_int_equal(step_target_local(&t), 0);
-	assert_int_equal(t.os, LAB_OS_HERE);
+	assert_ptr_equal(t.sys, lab_system_here());
 	assert_string_equal(t.fslab, self); /* this very binary */
 	strvec_pushl(&args, "run", "--db=/a dir/with 'quotes' and \"more\"", "--label=x y", "",
 		     NULL);
@@ -204,7 +204,7 @@ static void hosts_init(void)
 	host_v[0] = (struct lab_host){ .name = (char *)"node1", .ssh = (char *)"root@10.0.0.11",
 				       .fslab = (char *)"/usr/local/bin/fslab" };
 	host_v[1] = (struct lab_host){ .name = (char *)"win1", .ssh = (char *)"administrator@win1",
-				       .os = HOST_OS_WINDOWS,
+				       .sys = lab_system_find("windows"),
 				       .fslab = (char *)"C:\\Program Files\\fslab\\fslab.exe" };
 	host_v[2] = (struct lab_host){ .name = (char *)"me", .ssh = (char *)"local" };
 	host_cfg = (struct lab_hosts){ .n = 3, .v = host_v, .ssh_config = (char *)"/etc/lab/ssh cfg" };
@@ -229,7 +229,7 @@ static void test_host_argv(void **state)
 	strvec_pushl(&args, "run", "--label=it's $(x) `y`; z", "--output=C:\\r 50%\\", NULL);
 	step_target_host(&t, &host_session, 0);
 	assert_string_equal(t.name, "node1");
-	assert_int_equal(t.os, LAB_OS_LINUX);
+	assert_ptr_equal(t.sys, lab_system_find("linux"));
 	assert_int_equal(step_argv(&t, &args, true, &argv, &why), 0);
 	assert_int_equal(argv.nr, ARRAY_SIZE(ssh_words) + 2);
 	for (size_t i = 0; i < ARRAY_SIZE(ssh_words); i++)
@@ -243,7 +243,7 @@ static void test_host_argv(void **state)
 
 	/* os = windows: the golden cmd.exe line (docs/HOSTS.md "What is sent") */
 	step_target_host(&t, &host_session, 1);
-	assert_int_equal(t.os, LAB_OS_WINDOWS);
+	assert_ptr_equal(t.sys, lab_system_find("windows"));
 	assert_int_equal(step_argv(&t, &args, true, &argv, &why), 0);
 	assert_string_equal(argv.v[argv.nr - 2], "administrator@win1");
 	assert_string_equal(argv.v[argv.nr - 1],
