@@ -309,7 +309,7 @@ $(B)/completion/fslab: fslab scripts/mkcompletion.sh
 completion: $(B)/completion/fslab
 
 # What an installed fslab reads: the gnuplot templates and the demo config in
-# $(PREFIX)/share/fslab (found from the binary's directory: ../share/fslab, src/lib/share.h).
+# $(PREFIX)/share/fslab (found from the binary's directory: ../share/fslab, src/os/share.h).
 # INSTALL_COMPLETION=no leaves the completion to the caller (debian/rules: dh_bash-completion).
 PREFIX ?= /usr/local
 INSTALL_COMPLETION ?= yes

@@ -16,7 +16,7 @@
 
 #include "lib/base.h"
 #include "lib/crc32c.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "fsprep/prepP.h"
 
 #define CG_V1_MEMORY "/sys/fs/cgroup/memory"

@@ -20,7 +20,7 @@
 
 #include "lib/base.h"
 #include "cmds.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "fsprep/prepP.h"
 #include "lib/msg.h"
 #include "os/os.h"

@@ -15,7 +15,7 @@
 
 #include "lib/base.h"
 #include "platform/blockdev.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "fsprep/prepP.h"
 #include "lib/msg.h"
 #include "os/os.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "fsprep/prepP.h"
 #include "lib/msg.h"
 #include "lib/strbuf.h"

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "fsprep/prepP.h"
 #include "lib/msg.h"
 #include "platform/sysfs.h"

@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "fsprep/prep.h"
 #include "jetstressP.h"
 #include "lib/msg.h"

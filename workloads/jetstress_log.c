@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "jetstressP.h"
 #include "os/os.h"
 #include "lib/random.h"

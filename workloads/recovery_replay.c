@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "recoveryP.h"
 #include "verdict.h"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "dbfile.h"
 #include "io/ioengine.h"
 #include "lib/msg.h"

@@ -11,7 +11,7 @@
 
 #include "lib/base.h"
 #include "cmds.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "fsprep/win/winprep.h"
 #include "lib/msg.h"
 #include "lib/opt.h"

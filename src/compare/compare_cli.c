@@ -14,7 +14,7 @@
 #include "compare/plot.h"
 #include "compare/report.h"
 #include "compare/sizing.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "lib/opt.h"
 #include "os/os.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 
 struct doc_table *doc_table_new(size_t ncols, bool numeric)

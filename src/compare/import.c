@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "os/os.h"
 #include "lib/strbuf.h"

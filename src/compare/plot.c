@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "os/os.h"
-#include "lib/share.h"
+#include "os/share.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 

@@ -11,10 +11,10 @@
 
 #include "lib/base.h"
 #include "compare/hosts_section.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "os/os.h"
-#include "lib/share.h"
+#include "os/share.h"
 #include "lib/strbuf.h"
 
 /* the means' chart: smaller, as the one it was before it moved under Charts */

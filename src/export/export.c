@@ -15,7 +15,7 @@
 #include "lib/base.h"
 #include "cmds.h"
 #include "compare/import.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "os/os.h"
 #include "result/result.h"

@@ -14,7 +14,7 @@
 #include "lab/labP.h"
 #include "lib/msg.h"
 #include "lib/opt.h"
-#include "lib/share.h"
+#include "os/share.h"
 
 #ifdef _WIN32
 #define DEMO_CONFIG "configs/windows-demo.ini"

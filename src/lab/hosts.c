@@ -23,7 +23,7 @@
 #include "remote/remote.h"
 #include "lib/base.h"
 #include "lib/msg.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/utctime.h"
 
 /* ---- names and paths ---- */

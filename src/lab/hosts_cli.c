@@ -18,7 +18,7 @@
 #include "lib/opt.h"
 #include "lib/base.h"
 #include "lib/msg.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/units.h"
 #include "os/os.h"
 #include "lib/utctime.h"

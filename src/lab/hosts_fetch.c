@@ -16,7 +16,7 @@
 #include "os/os.h"
 #include "remote/remote.h"
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 
 /* ---- results back ---- */

@@ -15,7 +15,7 @@
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "lib/units.h"
 #include "os/os.h"

@@ -12,7 +12,7 @@
 #include "lab/labcfg.h"
 #include "lab/system.h"
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 
 extern const struct lab_system lab_system_linux; /* this file's entry, below */
 

@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "os/os.h"
 
-static void oom(size_t n)
+void die_oom(size_t n)
 {
 	fprintf(stderr, "fslab: error: out of memory allocating %zu bytes\n", n);
 	abort();
@@ -20,7 +19,7 @@ void *xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 
 	if (!p)
-		oom(n);
+		die_oom(n);
 	return p;
 }
 
@@ -29,7 +28,7 @@ void *xcalloc(size_t nmemb, size_t n)
 	void *p = calloc(nmemb ? nmemb : 1, n ? n : 1);
 
 	if (!p)
-		oom(nmemb * n);
+		die_oom(nmemb * n);
 	return p;
 }
 
@@ -37,7 +36,7 @@ void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
-		oom(n);
+		die_oom(n);
 	return p;
 }
 
@@ -46,7 +45,7 @@ char *xstrdup(const char *s)
 	char *p = strdup(s ? s : "");
 
 	if (!p)
-		oom(s ? strlen(s) : 0);
+		die_oom(s ? strlen(s) : 0);
 	return p;
 }
 
@@ -60,20 +59,6 @@ char *xasprintf(const char *fmt, ...)
 	n = vasprintf(&p, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		oom(0);
+		die_oom(0);
 	return p;
-}
-
-void *xmalloc_aligned(size_t n)
-{
-	void *p = os_alloc_aligned(4096, n);
-
-	if (!p)
-		oom(n);
-	return p;
-}
-
-void free_aligned(void *p)
-{
-	os_free_aligned(p);
 }

@@ -67,10 +67,8 @@ void *xcalloc(size_t nmemb, size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __printf(1, 2);
-/* Page-aligned (4 KiB) buffer for O_DIRECT / FILE_FLAG_NO_BUFFERING; free with free_aligned()
- * (never free(): Windows' aligned allocations have their own free). */
-void *xmalloc_aligned(size_t n);
-void free_aligned(void *p);
+/* die_oom - the message of an allocation that failed (n bytes), then abort(). */
+void die_oom(size_t n) __attribute__((noreturn));
 
 /*
  * The version and git hash this binary was built from, defined once (version.c, rebuilt by the

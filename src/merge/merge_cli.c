@@ -9,7 +9,7 @@
 
 #include "lib/base.h"
 #include "cmds.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "merge/merge.h"
 #include "lib/msg.h"
 #include "lib/opt.h"

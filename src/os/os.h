@@ -44,6 +44,11 @@ int os_sleep_until_wall_ns(int64_t t_ns);
  * os_free_aligned() only (Windows' _aligned_malloc needs its own free). */
 void *os_alloc_aligned(size_t align, size_t n);
 void os_free_aligned(void *p);
+/* Page-aligned (4 KiB) buffer for O_DIRECT / FILE_FLAG_NO_BUFFERING that cannot fail (out of
+ * memory: die_oom()); free with free_aligned() (never free(): Windows' aligned allocations
+ * have their own free).  Both systems: os/alloc.c. */
+void *xmalloc_aligned(size_t n);
+void free_aligned(void *p);
 
 /* ---- files for the engine ---- */
 

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "lib/path.h"
 #include "os/os.h"
 
 /* ---- directories by handle ---- */

@@ -16,7 +16,7 @@
 #include <winternl.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "lib/path.h"
 #include "os/os.h"
 
 #ifndef STATUS_FILE_IS_A_DIRECTORY

@@ -16,7 +16,7 @@
 #include <wchar.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "lib/path.h"
 #include "os/os.h"
 
 /* ---- files ---- */

@@ -14,7 +14,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/strvec.h"
 #include "lib/units.h"
 

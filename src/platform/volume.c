@@ -18,7 +18,7 @@
 
 #include "lib/base.h"
 #include "platform/blockdev.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "os/os.h"
 #include "platform/sysfs.h"

@@ -11,9 +11,9 @@
 #endif
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "os/os.h"
-#include "lib/scratch.h"
+#include "os/scratch.h"
 #include "platform/volume.h"
 
 void volume_release(struct volume *v)

@@ -17,7 +17,7 @@
 #include <wchar.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "os/os.h"
 #include "os/osP.h"

@@ -15,7 +15,7 @@
 
 #include "lib/base.h"
 #include "cmds.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "lib/opt.h"
 #include "os/os.h"

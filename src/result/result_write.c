@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 
 /* JSON has no NaN or infinity: write them as null. */
 json_t *jnum(double v)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "io/ioengine.h"
 #include "lib/msg.h"
 #include "os/os.h"

@@ -18,12 +18,12 @@
 #include <string.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "os/os.h"
 #include "run/run.h"
 #include "run/runP.h"
-#include "lib/scratch.h"
+#include "os/scratch.h"
 #include "lib/strbuf.h"
 #include "workloads/dbfile.h"
 #include "workloads/jetstress.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "platform/sampler.h"
 #include "lib/msg.h"
 #include "lib/strbuf.h"

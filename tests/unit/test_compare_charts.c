@@ -15,7 +15,7 @@
 #include "compare/compare.h"
 #include "compare/plot.h"
 #include "compare/report.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "os/os.h"
 

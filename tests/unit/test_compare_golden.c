@@ -14,7 +14,7 @@
 #include "lib/base.h"
 #include "compare/compare.h"
 #include "compare/report.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 
 enum what { W_TABLES_TEXT, W_TABLES_MD, W_CSV, W_ARTICLE_MD, W_SIZING_TEXT };

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lab/hosts.h"
 #include "lab/labcfg.h"
 #include "lib/sha256.h"

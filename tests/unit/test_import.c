@@ -14,7 +14,7 @@
 
 #include "lib/base.h"
 #include "compare/import.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "os/os.h"
 

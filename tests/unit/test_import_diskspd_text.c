@@ -18,7 +18,7 @@
 
 #include "lib/base.h"
 #include "compare/import.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "lib/strbuf.h"
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "os/os.h"
 #include "lib/random.h"
 #include "result/result.h"

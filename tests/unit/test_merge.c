@@ -20,7 +20,7 @@
 #include "cmds.h"
 #include "compare/compare.h"
 #include "compare/report.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "merge/merge.h"
 #include "lib/sha256.h"
 

@@ -21,12 +21,12 @@
 #endif
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "io/ioengine.h"
 #include "os/os.h"
 #include "os/osP.h"
 #include "lib/random.h"
-#include "lib/scratch.h"
+#include "os/scratch.h"
 #include "workloads/dbfile.h"
 
 #define NPAGES 64

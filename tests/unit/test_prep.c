@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "fsprep/prepP.h"
 #include "os/os.h"
 #include "platform/volume.h"

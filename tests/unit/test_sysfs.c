@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/strvec.h"
 #include "platform/sysfs.h"
 

@@ -15,7 +15,7 @@
 
 #include "lib/base.h"
 #include "lib/crc32c.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "lib/msg.h"
 #include "os/os.h"
 #include "lib/random.h"

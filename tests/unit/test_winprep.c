@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "fsprep/win/winprep.h"
 #include "lib/strbuf.h"
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* share.c: the files fslab reads beside its binary, found the same way installed or not. */
-#include "lib/share.h"
+#include "os/share.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 
 #include "lib/base.h"
-#include "lib/files.h"
+#include "os/files.h"
 #include "os/os.h"
 
 static bool is_file(const char *dir, const char *name)

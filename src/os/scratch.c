@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* scratch.c: fslab's scratch files, known by the header fslab wrote in them (scratch.h). */
-#include "lib/scratch.h"
+#include "os/scratch.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* files.c: whole files in and out (atomic writes), directories, paths. */
-#include "lib/files.h"
+/* files.c: whole files in and out (atomic writes), directories. */
+#include "os/files.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -236,13 +236,3 @@ int mkdir_p(const char *path, mode_t mode)
 	free(p);
 	return ret;
 }
-
-char *path_join(const char *a, const char *b)
-{
-	size_t l = strlen(a);
-
-	if (l && a[l - 1] == '/')
-		return xasprintf("%s%s", a, b);
-	return xasprintf("%s/%s", a, b);
-}
-

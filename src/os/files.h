@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* files.h: whole files in and out (atomic writes), directories, paths. */
+/* files.h: whole files in and out (atomic writes), directories (paths as strings: lib/path.h). */
 #ifndef FSLAB_FILES_H
 #define FSLAB_FILES_H
 
@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "lib/base.h"
+#include "lib/path.h"
 #include "os/os.h"
 
 /*
@@ -70,7 +71,5 @@ int dirh_read_small(struct os_dirh *d, const char *name, size_t max, char **out,
 int read_file(const char *path, char **out, size_t *len) __must_check;
 /* mkdir_p - like mkdir -p.  0 or -errno. */
 int mkdir_p(const char *path, mode_t mode) __must_check;
-/* path_join - "a" + "b" -> "a/b", heap allocated. */
-char *path_join(const char *a, const char *b);
 
 #endif
