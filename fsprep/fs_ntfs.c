@@ -15,7 +15,6 @@
 #include "fsprep/prepP.h"
 #include "fsprep/win/winprep.h"
 
-#define NTFS_CLUSTER_DEFAULT (64 * KiB) /* Exchange's recommendation for database volumes */
 
 void ntfs_build(struct mkfs_cmd *p, const struct topology *t)
 {
@@ -68,23 +67,8 @@ const struct mkfs_syntax ntfs_syntax = {
 };
 
 static const struct fs_mkfs ntfs_mkfs = {
-	.tool = "mkntfs",
-	.force_flag = "-F",
-	.version_flag = "--version",
+	NTFS_MKFS_FIELDS,
 	.package = "ntfs-3g",
-	.syntax = &ntfs_syntax,
-	.min_size = 16 * MiB,
-	.block_default = NTFS_CLUSTER_DEFAULT,
-	.block_min = 512,
-	.block_max = 64 * KiB,
-	.block_pow2 = true,
-	.block_error = "NTFS clusters are a power of two from 512 to 65536 bytes",
-	.cluster_help = "the cluster size, 512 to 64K (default 64K, Exchange's recommendation)",
-	.build = ntfs_build,
-	.blkid_type = "ntfs",
-	.sb_offset = 0,
-	.sb_size = 512,
-	.verify_sb = ntfs_verify_sb,
 	.mount_type = "ntfs-3g",
 	.mount_helper = "mount.ntfs-3g",
 	.fuse_daemon = "ntfs-3g",

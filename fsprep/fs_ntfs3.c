@@ -14,23 +14,8 @@
 extern const struct fs_desc fs_ntfs; /* fs_ntfs.c: what a kernel without ntfs3 can use */
 
 static const struct fs_mkfs ntfs3_mkfs = {
-	.tool = "mkntfs",
-	.force_flag = "-F",
-	.version_flag = "--version",
+	NTFS_MKFS_FIELDS,
 	.package = "ntfs-3g",
-	.syntax = &ntfs_syntax,
-	.min_size = 16 * MiB,
-	.block_default = 64 * KiB, /* Exchange's recommendation for database volumes */
-	.block_min = 512,
-	.block_max = 64 * KiB,
-	.block_pow2 = true,
-	.block_error = "NTFS clusters are a power of two from 512 to 65536 bytes",
-	.cluster_help = "the cluster size, 512 to 64K (default 64K, Exchange's recommendation)",
-	.build = ntfs_build,
-	.blkid_type = "ntfs",
-	.sb_offset = 0,
-	.sb_size = 512,
-	.verify_sb = ntfs_verify_sb,
 	.mount_type = "ntfs3",
 	.kernel_fs = "ntfs3",
 	.kernel_config = "CONFIG_NTFS3_FS (Debian's linux-image-6.12 has it as a module)",

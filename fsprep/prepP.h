@@ -86,6 +86,29 @@ void ntfs_build(struct mkfs_cmd *p, const struct topology *t);
 extern const struct mkfs_syntax ntfs_syntax; /* mkntfs's options */
 int ntfs_verify_sb(const unsigned char *sb, const char *dev, const struct mkfs_cmd *p,
 		   json_t *v);
+#define NTFS_CLUSTER_DEFAULT (64 * KiB) /* Exchange's recommendation for database volumes */
+/*
+ * The mkntfs part of an NTFS descriptor's struct fs_mkfs: one volume on disk, whichever driver
+ * mounts it (fs_ntfs.c: ntfs-3g, fs_ntfs3.c: the kernel's ntfs3).  Each descriptor adds its own
+ * .package (scripts/deps.sh reads it from the descriptor's file) and its mount fields.
+ */
+#define NTFS_MKFS_FIELDS								\
+	.tool = "mkntfs",								\
+	.force_flag = "-F",								\
+	.version_flag = "--version",							\
+	.syntax = &ntfs_syntax,								\
+	.min_size = 16 * MiB,								\
+	.block_default = NTFS_CLUSTER_DEFAULT,						\
+	.block_min = 512,								\
+	.block_max = 64 * KiB,								\
+	.block_pow2 = true,								\
+	.block_error = "NTFS clusters are a power of two from 512 to 65536 bytes",	\
+	.cluster_help = "the cluster size, 512 to 64K (default 64K, Exchange's recommendation)", \
+	.build = ntfs_build,								\
+	.blkid_type = "ntfs",								\
+	.sb_offset = 0,									\
+	.sb_size = 512,									\
+	.verify_sb = ntfs_verify_sb
 
 /* fs_names - the filesystems this system's prep takes for --fs, raw included, "ext4, xfs,
  * ntfs, ntfs3, btrfs, raw", for messages; built once, static storage. */
