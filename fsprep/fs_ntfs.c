@@ -69,6 +69,7 @@ const struct mkfs_syntax ntfs_syntax = {
 static const struct fs_mkfs ntfs_mkfs = {
 	NTFS_MKFS_FIELDS,
 	.package = "ntfs-3g",
+	.blkid_type = "ntfs",
 	.mount_type = "ntfs-3g",
 	.mount_helper = "mount.ntfs-3g",
 	.fuse_daemon = "ntfs-3g",

@@ -16,6 +16,7 @@ extern const struct fs_desc fs_ntfs; /* fs_ntfs.c: what a kernel without ntfs3 c
 static const struct fs_mkfs ntfs3_mkfs = {
 	NTFS_MKFS_FIELDS,
 	.package = "ntfs-3g",
+	.blkid_type = "ntfs",
 	.mount_type = "ntfs3",
 	.kernel_fs = "ntfs3",
 	.kernel_config = "CONFIG_NTFS3_FS (Debian's linux-image-6.12 has it as a module)",

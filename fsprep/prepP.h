@@ -90,7 +90,8 @@ int ntfs_verify_sb(const unsigned char *sb, const char *dev, const struct mkfs_c
 /*
  * The mkntfs part of an NTFS descriptor's struct fs_mkfs: one volume on disk, whichever driver
  * mounts it (fs_ntfs.c: ntfs-3g, fs_ntfs3.c: the kernel's ntfs3).  Each descriptor adds its own
- * .package (scripts/deps.sh reads it from the descriptor's file) and its mount fields.
+ * .package (scripts/deps.sh reads it from the descriptor's file), its .blkid_type (a
+ * filesystem's name is typed in its own file only: t_names_once) and its mount fields.
  */
 #define NTFS_MKFS_FIELDS								\
 	.tool = "mkntfs",								\
@@ -105,7 +106,6 @@ int ntfs_verify_sb(const unsigned char *sb, const char *dev, const struct mkfs_c
 	.block_error = "NTFS clusters are a power of two from 512 to 65536 bytes",	\
 	.cluster_help = "the cluster size, 512 to 64K (default 64K, Exchange's recommendation)", \
 	.build = ntfs_build,								\
-	.blkid_type = "ntfs",								\
 	.sb_offset = 0,									\
 	.sb_size = 512,									\
 	.verify_sb = ntfs_verify_sb

@@ -41,6 +41,7 @@ void compare_release(struct compare *c)
 		free(c->groups[g].mismatch);
 	}
 	free(c->groups);
+	json_decref(c->group_index);
 	for (size_t r = 0; r < c->nrows; r++) {
 		for (size_t g = 0; g < c->ngroups; g++)
 			free(c->rows[r].cells[g].text);
@@ -394,18 +395,24 @@ static void compute_rows(struct compare *c, bool claims_only)
 
 /* ---- loading, grouping, the guard ---- */
 
-/* Group index of (label, aborted), created when new. */
+/* Group index of (label, aborted), created when new: found through an index, so that
+ * grouping thousands of labels (an importer's results) stays linear. */
 size_t compare_group_of(struct compare *c, size_t ri)
 {
 	const struct fslab_result *r = &c->results[ri];
+	char *key = xasprintf("%c%s", r->aborted ? 'a' : '-', r->label);
 	struct cmp_group *g;
+	json_t *k;
 
-	for (size_t i = 0; i < c->ngroups; i++) {
-		g = &c->groups[i];
-		if (g->aborted == r->aborted &&
-		    !strcmp(c->results[g->runs[0]].label, r->label))
-			return i;
+	if (!c->group_index)
+		c->group_index = json_object();
+	k = json_object_get(c->group_index, key);
+	if (k) {
+		free(key);
+		return (size_t)json_integer_value(k);
 	}
+	json_object_set_new_nocheck(c->group_index, key, json_integer((json_int_t)c->ngroups));
+	free(key);
 	c->groups = xrealloc(c->groups, (c->ngroups + 1) * sizeof(*c->groups));
 	g = &c->groups[c->ngroups];
 	memset(g, 0, sizeof(*g));
@@ -549,30 +556,46 @@ static void sort_by_threads(const struct compare *c, size_t *groups, size_t n)
 static void find_sweeps(struct compare *c)
 {
 	const struct cmp_row *iops = compare_row(c, "trans_iops");
+	json_t *by_fs;
 
 	/* a sweep scales transactional IOPS: none without them (a replay's threads only make
 	 * the load it replays) */
 	if (!iops || iops->m->hidden)
 		return;
+	/* the groups of each filesystem, in one pass: linear in the labels (an importer's
+	 * results give thousands, each its own "filesystem", its label) */
+	by_fs = json_object();
+	for (size_t g = 0; g < c->ngroups; g++) {
+		const struct cmp_group *x = &c->groups[g];
+		json_t *ids;
+
+		if (x->aborted || x->aa_of >= 0)
+			continue;
+		ids = json_object_get(by_fs, x->fs);
+		if (!ids) {
+			ids = json_array();
+			json_object_set_new_nocheck(by_fs, x->fs, ids);
+		}
+		json_array_append_new(ids, json_integer((json_int_t)g));
+	}
 	for (size_t g = 0; g < c->ngroups; g++) {
 		struct cmp_sweep sw = { .fs = c->groups[g].fs };
-		bool seen = false;
+		json_t *ids, *id;
+		size_t i;
 
 		if (c->groups[g].aborted || c->groups[g].aa_of >= 0)
 			continue;
-		for (size_t s = 0; s < c->nsweeps && !seen; s++)
-			seen = !strcmp(c->sweeps[s].fs, sw.fs);
-		if (seen)
+		ids = json_object_get(by_fs, sw.fs);
+		/* a filesystem's sweep starts at its first group, once */
+		if (json_array_size(ids) < 2 || (size_t)json_integer_value(json_array_get(ids, 0)) != g)
 			continue;
-		sw.groups = xcalloc(c->ngroups, sizeof(size_t));
-		for (size_t h = g; h < c->ngroups; h++) {
-			const struct cmp_group *x = &c->groups[h];
+		sw.groups = xcalloc(json_array_size(ids), sizeof(size_t));
+		json_array_foreach(ids, i, id) {
+			size_t h = (size_t)json_integer_value(id);
 			bool dup = false;
 
-			if (x->aborted || x->aa_of >= 0 || strcmp(x->fs, sw.fs))
-				continue;
 			for (size_t k = 0; k < sw.n; k++)
-				dup |= c->groups[sw.groups[k]].threads == x->threads;
+				dup |= c->groups[sw.groups[k]].threads == c->groups[h].threads;
 			if (!dup)
 				sw.groups[sw.n++] = h;
 		}
@@ -591,6 +614,7 @@ static void find_sweeps(struct compare *c)
 		c->sweeps = xrealloc(c->sweeps, (c->nsweeps + 1) * sizeof(*c->sweeps));
 		c->sweeps[c->nsweeps++] = sw;
 	}
+	json_decref(by_fs);
 }
 
 /* Labels "<L>-aa" of another label L are that label's A/A check. */

@@ -226,6 +226,7 @@ struct compare {
 	char **files;
 	size_t ngroups;
 	struct cmp_group *groups;
+	struct json_t *group_index; /* compare_group_of(): aborted flag + label -> group index */
 	int baseline;
 	enum cmp_method method;
 	bool plans_differ;    /* batch layouts differ between groups */

@@ -21,9 +21,10 @@ import sys
 ALLOWED = [
     ("src/lab/plan.c", '"raw"', "the lab's raw-baseline label (a cell, not a --fs value)"),
     ("src/lab/labcfg.c", '"raw"', "the lab's raw-baseline label in the baseline check"),
-    ("src/lab/cluster.c", '"raw"', "the raw-baseline cell; src/lab's cell running is reworked "
-     "into one target model later (issue 33 item 1)"),
-    ("src/lab/args.c", '"raw"', "the raw-baseline cell's steps (issue 33 item 1, as cluster.c)"),
+    ("src/lab/labcheck.c", '"raw"', "the lab's raw-baseline label in the checks after the file "
+     "(baseline = raw, the A/A copy of the raw baseline)"),
+    ("src/lab/cluster.c", '"raw"', "the raw-baseline cell of a lab of hosts"),
+    ("src/lab/args.c", '"raw"', "the raw-baseline cell's steps"),
     ("src/lab/adaptive.c", '"raw"', "the raw-baseline label among the adaptive lab's labels"),
     ("src/lab/labplan.c", '"raw"', "the raw-baseline label of the plan"),
     ("src/compare/runs.c", '"raw"', "a result's raw-device volume (fsname \"raw\", volume.c)"),
