@@ -33,8 +33,9 @@ fi
 if [ -z "${FSLAB_UNIT_ONLY:-}" ]; then
 	export FSLAB="$top/fslab" FSLAB_TOP="$top"
 	# Two lanes of CPU-bound tests that assert no timing (fuzzing, the package build, Wine,
-	# the QEMU guest, generated files, importers of recorded files) run side by side, each lane in its order, before the
-	# rest: on 2 CPUs they take half the time.  Every other test measures I/O and runs alone.
+	# the QEMU guest, generated files, importers of recorded files) run side by side, each
+	# lane in its order, before the rest: on 2 CPUs they take half the time.  Every other
+	# test measures I/O and runs alone.
 	# FSLAB_TEST_LANES=0: every test alone, in name order.
 	lane1=" t_fuzz t_package t_floors t_man t_completion t_names_once t_import t_compare_cli t_lab_hosts_windows "
 	lane2=" t_windows t_windows_selftest t_windows_lab t_vm_boot t_vm_prep t_vm_ntfs3 t_vm_faults "

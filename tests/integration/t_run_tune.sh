@@ -60,6 +60,9 @@ ram_loop() {
 for v in slow fast; do
 	db=$(ram_loop 1G)
 	lg=$(ram_loop 400M)
+	# detached on exit: once the tmpfs is unmounted their backing files' paths no longer
+	# name the test's directory, where cleanup would look for them
+	_loops="$_loops $db $lg"
 	for d in $db $lg; do mkfs.ext4 -q -E lazy_itable_init=0,lazy_journal_init=0 $d; done
 	mkdir -p $T/$v/db $T/$v/log
 	mount -o noatime $db $T/$v/db && track_mount $T/$v/db
